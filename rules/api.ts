@@ -1,0 +1,156 @@
+// The contract between the static engine (server/static) and the rule modules (rules/*.ts).
+// Pure types: no `vscode` import, nothing that does I/O. Positions follow Babel: lines are
+// 1-based, columns 0-based, offsets are UTF-16 indexes into the source text.
+import type { NodePath, Visitor } from '@babel/traverse';
+import type * as t from '@babel/types';
+
+export type RuleId =
+  | 'date-now-hot-path'
+  | 'spawn-without-env'
+  | 'blocking-sync-call'
+  | 'mongoose-missing-lean'
+  | 'mongoose-count-by-loading'
+  | 'serial-heavy-middleware'
+  | 'connection-per-request';
+
+export type Severity = 'error' | 'warning' | 'information' | 'hint';
+export type RuleLevel = Severity | 'off';
+
+/** Which incident in shared/seeds a rule comes from, with the figures its docs quote. */
+export interface IncidentRef {
+  seed: '000' | '001' | '002' | '003' | '004';
+  summary: string;
+}
+
+export interface RuleMeta {
+  id: RuleId;
+  /** One sentence: what the rule flags. */
+  description: string;
+  defaultSeverity: Severity;
+  incident: IncidentRef;
+  /** Message templates by id; `{{name}}` placeholders are filled from `data`. */
+  messages: Record<string, string>;
+  /** True when at least some findings carry a safe quick fix. */
+  fixable: boolean;
+}
+
+export interface SourcePosition {
+  line: number; // 1-based
+  column: number; // 0-based
+}
+
+export interface SourceRange {
+  start: number; // offset
+  end: number; // offset
+  loc: { start: SourcePosition; end: SourcePosition };
+}
+
+/** One replacement of [start, end) by text, in offsets of the analyzed source. */
+export interface TextEdit {
+  start: number;
+  end: number;
+  text: string;
+}
+
+export interface Fix {
+  title: string;
+  edits: TextEdit[];
+}
+
+export interface Finding {
+  ruleId: RuleId;
+  messageId: string;
+  message: string;
+  severity: Severity;
+  range: SourceRange;
+  /** Quick fixes specific to the rule (the disable-comment fixes are added by the engine). */
+  fixes: Fix[];
+  /**
+   * The innermost named function containing the finding, so that profile costs can be joined
+   * onto it (see server/profile). Null at module level.
+   */
+  enclosingFunction: { name: string; line: number; column: number } | null;
+}
+
+/** Why a piece of code runs often. Ordered from hottest to coldest in `HOTNESS_ORDER`. */
+export type ExecutionKind = 'request' | 'message' | 'timer' | 'unknown' | 'startup' | 'signal';
+export const HOTNESS_ORDER: readonly ExecutionKind[] = ['request', 'message', 'timer', 'unknown', 'startup', 'signal'];
+
+export interface ExecutionContext {
+  kind: ExecutionKind;
+  /** Function names from the registered handler down to the code, e.g. ['onMessage', 'getTimestamp']. */
+  via: string[];
+  /** Where the handler was registered (for messages such as "per message, via getTimestamp()"). */
+  registeredAt: SourcePosition | null;
+  /** For kind 'timer': the literal interval in ms when it is known. */
+  timerIntervalMs: number | null;
+  /** True when the node sits inside a loop body within its function. */
+  inLoop: boolean;
+}
+
+/**
+ * What the one traversal learned about where code runs. Only valid once traversal is complete,
+ * which is why rules query it from inside `report({ when })` or `finish()`.
+ */
+export interface HotContext {
+  /** The hottest context the node can run in (a function reached from several places takes the hottest). */
+  contextOf(path: NodePath): ExecutionContext;
+  /** The module registers request or message handlers, creates a server or calls listen(). */
+  readonly servesRequests: boolean;
+}
+
+/** What another module of the project exports that rules care about. */
+export interface ModuleSummary {
+  /** Export names bound to mongoose models ('default' for `module.exports =` / `export default`). */
+  mongooseModelExports: ReadonlySet<string>;
+}
+
+/** Read access to the rest of the project, for cross-module facts (cached by the caller). */
+export interface ProjectView {
+  moduleAt(fromFile: string, specifier: string): ModuleSummary | null;
+}
+
+/** Where a local name comes from: `require('x')`, `import ... from 'x'`, with the member taken. */
+export interface ImportBinding {
+  source: string;
+  /** Imported member ('default' for default/namespace/whole-module require, else the member name). */
+  imported: string;
+  namespace: boolean;
+}
+
+export interface ReportDescriptor {
+  node: t.Node;
+  messageId: string;
+  data?: Record<string, string | number>;
+  fixes?: Fix[];
+  /** Evaluated after traversal, when the hot context is complete; report only if it returns true. */
+  when?: (hot: HotContext) => boolean;
+  /** Extra data added to the message after `when` has run, e.g. the path through helpers. */
+  describe?: (hot: HotContext) => Record<string, string | number>;
+}
+
+export interface RuleContext {
+  readonly filePath: string;
+  readonly source: string;
+  readonly project: ProjectView;
+  /** Local binding name -> import origin, for the whole module (collected before rules run). */
+  importOf(localName: string): ImportBinding | null;
+  report(descriptor: ReportDescriptor): void;
+}
+
+export interface RuleVisitor {
+  /** Babel visitor, merged with every other rule's so the file is traversed once. */
+  visitor: Visitor;
+  /** Runs after the traversal, with the complete hot context. */
+  finish?(hot: HotContext): void;
+}
+
+export interface RuleModule {
+  meta: RuleMeta;
+  create(context: RuleContext): RuleVisitor;
+}
+
+/** The documentation page of a rule, as linked from diagnostics (codeDescription.href). */
+export function ruleDocUrl(id: RuleId): string {
+  return `https://github.com/hotframe/hotframe/blob/main/docs/rules/${id}.md`;
+}

@@ -1,0 +1,49 @@
+// Bundles every entry point with esbuild. One bundle per process: the extension host client,
+// the language server, the CLI, the profile worker, the webview script, and the e2e suite.
+import { build } from 'esbuild';
+import { existsSync, mkdirSync, copyFileSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
+
+
+const node = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: true,
+  logLevel: 'warning',
+  define: { VERSION: JSON.stringify(version) },
+  external: ['vscode'],
+};
+
+const entries = [
+  { ...node, entryPoints: ['client/extension.ts'], outfile: 'dist/extension.js' },
+  { ...node, entryPoints: ['server/lsp/main.ts'], outfile: 'dist/server.js' },
+  { ...node, entryPoints: ['server/cli/main.ts'], outfile: 'dist/cli.js' },
+  { ...node, entryPoints: ['server/profile/worker.ts'], outfile: 'dist/profileWorker.js' },
+  {
+    bundle: true,
+    platform: 'browser',
+    target: 'chrome114',
+    format: 'iife',
+    sourcemap: false,
+    logLevel: 'warning',
+    entryPoints: ['webview/main.ts'],
+    outfile: 'dist/webview.js',
+  },
+  // The e2e suite runs inside the extension host; mocha stays external (loaded from node_modules).
+  { ...node, entryPoints: ['test/e2e/suite/index.ts'], outfile: 'dist/test/e2e/index.js', external: ['vscode', 'mocha'] },
+];
+
+mkdirSync(join(root, 'dist'), { recursive: true });
+const present = entries.filter((e) => existsSync(join(root, e.entryPoints[0])));
+await Promise.all(present.map((options) => build({ ...options, absWorkingDir: root })));
+for (const css of ['webview/flame.css', 'node_modules/d3-flame-graph/dist/d3-flamegraph.css']) {
+  if (existsSync(join(root, css))) copyFileSync(join(root, css), join(root, 'dist', css.split('/').pop()));
+}
+
+console.log(`built ${present.map((e) => e.outfile).join(', ')}`);

@@ -1,0 +1,7 @@
+// CONTRACT STUB: `hotframe analyze` is being written; replace this body.
+import { CliError } from './errors';
+
+export async function runAnalyze(args: string[]): Promise<number> {
+  void args;
+  throw new CliError('analyze: not implemented yet');
+}

@@ -1,0 +1,171 @@
+// The profile engine's data model. Every reader (cpuprofile, raw V8 log, preprocessed JSON)
+// produces one `NormalizedProfile`; every view (CLI, language server, flame graph) is computed
+// from it by `buildReport`. Lines and columns are 1-based everywhere in this file; 0 = unknown.
+
+export type ProfileFormat = 'cpuprofile' | 'v8log' | 'v8log-preprocessed';
+
+export type Category = 'gc' | 'idle' | 'program' | 'native' | 'node' | 'dependency' | 'user';
+export const CATEGORIES: readonly Category[] = ['user', 'dependency', 'node', 'native', 'gc', 'program', 'idle'];
+
+/** A function as the profile names it; optimization tiers of one function share one entry. */
+export interface ProfileFunction {
+  name: string;
+  /** File path or URL exactly as recorded ('' for native code and VM states). */
+  url: string;
+  line: number;
+  column: number;
+  category: Category;
+}
+
+/**
+ * The call tree, struct-of-arrays so that a 500k-node profile stays compact. Node 0 is the root
+ * (function -1). A node is one (parent, function, callLine) path; its children are the nodes
+ * whose `parent` is its index, and every parent index is smaller than its children's.
+ */
+export interface CallTree {
+  count: number;
+  parent: Int32Array;
+  func: Int32Array;
+  /** Line in the parent's function from which this node was called (0 when the format does not say: cpuprofile). */
+  callLine: Int32Array;
+  selfSamples: Float64Array;
+  selfMs: Float64Array;
+}
+
+/** Self samples of one tree node on one source line of its function. */
+export interface LineTicks {
+  node: number;
+  line: number;
+  samples: number;
+  ms: number;
+}
+
+export interface NormalizedProfile {
+  format: ProfileFormat;
+  /** Total samples (ticks), idle included. */
+  samples: number;
+  durationMs: number;
+  functions: ProfileFunction[];
+  tree: CallTree;
+  lineTicks: LineTicks[];
+  /** Non-fatal problems seen while reading (dangling ids, negative deltas...), one line each. */
+  warnings: string[];
+}
+
+/** A file location after path mapping and source maps. */
+export interface FrameLocation {
+  /** Absolute local path when resolved; otherwise the path as recorded. */
+  file: string;
+  line: number;
+  column: number;
+  resolved: boolean;
+}
+
+export interface CategoryCost {
+  samples: number;
+  ms: number;
+}
+
+export interface FunctionCost {
+  name: string;
+  file: string;
+  line: number;
+  column: number;
+  selfSamples: number;
+  totalSamples: number;
+  selfMs: number;
+  totalMs: number;
+  category: Category;
+}
+
+export interface LineCost {
+  file: string;
+  line: number;
+  selfSamples: number;
+  selfMs: number;
+}
+
+/** Cost below a user frame, spent in dependencies / node internals / native code. */
+export interface AttributedLibraryCost {
+  name: string;
+  file: string;
+  line: number;
+  category: Category;
+  samples: number;
+  ms: number;
+}
+
+/** A place in user code charged with the library time spent beneath it. */
+export interface CallSite {
+  /** The user function making the call. */
+  function: string;
+  file: string;
+  /** The call's line when the format records it (V8 log), else the user function's line. */
+  line: number;
+  samples: number;
+  ms: number;
+  percent: number;
+  /** Library functions that cost the most under this call, most expensive first. */
+  libraries: AttributedLibraryCost[];
+}
+
+export type InsightId = 'gc-pressure' | 'mongoose-hydration' | 'spawn-env-walk' | 'date-now-hot';
+
+export interface Insight {
+  id: InsightId;
+  seed: '000' | '001' | '002' | '003' | '004';
+  title: string;
+  /** The advice, with the seed's figures. */
+  message: string;
+  samples: number;
+  ms: number;
+  percent: number;
+  /** The user call site it points at, when there is one. */
+  location: { file: string; line: number } | null;
+}
+
+/** d3-flame-graph's input shape plus what the tooltip and click need. */
+export interface FlameNode {
+  name: string;
+  value: number; // total samples (or ms) of the subtree
+  self: number;
+  category: Category;
+  file: string;
+  line: number;
+  /** Differential view: change against the baseline, normalized by duration (ms). */
+  delta?: number;
+  /** Number of nodes folded into this one when tiny subtrees are collapsed. */
+  collapsed?: number;
+  children: FlameNode[];
+}
+
+export interface ProfileReport {
+  format: ProfileFormat;
+  samples: number;
+  durationMs: number;
+  categories: Record<Category, CategoryCost>;
+  /** Sorted by selfSamples, descending. */
+  functions: FunctionCost[];
+  lines: LineCost[];
+  callSites: CallSite[];
+  insights: Insight[];
+  /** Files named by frames that could not be found locally (listed, never silently dropped). */
+  unresolvedFiles: string[];
+  warnings: string[];
+}
+
+export interface PathMapping {
+  /** Prefix as recorded, e.g. '/usr/src/app'. */
+  from: string;
+  /** Local prefix, e.g. '/home/me/app'. */
+  to: string;
+}
+
+export interface ReportOptions {
+  /** Local project root for the automatic longest-suffix match. */
+  root?: string;
+  /** Explicit prefix mappings; they win over the suffix match. */
+  pathMappings?: PathMapping[];
+  /** Apply source maps of local files (default true). */
+  sourceMaps?: boolean;
+}

@@ -1,0 +1,96 @@
+// Custom requests between the extension (client/) and the language server (server/lsp).
+// The client only displays; every number here is computed in the server process. Types only,
+// so the client can import this file without pulling analysis code into its bundle.
+import type { CallSite, FlameNode, FunctionCost, Insight, PathMapping, ProfileFormat } from './profile/types';
+
+export const Requests = {
+  /** Load a profile (progress via workDoneToken, cancellable). Fails with one-line message; previous state is kept. */
+  loadProfile: 'hotframe/loadProfile',
+  clearProfile: 'hotframe/clearProfile',
+  /** Heat for one open file: per line, per function, call sites. */
+  fileHeat: 'hotframe/fileHeat',
+  /** The (collapsed) flame tree for the webview. */
+  flameGraph: 'hotframe/flameGraph',
+  /** Hot functions, call sites and insights for the activity-bar view. */
+  overview: 'hotframe/overview',
+} as const;
+
+export type ProfileRole = 'primary' | 'baseline';
+
+export interface LoadProfileParams {
+  /** Absolute file path of the profile. */
+  path: string;
+  /** 'baseline' loads the "before" profile for Compare; the primary stays the "after". */
+  role: ProfileRole;
+  pathMappings: PathMapping[];
+  /** Workspace folders used for the automatic suffix match. */
+  roots: string[];
+}
+
+export interface ProfileSummary {
+  name: string;
+  path: string;
+  format: ProfileFormat;
+  samples: number;
+  durationMs: number;
+  gcPercent: number;
+  /** Files named by frames that are not found locally. */
+  unresolvedFiles: string[];
+  warnings: string[];
+}
+
+export interface FileHeatParams {
+  /** Document URI as the client knows it. */
+  uri: string;
+}
+
+export interface LineHeat {
+  line: number; // 1-based
+  selfMs: number;
+  selfSamples: number;
+  /** Share of all samples in the profile, 0..100. */
+  percent: number;
+}
+
+export interface FunctionHeat {
+  name: string;
+  line: number; // 1-based, declaration line
+  column: number; // 1-based
+  selfMs: number;
+  totalMs: number;
+  percent: number; // total share, 0..100
+}
+
+export interface FileHeat {
+  profile: ProfileSummary | null;
+  lines: LineHeat[];
+  functions: FunctionHeat[];
+  callSites: CallSite[];
+}
+
+export type FlameMode = 'normal' | 'inverted' | 'diff';
+
+export interface FlameGraphParams {
+  mode: FlameMode;
+  onlyMyCode: boolean;
+  /** Subtrees narrower than this fraction of the root are folded before transfer (default 1/2000). */
+  minFraction?: number;
+}
+
+export interface FlameGraphResult {
+  title: string;
+  mode: FlameMode;
+  unit: 'samples' | 'ms';
+  totalMs: number;
+  root: FlameNode;
+  /** Files the webview may ask to open (absolute local paths that exist). */
+  openableFiles: string[];
+}
+
+export interface OverviewResult {
+  profile: ProfileSummary | null;
+  baseline: ProfileSummary | null;
+  hotFunctions: FunctionCost[];
+  callSites: CallSite[];
+  insights: Insight[];
+}
