@@ -3,12 +3,7 @@
 import type { Connection } from 'vscode-languageserver';
 import type { Finding } from '../../rules/api';
 
-export interface MeasuredCost {
-  selfMs: number;
-  totalMs: number;
-  /** Share of the profile's samples, 0..100. */
-  percent: number;
-}
+import type { MeasuredCost } from '../profile/costIndex';
 
 /** A diagnostic the profile raises on its own (GC share, hot normalizeSpawnArguments...). */
 export interface InsightDiagnostic {
