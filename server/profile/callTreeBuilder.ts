@@ -1,0 +1,137 @@
+// Shared by every reader: interns functions (tiers of one function share an entry), grows the
+// struct-of-arrays call tree with one node per (parent, function, callLine), and sums self
+// samples per node and per node+line.
+import { categorize, type CodeKind } from './categories';
+import type { CallTree, LineTicks, NormalizedProfile, ProfileFormat, ProfileFunction } from './types';
+
+/** Children beyond this count get a lookup map instead of a sibling scan. */
+const WIDE_NODE = 16;
+/** Call lines are packed with the function index into one number key (< 2^53). */
+const LINE_SPAN = 2 ** 21;
+
+export class CallTreeBuilder {
+  readonly functions: ProfileFunction[] = [];
+  private readonly functionIndex = new Map<string, number>();
+
+  private capacity = 1024;
+  private size = 1;
+  private parent = new Int32Array(this.capacity);
+  private func = new Int32Array(this.capacity);
+  private callLine = new Int32Array(this.capacity);
+  private selfSamples = new Float64Array(this.capacity);
+  private selfMs = new Float64Array(this.capacity);
+  private firstChild = new Int32Array(this.capacity).fill(-1);
+  private nextSibling = new Int32Array(this.capacity).fill(-1);
+  private childCount = new Int32Array(this.capacity);
+  private readonly wideChildren = new Map<number, Map<number, number>>();
+
+  private readonly lineIndex = new Map<number, number>();
+  private readonly lineTicks: LineTicks[] = [];
+
+  constructor() {
+    this.parent[0] = -1;
+    this.func[0] = -1;
+  }
+
+  get nodeCount(): number {
+    return this.size;
+  }
+
+  /** The function's index; the same name+url+line+column always gives the same index. */
+  internFunction(name: string, url: string, line: number, column: number, kind: CodeKind): number {
+    const key = `${name}\u0000${url}\u0000${line}\u0000${column}`;
+    let index = this.functionIndex.get(key);
+    if (index === undefined) {
+      index = this.functions.length;
+      this.functions.push({ name, url, line, column, category: categorize(name, url, kind) });
+      this.functionIndex.set(key, index);
+    }
+    return index;
+  }
+
+  /** The node for `func` called from `callLine` under `parent`, created on first use. */
+  child(parent: number, func: number, callLine: number): number {
+    const line = callLine > 0 && callLine < LINE_SPAN ? callLine : 0;
+    const wide = this.wideChildren.get(parent);
+    const key = func * LINE_SPAN + line;
+    if (wide !== undefined) {
+      const found = wide.get(key);
+      if (found !== undefined) return found;
+    } else {
+      for (let c = this.firstChild[parent]; c !== -1; c = this.nextSibling[c]) {
+        if (this.func[c] === func && this.callLine[c] === line) return c;
+      }
+    }
+    const node = this.size++;
+    if (node === this.capacity) this.grow();
+    this.parent[node] = parent;
+    this.func[node] = func;
+    this.callLine[node] = line;
+    this.nextSibling[node] = this.firstChild[parent];
+    this.firstChild[parent] = node;
+    const count = ++this.childCount[parent];
+    if (wide !== undefined) wide.set(key, node);
+    else if (count > WIDE_NODE) {
+      const map = new Map<number, number>();
+      for (let c = this.firstChild[parent]; c !== -1; c = this.nextSibling[c]) map.set(this.func[c] * LINE_SPAN + this.callLine[c], c);
+      this.wideChildren.set(parent, map);
+    }
+    return node;
+  }
+
+  addSelf(node: number, samples: number, ms: number): void {
+    this.selfSamples[node] += samples;
+    this.selfMs[node] += ms;
+  }
+
+  addLine(node: number, line: number, samples: number, ms: number): void {
+    if (line <= 0 || line >= LINE_SPAN) return;
+    const key = node * LINE_SPAN + line;
+    const index = this.lineIndex.get(key);
+    if (index === undefined) {
+      this.lineIndex.set(key, this.lineTicks.length);
+      this.lineTicks.push({ node, line, samples, ms });
+    } else {
+      const entry = this.lineTicks[index];
+      entry.samples += samples;
+      entry.ms += ms;
+    }
+  }
+
+  build(format: ProfileFormat, samples: number, durationMs: number, warnings: string[]): NormalizedProfile {
+    const n = this.size;
+    const tree: CallTree = {
+      count: n,
+      parent: this.parent.slice(0, n),
+      func: this.func.slice(0, n),
+      callLine: this.callLine.slice(0, n),
+      selfSamples: this.selfSamples.slice(0, n),
+      selfMs: this.selfMs.slice(0, n),
+    };
+    return { format, samples, durationMs, functions: this.functions, tree, lineTicks: this.lineTicks, warnings };
+  }
+
+  private grow(): void {
+    const capacity = this.capacity * 2;
+    const growInt = (a: Int32Array, fill = 0): Int32Array => {
+      const b = new Int32Array(capacity);
+      if (fill !== 0) b.fill(fill, a.length);
+      b.set(a);
+      return b;
+    };
+    const growFloat = (a: Float64Array): Float64Array => {
+      const b = new Float64Array(capacity);
+      b.set(a);
+      return b;
+    };
+    this.parent = growInt(this.parent);
+    this.func = growInt(this.func);
+    this.callLine = growInt(this.callLine);
+    this.firstChild = growInt(this.firstChild, -1);
+    this.nextSibling = growInt(this.nextSibling, -1);
+    this.childCount = growInt(this.childCount);
+    this.selfSamples = growFloat(this.selfSamples);
+    this.selfMs = growFloat(this.selfMs);
+    this.capacity = capacity;
+  }
+}

@@ -1,0 +1,178 @@
+// The one entry point for reading a profile file. The format is recognized by content, never
+// by name: gzip magic -> gunzip, then JSON (cpuprofile or `--prof-process --preprocess` output)
+// or a raw V8 log (`node --prof`), which is read as a stream of lines.
+import { open, stat } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { createGunzip } from 'node:zlib';
+import { StringDecoder } from 'node:string_decoder';
+import { ProfileInputError } from './profileInputError';
+import { readCpuprofile, findCpuprofile } from './readCpuprofile';
+import { readPreprocessed, isPreprocessed } from './readPreprocessed';
+import { V8LogReader } from './readV8Log';
+import type { NormalizedProfile } from './types';
+
+export interface LoadOptions {
+  signal?: AbortSignal;
+  /** Called with 0..1 as the file is read. */
+  onProgress?: (fraction: number) => void;
+}
+
+const GZIP_MAGIC = [0x1f, 0x8b];
+/** How much of the text is looked at to recognize a V8 log. */
+const SNIFF_BYTES = 64 * 1024;
+
+export async function loadProfile(path: string, options: LoadOptions = {}): Promise<NormalizedProfile> {
+  const { signal } = options;
+  signal?.throwIfAborted();
+  const size = await fileSize(path);
+  if (size === 0) throw new ProfileInputError(`${path}: empty file`);
+  const head = await readHead(path, Math.min(size, SNIFF_BYTES));
+  const gzipped = head[0] === GZIP_MAGIC[0] && head[1] === GZIP_MAGIC[1];
+  const chunks = byteChunks(path, size, gzipped, options);
+
+  // Look at the first decoded bytes to choose the reader.
+  const first = await chunks.next();
+  if (first.done || first.value.length === 0) throw new ProfileInputError(`${path}: empty file${gzipped ? ' (after gunzip)' : ''}`);
+  const start = first.value;
+  const firstChar = start[skipWhitespace(start)];
+  if (firstChar === 0x7b /* { */ || firstChar === 0x5b /* [ */) {
+    const json = parseJson(path, await collect(start, chunks, gzipped ? 0 : size), gzipped);
+    signal?.throwIfAborted();
+    let profile: NormalizedProfile;
+    if (findCpuprofile(json) !== undefined) profile = readCpuprofile(json, path);
+    else if (isPreprocessed(json)) profile = await readPreprocessed(json, path);
+    else throw new ProfileInputError(`not a CPU profile: ${path} is JSON without "nodes" (cpuprofile) or "code"/"ticks" (--prof-process --preprocess)`);
+    options.onProgress?.(1);
+    return profile;
+  }
+  const text = start.toString('latin1', 0, Math.min(start.length, SNIFF_BYTES));
+  if (!(text.startsWith('v8-version,') || text.includes('\ncode-creation,') || text.startsWith('code-creation,') || text.startsWith('shared-library,'))) {
+    throw new ProfileInputError(`not a CPU profile: ${path} is neither JSON nor a V8 log (starts with ${describeStart(start)})`);
+  }
+  const reader = new V8LogReader(path);
+  const decoder = new StringDecoder('utf8');
+  let rest = '';
+  const feed = (chunk: Buffer): void => {
+    const text = rest + decoder.write(chunk);
+    let from = 0;
+    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', from)) {
+      reader.line(text.slice(from, nl));
+      from = nl + 1;
+    }
+    rest = text.slice(from);
+  };
+  feed(start);
+  for (let next = await chunks.next(); !next.done; next = await chunks.next()) feed(next.value);
+  rest += decoder.end();
+  if (rest.length > 0) reader.line(rest);
+  signal?.throwIfAborted();
+  const profile = await reader.finish();
+  options.onProgress?.(1);
+  return profile;
+}
+
+async function fileSize(path: string): Promise<number> {
+  try {
+    const info = await stat(path);
+    if (info.isDirectory()) throw new ProfileInputError(`${path}: is a directory, not a profile file`);
+    return info.size;
+  } catch (error) {
+    throw asInputError(path, error);
+  }
+}
+
+async function readHead(path: string, length: number): Promise<Buffer> {
+  const handle = await open(path, 'r').catch((error: unknown) => {
+    throw asInputError(path, error);
+  });
+  try {
+    const buffer = Buffer.alloc(length);
+    const { bytesRead } = await handle.read(buffer, 0, length, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The file's bytes (gunzipped when needed), chunk by chunk, reporting progress and honouring the signal. */
+async function* byteChunks(path: string, size: number, gzipped: boolean, options: LoadOptions): AsyncGenerator<Buffer> {
+  const file = createReadStream(path, { highWaterMark: 1 << 20 });
+  let read = 0;
+  file.on('data', (chunk) => {
+    read += chunk.length;
+    options.onProgress?.(Math.min(0.99, (read / size) * 0.9));
+  });
+  const source = gzipped ? file.pipe(createGunzip()) : file;
+  if (gzipped) file.on('error', (error) => source.destroy(error));
+  try {
+    for await (const chunk of source) {
+      options.signal?.throwIfAborted();
+      yield chunk as Buffer;
+    }
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'Z_BUF_ERROR' || /unexpected end of file/i.test(String((error as Error).message))) throw new ProfileInputError(`${path}: truncated gzip data`);
+    if (typeof code === 'string' && code.startsWith('Z_')) throw new ProfileInputError(`${path}: corrupt gzip data (${(error as Error).message})`);
+    throw asInputError(path, error);
+  } finally {
+    file.destroy();
+  }
+}
+
+/** All bytes in one buffer; when the decoded size is known it is filled in place (no second copy). */
+async function collect(first: Buffer, rest: AsyncGenerator<Buffer>, knownSize: number): Promise<Buffer> {
+  if (knownSize > 0) {
+    const all = Buffer.allocUnsafe(knownSize);
+    let at = first.copy(all, 0);
+    for (let next = await rest.next(); !next.done; next = await rest.next()) at += next.value.copy(all, at);
+    return all.subarray(0, at);
+  }
+  const parts = [first];
+  for (let next = await rest.next(); !next.done; next = await rest.next()) parts.push(next.value);
+  return Buffer.concat(parts);
+}
+
+function parseJson(path: string, bytes: Buffer, gzipped: boolean): unknown {
+  let text: string | undefined = bytes.toString('utf8');
+  const length = bytes.length;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const message = (error as Error).message;
+    const at = /position (\d+)/.exec(message);
+    const inner = gzipped ? ' (after gunzip)' : '';
+    if (at === null) {
+      if (/end of JSON/.test(message)) throw new ProfileInputError(`${path}: truncated JSON at byte ${length}${inner}`);
+      throw new ProfileInputError(`${path}: invalid JSON${inner}`);
+    }
+    if (Number(at[1]) >= text.length) throw new ProfileInputError(`${path}: truncated JSON at byte ${length}${inner}`);
+    const byte = Buffer.byteLength(text.slice(0, Number(at[1])));
+    throw new ProfileInputError(`${path}: invalid JSON at byte ${byte}${inner}`);
+  } finally {
+    text = undefined;
+  }
+}
+
+function skipWhitespace(bytes: Buffer): number {
+  let i = 0;
+  // A UTF-8 byte order mark is allowed before the JSON.
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) i = 3;
+  while (i < bytes.length && (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09)) i++;
+  return i;
+}
+
+function describeStart(bytes: Buffer): string {
+  const printable = bytes.subarray(0, 16).every((b) => b >= 0x20 && b < 0x7f);
+  if (printable) return JSON.stringify(bytes.toString('latin1', 0, 16));
+  return `bytes ${bytes.subarray(0, 8).toString('hex').replace(/(..)/g, '$1 ').trim()}`;
+}
+
+function asInputError(path: string, error: unknown): Error {
+  if (error instanceof ProfileInputError) return error;
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ENOENT') return new ProfileInputError(`${path}: no such file`);
+  if (code === 'EACCES' || code === 'EPERM') return new ProfileInputError(`${path}: permission denied`);
+  if (code === 'EISDIR') return new ProfileInputError(`${path}: is a directory, not a profile file`);
+  return new ProfileInputError(`${path}: cannot read (${code ?? (error as Error)?.message ?? 'unknown error'})`);
+}
