@@ -113,13 +113,13 @@ export class CallTreeBuilder {
 
   private grow(): void {
     const capacity = this.capacity * 2;
-    const growInt = (a: Int32Array, fill = 0): Int32Array => {
+    const growInt = (a: Int32Array, fill = 0): Int32Array<ArrayBuffer> => {
       const b = new Int32Array(capacity);
       if (fill !== 0) b.fill(fill, a.length);
       b.set(a);
       return b;
     };
-    const growFloat = (a: Float64Array): Float64Array => {
+    const growFloat = (a: Float64Array): Float64Array<ArrayBuffer> => {
       const b = new Float64Array(capacity);
       b.set(a);
       return b;
