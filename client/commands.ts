@@ -1,0 +1,206 @@
+// Every command of the extension, public and internal, registered in one place.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { WorkDoneProgress, type WorkDoneProgressBegin, type WorkDoneProgressReport } from 'vscode-languageclient/node';
+import { readConfig } from './config';
+import type { HotframeContext } from './ctx';
+import type { HeatDecorations } from './decorations';
+import type { ProfileStatusBar } from './statusBar';
+import { OPEN_LOCATION_COMMAND, type OverviewTree } from './views';
+import type { FlamePanel } from './flamePanel';
+import type { FlameNode } from '../server/profile/types';
+import { Requests, type FlameGraphParams, type FlameGraphResult, type FlameMode, type LoadProfileParams, type ProfileRole, type ProfileSummary } from '../server/protocol';
+
+/** What the file picker offers; the server decides what the content actually is. */
+export const PROFILE_FILTERS: Record<string, string[]> = {
+  'CPU profiles': ['cpuprofile', 'log', 'json', 'gz'],
+  'All files': ['*'],
+};
+
+export interface CommandParts {
+  heat: HeatDecorations;
+  tree: OverviewTree;
+  statusBar: ProfileStatusBar;
+  flame: FlamePanel;
+}
+
+/** Accepts what VS Code passes (a Uri from the explorer or a custom editor) or a path (tests, keybindings). */
+export function profilePathOf(arg: unknown): string | null {
+  if (arg instanceof vscode.Uri) return arg.scheme === 'file' ? arg.fsPath : null;
+  if (typeof arg === 'string' && arg.length > 0) return arg.startsWith('file:') ? vscode.Uri.parse(arg).fsPath : path.resolve(arg);
+  return null;
+}
+
+async function pickProfile(title: string): Promise<string | null> {
+  const picked = await vscode.window.showOpenDialog({ title, canSelectMany: false, filters: PROFILE_FILTERS, openLabel: 'Load Profile' });
+  return picked?.[0] ? profilePathOf(picked[0]) : null;
+}
+
+function errorMessage(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  // The server promises one line; keep it that way whatever arrives.
+  return message.split('\n')[0]?.trim() || 'unknown error';
+}
+
+/**
+ * Loads a profile in the server with a cancellable notification. Failure shows one error message
+ * and leaves the previously loaded profile in place (the server keeps its state too).
+ */
+export async function loadProfile(ctx: HotframeContext, file: string, role: ProfileRole): Promise<ProfileSummary | null> {
+  const name = path.basename(file);
+  const params: LoadProfileParams & { workDoneToken: string } = {
+    path: file,
+    role,
+    pathMappings: readConfig().pathMappings,
+    roots: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
+    workDoneToken: ctx.nextProgressToken(),
+  };
+  const title = role === 'baseline' ? `Hotframe: loading baseline ${name}` : `Hotframe: loading ${name}`;
+  try {
+    await ctx.ready();
+    const summary = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title, cancellable: true },
+      async (progress, token) => {
+        let reported = 0;
+        const forward = (value: WorkDoneProgressBegin | WorkDoneProgressReport): void => {
+          const increment = typeof value.percentage === 'number' ? Math.max(0, value.percentage - reported) : undefined;
+          if (typeof value.percentage === 'number') reported = Math.max(reported, value.percentage);
+          progress.report({ message: value.message, increment });
+        };
+        const listening = ctx.client.onProgress(WorkDoneProgress.type, params.workDoneToken, (value) => {
+          if (value.kind !== 'end') forward(value);
+        });
+        try {
+          return await ctx.client.sendRequest<ProfileSummary | undefined>(Requests.loadProfile, params, token);
+        } finally {
+          listening.dispose();
+        }
+      },
+    );
+    // A cancelled request resolves without a result: nothing changes.
+    if (!summary) return null;
+    ctx.setProfile(role, summary);
+    ctx.output.appendLine(`[profile] ${role} ${summary.path}: ${summary.samples} samples, ${summary.durationMs} ms`);
+    for (const warning of summary.warnings) ctx.output.appendLine(`[profile] warning: ${warning}`);
+    return summary;
+  } catch (error) {
+    if (error instanceof vscode.CancellationError) return null;
+    ctx.showError(`Hotframe: ${errorMessage(error)}`);
+    return null;
+  }
+}
+
+export async function openLocation(ctx: HotframeContext, file: unknown, line: unknown): Promise<boolean> {
+  if (typeof file !== 'string' || !path.isAbsolute(file)) {
+    ctx.showError(`Hotframe: cannot open ${String(file)}: not a local file`);
+    return false;
+  }
+  const lineIndex = typeof line === 'number' && Number.isInteger(line) && line > 0 ? line - 1 : 0;
+  try {
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+    const position = new vscode.Position(Math.min(lineIndex, Math.max(0, doc.lineCount - 1)), 0);
+    await vscode.window.showTextDocument(doc, { selection: new vscode.Range(position, position), preview: true, viewColumn: vscode.ViewColumn.One });
+    return true;
+  } catch (error) {
+    ctx.showError(`Hotframe: cannot open ${file}: ${errorMessage(error)}`);
+    return false;
+  }
+}
+
+export function requestFlameGraph(ctx: HotframeContext, mode: FlameMode, onlyMyCode: boolean): Promise<FlameGraphResult> {
+  const params: FlameGraphParams = { mode, onlyMyCode };
+  return ctx.request<FlameGraphResult>(Requests.flameGraph, params);
+}
+
+function countFrames(node: FlameNode): number {
+  let count = 0;
+  const stack = [node];
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    count++;
+    stack.push(...next.children);
+  }
+  return count;
+}
+
+async function showFlameGraph(ctx: HotframeContext, flame: FlamePanel, mode: FlameMode): Promise<void> {
+  if (!ctx.profile) {
+    ctx.showError('Hotframe: no profile loaded. Run "Hotframe: Open CPU Profile…" first.');
+    return;
+  }
+  try {
+    const graph = await requestFlameGraph(ctx, mode, false);
+    ctx.lastFlameGraph = { title: graph.title, mode: graph.mode, frames: countFrames(graph.root) };
+    flame.show(graph);
+  } catch (error) {
+    const message = `Hotframe: ${errorMessage(error)}`;
+    flame.showError(message);
+    ctx.showError(message);
+  }
+}
+
+function isFlameMode(value: unknown): value is FlameMode {
+  return value === 'normal' || value === 'inverted' || value === 'diff';
+}
+
+export function registerCommands(ctx: HotframeContext, parts: CommandParts): vscode.Disposable[] {
+  const { heat, tree, statusBar, flame } = parts;
+  const open = async (arg: unknown, title: string): Promise<ProfileSummary | null> => {
+    const file = profilePathOf(arg) ?? (arg === undefined ? await pickProfile(title) : null);
+    if (!file) {
+      if (arg !== undefined) ctx.showError(`Hotframe: not a local file: ${String(arg)}`);
+      return null;
+    }
+    return loadProfile(ctx, file, 'primary');
+  };
+  const register = (id: string, run: (...args: unknown[]) => unknown): vscode.Disposable => vscode.commands.registerCommand(id, run);
+  return [
+    register('hotframe.openProfile', (arg) => open(arg, 'Open CPU Profile')),
+    register('hotframe.openWithHotframe', (arg) => open(arg, 'Open CPU Profile')),
+    // Compare: the loaded profile is the AFTER; the picked one becomes the BEFORE baseline.
+    register('hotframe.compareProfile', async (before, after) => {
+      if (after !== undefined) {
+        if (!(await open(after, 'Pick the AFTER profile'))) return null;
+      } else if (!ctx.profile) {
+        if (!(await open(undefined, 'Pick the AFTER profile (the one to examine)'))) return null;
+      }
+      const file = profilePathOf(before) ?? (before === undefined ? await pickProfile('Pick the BEFORE profile to compare with') : null);
+      if (!file) {
+        if (before !== undefined) ctx.showError(`Hotframe: not a local file: ${String(before)}`);
+        return null;
+      }
+      const baseline = await loadProfile(ctx, file, 'baseline');
+      if (baseline) await showFlameGraph(ctx, flame, 'diff');
+      return baseline;
+    }),
+    register('hotframe.clearProfile', async () => {
+      try {
+        await ctx.request<unknown>(Requests.clearProfile, {});
+      } catch (error) {
+        ctx.output.appendLine(`[profile] clear: ${errorMessage(error)}`);
+      }
+      ctx.clearProfiles();
+    }),
+    register('hotframe.showFlameGraph', (mode) => showFlameGraph(ctx, flame, isFlameMode(mode) ? mode : ctx.baseline ? 'diff' : 'normal')),
+    register(OPEN_LOCATION_COMMAND, (file, line) => openLocation(ctx, file, line)),
+    // Internal commands for the e2e suite: state that the VS Code API cannot read back.
+    register('hotframe._activationMs', () => ctx.activationMs),
+    register('hotframe._debugState', async () => {
+      await Promise.all([heat.settle(), tree.settle()]);
+      const overview = tree.current;
+      return {
+        profile: ctx.profile,
+        baseline: ctx.baseline,
+        lastError: ctx.lastError,
+        statusBar: statusBar.text,
+        heat: Object.fromEntries(heat.applied),
+        overview: overview && {
+          hotFunctions: overview.hotFunctions.length,
+          callSites: overview.callSites.length,
+          insights: overview.insights.map((i) => i.id),
+          unresolvedFiles: overview.profile?.unresolvedFiles.length ?? 0,
+        },
+        flame: ctx.lastFlameGraph,
+      };
+    }),
+  ];
+}

@@ -1,0 +1,71 @@
+// The one object that holds the extension's state: the language client, what profiles are
+// loaded, and the last error shown. Every feature receives it instead of reading module globals.
+import * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import type { FlameMode, ProfileSummary, ProfileRole } from '../server/protocol';
+
+export class HotframeContext implements vscode.Disposable {
+  profile: ProfileSummary | null = null;
+  baseline: ProfileSummary | null = null;
+  /** The last message given to showErrorMessage, kept so the e2e suite can assert on it. */
+  lastError: string | null = null;
+  activationMs = -1;
+  /** What was last sent to the flame graph panel. */
+  lastFlameGraph: { title: string; mode: FlameMode; frames: number } | null = null;
+
+  private readonly changed = new vscode.EventEmitter<void>();
+  /** Fires after a profile is loaded or cleared; views re-query the server. */
+  readonly onDidChangeProfile = this.changed.event;
+  private started: Promise<void> | null = null;
+  private progressTokens = 0;
+
+  constructor(
+    readonly extension: vscode.ExtensionContext,
+    readonly client: LanguageClient,
+    readonly output: vscode.OutputChannel,
+  ) {
+    // `hotframe.profileLoaded` drives menus and the view's welcome text (package.json `when` clauses).
+    this.changed.event(() => void vscode.commands.executeCommand('setContext', 'hotframe.profileLoaded', this.profile !== null));
+  }
+
+  /** Starts the server on first use; activation does not wait for it. */
+  ready(): Promise<void> {
+    this.started ??= this.client.start().catch((error: unknown) => {
+      this.started = null;
+      throw error;
+    });
+    return this.started;
+  }
+
+  async request<R>(method: string, params: unknown, token?: vscode.CancellationToken): Promise<R> {
+    await this.ready();
+    return this.client.sendRequest<R>(method, params, token);
+  }
+
+  /** A fresh workDoneToken for a request whose progress the client displays. */
+  nextProgressToken(): string {
+    return `hotframe-progress-${++this.progressTokens}`;
+  }
+
+  setProfile(role: ProfileRole, summary: ProfileSummary | null): void {
+    if (role === 'baseline') this.baseline = summary;
+    else this.profile = summary;
+    this.changed.fire();
+  }
+
+  clearProfiles(): void {
+    this.profile = null;
+    this.baseline = null;
+    this.changed.fire();
+  }
+
+  showError(message: string): void {
+    this.lastError = message;
+    this.output.appendLine(`[error] ${message}`);
+    void vscode.window.showErrorMessage(message);
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}

@@ -1,0 +1,47 @@
+// Activation: wire the language client, views and commands together. Nothing here waits for the
+// server, so activation stays cheap (measured; see `hotframe._activationMs`).
+import * as vscode from 'vscode';
+import { HotframeContext } from './ctx';
+import { createLanguageClient } from './languageClient';
+import { registerCommands, requestFlameGraph, openLocation } from './commands';
+import { HeatDecorations } from './decorations';
+import { OverviewTree } from './views';
+import { ProfileStatusBar } from './statusBar';
+import { ProfileEditorProvider } from './profileEditor';
+import { FlamePanel } from './flamePanel';
+
+export const OVERVIEW_VIEW_ID = 'hotframe.overview';
+
+export function activate(extension: vscode.ExtensionContext): void {
+  const started = performance.now();
+  const output = vscode.window.createOutputChannel('Hotframe');
+  const ctx = new HotframeContext(extension, createLanguageClient(extension, output), output);
+  const heat = new HeatDecorations(ctx);
+  const tree = new OverviewTree(ctx);
+  const statusBar = new ProfileStatusBar(ctx);
+  const flame = new FlamePanel({
+    extensionUri: extension.extensionUri,
+    requestGraph: (mode, onlyMyCode) => requestFlameGraph(ctx, mode, onlyMyCode),
+    openFile: (file, line) => openLocation(ctx, file, line),
+  });
+  extension.subscriptions.push(
+    output,
+    ctx,
+    // Disposing the client stops the server process when the extension host shuts down.
+    ctx.client,
+    heat,
+    tree,
+    statusBar,
+    vscode.window.registerTreeDataProvider(OVERVIEW_VIEW_ID, tree),
+    ProfileEditorProvider.register(ctx),
+    ...registerCommands(ctx, { heat, tree, statusBar, flame }),
+  );
+  // Diagnostics need the server as soon as a JS/TS file is open; start it without blocking activation.
+  ctx.ready().catch((error: unknown) => output.appendLine(`[server] failed to start: ${error instanceof Error ? error.message : String(error)}`));
+  ctx.activationMs = Math.round((performance.now() - started) * 10) / 10;
+  output.appendLine(`[activation] ${ctx.activationMs} ms`);
+}
+
+export function deactivate(): void {
+  // Everything, the language client included, is disposed through `extension.subscriptions`.
+}

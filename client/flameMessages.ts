@@ -1,0 +1,34 @@
+// Validation of what the flame graph webview posts. The webview renders profile strings, so it
+// is treated as untrusted: only exact, well-typed messages get through, and `open` only for a
+// file the current graph declared openable. Pure (no vscode import) so it is unit-tested.
+import type { FlameMode } from '../server/protocol';
+import type { FromWebview } from '../webview/protocol';
+
+const MODES: ReadonlySet<string> = new Set<FlameMode>(['normal', 'inverted', 'diff']);
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A fresh, well-typed message, or null when `raw` is anything else. */
+export function parseWebviewMessage(raw: unknown, openableFiles: ReadonlySet<string> | readonly string[]): FromWebview | null {
+  if (!isRecord(raw)) return null;
+  switch (raw.type) {
+    case 'ready':
+      return { type: 'ready' };
+    case 'open': {
+      const { file, line } = raw;
+      if (typeof file !== 'string' || typeof line !== 'number') return null;
+      if (!Number.isSafeInteger(line) || line < 1) return null;
+      const known = openableFiles instanceof Set ? openableFiles.has(file) : (openableFiles as readonly string[]).includes(file);
+      return known ? { type: 'open', file, line } : null;
+    }
+    case 'request': {
+      const { mode, onlyMyCode } = raw;
+      if (typeof mode !== 'string' || !MODES.has(mode) || typeof onlyMyCode !== 'boolean') return null;
+      return { type: 'request', mode: mode as FlameMode, onlyMyCode };
+    }
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,26 @@
+// Starts the Hotframe language server (dist/server.js, bundled by esbuild) in its own Node
+// process over IPC. All parsing and profile analysis happen there; the client only displays.
+import * as vscode from 'vscode';
+import { LanguageClient, RevealOutputChannelOn, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import { SECTION } from './config';
+
+const LANGUAGES = ['javascript', 'typescript', 'javascriptreact', 'typescriptreact'];
+
+export function createLanguageClient(extension: vscode.ExtensionContext, output: vscode.OutputChannel): LanguageClient {
+  const module = vscode.Uri.joinPath(extension.extensionUri, 'dist', 'server.js').fsPath;
+  const serverOptions: ServerOptions = {
+    run: { module, transport: TransportKind.ipc },
+    debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6009'] } },
+  };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: LANGUAGES.map((language) => ({ scheme: 'file', language })),
+    synchronize: { configurationSection: SECTION },
+    outputChannel: output,
+    // Failed requests are reported once, by the command that made them (client/commands.ts).
+    revealOutputChannelOn: RevealOutputChannelOn.Never,
+    initializationOptions: {
+      workspaceRoots: (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath),
+    },
+  };
+  return new LanguageClient('hotframe', 'Hotframe', serverOptions, clientOptions);
+}

@@ -1,0 +1,66 @@
+// "Open With… > Hotframe Profile" for *.cpuprofile and isolate*.log (priority "option": VS Code's
+// own profile viewer stays the default). Opening loads the profile and shows a short summary
+// with a link to the flame graph; the page runs no script.
+import * as vscode from 'vscode';
+import type { HotframeContext } from './ctx';
+import { loadProfile } from './commands';
+import type { ProfileSummary } from '../server/protocol';
+import { formatDuration, formatPercent } from './statusBar';
+
+export const PROFILE_EDITOR_VIEW_TYPE = 'hotframe.profileSummary';
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+export function summaryHtml(file: string, summary: ProfileSummary | null, error: string | null): string {
+  const rows: [string, string][] = summary
+    ? [
+        ['Format', summary.format],
+        ['Samples', String(summary.samples)],
+        ['Duration', formatDuration(summary.durationMs)],
+        ['GC share', formatPercent(summary.gcPercent)],
+        ['Files not found locally', String(summary.unresolvedFiles.length)],
+      ]
+    : [];
+  const warnings = summary?.warnings ?? [];
+  const body = summary
+    ? `<table>${rows.map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`).join('')}</table>
+       <p><a class="button" href="command:hotframe.showFlameGraph">Show Flame Graph</a></p>
+       ${warnings.length ? `<h2>Warnings</h2><ul>${warnings.map((w) => `<li>${escapeHtml(w)}</li>`).join('')}</ul>` : ''}`
+    : `<p class="error">${escapeHtml(error ?? 'Not loaded.')}</p>`;
+  return `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline';">
+<style>
+body { font-family: var(--vscode-font-family); color: var(--vscode-foreground); padding: 1em 2em; }
+th { text-align: left; padding-right: 2em; font-weight: normal; color: var(--vscode-descriptionForeground); }
+.button { display: inline-block; padding: 4px 12px; background: var(--vscode-button-background); color: var(--vscode-button-foreground); text-decoration: none; }
+.error { color: var(--vscode-errorForeground); }
+</style></head>
+<body><h1>${escapeHtml(summary?.name ?? file)}</h1>${body}</body></html>`;
+}
+
+export class ProfileEditorProvider implements vscode.CustomReadonlyEditorProvider<vscode.CustomDocument> {
+  constructor(private readonly ctx: HotframeContext) {}
+
+  static register(ctx: HotframeContext): vscode.Disposable {
+    return vscode.window.registerCustomEditorProvider(PROFILE_EDITOR_VIEW_TYPE, new ProfileEditorProvider(ctx), {
+      supportsMultipleEditorsPerDocument: true,
+    });
+  }
+
+  openCustomDocument(uri: vscode.Uri): vscode.CustomDocument {
+    return { uri, dispose: () => undefined };
+  }
+
+  async resolveCustomEditor(document: vscode.CustomDocument, panel: vscode.WebviewPanel): Promise<void> {
+    panel.webview.options = { enableScripts: false, enableCommandUris: ['hotframe.showFlameGraph'] };
+    const file = document.uri.fsPath;
+    panel.webview.html = summaryHtml(file, null, 'Loading…');
+    const before = this.ctx.lastError;
+    const summary = await loadProfile(this.ctx, file, 'primary');
+    const error = summary ? null : this.ctx.lastError !== before ? this.ctx.lastError : 'Loading was cancelled.';
+    panel.webview.html = summaryHtml(file, summary, error);
+  }
+}

@@ -1,0 +1,171 @@
+// The activity-bar tree: hot functions, user call sites (with the library cost beneath them),
+// insights, and the files the profile names that were not found locally.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { HotframeContext } from './ctx';
+import { Requests, type OverviewResult } from '../server/protocol';
+import type { CallSite, FunctionCost, Insight, AttributedLibraryCost } from '../server/profile/types';
+import { formatDuration, formatPercent } from './statusBar';
+
+export const OPEN_LOCATION_COMMAND = 'hotframe._openLocation';
+const MAX_ITEMS = 50;
+
+type SectionId = 'functions' | 'callSites' | 'insights' | 'unresolved';
+
+export type OverviewNode =
+  | { kind: 'section'; id: SectionId; label: string; count: number }
+  | { kind: 'function'; value: FunctionCost }
+  | { kind: 'callSite'; value: CallSite }
+  | { kind: 'library'; value: AttributedLibraryCost }
+  | { kind: 'insight'; value: Insight }
+  | { kind: 'unresolved'; file: string }
+  | { kind: 'message'; label: string };
+
+function openCommand(file: string, line: number): vscode.Command | undefined {
+  // Frames such as `node:internal/...` or native code have no file to open.
+  if (!path.isAbsolute(file)) return undefined;
+  return { title: 'Open', command: OPEN_LOCATION_COMMAND, arguments: [file, line] };
+}
+
+function location(file: string, line: number): string {
+  return line > 0 ? `${file}:${line}` : file;
+}
+
+export class OverviewTree implements vscode.TreeDataProvider<OverviewNode>, vscode.Disposable {
+  private overview: OverviewResult | null = null;
+  private readonly changed = new vscode.EventEmitter<OverviewNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly subscription: vscode.Disposable;
+  private pending: Promise<void> = Promise.resolve();
+
+  constructor(private readonly ctx: HotframeContext) {
+    this.subscription = ctx.onDidChangeProfile(() => void this.refresh());
+  }
+
+  /** The data the tree shows, for `hotframe._debugState`. */
+  get current(): OverviewResult | null {
+    return this.overview;
+  }
+
+  refresh(): Promise<void> {
+    this.pending = this.load();
+    return this.pending;
+  }
+
+  /** Resolves when the last refresh has finished. */
+  settle(): Promise<void> {
+    return this.pending;
+  }
+
+  private async load(): Promise<void> {
+    if (!this.ctx.profile) {
+      this.overview = null;
+    } else {
+      try {
+        this.overview = await this.ctx.request<OverviewResult>(Requests.overview, {});
+      } catch (error) {
+        this.overview = null;
+        this.ctx.output.appendLine(`[overview] ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    this.changed.fire(undefined);
+  }
+
+  getChildren(node?: OverviewNode): OverviewNode[] {
+    const o = this.overview;
+    if (!o) return [];
+    if (!node) {
+      const sections: OverviewNode[] = [
+        { kind: 'section', id: 'functions', label: 'Hot functions', count: o.hotFunctions.length },
+        { kind: 'section', id: 'callSites', label: 'User call sites', count: o.callSites.length },
+        { kind: 'section', id: 'insights', label: 'Insights', count: o.insights.length },
+      ];
+      const unresolved = o.profile?.unresolvedFiles.length ?? 0;
+      if (unresolved > 0) sections.push({ kind: 'section', id: 'unresolved', label: 'Unresolved files', count: unresolved });
+      return sections;
+    }
+    switch (node.kind) {
+      case 'section':
+        return this.sectionChildren(node.id, o);
+      case 'callSite':
+        return node.value.libraries.map((value) => ({ kind: 'library', value }));
+      default:
+        return [];
+    }
+  }
+
+  private sectionChildren(id: SectionId, o: OverviewResult): OverviewNode[] {
+    const empty = (label: string): OverviewNode[] => [{ kind: 'message', label }];
+    switch (id) {
+      case 'functions':
+        return o.hotFunctions.length ? o.hotFunctions.slice(0, MAX_ITEMS).map((value) => ({ kind: 'function', value })) : empty('No samples in user code');
+      case 'callSites':
+        return o.callSites.length ? o.callSites.slice(0, MAX_ITEMS).map((value) => ({ kind: 'callSite', value })) : empty('No library cost attributed');
+      case 'insights':
+        return o.insights.length ? o.insights.map((value) => ({ kind: 'insight', value })) : empty('Nothing stands out');
+      case 'unresolved':
+        return (o.profile?.unresolvedFiles ?? []).map((file) => ({ kind: 'unresolved', file }));
+    }
+  }
+
+  getTreeItem(node: OverviewNode): vscode.TreeItem {
+    const None = vscode.TreeItemCollapsibleState.None;
+    switch (node.kind) {
+      case 'section': {
+        const item = new vscode.TreeItem(node.label, node.id === 'unresolved' ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded);
+        item.description = String(node.count);
+        item.id = `section:${node.id}`;
+        if (node.id === 'unresolved') item.tooltip = 'Frames name these files, but they were not found locally. Add a hotframe.pathMappings entry.';
+        return item;
+      }
+      case 'function': {
+        const f = node.value;
+        const item = new vscode.TreeItem(f.name || '(anonymous)', None);
+        item.description = `self ${formatDuration(f.selfMs)} / total ${formatDuration(f.totalMs)}`;
+        item.tooltip = `${location(f.file, f.line)}\n${f.selfSamples} self samples, ${f.totalSamples} total (${f.category})`;
+        item.iconPath = new vscode.ThemeIcon('symbol-function');
+        item.command = openCommand(f.file, f.line);
+        return item;
+      }
+      case 'callSite': {
+        const c = node.value;
+        const item = new vscode.TreeItem(`${c.function || '(anonymous)'} · ${path.basename(c.file)}:${c.line}`, c.libraries.length ? vscode.TreeItemCollapsibleState.Collapsed : None);
+        item.description = `${formatDuration(c.ms)} · ${formatPercent(c.percent)}`;
+        item.tooltip = `${location(c.file, c.line)}\nLibrary time beneath this call: ${formatDuration(c.ms)} (${c.samples} samples)`;
+        item.iconPath = new vscode.ThemeIcon('call-outgoing');
+        item.command = openCommand(c.file, c.line);
+        return item;
+      }
+      case 'library': {
+        const l = node.value;
+        const item = new vscode.TreeItem(l.name || '(anonymous)', None);
+        item.description = `${formatDuration(l.ms)} · ${l.category}`;
+        item.tooltip = location(l.file, l.line);
+        item.iconPath = new vscode.ThemeIcon('package');
+        item.command = openCommand(l.file, l.line);
+        return item;
+      }
+      case 'insight': {
+        const i = node.value;
+        const item = new vscode.TreeItem(i.title, None);
+        item.description = `${formatPercent(i.percent)} · ${formatDuration(i.ms)}`;
+        item.tooltip = new vscode.MarkdownString().appendText(i.message);
+        item.iconPath = new vscode.ThemeIcon('lightbulb');
+        if (i.location) item.command = openCommand(i.location.file, i.location.line);
+        return item;
+      }
+      case 'unresolved': {
+        const item = new vscode.TreeItem(node.file, None);
+        item.iconPath = new vscode.ThemeIcon('question');
+        return item;
+      }
+      case 'message':
+        return new vscode.TreeItem(node.label, None);
+    }
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changed.dispose();
+  }
+}

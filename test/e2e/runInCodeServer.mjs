@@ -1,0 +1,161 @@
+// `npm run test:e2e`: runs the e2e suite in a real VS Code (code-server 4.100.3 = VS Code 1.100.3)
+// shown by Debian's Chromium through playwright-core, following docs in /work/shared/vscode-e2e.md.
+// Exits with the suite's code; non-zero on timeout. Screenshots go to test-results/e2e/.
+import { spawn, execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { installCodeServer } from './installCodeServer.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const CHROMIUM = process.env.HOTFRAME_CHROMIUM ?? '/usr/bin/chromium';
+const PORTS = [41600, 41699];
+const TIMEOUT_MS = Number(process.env.HOTFRAME_E2E_TIMEOUT_MS ?? 8 * 60_000);
+const shotsDir = join(root, 'test-results', 'e2e');
+
+function fail(message) {
+  console.error(`e2e: ${message}`);
+  process.exit(1);
+}
+
+function freePort() {
+  const tryPort = (port) =>
+    new Promise((resolve) => {
+      const server = createServer();
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+    });
+  return (async () => {
+    for (let port = PORTS[0]; port <= PORTS[1]; port++) if (await tryPort(port)) return port;
+    throw new Error(`no free port in ${PORTS.join('-')}`);
+  })();
+}
+
+if (!existsSync(CHROMIUM)) fail(`Chromium not found at ${CHROMIUM}: install it (apt-get install chromium) or set HOTFRAME_CHROMIUM`);
+const demoSource = process.env.HOTFRAME_E2E_WORKSPACE ?? join(root, 'examples', 'demo-app');
+if (!existsSync(demoSource)) fail(`${demoSource} is missing`);
+
+// `npm test` has just built; HOTFRAME_E2E_SKIP_BUILD=1 avoids doing it twice.
+if (process.env.HOTFRAME_E2E_SKIP_BUILD !== '1') execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
+for (const f of ['dist/extension.js', 'dist/server.js', 'dist/test/e2e/index.js']) if (!existsSync(join(root, f))) fail(`${f} was not built`);
+const entry = installCodeServer();
+
+const tmp = mkdtempSync(join(tmpdir(), 'hotframe-e2e-'));
+// Tests edit files (quick fixes): they work on a copy so the repository stays clean.
+const workspace = join(tmp, 'demo-app');
+cpSync(demoSource, workspace, { recursive: true, filter: (src) => !src.includes(`${'/'}node_modules`) });
+const userData = join(tmp, 'user-data');
+mkdirSync(join(userData, 'User'), { recursive: true });
+writeFileSync(
+  join(userData, 'User', 'settings.json'),
+  JSON.stringify({
+    'workbench.startupEditor': 'none',
+    'workbench.tips.enabled': false,
+    'security.workspace.trust.enabled': false,
+    'extensions.autoCheckUpdates': false,
+    'extensions.autoUpdate': false,
+    'telemetry.telemetryLevel': 'off',
+    'files.autoSave': 'off',
+    'editor.minimap.enabled': false,
+  }),
+);
+rmSync(shotsDir, { recursive: true, force: true });
+mkdirSync(shotsDir, { recursive: true });
+
+const port = await freePort();
+const server = spawn(
+  process.execPath,
+  [entry, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--user-data-dir', userData, '--extensions-dir', join(tmp, 'extensions'),
+    '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', workspace],
+  { env: { ...process.env, HOTFRAME_SCREENSHOT_DIR: shotsDir }, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+);
+let browser = null;
+let finished = false;
+async function cleanup() {
+  if (finished) return;
+  finished = true;
+  await browser?.close().catch(() => undefined);
+  // code-server starts the extension host and the language server as children: end its whole group.
+  try {
+    process.kill(-server.pid, 'SIGTERM');
+  } catch {
+    /* already gone */
+  }
+  rmSync(tmp, { recursive: true, force: true });
+}
+process.on('SIGINT', () => void cleanup().then(() => process.exit(130)));
+
+const serverLog = [];
+const listening = new Promise((resolve, reject) => {
+  const onData = (chunk) => {
+    const text = chunk.toString();
+    serverLog.push(text);
+    if (text.includes('HTTP server listening')) resolve();
+  };
+  server.stdout.on('data', onData);
+  server.stderr.on('data', onData);
+  server.once('exit', (code) => reject(new Error(`code-server exited early with ${code}:\n${serverLog.join('')}`)));
+  setTimeout(() => reject(new Error(`code-server did not start in 60 s:\n${serverLog.join('')}`)), 60_000).unref();
+});
+
+let exitCode = 1;
+try {
+  await listening;
+  console.log(`e2e: code-server on http://127.0.0.1:${port}, workspace ${workspace}`);
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  let resolveExit;
+  const suiteExit = new Promise((resolve) => (resolveExit = resolve));
+  const shots = [];
+  let shooting = Promise.resolve();
+  const snap = (name) => {
+    // Let the renderer paint what the extension host just did before snapping.
+    shooting = shooting.then(async () => {
+      const safe = name.replace(/[^\w.-]/g, '_');
+      const file = join(shotsDir, `${safe}.png`);
+      await page.waitForTimeout(600);
+      await page.screenshot({ path: `${file}.tmp.png` });
+      // Renamed into place only when complete: the suite waits for this exact file name.
+      execFileSync('mv', [`${file}.tmp.png`, file]);
+      shots.push(file);
+      console.log(`e2e: screenshot ${file}`);
+    }).catch((error) => console.error(`e2e: screenshot ${name} failed: ${error.message}`));
+  };
+  await page.exposeFunction('codeAutomationLog', (type, args) => {
+    const text = Array.isArray(args) ? args.map(String).join(' ') : String(args);
+    const marker = /HOTFRAME_SCREENSHOT (\S+)/.exec(text);
+    if (marker) snap(marker[1]);
+    process.stdout.write(`[exthost ${type}] ${text}\n`);
+  });
+  await page.exposeFunction('codeAutomationExit', (code) => resolveExit(Number(code)));
+  const remote = (p) => `vscode-remote://127.0.0.1:${port}${p}`;
+  const payload = [['extensionDevelopmentPath', remote(root)], ['extensionTestsPath', remote(join(root, 'dist', 'test', 'e2e', 'index.js'))]];
+  await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
+  let timer;
+  const timeout = new Promise((resolve) => (timer = setTimeout(() => resolve('timeout'), TIMEOUT_MS)));
+  const result = await Promise.race([suiteExit, timeout]);
+  clearTimeout(timer);
+  if (result === 'timeout') {
+    snap('timeout');
+    await shooting;
+    console.error(`e2e: the suite did not finish within ${TIMEOUT_MS / 1000} s`);
+    exitCode = 1;
+  } else {
+    await shooting;
+    exitCode = result;
+    console.log(`e2e: suite exited with ${result}`);
+  }
+  if (shots.length) console.log(`e2e: screenshots in ${shotsDir}:\n${shots.map((s) => `  ${s}`).join('\n')}`);
+} catch (error) {
+  console.error(`e2e: ${error instanceof Error ? error.message : String(error)}`);
+  exitCode = 1;
+} finally {
+  await cleanup();
+}
+process.exit(exitCode);
