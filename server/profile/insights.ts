@@ -1,0 +1,136 @@
+// Recognizes, in a measured profile, the costs behind the incidents in shared/seeds, and turns
+// each into advice carrying the measured share and the incident's own figures. Shares here are
+// of CPU time: samples that were not idle ("GC 27% of CPU" in seed 001 means the same).
+import type { Aggregates, FunctionIndex, ResolvedFunction } from './aggregate';
+import { costUnder, type CostUnder, type UserFrames } from './attribution';
+import type { Insight, NormalizedProfile } from './types';
+
+/** GC share of CPU at or above which seed 001's advice applies (the incident had 27%). */
+export const GC_PRESSURE_PERCENT = 10;
+/** A library cost named by a seed is worth a line of advice from this share of CPU. */
+export const HOT_PERCENT = 1;
+
+export function formatMs(ms: number): string {
+  if (ms >= 1000) return `${(ms / 1000).toFixed(ms >= 10_000 ? 1 : 2)} s`;
+  return `${ms >= 10 ? ms.toFixed(0) : ms.toFixed(1)} ms`;
+}
+
+export function formatPercent(percent: number): string {
+  return `${percent >= 10 ? percent.toFixed(1) : percent.toFixed(2)}%`;
+}
+
+/** Samples spent doing something (idle excluded), the denominator of every share in this file. */
+export function busySamples(profile: NormalizedProfile, aggregates: Aggregates): number {
+  return Math.max(0, profile.samples - aggregates.categories.idle.samples);
+}
+
+export function gcPercent(profile: NormalizedProfile, aggregates: Aggregates): number {
+  const busy = busySamples(profile, aggregates);
+  return busy > 0 ? (aggregates.categories.gc.samples / busy) * 100 : 0;
+}
+
+function lastSegment(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot === -1 ? name : name.slice(dot + 1);
+}
+
+const MONGOOSE_HYDRATION = new Set(['completeMany', 'init', '$__init', 'Document']);
+const DATE_NOW = /\bRuntime_DateCurrentTime\b|\bDateNow\b|^(Builtin: )?(Date\.)?now$/;
+
+function isMongooseHydration(f: ResolvedFunction): boolean {
+  return /[\\/]node_modules[\\/]mongoose[\\/]/.test(f.file) && MONGOOSE_HYDRATION.has(lastSegment(f.name));
+}
+
+function isSpawnEnvWalk(f: ResolvedFunction): boolean {
+  return f.category !== 'user' && lastSegment(f.name) === 'normalizeSpawnArguments';
+}
+
+function isDateNow(f: ResolvedFunction): boolean {
+  return f.category !== 'user' && DATE_NOW.test(f.name);
+}
+
+interface Detector {
+  id: Insight['id'];
+  seed: Insight['seed'];
+  title: string;
+  matches: (f: ResolvedFunction) => boolean;
+  advice: (measured: string, where: string) => string;
+}
+
+const DETECTORS: Detector[] = [
+  {
+    id: 'mongoose-hydration',
+    seed: '004',
+    title: 'Mongoose document hydration is hot',
+    matches: isMongooseHydration,
+    advice: (measured, where) =>
+      `Mongoose hydrating documents (completeMany/init/Document) took ${measured}${where}. ` +
+      `In seed 004, reads without .lean() spent 2+ s in completeMany and .lean() made them at least 1.5x faster: ` +
+      `add .lean() to queries whose documents are only read.`,
+  },
+  {
+    id: 'spawn-env-walk',
+    seed: '003',
+    title: 'normalizeSpawnArguments copies process.env on every spawn',
+    matches: isSpawnEnvWalk,
+    advice: (measured, where) =>
+      `child_process normalizeSpawnArguments (a for-in over process.env) took ${measured}${where}. ` +
+      `In seed 003, pods with ~16k injected env vars spent 7.5 s there per execSync('free -m') and blocked requests for ~20 s: ` +
+      `pass a small env ({ env: { PATH: process.env.PATH } }), use async exec, or set enableServiceLinks: false.`,
+  },
+  {
+    id: 'date-now-hot',
+    seed: '000',
+    title: 'Date.now() is hot',
+    matches: isDateNow,
+    advice: (measured, where) =>
+      `Date.now() took ${measured}${where}. ` +
+      `In seed 000 it was 10.3% of all ticks (494 ticks, 19.4% of C++) on 16 pm2 workers at 60-85% CPU, called per Redis message: ` +
+      `read a coarse clock refreshed by setInterval(() => { now = Date.now(); }, 1000).unref() instead.`,
+  },
+];
+
+function measured(percent: number, ms: number): string {
+  return `${formatPercent(percent)} of CPU (${formatMs(ms)})`;
+}
+
+export function findInsights(profile: NormalizedProfile, index: FunctionIndex, frames: UserFrames, aggregates: Aggregates): Insight[] {
+  const busy = busySamples(profile, aggregates);
+  const insights: Insight[] = [];
+  const gc = aggregates.categories.gc;
+  const gcShare = gcPercent(profile, aggregates);
+  if (gcShare >= GC_PRESSURE_PERCENT) {
+    insights.push({
+      id: 'gc-pressure',
+      seed: '001',
+      title: 'Garbage collection takes a large share of CPU',
+      message:
+        `GC took ${measured(gcShare, gc.ms)}. In seed 001, Scavenge GC at 27% of CPU (988 of 1008 GCs, 47.7 s in 3 min) fell to 7.14% ` +
+        `with node --max-semi-space-size=64 (GC time 47.7 s -> 11.8 s, QPS +10%); 128/256 MB gave little more and longer pauses.`,
+      samples: gc.samples,
+      ms: gc.ms,
+      percent: gcShare,
+      location: null,
+    });
+  }
+  for (const detector of DETECTORS) {
+    const cost: CostUnder = costUnder(profile, index, frames, (f) => detector.matches(index.functions[f]));
+    const percent = busy > 0 ? (cost.samples / busy) * 100 : 0;
+    if (cost.samples === 0 || percent < HOT_PERCENT) continue;
+    const top = cost.sites[0];
+    const user = top === undefined ? null : index.functions[top.key.func];
+    const location = top === undefined || user === null ? null : { file: user.file, line: top.key.line };
+    const where = user === null || location === null ? '' : `, called from ${user.name || '(anonymous)'} at ${location.file}:${location.line}`;
+    insights.push({
+      id: detector.id,
+      seed: detector.seed,
+      title: detector.title,
+      message: detector.advice(measured(percent, cost.ms), where),
+      samples: cost.samples,
+      ms: cost.ms,
+      percent,
+      location,
+    });
+  }
+  return insights.sort((a, b) => b.percent - a.percent);
+}

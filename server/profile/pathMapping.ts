@@ -1,0 +1,112 @@
+// Maps the paths a profile recorded (on a server, in a container, on Windows) onto local files.
+// Explicit `{from, to}` prefixes win; otherwise the longest suffix of the recorded path that
+// exists under one of the roots. Existence checks are cached: a profile names each file many
+// times and a suffix search probes several candidates per file.
+import { existsSync, statSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import type { PathMapping } from './types';
+
+export interface ResolvedPath {
+  /** Absolute local path when resolved; otherwise the recorded path, normalized. */
+  file: string;
+  resolved: boolean;
+}
+
+/** The recorded url as a slash-separated path: file:// URLs decoded, backslashes and drive letters normalized. */
+export function normalizeRecordedPath(url: string): string {
+  let path = url;
+  if (path.startsWith('file://')) {
+    try {
+      path = fileURLToPath(path);
+    } catch {
+      // A Windows file URL on POSIX (file:///C:/...) is rejected by fileURLToPath: decode it by hand.
+      path = decodeURIComponent(path.slice('file://'.length));
+    }
+  }
+  path = path.replace(/\\/g, '/');
+  // '/C:/app' (from a file URL) and 'C:/app' both become 'C:/app'.
+  path = path.replace(/^\/([A-Za-z]:\/)/, '$1');
+  return path.replace(/\/{2,}/g, '/');
+}
+
+/** True when the url names something that can never be a local file (node internals, natives, VM states). */
+export function isLocalCandidate(url: string): boolean {
+  if (url === '') return false;
+  if (url.startsWith('node:') || url.startsWith('internal/')) return false;
+  if (/^(https?|webpack|evalmachine|wasm):/.test(url)) return false;
+  return url.includes('/') || url.includes('\\');
+}
+
+function stripTrailingSlash(path: string): string {
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+}
+
+export class PathResolver {
+  private readonly roots: string[];
+  private readonly mappings: PathMapping[];
+  private readonly existence = new Map<string, boolean>();
+  private readonly results = new Map<string, ResolvedPath>();
+
+  constructor(roots: readonly string[], mappings: readonly PathMapping[] = []) {
+    this.roots = roots.map((root) => resolve(root));
+    // Longest prefix first, so '/app/lib' wins over '/app'.
+    this.mappings = mappings
+      .map((m) => ({ from: stripTrailingSlash(normalizeRecordedPath(m.from)), to: resolve(m.to) }))
+      .sort((a, b) => b.from.length - a.from.length);
+  }
+
+  resolve(url: string): ResolvedPath {
+    const cached = this.results.get(url);
+    if (cached !== undefined) return cached;
+    const result = this.compute(url);
+    this.results.set(url, result);
+    return result;
+  }
+
+  private compute(url: string): ResolvedPath {
+    if (!isLocalCandidate(url)) return { file: url, resolved: false };
+    const path = normalizeRecordedPath(url);
+    for (const { from, to } of this.mappings) {
+      if (path === from || path.startsWith(from + '/')) {
+        const local = join(to, path.slice(from.length));
+        return { file: local, resolved: this.isFile(local) };
+      }
+    }
+    if (isAbsolute(path) && this.isFile(path) && this.isUnderRoots(path)) return { file: path, resolved: true };
+    const segments = path.split('/').filter((s) => s !== '' && !/^[A-Za-z]:$/.test(s));
+    for (let start = 0; start < segments.length; start++) {
+      const suffix = segments.slice(start).join('/');
+      for (const root of this.roots) {
+        const candidate = join(root, suffix);
+        if (this.isFile(candidate)) return { file: candidate, resolved: true };
+      }
+    }
+    // A real local file outside every root (a profile of another checkout) is still the best answer.
+    if (isAbsolute(path) && this.isFile(path)) return { file: path, resolved: true };
+    return { file: path, resolved: false };
+  }
+
+  private isUnderRoots(path: string): boolean {
+    return this.roots.length === 0 || this.roots.some((root) => path === root || path.startsWith(root.endsWith('/') ? root : root + '/'));
+  }
+
+  /** Whether a local file exists (cached). */
+  exists(path: string): boolean {
+    return this.isFile(path);
+  }
+
+  private isFile(path: string): boolean {
+    let known = this.existence.get(path);
+    if (known === undefined) {
+      try {
+        known = existsSync(path) && statSync(path).isFile();
+      } catch {
+        known = false;
+      }
+      this.existence.set(path, known);
+    }
+    return known;
+  }
+}

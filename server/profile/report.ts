@@ -1,0 +1,221 @@
+// The one analysis of a loaded profile: locations resolved (path mapping, then source maps),
+// costs aggregated, library time attributed to user call sites, insights found. Views (CLI text
+// and JSON, editor heat, hover, flame graph) all read from the `AnalyzedProfile` built here.
+import { aggregate, indexFunctions, shapeOf, type Aggregates, type FunctionIndex, type ResolvedFunction, type TreeShape } from './aggregate';
+import { attribute, percentOf, type Attribution } from './attribution';
+import type { CostTable, FileCosts } from './costIndex';
+import { DEFAULT_MIN_FRACTION, invertTree, mergeProfile, toFlameNodes, type MergedTree } from './flameTree';
+import { findInsights } from './insights';
+import { isLocalCandidate, PathResolver } from './pathMapping';
+import { SourceMapCache } from './sourceMaps';
+import type { CallSite, FlameNode, FunctionCost, LineCost, NormalizedProfile, ProfileReport, ReportOptions } from './types';
+
+export interface AnalysisOptions extends ReportOptions {
+  /** More roots for the suffix match (workspace folders); `root` comes first. */
+  roots?: string[];
+}
+
+/** One caller or callee of a function, with the samples that went through that edge. */
+export interface CallEdge {
+  name: string;
+  file: string;
+  line: number;
+  samples: number;
+  ms: number;
+}
+
+export interface FunctionDetail {
+  cost: FunctionCost;
+  callers: CallEdge[];
+  callees: CallEdge[];
+}
+
+/** What a hover on one source line can tell. */
+export interface LineDetail {
+  samples: number;
+  durationMs: number;
+  line: LineCost | null;
+  /** Functions declared on the line. */
+  functions: FunctionDetail[];
+  /** Library time charged to calls on the line. */
+  callSites: CallSite[];
+}
+
+const EDGES_SHOWN = 5;
+
+export class AnalyzedProfile {
+  readonly report: ProfileReport;
+  readonly aggregates: Aggregates;
+  readonly attribution: Attribution;
+  private heatByFile: Map<string, FileCosts> | null = null;
+  private readonly merged = new Map<boolean, MergedTree>();
+
+  constructor(
+    readonly profile: NormalizedProfile,
+    readonly index: FunctionIndex,
+    readonly shape: TreeShape,
+    aggregates: Aggregates,
+    attribution: Attribution,
+    report: ProfileReport,
+  ) {
+    this.aggregates = aggregates;
+    this.attribution = attribution;
+    this.report = report;
+  }
+
+  /** Everything measured in one local file (absolute path). */
+  heatOf(file: string): FileCosts {
+    return this.heat().get(file) ?? { lines: [], functions: [], callSites: [] };
+  }
+
+  /** Per-file costs of every file with samples, for the cost index. */
+  costTable(): CostTable {
+    return { samples: this.profile.samples, files: Object.fromEntries(this.heat()) };
+  }
+
+  /** Absolute local paths that frames resolved to (the flame graph may open these). */
+  openableFiles(): string[] {
+    const files = new Set<string>();
+    for (const f of this.index.functions) if (f.resolved && f.file !== '') files.add(f.file);
+    return [...files].sort();
+  }
+
+  mergedTree(onlyMyCode: boolean): MergedTree {
+    let tree = this.merged.get(onlyMyCode);
+    if (tree === undefined) {
+      tree = mergeProfile({ profile: this.profile, index: this.index, frames: this.attribution.frames }, onlyMyCode);
+      this.merged.set(onlyMyCode, tree);
+    }
+    return tree;
+  }
+
+  flame(mode: 'normal' | 'inverted', onlyMyCode: boolean, minFraction = DEFAULT_MIN_FRACTION): FlameNode {
+    const merged = this.mergedTree(onlyMyCode);
+    const tree = mode === 'inverted' ? invertTree(merged) : merged;
+    return toFlameNodes(tree, { rootName: 'all', minFraction });
+  }
+
+  lineDetail(file: string, line: number): LineDetail | null {
+    const heat = this.heatOf(file);
+    const lineCost = heat.lines.find((l) => l.line === line) ?? null;
+    const functions = heat.functions.filter((f) => f.line === line).map((cost) => this.functionDetail(cost));
+    const callSites = heat.callSites.filter((s) => s.line === line);
+    if (lineCost === null && functions.length === 0 && callSites.length === 0) return null;
+    return { samples: this.profile.samples, durationMs: this.profile.durationMs, line: lineCost, functions, callSites };
+  }
+
+  private functionDetail(cost: FunctionCost): FunctionDetail {
+    const target = this.index.functions.findIndex((f) => f.file === cost.file && f.line === cost.line && f.column === cost.column && f.name === cost.name);
+    const callers = new Map<number, { samples: number; ms: number }>();
+    const callees = new Map<number, { samples: number; ms: number }>();
+    const { tree } = this.profile;
+    const add = (into: Map<number, { samples: number; ms: number }>, func: number, node: number): void => {
+      const edge = into.get(func) ?? { samples: 0, ms: 0 };
+      edge.samples += this.shape.totalSamples[node];
+      edge.ms += this.shape.totalMs[node];
+      into.set(func, edge);
+    };
+    for (let n = 1; n < tree.count; n++) {
+      if (this.index.canonicalOf[tree.func[n]] !== target) continue;
+      const p = tree.parent[n];
+      if (p > 0) add(callers, this.index.canonicalOf[tree.func[p]], n);
+      for (let c = this.shape.childStart[n]; c < this.shape.childStart[n + 1]; c++) {
+        const child = this.shape.children[c];
+        add(callees, this.index.canonicalOf[tree.func[child]], child);
+      }
+    }
+    const edges = (map: Map<number, { samples: number; ms: number }>): CallEdge[] =>
+      [...map.entries()]
+        .sort((a, b) => b[1].samples - a[1].samples)
+        .slice(0, EDGES_SHOWN)
+        .map(([f, edge]) => ({ name: this.index.functions[f].name, file: this.index.functions[f].file, line: this.index.functions[f].line, ...edge }));
+    return { cost, callers: edges(callers), callees: edges(callees) };
+  }
+
+  private heat(): Map<string, FileCosts> {
+    if (this.heatByFile !== null) return this.heatByFile;
+    const byFile = new Map<string, FileCosts>();
+    const of = (file: string): FileCosts => {
+      let entry = byFile.get(file);
+      if (entry === undefined) {
+        entry = { lines: [], functions: [], callSites: [] };
+        byFile.set(file, entry);
+      }
+      return entry;
+    };
+    for (const line of this.report.lines) of(line.file).lines.push(line);
+    for (const fn of this.report.functions) if (fn.file !== '') of(fn.file).functions.push(fn);
+    for (const site of this.report.callSites) of(site.file).callSites.push(site);
+    this.heatByFile = byFile;
+    return byFile;
+  }
+}
+
+/** Where each profile function lives locally, and how to map its lines. */
+function locator(profile: NormalizedProfile, options: AnalysisOptions) {
+  const roots = [...(options.root !== undefined ? [options.root] : []), ...(options.roots ?? [])];
+  const paths = new PathResolver(roots.length > 0 ? roots : [process.cwd()], options.pathMappings ?? []);
+  const maps = new SourceMapCache();
+  const useMaps = options.sourceMaps !== false;
+  /** The local generated file of each function when a source map applies to it, else ''. */
+  const generated: string[] = new Array(profile.functions.length).fill('');
+  const unresolved = new Set<string>();
+
+  const locate = (f: number): ResolvedFunction => {
+    const fn = profile.functions[f];
+    const path = paths.resolve(fn.url);
+    if (!path.resolved) {
+      if (isLocalCandidate(fn.url) && (fn.category === 'user' || fn.category === 'dependency')) unresolved.add(path.file);
+      return { name: fn.name, file: path.file, line: fn.line, column: fn.column, category: fn.category, resolved: false };
+    }
+    const original = useMaps ? maps.originalOf(path.file, fn.line, fn.column) : null;
+    if (original === null) return { name: fn.name, file: path.file, line: fn.line, column: fn.column, category: fn.category, resolved: true };
+    generated[f] = path.file;
+    // A bundle's frames may come from libraries bundled into it.
+    const category = fn.category === 'user' && /[\\/]node_modules[\\/]/.test(original.file) ? 'dependency' : fn.category;
+    return { name: fn.name, file: original.file, line: original.line, column: original.column, category, resolved: paths.exists(original.file) };
+  };
+
+  return { locate, generated, maps, unresolved };
+}
+
+/** Analyzes a normalized profile. Pure apart from reading local files (existence, source maps). */
+export function buildReport(profile: NormalizedProfile, options: AnalysisOptions = {}): AnalyzedProfile {
+  const { locate, generated, maps, unresolved } = locator(profile, options);
+  const index = indexFunctions(profile, locate);
+  const shape = shapeOf(profile.tree);
+  const locateLine = (func: number, line: number): { file: string; line: number } => {
+    const resolved = index.functions[index.canonicalOf[func]];
+    if (generated[func] !== '') {
+      const original = maps.originalOf(generated[func], line, 0);
+      if (original !== null) return { file: original.file, line: original.line };
+      // A generated line with no mapping (bundler glue): keep it on the function's own line.
+      return { file: resolved.file, line: resolved.line };
+    }
+    return { file: resolved.file, line };
+  };
+  const aggregates = aggregate(profile, index, shape, locateLine);
+  const attribution = attribute(profile, index);
+  const insights = findInsights(profile, index, attribution.frames, aggregates);
+  const functions = aggregates.functions
+    .filter((f) => f.totalSamples > 0 || f.selfSamples > 0)
+    .sort((a, b) => b.selfSamples - a.selfSamples || b.totalSamples - a.totalSamples || a.name.localeCompare(b.name));
+  const report: ProfileReport = {
+    format: profile.format,
+    samples: profile.samples,
+    durationMs: profile.durationMs,
+    categories: aggregates.categories,
+    functions,
+    lines: aggregates.lines,
+    callSites: attribution.callSites,
+    insights,
+    unresolvedFiles: [...unresolved].sort(),
+    warnings: [...profile.warnings, ...maps.warnings],
+  };
+  return new AnalyzedProfile(profile, index, shape, aggregates, attribution, report);
+}
+
+/** Total share of a sample count in the profile, 0..100. */
+export function shareOf(analyzed: AnalyzedProfile, samples: number): number {
+  return percentOf(samples, analyzed.profile.samples);
+}
