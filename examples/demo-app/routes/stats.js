@@ -1,0 +1,42 @@
+'use strict';
+// Seed 003: Kubernetes pods with ~16k injected service-link variables (13,793 seen by execve).
+// execSync('free -m') / `df -k` without `env` on a stats timer made Node walk the whole
+// environment in normalizeSpawnArguments on every call: 7.5 s (TestEnv: 7.494 s) with the event
+// loop blocked, requests stalled for ~20 s. Fix: a small `env` and asynchronous exec (or
+// `enableServiceLinks: false` in the pod spec).
+const { exec, execSync } = require('node:child_process');
+const express = require('express');
+
+const router = express.Router();
+let latest = { memory: '', disk: '' };
+
+// As found.
+function sampleHostStats() {
+  latest = {
+    memory: execSync('free -m').toString(), // expect: spawn-without-env, blocking-sync-call
+    disk: execSync('df -k /').toString(), // expect: spawn-without-env, blocking-sync-call
+  };
+}
+
+// Fixed: asynchronous, with one variable in the child's environment instead of thousands.
+function sampleHostStatsFixed() {
+  exec('free -m', { env: { PATH: process.env.PATH } }, (error, stdout) => {
+    if (!error) latest.memory = stdout;
+  });
+  exec('df -k /', { env: { PATH: process.env.PATH } }, (error, stdout) => {
+    if (!error) latest.disk = stdout;
+  });
+}
+
+function startHostStats(fixed) {
+  if (fixed) setInterval(sampleHostStatsFixed, 1000).unref();
+  else setInterval(sampleHostStats, 1000).unref();
+}
+
+function hostStats(req, res) {
+  res.json(latest);
+}
+
+router.get('/stats', hostStats);
+
+module.exports = { router, startHostStats };
