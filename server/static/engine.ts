@@ -1,7 +1,26 @@
 // Entry point of the static engine: source text -> parse -> one traversal (hot context + all
 // rules) -> findings. Used by the language server, the CLI and the rule tests.
-// CONTRACT STUB: the signatures below are fixed; the body is being written (issue 2).
-import type { Finding, ProjectView, RuleId, RuleLevel, RuleModule } from '../../rules/api';
+import traverseModule, { type Visitor } from '@babel/traverse';
+import type * as t from '@babel/types';
+import type {
+  Finding,
+  HotContext,
+  ImportBinding,
+  ProjectView,
+  ReportDescriptor,
+  RuleContext,
+  RuleId,
+  RuleLevel,
+  RuleModule,
+  RuleVisitor,
+  Severity,
+} from '../../rules/api';
+import { allRules } from '../../rules/index';
+import { readDisableDirectives, isDisabled } from './disableComments';
+import { fileSkipOf } from './fileGuards';
+import { createHotContextCollector, type FunctionSpan } from './hotContext';
+import { collectImports } from './imports';
+import { parseSource } from './parse';
 
 export interface AnalyzeInput {
   filePath: string;
@@ -32,7 +51,166 @@ export interface AnalysisResult {
   ruleErrors: { ruleId: RuleId; message: string }[];
 }
 
+// @babel/traverse is CommonJS; under esbuild/tsx the default import may arrive wrapped.
+type TraverseFn = typeof traverseModule;
+const traverse: TraverseFn =
+  (traverseModule as unknown as { default?: TraverseFn }).default ?? traverseModule;
+
+const NO_PROJECT: ProjectView = { moduleAt: () => null };
+
+/** One rule's run over one file: its visitor, its deferred reports, whether it has failed. */
+interface RuleRun {
+  rule: RuleModule;
+  severity: Severity;
+  reports: ReportDescriptor[];
+  failed: boolean;
+  visitor: RuleVisitor | null;
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Wraps every visitor function of a rule so a throw disables that rule only. */
+function guardVisitor(run: RuleRun, visitor: Visitor, onError: (run: RuleRun, error: unknown) => void): Visitor {
+  const exploded = traverse.visitors.explode(visitor) as Record<string, unknown>;
+  const guarded: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(exploded)) {
+    if (value === null || typeof value !== 'object') continue;
+    const phases = value as { enter?: unknown; exit?: unknown };
+    const wrapped: Record<string, unknown[]> = {};
+    for (const phase of ['enter', 'exit'] as const) {
+      const fns = phases[phase];
+      if (!Array.isArray(fns)) continue;
+      wrapped[phase] = fns.map((fn: (this: unknown, ...args: unknown[]) => void) => function (this: unknown, ...args: unknown[]) {
+        if (run.failed) return;
+        try {
+          fn.apply(this, args);
+        } catch (error) {
+          onError(run, error);
+        }
+      });
+    }
+    guarded[key] = wrapped;
+  }
+  return guarded as Visitor;
+}
+
+function fillMessage(template: string, data: Record<string, string | number>): string {
+  return template.replace(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g, (whole, key: string) =>
+    Object.prototype.hasOwnProperty.call(data, key) ? String(data[key]) : whole);
+}
+
+/** The innermost function whose range holds [start, end); `functions` is in source order. */
+/**
+ * The innermost named function holding [start, end); `functions` is in source order. Code that
+ * only anonymous functions hold gets the innermost one as '(anonymous)' rather than "module level".
+ */
+function enclosingFunctionOf(functions: readonly FunctionSpan[], start: number, end: number): Finding['enclosingFunction'] {
+  let named: FunctionSpan | null = null;
+  let innermost: FunctionSpan | null = null;
+  for (const fn of functions) {
+    if (fn.start > start) break;
+    if (fn.end < end) continue;
+    innermost = fn;
+    if (fn.name !== null) named = fn;
+  }
+  const best = named ?? innermost;
+  return best === null ? null : { name: best.name ?? '(anonymous)', line: best.line, column: best.column };
+}
+
+function rangeOf(node: t.Node): Finding['range'] | null {
+  if (node.start == null || node.end == null || !node.loc) return null;
+  return {
+    start: node.start,
+    end: node.end,
+    loc: {
+      start: { line: node.loc.start.line, column: node.loc.start.column },
+      end: { line: node.loc.end.line, column: node.loc.end.column },
+    },
+  };
+}
+
 export function analyzeSource(input: AnalyzeInput): AnalysisResult {
-  void input;
-  throw new Error('analyzeSource: not implemented yet');
+  const result: AnalysisResult = { findings: [], parseErrors: [], skipped: null, ruleErrors: [] };
+  const skip = fileSkipOf(input.text);
+  if (skip) {
+    result.skipped = skip;
+    return result;
+  }
+  const parsed = parseSource(input.filePath, input.text);
+  result.parseErrors = parsed.problems;
+  const ast = parsed.ast;
+  if (!ast) return result;
+
+  const imports = collectImports(ast.program);
+  const importOf = (name: string): ImportBinding | null => imports.get(name) ?? null;
+  const collector = createHotContextCollector(importOf);
+  const project = input.project ?? NO_PROJECT;
+
+  const onError = (run: RuleRun, error: unknown): void => {
+    if (run.failed) return;
+    run.failed = true;
+    result.ruleErrors.push({ ruleId: run.rule.meta.id, message: errorText(error) });
+  };
+
+  const runs: RuleRun[] = [];
+  const visitors: Visitor[] = [collector.visitor];
+  for (const rule of input.rules ?? allRules) {
+    const level = input.levels?.[rule.meta.id] ?? rule.meta.defaultSeverity;
+    if (level === 'off') continue;
+    const run: RuleRun = { rule, severity: level, reports: [], failed: false, visitor: null };
+    runs.push(run);
+    const context: RuleContext = {
+      filePath: input.filePath,
+      source: input.text,
+      project,
+      importOf,
+      report: (descriptor) => {
+        run.reports.push(descriptor);
+      },
+    };
+    try {
+      run.visitor = rule.create(context);
+      visitors.push(guardVisitor(run, run.visitor.visitor, onError));
+    } catch (error) {
+      onError(run, error);
+    }
+  }
+
+  traverse(ast, traverse.visitors.merge(visitors));
+  const hot: HotContext = collector.finish();
+  const functions = collector.functions();
+  const directives = readDisableDirectives(ast.comments);
+
+  for (const run of runs) {
+    if (run.failed) continue;
+    try {
+      run.visitor?.finish?.(hot);
+      const findings: Finding[] = [];
+      for (const report of run.reports) {
+        if (report.when && !report.when(hot)) continue;
+        const range = rangeOf(report.node);
+        if (!range) continue;
+        const data = { ...report.data, ...report.describe?.(hot) };
+        const template = run.rule.meta.messages[report.messageId];
+        if (template === undefined) throw new Error(`unknown messageId '${report.messageId}'`);
+        const finding: Finding = {
+          ruleId: run.rule.meta.id,
+          messageId: report.messageId,
+          message: fillMessage(template, data),
+          severity: run.severity,
+          range,
+          fixes: report.fixes ?? [],
+          enclosingFunction: enclosingFunctionOf(functions, range.start, range.end),
+        };
+        if (!isDisabled(directives, finding)) findings.push(finding);
+      }
+      result.findings.push(...findings);
+    } catch (error) {
+      onError(run, error);
+    }
+  }
+  result.findings.sort((a, b) => a.range.start - b.range.start || a.range.end - b.range.end || a.ruleId.localeCompare(b.ruleId));
+  return result;
 }

@@ -1,0 +1,634 @@
+// Where code runs, learned during the engine's single traversal: a collector visitor records
+// every function, every handler registration (request, message, timer, signal) and every call
+// between functions of this module; `finish()` then propagates the registrations' contexts along
+// those calls and into nested function literals, hottest first.
+import type { NodePath, Visitor } from '@babel/traverse';
+import type * as t from '@babel/types';
+import {
+  HOTNESS_ORDER,
+  type ExecutionContext,
+  type ExecutionKind,
+  type HotContext,
+  type ImportBinding,
+  type SourcePosition,
+} from '../../rules/api';
+
+/** A function of the module as the engine reports it (enclosingFunction). */
+export interface FunctionSpan {
+  name: string | null;
+  start: number;
+  end: number;
+  line: number;
+  column: number;
+}
+
+/** How a call or a registration names its target, resolved once every function is known. */
+type Target =
+  | { kind: 'node'; node: t.Node }
+  | { kind: 'member'; key: string }
+  | { kind: 'method'; owner: t.Node; name: string };
+
+interface FunctionInfo extends FunctionSpan {
+  node: t.Node;
+  parent: FunctionInfo | null;
+  /** Function literals directly nested in this one (they inherit its context). */
+  nested: FunctionInfo[];
+  calls: Target[];
+  /** What `this.x` means inside: a class/object node, a member chain ("Foo.prototype"), or nothing. */
+  thisOwner: t.Node | string | null;
+  context: ExecutionContext | null;
+}
+
+interface Registration {
+  kind: ExecutionKind;
+  targets: Target[];
+  at: SourcePosition | null;
+  intervalMs: number | null;
+}
+
+export interface HotContextCollector {
+  visitor: Visitor;
+  /** Call after the traversal: propagates contexts and returns the finished HotContext. */
+  finish(): HotContext;
+  /** Every function seen, in source order (valid after the traversal). */
+  functions(): readonly FunctionSpan[];
+}
+
+const HTTP_METHODS = new Set(['get', 'post', 'put', 'patch', 'delete', 'del', 'all', 'options', 'head']);
+const LISTEN_METHODS = new Set(['on', 'once', 'addListener', 'prependListener', 'prependOnceListener']);
+const MESSAGE_EVENTS = new Set(['message', 'pmessage', 'messageBuffer', 'data', 'line']);
+const SIGNAL_EVENTS = new Set(['SIGTERM', 'SIGINT', 'SIGHUP', 'exit', 'beforeExit']);
+const SUBSCRIBE_METHODS = new Set(['subscribe', 'pSubscribe', 'sSubscribe', 'SUBSCRIBE', 'PSUBSCRIBE']);
+const TIMER_FUNCTIONS = new Set(['setInterval', 'setTimeout', 'setImmediate']);
+const SERVER_MODULES = new Set(['http', 'https', 'http2']);
+const KAFKA_HANDLERS = new Set(['eachMessage', 'eachBatch']);
+/** Fastify hooks that run per request (onReady/onClose run once). */
+const FASTIFY_REQUEST_HOOKS = new Set([
+  'onRequest', 'preParsing', 'preValidation', 'preHandler', 'preSerialization', 'onSend', 'onResponse', 'onError',
+  'onTimeout', 'onRequestAbort',
+]);
+/** Receivers that are routers even when the route path is not a literal (`app.get(PATHS.x, fn)`). */
+const ROUTER_NAME = /^(app|router|api|routes?|server|fastify|r)$/i;
+
+const RANK = new Map<ExecutionKind, number>(HOTNESS_ORDER.map((kind, index) => [kind, index]));
+const UNKNOWN: ExecutionContext = { kind: 'unknown', via: [], registeredAt: null, timerIntervalMs: null, inLoop: false };
+const STARTUP: ExecutionContext = { kind: 'startup', via: [], registeredAt: null, timerIntervalMs: null, inLoop: false };
+
+function isFunctionNode(node: t.Node | null | undefined): node is t.Function {
+  if (!node) return false;
+  switch (node.type) {
+    case 'FunctionDeclaration':
+    case 'FunctionExpression':
+    case 'ArrowFunctionExpression':
+    case 'ObjectMethod':
+    case 'ClassMethod':
+    case 'ClassPrivateMethod':
+      return true;
+    default:
+      return false;
+  }
+}
+
+function propertyName(node: t.Node, computed: boolean): string | null {
+  if (!computed && node.type === 'Identifier') return node.name;
+  if (node.type === 'StringLiteral') return node.value;
+  if (node.type === 'PrivateName') return `#${node.id.name}`;
+  return null;
+}
+
+/** `a.b.c`, `this.x`, `Foo.prototype.y` as text; null for anything computed or called. */
+function memberChain(node: t.Node, depth = 0): string | null {
+  if (depth > 6) return null;
+  if (node.type === 'Identifier') return node.name;
+  if (node.type === 'ThisExpression') return 'this';
+  if (node.type === 'MemberExpression' || node.type === 'OptionalMemberExpression') {
+    const object = memberChain(node.object, depth + 1);
+    const property = propertyName(node.property, node.computed);
+    return object === null || property === null ? null : `${object}.${property}`;
+  }
+  return null;
+}
+
+function calleeProperty(callee: t.Node): string | null {
+  if (callee.type !== 'MemberExpression' && callee.type !== 'OptionalMemberExpression') return null;
+  return propertyName(callee.property, callee.computed);
+}
+
+function stringValue(node: t.Node | undefined): string | null {
+  if (!node) return null;
+  if (node.type === 'StringLiteral') return node.value;
+  if (node.type === 'TemplateLiteral' && node.expressions.length === 0) return node.quasis[0].value.cooked ?? null;
+  return null;
+}
+
+/** A route path: '/x', '*', `/x/${id}`, /regex/, ['/a', '/b']. */
+function isPathLike(node: t.Node | undefined): boolean {
+  if (!node) return false;
+  switch (node.type) {
+    case 'StringLiteral':
+      return node.value.startsWith('/') || node.value === '*' || node.value.startsWith('(');
+    case 'TemplateLiteral': {
+      const head = node.quasis[0].value.cooked ?? '';
+      return head.startsWith('/') || (head === '' && node.expressions.length > 0);
+    }
+    case 'RegExpLiteral':
+    case 'ArrayExpression':
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** Innermost receiver name of `a.b.get(...)` -> 'b'; `this.router.get` -> 'router'. */
+function receiverName(callee: t.Node): string | null {
+  if (callee.type !== 'MemberExpression' && callee.type !== 'OptionalMemberExpression') return null;
+  const object = callee.object;
+  if (object.type === 'Identifier') return object.name;
+  if (object.type === 'MemberExpression') return propertyName(object.property, object.computed);
+  return null;
+}
+
+/** `router.route('/x').get(a).post(b)`: is `.route(...)` somewhere down the chain? */
+function isRouteChain(node: t.Node): boolean {
+  let current: t.Node = node;
+  for (let depth = 0; depth < 12; depth++) {
+    if (current.type !== 'CallExpression') return false;
+    const property = calleeProperty(current.callee);
+    if (property === 'route') return true;
+    if (current.callee.type !== 'MemberExpression') return false;
+    current = current.callee.object;
+  }
+  return false;
+}
+
+function firstParamName(node: t.Node): string | null {
+  if (!isFunctionNode(node)) return null;
+  const param = node.params[0];
+  return param && param.type === 'Identifier' ? param.name : null;
+}
+
+function positionOf(node: t.Node): SourcePosition | null {
+  return node.loc ? { line: node.loc.start.line, column: node.loc.start.column } : null;
+}
+
+/** The name a function is known by: its own id, else what it is assigned or keyed to. */
+function nameOf(path: NodePath<t.Function>): { name: string | null; memberKey: string | null } {
+  const node = path.node;
+  if ((node.type === 'FunctionDeclaration' || node.type === 'FunctionExpression') && node.id) {
+    const memberKey = node.type === 'FunctionExpression' ? memberKeyOfSlot(path) : null;
+    return { name: node.id.name, memberKey };
+  }
+  if (node.type === 'ObjectMethod' || node.type === 'ClassMethod' || node.type === 'ClassPrivateMethod') {
+    const key = propertyName(node.key, node.computed === true);
+    return { name: key, memberKey: node.type === 'ObjectMethod' ? memberKeyOfSlot(path) : null };
+  }
+  const parent = path.parent;
+  if (parent.type === 'VariableDeclarator' && parent.id.type === 'Identifier') return { name: parent.id.name, memberKey: null };
+  if (parent.type === 'AssignmentExpression' && parent.right === node) {
+    const chain = memberChain(parent.left);
+    return { name: chain, memberKey: chain !== null && chain.includes('.') ? chain : null };
+  }
+  if ((parent.type === 'ObjectProperty' || parent.type === 'ClassProperty') && parent.value === node) {
+    return { name: propertyName(parent.key, parent.computed), memberKey: memberKeyOfSlot(path) };
+  }
+  return { name: null, memberKey: null };
+}
+
+/** `const obj = { f() {} }` -> 'obj.f'; `module.exports = { f: () => {} }` -> 'module.exports.f'. */
+function memberKeyOfSlot(path: NodePath<t.Function>): string | null {
+  const node = path.node;
+  let property: t.ObjectProperty | t.ObjectMethod | null = null;
+  if (node.type === 'ObjectMethod') property = node;
+  else if (path.parent.type === 'ObjectProperty') property = path.parent;
+  else if (path.parent.type === 'AssignmentExpression') return memberChain(path.parent.left);
+  if (!property) return null;
+  const key = propertyName(property.key, property.computed);
+  const objectPath = node.type === 'ObjectMethod' ? path.parentPath : path.parentPath?.parentPath;
+  const holder = objectPath?.parent;
+  if (key === null || !holder) return null;
+  if (holder.type === 'VariableDeclarator' && holder.id.type === 'Identifier') return `${holder.id.name}.${key}`;
+  if (holder.type === 'AssignmentExpression') {
+    const chain = memberChain(holder.left);
+    return chain === null ? null : `${chain}.${key}`;
+  }
+  return null;
+}
+
+/** The function a local name is bound to (`function f`, `const f = () =>`), if any. */
+function functionOfBinding(path: NodePath, name: string): t.Node | null {
+  const binding = path.scope.getBinding(name);
+  if (!binding) return null;
+  const node = binding.path.node;
+  if (node.type === 'FunctionDeclaration') return node;
+  if (node.type === 'VariableDeclarator' && isFunctionNode(node.init)) return node.init;
+  return null;
+}
+
+export function createHotContextCollector(importOf: (localName: string) => ImportBinding | null): HotContextCollector {
+  const moduleInfo: FunctionInfo = {
+    node: null as unknown as t.Node,
+    name: null,
+    start: 0,
+    end: Number.MAX_SAFE_INTEGER,
+    line: 1,
+    column: 0,
+    parent: null,
+    nested: [],
+    calls: [],
+    thisOwner: null,
+    context: STARTUP,
+  };
+  const infos: FunctionInfo[] = [];
+  const byNode = new Map<t.Node, FunctionInfo>();
+  const byMemberKey = new Map<string, FunctionInfo>();
+  const methodsByOwner = new Map<t.Node, Map<string, FunctionInfo>>();
+  /** Function nodes handed to a registration: they run in its context, not their parent's. */
+  const registeredNodes = new Set<t.Node>();
+  const registrations: Registration[] = [];
+  const stack: FunctionInfo[] = [moduleInfo];
+  let servesRequests = false;
+
+  /** The function containing `offset`; self-heals if a visitor skipped an exit. */
+  function current(offset: number): FunctionInfo {
+    let top = stack[stack.length - 1];
+    while (stack.length > 1 && !(top.start <= offset && offset < top.end)) {
+      stack.pop();
+      top = stack[stack.length - 1];
+    }
+    return top;
+  }
+
+  function thisTarget(from: FunctionInfo, name: string): Target | null {
+    const owner = from.thisOwner;
+    if (owner === null) return null;
+    if (typeof owner === 'string') return { kind: 'member', key: `${owner}.${name}` };
+    return { kind: 'method', owner, name };
+  }
+
+  /** What a handler argument / callee designates, as a Target (null when not this module's). */
+  function targetOf(path: NodePath, node: t.Node, from: FunctionInfo, depth = 0): Target | null {
+    if (depth > 3) return null;
+    if (isFunctionNode(node)) return { kind: 'node', node };
+    if (node.type === 'Identifier') {
+      const fn = functionOfBinding(path, node.name);
+      return fn ? { kind: 'node', node: fn } : null;
+    }
+    if (node.type === 'MemberExpression' || node.type === 'OptionalMemberExpression') {
+      const property = propertyName(node.property, node.computed);
+      if (property === null) return null;
+      if (node.object.type === 'ThisExpression') return thisTarget(from, property);
+      if (property === 'call' || property === 'apply' || property === 'bind') return targetOf(path, node.object, from, depth + 1);
+      const chain = memberChain(node);
+      return chain === null ? null : { kind: 'member', key: chain };
+    }
+    if (node.type === 'CallExpression' && calleeProperty(node.callee) === 'bind') {
+      return targetOf(path, node.callee, from, depth + 1);
+    }
+    return null;
+  }
+
+  /** Handler targets among arguments, looking into arrays and wrapper calls (`asyncHandler(fn)`). */
+  function handlerTargets(path: NodePath, args: readonly t.Node[], from: FunctionInfo, out: Target[] = [], depth = 0): Target[] {
+    for (const arg of args) {
+      if (arg.type === 'ArrayExpression') {
+        handlerTargets(path, arg.elements.filter((e): e is t.Expression => e !== null), from, out, depth);
+        continue;
+      }
+      if (arg.type === 'CallExpression' && depth < 2 && calleeProperty(arg.callee) !== 'bind') {
+        handlerTargets(path, arg.arguments, from, out, depth + 1);
+        continue;
+      }
+      const target = targetOf(path, arg, from);
+      if (target) {
+        out.push(target);
+        if (target.kind === 'node') registeredNodes.add(target.node);
+      }
+    }
+    return out;
+  }
+
+  function register(kind: ExecutionKind, targets: Target[], call: t.Node, intervalMs: number | null = null): void {
+    if (targets.length > 0) registrations.push({ kind, targets, at: positionOf(call), intervalMs });
+  }
+
+  function isServerModuleObject(node: t.Node): boolean {
+    if (node.type === 'Identifier') {
+      const origin = importOf(node.name);
+      return origin !== null ? SERVER_MODULES.has(origin.source) && origin.imported === 'default' : SERVER_MODULES.has(node.name);
+    }
+    if (node.type === 'CallExpression' && node.callee.type === 'Identifier' && node.callee.name === 'require') {
+      const source = stringValue(node.arguments[0]);
+      return source !== null && SERVER_MODULES.has(source.replace(/^node:/, ''));
+    }
+    return false;
+  }
+
+  function timerIntervalOf(path: NodePath<t.CallExpression>): number | null {
+    const arg = path.node.arguments[1];
+    if (!arg) return null;
+    if (arg.type === 'NumericLiteral') return arg.value;
+    const evaluated = (path.get('arguments.1') as NodePath).evaluate();
+    return evaluated.confident && typeof evaluated.value === 'number' ? evaluated.value : null;
+  }
+
+  /** Recognizes a registration; returns true when the call was one (so it is not a plain call edge). */
+  function recordRegistration(path: NodePath<t.CallExpression>, from: FunctionInfo): boolean {
+    const node = path.node;
+    const callee = node.callee;
+    const args = node.arguments;
+    if (callee.type === 'Identifier') {
+      if (TIMER_FUNCTIONS.has(callee.name) && !path.scope.hasBinding(callee.name)) {
+        const targets = handlerTargets(path, args.slice(0, 1), from);
+        register('timer', targets, node, callee.name === 'setImmediate' ? null : timerIntervalOf(path));
+        return true;
+      }
+      if (callee.name === 'createServer') {
+        const origin = importOf('createServer');
+        if (origin && SERVER_MODULES.has(origin.source)) {
+          servesRequests = true;
+          register('request', handlerTargets(path, args.filter(isFunctionLike), from), node);
+          return true;
+        }
+      }
+      return false;
+    }
+    const property = calleeProperty(callee);
+    if (property === null || (callee.type !== 'MemberExpression' && callee.type !== 'OptionalMemberExpression')) return false;
+    if (property === 'listen') {
+      servesRequests = true;
+      return false;
+    }
+    if (HTTP_METHODS.has(property)) {
+      if (isRouteChain(callee.object)) {
+        servesRequests = true;
+        register('request', handlerTargets(path, args, from), node);
+        return true;
+      }
+      if (args.length < 2) return false;
+      const named = args[0].type === 'StringLiteral' && isPathLike(args[1]); // koa-router: get(name, path, fn)
+      const receiver = receiverName(callee);
+      if (isPathLike(args[0]) || named || (receiver !== null && ROUTER_NAME.test(receiver))) {
+        const handlers = handlerTargets(path, args.slice(named ? 2 : 1).filter((a) => a.type !== 'ObjectExpression'), from);
+        if (handlers.length === 0 && !isPathLike(args[0]) && !named) return false;
+        servesRequests = true;
+        register('request', handlers, node);
+        return true;
+      }
+      return false;
+    }
+    if (property === 'use') {
+      const handlers = handlerTargets(path, args.filter((a) => !isPathLike(a)), from);
+      if (handlers.length === 0) return false;
+      servesRequests = true;
+      register('request', handlers, node);
+      return true;
+    }
+    if (property === 'route' && args.length === 1 && args[0].type === 'ObjectExpression') {
+      const handlers: t.Node[] = [];
+      for (const prop of args[0].properties) {
+        if (prop.type === 'SpreadElement') continue;
+        const key = propertyName(prop.key, prop.computed);
+        if (key !== 'handler' && (key === null || !FASTIFY_REQUEST_HOOKS.has(key))) continue;
+        handlers.push(prop.type === 'ObjectMethod' ? prop : prop.value);
+      }
+      if (handlers.length === 0) return false;
+      servesRequests = true;
+      register('request', handlerTargets(path, handlers, from), node);
+      return true;
+    }
+    if (property === 'addHook') {
+      const hook = stringValue(args[0]);
+      if (hook === null || !FASTIFY_REQUEST_HOOKS.has(hook)) return false;
+      servesRequests = true;
+      register('request', handlerTargets(path, args.slice(1), from), node);
+      return true;
+    }
+    if (property === 'createServer' && isServerModuleObject(callee.object)) {
+      servesRequests = true;
+      register('request', handlerTargets(path, args.filter(isFunctionLike), from), node);
+      return true;
+    }
+    if (LISTEN_METHODS.has(property)) {
+      const event = stringValue(args[0]);
+      if (event === null || args.length < 2) return false;
+      const onProcess = callee.object.type === 'Identifier' && callee.object.name === 'process' && !path.scope.hasBinding('process');
+      let kind: ExecutionKind | null = null;
+      if (onProcess && SIGNAL_EVENTS.has(event)) kind = 'signal';
+      else if (event === 'request') kind = 'request';
+      else if (MESSAGE_EVENTS.has(event)) kind = 'message';
+      if (kind === null) return false;
+      if (kind !== 'signal') servesRequests = true;
+      register(kind, handlerTargets(path, args.slice(1), from), node);
+      return true;
+    }
+    if (SUBSCRIBE_METHODS.has(property) || property === 'consume') {
+      // ioredis' subscribe(channel, (err, count) => ...) callback runs once: not a message handler.
+      const handlers = args.slice(1).filter((arg) => {
+        const first = firstParamName(arg);
+        return isFunctionLike(arg) && first !== 'err' && first !== 'error';
+      });
+      const targets = handlerTargets(path, handlers, from);
+      if (targets.length === 0) return false;
+      servesRequests = true;
+      register('message', targets, node);
+      return true;
+    }
+    return false;
+  }
+
+  function isFunctionLike(node: t.Node): boolean {
+    return isFunctionNode(node) || node.type === 'Identifier' || node.type === 'MemberExpression' || node.type === 'CallExpression';
+  }
+
+  function enterFunction(path: NodePath<t.Function>): void {
+    const node = path.node;
+    const start = node.start ?? 0;
+    const parent = current(start);
+    const { name, memberKey } = nameOf(path);
+    let thisOwner: FunctionInfo['thisOwner'] = null;
+    if (node.type === 'ArrowFunctionExpression') thisOwner = parent.thisOwner;
+    else if (node.type === 'ClassMethod' || node.type === 'ClassPrivateMethod' || node.type === 'ObjectMethod') thisOwner = path.parent;
+    else if (path.parent.type === 'ClassProperty' || path.parent.type === 'ObjectProperty') thisOwner = path.parentPath?.parent ?? null;
+    else if (memberKey !== null && memberKey.includes('.')) thisOwner = memberKey.slice(0, memberKey.lastIndexOf('.'));
+    const info: FunctionInfo = {
+      node,
+      name,
+      start,
+      end: node.end ?? start,
+      line: node.loc?.start.line ?? 1,
+      column: node.loc?.start.column ?? 0,
+      parent,
+      nested: [],
+      calls: [],
+      thisOwner,
+      context: null,
+    };
+    infos.push(info);
+    byNode.set(node, info);
+    if (memberKey !== null && !byMemberKey.has(memberKey)) byMemberKey.set(memberKey, info);
+    if (name !== null && (node.type === 'ClassMethod' || node.type === 'ClassPrivateMethod' || node.type === 'ObjectMethod'
+      || path.parent.type === 'ClassProperty' || path.parent.type === 'ObjectProperty')) {
+      const owner = node.type === 'ClassMethod' || node.type === 'ClassPrivateMethod' || node.type === 'ObjectMethod'
+        ? path.parent
+        : path.parentPath?.parent;
+      if (owner) {
+        let methods = methodsByOwner.get(owner);
+        if (!methods) methodsByOwner.set(owner, (methods = new Map()));
+        if (!methods.has(name)) methods.set(name, info);
+      }
+    }
+    if (parent === moduleInfo) {
+      // Module level: only callbacks handed to a call (`list.forEach(fn)`, `db.then(fn)`) run at start-up;
+      // functions merely defined or exported run when someone else calls them (unknown).
+      // A handler registered here (visited before its arguments) runs in the registration's context.
+      const isCallback = path.listKey === 'arguments' || path.parentKey === 'callee';
+      if (isCallback && !registeredNodes.has(node)) moduleInfo.calls.push({ kind: 'node', node });
+    } else {
+      parent.nested.push(info);
+    }
+    if (KAFKA_HANDLERS.has(name ?? '') && (node.type === 'ObjectMethod' || path.parent.type === 'ObjectProperty')) {
+      servesRequests = true;
+      registeredNodes.add(node);
+      register('message', [{ kind: 'node', node }], node);
+    }
+    stack.push(info);
+  }
+
+  function exitFunction(path: NodePath<t.Function>): void {
+    if (stack[stack.length - 1].node === path.node) stack.pop();
+  }
+
+  const visitor: Visitor = {
+    Function: { enter: enterFunction, exit: exitFunction },
+    CallExpression(path) {
+      const node = path.node;
+      const from = current(node.start ?? 0);
+      if (recordRegistration(path, from)) return;
+      const callee = node.callee;
+      if (callee.type !== 'Super' && callee.type !== 'V8IntrinsicIdentifier') {
+        const target = targetOf(path, callee, from);
+        if (target) from.calls.push(target);
+      }
+      // A local function passed along (`items.map(format)`) is called by the receiver.
+      for (const arg of node.arguments) {
+        if (arg.type !== 'Identifier') continue;
+        const fn = functionOfBinding(path, arg.name);
+        if (fn) from.calls.push({ kind: 'node', node: fn });
+      }
+    },
+    ObjectProperty(path) {
+      const node = path.node;
+      if (node.key.type !== 'Identifier' || !KAFKA_HANDLERS.has(node.key.name) || node.value.type !== 'Identifier') return;
+      const fn = functionOfBinding(path, node.value.name);
+      if (!fn) return;
+      servesRequests = true;
+      registeredNodes.add(fn);
+      register('message', [{ kind: 'node', node: fn }], node);
+    },
+  };
+
+  function resolve(target: Target): FunctionInfo | null {
+    switch (target.kind) {
+      case 'node':
+        return byNode.get(target.node) ?? null;
+      case 'member':
+        return byMemberKey.get(target.key) ?? null;
+      case 'method':
+        return methodsByOwner.get(target.owner)?.get(target.name) ?? null;
+    }
+  }
+
+  function hotter(a: ExecutionContext, b: ExecutionContext | null): boolean {
+    if (b === null) return true;
+    return (RANK.get(a.kind) ?? 99) < (RANK.get(b.kind) ?? 99);
+  }
+
+  /** Breadth-first from the seed, so `via` is the shortest path; a function keeps its hottest context. */
+  function propagate(seeds: FunctionInfo[], base: ExecutionContext): void {
+    const queue: { info: FunctionInfo; via: string[] }[] = [];
+    for (const seed of seeds) queue.push({ info: seed, via: seed.name !== null && seed !== moduleInfo ? [seed.name] : [] });
+    for (let i = 0; i < queue.length; i++) {
+      const { info, via } = queue[i];
+      const context: ExecutionContext = { ...base, via };
+      if (info !== moduleInfo) {
+        if (!hotter(context, info.context)) continue;
+        info.context = context;
+      }
+      for (const call of info.calls) {
+        const callee = resolve(call);
+        if (callee && callee !== moduleInfo) queue.push({ info: callee, via: callee.name !== null ? [...via, callee.name] : via });
+      }
+      for (const child of info.nested) {
+        if (registeredNodes.has(child.node)) continue;
+        queue.push({ info: child, via: child.name !== null ? [...via, child.name] : via });
+      }
+    }
+  }
+
+  function finish(): HotContext {
+    const ordered = registrations
+      .map((registration, index) => ({ registration, index }))
+      .sort((a, b) => {
+        const byKind = (RANK.get(a.registration.kind) ?? 99) - (RANK.get(b.registration.kind) ?? 99);
+        if (byKind !== 0) return byKind;
+        const ai = a.registration.intervalMs ?? Number.MAX_SAFE_INTEGER;
+        const bi = b.registration.intervalMs ?? Number.MAX_SAFE_INTEGER;
+        return ai !== bi ? ai - bi : a.index - b.index;
+      });
+    const startupRank = RANK.get('startup') ?? 0;
+    let startupDone = false;
+    for (const { registration } of ordered) {
+      if (!startupDone && (RANK.get(registration.kind) ?? 0) >= startupRank) {
+        propagate([moduleInfo], STARTUP);
+        startupDone = true;
+      }
+      const seeds = registration.targets.map(resolve).filter((info): info is FunctionInfo => info !== null && info !== moduleInfo);
+      propagate(seeds, {
+        kind: registration.kind,
+        via: [],
+        registeredAt: registration.at,
+        timerIntervalMs: registration.kind === 'timer' ? registration.intervalMs : null,
+        inLoop: false,
+      });
+    }
+    if (!startupDone) propagate([moduleInfo], STARTUP);
+
+    return {
+      servesRequests,
+      contextOf(path: NodePath): ExecutionContext {
+        const fnPath = path.isFunction() ? path : path.getFunctionParent();
+        const base = fnPath ? (byNode.get(fnPath.node)?.context ?? UNKNOWN) : STARTUP;
+        const inLoop = isInLoop(path, fnPath);
+        return inLoop ? { ...base, inLoop } : base;
+      },
+    };
+  }
+
+  return { visitor, finish, functions: () => infos };
+}
+
+/** Inside a loop body (or test/update) below its function; a `for` init runs once and does not count. */
+function isInLoop(path: NodePath, fnPath: NodePath | null): boolean {
+  let child: NodePath = path;
+  let parent = path.parentPath;
+  while (parent && parent !== fnPath) {
+    const key = child.parentKey;
+    switch (parent.node.type) {
+      case 'ForStatement':
+        if (key !== 'init') return true;
+        break;
+      case 'ForInStatement':
+      case 'ForOfStatement':
+        if (key === 'body') return true;
+        break;
+      case 'WhileStatement':
+      case 'DoWhileStatement':
+        return true;
+      default:
+        break;
+    }
+    child = parent;
+    parent = parent.parentPath;
+  }
+  return false;
+}

@@ -1,0 +1,103 @@
+// Where each module-level name comes from (`require` / `import`), read from the top-level
+// statements only: a cheap scan before the traversal, so every rule can ask `importOf(name)`.
+import type * as t from '@babel/types';
+import type { ImportBinding } from '../../rules/api';
+
+export type ImportTable = ReadonlyMap<string, ImportBinding>;
+
+/** `node:child_process` and `child_process` are the same module. */
+export function normalizeModuleName(specifier: string): string {
+  return specifier.startsWith('node:') ? specifier.slice(5) : specifier;
+}
+
+/** The module name of `require('x')`, or null when the expression is not such a call. */
+export function requiredModule(node: t.Node | null | undefined): string | null {
+  if (!node || node.type !== 'CallExpression') return null;
+  const { callee, arguments: args } = node;
+  if (callee.type !== 'Identifier' || callee.name !== 'require' || args.length !== 1) return null;
+  const arg = args[0];
+  if (arg.type === 'StringLiteral') return normalizeModuleName(arg.value);
+  if (arg.type === 'TemplateLiteral' && arg.expressions.length === 0) {
+    return normalizeModuleName(arg.quasis[0].value.cooked ?? arg.quasis[0].value.raw);
+  }
+  return null;
+}
+
+function keyName(key: t.Node, computed: boolean): string | null {
+  if (!computed && key.type === 'Identifier') return key.name;
+  if (key.type === 'StringLiteral') return key.value;
+  return null;
+}
+
+/** `require('x')`, `require('x').y`, `require('x')['y']` -> module and member taken. */
+function requireOf(init: t.Expression): { source: string; member: string | null } | null {
+  const whole = requiredModule(init);
+  if (whole !== null) return { source: whole, member: null };
+  if (init.type === 'MemberExpression') {
+    const source = requiredModule(init.object);
+    const member = keyName(init.property, init.computed);
+    if (source !== null && member !== null) return { source, member };
+  }
+  return null;
+}
+
+function addDeclarator(table: Map<string, ImportBinding>, declarator: t.VariableDeclarator): void {
+  let init = declarator.init;
+  // `await import('x')` is rare at top level; `require` is what services use. Unwrap TS `as`.
+  while (init && (init.type === 'TSAsExpression' || init.type === 'TSNonNullExpression')) init = init.expression;
+  if (!init) return;
+  const origin = requireOf(init);
+  if (!origin) return;
+  const { id } = declarator;
+  if (id.type === 'Identifier') {
+    table.set(id.name, origin.member === null
+      ? { source: origin.source, imported: 'default', namespace: true }
+      : { source: origin.source, imported: origin.member, namespace: false });
+    return;
+  }
+  if (id.type === 'ObjectPattern' && origin.member === null) {
+    for (const prop of id.properties) {
+      if (prop.type !== 'ObjectProperty') continue;
+      const imported = keyName(prop.key, prop.computed);
+      let value = prop.value;
+      if (value.type === 'AssignmentPattern') value = value.left;
+      if (imported !== null && value.type === 'Identifier') {
+        table.set(value.name, { source: origin.source, imported, namespace: false });
+      }
+    }
+  }
+}
+
+function addImport(table: Map<string, ImportBinding>, decl: t.ImportDeclaration): void {
+  const source = normalizeModuleName(decl.source.value);
+  for (const spec of decl.specifiers) {
+    if (spec.type === 'ImportDefaultSpecifier') {
+      table.set(spec.local.name, { source, imported: 'default', namespace: false });
+    } else if (spec.type === 'ImportNamespaceSpecifier') {
+      table.set(spec.local.name, { source, imported: 'default', namespace: true });
+    } else {
+      const imported = spec.imported.type === 'Identifier' ? spec.imported.name : spec.imported.value;
+      table.set(spec.local.name, { source, imported, namespace: false });
+    }
+  }
+}
+
+export function collectImports(program: t.Program): ImportTable {
+  const table = new Map<string, ImportBinding>();
+  for (const statement of program.body) {
+    let node: t.Statement | t.Declaration = statement;
+    if (node.type === 'ExportNamedDeclaration' && node.declaration) node = node.declaration;
+    if (node.type === 'ImportDeclaration') {
+      addImport(table, node);
+    } else if (node.type === 'VariableDeclaration') {
+      for (const declarator of node.declarations) addDeclarator(table, declarator);
+    } else if (node.type === 'TSImportEqualsDeclaration' && node.moduleReference.type === 'TSExternalModuleReference') {
+      table.set(node.id.name, {
+        source: normalizeModuleName(node.moduleReference.expression.value),
+        imported: 'default',
+        namespace: true,
+      });
+    }
+  }
+  return table;
+}
