@@ -1,0 +1,150 @@
+// What `hotframe analyze` found, and its text and JSON renderings (SARIF is in sarifFormat.ts).
+// Positions here are 1-based lines AND columns, end exclusive, like ESLint's output.
+import type { Finding, Severity } from '../../rules/api';
+import type { MeasuredCost } from '../profile/costIndex';
+import type { ParseProblem } from '../static/engine';
+
+/** A finding in a file, with the file as shown to the user (relative to cwd, forward slashes). */
+export interface FileFinding {
+  file: string;
+  finding: Finding;
+  /** The text of the finding's first line, for stable fingerprints. */
+  lineText: string;
+  /** undefined: no profile given; null: a profile was given and this code is not in it. */
+  cost?: MeasuredCost | null;
+}
+
+export interface FileProblem {
+  file: string;
+  /** 'binary' | 'minified' | 'too-large' | 'unreadable: <code>' | 'parse-error: <message> (<line>:<column>)' */
+  reason: string;
+  /** The syntax error (1-based line and column); null for files that were not analyzed at all. */
+  parseError: { line: number; column: number; message: string } | null;
+}
+
+export interface AnalyzeReport {
+  findings: FileFinding[];
+  filesAnalyzed: number;
+  /** Files not analyzed, and files analyzed only partly because of syntax errors. */
+  skipped: FileProblem[];
+  profileGiven: boolean;
+}
+
+/** The first line of a parse error, without Babel's trailing "(line:column)": the position is shown separately. */
+export function parseErrorText(problem: ParseProblem): string {
+  return problem.message.split('\n')[0].replace(/ \(\d+:\d+\)$/, '');
+}
+
+/** A file that parsed only partly: listed in `skipped` with reason `parse-error: <message> (<line>:<column>)`. */
+export function parseProblemEntry(file: string, problem: ParseProblem): FileProblem {
+  const message = parseErrorText(problem);
+  const column = problem.column + 1;
+  return { file, reason: `parse-error: ${message} (${problem.line}:${column})`, parseError: { line: problem.line, column, message } };
+}
+
+/** The order findings are printed in: by cost when a profile was given (highest first), else by file and position. */
+export function sortFindings(findings: FileFinding[], byCost: boolean): FileFinding[] {
+  const byPosition = (a: FileFinding, b: FileFinding) =>
+    (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.finding.range.start - b.finding.range.start || (a.finding.ruleId < b.finding.ruleId ? -1 : 1);
+  if (!byCost) return [...findings].sort(byPosition);
+  const costOf = (f: FileFinding) => f.cost?.totalMs ?? -1;
+  return [...findings].sort((a, b) => costOf(b) - costOf(a) || byPosition(a, b));
+}
+
+export interface JsonFinding {
+  ruleId: string;
+  severity: Severity;
+  message: string;
+  file: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  cost?: MeasuredCost | null;
+}
+
+export function toJsonFinding(entry: FileFinding, profileGiven: boolean): JsonFinding {
+  const { start, end } = entry.finding.range.loc;
+  const json: JsonFinding = {
+    ruleId: entry.finding.ruleId,
+    severity: entry.finding.severity,
+    message: entry.finding.message,
+    file: entry.file,
+    line: start.line,
+    column: start.column + 1,
+    endLine: end.line,
+    endColumn: end.column + 1,
+  };
+  if (profileGiven) {
+    const cost = entry.cost ?? null;
+    json.cost = cost === null ? null : { selfMs: round(cost.selfMs), totalMs: round(cost.totalMs), percent: round(cost.percent) };
+  }
+  return json;
+}
+
+function round(value: number): number {
+  return Math.round(value * 100) / 100;
+}
+
+export function formatJson(report: AnalyzeReport): string {
+  return JSON.stringify({
+    findings: sortFindings(report.findings, report.profileGiven).map((f) => toJsonFinding(f, report.profileGiven)),
+    filesAnalyzed: report.filesAnalyzed,
+    skipped: report.skipped.map(({ file, reason }) => ({ file, reason })),
+  });
+}
+
+/** "850 ms" / "1.9 s" / "12 s" */
+export function formatMs(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
+}
+
+/** "23%" / "4.5%" / "0.3%" */
+export function formatPercent(percent: number): string {
+  return percent >= 10 ? `${Math.round(percent)}%` : `${percent.toFixed(1)}%`;
+}
+
+function costText(cost: MeasuredCost | null | undefined): string {
+  if (cost === undefined) return '';
+  if (cost === null) return '  (not in profile)';
+  return `  (${formatMs(cost.totalMs)}, ${formatPercent(cost.percent)} of CPU)`;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * `file:line:col  severity  message  [rule]`, grouped per file (blank line between files), or one
+ * list ranked by cost when a profile was given; then skipped files and one summary line.
+ */
+export function formatText(report: AnalyzeReport): string {
+  const lines: string[] = [];
+  let previousFile: string | null = null;
+  for (const entry of sortFindings(report.findings, report.profileGiven)) {
+    if (!report.profileGiven && previousFile !== null && previousFile !== entry.file) lines.push('');
+    previousFile = entry.file;
+    const { line, column } = entry.finding.range.loc.start;
+    lines.push(`${entry.file}:${line}:${column + 1}  ${entry.finding.severity}  ${entry.finding.message}  [${entry.finding.ruleId}]${costText(entry.cost)}`);
+  }
+  if (report.skipped.length > 0) {
+    if (lines.length > 0) lines.push('');
+    for (const problem of report.skipped) {
+      const error = problem.parseError;
+      lines.push(error === null ? `${problem.file}  skipped  ${problem.reason}` : `${problem.file}:${error.line}:${error.column}  error  ${error.message}  [parse-error]`);
+    }
+  }
+  const bySeverity = new Map<Severity, number>();
+  for (const { finding } of report.findings) bySeverity.set(finding.severity, (bySeverity.get(finding.severity) ?? 0) + 1);
+  const counts = (['error', 'warning', 'information', 'hint'] as const).filter((s) => bySeverity.has(s)).map((s) => `${bySeverity.get(s)} ${s}`);
+  const files = new Set(report.findings.map((f) => f.file)).size;
+  const parseErrors = report.skipped.filter((s) => s.parseError !== null).length;
+  const notAnalyzed = report.skipped.length - parseErrors;
+  let summary = `${plural(report.findings.length, 'finding')}${counts.length > 0 ? ` (${counts.join(', ')})` : ''} in ${plural(files, 'file')}; ${plural(report.filesAnalyzed, 'file')} analyzed`;
+  if (parseErrors > 0) summary += `, ${plural(parseErrors, 'parse error')}`;
+  if (notAnalyzed > 0) summary += `, ${notAnalyzed} skipped`;
+  if (lines.length > 0) lines.push('');
+  lines.push(summary);
+  return lines.join('\n');
+}

@@ -1,0 +1,106 @@
+// SARIF 2.1.0 for GitHub code scanning (`github/codeql-action/upload-sarif`): one run, the
+// hotframe driver with every rule, results located relative to %SRCROOT% (the analyze cwd).
+import { createHash } from 'node:crypto';
+import { pathToFileURL } from 'node:url';
+
+import { ruleDocUrl } from '../../rules/api';
+import type { RuleMeta, Severity } from '../../rules/api';
+import type { AnalyzeReport, FileFinding } from './findingFormats';
+import { sortFindings } from './findingFormats';
+
+export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
+export const INFORMATION_URI = 'https://github.com/hotframe/hotframe';
+
+type SarifLevel = 'error' | 'warning' | 'note';
+const LEVEL: Record<Severity, SarifLevel> = { error: 'error', warning: 'warning', information: 'note', hint: 'note' };
+
+const SEED_TOPIC: Record<RuleMeta['incident']['seed'], string> = {
+  '000': 'cpu',
+  '001': 'gc',
+  '002': 'network',
+  '003': 'child-process',
+  '004': 'database',
+};
+
+function sarifRule(meta: RuleMeta) {
+  return {
+    id: meta.id,
+    name: meta.id
+      .split('-')
+      .map((word) => word[0].toUpperCase() + word.slice(1))
+      .join(''),
+    shortDescription: { text: meta.description },
+    fullDescription: { text: `${meta.description} ${meta.incident.summary}` },
+    helpUri: ruleDocUrl(meta.id),
+    help: { text: `${meta.description} See ${ruleDocUrl(meta.id)}` },
+    defaultConfiguration: { level: LEVEL[meta.defaultSeverity] },
+    properties: { tags: ['performance', SEED_TOPIC[meta.incident.seed], `incident-${meta.incident.seed}`], precision: 'medium' },
+  };
+}
+
+/**
+ * A stable identity for a result across commits: rule + file + the trimmed text of its line,
+ * plus the occurrence number among identical lines. Moving code up or down keeps it.
+ */
+function fingerprints(findings: readonly FileFinding[]): string[] {
+  const seen = new Map<string, number>();
+  return findings.map(({ finding, file, lineText }) => {
+    const hash = createHash('sha256').update(`${finding.ruleId}\0${file}\0${lineText.trim()}`).digest('hex').slice(0, 32);
+    const occurrence = (seen.get(hash) ?? 0) + 1;
+    seen.set(hash, occurrence);
+    return `${hash}:${occurrence}`;
+  });
+}
+
+export function formatSarif(report: AnalyzeReport, rules: readonly RuleMeta[], cwd: string, version: string): string {
+  const ruleIndex = new Map(rules.map((meta, index) => [meta.id as string, index]));
+  const findings = sortFindings(report.findings, report.profileGiven);
+  const prints = fingerprints(findings);
+  const results = findings.map((entry, i) => {
+    const { finding } = entry;
+    const { start, end } = finding.range.loc;
+    return {
+      ruleId: finding.ruleId,
+      ruleIndex: ruleIndex.get(finding.ruleId) ?? -1,
+      level: LEVEL[finding.severity],
+      message: { text: finding.message },
+      locations: [
+        {
+          physicalLocation: {
+            artifactLocation: { uri: encodeURI(entry.file), uriBaseId: '%SRCROOT%' },
+            region: { startLine: start.line, startColumn: start.column + 1, endLine: end.line, endColumn: end.column + 1 },
+          },
+        },
+      ],
+      partialFingerprints: { primaryLocationLineHash: prints[i] },
+      ...(entry.cost ? { properties: { cost: entry.cost } } : {}),
+    };
+  });
+  const notifications = report.skipped.map((problem) => ({
+    level: problem.parseError === null ? 'note' : 'error',
+    message: { text: problem.parseError === null ? `Skipped: ${problem.reason}` : problem.reason },
+    locations: [
+      {
+        physicalLocation: {
+          artifactLocation: { uri: encodeURI(problem.file), uriBaseId: '%SRCROOT%' },
+          ...(problem.parseError === null ? {} : { region: { startLine: problem.parseError.line, startColumn: problem.parseError.column } }),
+        },
+      },
+    ],
+  }));
+  const root = pathToFileURL(cwd).href;
+  const sarif = {
+    $schema: SARIF_SCHEMA,
+    version: '2.1.0',
+    runs: [
+      {
+        tool: { driver: { name: 'hotframe', informationUri: INFORMATION_URI, version, semanticVersion: version, rules: rules.map(sarifRule) } },
+        originalUriBaseIds: { '%SRCROOT%': { uri: root.endsWith('/') ? root : root + '/' } },
+        invocations: [{ executionSuccessful: true, toolExecutionNotifications: notifications }],
+        columnKind: 'utf16CodeUnits',
+        results,
+      },
+    ],
+  };
+  return JSON.stringify(sarif, null, 2);
+}

@@ -1,0 +1,90 @@
+// Finding -> LSP Diagnostic. Babel positions (1-based lines, 0-based UTF-16 columns) become LSP
+// positions (0-based lines, UTF-16 characters). When a profile is loaded, findings in code that
+// costs at least the hot threshold are raised one severity step and say what they cost.
+import { DiagnosticSeverity } from 'vscode-languageserver';
+import type { Diagnostic } from 'vscode-languageserver';
+
+import { ruleDocUrl } from '../../rules/api';
+import type { Finding, Severity } from '../../rules/api';
+import { formatMs, formatPercent, parseErrorText } from '../cli/findingFormats';
+import type { MeasuredCost } from '../profile/costIndex';
+import type { ParseProblem } from '../static/engine';
+import type { InsightDiagnostic, ProfileFeatures } from './profileFeatures';
+
+export const DIAGNOSTIC_SOURCE = 'hotframe';
+export const PARSE_ERROR_CODE = 'parse-error';
+export const PROFILE_INSIGHT_CODE = 'profile-insight';
+
+const SEVERITY: Record<Severity, DiagnosticSeverity> = {
+  error: DiagnosticSeverity.Error,
+  warning: DiagnosticSeverity.Warning,
+  information: DiagnosticSeverity.Information,
+  hint: DiagnosticSeverity.Hint,
+};
+
+const RAISED: Record<Severity, Severity> = { hint: 'information', information: 'warning', warning: 'error', error: 'error' };
+
+/** Attached to each finding's diagnostic so a code action request can name the finding it is about. */
+export interface FindingDiagnosticData {
+  findingIndex: number;
+}
+
+/** The text appended to a hot finding: "— 1.9 s, 23% of CPU in this profile". */
+export function costSuffix(cost: MeasuredCost): string {
+  return ` — ${formatMs(cost.totalMs)}, ${formatPercent(cost.percent)} of CPU in this profile`;
+}
+
+export function findingToDiagnostic(finding: Finding, findingIndex: number, cost: MeasuredCost | null, hotThresholdPercent: number): Diagnostic {
+  const { start, end } = finding.range.loc;
+  const hot = cost !== null && cost.percent >= hotThresholdPercent;
+  const severity = hot ? RAISED[finding.severity] : finding.severity;
+  const data: FindingDiagnosticData = { findingIndex };
+  return {
+    range: { start: { line: start.line - 1, character: start.column }, end: { line: end.line - 1, character: end.column } },
+    severity: SEVERITY[severity],
+    source: DIAGNOSTIC_SOURCE,
+    code: finding.ruleId,
+    codeDescription: { href: ruleDocUrl(finding.ruleId) },
+    message: hot ? finding.message + costSuffix(cost) : finding.message,
+    data,
+  };
+}
+
+export function parseErrorToDiagnostic(problem: ParseProblem): Diagnostic {
+  const line = Math.max(0, problem.line - 1);
+  return {
+    range: { start: { line, character: problem.column }, end: { line, character: problem.column + 1 } },
+    severity: DiagnosticSeverity.Error,
+    source: DIAGNOSTIC_SOURCE,
+    code: PARSE_ERROR_CODE,
+    message: parseErrorText(problem),
+  };
+}
+
+/** An insight covers its whole line; `lineLength` keeps the squiggle on the text. */
+export function insightToDiagnostic(insight: InsightDiagnostic, lineLength: number): Diagnostic {
+  const line = Math.max(0, insight.line - 1);
+  return {
+    range: { start: { line, character: 0 }, end: { line, character: lineLength } },
+    severity: DiagnosticSeverity.Information,
+    source: DIAGNOSTIC_SOURCE,
+    code: PROFILE_INSIGHT_CODE,
+    message: insight.message,
+    data: { insightId: insight.insightId },
+  };
+}
+
+/** Everything published for one analyzed document, findings first (their index is their data). */
+export function buildDiagnostics(
+  filePath: string,
+  findings: readonly Finding[],
+  parseErrors: readonly ParseProblem[],
+  profile: ProfileFeatures,
+  lineLength: (line: number) => number,
+): Diagnostic[] {
+  const threshold = profile.hotThresholdPercent();
+  const diagnostics = findings.map((finding, index) => findingToDiagnostic(finding, index, profile.costOf(filePath, finding), threshold));
+  for (const problem of parseErrors) diagnostics.push(parseErrorToDiagnostic(problem));
+  for (const insight of profile.insightsFor(filePath)) diagnostics.push(insightToDiagnostic(insight, lineLength(insight.line - 1)));
+  return diagnostics;
+}

@@ -1,0 +1,149 @@
+// Connection wiring of the language server: the connection, the open documents, the settings,
+// validation, code actions and the profile half, joined in one place.
+import { readFileSync } from 'node:fs';
+import { format } from 'node:util';
+import { pathToFileURL } from 'node:url';
+import {
+  CodeActionKind,
+  DidChangeWatchedFilesNotification,
+  ProposedFeatures,
+  TextDocumentSyncKind,
+  TextDocuments,
+  createConnection,
+} from 'vscode-languageserver/node';
+import type { Connection, InitializeResult, Message, MessageReader, MessageWriter } from 'vscode-languageserver/node';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+
+import { ProjectIndex } from '../static/projectIndex';
+import { SOURCE_EXTENSIONS } from '../cli/sourceFiles';
+import { codeActionsFor } from './codeActions';
+import { registerProfileFeatures } from './profileFeatures';
+import { SettingsStore } from './settings';
+import { Validator, uriToPath } from './validation';
+
+/**
+ * The newest document version read from the wire, per URI. The jsonrpc layer applies one message
+ * per macrotask, so a didChange can already be received while an older version is about to be
+ * validated; this is how validation knows it has been superseded.
+ */
+export class IncomingVersions {
+  private readonly latest = new Map<string, number>();
+
+  observe(message: Message): void {
+    const { method, params } = message as { method?: unknown; params?: unknown };
+    if (method !== 'textDocument/didOpen' && method !== 'textDocument/didChange' && method !== 'textDocument/didClose') return;
+    const document = (params as { textDocument?: { uri?: unknown; version?: unknown } } | undefined)?.textDocument;
+    if (typeof document?.uri !== 'string') return;
+    if (method === 'textDocument/didClose') this.latest.delete(document.uri);
+    else if (typeof document.version === 'number') this.latest.set(document.uri, document.version);
+  }
+
+  newerThan(uri: string, version: number): boolean {
+    const latest = this.latest.get(uri);
+    return latest !== undefined && latest > version;
+  }
+}
+
+/** Passes every message through `versions` on its way into the connection. */
+function observedReader(reader: MessageReader, versions: IncomingVersions): MessageReader {
+  return {
+    onError: reader.onError,
+    onClose: reader.onClose,
+    onPartialMessage: reader.onPartialMessage,
+    listen: (callback) =>
+      reader.listen((message) => {
+        versions.observe(message);
+        callback(message);
+      }),
+    dispose: () => reader.dispose(),
+  };
+}
+
+function readFromDisk(filePath: string): string | null {
+  try {
+    return readFileSync(filePath, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/** stdout may be the protocol channel: route stray console output to the client's log instead. */
+function routeConsole(connection: Connection): void {
+  console.log = (...args: unknown[]) => connection.console.log(format(...args));
+  console.info = (...args: unknown[]) => connection.console.info(format(...args));
+  console.warn = (...args: unknown[]) => connection.console.warn(format(...args));
+  console.error = (...args: unknown[]) => connection.console.error(format(...args));
+  console.debug = (...args: unknown[]) => connection.console.log(format(...args));
+}
+
+export function startServer(reader: MessageReader, writer: MessageWriter): Connection {
+  const versions = new IncomingVersions();
+  const connection = createConnection(ProposedFeatures.all, observedReader(reader, versions), writer);
+  routeConsole(connection);
+  const documents = new TextDocuments(TextDocument);
+  const settings = new SettingsStore(connection);
+  // Cross-module facts read open documents from the editor (unsaved text wins over the disk).
+  const project = new ProjectIndex({ readFile: (filePath) => documents.get(pathToFileURL(filePath).href)?.getText() ?? readFromDisk(filePath) });
+  let versionedEdits = false;
+  let watchFiles = false;
+
+  const validator: Validator = new Validator({
+    connection,
+    documents,
+    settings: () => settings.current,
+    project,
+    profile: registerProfileFeatures(connection, () => validator.republishAll()),
+    newerVersionQueued: (uri, version) => versions.newerThan(uri, version),
+  });
+
+  connection.onInitialize((params): InitializeResult => {
+    settings.initialize(params.capabilities);
+    versionedEdits = params.capabilities.workspace?.workspaceEdit?.documentChanges === true;
+    watchFiles = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
+    return {
+      capabilities: {
+        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+        hoverProvider: true,
+      },
+      serverInfo: { name: 'hotframe', version: typeof VERSION === 'string' ? VERSION : 'dev' },
+    };
+  });
+
+  connection.onInitialized(() => {
+    settings.onDidChange(() => validator.requestAll());
+    settings.start().catch((error: unknown) => connection.console.error(`hotframe: settings: ${error instanceof Error ? error.message : String(error)}`));
+    if (watchFiles) {
+      const globPattern = `**/*.{${SOURCE_EXTENSIONS.map((ext) => ext.slice(1)).join(',')}}`;
+      void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern }] });
+    }
+  });
+
+  // A file changed on disk (saved, generated, checked out): other modules may now import different models.
+  connection.onDidChangeWatchedFiles((params) => {
+    for (const change of params.changes) project.invalidate(uriToPath(change.uri));
+    validator.requestAll();
+  });
+
+  documents.onDidChangeContent((event) => {
+    project.invalidate(uriToPath(event.document.uri));
+    validator.request(event.document.uri);
+  });
+  documents.onDidClose((event) => {
+    project.invalidate(uriToPath(event.document.uri));
+    validator.forget(event.document.uri);
+  });
+
+  connection.onCodeAction((params) => {
+    const document = documents.get(params.textDocument.uri);
+    if (document === undefined) return [];
+    const result = validator.resultFor(document.uri, document.version);
+    return result === undefined ? [] : codeActionsFor(result, params, versionedEdits);
+  });
+
+  documents.listen(connection);
+  connection.listen();
+  return connection;
+}
+
+declare const VERSION: string; // injected by scripts/build.mjs

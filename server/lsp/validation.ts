@@ -1,0 +1,177 @@
+// Diagnostics for open documents: analyzed on open and on every change, published for the
+// version that was analyzed. A change that is already received but not yet applied supersedes
+// the pending validation (no stale publish, no timers). A rule error, a parse failure or an
+// unanalyzable file is logged with one line and never takes the server down.
+import { fileURLToPath } from 'node:url';
+import type { Connection, Diagnostic, TextDocuments } from 'vscode-languageserver';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+
+import type { Finding, ProjectView } from '../../rules/api';
+import { analyzeSource } from '../static/engine';
+import type { AnalysisResult, ParseProblem } from '../static/engine';
+import { buildDiagnostics } from './diagnostics';
+import type { ProfileFeatures } from './profileFeatures';
+import type { HotframeSettings } from './settings';
+
+/** The outcome of the last validation of one document, kept for code actions and re-ranking. */
+export interface ValidatedDocument {
+  uri: string;
+  version: number;
+  filePath: string;
+  /** The text that was analyzed, frozen (fix offsets refer to it). */
+  snapshot: TextDocument;
+  findings: Finding[];
+  parseErrors: ParseProblem[];
+  diagnostics: Diagnostic[];
+}
+
+/** The project's cross-module facts, kept fresh as files change. */
+export interface LiveProject extends ProjectView {
+  invalidate(filePath: string): void;
+}
+
+export interface ValidatorDeps {
+  connection: Connection;
+  documents: TextDocuments<TextDocument>;
+  settings: () => HotframeSettings;
+  project: LiveProject;
+  profile: ProfileFeatures;
+  /** True when a didChange newer than `version` has been read from the wire but not applied yet. */
+  newerVersionQueued: (uri: string, version: number) => boolean;
+}
+
+/** file:///a/b.js -> /a/b.js; other schemes (untitled:...) keep their URI as the path. */
+export function uriToPath(uri: string): string {
+  if (!uri.startsWith('file:')) return uri;
+  try {
+    return fileURLToPath(uri);
+  } catch {
+    return uri;
+  }
+}
+
+function errorText(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0];
+}
+
+export class Validator {
+  private readonly pending = new Set<string>();
+  private scheduled = false;
+  private readonly results = new Map<string, ValidatedDocument>();
+  /** The last problem line logged per document, so a problem is logged once, not on every keystroke. */
+  private readonly logged = new Map<string, string>();
+
+  constructor(private readonly deps: ValidatorDeps) {}
+
+  /** Validate `uri` once the messages already received have been applied. */
+  request(uri: string): void {
+    this.pending.add(uri);
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => this.flush());
+  }
+
+  /** Settings or project changed: analyze every open document again. */
+  requestAll(): void {
+    for (const document of this.deps.documents.all()) this.request(document.uri);
+  }
+
+  /** The profile changed: costs and insights differ, findings do not; republish from the cache. */
+  republishAll(): void {
+    for (const result of this.results.values()) {
+      const current = this.deps.documents.get(result.uri);
+      if (current === undefined || current.version !== result.version) continue;
+      result.diagnostics = this.diagnosticsFor(result.filePath, result.findings, result.parseErrors, result.snapshot);
+      this.publish(result.uri, result.version, result.diagnostics);
+    }
+  }
+
+  /** The document was closed: forget it and clear its diagnostics. */
+  forget(uri: string): void {
+    this.pending.delete(uri);
+    this.results.delete(uri);
+    this.logged.delete(uri);
+    void this.deps.connection.sendDiagnostics({ uri, diagnostics: [] });
+  }
+
+  /** The last validation of exactly this version, or undefined when it is stale or pending. */
+  resultFor(uri: string, version: number): ValidatedDocument | undefined {
+    const result = this.results.get(uri);
+    return result !== undefined && result.version === version ? result : undefined;
+  }
+
+  private flush(): void {
+    this.scheduled = false;
+    for (const uri of [...this.pending]) {
+      this.pending.delete(uri);
+      const document = this.deps.documents.get(uri);
+      if (document === undefined) continue;
+      // Its own didChange will request validation again once it is applied.
+      if (this.deps.newerVersionQueued(uri, document.version)) continue;
+      this.validate(document);
+    }
+  }
+
+  private validate(document: TextDocument): void {
+    const { uri, version } = document;
+    const filePath = uriToPath(uri);
+    const snapshot = TextDocument.create(uri, document.languageId, version, document.getText());
+    let analysis: AnalysisResult;
+    try {
+      analysis = analyzeSource({
+        filePath,
+        text: snapshot.getText(),
+        levels: this.deps.settings().rules,
+        project: this.deps.project,
+      });
+    } catch (error) {
+      // The engine contains rule errors itself; this is the last line of defence.
+      this.logOnce(uri, `hotframe: analysis of ${filePath} failed: ${errorText(error)}`, 'error');
+      this.results.delete(uri);
+      this.publish(uri, version, []);
+      return;
+    }
+    if (analysis.skipped !== null) {
+      this.logOnce(uri, `hotframe: skipped ${filePath} (${analysis.skipped.reason}): ${analysis.skipped.message}`, 'info');
+    } else if (analysis.ruleErrors.length > 0) {
+      const errors = analysis.ruleErrors.map((e) => `${e.ruleId}: ${errorText(e.message)}`).join('; ');
+      this.logOnce(uri, `hotframe: rule error in ${filePath}: ${errors}`, 'error');
+    } else {
+      this.logged.delete(uri);
+    }
+    const diagnostics = this.diagnosticsFor(filePath, analysis.findings, analysis.parseErrors, snapshot);
+    this.results.set(uri, { uri, version, filePath, snapshot, findings: analysis.findings, parseErrors: analysis.parseErrors, diagnostics });
+    this.publish(uri, version, diagnostics);
+  }
+
+  private diagnosticsFor(filePath: string, findings: Finding[], parseErrors: ParseProblem[], snapshot: TextDocument): Diagnostic[] {
+    try {
+      return buildDiagnostics(filePath, findings, parseErrors, this.deps.profile, (line) => lineLength(snapshot, line));
+    } catch (error) {
+      // A failing profile lookup must not hide the static findings.
+      this.deps.connection.console.error(`hotframe: profile ranking failed for ${filePath}: ${errorText(error)}`);
+      return buildDiagnostics(filePath, findings, parseErrors, NO_PROFILE, (line) => lineLength(snapshot, line));
+    }
+  }
+
+  private publish(uri: string, version: number, diagnostics: Diagnostic[]): void {
+    const current = this.deps.documents.get(uri);
+    if (current === undefined || current.version !== version) return;
+    void this.deps.connection.sendDiagnostics({ uri, version, diagnostics });
+  }
+
+  private logOnce(uri: string, line: string, level: 'info' | 'error'): void {
+    if (this.logged.get(uri) === line) return;
+    this.logged.set(uri, line);
+    if (level === 'error') this.deps.connection.console.error(line);
+    else this.deps.connection.console.info(line);
+  }
+}
+
+const NO_PROFILE: ProfileFeatures = { costOf: () => null, hotThresholdPercent: () => 100, insightsFor: () => [] };
+
+function lineLength(document: TextDocument, line: number): number {
+  if (line < 0 || line >= document.lineCount) return 0;
+  const text = document.getText({ start: { line, character: 0 }, end: { line: line + 1, character: 0 } });
+  return text.replace(/\r?\n$/, '').length;
+}
