@@ -1,6 +1,192 @@
-// mongoose-missing-lean: read queries whose documents are only serialized, so mongoose's
-// hydration (completeMany, 2+ s in seed 004) is pure overhead.
-import type { RuleModule } from './api';
+// mongoose-missing-lean: read queries whose documents are only returned or serialized, so
+// mongoose's hydration into full documents (completeMany, 2+ s in seed 004) is pure overhead.
+import type { NodePath } from '@babel/traverse';
+import type * as t from '@babel/types';
+import type { ExecutionContext, HotContext, RuleModule } from './api';
+import { memberName, methodCallOn, modelLabel, modelQueryAt, unwrapExpression, valueRoot } from './mongooseModels';
+
+/** What a value turned out to be used for. */
+interface Usage {
+  /** How the value leaves as plain data ('returned', 'sent with res.json()'), if it does. */
+  sink: string | null;
+  /** A document method, a mutation, or an unknown consumer: hydration may be needed. */
+  documentUse: boolean;
+}
+
+type ValueKind = 'doc' | 'array' | 'plain';
+
+const NONE: Usage = { sink: null, documentUse: false };
+const DOCUMENT_USE: Usage = { sink: null, documentUse: true };
+const MAX_FLOW_DEPTH = 6;
+
+/** Response methods that serialize their argument (express `res`, fastify `reply`, koa-ish wrappers). */
+const SEND_METHODS = new Set(['json', 'send', 'jsonp']);
+/** Methods that mutate a mongoose array or subdocument held in a document property. */
+const MUTATING_PROPERTY_METHODS = new Set(['push', 'pull', 'addToSet', 'splice', 'unshift', 'shift', 'pop', 'set', 'remove', 'id', 'create', 'nonAtomicPush']);
+/** Array methods whose callback receives each document as its first parameter. */
+const ELEMENT_CALLBACK_METHODS = new Set(['map', 'flatMap', 'forEach', 'filter', 'find', 'findLast', 'some', 'every']);
+/** What the array method returns, for following the value further. */
+const ARRAY_RESULT_KIND: Record<string, ValueKind | null> = {
+  map: 'plain', flatMap: 'plain', filter: 'array', find: 'doc', findLast: 'doc', slice: 'array', concat: 'array',
+  sort: 'array', reverse: 'array', toSorted: 'array', toReversed: 'array', at: 'doc',
+};
+
+function merge(a: Usage, b: Usage): Usage {
+  return { sink: a.sink ?? b.sink, documentUse: a.documentUse || b.documentUse };
+}
+
+/** Every read of a variable bound to the value (const/let declarator or a callback parameter). */
+function usageOfBinding(id: NodePath, kind: ValueKind, depth: number): Usage {
+  const node = id.node;
+  if (node.type !== 'Identifier') {
+    // Destructuring a document reads fields (plain data); destructuring an array takes documents
+    // out that we no longer follow.
+    return kind === 'array' ? DOCUMENT_USE : NONE;
+  }
+  const binding = id.scope.getBinding(node.name);
+  if (!binding) return DOCUMENT_USE;
+  let usage = NONE;
+  for (const reference of binding.referencePaths) {
+    usage = merge(usage, usageOf(reference, kind, depth + 1));
+    if (usage.documentUse) return usage;
+  }
+  return usage;
+}
+
+/** The parameter (by index) of a callback argument, or null when the argument is not an inline function. */
+function callbackParam(call: NodePath<t.CallExpression>, index: number): NodePath | null | 'none' {
+  const arg = call.get('arguments')[0];
+  if (arg?.isArrowFunctionExpression()) return arg.get('params')[index] ?? 'none';
+  if (arg?.isFunctionExpression()) return arg.get('params')[index] ?? 'none';
+  return null;
+}
+
+/** True when a return leaves an inline callback of an array method or of `.then`. */
+function isCallbackReturn(returnOrArrow: NodePath): boolean {
+  const fn = returnOrArrow.isArrowFunctionExpression() ? returnOrArrow : returnOrArrow.getFunctionParent();
+  const call = fn?.parentPath;
+  if (!fn || !call?.isCallExpression() || !call.node.arguments.includes(fn.node as t.Expression)) return false;
+  const name = memberName(unwrapExpression(call.node.callee));
+  return name !== null && (ELEMENT_CALLBACK_METHODS.has(name) || name === 'reduce' || name === 'then');
+}
+
+/** Uses of `obj.a.b...` rooted at a document: mutation or mongoose-specific calls mean document use. */
+function usageOfDocumentMember(member: NodePath): Usage {
+  let top = member;
+  let depth = 1;
+  while (top.parentPath?.isMemberExpression() && top.parentPath.node.object === top.node) {
+    top = top.parentPath;
+    depth += 1;
+  }
+  const parent = top.parentPath;
+  if (!parent) return NONE;
+  if (parent.isAssignmentExpression() && parent.node.left === top.node) return DOCUMENT_USE;
+  if (parent.isUpdateExpression() || (parent.isUnaryExpression() && parent.node.operator === 'delete')) return DOCUMENT_USE;
+  if (parent.isCallExpression() && parent.node.callee === top.node) {
+    // doc.save(), doc.populate(), doc.toObject(), a virtual method: needs the hydrated document.
+    if (depth === 1) return DOCUMENT_USE;
+    const name = memberName(top.node);
+    return name !== null && MUTATING_PROPERTY_METHODS.has(name) ? DOCUMENT_USE : NONE;
+  }
+  return NONE;
+}
+
+/** Follows one occurrence of the value to what consumes it. */
+function usageOf(path: NodePath, kind: ValueKind, depth: number): Usage {
+  if (depth > MAX_FLOW_DEPTH) return DOCUMENT_USE; // too far to tell: assume the document is needed
+  const value = valueRoot(path);
+  const parent = value.parentPath;
+  if (!parent) return NONE;
+  const node = value.node;
+
+  if (parent.isReturnStatement() || (parent.isArrowFunctionExpression() && parent.node.body === node)) {
+    // Returned from `docs.map(d => d)` or `.then(d => d)`: the caller's result is followed instead.
+    return isCallbackReturn(parent) ? NONE : { sink: 'returned', documentUse: false };
+  }
+  if (parent.isAwaitExpression()) return usageOf(parent, kind, depth + 1);
+  if (parent.isConditionalExpression() && parent.node.test !== node) return usageOf(parent, kind, depth + 1);
+  if (parent.isLogicalExpression()) return usageOf(parent, kind, depth + 1);
+  if (parent.isSequenceExpression()) {
+    const last = parent.node.expressions[parent.node.expressions.length - 1];
+    return last === node ? usageOf(parent, kind, depth + 1) : NONE;
+  }
+  if (parent.isVariableDeclarator() && parent.node.init === node) return usageOfBinding(parent.get('id'), kind, depth);
+  if (parent.isAssignmentExpression() && parent.node.right === node) return usageOfAssignment(parent, kind, depth);
+  if ((parent.isObjectProperty() && parent.node.value === node) || parent.isSpreadElement()) {
+    // `{ users: docs }`, `{ ...doc }`: the container carries the value on.
+    const container = parent.parentPath;
+    if (container && (container.isObjectExpression() || container.isArrayExpression())) return usageOf(container, 'plain', depth + 1);
+    return DOCUMENT_USE;
+  }
+  if (parent.isArrayExpression()) return usageOf(parent, 'plain', depth + 1);
+  if (parent.isCallExpression() && parent.node.arguments.includes(node as t.Expression)) return usageAsArgument(parent);
+  if (parent.isNewExpression()) return DOCUMENT_USE;
+  if (parent.isForOfStatement() && parent.node.right === node) {
+    if (kind !== 'array') return NONE;
+    const left = parent.get('left');
+    const declared = left.isVariableDeclaration() ? left.get('declarations')[0]?.get('id') : null;
+    return declared ? usageOfBinding(declared, 'doc', depth) : DOCUMENT_USE;
+  }
+  if (parent.isMemberExpression() && parent.node.object === node) return usageAsObject(value, parent, kind, depth);
+  // Tests, comparisons, template literals, typeof: reading, not needing a document.
+  return NONE;
+}
+
+function usageOfAssignment(assignment: NodePath<t.AssignmentExpression>, kind: ValueKind, depth: number): Usage {
+  const left = unwrapExpression(assignment.node.left);
+  if (left.type === 'Identifier') return usageOfBinding(assignment.get('left'), kind, depth);
+  // koa `ctx.body = docs` serializes; anything else stores the value somewhere we cannot follow.
+  if (left.type === 'MemberExpression' && memberName(left) === 'body') return { sink: 'assigned to ctx.body', documentUse: false };
+  return DOCUMENT_USE;
+}
+
+function usageAsArgument(call: NodePath<t.CallExpression>): Usage {
+  const callee = unwrapExpression(call.node.callee);
+  const name = memberName(callee);
+  if (callee.type === 'MemberExpression') {
+    const object = unwrapExpression(callee.object);
+    if (name === 'stringify' && object.type === 'Identifier' && object.name === 'JSON') {
+      return { sink: 'serialized with JSON.stringify()', documentUse: false };
+    }
+    if (name !== null && SEND_METHODS.has(name)) {
+      const receiver = object.type === 'Identifier' ? object.name : '';
+      return { sink: `sent with ${receiver}.${name}()`, documentUse: false };
+    }
+  }
+  // Any other function may call document methods on it.
+  return DOCUMENT_USE;
+}
+
+function usageAsObject(value: NodePath, member: NodePath<t.MemberExpression>, kind: ValueKind, depth: number): Usage {
+  if (kind === 'plain') return NONE;
+  if (kind === 'doc') return usageOfDocumentMember(member);
+  const name = memberName(member.node);
+  if (member.node.computed && name === null) return usageOf(member, 'doc', depth + 1); // docs[i]
+  if (name === 'length') return NONE;
+  const call = methodCallOn(value);
+  if (call === null) return NONE;
+  if (ELEMENT_CALLBACK_METHODS.has(call.name) || call.name === 'reduce') {
+    const param = callbackParam(call.call, call.name === 'reduce' ? 1 : 0);
+    if (param === null) return DOCUMENT_USE; // docs.map(format): an unknown function sees each document
+    const perElement = param === 'none' ? NONE : usageOfBinding(param, 'doc', depth);
+    if (perElement.documentUse) return perElement;
+    const resultKind = ARRAY_RESULT_KIND[call.name] ?? null;
+    return resultKind === null ? perElement : merge(perElement, usageOf(call.call, resultKind, depth + 1));
+  }
+  const resultKind = ARRAY_RESULT_KIND[call.name];
+  return resultKind ? usageOf(call.call, resultKind, depth + 1) : NONE;
+}
+
+/** " on every request (via listTasks)" and the like, from the hot context. */
+export function whereItRuns(context: ExecutionContext): string {
+  const via = context.via.length > 0 ? ` (via ${context.via.join(' -> ')})` : '';
+  switch (context.kind) {
+    case 'request': return ` on every request${via}`;
+    case 'message': return ` for every message${via}`;
+    case 'timer': return ` on every timer tick${via}`;
+    default: return '';
+  }
+}
 
 export const mongooseMissingLean: RuleModule = {
   meta: {
@@ -16,8 +202,33 @@ export const mongooseMissingLean: RuleModule = {
     },
     fixable: true,
   },
-  create() {
-    return { visitor: {} };
+  create(context) {
+    return {
+      visitor: {
+        CallExpression(path) {
+          const query = modelQueryAt(path, context);
+          if (query === null || query.lean || query.other !== null) return;
+          let usage: Usage;
+          if (query.then !== null) {
+            const param = callbackParam(query.then, 0);
+            if (param === null || param === 'none') return;
+            usage = usageOfBinding(param, query.resultKind, 0);
+          } else {
+            usage = usageOf(query.end, query.resultKind, 0);
+          }
+          if (usage.documentUse || usage.sink === null) return;
+          const end = path.node.end;
+          if (end == null) return;
+          context.report({
+            node: path.node,
+            messageId: 'missingLean',
+            data: { model: modelLabel(query.model, context.source), method: query.method, use: usage.sink, where: '' },
+            fixes: [{ title: 'Add .lean() to the query', edits: [{ start: end, end, text: '.lean()' }] }],
+            describe: (hot: HotContext) => ({ where: whereItRuns(hot.contextOf(path)) }),
+          });
+        },
+      },
+    };
   },
 };
 

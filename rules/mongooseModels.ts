@@ -1,0 +1,251 @@
+// "Is this expression a mongoose model?" — shared by the two mongoose rules (with scopes) and by
+// server/static/projectIndex.ts (top-level statements of other modules, no scopes).
+import type { NodePath } from '@babel/traverse';
+import type * as t from '@babel/types';
+import type { ImportBinding, RuleContext } from './api';
+
+/** Strips parentheses and TypeScript-only wrappers that do not change the runtime value. */
+export function unwrapExpression(node: t.Node): t.Node {
+  let current = node;
+  while (
+    current.type === 'ParenthesizedExpression' ||
+    current.type === 'TSAsExpression' ||
+    current.type === 'TSSatisfiesExpression' ||
+    current.type === 'TSNonNullExpression' ||
+    current.type === 'TSTypeAssertion' ||
+    current.type === 'TSInstantiationExpression'
+  ) {
+    current = current.expression;
+  }
+  return current;
+}
+
+/** The name of a non-computed member property (`a.b`, `a['b']`), else null. */
+export function memberName(node: t.Node): string | null {
+  if (node.type !== 'MemberExpression' && node.type !== 'OptionalMemberExpression') return null;
+  const { property } = node;
+  if (!node.computed && property.type === 'Identifier') return property.name;
+  if (property.type === 'StringLiteral') return property.value;
+  return null;
+}
+
+/** What a local name means for model detection: the mongoose module, its `model` function, or neither. */
+export type MongooseRole = 'mongoose' | 'model' | null;
+
+export function mongooseRoleOf(binding: ImportBinding | null, localName: string): MongooseRole {
+  if (binding === null) return localName === 'mongoose' ? 'mongoose' : null; // a global `mongoose`
+  if (binding.source !== 'mongoose') return null;
+  if (binding.imported === 'default') return 'mongoose';
+  if (binding.imported === 'model') return 'model';
+  return null;
+}
+
+/** Receivers that `.model('X')` (the one-argument lookup) is known to be called on. */
+const CONNECTION_NAME = /^(conn|connection|db|database)$|(Connection|Conn|Db)$/;
+
+function isMongooseReceiver(node: t.Node, roleOf: (name: string) => MongooseRole): boolean {
+  const target = unwrapExpression(node);
+  if (target.type === 'Identifier') return roleOf(target.name) === 'mongoose' || CONNECTION_NAME.test(target.name);
+  // mongoose.connection.model('X'), this.db.model('X')
+  const name = memberName(target);
+  return name !== null && CONNECTION_NAME.test(name);
+}
+
+function isStringArgument(node: t.Node | undefined): boolean {
+  return node !== undefined && (node.type === 'StringLiteral' || (node.type === 'TemplateLiteral' && node.expressions.length === 0));
+}
+
+/**
+ * `mongoose.model('X', schema)`, `model('X', schema)` (imported from mongoose), `conn.model('X', schema)`,
+ * the one-argument lookup `mongoose.model('X')`, and `mongoose.models.X`.
+ */
+export function isModelExpression(node: t.Node, roleOf: (name: string) => MongooseRole): boolean {
+  const target = unwrapExpression(node);
+  if (target.type === 'MemberExpression') {
+    // mongoose.models.User
+    const object = unwrapExpression(target.object);
+    return memberName(object) === 'models' && object.type === 'MemberExpression' && isMongooseReceiver(object.object, roleOf);
+  }
+  if (target.type !== 'CallExpression') return false;
+  const callee = unwrapExpression(target.callee);
+  const args = target.arguments;
+  if (!isStringArgument(args[0])) return false;
+  if (callee.type === 'Identifier') return roleOf(callee.name) === 'model';
+  if (memberName(callee) !== 'model' || callee.type !== 'MemberExpression') return false;
+  // Two arguments (name, schema) define a model whatever the receiver (mongoose, a connection);
+  // the one-argument lookup is only trusted on mongoose itself or a connection-like receiver.
+  return args.length >= 2 || isMongooseReceiver(callee.object, roleOf);
+}
+
+/** Which export of which module a local name (or `name.member`) stands for, when it is imported. */
+export interface ImportedExport {
+  source: string;
+  exportName: string;
+}
+
+function roleResolver(context: RuleContext): (name: string) => MongooseRole {
+  return (name) => mongooseRoleOf(context.importOf(name), name);
+}
+
+/** An imported binding used directly (`User.find`) or through a member (`models.User.find`). */
+function importedExportOf(binding: ImportBinding, member: string | null, isEsmImport: boolean): string | null {
+  if (member === null) {
+    // `import * as ns` used directly is the namespace object, never a model.
+    if (binding.namespace && isEsmImport) return null;
+    return binding.imported;
+  }
+  // `require('./models').User`, `import models from './models'` + `models.User`, `import * as ns` + `ns.User`.
+  return binding.imported === 'default' ? member : null;
+}
+
+const MAX_ALIAS_DEPTH = 4;
+
+/**
+ * True when `path` (an expression) evaluates to a mongoose model: a local bound to a model
+ * definition, an alias of one, an inline definition or lookup, or a name imported from a module
+ * whose summary (through `context.project`) lists that export as a model.
+ */
+export function isModelPath(path: NodePath, context: RuleContext, depth = 0): boolean {
+  const roleOf = roleResolver(context);
+  const node = unwrapExpression(path.node);
+  if (isModelExpression(node, roleOf)) return true;
+  if (depth > MAX_ALIAS_DEPTH) return false;
+
+  let rootName: string | null = null;
+  let member: string | null = null;
+  if (node.type === 'Identifier') {
+    rootName = node.name;
+  } else if (node.type === 'MemberExpression') {
+    const object = unwrapExpression(node.object);
+    member = memberName(node);
+    if (object.type === 'Identifier' && member !== null) rootName = object.name;
+  }
+  if (rootName === null) return false;
+
+  const binding = path.scope.getBinding(rootName);
+  if (!binding) return false;
+  if (binding.kind === 'module') {
+    const imported = context.importOf(rootName);
+    return imported !== null && isImportedModel(context, imported, member, true);
+  }
+  const declarator = binding.path;
+  if (!declarator.isVariableDeclarator()) return false;
+  const init = declarator.node.init;
+  if (!init) return false;
+  const imported = context.importOf(rootName);
+  if (imported !== null && binding.scope.path.isProgram()) {
+    return isImportedModel(context, imported, member, false);
+  }
+  if (member !== null) return false;
+  // `const Task = User` / `const M = mongoose.model('X', s)` inside a function.
+  const initPath = declarator.get('init');
+  return !Array.isArray(initPath) && initPath.node != null && declarator.node.id.type === 'Identifier'
+    && isModelPath(initPath as NodePath, context, depth + 1);
+}
+
+function isImportedModel(context: RuleContext, imported: ImportBinding, member: string | null, isEsmImport: boolean): boolean {
+  const exportName = importedExportOf(imported, member, isEsmImport);
+  if (exportName === null) return false;
+  const summary = context.project.moduleAt(context.filePath, imported.source);
+  return summary !== null && summary.mongooseModelExports.has(exportName);
+}
+
+/** A short label for messages: the model expression's source text, shortened when long. */
+export function modelLabel(node: t.Node, source: string): string {
+  const target = unwrapExpression(node);
+  const text = target.start != null && target.end != null ? source.slice(target.start, target.end) : 'Model';
+  const oneLine = text.replace(/\s+/g, ' ');
+  return oneLine.length > 40 ? `${oneLine.slice(0, 37)}...` : oneLine;
+}
+
+/** Model methods that read documents and hydrate them (unless lean). */
+const READ_METHODS: Record<string, 'doc' | 'array'> = { find: 'array', findOne: 'doc', findById: 'doc', where: 'array' };
+
+/** Query methods that keep the query a document read (they narrow or shape it). */
+const QUERY_BUILDERS = new Set([
+  'sort', 'limit', 'skip', 'select', 'projection', 'populate', 'where', 'equals', 'in', 'nin', 'gt', 'gte',
+  'lt', 'lte', 'ne', 'or', 'and', 'nor', 'regex', 'exists', 'elemMatch', 'size', 'all', 'slice', 'mod',
+  'hint', 'collation', 'session', 'read', 'comment', 'maxTimeMS', 'batchSize', 'allowDiskUse', 'orFail',
+  'byId', 'lean', 'setOptions', 'find', 'findOne', 'exec',
+]);
+
+/** Query methods that change what the query returns; removing them from a count would change the count. */
+export const RESULT_LIMITING_METHODS = new Set(['limit', 'skip', 'slice', 'where', 'find', 'findOne', 'equals', 'in', 'nin', 'gt', 'gte', 'lt', 'lte', 'ne', 'or', 'and', 'nor', 'regex', 'exists', 'elemMatch', 'size', 'all', 'mod', 'byId', 'orFail', 'setOptions']);
+
+/** A read query on a model and what is chained onto it. */
+export interface ModelQuery {
+  /** The model-method call, `User.find(q)`. */
+  call: NodePath<t.CallExpression>;
+  model: t.Node;
+  method: string;
+  /** Methods chained after the model call, in order (`exec` and `then` included). */
+  chained: string[];
+  lean: boolean;
+  /** The outermost expression of the chain (before any `.then`): what is awaited or returned. */
+  end: NodePath;
+  /** The `.then(callback)` call ending the chain, if any. */
+  then: NodePath<t.CallExpression> | null;
+  /** A single document (findOne/findById) or an array of them (find). */
+  resultKind: 'doc' | 'array';
+  /** Set when the chain continues with a method that is not a document read (count, cursor, ...). */
+  other: string | null;
+}
+
+function hasLeanOption(args: readonly t.Node[]): boolean {
+  return args.some((arg) => arg.type === 'ObjectExpression' && arg.properties.some((prop) =>
+    prop.type === 'ObjectProperty' && !prop.computed &&
+    ((prop.key.type === 'Identifier' && prop.key.name === 'lean') || (prop.key.type === 'StringLiteral' && prop.key.value === 'lean')) &&
+    !(prop.value.type === 'BooleanLiteral' && !prop.value.value)));
+}
+
+/** Climbs parentheses and TS wrappers: the path whose parent consumes the value. */
+export function valueRoot(path: NodePath): NodePath {
+  let current = path;
+  while (current.parentPath && unwrapExpression(current.parentPath.node) !== current.parentPath.node) current = current.parentPath;
+  return current;
+}
+
+/** When `path` is the object of `path.m(...)`, the method name and the call, else null. */
+export function methodCallOn(path: NodePath): { name: string; call: NodePath<t.CallExpression> } | null {
+  const root = valueRoot(path);
+  const member = root.parentPath;
+  if (!member || !member.isMemberExpression() || member.node.object !== root.node) return null;
+  const call = member.parentPath;
+  if (!call || !call.isCallExpression() || call.node.callee !== member.node) return null;
+  const name = memberName(member.node);
+  return name === null ? null : { name, call };
+}
+
+/** Recognizes `<model>.find(...)` and friends at a call, and walks the query chain after it. */
+export function modelQueryAt(call: NodePath<t.CallExpression>, context: RuleContext): ModelQuery | null {
+  const callee = unwrapExpression(call.node.callee);
+  if (callee.type !== 'MemberExpression') return null;
+  const method = memberName(callee);
+  if (method === null || !Object.hasOwn(READ_METHODS, method)) return null;
+  const calleePath = call.get('callee');
+  const modelPath = calleePath.isMemberExpression() ? calleePath.get('object') : null;
+  if (!modelPath || !isModelPath(modelPath, context)) return null;
+
+  const query: ModelQuery = {
+    call, model: callee.object, method, chained: [], lean: hasLeanOption(call.node.arguments),
+    end: call, then: null, resultKind: READ_METHODS[method], other: null,
+  };
+  for (let link = methodCallOn(call); link !== null; link = methodCallOn(query.end)) {
+    const args = link.call.node.arguments;
+    query.chained.push(link.name);
+    if (link.name === 'then') {
+      query.then = link.call;
+      break;
+    }
+    if (!QUERY_BUILDERS.has(link.name)) {
+      query.other = link.name;
+      break;
+    }
+    if (link.name === 'lean') query.lean = !(args[0]?.type === 'BooleanLiteral' && !args[0].value);
+    if (link.name === 'setOptions' && hasLeanOption(args)) query.lean = true;
+    if (link.name === 'find') query.resultKind = 'array';
+    if (link.name === 'findOne') query.resultKind = 'doc';
+    query.end = link.call;
+  }
+  return query;
+}
