@@ -1,12 +1,505 @@
+// Reads a raw `node --prof` isolate log, line by line, into the normalized model.
+// Ticks are resolved against the code map as they arrive (code moves and dies while the log is
+// written); each frame becomes a (code entry, offset) key and the ticks build a call tree over
+// those keys. Only at the end are keys turned into functions and source lines, since the script
+// sources needed for lines may come later in the log or from local files.
+// Stack handling follows V8's tools/logreader.mjs + profile.mjs so that self ticks per JS
+// function agree with `node --prof-process`: an external callback's address replaces the pc, a
+// frameless JS caller (tos) is kept, bytecode-handler frames are skipped, an unknown top pc is
+// '(unknown)' and unknown callers are dropped.
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { CallTreeBuilder } from './callTreeBuilder';
+import { GC_NAME, IDLE_NAME } from './categories';
+import { CodeMap } from './codeMap';
 import { ProfileInputError } from './profileInputError';
 import type { NormalizedProfile } from './types';
 
+/** V8's StateTag values that become leaves of their own. */
+const VM_GC = 1;
+const VM_IDLE = 8;
+
+const enum EntryKind {
+  Js,
+  Builtin,
+  BytecodeHandler,
+  Other,
+}
+const JS_TYPES = new Set(['JS', 'Eval', 'Function', 'LazyCompile', 'Script']);
+
+// Frame keys: code entries pack (entry, offset) into one number; the rest are small negatives.
+const OFFSET_SPAN = 2 ** 22;
+const KEY_GC = -1;
+const KEY_IDLE = -2;
+const KEY_UNKNOWN = -3;
+const libraryKey = (library: number): number => -10 - library;
+
+interface SourcePositions {
+  codeOffset: Int32Array;
+  position: Int32Array;
+  inlining: Int32Array;
+  /** Per inlining id: the position in its caller, and the caller's inlining id (-1 = the code's own function). */
+  inlinedAt: Int32Array;
+  inlinedParent: Int32Array;
+  script: number;
+}
+
 export class V8LogReader {
+  private readonly code = new CodeMap();
+  private readonly entryName: string[] = [];
+  private readonly entryKind: EntryKind[] = [];
+  private readonly entryInterpreted: boolean[] = [];
+  private readonly entrySourceInfo: (string | undefined)[] = [];
+  private readonly libraryNames: string[] = [];
+  private readonly scriptSources = new Map<number, string>();
+
+  private readonly frameIndex = new Map<number, number>();
+  private readonly frameKeys: number[] = [];
+  private readonly raw = new CallTreeBuilder();
+
+  private ticks = 0;
+  private firstTime = NaN;
+  private lastTime = NaN;
+  private lastNode = -1;
+  private negativeDeltas = 0;
+  private malformed = 0;
+  private firstMalformed = '';
+  private sawHeader = false;
+
   constructor(private readonly label: string) {}
+
   line(text: string): void {
-    void text;
+    const comma = text.indexOf(',');
+    const type = comma === -1 ? text : text.slice(0, comma);
+    switch (type) {
+      case 'tick':
+        return this.tick(text.split(','), text);
+      case 'code-creation':
+        return this.codeCreation(text.split(','), text);
+      case 'code-move':
+        return this.codeMove(text.split(','), text);
+      case 'code-delete': {
+        const addr = parseAddress(text.slice(comma + 1));
+        if (Number.isNaN(addr)) return this.bad(text);
+        this.code.delete(addr);
+        return;
+      }
+      case 'code-source-info':
+        return this.codeSourceInfo(text);
+      case 'script-source':
+        return this.scriptSource(text);
+      case 'shared-library':
+        return this.sharedLibrary(text.split(','), text);
+      case 'v8-version':
+        this.sawHeader = true;
+        return;
+      case '':
+        return;
+      default:
+        // Many other events (heap, timers, deopts, sfi-move, ...) do not change what ticks mean.
+        if (!/^[a-z][a-z0-9-]*$/.test(type)) this.bad(text);
+    }
   }
+
   async finish(): Promise<NormalizedProfile> {
-    throw new ProfileInputError(`${this.label}: raw V8 logs are not supported yet`);
+    if (this.ticks === 0 && !this.sawHeader && this.entryName.length === 0) {
+      throw new ProfileInputError(`not a CPU profile: ${this.label} has no V8 log events`);
+    }
+    const warnings: string[] = [];
+    if (this.malformed > 0) warnings.push(`${this.malformed} malformed log line(s) were skipped, first: ${JSON.stringify(this.firstMalformed.slice(0, 80))}`);
+    if (this.negativeDeltas > 0) warnings.push(`${this.negativeDeltas} tick(s) earlier than the previous one were counted as 0 ms`);
+    if (this.ticks === 0) warnings.push('the log has no ticks (was it recorded with --prof?)');
+    const interval = this.ticks > 1 ? (this.lastTime - this.firstTime) / (this.ticks - 1) : 0;
+    if (this.lastNode !== -1) this.raw.addSelf(this.lastNode, 0, interval / 1000);
+    const durationMs = this.ticks > 0 ? (this.lastTime - this.firstTime + interval) / 1000 : 0;
+
+    const frames = await this.resolveFrames(warnings);
+    const rawProfile = this.raw.build('v8log', 0, 0, []);
+    const tree = rawProfile.tree;
+    const builder = new CallTreeBuilder();
+    const funcs = frames.funcOf(builder);
+    const newIndex = new Int32Array(tree.count);
+    for (let i = 1; i < tree.count; i++) {
+      const frame = tree.func[i];
+      const parent = tree.parent[i];
+      const callLine = parent === 0 ? 0 : frames.line[tree.func[parent]];
+      const node = builder.child(newIndex[parent], funcs[frame], callLine);
+      newIndex[i] = node;
+      if (tree.selfSamples[i] > 0 || tree.selfMs[i] > 0) {
+        builder.addSelf(node, tree.selfSamples[i], tree.selfMs[i]);
+        builder.addLine(node, frames.line[frame], tree.selfSamples[i], tree.selfMs[i]);
+      }
+    }
+    return builder.build('v8log', this.ticks, durationMs, warnings);
+  }
+
+  private bad(text: string): void {
+    if (this.malformed++ === 0) this.firstMalformed = text;
+  }
+
+  private codeCreation(f: string[], text: string): void {
+    // code-creation,type,kind,timestamp,start,size,name[,sfi,state]
+    if (f.length < 7) return this.bad(text);
+    const start = parseAddress(f[4]);
+    const size = Number(f[5]);
+    if (Number.isNaN(start) || !Number.isFinite(size)) return this.bad(text);
+    const type = f[1];
+    const id = this.code.add(start, size);
+    this.entryName[id] = unescapeLog(unquote(f[6]));
+    this.entryKind[id] = JS_TYPES.has(type) ? EntryKind.Js : type === 'Builtin' ? EntryKind.Builtin : type === 'BytecodeHandler' ? EntryKind.BytecodeHandler : EntryKind.Other;
+    const state = f.length > 8 ? f[8] : '';
+    this.entryInterpreted[id] = state === '~';
+    this.entrySourceInfo[id] = undefined;
+    if (this.entryKind[id] === EntryKind.Other) this.entryName[id] = `${type}: ${this.entryName[id]}`;
+  }
+
+  private codeMove(f: string[], text: string): void {
+    const from = parseAddress(f[1] ?? '');
+    const to = parseAddress(f[2] ?? '');
+    if (Number.isNaN(from) || Number.isNaN(to)) return this.bad(text);
+    this.code.move(from, to);
+  }
+
+  private codeSourceInfo(text: string): void {
+    // code-source-info,addr,script,start,end,positions,inlined positions,inlined functions
+    const second = text.indexOf(',', 17);
+    const addr = parseAddress(text.slice(17, second === -1 ? undefined : second));
+    if (Number.isNaN(addr) || second === -1) return this.bad(text);
+    const id = this.code.at(addr);
+    if (id !== -1) this.entrySourceInfo[id] = text.slice(second + 1);
+  }
+
+  private scriptSource(text: string): void {
+    // script-source,id,url,source (commas inside are escaped as \x2C)
+    const a = text.indexOf(',', 14);
+    const b = a === -1 ? -1 : text.indexOf(',', a + 1);
+    const id = Number(text.slice(14, a));
+    if (b === -1 || !Number.isInteger(id)) return this.bad(text);
+    this.scriptSources.set(id, text.slice(b + 1));
+  }
+
+  private sharedLibrary(f: string[], text: string): void {
+    const start = parseAddress(f[2] ?? '');
+    const end = parseAddress(f[3] ?? '');
+    if (Number.isNaN(start) || Number.isNaN(end)) return this.bad(text);
+    const library = this.libraryNames.length;
+    this.libraryNames.push(unquote(f[1]));
+    this.code.addLibrary(start, end, library);
+  }
+
+  private tick(f: string[], text: string): void {
+    // tick,pc,timestamp,is_external_callback,tos_or_external_callback,vm_state,stack...
+    if (f.length < 6) return this.bad(text);
+    let pc = parseAddress(f[1]);
+    const time = Number(f[2]);
+    let tos = parseAddress(f[4]);
+    const vmState = Number(f[5]);
+    if (Number.isNaN(pc) || !Number.isFinite(time)) return this.bad(text);
+    if (f[3] === '1') {
+      // In an external callback the pc may point inside the callback: use the callback itself.
+      pc = tos;
+      tos = 0;
+    } else if (tos) {
+      const entry = this.code.find(tos);
+      if (entry === -1 || this.entryKind[entry] !== EntryKind.Js) tos = 0;
+    }
+    const addresses: number[] = tos ? [pc, tos] : [pc];
+    let previous = pc;
+    for (let i = 6; i < f.length; i++) {
+      const frame = f[i];
+      const c = frame.charCodeAt(0);
+      if (c === 43 /* + */ || c === 45 /* - */) {
+        previous += parseInt(frame, 16);
+        addresses.push(previous);
+      } else if (c !== 111 /* o(verflow) */) {
+        const addr = parseAddress(frame);
+        if (!Number.isNaN(addr)) addresses.push(addr);
+      }
+    }
+
+    // Resolve top to bottom, then walk the tree from the outermost caller.
+    const keys: number[] = [];
+    for (let i = 0; i < addresses.length; i++) {
+      const key = this.frameKey(addresses[i], i > 0, i === 0);
+      if (key !== null) keys.push(key);
+    }
+    if (vmState === VM_GC || vmState === VM_IDLE) {
+      // The VM state is the leaf; native code it was sampled in belongs to it.
+      if (keys.length > 0 && this.isNativeKey(keys[0])) keys.shift();
+      keys.unshift(vmState === VM_GC ? KEY_GC : KEY_IDLE);
+    }
+    let node = 0;
+    for (let i = keys.length - 1; i >= 0; i--) node = this.raw.child(node, this.frame(keys[i]), 0);
+
+    if (this.ticks === 0) this.firstTime = time;
+    else {
+      let delta = time - this.lastTime;
+      if (delta < 0) {
+        this.negativeDeltas++;
+        delta = 0;
+      }
+      // A tick lasts until the next one (as DevTools does for cpuprofile samples).
+      this.raw.addSelf(this.lastNode, 0, delta / 1000);
+    }
+    this.raw.addSelf(node, 1, 0);
+    this.lastNode = node;
+    this.lastTime = this.ticks === 0 || time >= this.lastTime ? time : this.lastTime;
+    this.ticks++;
+  }
+
+  /** The frame key of an address, or null when the frame is skipped. */
+  private frameKey(addr: number, isReturn: boolean, isTop: boolean): number | null {
+    const entry = this.code.find(addr);
+    if (entry !== -1) {
+      if (this.entryKind[entry] === EntryKind.BytecodeHandler) return null;
+      let offset = addr - this.code.startOf(entry);
+      // A return address points after the call; bytecode "addresses" are exact offsets.
+      if (isReturn && !this.entryInterpreted[entry] && offset > 0) offset--;
+      return (entry + 1) * OFFSET_SPAN + Math.min(offset, OFFSET_SPAN - 1);
+    }
+    const library = this.code.findLibrary(addr);
+    if (library !== -1) return libraryKey(library);
+    return isTop ? KEY_UNKNOWN : null;
+  }
+
+  private isNativeKey(key: number): boolean {
+    if (key < 0) return key !== KEY_GC && key !== KEY_IDLE;
+    return this.entryKind[Math.floor(key / OFFSET_SPAN) - 1] !== EntryKind.Js;
+  }
+
+  private frame(key: number): number {
+    let index = this.frameIndex.get(key);
+    if (index === undefined) {
+      index = this.frameKeys.length;
+      this.frameKeys.push(key);
+      this.frameIndex.set(key, index);
+    }
+    return index;
+  }
+
+  /** Functions and source lines of every frame key seen in a tick. */
+  private async resolveFrames(warnings: string[]): Promise<{ line: Int32Array; funcOf: (b: CallTreeBuilder) => Int32Array }> {
+    const n = this.frameKeys.length;
+    const line = new Int32Array(n);
+    const positions = new Map<number, SourcePositions | null>();
+    const positionsOf = (entry: number): SourcePositions | null => {
+      let p = positions.get(entry);
+      if (p === undefined) {
+        const info = this.entrySourceInfo[entry];
+        p = info === undefined ? null : parseSourceInfo(info);
+        positions.set(entry, p);
+      }
+      return p;
+    };
+    // Source positions first, so that the scripts to load are known.
+    const framePosition = new Int32Array(n).fill(-1);
+    const frameScript = new Int32Array(n).fill(-1);
+    const scriptUrls = new Map<number, string>();
+    for (let i = 0; i < n; i++) {
+      const key = this.frameKeys[i];
+      if (key < 0) continue;
+      const entry = Math.floor(key / OFFSET_SPAN) - 1;
+      if (this.entryKind[entry] !== EntryKind.Js) continue;
+      const p = positionsOf(entry);
+      if (p === null) continue;
+      framePosition[i] = positionAt(p, key % OFFSET_SPAN);
+      frameScript[i] = p.script;
+      if (!scriptUrls.has(p.script)) scriptUrls.set(p.script, parseJsName(this.entryName[entry]).url);
+    }
+    const lineStarts = new Map<number, Int32Array>();
+    const missing: string[] = [];
+    for (const [script, url] of scriptUrls) {
+      const escaped = this.scriptSources.get(script);
+      if (escaped !== undefined) {
+        lineStarts.set(script, escapedLineStarts(escaped));
+        continue;
+      }
+      const local = await readLocalScript(url);
+      if (local !== null) lineStarts.set(script, textLineStarts(local));
+      else missing.push(url);
+    }
+    if (missing.length > 0) warnings.push(`no source for ${missing.length} script(s) (lines unknown), e.g. ${missing[0]}`);
+    for (let i = 0; i < n; i++) {
+      const starts = frameScript[i] === -1 ? undefined : lineStarts.get(frameScript[i]);
+      if (starts !== undefined && framePosition[i] >= 0) line[i] = lineOf(starts, framePosition[i]);
+    }
+
+    const funcOf = (builder: CallTreeBuilder): Int32Array => {
+      const out = new Int32Array(n);
+      for (let i = 0; i < n; i++) {
+        const key = this.frameKeys[i];
+        if (key === KEY_GC) out[i] = builder.internFunction(GC_NAME, '', 0, 0, 'vm');
+        else if (key === KEY_IDLE) out[i] = builder.internFunction(IDLE_NAME, '', 0, 0, 'vm');
+        else if (key === KEY_UNKNOWN) out[i] = builder.internFunction('(unknown)', '', 0, 0, 'native');
+        else if (key < 0) out[i] = builder.internFunction(this.libraryNames[-10 - key], '', 0, 0, 'native');
+        else {
+          const entry = Math.floor(key / OFFSET_SPAN) - 1;
+          const name = this.entryName[entry];
+          if (this.entryKind[entry] === EntryKind.Js) {
+            const js = parseJsName(name);
+            out[i] = builder.internFunction(js.name, js.url, js.line, js.column, js.url === '' ? 'native' : 'js');
+          } else out[i] = builder.internFunction(name, '', 0, 0, 'native');
+        }
+      }
+      return out;
+    };
+    return { line, funcOf };
+  }
+}
+
+function parseAddress(text: string): number {
+  const value = parseInt(text, 16);
+  return Number.isFinite(value) ? value : NaN;
+}
+
+function unquote(text: string): string {
+  return text.length >= 2 && text.startsWith('"') && text.endsWith('"') ? text.slice(1, -1) : text;
+}
+
+/** Undoes the V8 log's escapes (\x2C for commas, \n, \\, \xNN, \uNNNN). */
+export function unescapeLog(text: string): string {
+  if (!text.includes('\\')) return text;
+  return text.replace(/\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|n|\\)/g, (_, e: string) => {
+    if (e === 'n') return '\n';
+    if (e === '\\') return '\\';
+    return String.fromCharCode(parseInt(e.slice(1), 16));
+  });
+}
+
+/** "fib /app/x.js:2:13" -> name, url, 1-based line and column; no position -> url ''. */
+export function parseJsName(full: string): { name: string; url: string; line: number; column: number } {
+  const m = /^(.*?) ?(\S*):(\d+):(\d+)$/.exec(full);
+  if (m === null || m[2] === '') return { name: full === '' ? '(anonymous)' : full, url: '', line: 0, column: 0 };
+  return { name: m[1] === '' ? '(anonymous)' : m[1], url: m[2], line: Number(m[3]), column: Number(m[4]) };
+}
+
+/** Parses "script,start,end,C0O12I1...,F1O40...,S0x.." (the part after the code address). */
+function parseSourceInfo(info: string): SourcePositions | null {
+  const f = info.split(',');
+  const script = Number(f[0]);
+  if (!Number.isInteger(script) || f.length < 4) return null;
+  const codeOffset: number[] = [];
+  const position: number[] = [];
+  const inlining: number[] = [];
+  const re = /C(\d+)O(\d+)(?:I(\d+))?/g;
+  for (let m = re.exec(f[3]); m !== null; m = re.exec(f[3])) {
+    codeOffset.push(Number(m[1]));
+    position.push(Number(m[2]));
+    inlining.push(m[3] === undefined ? -1 : Number(m[3]));
+  }
+  const inlinedAt: number[] = [];
+  const inlinedParent: number[] = [];
+  const fre = /F(\d*)O(\d+)(?:I(\d+))?/g;
+  for (let m = fre.exec(f[4] ?? ''); m !== null; m = fre.exec(f[4] ?? '')) {
+    inlinedAt.push(Number(m[2]));
+    inlinedParent.push(m[3] === undefined ? -1 : Number(m[3]));
+  }
+  return {
+    codeOffset: Int32Array.from(codeOffset),
+    position: Int32Array.from(position),
+    inlining: Int32Array.from(inlining),
+    inlinedAt: Int32Array.from(inlinedAt),
+    inlinedParent: Int32Array.from(inlinedParent),
+    script,
+  };
+}
+
+/**
+ * The script position of a code offset, in the code's own function: a position inside inlined
+ * code is replaced by the call that inlined it (prof-process also charges the outer function).
+ */
+function positionAt(p: SourcePositions, offset: number): number {
+  let lo = 0;
+  let hi = p.codeOffset.length - 1;
+  let k = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (p.codeOffset[mid] <= offset) {
+      k = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  if (k === -1) return -1;
+  let position = p.position[k];
+  let inl = p.inlining[k];
+  for (let guard = 0; inl >= 0 && inl < p.inlinedAt.length && guard < 1000; guard++) {
+    position = p.inlinedAt[inl];
+    inl = p.inlinedParent[inl];
+  }
+  return position;
+}
+
+/** Line starts (UTF-16 offsets) of a script as the log escapes it, without unescaping it. */
+function escapedLineStarts(escaped: string): Int32Array {
+  const starts: number[] = [0];
+  let unit = 0;
+  let pendingCr = false;
+  for (let i = 0; i < escaped.length; i++) {
+    let ch = escaped.charCodeAt(i);
+    if (ch === 92 /* \ */ && i + 1 < escaped.length) {
+      const e = escaped.charCodeAt(i + 1);
+      if (e === 110 /* n */) {
+        ch = 10;
+        i += 1;
+      } else if (e === 120 /* x */) {
+        ch = parseInt(escaped.slice(i + 2, i + 4), 16);
+        i += 3;
+      } else if (e === 117 /* u */) {
+        ch = parseInt(escaped.slice(i + 2, i + 6), 16);
+        i += 5;
+      } else i += 1;
+    }
+    unit++;
+    if (ch === 10) {
+      if (pendingCr) starts[starts.length - 1] = unit;
+      else starts.push(unit);
+      pendingCr = false;
+    } else if (ch === 13) {
+      starts.push(unit);
+      pendingCr = true;
+    } else pendingCr = false;
+  }
+  return Int32Array.from(starts);
+}
+
+function textLineStarts(text: string): Int32Array {
+  const starts: number[] = [0];
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch === 10) starts.push(i + 1);
+    else if (ch === 13) {
+      if (text.charCodeAt(i + 1) === 10) i++;
+      starts.push(i + 1);
+    }
+  }
+  return Int32Array.from(starts);
+}
+
+/** 1-based line of a UTF-16 offset. */
+function lineOf(starts: Int32Array, position: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid] <= position) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo + 1;
+}
+
+async function readLocalScript(url: string): Promise<string | null> {
+  if (url === '' || url.startsWith('node:')) return null;
+  let path = url;
+  if (url.startsWith('file://')) {
+    try {
+      path = fileURLToPath(url);
+    } catch {
+      return null;
+    }
+  } else if (!url.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(url)) return null;
+  try {
+    return await readFile(path, 'utf8');
+  } catch {
+    return null;
   }
 }
