@@ -1,0 +1,52 @@
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+import { normalizeRecordedPath, PathResolver } from './pathMapping';
+
+const root = mkdtempSync(join(tmpdir(), 'hotframe-paths-'));
+mkdirSync(join(root, 'src', 'lib'), { recursive: true });
+writeFileSync(join(root, 'src', 'app.js'), '');
+writeFileSync(join(root, 'src', 'lib', 'db.js'), '');
+writeFileSync(join(root, 'app.js'), '');
+const elsewhere = mkdtempSync(join(tmpdir(), 'hotframe-paths-mapped-'));
+writeFileSync(join(elsewhere, 'app.js'), '');
+
+describe('path mapping', () => {
+  it('finds the longest recorded suffix that exists under the root', () => {
+    const paths = new PathResolver([root]);
+    // 'src/app.js' exists and is longer than 'app.js', which exists too.
+    assert.deepEqual(paths.resolve('/usr/src/service/src/app.js'), { file: join(root, 'src', 'app.js'), resolved: true });
+    assert.deepEqual(paths.resolve('/usr/src/service/app.js'), { file: join(root, 'app.js'), resolved: true });
+    assert.deepEqual(paths.resolve('/build/src/lib/db.js'), { file: join(root, 'src', 'lib', 'db.js'), resolved: true });
+  });
+
+  it('lets an explicit prefix mapping win over the suffix match', () => {
+    const paths = new PathResolver([root], [{ from: '/usr/src/service/', to: elsewhere }]);
+    assert.deepEqual(paths.resolve('/usr/src/service/app.js'), { file: join(elsewhere, 'app.js'), resolved: true });
+    // Prefixes match whole segments only.
+    assert.deepEqual(paths.resolve('/usr/src/service2/src/app.js'), { file: join(root, 'src', 'app.js'), resolved: true });
+    // A mapped file that does not exist stays mapped but unresolved.
+    assert.deepEqual(paths.resolve('/usr/src/service/missing.js'), { file: join(elsewhere, 'missing.js'), resolved: false });
+  });
+
+  it('reads file:// URLs and Windows paths', () => {
+    const paths = new PathResolver([root]);
+    assert.deepEqual(paths.resolve(pathToFileURL(join(root, 'src', 'app.js')).href), { file: join(root, 'src', 'app.js'), resolved: true });
+    assert.deepEqual(paths.resolve('C:\\work\\service\\src\\lib\\db.js'), { file: join(root, 'src', 'lib', 'db.js'), resolved: true });
+    assert.deepEqual(paths.resolve('file:///C:/work/service/src/app.js'), { file: join(root, 'src', 'app.js'), resolved: true });
+    assert.equal(normalizeRecordedPath('D:\\a\\\\b.js'), 'D:/a/b.js');
+  });
+
+  it('never resolves node internals, natives or remote urls, and reports misses as recorded', () => {
+    const paths = new PathResolver([root]);
+    assert.deepEqual(paths.resolve('node:child_process'), { file: 'node:child_process', resolved: false });
+    assert.deepEqual(paths.resolve(''), { file: '', resolved: false });
+    assert.deepEqual(paths.resolve('https://example.com/src/app.js'), { file: 'https://example.com/src/app.js', resolved: false });
+    assert.deepEqual(paths.resolve('/nowhere/at/all.js'), { file: '/nowhere/at/all.js', resolved: false });
+    // A directory is not a file.
+    assert.deepEqual(paths.resolve('/x/src/lib'), { file: '/x/src/lib', resolved: false });
+  });
+});
