@@ -195,6 +195,7 @@ export function registerCommands(ctx: HotframeContext, parts: CommandParts): vsc
         heat: Object.fromEntries(heat.applied),
         overview: overview && {
           hotFunctions: overview.hotFunctions.length,
+          top: overview.hotFunctions.slice(0, 5).map(({ name, file, line, selfMs, totalMs }) => ({ name, file, line, selfMs, totalMs })),
           callSites: overview.callSites.length,
           insights: overview.insights.map((i) => i.id),
           unresolvedFiles: overview.profile?.unresolvedFiles.length ?? 0,

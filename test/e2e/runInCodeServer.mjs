@@ -2,13 +2,14 @@
 // shown by Debian's Chromium through playwright-core, following docs in /work/shared/vscode-e2e.md.
 // Exits with the suite's code; non-zero on timeout. Screenshots go to test-results/e2e/.
 import { spawn, execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { installCodeServer } from './installCodeServer.mjs';
+import { runAction } from './browserActions.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CHROMIUM = process.env.HOTFRAME_CHROMIUM ?? '/usr/bin/chromium';
@@ -47,6 +48,8 @@ const tmp = mkdtempSync(join(tmpdir(), 'hotframe-e2e-'));
 // Tests edit files (quick fixes): they work on a copy so the repository stays clean.
 const workspace = join(tmp, 'demo-app');
 cpSync(demoSource, workspace, { recursive: true, filter: (src) => !src.includes(`${'/'}node_modules`) });
+const actionsDir = join(tmp, 'actions');
+mkdirSync(actionsDir);
 const userData = join(tmp, 'user-data');
 mkdirSync(join(userData, 'User'), { recursive: true });
 writeFileSync(
@@ -70,7 +73,7 @@ const server = spawn(
   process.execPath,
   [entry, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--user-data-dir', userData, '--extensions-dir', join(tmp, 'extensions'),
     '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', workspace],
-  { env: { ...process.env, HOTFRAME_SCREENSHOT_DIR: shotsDir }, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+  { env: { ...process.env, HOTFRAME_E2E_ACTIONS: actionsDir }, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
 );
 let browser = null;
 let finished = false;
@@ -113,24 +116,33 @@ try {
   let resolveExit;
   const suiteExit = new Promise((resolve) => (resolveExit = resolve));
   const shots = [];
-  let shooting = Promise.resolve();
-  const snap = (name) => {
-    // Let the renderer paint what the extension host just did before snapping.
-    shooting = shooting.then(async () => {
-      const safe = name.replace(/[^\w.-]/g, '_');
-      const file = join(shotsDir, `${safe}.png`);
-      await page.waitForTimeout(600);
-      await page.screenshot({ path: `${file}.tmp.png` });
-      // Renamed into place only when complete: the suite waits for this exact file name.
-      execFileSync('mv', [`${file}.tmp.png`, file]);
-      shots.push(file);
-      console.log(`e2e: screenshot ${file}`);
-    }).catch((error) => console.error(`e2e: screenshot ${name} failed: ${error.message}`));
+  // The suite asks for things only the browser can do (screenshots, reading or clicking inside
+  // the flame graph webview) by logging `HOTFRAME_ACTION {json}`; the answer is written to
+  // <actionsDir>/<id>.json, which the suite waits for. Actions run one at a time, in order.
+  let acting = Promise.resolve();
+  const act = (request) => {
+    acting = acting.then(async () => {
+      let result;
+      try {
+        result = await runAction(page, request, shots, shotsDir);
+      } catch (error) {
+        result = { error: `${request.kind}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` };
+      }
+      const file = join(actionsDir, `${request.id}.json`);
+      writeFileSync(`${file}.tmp`, JSON.stringify(result));
+      renameSync(`${file}.tmp`, file);
+    });
   };
   await page.exposeFunction('codeAutomationLog', (type, args) => {
     const text = Array.isArray(args) ? args.map(String).join(' ') : String(args);
-    const marker = /HOTFRAME_SCREENSHOT (\S+)/.exec(text);
-    if (marker) snap(marker[1]);
+    const marker = /HOTFRAME_ACTION (\{.*\})/.exec(text);
+    if (marker) {
+      try {
+        act(JSON.parse(marker[1]));
+      } catch {
+        console.error(`e2e: unreadable action ${marker[1]}`);
+      }
+    }
     process.stdout.write(`[exthost ${type}] ${text}\n`);
   });
   await page.exposeFunction('codeAutomationExit', (code) => resolveExit(Number(code)));
@@ -142,12 +154,12 @@ try {
   const result = await Promise.race([suiteExit, timeout]);
   clearTimeout(timer);
   if (result === 'timeout') {
-    snap('timeout');
-    await shooting;
+    await page.screenshot({ path: join(shotsDir, 'timeout.png') }).catch(() => undefined);
+    shots.push(join(shotsDir, 'timeout.png'));
     console.error(`e2e: the suite did not finish within ${TIMEOUT_MS / 1000} s`);
     exitCode = 1;
   } else {
-    await shooting;
+    await acting;
     exitCode = result;
     console.log(`e2e: suite exited with ${result}`);
   }

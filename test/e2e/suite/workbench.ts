@@ -49,13 +49,21 @@ export function waitFor<T>(what: string, probe: () => T | undefined | Promise<T 
   });
 }
 
+export interface HotFunction {
+  name: string;
+  file: string;
+  line: number;
+  selfMs: number;
+  totalMs: number;
+}
+
 export interface DebugState {
   profile: { name: string; path: string; samples: number; durationMs: number; gcPercent: number; unresolvedFiles: string[] } | null;
   baseline: { name: string } | null;
   lastError: string | null;
   statusBar: string | null;
   heat: Record<string, { lines: { line: number; bucket: number }[]; notes: { line: number; text: string }[] }>;
-  overview: { hotFunctions: number; callSites: number; insights: string[]; unresolvedFiles: number } | null;
+  overview: { hotFunctions: number; top: HotFunction[]; callSites: number; insights: string[]; unresolvedFiles: number } | null;
   flame: { title: string; mode: string; frames: number } | null;
 }
 
@@ -63,20 +71,75 @@ export async function debugState(): Promise<DebugState> {
   return (await vscode.commands.executeCommand<DebugState>('hotframe._debugState'))!;
 }
 
+let actionSequence = 0;
+
 /**
- * Asks the launcher for a screenshot and waits until the file exists. The code-server launcher
- * sets HOTFRAME_SCREENSHOT_DIR and watches the extension host log for the marker line; other
- * launchers cannot take screenshots, so there is nothing to wait for.
+ * Asks the launcher for something only the browser can do and waits for its answer. The
+ * code-server launcher sets HOTFRAME_E2E_ACTIONS and watches the extension host log for the
+ * marker line; other launchers (@vscode/test-electron) have no browser: the result is null.
  */
+export async function browserAction<T>(kind: 'screenshot' | 'flameFrames' | 'dblclickFrame', args: Record<string, unknown> = {}): Promise<T | null> {
+  const dir = process.env.HOTFRAME_E2E_ACTIONS;
+  if (!dir) return null;
+  const id = `${++actionSequence}-${kind}`;
+  console.log(`HOTFRAME_ACTION ${JSON.stringify({ ...args, id, kind })}`);
+  const file = path.join(dir, `${id}.json`);
+  const result = await waitFor(`the launcher's answer to ${kind}`, () => (fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as T & { error?: string }) : undefined), [], 30_000);
+  if (result.error) throw new Error(result.error);
+  return result;
+}
+
 export async function screenshot(name: string): Promise<void> {
-  const dir = process.env.HOTFRAME_SCREENSHOT_DIR;
-  if (!dir) return;
-  console.log(`HOTFRAME_SCREENSHOT ${name}`);
-  const file = path.join(dir, `${name}.png`);
-  await waitFor(`screenshot ${name}`, () => (fs.existsSync(file) ? true : undefined), [], 15_000);
+  await browserAction('screenshot', { name });
 }
 
 export async function openInEditor(file: string): Promise<vscode.TextEditor> {
   const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
   return vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.One });
+}
+
+export interface ExpectedFinding {
+  file: string;
+  line: number; // 1-based
+  rule: string;
+}
+
+/**
+ * The findings the demo promises, read from its trailing `// expect: rule-a, rule-b` comments,
+ * so the demo's files and this suite cannot disagree about line numbers.
+ */
+export async function expectedFindings(): Promise<ExpectedFinding[]> {
+  const files = await vscode.workspace.findFiles('**/*.{js,cjs,mjs,ts}', '**/node_modules/**');
+  const found: ExpectedFinding[] = [];
+  for (const uri of files) {
+    const lines = fs.readFileSync(uri.fsPath, 'utf8').split('\n');
+    lines.forEach((text, index) => {
+      const marker = /\/\/\s*expect:\s*([\w-]+(?:\s*,\s*[\w-]+)*)\s*$/.exec(text);
+      if (!marker) return;
+      for (const rule of marker[1]!.split(',')) found.push({ file: uri.fsPath, line: index + 1, rule: rule.trim() });
+    });
+  }
+  return found.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
+}
+
+export function hotframeDiagnostics(uri: vscode.Uri): vscode.Diagnostic[] {
+  return vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'hotframe');
+}
+
+export function diagnosticCode(d: vscode.Diagnostic): string {
+  const code = d.code;
+  return typeof code === 'object' && code !== null ? String(code.value) : String(code);
+}
+
+/** Waits until the file's hotframe diagnostics satisfy `done`, re-checking on each change. */
+export function waitForDiagnostics(uri: vscode.Uri, what: string, done: (list: vscode.Diagnostic[]) => boolean, timeoutMs = 30_000): Promise<vscode.Diagnostic[]> {
+  return waitFor(
+    what,
+    () => {
+      const list = hotframeDiagnostics(uri);
+      return done(list) ? list : undefined;
+    },
+    [vscode.languages.onDidChangeDiagnostics],
+    timeoutMs,
+  );
 }

@@ -1,0 +1,83 @@
+// What the code-server launcher does in the browser when the suite asks (see runInCodeServer.mjs):
+// screenshots, and reading or double-clicking frames inside the flame graph webview, which the
+// VS Code API cannot reach. Webviews are nested iframes; playwright sees them in page.frames().
+import { join } from 'node:path';
+
+const FLAME_FRAME = 'svg g.frame';
+const POLL_MS = 200;
+
+async function untilFound(timeoutMs, probe) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) return null;
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+/** The webview frame that shows the flame graph with the most frames drawn, or null. */
+async function flameFrame(page) {
+  let best = null;
+  for (const frame of page.frames()) {
+    const count = await frame.locator(FLAME_FRAME).count().catch(() => 0);
+    if (count > 0 && (!best || count > best.count)) best = { frame, count };
+  }
+  return best;
+}
+
+async function screenshot(page, { name }, shots, shotsDir) {
+  const file = join(shotsDir, `${String(name).replace(/[^\w.-]/g, '_')}.png`);
+  // The extension host has just acted; give the renderer a moment to paint it.
+  await page.waitForTimeout(700);
+  await page.screenshot({ path: file });
+  shots.push(file);
+  console.log(`e2e: screenshot ${file}`);
+  return { file };
+}
+
+async function flameFrames(page, { timeoutMs = 15_000 }) {
+  const found = await untilFound(timeoutMs, () => flameFrame(page));
+  if (!found) return { frames: 0, names: [] };
+  const names = await found.frame.locator(FLAME_FRAME).evaluateAll((gs) => gs.slice(0, 400).map((g) => g.getAttribute('name') ?? ''));
+  return { frames: found.count, names };
+}
+
+async function dblclickFrame(page, { name, timeoutMs = 15_000 }) {
+  const found = await untilFound(timeoutMs, async () => {
+    const flame = await flameFrame(page);
+    if (!flame) return null;
+    // The widest frame whose name mentions the function: the one a person would aim at.
+    const index = await flame.frame.locator(FLAME_FRAME).evaluateAll((gs, wanted) => {
+      let best = -1;
+      let width = 0;
+      gs.forEach((g, i) => {
+        const w = g.getBoundingClientRect().width;
+        if ((g.getAttribute('name') ?? '').includes(wanted) && w > width) {
+          best = i;
+          width = w;
+        }
+      });
+      return best;
+    }, String(name));
+    return index >= 0 ? { flame, index } : null;
+  });
+  if (!found) throw new Error(`no flame graph frame named like ${JSON.stringify(name)}`);
+  const target = found.flame.frame.locator(FLAME_FRAME).nth(found.index).locator('rect');
+  const clicked = await found.flame.frame.locator(FLAME_FRAME).nth(found.index).getAttribute('name');
+  await target.dblclick();
+  return { clicked };
+}
+
+export function runAction(page, request, shots, shotsDir) {
+  switch (request.kind) {
+    case 'screenshot':
+      return screenshot(page, request, shots, shotsDir);
+    case 'flameFrames':
+      return flameFrames(page, request);
+    case 'dblclickFrame':
+      return dblclickFrame(page, request);
+    default:
+      throw new Error(`unknown action ${JSON.stringify(request.kind)}`);
+  }
+}

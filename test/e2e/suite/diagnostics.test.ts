@@ -1,0 +1,51 @@
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { demoRoot, diagnosticCode, expectedFindings, openInEditor, screenshot, waitForDiagnostics, type ExpectedFinding } from './workbench';
+
+const RULES = [
+  'date-now-hot-path',
+  'spawn-without-env',
+  'blocking-sync-call',
+  'mongoose-missing-lean',
+  'mongoose-count-by-loading',
+  'serial-heavy-middleware',
+  'connection-per-request',
+];
+
+const key = (line: number, rule: string): string => `${line}:${rule}`;
+
+describe('diagnostics on the demo workspace', () => {
+  let expected: ExpectedFinding[] = [];
+
+  before(async () => {
+    expected = await expectedFindings();
+  });
+
+  it('the demo marks a finding of every rule', () => {
+    const marked = new Set(expected.map((e) => e.rule));
+    assert.deepEqual(RULES.filter((r) => !marked.has(r)), [], 'rules without an `// expect:` marker in examples/demo-app');
+  });
+
+  it('reports exactly the marked findings, on their lines, with code = rule id and source hotframe', async () => {
+    const files = [...new Set(expected.map((e) => e.file))];
+    for (const file of files) {
+      const uri = vscode.Uri.file(file);
+      const want = new Set(expected.filter((e) => e.file === file).map((e) => key(e.line, e.rule)));
+      await openInEditor(file);
+      const list = await waitForDiagnostics(uri, `${path.relative(demoRoot(), file)}: ${[...want].join(' ')}`, (l) => [...want].every((w) => l.some((d) => key(d.range.start.line + 1, diagnosticCode(d)) === w)));
+      const got = new Set(list.filter((d) => RULES.includes(diagnosticCode(d))).map((d) => key(d.range.start.line + 1, diagnosticCode(d))));
+      assert.deepEqual([...got].sort(), [...want].sort(), `findings in ${path.relative(demoRoot(), file)}`);
+      for (const d of list) assert.equal(d.source, 'hotframe');
+    }
+  });
+
+  it('shows the squiggles in the editor', async () => {
+    const first = expected.find((e) => e.rule === 'spawn-without-env') ?? expected[0];
+    assert.ok(first, 'no expected finding');
+    const editor = await openInEditor(first.file);
+    const at = new vscode.Position(first.line - 1, 0);
+    editor.revealRange(new vscode.Range(at, at), vscode.TextEditorRevealType.InCenter);
+    await screenshot('1-squiggles');
+  });
+});

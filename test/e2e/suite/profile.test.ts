@@ -1,0 +1,137 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { browserAction, debugState, demoFile, demoRoot, openInEditor, screenshot, waitFor, type DebugState, type HotFunction } from './workbench';
+
+const STATUS = /^\$\(flame\) (\S+) · \d+(\.\d)? (s|ms) · GC \d+(\.\d)?%$/;
+
+async function stateWhen(what: string, ready: (s: DebugState) => boolean, timeoutMs = 30_000): Promise<DebugState> {
+  return waitFor(what, async () => {
+    const state = await debugState();
+    return ready(state) ? state : undefined;
+  }, [], timeoutMs);
+}
+
+describe('profiles', () => {
+  const before = (): string => demoFile('profiles', 'before.cpuprofile');
+  const after = (): string => demoFile('profiles', 'after.cpuprofile');
+  const v8log = (): string => demoFile('profiles', 'before.v8.log');
+  let hot: HotFunction;
+
+  it('opens a recorded .cpuprofile through the command', async () => {
+    assert.ok(fs.existsSync(before()), `${before()} is missing (recorded by the demo)`);
+    const summary = await vscode.commands.executeCommand<{ name: string } | null>('hotframe.openProfile', before());
+    assert.equal(summary?.name, 'before.cpuprofile');
+    const state = await stateWhen('the overview of the loaded profile', (s) => s.overview !== null);
+    assert.equal(state.profile?.name, 'before.cpuprofile');
+    assert.ok(state.profile!.samples > 0 && state.profile!.durationMs > 0);
+    assert.match(state.statusBar ?? '', STATUS);
+    assert.equal(STATUS.exec(state.statusBar!)![1], 'before.cpuprofile');
+    assert.ok(state.overview!.hotFunctions > 0, 'no hot functions in the tree');
+    const inDemo = state.overview!.top.find((f) => f.file.startsWith(demoRoot() + path.sep) && f.line > 0);
+    assert.ok(inDemo, `no hot function in the demo's files: ${JSON.stringify(state.overview!.top)}`);
+    hot = inDemo;
+  });
+
+  it('draws heat and a note on the hot function declaration', async () => {
+    const editor = await openInEditor(hot.file);
+    const at = new vscode.Position(hot.line - 1, 0);
+    editor.revealRange(new vscode.Range(at, at), vscode.TextEditorRevealType.InCenter);
+    const key = editor.document.uri.toString();
+    const state = await stateWhen(`heat on ${hot.file}`, (s) => (s.heat[key]?.lines.length ?? 0) > 0);
+    const heat = state.heat[key]!;
+    const note = heat.notes.find((n) => n.line === hot.line);
+    assert.ok(note, `no note on ${hot.name}'s line ${hot.line}: ${JSON.stringify(heat.notes)}`);
+    assert.match(note.text, new RegExp(`^${hot.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: self \\d+(\\.\\d)? (ms|s) · total \\d+(\\.\\d)? (ms|s) · \\d+(\\.\\d)?%`));
+    for (const l of heat.lines) assert.ok(l.bucket >= 1 && l.bucket <= 8 && l.line >= 1 && l.line <= editor.document.lineCount);
+    await screenshot('2-heat');
+  });
+
+  it('re-applies heat when the file is shown again', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const editor = await openInEditor(hot.file);
+    const key = editor.document.uri.toString();
+    await stateWhen('heat after reopening', (s) => (s.heat[key]?.notes.length ?? 0) > 0);
+  });
+
+  it('turns heat off with hotframe.heat.enabled and back on', async () => {
+    const editor = await openInEditor(hot.file);
+    const key = editor.document.uri.toString();
+    const config = vscode.workspace.getConfiguration('hotframe');
+    await config.update('heat.enabled', false, vscode.ConfigurationTarget.Workspace);
+    try {
+      await stateWhen('heat to be removed', (s) => s.heat[key] === undefined);
+    } finally {
+      await config.update('heat.enabled', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+    await stateWhen('heat to come back', (s) => (s.heat[key]?.lines.length ?? 0) > 0);
+  });
+
+  it('shows the flame graph, drawn with frames', async () => {
+    await vscode.commands.executeCommand('hotframe.showFlameGraph');
+    const state = await stateWhen('the flame graph data', (s) => s.flame !== null);
+    assert.equal(state.flame!.mode, 'normal');
+    assert.ok(state.flame!.frames > 1, `flame graph with ${state.flame!.frames} frames`);
+    const drawn = await browserAction<{ frames: number; names: string[] }>('flameFrames');
+    if (drawn) {
+      assert.ok(drawn.frames > 1, 'the webview drew no frames');
+      assert.ok(drawn.names.some((n) => n.includes(hot.name)), `no frame for ${hot.name} among ${drawn.names.slice(0, 20).join(', ')}`);
+    }
+    await screenshot('3-flame');
+  });
+
+  it('opens the source of a double-clicked frame', async function () {
+    if (!process.env.HOTFRAME_E2E_ACTIONS) this.skip(); // needs the browser (code-server launcher)
+    await browserAction('dblclickFrame', { name: hot.name });
+    const editor = await waitFor('the frame source to open', () => {
+      const e = vscode.window.activeTextEditor;
+      return e && e.document.uri.fsPath === hot.file ? e : undefined;
+    }, [vscode.window.onDidChangeActiveTextEditor]);
+    assert.equal(editor.selection.active.line, hot.line - 1);
+  });
+
+  it('keeps the loaded profile and shows one error for a broken file', async () => {
+    const broken = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hotframe-e2e-')), 'broken.cpuprofile');
+    fs.writeFileSync(broken, '{"nodes": [{"id": 1, "callFrame": ');
+    const previous = (await debugState()).lastError;
+    const result = await vscode.commands.executeCommand('hotframe.openProfile', broken);
+    assert.equal(result, null);
+    const state = await debugState();
+    assert.notEqual(state.lastError, previous);
+    assert.ok(state.lastError?.startsWith('Hotframe: '), String(state.lastError));
+    assert.ok(!state.lastError!.includes('\n'));
+    assert.equal(state.profile?.name, 'before.cpuprofile', 'the previous profile was replaced');
+  });
+
+  it('loads a raw --prof log', async () => {
+    assert.ok(fs.existsSync(v8log()), `${v8log()} is missing (recorded by the demo)`);
+    const summary = await vscode.commands.executeCommand<{ name: string; format: string } | null>('hotframe.openProfile', v8log());
+    assert.equal(summary?.format, 'v8log');
+    const state = await debugState();
+    assert.equal(state.profile?.name, 'before.v8.log');
+    assert.equal(STATUS.exec(state.statusBar ?? '')?.[1], 'before.v8.log');
+  });
+
+  it('compares with a BEFORE profile in a differential flame graph', async () => {
+    assert.ok(fs.existsSync(after()), `${after()} is missing (recorded by the demo)`);
+    const baseline = await vscode.commands.executeCommand<{ name: string } | null>('hotframe.compareProfile', before(), after());
+    assert.equal(baseline?.name, 'before.cpuprofile');
+    const state = await stateWhen('the diff flame graph', (s) => s.flame?.mode === 'diff');
+    assert.equal(state.profile?.name, 'after.cpuprofile');
+    assert.equal(state.baseline?.name, 'before.cpuprofile');
+    assert.ok(state.flame!.frames > 1);
+    const drawn = await browserAction<{ frames: number }>('flameFrames');
+    if (drawn) assert.ok(drawn.frames > 1, 'the webview drew no frames in diff mode');
+    await screenshot('4-diff');
+  });
+
+  it('clears the profile and its heat', async () => {
+    await vscode.commands.executeCommand('hotframe.clearProfile');
+    const state = await stateWhen('no heat', (s) => Object.keys(s.heat).length === 0);
+    assert.equal(state.profile, null);
+    assert.equal(state.baseline, null);
+    assert.equal(state.statusBar, null);
+  });
+});
