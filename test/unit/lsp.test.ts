@@ -1,0 +1,258 @@
+// The language server as a process: real JSON-RPC over the child's stdio, as an editor speaks it.
+// Every wait is for an event (a publishDiagnostics for a given version, a response); no sleeps.
+import { strict as assert } from 'node:assert';
+import { spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
+import type { MessageConnection } from 'vscode-jsonrpc/node';
+import type { CodeAction, Diagnostic, PublishDiagnosticsParams, TextEdit, WorkspaceEdit } from 'vscode-languageserver';
+
+import { bundles } from './bundles';
+
+const URI = 'file:///virtual/project/routes/tasks.js';
+
+/** A request handler with a mongoose model read sent as-is: `mongoose-missing-lean` at 6:17-6:30 (0-based). */
+const HANDLER = [
+  "const express = require('express');",
+  "const mongoose = require('mongoose');",
+  "const Task = mongoose.model('Task', new mongoose.Schema({ title: String }));",
+  'const app = express();',
+  "app.get('/tasks', async (req, res) => {",
+  '  res.json(await Task.find({}));',
+  '});',
+  'app.listen(3000);',
+  '',
+].join('\n');
+const LEAN_RANGE = { start: { line: 5, character: 17 }, end: { line: 5, character: 30 } };
+
+interface Client {
+  child: ChildProcessWithoutNullStreams;
+  connection: MessageConnection;
+  published: PublishDiagnosticsParams[];
+  logs: string[];
+  settings: Record<string, unknown>;
+  /** Resolves with the first publish for `uri` at `version` (already received or still to come). */
+  diagnosticsFor(uri: string, version: number): Promise<Diagnostic[]>;
+  /** Resolves with the first log line containing `text`. */
+  logLine(text: string): Promise<string>;
+  /** Resolves once `probe` returns a value, re-checked on every notification. */
+  waitFor<T>(probe: () => T | undefined): Promise<T>;
+  stderr: () => string;
+}
+
+async function startClient(): Promise<Client> {
+  const { server } = await bundles();
+  const child = spawn(process.execPath, [server, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+  const published: PublishDiagnosticsParams[] = [];
+  const logs: string[] = [];
+  const waiters: (() => void)[] = [];
+  const wake = () => waiters.splice(0).forEach((w) => w());
+  const until = <T>(probe: () => T | undefined): Promise<T> =>
+    new Promise((resolve) => {
+      const check = () => {
+        const value = probe();
+        if (value === undefined) waiters.push(check);
+        else resolve(value);
+      };
+      check();
+    });
+  const client: Client = {
+    child,
+    connection,
+    published,
+    logs,
+    settings: {},
+    diagnosticsFor: (uri, version) => until(() => published.find((p) => p.uri === uri && p.version === version)?.diagnostics),
+    logLine: (text) => until(() => logs.find((l) => l.includes(text))),
+    waitFor: until,
+    stderr: () => stderr,
+  };
+  connection.onNotification('textDocument/publishDiagnostics', (params: PublishDiagnosticsParams) => {
+    published.push(params);
+    wake();
+  });
+  connection.onNotification('window/logMessage', (params: { message: string }) => {
+    logs.push(params.message);
+    wake();
+  });
+  connection.onRequest('workspace/configuration', (params: { items: { section?: string }[] }) => params.items.map(() => client.settings));
+  connection.onRequest('client/registerCapability', () => null);
+  connection.listen();
+  await connection.sendRequest('initialize', {
+    processId: process.pid,
+    rootUri: null,
+    capabilities: { workspace: { configuration: true, workspaceEdit: { documentChanges: true }, didChangeConfiguration: { dynamicRegistration: true } } },
+  });
+  await connection.sendNotification('initialized', {});
+  return client;
+}
+
+function open(client: Client, uri: string, text: string, version = 1): Promise<void> {
+  return client.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'javascript', version, text } });
+}
+
+function change(client: Client, uri: string, version: number, text: string): Promise<void> {
+  return client.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [{ text }] });
+}
+
+/** Applies LSP text edits (non-overlapping, against the same original) the way an editor does. */
+function applyEdits(text: string, edits: TextEdit[]): string {
+  const lineStarts = [0];
+  for (let i = 0; i < text.length; i++) if (text[i] === '\n') lineStarts.push(i + 1);
+  const offset = (p: { line: number; character: number }) => lineStarts[p.line] + p.character;
+  const sorted = [...edits].sort((a, b) => offset(b.range.start) - offset(a.range.start));
+  let result = text;
+  for (const edit of sorted) result = result.slice(0, offset(edit.range.start)) + edit.newText + result.slice(offset(edit.range.end));
+  return result;
+}
+
+function editsOf(edit: WorkspaceEdit | undefined, uri: string, version: number): TextEdit[] {
+  assert.ok(edit?.documentChanges, 'a versioned edit (the client announced documentChanges)');
+  const [change] = edit.documentChanges as { textDocument: { uri: string; version: number }; edits: TextEdit[] }[];
+  assert.deepEqual(change.textDocument, { uri, version });
+  return change.edits;
+}
+
+describe('language server over stdio', function () {
+  this.timeout(60_000);
+  let client: Client;
+
+  before(async () => {
+    client = await startClient();
+  });
+
+  after(async () => {
+    if (client.child.exitCode === null) client.child.kill();
+  });
+
+  it('publishes a finding with its exact range, code, source and rule documentation link', async () => {
+    await open(client, URI, HANDLER, 1);
+    const diagnostics = await client.diagnosticsFor(URI, 1);
+    assert.equal(diagnostics.length, 1, JSON.stringify(diagnostics));
+    const [d] = diagnostics;
+    assert.deepEqual(d.range, LEAN_RANGE);
+    assert.equal(d.code, 'mongoose-missing-lean');
+    assert.equal(d.source, 'hotframe');
+    assert.equal(d.severity, 2); // warning, the rule's default
+    assert.deepEqual(d.codeDescription, { href: 'https://github.com/hotframe/hotframe/blob/main/docs/rules/mongoose-missing-lean.md' });
+    assert.match(d.message, /\.lean\(\)/);
+  });
+
+  it('offers the rule fix (preferred) and the disable comments, computed for the validated version', async () => {
+    const [diagnostic] = await client.diagnosticsFor(URI, 1);
+    const actions: CodeAction[] = await client.connection.sendRequest('textDocument/codeAction', {
+      textDocument: { uri: URI },
+      range: { start: { line: 5, character: 20 }, end: { line: 5, character: 20 } },
+      context: { diagnostics: [diagnostic] },
+    });
+    assert.deepEqual(
+      actions.map((a) => [a.title, a.kind, a.isPreferred === true]),
+      [
+        ['Add .lean() to the query', 'quickfix', true],
+        [actions[1].title, 'quickfix', false],
+        [actions[2].title, 'quickfix', false],
+      ],
+    );
+    assert.equal(actions.length, 3);
+    const fixed = applyEdits(HANDLER, editsOf(actions[0].edit, URI, 1));
+    assert.equal(fixed.split('\n')[5], '  res.json(await Task.find({}).lean());');
+    const disabledLine = applyEdits(HANDLER, editsOf(actions[1].edit, URI, 1)).split('\n');
+    assert.equal(disabledLine[5], '  // hotframe-disable-next-line mongoose-missing-lean');
+    assert.equal(disabledLine[6], '  res.json(await Task.find({}));');
+    // A range with no finding under it gets nothing.
+    const none: CodeAction[] = await client.connection.sendRequest('textDocument/codeAction', {
+      textDocument: { uri: URI },
+      range: { start: { line: 0, character: 0 }, end: { line: 0, character: 5 } },
+      context: { diagnostics: [] },
+    });
+    assert.deepEqual(none, []);
+  });
+
+  it('clears the diagnostic when an edit removes the violation', async () => {
+    await change(client, URI, 2, HANDLER.replace('Task.find({})', 'Task.find({}).lean()'));
+    assert.deepEqual(await client.diagnosticsFor(URI, 2), []);
+  });
+
+  it('publishes only the newest version when two changes arrive together', async () => {
+    // Both notifications in one write, so the server reads them before validating either.
+    const frame = (version: number, text: string) => {
+      const body = JSON.stringify({ jsonrpc: '2.0', method: 'textDocument/didChange', params: { textDocument: { uri: URI, version }, contentChanges: [{ text }] } });
+      return `Content-Length: ${Buffer.byteLength(body, 'utf8')}\r\n\r\n${body}`;
+    };
+    const before = client.published.length;
+    client.child.stdin.write(frame(3, HANDLER) + frame(4, HANDLER.replace('async (req, res)', 'async (request, res)')));
+    const diagnostics = await client.diagnosticsFor(URI, 4);
+    assert.deepEqual(diagnostics.map((d) => d.range), [LEAN_RANGE]);
+    const versions = client.published.slice(before).filter((p) => p.uri === URI).map((p) => p.version);
+    assert.deepEqual(versions, [4], 'version 3 was superseded before it was validated');
+  });
+
+  it('reports a syntax error as one parse-error diagnostic and still reports what parsed', async () => {
+    const uri = 'file:///virtual/project/broken.js';
+    const text = HANDLER + 'const broken;\n';
+    await open(client, uri, text, 1);
+    const diagnostics = await client.diagnosticsFor(uri, 1);
+    assert.deepEqual(
+      diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.character, d.severity]),
+      [
+        ['mongoose-missing-lean', 5, 17, 2],
+        ['parse-error', 8, 12, 1],
+      ],
+    );
+    assert.equal(diagnostics[1].message, 'Missing initializer in const declaration.');
+  });
+
+  it('skips a minified document with one log line and keeps answering', async () => {
+    const uri = 'file:///virtual/project/bundle.min.js';
+    const minified = 'var a=' + JSON.stringify('x'.repeat(12_000)) + ';Date.now();\n';
+    await open(client, uri, minified, 1);
+    assert.deepEqual(await client.diagnosticsFor(uri, 1), []);
+    const line = await client.logLine('bundle.min.js');
+    assert.match(line, /skipped .*bundle\.min\.js \(minified\)/);
+    const binaryUri = 'file:///virtual/project/blob.js';
+    await open(client, binaryUri, 'abc\0def', 1);
+    assert.deepEqual(await client.diagnosticsFor(binaryUri, 1), []);
+    assert.match(await client.logLine('blob.js'), /\(binary\)/);
+    const actions = await client.connection.sendRequest('textDocument/codeAction', {
+      textDocument: { uri },
+      range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } },
+      context: { diagnostics: [] },
+    });
+    assert.deepEqual(actions, []);
+  });
+
+  it('re-reads hotframe.rules on didChangeConfiguration and revalidates open documents', async () => {
+    client.settings = { rules: { 'mongoose-missing-lean': 'error' } };
+    await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: null });
+    const raised = await waitForPublish(client, URI, (d) => d.length === 1 && d[0].severity === 1);
+    assert.equal(raised[0].code, 'mongoose-missing-lean');
+    client.settings = { rules: { 'mongoose-missing-lean': 'off', 'no-such-rule': 'error' } };
+    await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: null });
+    assert.deepEqual(await waitForPublish(client, URI, (d) => d.length === 0), []);
+    assert.match(await client.logLine('no-such-rule'), /unknown rule 'no-such-rule' ignored/);
+  });
+
+  it('clears diagnostics on close, then shuts down and exits with 0', async () => {
+    await client.connection.sendNotification('textDocument/didClose', { textDocument: { uri: URI } });
+    await waitForPublish(client, URI, (d) => d.length === 0, (p) => p.version === undefined);
+    await client.connection.sendRequest('shutdown');
+    const exited = new Promise<number | null>((resolve) => client.child.once('exit', (code) => resolve(code)));
+    await client.connection.sendNotification('exit');
+    assert.equal(await exited, 0);
+    assert.equal(client.stderr(), '');
+  });
+});
+
+/** The next publish for `uri` (after this call) whose diagnostics satisfy `accept`. */
+function waitForPublish(
+  client: Client,
+  uri: string,
+  accept: (diagnostics: Diagnostic[]) => boolean,
+  also: (p: PublishDiagnosticsParams) => boolean = () => true,
+): Promise<Diagnostic[]> {
+  const from = client.published.length;
+  return client.waitFor(() => client.published.slice(from).find((p) => p.uri === uri && also(p) && accept(p.diagnostics))?.diagnostics);
+}
