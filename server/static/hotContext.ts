@@ -337,7 +337,7 @@ export function createHotContextCollector(importOf: (localName: string) => Impor
     const callee = node.callee;
     const args = node.arguments;
     if (callee.type === 'Identifier') {
-      if (TIMER_FUNCTIONS.has(callee.name) && !path.scope.hasBinding(callee.name)) {
+      if (TIMER_FUNCTIONS.has(callee.name) && path.scope.getBinding(callee.name) === undefined) {
         const targets = handlerTargets(path, args.slice(0, 1), from);
         register('timer', targets, node, callee.name === 'setImmediate' ? null : timerIntervalOf(path));
         return true;
@@ -365,7 +365,9 @@ export function createHotContextCollector(importOf: (localName: string) => Impor
         return true;
       }
       if (args.length < 2) return false;
-      const named = args[0].type === 'StringLiteral' && isPathLike(args[1]); // koa-router: get(name, path, fn)
+      // koa-router: get(name, path, fn); an array second argument is middleware, not a path.
+      const named = args[0].type === 'StringLiteral' && !isPathLike(args[0])
+        && (args[1].type === 'StringLiteral' || args[1].type === 'TemplateLiteral') && isPathLike(args[1]);
       const receiver = receiverName(callee);
       if (isPathLike(args[0]) || named || (receiver !== null && ROUTER_NAME.test(receiver))) {
         const handlers = handlerTargets(path, args.slice(named ? 2 : 1).filter((a) => a.type !== 'ObjectExpression'), from);
@@ -411,7 +413,7 @@ export function createHotContextCollector(importOf: (localName: string) => Impor
     if (LISTEN_METHODS.has(property)) {
       const event = stringValue(args[0]);
       if (event === null || args.length < 2) return false;
-      const onProcess = callee.object.type === 'Identifier' && callee.object.name === 'process' && !path.scope.hasBinding('process');
+      const onProcess = callee.object.type === 'Identifier' && callee.object.name === 'process' && path.scope.getBinding('process') === undefined;
       let kind: ExecutionKind | null = null;
       if (onProcess && SIGNAL_EVENTS.has(event)) kind = 'signal';
       else if (event === 'request') kind = 'request';

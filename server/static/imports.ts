@@ -1,5 +1,6 @@
 // Where each module-level name comes from (`require` / `import`), read from the top-level
 // statements only: a cheap scan before the traversal, so every rule can ask `importOf(name)`.
+import type { NodePath } from '@babel/traverse';
 import type * as t from '@babel/types';
 import type { ImportBinding } from '../../rules/api';
 
@@ -100,4 +101,45 @@ export function collectImports(program: t.Program): ImportTable {
     }
   }
   return table;
+}
+
+/** A call or `new` of a module's export: `cp.exec`, destructured `exec`, `require('child_process').exec`. */
+export interface ModuleMember {
+  source: string;
+  member: string;
+}
+
+/** True when `name` at `path` is the module-level binding (not a parameter or local that shadows it). */
+function isModuleLevelName(path: NodePath, name: string): boolean {
+  const binding = path.scope.getBinding(name);
+  return binding !== undefined && binding.scope.path.type === 'Program';
+}
+
+/**
+ * Which module export a callee designates, using the import table; null for anything local or
+ * computed. `import x from 'cjs'` counts as the whole module, as Node's CJS interop makes it.
+ */
+export function moduleMemberOf(
+  path: NodePath,
+  callee: t.Node,
+  importOf: (localName: string) => ImportBinding | null,
+): ModuleMember | null {
+  if (callee.type === 'Identifier') {
+    const origin = importOf(callee.name);
+    if (!origin || origin.namespace || origin.imported === 'default' || !isModuleLevelName(path, callee.name)) return null;
+    return { source: origin.source, member: origin.imported };
+  }
+  if (callee.type !== 'MemberExpression' && callee.type !== 'OptionalMemberExpression') return null;
+  const member = keyName(callee.property, callee.computed);
+  if (member === null) return null;
+  const object = callee.object;
+  if (object.type === 'Identifier') {
+    const origin = importOf(object.name);
+    if (!origin || !isModuleLevelName(path, object.name)) return null;
+    // `const { promises } = require('fs')` style members are not modules; only whole-module names.
+    if (origin.namespace || origin.imported === 'default') return { source: origin.source, member };
+    return null;
+  }
+  const required = requiredModule(object);
+  return required === null ? null : { source: required, member };
 }
