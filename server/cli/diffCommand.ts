@@ -1,7 +1,27 @@
-// CONTRACT STUB: `hotframe diff` is being written; replace this body.
-import { CliError } from './errors';
+// `hotframe diff BEFORE AFTER [--root DIR] [--top N] [--format text|json]`
+import { basename } from 'node:path';
 
-export async function runDiff(args: string[]): Promise<number> {
-  void args;
-  throw new CliError('diff: not implemented yet');
+import { diffReports, type ProfileDiff } from '../profile/diff';
+import { parseArgs } from './args';
+import { CliError } from './errors';
+import { analyzeProfileFile, profileCliOptions } from './profileCommand';
+import { diffText } from './profileText';
+
+export async function runDiff(argv: string[]): Promise<number> {
+  const args = parseArgs(argv, ['root', 'top', 'format']);
+  if (args.positionals.length !== 2) {
+    throw new CliError(`diff: expected BEFORE and AFTER profiles, got ${args.positionals.length} (usage: hotframe diff BEFORE AFTER [--root DIR] [--top N] [--format text|json])`);
+  }
+  const options = profileCliOptions(args);
+  const [beforeFile, afterFile] = args.positionals;
+  const before = await analyzeProfileFile(beforeFile, options.root);
+  const after = await analyzeProfileFile(afterFile, options.root);
+  const diff = diffReports(before.report, after.report);
+  if (options.format === 'json') {
+    const cut: ProfileDiff = { ...diff, functions: diff.functions.slice(0, options.top), lines: diff.lines.slice(0, options.top) };
+    process.stdout.write(JSON.stringify(cut, null, 2) + '\n');
+  } else {
+    process.stdout.write(diffText({ before: basename(beforeFile), after: basename(afterFile) }, diff, options.top, options.root));
+  }
+  return 0;
 }

@@ -1,7 +1,83 @@
-// CONTRACT STUB: `hotframe profile` is being written; replace this body.
-import { CliError } from './errors';
+// `hotframe profile FILE [--root DIR] [--top N] [--format text|json]`
+import { statSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
 
-export async function runProfile(args: string[]): Promise<number> {
-  void args;
-  throw new CliError('profile: not implemented yet');
+import { loadProfile } from '../profile/load';
+import { ProfileInputError } from '../profile/profileInputError';
+import { buildReport, type AnalyzedProfile } from '../profile/report';
+import type { ProfileReport } from '../profile/types';
+import { flagValue, parseArgs, type ParsedArgs } from './args';
+import { CliError } from './errors';
+import { profileText } from './profileText';
+
+const DEFAULT_TOP = 20;
+
+export interface ProfileCliOptions {
+  root: string;
+  top: number;
+  format: 'text' | 'json';
+}
+
+/** --root, --top and --format, shared with `hotframe diff`. */
+export function profileCliOptions(args: ParsedArgs): ProfileCliOptions {
+  const root = resolve(flagValue(args, 'root') ?? process.cwd());
+  let isDirectory = false;
+  try {
+    isDirectory = statSync(root).isDirectory();
+  } catch {
+    // reported below
+  }
+  if (!isDirectory) throw new CliError(`--root ${root}: not a directory`);
+  const topText = flagValue(args, 'top') ?? String(DEFAULT_TOP);
+  const top = Number(topText);
+  if (!/^\d+$/.test(topText) || top < 1) throw new CliError(`--top ${topText}: expected a whole number of at least 1`);
+  const format = flagValue(args, 'format') ?? 'text';
+  if (format !== 'text' && format !== 'json') throw new CliError(`--format ${format}: expected text or json`);
+  return { root, top, format };
+}
+
+/** Loads and analyzes one profile; unreadable input becomes a one-line CliError. */
+export async function analyzeProfileFile(path: string, root: string): Promise<AnalyzedProfile> {
+  let profile;
+  try {
+    profile = await loadProfile(resolve(path));
+  } catch (error) {
+    if (error instanceof ProfileInputError) throw new CliError(error.message);
+    const code = (error as NodeJS.ErrnoException | null)?.code;
+    if (code === 'ENOENT') throw new CliError(`${path}: no such file`);
+    if (code === 'EISDIR') throw new CliError(`${path}: is a directory, not a profile`);
+    if (code === 'EACCES') throw new CliError(`${path}: permission denied`);
+    throw error;
+  }
+  return buildReport(profile, { root });
+}
+
+const round = (ms: number): number => Math.round(ms * 1000) / 1000;
+
+/** The report for `--format json`, lists cut to `top`, ms rounded to the microsecond. */
+export function reportJson(report: ProfileReport, top: number): ProfileReport {
+  return {
+    format: report.format,
+    samples: report.samples,
+    durationMs: round(report.durationMs),
+    categories: Object.fromEntries(Object.entries(report.categories).map(([k, c]) => [k, { samples: c.samples, ms: round(c.ms) }])) as ProfileReport['categories'],
+    functions: report.functions.slice(0, top).map((f) => ({ ...f, selfMs: round(f.selfMs), totalMs: round(f.totalMs) })),
+    lines: report.lines.slice(0, top).map((l) => ({ ...l, selfMs: round(l.selfMs) })),
+    callSites: report.callSites.slice(0, top).map((s) => ({ ...s, ms: round(s.ms), libraries: s.libraries.map((l) => ({ ...l, ms: round(l.ms) })) })),
+    insights: report.insights.map((i) => ({ ...i, ms: round(i.ms) })),
+    unresolvedFiles: report.unresolvedFiles,
+    warnings: report.warnings,
+  };
+}
+
+export async function runProfile(argv: string[]): Promise<number> {
+  const args = parseArgs(argv, ['root', 'top', 'format']);
+  if (args.positionals.length !== 1) {
+    throw new CliError(`profile: expected one profile FILE, got ${args.positionals.length} (usage: hotframe profile FILE [--root DIR] [--top N] [--format text|json])`);
+  }
+  const options = profileCliOptions(args);
+  const file = args.positionals[0];
+  const { report } = await analyzeProfileFile(file, options.root);
+  process.stdout.write(options.format === 'json' ? JSON.stringify(reportJson(report, options.top), null, 2) + '\n' : profileText(basename(file), report, options.top, options.root));
+  return 0;
 }

@@ -1,0 +1,58 @@
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import type { Finding } from '../../rules/api';
+import { profileOf, type FrameSpec } from './constructedProfiles.test';
+import { costIndexOf } from './costIndex';
+import { buildReport } from './report';
+
+const root = mkdtempSync(join(tmpdir(), 'hotframe-cost-'));
+const modelsJs = join(root, 'models.js');
+writeFileSync(modelsJs, '');
+
+/** A finding at a 1-based line inside a function declared at (line, 0-based column), as Babel reports it. */
+function findingAt(line: number, enclosing: { name: string; line: number; column: number } | null): Pick<Finding, 'range' | 'enclosingFunction'> {
+  return { range: { start: 0, end: 1, loc: { start: { line, column: 2 }, end: { line, column: 12 } } }, enclosingFunction: enclosing };
+}
+
+// getTimestamp declared at 41:0 (V8 column 1), its Date.now() on line 43; onMessage at 50:0 calls it from line 52.
+const getTimestamp: FrameSpec = { name: 'getTimestamp', url: modelsJs, line: 41, column: 1, callLine: 52 };
+const onMessage: FrameSpec = { name: 'onMessage', url: modelsJs, line: 50, column: 1 };
+const other: FrameSpec = { name: 'other', url: modelsJs, line: 41, column: 30 };
+
+describe('cost index', () => {
+  const analyzed = buildReport(
+    profileOf(
+      [
+        { frames: [onMessage, getTimestamp], samples: 30, line: 43 },
+        { frames: [onMessage, getTimestamp, { name: 'now', callLine: 43 }], samples: 20 },
+        { frames: [onMessage], samples: 10, line: 55 },
+        { frames: [other], samples: 40 },
+      ],
+      { msPerSample: 2 },
+    ),
+    { root },
+  );
+  const index = costIndexOf(analyzed.costTable());
+
+  it("gives the line's cost when the line has samples, with library time charged to calls on it", () => {
+    // Line 43: 30 self samples plus 20 in Date.now's native `now` called from it, of 100.
+    assert.deepEqual(index.costOf(modelsJs, findingAt(43, { name: 'getTimestamp', line: 41, column: 0 })), { selfMs: 60, totalMs: 100, percent: 50 });
+    assert.deepEqual(index.costOf(modelsJs, findingAt(55, { name: 'onMessage', line: 50, column: 0 })), { selfMs: 20, totalMs: 20, percent: 10 });
+  });
+
+  it("falls back to the enclosing function's cost, matched by line, name and nearest column", () => {
+    assert.deepEqual(index.costOf(modelsJs, findingAt(44, { name: 'getTimestamp', line: 41, column: 0 })), { selfMs: 60, totalMs: 100, percent: 50 });
+    assert.deepEqual(index.costOf(modelsJs, findingAt(51, { name: 'onMessage', line: 50, column: 0 })), { selfMs: 20, totalMs: 120, percent: 60 });
+    // Two functions declared on line 41: an anonymous finding near column 29 takes `other`.
+    assert.deepEqual(index.costOf(modelsJs, findingAt(42, { name: '', line: 41, column: 29 })), { selfMs: 80, totalMs: 80, percent: 40 });
+  });
+
+  it('returns null for unmeasured code, module level and other files', () => {
+    assert.equal(index.costOf(modelsJs, findingAt(10, { name: 'cold', line: 9, column: 0 })), null);
+    assert.equal(index.costOf(modelsJs, findingAt(10, null)), null);
+    assert.equal(index.costOf(join(root, 'other.js'), findingAt(43, null)), null);
+  });
+});
