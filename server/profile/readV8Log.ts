@@ -5,8 +5,8 @@
 // sources needed for lines may come later in the log or from local files.
 // Stack handling follows V8's tools/logreader.mjs + profile.mjs so that self ticks per JS
 // function agree with `node --prof-process`: an external callback's address replaces the pc, a
-// frameless JS caller (tos) is kept, bytecode-handler frames are skipped, an unknown top pc is
-// '(unknown)' and unknown callers are dropped.
+// frameless JS caller (tos) is kept, addresses inside shared libraries are native, other
+// bytecode-handler frames are skipped, an unknown top pc is '(unknown)', unknown callers dropped.
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { CallTreeBuilder } from './callTreeBuilder';
@@ -249,7 +249,11 @@ export class V8LogReader {
 
   /** The frame key of an address, or null when the frame is skipped. */
   private frameKey(addr: number, isReturn: boolean, isTop: boolean): number | null {
+    // Inside a shared library (Node's binary embeds the builtins and bytecode handlers) the
+    // frame is native, as prof-process sees it; a builtin covering the address names it.
+    const library = this.code.findLibrary(addr);
     const entry = this.code.find(addr);
+    if (library !== -1) return entry !== -1 && this.entryKind[entry] !== EntryKind.Js ? (entry + 1) * OFFSET_SPAN : libraryKey(library);
     if (entry !== -1) {
       if (this.entryKind[entry] === EntryKind.BytecodeHandler) return null;
       let offset = addr - this.code.startOf(entry);
@@ -257,8 +261,6 @@ export class V8LogReader {
       if (isReturn && !this.entryInterpreted[entry] && offset > 0) offset--;
       return (entry + 1) * OFFSET_SPAN + Math.min(offset, OFFSET_SPAN - 1);
     }
-    const library = this.code.findLibrary(addr);
-    if (library !== -1) return libraryKey(library);
     return isTop ? KEY_UNKNOWN : null;
   }
 
