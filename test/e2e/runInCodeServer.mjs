@@ -1,17 +1,16 @@
 // `npm run test:e2e`: runs the e2e suite in a real VS Code (code-server 4.100.3 = VS Code 1.100.3)
 // shown by Debian's Chromium through playwright-core, following docs in /work/shared/vscode-e2e.md.
 // Exits with the suite's code; non-zero on timeout. Screenshots go to test-results/e2e/.
-import { spawn, execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { format } from 'node:util';
+import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { installCodeServer } from './installCodeServer.mjs';
+import { buildExtension, extensionTestsPath, prepareWorkspace, root } from './workspace.mjs';
 import { runAction } from './browserActions.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CHROMIUM = process.env.HOTFRAME_CHROMIUM ?? '/usr/bin/chromium';
 const PORTS = [41600, 41699];
 const TIMEOUT_MS = Number(process.env.HOTFRAME_E2E_TIMEOUT_MS ?? 8 * 60_000);
@@ -36,42 +35,25 @@ function freePort() {
 }
 
 if (!existsSync(CHROMIUM)) fail(`Chromium not found at ${CHROMIUM}: install it (apt-get install chromium) or set HOTFRAME_CHROMIUM`);
-const demoSource = process.env.HOTFRAME_E2E_WORKSPACE ?? join(root, 'examples', 'demo-app');
-if (!existsSync(demoSource)) fail(`${demoSource} is missing`);
-
-// `npm test` has just built; HOTFRAME_E2E_SKIP_BUILD=1 avoids doing it twice.
-if (process.env.HOTFRAME_E2E_SKIP_BUILD !== '1') execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
-for (const f of ['dist/extension.js', 'dist/server.js', 'dist/test/e2e/index.js']) if (!existsSync(join(root, f))) fail(`${f} was not built`);
-const entry = installCodeServer();
-
-const tmp = mkdtempSync(join(tmpdir(), 'hotframe-e2e-'));
-// Tests edit files (quick fixes): they work on a copy so the repository stays clean.
-const workspace = join(tmp, 'demo-app');
-cpSync(demoSource, workspace, { recursive: true, filter: (src) => !src.includes(`${'/'}node_modules`) });
+let prepared;
+let entry;
+try {
+  buildExtension();
+  entry = installCodeServer();
+  prepared = prepareWorkspace();
+} catch (error) {
+  fail(error instanceof Error ? error.message : String(error));
+}
+const { tmp, workspace, userData, extensionsDir } = prepared;
 const actionsDir = join(tmp, 'actions');
 mkdirSync(actionsDir);
-const userData = join(tmp, 'user-data');
-mkdirSync(join(userData, 'User'), { recursive: true });
-writeFileSync(
-  join(userData, 'User', 'settings.json'),
-  JSON.stringify({
-    'workbench.startupEditor': 'none',
-    'workbench.tips.enabled': false,
-    'security.workspace.trust.enabled': false,
-    'extensions.autoCheckUpdates': false,
-    'extensions.autoUpdate': false,
-    'telemetry.telemetryLevel': 'off',
-    'files.autoSave': 'off',
-    'editor.minimap.enabled': false,
-  }),
-);
 rmSync(shotsDir, { recursive: true, force: true });
 mkdirSync(shotsDir, { recursive: true });
 
 const port = await freePort();
 const server = spawn(
   process.execPath,
-  [entry, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--user-data-dir', userData, '--extensions-dir', join(tmp, 'extensions'),
+  [entry, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--user-data-dir', userData, '--extensions-dir', extensionsDir,
     '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', workspace],
   { env: { ...process.env, HOTFRAME_E2E_ACTIONS: actionsDir }, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
 );
@@ -87,7 +69,7 @@ async function cleanup() {
   } catch {
     /* already gone */
   }
-  rmSync(tmp, { recursive: true, force: true });
+  prepared.remove();
 }
 process.on('SIGINT', () => void cleanup().then(() => process.exit(130)));
 
@@ -134,7 +116,8 @@ try {
     });
   };
   await page.exposeFunction('codeAutomationLog', (type, args) => {
-    const text = Array.isArray(args) ? args.map(String).join(' ') : String(args);
+    // The extension host forwards console arguments unformatted (mocha's reporter uses %s / %d).
+    const text = Array.isArray(args) ? format(...args) : String(args);
     const marker = /HOTFRAME_ACTION (\{.*\})/.exec(text);
     if (marker) {
       try {
@@ -147,7 +130,7 @@ try {
   });
   await page.exposeFunction('codeAutomationExit', (code) => resolveExit(Number(code)));
   const remote = (p) => `vscode-remote://127.0.0.1:${port}${p}`;
-  const payload = [['extensionDevelopmentPath', remote(root)], ['extensionTestsPath', remote(join(root, 'dist', 'test', 'e2e', 'index.js'))]];
+  const payload = [['extensionDevelopmentPath', remote(root)], ['extensionTestsPath', remote(extensionTestsPath)]];
   await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
   let timer;
   const timeout = new Promise((resolve) => (timer = setTimeout(() => resolve('timeout'), TIMEOUT_MS)));

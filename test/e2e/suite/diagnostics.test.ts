@@ -44,6 +44,7 @@ describe('diagnostics on the demo workspace', () => {
     const first = expected.find((e) => e.rule === 'spawn-without-env') ?? expected[0];
     assert.ok(first, 'no expected finding');
     const editor = await openInEditor(first.file);
+    await waitForDiagnostics(editor.document.uri, `the squiggle on line ${first.line}`, (l) => l.some((d) => d.range.start.line === first.line - 1));
     const at = new vscode.Position(first.line - 1, 0);
     editor.revealRange(new vscode.Range(at, at), vscode.TextEditorRevealType.InCenter);
     await screenshot('1-squiggles');
