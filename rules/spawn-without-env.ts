@@ -1,16 +1,174 @@
-import type { RuleModule } from './api';
+// spawn-without-env: child_process calls that copy the whole environment on every call (seed 003).
+import type { NodePath } from '@babel/traverse';
+import type * as t from '@babel/types';
+import { moduleMemberOf } from '../server/static/imports';
+import type { Fix, RuleModule } from './api';
+
+/** child_process functions and whether their second argument may be an `args` array. */
+const SPAWNERS = new Map<string, { takesArgs: boolean }>([
+  ['exec', { takesArgs: false }],
+  ['execSync', { takesArgs: false }],
+  ['execFile', { takesArgs: true }],
+  ['execFileSync', { takesArgs: true }],
+  ['spawn', { takesArgs: true }],
+  ['spawnSync', { takesArgs: true }],
+  ['fork', { takesArgs: true }],
+]);
+
+const MINIMAL_ENV = '{ PATH: process.env.PATH }';
+
+function isProcessEnv(node: t.Node | null | undefined): boolean {
+  return !!node && node.type === 'MemberExpression' && !node.computed
+    && node.object.type === 'Identifier' && node.object.name === 'process'
+    && node.property.type === 'Identifier' && node.property.name === 'env';
+}
+
+function isFunctionArg(node: t.Node): boolean {
+  return node.type === 'ArrowFunctionExpression' || node.type === 'FunctionExpression';
+}
+
+function keyIs(property: t.ObjectProperty | t.ObjectMethod, name: string): boolean {
+  if (!property.computed && property.key.type === 'Identifier') return property.key.name === name;
+  return property.key.type === 'StringLiteral' && property.key.value === name;
+}
+
+/** `const opts = { ... }` in scope -> its object literal, so `execSync(cmd, opts)` can be judged. */
+function objectOfBinding(path: NodePath, node: t.Node): t.ObjectExpression | null {
+  if (node.type !== 'Identifier') return null;
+  const binding = path.scope.getBinding(node.name);
+  if (!binding || !binding.constant) return null;
+  const declarator = binding.path.node;
+  return declarator.type === 'VariableDeclarator' && declarator.init?.type === 'ObjectExpression' ? declarator.init : null;
+}
+
+/** An env value that hands over every variable: process.env, {...process.env}, Object.assign({}, process.env). */
+function wholeEnvPart(path: NodePath, value: t.Node): t.Node | null {
+  if (isProcessEnv(value)) return value;
+  if (value.type === 'ObjectExpression') {
+    const spread = value.properties.find((p): p is t.SpreadElement => p.type === 'SpreadElement' && isProcessEnv(p.argument));
+    return spread ?? null;
+  }
+  if (value.type === 'CallExpression' && value.callee.type === 'MemberExpression'
+    && value.callee.object.type === 'Identifier' && value.callee.object.name === 'Object'
+    && value.callee.property.type === 'Identifier' && value.callee.property.name === 'assign') {
+    return value.arguments.find((arg) => isProcessEnv(arg)) ?? null;
+  }
+  if (value.type === 'Identifier') {
+    const binding = path.scope.getBinding(value.name);
+    const declarator = binding?.constant ? binding.path.node : null;
+    if (declarator && declarator.type === 'VariableDeclarator' && declarator.init) {
+      return wholeEnvPart(path, declarator.init) ? value : null;
+    }
+  }
+  return null;
+}
+
+type OptionsShape =
+  | { kind: 'absent'; insertAt: number; text: string }
+  | { kind: 'literal'; object: t.ObjectExpression; atCall: boolean }
+  | { kind: 'unknown' };
+
+/** Where the options argument is (or would go) for this call. */
+function optionsOf(path: NodePath<t.CallExpression>, takesArgs: boolean): OptionsShape {
+  const args = path.node.arguments;
+  const first = args[0];
+  if (!first || first.type === 'SpreadElement' || args.some((a) => a.type === 'SpreadElement')) return { kind: 'unknown' };
+  let index = 1;
+  const second = args[1];
+  if (takesArgs && second && second.type !== 'ObjectExpression' && !isFunctionArg(second)) {
+    // `spawn(cmd, args)` / `spawn(cmd, argv, opts)`: an array (or anything followed by more) is the args list.
+    if (second.type === 'ArrayExpression' || args.length > 2) index = 2;
+    else if (objectOfBinding(path, second) === null) return { kind: 'unknown' };
+  }
+  const candidate = args[index];
+  const withOptions = `{ env: ${MINIMAL_ENV} }`;
+  if (!candidate || isFunctionArg(candidate)) {
+    const previous = args[index - 1];
+    if (candidate) return { kind: 'absent', insertAt: candidate.start ?? 0, text: `${withOptions}, ` };
+    return { kind: 'absent', insertAt: previous.end ?? 0, text: `, ${withOptions}` };
+  }
+  if (candidate.type === 'ObjectExpression') return { kind: 'literal', object: candidate, atCall: true };
+  const bound = objectOfBinding(path, candidate);
+  if (bound) return { kind: 'literal', object: bound, atCall: false };
+  return { kind: 'unknown' };
+}
+
+function addEnvFix(object: t.ObjectExpression): Fix | null {
+  if (object.start == null || object.end == null) return null;
+  const last = object.properties[object.properties.length - 1];
+  if (!last) return { title: 'Pass a minimal env', edits: [{ start: object.start, end: object.end, text: `{ env: ${MINIMAL_ENV} }` }] };
+  if (last.end == null) return null;
+  return { title: 'Pass a minimal env', edits: [{ start: last.end, end: last.end, text: `, env: ${MINIMAL_ENV}` }] };
+}
+
+const INCIDENT = "seed 003: pods with ~16k injected variables (13,793 seen by execve) spent 7.5 s per call (TestEnv: 7.494s) in Node's normalizeSpawnArguments copying process.env, blocking requests for ~20 s. Pass a small env such as { PATH: process.env.PATH }.";
 
 const rule: RuleModule = {
   meta: {
     id: 'spawn-without-env',
-    description: 'TODO',
+    description: 'Flags child_process calls without a small explicit env (Node copies all of process.env on every call).',
     defaultSeverity: 'warning',
-    incident: { seed: '000', summary: '' },
-    messages: {},
-    fixable: false,
+    incident: {
+      seed: '003',
+      summary: "execSync('free -m') / df -k on a stats timer with ~16k env vars: 7.5 s in normalizeSpawnArguments per call.",
+    },
+    messages: {
+      missingEnv: `{{name}}() without an env option copies every environment variable on each call; ${INCIDENT}`,
+      wholeEnv: `{{name}}() is given the whole process.env, copied on each call; ${INCIDENT}`,
+    },
+    fixable: true,
   },
-  create() {
-    return { visitor: {} };
+  create(context) {
+    return {
+      visitor: {
+        CallExpression(path) {
+          const callee = path.node.callee;
+          // Cheap pre-check before the import lookup: `x.exec(...)` must at least be named like a spawner.
+          if (callee.type === 'MemberExpression' && !(callee.property.type === 'Identifier' && SPAWNERS.has(callee.property.name))) return;
+          if (callee.type !== 'MemberExpression' && callee.type !== 'Identifier') return;
+          const origin = moduleMemberOf(path, callee, context.importOf);
+          if (!origin || origin.source !== 'child_process') return;
+          const spawner = SPAWNERS.get(origin.member);
+          if (!spawner) return;
+          const name = origin.member;
+          const options = optionsOf(path, spawner.takesArgs);
+          if (options.kind === 'unknown') return;
+          if (options.kind === 'absent') {
+            context.report({
+              node: path.node,
+              messageId: 'missingEnv',
+              data: { name },
+              fixes: [{ title: 'Pass a minimal env', edits: [{ start: options.insertAt, end: options.insertAt, text: options.text }] }],
+            });
+            return;
+          }
+          const properties = options.object.properties;
+          const envProperty = properties.find((p): p is t.ObjectProperty | t.ObjectMethod =>
+            (p.type === 'ObjectProperty' || p.type === 'ObjectMethod') && keyIs(p, 'env'));
+          if (!envProperty) {
+            // `{ ...opts }` may carry an env we cannot see: stay quiet rather than guess.
+            if (properties.some((p) => p.type === 'SpreadElement')) return;
+            const fix = options.atCall ? addEnvFix(options.object) : null;
+            context.report({ node: path.node, messageId: 'missingEnv', data: { name }, fixes: fix ? [fix] : [] });
+            return;
+          }
+          if (envProperty.type !== 'ObjectProperty') return;
+          const whole = wholeEnvPart(path, envProperty.value);
+          if (!whole) return;
+          const fixes: Fix[] = [];
+          if (options.atCall && whole.start != null && whole.end != null) {
+            // Replace only the part that copies everything; other keys the caller added stay.
+            const replacement = whole === envProperty.value ? MINIMAL_ENV
+              : whole.type === 'SpreadElement' ? 'PATH: process.env.PATH' : isProcessEnv(whole) ? MINIMAL_ENV : null;
+            if (replacement !== null && whole.type !== 'Identifier') {
+              fixes.push({ title: 'Pass a minimal env', edits: [{ start: whole.start, end: whole.end, text: replacement }] });
+            }
+          }
+          context.report({ node: envProperty.value, messageId: 'wholeEnv', data: { name }, fixes });
+        },
+      },
+    };
   },
 };
+
 export default rule;
