@@ -112,7 +112,7 @@ exec('c', { cwd: '/', env: Object.assign({}, process.env) }, () => {});`,
       errors: [
         { messageId: 'wholeEnv', line: 2, column: 18, endColumn: 29, message: /^exec\(\) is given the whole process\.env/ },
         { messageId: 'wholeEnv', line: 3, column: 21, message: /^spawn\(\) is given/ },
-        { messageId: 'wholeEnv', line: 4, column: 27 },
+        { messageId: 'wholeEnv', line: 4, column: 28 },
       ],
       output: `const { exec, spawn: run } = require('child_process');
 exec('a', { env: ${ENV} });
