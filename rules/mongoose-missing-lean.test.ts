@@ -1,0 +1,244 @@
+import type { ModuleSummary, ProjectView } from './api';
+import rule from './mongoose-missing-lean';
+import { runRuleTests } from '../test/ruleTester';
+
+const USER = `const mongoose = require('mongoose');
+const User = mongoose.model('User', new mongoose.Schema({ name: String }));
+`;
+
+/** In-memory project: `./models` exports User and Task, `./models/user` is a model by default export. */
+const project: ProjectView = {
+  moduleAt(_from: string, specifier: string): ModuleSummary | null {
+    if (specifier === './models') return { mongooseModelExports: new Set(['User', 'Task']) };
+    if (specifier === './models/user' || specifier === './models/user.js') return { mongooseModelExports: new Set(['default']) };
+    if (specifier === './lib/cache') return { mongooseModelExports: new Set() };
+    return null;
+  },
+};
+
+runRuleTests(rule, {
+  valid: [
+    { name: 'already lean', code: `${USER}app.get('/u', async (req, res) => res.json(await User.find({}).lean()));` },
+    { name: 'lean after other builders, before exec', code: `${USER}app.get('/u', async (req, res) => res.json(await User.find({}).sort({ name: 1 }).lean().exec()));` },
+    { name: '{ lean: true } in the options argument', code: `${USER}app.get('/u', async (req, res) => res.json(await User.find({}, null, { lean: true })));` },
+    { name: 'setOptions({ lean: true })', code: `${USER}app.get('/u', async (req, res) => res.json(await User.findOne({}).setOptions({ lean: true })));` },
+    {
+      name: 'the document is modified and saved',
+      code: `${USER}app.post('/u/:id', async (req, res) => {
+  const user = await User.findById(req.params.id);
+  user.name = req.body.name;
+  await user.save();
+  res.json(user);
+});`,
+    },
+    {
+      name: 'a document method is called on every element',
+      code: `${USER}app.get('/u', async (req, res) => {
+  const users = await User.find({});
+  res.json(users.map((u) => u.toObject({ virtuals: true })));
+});`,
+    },
+    {
+      name: 'populate on the loaded document',
+      code: `${USER}async function withTeam(id) {
+  const user = await User.findById(id);
+  await user.populate('team');
+  return user;
+}`,
+    },
+    {
+      name: 'elements mutated in a for-of loop',
+      code: `${USER}async function touchAll() {
+  const users = await User.find({ stale: true });
+  for (const u of users) u.seenAt = new Date();
+  return users;
+}`,
+    },
+    {
+      name: 'mongoose array mutation through a property',
+      code: `${USER}async function tag(id, t) {
+  const user = await User.findOne({ _id: id });
+  user.tags.push(t);
+  return user;
+}`,
+    },
+    {
+      name: 'the result goes to an unknown function (it may call document methods)',
+      code: `${USER}app.get('/u', async (req, res) => { const users = await User.find({}); res.json(present(users)); });`,
+    },
+    {
+      name: 'docs.map(format): an unknown function sees each document',
+      code: `${USER}app.get('/u', async (req, res) => res.json((await User.find({})).map(format)));`,
+    },
+    {
+      name: 'stored on req for later middlewares',
+      code: `${USER}async function loadUser(req, res, next) { req.user = await User.findById(req.params.id); next(); }`,
+    },
+    { name: 'counting is not a document read', code: `${USER}app.get('/n', async (req, res) => res.json(await User.countDocuments({})));` },
+    { name: 'a cursor streams documents', code: `${USER}app.get('/u', async (req, res) => { for await (const u of User.find({}).cursor()) res.write(u.name); res.end(); });` },
+    { name: 'the result is only tested', code: `${USER}app.get('/u', async (req, res) => { if (await User.findOne({ name: req.query.n })) res.sendStatus(409); else res.sendStatus(404); });` },
+    { name: 'an unrelated object with a find method', code: `const repo = { find: async () => [] };\napp.get('/u', async (req, res) => res.json(await repo.find({})));` },
+    { name: 'Array.prototype.find on a local array', code: `const users = [{ id: 1 }];\napp.get('/u', (req, res) => res.json(users.find((u) => u.id === 1)));` },
+    {
+      name: 'sequelize-style model lookup is not mongoose (one-argument .model on an unknown receiver)',
+      code: `app.get('/u', async (req, res) => res.json(await sequelize.model('User').findOne({})));`,
+    },
+    {
+      name: 'a model imported from a module whose summary says it is not a model',
+      code: `const { cache } = require('./lib/cache');\napp.get('/u', async (req, res) => res.json(await cache.find({})));`,
+    },
+    {
+      name: 'a local variable shadows the imported model',
+      code: `const { User } = require('./models');\napp.get('/u', async (req, res) => { const User = { find: async () => [] }; res.json(await User.find({})); });`,
+    },
+    {
+      name: 'destructured fields of one document are plain values',
+      code: `${USER}app.get('/u/:id', async (req, res) => { const { name } = await User.findById(req.params.id); res.json({ name }); });`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'awaited find sent with res.json (the fix goes before .sort/.exec)',
+      code: `${USER}app.get('/users', async (req, res) => {
+  const users = await User.find({ active: true }).sort({ name: 1 }).exec();
+  res.json(users);
+});`,
+      errors: [{
+        messageId: 'missingLean', line: 4, column: 23, endLine: 4, endColumn: 50,
+        message: '`User.find()` hydrates full mongoose documents that are only sent with res.json() on every request; add `.lean()` (seed 004: completeMany took 2+ s, lean reads were >= 1.5x faster).',
+      }],
+      output: `${USER}app.get('/users', async (req, res) => {
+  const users = await User.find({ active: true }).lean().sort({ name: 1 }).exec();
+  res.json(users);
+});`,
+    },
+    {
+      name: 'findById returned from a service function (not per request here)',
+      code: `${USER}async function getUser(id) {
+  return User.findById(id);
+}`,
+      errors: [{ messageId: 'missingLean', line: 4, column: 10, message: /only returned; add/ }],
+      output: `${USER}async function getUser(id) {
+  return User.findById(id).lean();
+}`,
+    },
+    {
+      name: 'koa: ctx.body = { tasks } (the object carries the documents)',
+      filename: 'routes.mjs',
+      code: `import mongoose, { model } from 'mongoose';
+const Task = model('Task', new mongoose.Schema({}));
+router.get('/tasks', async (ctx) => {
+  ctx.body = { tasks: await Task.find({ project: ctx.params.id }) };
+});`,
+      errors: [{ messageId: 'missingLean', line: 4, column: 29, message: /only assigned to ctx\.body on every request/ }],
+      output: `import mongoose, { model } from 'mongoose';
+const Task = model('Task', new mongoose.Schema({}));
+router.get('/tasks', async (ctx) => {
+  ctx.body = { tasks: await Task.find({ project: ctx.params.id }).lean() };
+});`,
+    },
+    {
+      name: 'fastify reply.send in a then callback',
+      code: `${USER}fastify.get('/u', (request, reply) => User.find({}).then((users) => reply.send(users)));`,
+      errors: [{ messageId: 'missingLean', line: 3, column: 39, message: /sent with reply\.send\(\)/ }],
+      output: `${USER}fastify.get('/u', (request, reply) => User.find({}).lean().then((users) => reply.send(users)));`,
+    },
+    {
+      name: 'JSON.stringify on http.createServer',
+      code: `${USER}require('http').createServer(async (req, res) => {
+  const user = await User.findOne({ name: 'a' });
+  res.end(JSON.stringify(user));
+}).listen(3000);`,
+      errors: [{ messageId: 'missingLean', line: 4, column: 22, message: /serialized with JSON\.stringify\(\) on every request/ }],
+      output: `${USER}require('http').createServer(async (req, res) => {
+  const user = await User.findOne({ name: 'a' });
+  res.end(JSON.stringify(user));
+}).listen(3000);`.replace(`User.findOne({ name: 'a' })`, `User.findOne({ name: 'a' }).lean()`),
+    },
+    {
+      name: 'fields read in map, the mapped array sent',
+      code: `${USER}app.get('/names', async (req, res) => {
+  const users = await User.find({});
+  res.json(users.map((u) => ({ id: u.id, name: u.name })));
+});`,
+      errors: [{ messageId: 'missingLean', line: 4, column: 23 }],
+      output: `${USER}app.get('/names', async (req, res) => {
+  const users = await User.find({}).lean();
+  res.json(users.map((u) => ({ id: u.id, name: u.name })));
+});`,
+    },
+    {
+      name: 'spread into the response object',
+      code: `${USER}app.get('/me', async (req, res) => res.json({ ...(await User.findById(req.user.id)), ok: true }));`,
+      errors: [{ messageId: 'missingLean', line: 3, column: 57 }],
+      output: `${USER}app.get('/me', async (req, res) => res.json({ ...(await User.findById(req.user.id).lean()), ok: true }));`,
+    },
+    {
+      name: 'inline one-argument lookup mongoose.model(\'User\')',
+      code: `const mongoose = require('mongoose');
+app.get('/u', async (req, res) => res.send(await mongoose.model('User').where({ a: 1 })));`,
+      errors: [{ messageId: 'missingLean', line: 2, column: 50, message: /`mongoose\.model\('User'\)\.where\(\)`/ }],
+      output: `const mongoose = require('mongoose');
+app.get('/u', async (req, res) => res.send(await mongoose.model('User').where({ a: 1 }).lean()));`,
+    },
+    {
+      name: 'a connection model',
+      code: `const mongoose = require('mongoose');
+const conn = mongoose.createConnection(process.env.URI);
+const Task = conn.model('Task', new mongoose.Schema({}));
+app.get('/t', async (req, res) => { res.json(await Task.find()); });`,
+      errors: [{ messageId: 'missingLean', line: 4, column: 52 }],
+      output: `const mongoose = require('mongoose');
+const conn = mongoose.createConnection(process.env.URI);
+const Task = conn.model('Task', new mongoose.Schema({}));
+app.get('/t', async (req, res) => { res.json(await Task.find().lean()); });`,
+    },
+    {
+      name: 'model imported by destructuring from ./models (CommonJS)',
+      code: `const { Task } = require('./models');
+app.get('/t', async (req, res) => res.json(await Task.find({ done: false })));`,
+      errors: [{ messageId: 'missingLean', line: 2, column: 50, message: /`Task\.find\(\)`/ }],
+      output: `const { Task } = require('./models');
+app.get('/t', async (req, res) => res.json(await Task.find({ done: false }).lean()));`,
+    },
+    {
+      name: 'model used through the whole module object (models.User)',
+      code: `const models = require('./models');
+app.get('/u', async (req, res) => res.json(await models.User.findOne({})));`,
+      errors: [{ messageId: 'missingLean', line: 2, column: 50, message: /`models\.User\.findOne\(\)`/ }],
+      output: `const models = require('./models');
+app.get('/u', async (req, res) => res.json(await models.User.findOne({}).lean()));`,
+    },
+    {
+      name: 'TypeScript ESM default import with a .js specifier',
+      filename: 'routes.ts',
+      code: `import User from './models/user.js';
+export async function list(): Promise<unknown> {
+  const users = (await User.find({})) as unknown[];
+  return users;
+}`,
+      errors: [{ messageId: 'missingLean', line: 3, column: 24 }],
+      output: `import User from './models/user.js';
+export async function list(): Promise<unknown> {
+  const users = (await User.find({}).lean()) as unknown[];
+  return users;
+}`,
+    },
+    {
+      name: 'two queries in one handler: only the serialized one',
+      code: `${USER}app.put('/u/:id', async (req, res) => {
+  const me = await User.findById(req.user.id);
+  me.lastSeen = Date.now();
+  await me.save();
+  res.json(await User.find({ team: me.team }));
+});`,
+      errors: [{ messageId: 'missingLean', line: 7, column: 18 }],
+      output: `${USER}app.put('/u/:id', async (req, res) => {
+  const me = await User.findById(req.user.id);
+  me.lastSeen = Date.now();
+  await me.save();
+  res.json(await User.find({ team: me.team }).lean());
+});`,
+    },
+  ],
+}, { project });
