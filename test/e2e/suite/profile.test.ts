@@ -94,10 +94,16 @@ describe('profiles', () => {
   });
 
   it('keeps the loaded profile and shows one error for a broken file', async () => {
-    const broken = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hotframe-e2e-')), 'broken.cpuprofile');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotframe-broken-'));
+    const broken = path.join(dir, 'broken.cpuprofile');
     fs.writeFileSync(broken, '{"nodes": [{"id": 1, "callFrame": ');
     const previous = (await debugState()).lastError;
-    const result = await vscode.commands.executeCommand('hotframe.openProfile', broken);
+    let result: unknown;
+    try {
+      result = await vscode.commands.executeCommand('hotframe.openProfile', broken);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
     assert.equal(result, null);
     const state = await debugState();
     assert.notEqual(state.lastError, previous);
