@@ -34,7 +34,7 @@ const KEY_IDLE = -2;
 const KEY_UNKNOWN = -3;
 const libraryKey = (library: number): number => -10 - library;
 
-interface SourcePositions {
+export interface SourcePositions {
   codeOffset: Int32Array;
   position: Int32Array;
   inlining: Int32Array;
@@ -380,11 +380,16 @@ function parseSourceInfo(info: string): SourcePositions | null {
   const f = info.split(',');
   const script = Number(f[0]);
   if (!Number.isInteger(script) || f.length < 4) return null;
+  return parseSourcePositions(script, f[3], f[4] ?? '');
+}
+
+/** Source position table "C<code offset>O<script offset>[I<inlining id>]..." and inlining table "F<fn>O<offset>[I<parent>]...". */
+export function parseSourcePositions(script: number, table: string, inlined: string): SourcePositions {
   const codeOffset: number[] = [];
   const position: number[] = [];
   const inlining: number[] = [];
   const re = /C(\d+)O(\d+)(?:I(\d+))?/g;
-  for (let m = re.exec(f[3]); m !== null; m = re.exec(f[3])) {
+  for (let m = re.exec(table); m !== null; m = re.exec(table)) {
     codeOffset.push(Number(m[1]));
     position.push(Number(m[2]));
     inlining.push(m[3] === undefined ? -1 : Number(m[3]));
@@ -392,7 +397,7 @@ function parseSourceInfo(info: string): SourcePositions | null {
   const inlinedAt: number[] = [];
   const inlinedParent: number[] = [];
   const fre = /F(\d*)O(\d+)(?:I(\d+))?/g;
-  for (let m = fre.exec(f[4] ?? ''); m !== null; m = fre.exec(f[4] ?? '')) {
+  for (let m = fre.exec(inlined); m !== null; m = fre.exec(inlined)) {
     inlinedAt.push(Number(m[2]));
     inlinedParent.push(m[3] === undefined ? -1 : Number(m[3]));
   }
@@ -410,7 +415,7 @@ function parseSourceInfo(info: string): SourcePositions | null {
  * The script position of a code offset, in the code's own function: a position inside inlined
  * code is replaced by the call that inlined it (prof-process also charges the outer function).
  */
-function positionAt(p: SourcePositions, offset: number): number {
+export function positionAt(p: SourcePositions, offset: number): number {
   let lo = 0;
   let hi = p.codeOffset.length - 1;
   let k = -1;
@@ -464,7 +469,7 @@ function escapedLineStarts(escaped: string): Int32Array {
   return Int32Array.from(starts);
 }
 
-function textLineStarts(text: string): Int32Array {
+export function textLineStarts(text: string): Int32Array {
   const starts: number[] = [0];
   for (let i = 0; i < text.length; i++) {
     const ch = text.charCodeAt(i);
@@ -478,7 +483,7 @@ function textLineStarts(text: string): Int32Array {
 }
 
 /** 1-based line of a UTF-16 offset. */
-function lineOf(starts: Int32Array, position: number): number {
+export function lineOf(starts: Int32Array, position: number): number {
   let lo = 0;
   let hi = starts.length - 1;
   while (lo < hi) {
