@@ -36,6 +36,13 @@ function lastSegment(name: string): string {
 
 const MONGOOSE_HYDRATION = new Set(['completeMany', 'init', '$__init', 'Document']);
 const DATE_NOW = /\bRuntime_DateCurrentTime\b|\bDateNow\b|^(Builtin: )?(Date\.)?now$/;
+/**
+ * Without C++ symbols (a raw `--prof` log), Date.now's clock_gettime shows as the vDSO, which
+ * on Linux holds only clock and cpu queries: its time is time spent reading the clock.
+ */
+const VDSO = /^\[vdso\]$|linux-vdso/;
+/** A source line whose own samples are a Date.now() call (cpuprofile: the builtin is inlined into the line). */
+const DATE_NOW_CALL = /\bDate\.now\s*\(/;
 
 function isMongooseHydration(f: ResolvedFunction): boolean {
   return /[\\/]node_modules[\\/]mongoose[\\/]/.test(f.file) && MONGOOSE_HYDRATION.has(lastSegment(f.name));
@@ -46,8 +53,11 @@ function isSpawnEnvWalk(f: ResolvedFunction): boolean {
 }
 
 function isDateNow(f: ResolvedFunction): boolean {
-  return f.category !== 'user' && DATE_NOW.test(f.name);
+  return f.category !== 'user' && (DATE_NOW.test(f.name) || VDSO.test(f.name));
 }
+
+/** Reads one line (1-based) of a local source file, or null. */
+export type SourceLineReader = (file: string, line: number) => string | null;
 
 interface Detector {
   id: Insight['id'];
@@ -94,7 +104,21 @@ function measured(percent: number, ms: number): string {
   return `${formatPercent(percent)} of CPU (${formatMs(ms)})`;
 }
 
-export function findInsights(profile: NormalizedProfile, index: FunctionIndex, frames: UserFrames, aggregates: Aggregates): Insight[] {
+/** Self time of hot user lines that are Date.now() calls, most expensive first. */
+function dateNowLines(aggregates: Aggregates, index: FunctionIndex, readLine: SourceLineReader): { file: string; line: number; samples: number; ms: number }[] {
+  const userFiles = new Set(index.functions.filter((f) => f.category === 'user' && f.resolved).map((f) => f.file));
+  return aggregates.lines
+    .filter((l) => l.selfSamples > 0 && userFiles.has(l.file) && DATE_NOW_CALL.test(readLine(l.file, l.line) ?? ''))
+    .map((l) => ({ file: l.file, line: l.line, samples: l.selfSamples, ms: l.selfMs }));
+}
+
+export function findInsights(
+  profile: NormalizedProfile,
+  index: FunctionIndex,
+  frames: UserFrames,
+  aggregates: Aggregates,
+  readLine: SourceLineReader = () => null,
+): Insight[] {
   const busy = busySamples(profile, aggregates);
   const insights: Insight[] = [];
   const gc = aggregates.categories.gc;
@@ -115,19 +139,32 @@ export function findInsights(profile: NormalizedProfile, index: FunctionIndex, f
   }
   for (const detector of DETECTORS) {
     const cost: CostUnder = costUnder(profile, index, frames, (f) => detector.matches(index.functions[f]));
-    const percent = busy > 0 ? (cost.samples / busy) * 100 : 0;
-    if (cost.samples === 0 || percent < HOT_PERCENT) continue;
+    let samples = cost.samples;
+    let ms = cost.ms;
     const top = cost.sites[0];
     const user = top === undefined ? null : index.functions[top.key.func];
-    const location = top === undefined || user === null ? null : { file: user.file, line: top.key.line };
-    const where = user === null || location === null ? '' : `, called from ${user.name || '(anonymous)'} at ${location.file}:${location.line}`;
+    let location = top === undefined || user === null ? null : { file: user.file, line: top.key.line };
+    let where = user === null || location === null ? '' : `, called from ${user.name || '(anonymous)'} at ${location.file}:${location.line}`;
+    if (detector.id === 'date-now-hot') {
+      const lines = dateNowLines(aggregates, index, readLine);
+      for (const line of lines) {
+        samples += line.samples;
+        ms += line.ms;
+      }
+      if (lines.length > 0 && (top === undefined || lines[0].samples > top.samples)) {
+        location = { file: lines[0].file, line: lines[0].line };
+        where = `, on the Date.now() call at ${location.file}:${location.line}`;
+      }
+    }
+    const percent = busy > 0 ? (samples / busy) * 100 : 0;
+    if (samples === 0 || percent < HOT_PERCENT) continue;
     insights.push({
       id: detector.id,
       seed: detector.seed,
       title: detector.title,
-      message: detector.advice(measured(percent, cost.ms), where),
-      samples: cost.samples,
-      ms: cost.ms,
+      message: detector.advice(measured(percent, ms), where),
+      samples,
+      ms,
       percent,
       location,
     });

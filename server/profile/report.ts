@@ -1,11 +1,13 @@
 // The one analysis of a loaded profile: locations resolved (path mapping, then source maps),
 // costs aggregated, library time attributed to user call sites, insights found. Views (CLI text
 // and JSON, editor heat, hover, flame graph) all read from the `AnalyzedProfile` built here.
+import { readFileSync, statSync } from 'node:fs';
+
 import { aggregate, indexFunctions, shapeOf, type Aggregates, type FunctionIndex, type ResolvedFunction, type TreeShape } from './aggregate';
 import { attribute, percentOf, type Attribution } from './attribution';
 import type { CostTable, FileCosts } from './costIndex';
 import { DEFAULT_MIN_FRACTION, invertTree, mergeProfile, toFlameNodes, type MergedTree } from './flameTree';
-import { findInsights } from './insights';
+import { findInsights, type SourceLineReader } from './insights';
 import { isLocalCandidate, PathResolver } from './pathMapping';
 import { SourceMapCache } from './sourceMaps';
 import type { CallSite, FlameNode, FunctionCost, LineCost, NormalizedProfile, ProfileReport, ReportOptions } from './types';
@@ -168,15 +170,37 @@ function locator(profile: NormalizedProfile, options: AnalysisOptions) {
       if (isLocalCandidate(fn.url) && (fn.category === 'user' || fn.category === 'dependency')) unresolved.add(path.file);
       return { name: fn.name, file: path.file, line: fn.line, column: fn.column, category: fn.category, resolved: false };
     }
-    const original = useMaps ? maps.originalOf(path.file, fn.line, fn.column) : null;
-    if (original === null) return { name: fn.name, file: path.file, line: fn.line, column: fn.column, category: fn.category, resolved: true };
+    if (!useMaps || maps.mapFor(path.file) === null) return { name: fn.name, file: path.file, line: fn.line, column: fn.column, category: fn.category, resolved: true };
     generated[f] = path.file;
+    const original = maps.originalOf(path.file, fn.line, fn.column);
+    // Bundler glue (the module wrapper, helpers) has no original: it stays in the generated file.
+    if (original === null) return { name: fn.name, file: path.file, line: fn.line, column: fn.column, category: fn.category, resolved: true };
     // A bundle's frames may come from libraries bundled into it.
     const category = fn.category === 'user' && /[\\/]node_modules[\\/]/.test(original.file) ? 'dependency' : fn.category;
     return { name: fn.name, file: original.file, line: original.line, column: original.column, category, resolved: paths.exists(original.file) };
   };
 
   return { locate, generated, maps, unresolved };
+}
+
+/** Source files bigger than this are not read for insights (generated bundles, data). */
+const MAX_SOURCE_BYTES = 4 * 1024 * 1024;
+
+/** Reads lines of local source files, each file once. */
+function sourceLineReader(): SourceLineReader {
+  const files = new Map<string, string[] | null>();
+  return (file, line) => {
+    let lines = files.get(file);
+    if (lines === undefined) {
+      try {
+        lines = statSync(file).size <= MAX_SOURCE_BYTES ? readFileSync(file, 'utf8').split('\n') : null;
+      } catch {
+        lines = null;
+      }
+      files.set(file, lines);
+    }
+    return lines?.[line - 1] ?? null;
+  };
 }
 
 /** Analyzes a normalized profile. Pure apart from reading local files (existence, source maps). */
@@ -189,14 +213,13 @@ export function buildReport(profile: NormalizedProfile, options: AnalysisOptions
     if (generated[func] !== '') {
       const original = maps.originalOf(generated[func], line, 0);
       if (original !== null) return { file: original.file, line: original.line };
-      // A generated line with no mapping (bundler glue): keep it on the function's own line.
-      return { file: resolved.file, line: resolved.line };
+      return { file: generated[func], line };
     }
     return { file: resolved.file, line };
   };
   const aggregates = aggregate(profile, index, shape, locateLine);
   const attribution = attribute(profile, index);
-  const insights = findInsights(profile, index, attribution.frames, aggregates);
+  const insights = findInsights(profile, index, attribution.frames, aggregates, sourceLineReader());
   const functions = aggregates.functions
     .filter((f) => f.totalSamples > 0 || f.selfSamples > 0)
     .sort((a, b) => b.selfSamples - a.selfSamples || b.totalSamples - a.totalSamples || a.name.localeCompare(b.name));
