@@ -7,22 +7,12 @@ import { createMessageConnection, StreamMessageReader, StreamMessageWriter } fro
 import type { MessageConnection } from 'vscode-jsonrpc/node';
 import type { CodeAction, Diagnostic, PublishDiagnosticsParams, TextEdit, WorkspaceEdit } from 'vscode-languageserver';
 
+import { LEAN_HANDLER } from './analyzeFixture';
 import { bundles } from './bundles';
 
 const URI = 'file:///virtual/project/routes/tasks.js';
 
-/** A request handler with a mongoose model read sent as-is: `mongoose-missing-lean` at 6:17-6:30 (0-based). */
-const HANDLER = [
-  "const express = require('express');",
-  "const mongoose = require('mongoose');",
-  "const Task = mongoose.model('Task', new mongoose.Schema({ title: String }));",
-  'const app = express();',
-  "app.get('/tasks', async (req, res) => {",
-  '  res.json(await Task.find({}));',
-  '});',
-  'app.listen(3000);',
-  '',
-].join('\n');
+/** LEAN_HANDLER's `mongoose-missing-lean`, in 0-based LSP positions. */
 const LEAN_RANGE = { start: { line: 5, character: 17 }, end: { line: 5, character: 30 } };
 
 interface Client {
@@ -129,7 +119,7 @@ describe('language server over stdio', function () {
   });
 
   it('publishes a finding with its exact range, code, source and rule documentation link', async () => {
-    await open(client, URI, HANDLER, 1);
+    await open(client, URI, LEAN_HANDLER, 1);
     const diagnostics = await client.diagnosticsFor(URI, 1);
     assert.equal(diagnostics.length, 1, JSON.stringify(diagnostics));
     const [d] = diagnostics;
@@ -157,9 +147,9 @@ describe('language server over stdio', function () {
       ],
     );
     assert.equal(actions.length, 3);
-    const fixed = applyEdits(HANDLER, editsOf(actions[0].edit, URI, 1));
+    const fixed = applyEdits(LEAN_HANDLER, editsOf(actions[0].edit, URI, 1));
     assert.equal(fixed.split('\n')[5], '  res.json(await Task.find({}).lean());');
-    const disabledLine = applyEdits(HANDLER, editsOf(actions[1].edit, URI, 1)).split('\n');
+    const disabledLine = applyEdits(LEAN_HANDLER, editsOf(actions[1].edit, URI, 1)).split('\n');
     assert.equal(disabledLine[5], '  // hotframe-disable-next-line mongoose-missing-lean');
     assert.equal(disabledLine[6], '  res.json(await Task.find({}));');
     // A range with no finding under it gets nothing.
@@ -172,7 +162,7 @@ describe('language server over stdio', function () {
   });
 
   it('clears the diagnostic when an edit removes the violation', async () => {
-    await change(client, URI, 2, HANDLER.replace('Task.find({})', 'Task.find({}).lean()'));
+    await change(client, URI, 2, LEAN_HANDLER.replace('Task.find({})', 'Task.find({}).lean()'));
     assert.deepEqual(await client.diagnosticsFor(URI, 2), []);
   });
 
@@ -183,7 +173,7 @@ describe('language server over stdio', function () {
       return `Content-Length: ${Buffer.byteLength(body, 'utf8')}\r\n\r\n${body}`;
     };
     const before = client.published.length;
-    client.child.stdin.write(frame(3, HANDLER) + frame(4, HANDLER.replace('async (req, res)', 'async (request, res)')));
+    client.child.stdin.write(frame(3, LEAN_HANDLER) + frame(4, LEAN_HANDLER.replace('async (req, res)', 'async (request, res)')));
     const diagnostics = await client.diagnosticsFor(URI, 4);
     assert.deepEqual(diagnostics.map((d) => d.range), [LEAN_RANGE]);
     const versions = client.published.slice(before).filter((p) => p.uri === URI).map((p) => p.version);
@@ -192,7 +182,7 @@ describe('language server over stdio', function () {
 
   it('reports a syntax error as one parse-error diagnostic and still reports what parsed', async () => {
     const uri = 'file:///virtual/project/broken.js';
-    const text = HANDLER + 'const broken;\n';
+    const text = LEAN_HANDLER + 'const broken;\n';
     await open(client, uri, text, 1);
     const diagnostics = await client.diagnosticsFor(uri, 1);
     assert.deepEqual(

@@ -1,0 +1,46 @@
+// What the analyze tests share: a handler with one known finding, a temp project writer, and
+// the CLI run as a process.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+import { bundles } from './bundles';
+
+/** A request handler sending a hydrated mongoose read: mongoose-missing-lean at 6:18-6:31 (1-based). */
+export const LEAN_HANDLER = [
+  "const express = require('express');",
+  "const mongoose = require('mongoose');",
+  "const Task = mongoose.model('Task', new mongoose.Schema({ title: String }));",
+  'const app = express();',
+  "app.get('/tasks', async (req, res) => {",
+  '  res.json(await Task.find({}));',
+  '});',
+  'app.listen(3000);',
+  '',
+].join('\n');
+
+export const LEAN_MESSAGE =
+  '`Task.find()` hydrates full mongoose documents that are only sent with res.json() on every request; add `.lean()` (seed 004: completeMany took 2+ s, lean reads were >= 1.5x faster).';
+
+/** Writes `files` (path -> text) under a new temp folder and returns it. */
+export function writeProject(files: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), 'hotframe-analyze-'));
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  return root;
+}
+
+export interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export async function analyze(cwd: string, ...args: string[]): Promise<Run> {
+  const { cli } = await bundles();
+  const run = spawnSync(process.execPath, [cli, 'analyze', ...args], { cwd, encoding: 'utf8' });
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}

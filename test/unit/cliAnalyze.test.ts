@@ -1,0 +1,141 @@
+// `hotframe analyze` as a process on a small project written to a temp folder: exact JSON,
+// the text layout, exit codes 0/1/2 with one-line errors, and which files are read.
+import { strict as assert } from 'node:assert';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { LEAN_HANDLER, LEAN_MESSAGE, analyze, writeProject } from './analyzeFixture';
+import { bundles } from './bundles';
+
+const lean = (file: string, severity = 'warning') => ({
+  ruleId: 'mongoose-missing-lean',
+  severity,
+  message: LEAN_MESSAGE,
+  file,
+  line: 6,
+  column: 18,
+  endLine: 6,
+  endColumn: 31,
+});
+
+describe('hotframe analyze', function () {
+  this.timeout(60_000);
+  let root: string;
+
+  before(async () => {
+    await bundles();
+    root = writeProject({
+      '.git/HEAD': 'ref: refs/heads/main\n',
+      '.gitignore': 'generated/\n*.gen.js\n',
+      'routes/tasks.js': LEAN_HANDLER,
+      'routes/clean.mjs': 'export const answer = 42;\n',
+      'src/.gitignore': '*.local.js\n',
+      'src/scratch.local.js': LEAN_HANDLER,
+      'src/tasks.ts': LEAN_HANDLER,
+      'src/tasks.gen.js': LEAN_HANDLER,
+      'src/types.d.ts': 'export type T = string;\n',
+      'generated/tasks.js': LEAN_HANDLER,
+      'node_modules/dep/index.js': LEAN_HANDLER,
+      'notes.txt': LEAN_HANDLER,
+      'broken.js': LEAN_HANDLER + 'const broken;\n',
+      'bundle.min.js': 'var a=' + JSON.stringify('x'.repeat(12_000)) + ';\n',
+    });
+  });
+
+  after(() => rmSync(root, { recursive: true, force: true }));
+
+  it('prints the documented JSON: 1-based lines and columns, cwd-relative paths, skipped files with reasons', async () => {
+    const run = await analyze(root, '--format', 'json');
+    assert.equal(run.stderr, '');
+    assert.equal(run.status, 1);
+    assert.deepEqual(JSON.parse(run.stdout), {
+      findings: [lean('broken.js'), lean('routes/tasks.js'), lean('src/tasks.ts')],
+      filesAnalyzed: 4,
+      skipped: [
+        { file: 'broken.js', reason: 'parse-error: Missing initializer in const declaration. (9:13)' },
+        { file: 'bundle.min.js', reason: 'minified' },
+      ],
+    });
+  });
+
+  it('walks only the folders given, relative to cwd, and always reads files named explicitly', async () => {
+    const run = await analyze(join(root, 'routes'), '--format', 'json', '.', '../generated/tasks.js', '../notes.txt');
+    const json = JSON.parse(run.stdout) as { findings: { file: string }[]; filesAnalyzed: number };
+    // notes.txt is not a source file by name, but a file named on the command line is always analyzed.
+    assert.deepEqual(
+      json.findings.map((f) => f.file),
+      ['../generated/tasks.js', '../notes.txt', 'tasks.js'],
+    );
+    assert.equal(json.filesAnalyzed, 4);
+  });
+
+  it('applies the .gitignore files of enclosing folders up to the repository root', async () => {
+    const run = await analyze(join(root, 'src'), '--format', 'json');
+    const json = JSON.parse(run.stdout) as { findings: { file: string }[]; filesAnalyzed: number };
+    assert.deepEqual(json.findings.map((f) => f.file), ['tasks.ts']); // not tasks.gen.js (../.gitignore) nor scratch.local.js (./.gitignore)
+    assert.equal(json.filesAnalyzed, 1);
+  });
+
+  it('prints text grouped per file with a summary line', async () => {
+    const run = await analyze(root, 'routes', 'src');
+    assert.equal(run.status, 1);
+    assert.equal(
+      run.stdout,
+      [
+        `routes/tasks.js:6:18  warning  ${LEAN_MESSAGE}  [mongoose-missing-lean]`,
+        '',
+        `src/tasks.ts:6:18  warning  ${LEAN_MESSAGE}  [mongoose-missing-lean]`,
+        '',
+        '2 findings (2 warning) in 2 files; 3 files analyzed',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('reports parse errors as lines of their own and counts them in the exit code', async () => {
+    const run = await analyze(root, 'broken.js', '--rule', 'mongoose-missing-lean=off');
+    assert.equal(run.status, 1);
+    assert.equal(run.stdout, 'broken.js:9:13  error  Missing initializer in const declaration.  [parse-error]\n\n0 findings in 0 files; 1 file analyzed, 1 parse error\n');
+  });
+
+  it('exits 0 when nothing is found', async () => {
+    const run = await analyze(root, 'routes/clean.mjs', '--format', 'json');
+    assert.equal(run.status, 0);
+    assert.deepEqual(JSON.parse(run.stdout), { findings: [], filesAnalyzed: 1, skipped: [] });
+  });
+
+  it('applies --rule levels, repeated, last one wins', async () => {
+    const raised = await analyze(root, 'routes/tasks.js', '--format', 'json', '--rule', 'mongoose-missing-lean=off', '--rule=mongoose-missing-lean=error');
+    assert.deepEqual(JSON.parse(raised.stdout).findings, [lean('routes/tasks.js', 'error')]);
+    const off = await analyze(root, 'routes/tasks.js', '--rule', 'mongoose-missing-lean=off');
+    assert.equal(off.status, 0);
+    assert.equal(off.stdout, '0 findings in 0 files; 1 file analyzed\n');
+  });
+
+  const usageErrors: [string, string[], string][] = [
+    ['an unknown rule id', ['--rule', 'no-such-rule=error'], "hotframe: --rule: unknown rule 'no-such-rule' (rules: "],
+    ['an unknown level', ['--rule', 'mongoose-missing-lean=loud'], "hotframe: --rule mongoose-missing-lean: unknown level 'loud' (off|hint|information|warning|error)\n"],
+    ['a --rule without =', ['--rule', 'mongoose-missing-lean'], "hotframe: --rule expects <id>=<level>, got 'mongoose-missing-lean'\n"],
+    ['an unknown format', ['--format', 'xml'], "hotframe: --format: unknown format 'xml' (text|json|sarif)\n"],
+    ['a missing path', ['nowhere/app.js'], 'hotframe: no such file or folder: nowhere/app.js\n'],
+    ['a missing profile', ['--profile', 'missing.cpuprofile'], 'hotframe: --profile: no such file: missing.cpuprofile\n'],
+    ['a missing root', ['--root', 'nowhere'], 'hotframe: --root: no such folder: nowhere\n'],
+    ['an unknown option', ['--fix'], 'hotframe: unknown option --fix\n'],
+  ];
+  for (const [what, args, stderr] of usageErrors) {
+    it(`exits 2 with one line on stderr for ${what}`, async () => {
+      const run = await analyze(root, ...args);
+      assert.equal(run.status, 2);
+      assert.equal(run.stdout, '');
+      assert.ok(run.stderr.startsWith(stderr), run.stderr);
+      assert.equal(run.stderr.split('\n').length, 2, 'exactly one line');
+    });
+  }
+
+  it('exits 2 with one line when the profile cannot be read', async () => {
+    const dir = writeProject({ 'app.js': LEAN_HANDLER, 'bad.cpuprofile': '{"nodes": "not a profile"' });
+    const run = await analyze(dir, '--profile', 'bad.cpuprofile');
+    assert.equal(run.status, 2);
+    assert.match(run.stderr, /^hotframe: --profile bad\.cpuprofile: .+\n$/);
+  });
+});
