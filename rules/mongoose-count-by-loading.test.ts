@@ -1,0 +1,113 @@
+import type { ModuleSummary, ProjectView } from './api';
+import rule from './mongoose-count-by-loading';
+import { runRuleTests } from '../test/ruleTester';
+
+const TASK = `const mongoose = require('mongoose');
+const Task = mongoose.model('Task', new mongoose.Schema({ done: Boolean }));
+`;
+
+const project: ProjectView = {
+  moduleAt(_from: string, specifier: string): ModuleSummary | null {
+    return specifier === '../models' ? { mongooseModelExports: new Set(['Task']) } : null;
+  },
+};
+
+runRuleTests(rule, {
+  valid: [
+    { name: 'countDocuments', code: `${TASK}app.get('/n', async (req, res) => res.json({ n: await Task.countDocuments({ done: false }) }));` },
+    { name: 'estimatedDocumentCount', code: `${TASK}app.get('/n', async (req, res) => res.json({ n: await Task.estimatedDocumentCount() }));` },
+    {
+      name: 'the array is used for more than its length',
+      code: `${TASK}app.get('/t', async (req, res) => {
+  const tasks = await Task.find({ done: false });
+  res.json({ total: tasks.length, tasks });
+});`,
+    },
+    {
+      name: 'the length is written, not read',
+      code: `${TASK}async function clear() { const tasks = await Task.find({}); tasks.length = 0; }`,
+    },
+    {
+      name: 'a variable reassigned later',
+      code: `${TASK}async function n() { let tasks = await Task.find({}); tasks = tasks.concat(extra); return tasks.length; }`,
+    },
+    {
+      name: 'a then callback that uses the documents',
+      code: `${TASK}const n = () => Task.find({}).then((tasks) => tasks.map((t) => t.id));`,
+    },
+    { name: 'findOne returns one document, not an array', code: `${TASK}const n = async () => (await Task.findOne({})).length;` },
+    { name: 'string length of a field', code: `${TASK}const n = async () => (await Task.findById(1)).title.length;` },
+    { name: 'a local array named like a model', code: `const Task = [];\nconst n = async () => (await Task.find((t) => t)).length;` },
+    { name: 'distinct() returns values, not documents', code: `${TASK}const n = async () => (await Task.find({}).distinct('owner')).length;` },
+  ],
+  invalid: [
+    {
+      name: "seed 004's count endpoint: (await M.find(q)).length",
+      code: `${TASK}app.get('/count', async (req, res) => {
+  res.json({ count: (await Task.find({ project: req.params.id })).length });
+});`,
+      errors: [{
+        messageId: 'countByLoading', line: 4, column: 28, endLine: 4, endColumn: 65,
+        message: '`Task.find()` loads and hydrates every matching document only to take `.length` on every request; use `Task.countDocuments()` (seed 004: count TTFB 5 s -> 197 ms).',
+      }],
+      output: `${TASK}app.get('/count', async (req, res) => {
+  res.json({ count: (await Task.countDocuments({ project: req.params.id })) });
+});`,
+    },
+    {
+      name: 'exec() and select() do not change the count',
+      code: `${TASK}const n = async (q) => (await Task.find(q).select('_id').exec()).length;`,
+      errors: [{ messageId: 'countByLoading', line: 3, column: 31, message: /only to take `\.length`; use/ }],
+      output: `${TASK}const n = async (q) => (await Task.countDocuments(q));`,
+    },
+    {
+      name: 'find() with no filter',
+      code: `${TASK}const n = async () => (await Task.find()).length;`,
+      errors: [{ messageId: 'countByLoading', line: 3, column: 30 }],
+      output: `${TASK}const n = async () => (await Task.countDocuments());`,
+    },
+    {
+      name: 'a variable whose only use is .length (no fix: the variable would change meaning)',
+      code: `${TASK}app.get('/count', async (req, res) => {
+  const tasks = await Task.find({ owner: req.user.id });
+  if (tasks.length > 100) res.set('X-Many', '1');
+  res.json({ count: tasks.length });
+});`,
+      errors: [{ messageId: 'countByLoading', line: 4, column: 23 }],
+      output: null,
+    },
+    {
+      name: 'then(d => d.length) becomes countDocuments',
+      code: `${TASK}function countOpen() { return Task.find({ done: false }).then((docs) => docs.length); }`,
+      errors: [{ messageId: 'countByLoading', line: 3, column: 31, message: /only to take `\.length`; use/ }],
+      output: `${TASK}function countOpen() { return Task.countDocuments({ done: false }); }`,
+    },
+    {
+      name: 'exec().then(function (d) { return d.length }) is flagged without a fix (block body)',
+      code: `${TASK}function countOpen() { return Task.find({}).exec().then(function (docs) { return docs.length; }); }`,
+      errors: [{ messageId: 'countByLoading', line: 3, column: 31 }],
+      output: null,
+    },
+    {
+      name: 'limit() changes the count: flagged, no fix',
+      code: `${TASK}const n = async () => (await Task.find({}).limit(50)).length;`,
+      errors: [{ messageId: 'countByLoading', line: 3, column: 30 }],
+      output: null,
+    },
+    {
+      name: 'options argument (may hold limit/skip): flagged, no fix',
+      code: `${TASK}const n = async () => (await Task.find({}, null, { skip: 10 })).length;`,
+      errors: [{ messageId: 'countByLoading', line: 3, column: 30 }],
+      output: null,
+    },
+    {
+      name: 'model imported from ../models (TypeScript)',
+      filename: 'routes/count.ts',
+      code: `import { Task } from '../models';
+export const countFor = async (owner: string): Promise<number> => (await Task.find({ owner }).lean()).length;`,
+      errors: [{ messageId: 'countByLoading', line: 2, column: 74 }],
+      output: `import { Task } from '../models';
+export const countFor = async (owner: string): Promise<number> => (await Task.countDocuments({ owner }));`,
+    },
+  ],
+}, { project });
