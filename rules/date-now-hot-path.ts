@@ -1,6 +1,7 @@
 // date-now-hot-path: reading the wall clock per request / per message (seed 000).
 import type { NodePath } from '@babel/traverse';
 import type * as t from '@babel/types';
+import { viaText } from '../server/static/hotContext';
 import type { ExecutionContext, RuleModule } from './api';
 
 /** Timers firing more often than this read the clock "hot"; a 1 s refresh is the recommended fix. */
@@ -59,7 +60,7 @@ function messageIdOf(context: ExecutionContext): string {
 
 function describeContext(context: ExecutionContext): Record<string, string | number> {
   return {
-    via: context.via.length > 0 ? ` (via ${context.via.join(' -> ')})` : '',
+    via: viaText(context),
     loop: context.inLoop ? ', inside a loop,' : '',
     interval: context.timerIntervalMs ?? 0,
   };

@@ -634,3 +634,8 @@ function isInLoop(path: NodePath, fnPath: NodePath | null): boolean {
   }
   return false;
 }
+
+/** ' (via onMessage -> getTimestamp)' for messages; empty when the code sits in the handler itself. */
+export function viaText(context: ExecutionContext): string {
+  return context.via.length > 0 ? ` (via ${context.via.join(' -> ')})` : '';
+}

@@ -1,0 +1,107 @@
+import rule from './blocking-sync-call';
+import { runRuleTests } from '../test/ruleTester';
+
+runRuleTests(rule, {
+  valid: [
+    {
+      name: 'start-up code of a server reads its config synchronously',
+      code: `const fs = require('fs');
+const express = require('express');
+const config = JSON.parse(fs.readFileSync('./config.json', 'utf8'));
+const app = express();
+app.get('/config', (req, res) => res.json(config));
+app.listen(config.port);`,
+    },
+    {
+      name: 'a CLI / batch script that serves nothing may block, even in a timer',
+      code: `const { execSync } = require('child_process');
+const fs = require('fs');
+setInterval(() => {
+  fs.writeFileSync('/tmp/mem.txt', execSync('free -m', { env: {} }));
+}, 5000);`,
+    },
+    {
+      name: 'signal handlers of a server may flush synchronously',
+      code: `const fs = require('node:fs');
+require('http').createServer((req, res) => res.end('ok')).listen(80);
+process.on('SIGTERM', () => { fs.writeFileSync('/tmp/state', 'bye'); process.exit(0); });`,
+    },
+    {
+      name: 'async forms in a handler, and *Sync of unrelated modules',
+      code: `import fs from 'fs/promises';
+import { gzip } from 'zlib';
+import Ajv from 'ajv';
+const ajv = new Ajv();
+app.post('/up', async (req, res) => {
+  const body = await fs.readFile(req.file);
+  gzip(body, () => {});
+  ajv.validateSync(body);
+  res.end(store.getSync(req.id));
+});`,
+    },
+    {
+      name: 'a local variable named fs in the handler is not the module',
+      code: `const fs = require('fs');
+app.get('/v', (req, res) => { const fs = makeVirtualFs(); res.end(fs.readFileSync('/a')); });`,
+    },
+  ],
+  invalid: [
+    {
+      name: "seed 003: execSync('free -m') / df -k in a stats timer of an express app",
+      code: `const express = require('express');
+const { execSync } = require('child_process');
+const app = express();
+const stats = {};
+function collectStats() {
+  stats.mem = execSync('free -m', { env: { PATH: process.env.PATH } }).toString();
+  stats.disk = execSync("df -k '/data'", { env: { PATH: process.env.PATH } }).toString();
+}
+setInterval(collectStats, 10 * 1000);
+app.get('/stats', (req, res) => res.json(stats));
+app.listen(3000);`,
+      errors: [
+        { messageId: 'inServerTimer', line: 6, column: 15, message: /^child_process\.execSync\(\) blocks the event loop in a timer of a module that serves requests \(via collectStats\): requests wait while it runs; use the asynchronous child_process\.exec\. In seed 003/ },
+        { messageId: 'inServerTimer', line: 7, column: 16 },
+      ],
+      output: null,
+    },
+    {
+      name: 'fs / zlib / crypto sync calls in an express route (ESM, via a helper)',
+      code: `import fs from 'node:fs';
+import * as zlib from 'zlib';
+import { pbkdf2Sync } from 'crypto';
+import express from 'express';
+const router = express.Router();
+function hash(pw) { return pbkdf2Sync(pw, 'salt', 100000, 64, 'sha512'); }
+router.post('/login', (req, res) => {
+  const key = hash(req.body.password);
+  const page = fs.readFileSync('./page.html');
+  res.end(zlib.gzipSync(page));
+});`,
+      errors: [
+        { messageId: 'perRequest', line: 6, column: 28, message: /^crypto\.pbkdf2Sync\(\) blocks the event loop on every request \(via hash\); use the asynchronous crypto\.pbkdf2\./ },
+        { messageId: 'perRequest', line: 9, column: 16, message: /^fs\.readFileSync\(\) blocks/ },
+        { messageId: 'perRequest', line: 10, column: 11, message: /^zlib\.gzipSync\(\)/ },
+      ],
+      output: null,
+    },
+    {
+      name: 'a redis message handler (TypeScript) with a renamed destructured import',
+      filename: 'worker.ts',
+      code: `import Redis from 'ioredis';
+const { writeFileSync: save } = require('fs');
+const sub = new Redis();
+sub.on('message', (channel: string, message: string): void => {
+  save('/tmp/last', message);
+});`,
+      errors: [{ messageId: 'perMessage', line: 5, column: 3, message: /^fs\.writeFileSync\(\) blocks the event loop on every message; / }],
+      output: null,
+    },
+    {
+      name: "require('child_process').execFileSync inline in a koa middleware",
+      code: `app.use(async (ctx) => { ctx.body = require('child_process').execFileSync('git', ['rev-parse', 'HEAD'], { env: {} }); });`,
+      errors: [{ messageId: 'perRequest', line: 1, column: 37 }],
+      output: null,
+    },
+  ],
+});
