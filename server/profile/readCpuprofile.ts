@@ -93,9 +93,10 @@ export function readCpuprofile(json: unknown, label: string): NormalizedProfile 
   let tail = 0;
   let reattached = 0;
   const visit = (start: number, asRoot: boolean): void => {
-    funcOf[start] = internFunction(builder, nodes[start] as RawNode);
-    const isRootFrame = builder.functions[funcOf[start]].name === '(root)';
-    newIndex[start] = asRoot && isRootFrame ? 0 : builder.child(0, funcOf[start], 0);
+    const frame = (nodes[start] as RawNode).callFrame;
+    // The profile's own '(root)' node is the tree's root, node 0 (function -1).
+    if (asRoot && isRecord(frame) && frame.functionName === '(root)' && !frame.url) newIndex[start] = 0;
+    else newIndex[start] = builder.child(0, (funcOf[start] = internFunction(builder, nodes[start] as RawNode)), 0);
     order[tail++] = start;
     while (head < tail) {
       const p = order[head++];
