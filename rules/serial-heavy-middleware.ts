@@ -125,12 +125,28 @@ function labelOf(path: NodePath, fn: FunctionPath, source: string): string {
   return sourceText(node, source);
 }
 
+/** `const chain = [a, b]` used as `app.get(path, chain)`: the array literal. */
+function arrayOfBinding(arg: NodePath): NodePath | null {
+  if (!arg.isIdentifier()) return null;
+  const binding = arg.scope.getBinding(arg.node.name);
+  const declaration = binding?.path;
+  if (!binding || binding.constantViolations.length > 0 || !declaration?.isVariableDeclarator()) return null;
+  const init = declaration.get('init');
+  return init.isArrayExpression() ? init : null;
+}
+
 /** The middleware expressions of a registration call, arrays and fastify hook options flattened. */
 function middlewareArguments(call: NodePath<t.CallExpression>): NodePath[] {
   const out: NodePath[] = [];
+  const seen = new Set<t.Node>(); // `const a = [a]` must not loop
   const add = (arg: NodePath): void => {
+    if (seen.has(arg.node)) return;
+    seen.add(arg.node);
     const node = unwrapExpression(arg.node);
-    if (node.type === 'ArrayExpression') {
+    const array = arrayOfBinding(arg);
+    if (array !== null) {
+      add(array);
+    } else if (node.type === 'ArrayExpression') {
       for (const element of (arg as NodePath<t.ArrayExpression>).get('elements')) if (element.node) add(element as NodePath);
     } else if (node.type === 'ObjectExpression' && arg.isObjectExpression()) {
       for (const prop of arg.get('properties')) {

@@ -1,0 +1,174 @@
+import rule from './serial-heavy-middleware';
+import { runRuleTests } from '../test/ruleTester';
+
+const LOADERS = `async function loadUser(req, res, next) { req.user = await User.findById(req.params.uid).lean(); next(); }
+async function loadProject(req, res, next) { req.project = await Project.findById(req.params.pid).lean(); next(); }
+`;
+
+/** Seed 004's shape: `mdl.*()` factories returning middlewares that each walk res.locals.tasks. */
+const MDL = `const mdl = {
+  toJson() {
+    return (req, res, next) => { res.locals.tasks = res.locals.tasks.map((t) => t.toJSON()); next(); };
+  },
+  fillCreator() {
+    return function fillCreator(req, res, next) {
+      for (const t of res.locals.tasks) t.creator = res.locals.users[t.creatorId];
+      next();
+    };
+  },
+  fillExecutor: () => (req, res, next) => {
+    res.locals.tasks.forEach((t) => { t.executor = res.locals.users[t.executorId]; });
+    next();
+  },
+};
+`;
+
+runRuleTests(rule, {
+  valid: [
+    {
+      name: 'the second middleware reads what the first writes (req.user)',
+      code: `async function loadUser(req, res, next) { req.user = await User.findById(req.params.id); next(); }
+async function loadTasks(req, res, next) { req.tasks = await Task.find({ owner: req.user._id }); next(); }
+app.get('/tasks', loadUser, loadTasks, (req, res) => res.json(req.tasks));`,
+    },
+    {
+      name: 'dependency through res.locals',
+      code: `const a = async (req, res, next) => { res.locals.project = await Project.findById(req.params.id); next(); };
+const b = async (req, res, next) => { res.locals.members = await Member.find({ project: res.locals.project.id }); next(); };
+router.get('/p/:id', a, b, (req, res) => res.json(res.locals));`,
+    },
+    {
+      name: 'koa: ctx.state written then read',
+      code: `router.get('/t', async (ctx, next) => { ctx.state.user = await users.get(ctx.params.id); await next(); },
+  async (ctx) => { ctx.body = await tasks.of(ctx.state.user.id); });`,
+    },
+    {
+      name: 'only one middleware awaits I/O',
+      code: `function parse(req, res, next) { req.filter = { owner: req.query.owner }; next(); }
+app.get('/t', parse, async (req, res) => res.json(await Task.find(req.filter).lean()));`,
+    },
+    {
+      name: 'one middleware hands the whole request to unknown code',
+      code: `async function audit(req, res, next) { await auditLog.write(req); next(); }
+${LOADERS}app.get('/p/:uid/:pid', audit, loadUser, (req, res) => res.json(req.user));`,
+    },
+    {
+      name: 'a computed slot may be anything',
+      code: `async function a(req, res, next) { req[req.query.key] = await store.get(req.query.key); next(); }
+async function b(req, res, next) { req.b = await store.get('b'); next(); }
+app.get('/x', a, b, (req, res) => res.json(req.b));`,
+    },
+    {
+      name: 'awaiting next() (koa) is not I/O',
+      code: `app.use(async (ctx, next) => { const t = Date.now(); await next(); ctx.set('X-Time', String(Date.now() - t)); });
+app.use(async (ctx, next) => { await next(); ctx.set('X-Served-By', 'a'); });`,
+    },
+    {
+      name: 'middlewares imported from another module cannot be resolved',
+      code: `const { loadUser, loadProject } = require('./middlewares');
+app.get('/p', loadUser, loadProject, (req, res) => res.json(req.user));`,
+    },
+    {
+      name: 'Map#get with functions is not a route',
+      code: `${LOADERS}const handlers = new Map();
+handlers.get(loadUser, loadProject);`,
+    },
+    {
+      name: 'an error handler (4 parameters) is not part of the chain',
+      code: `${LOADERS}app.get('/p', loadUser, async (err, req, res, next) => { await report(err); next(err); });`,
+    },
+    {
+      name: 'app.use statements separated by a route are different chains',
+      code: `app.use(async (req, res, next) => { req.a = await store.get('a'); next(); });
+app.get('/health', (req, res) => res.send('ok'));
+app.use(async (req, res, next) => { req.b = await store.get('b'); next(); });`,
+    },
+    {
+      name: 'both middlewares write the same slot',
+      code: `const a = async (req, res, next) => { req.ctx = await loadA(); next(); };
+const b = async (req, res, next) => { req.ctx = await loadB(); next(); };
+app.get('/x', a, b, (req, res) => res.json(req.ctx));`,
+    },
+    {
+      name: 'a single pass over the data',
+      code: `${MDL.replace(/fillCreator\(\) \{[\s\S]*?\n  \},\n  fillExecutor[\s\S]*?\n  \},\n/, '')}router.get('/tasks', loadTasks, [mdl.toJson()], (req, res) => res.json(res.locals.tasks));`,
+    },
+    {
+      name: 'a self-referencing middleware array does not loop',
+      code: `const chain = [chain, chain];
+app.get('/x', chain, chain);`,
+    },
+    {
+      name: 'a factory returning itself does not loop',
+      code: `function f() { return f(); }
+app.get('/x', f(), f());`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'two loaders that await independent queries, one after another',
+      code: `${LOADERS}app.get('/p/:uid/:pid', loadUser, loadProject, (req, res) => res.json({ user: req.user, project: req.project }));`,
+      errors: [{
+        messageId: 'independentIo', line: 3, column: 1, endLine: 3, endColumn: 113,
+        message: 'Middlewares `loadUser`, `loadProject` each await independent I/O but run one after another on every request; neither reads what the other writes, so start the I/O together (Promise.all in one middleware) (seed 004: serial middleware chains, task list 6 s -> 800 ms).',
+      }],
+      output: null,
+    },
+    {
+      name: "seed 004: [mdl.toJson(), mdl.fillCreator(), mdl.fillExecutor()] re-walk res.locals.tasks",
+      code: `${MDL}router.get('/tasks', loadTasks, [mdl.toJson(), mdl.fillCreator(), mdl.fillExecutor()], (req, res) => res.json(res.locals.tasks));`,
+      errors: [{
+        messageId: 'repeatedPasses', line: 16, column: 1,
+        message: 'Middlewares `mdl.toJson()`, `mdl.fillCreator()`, `mdl.fillExecutor()` each iterate over the same `res.locals.tasks` on every request; compute it in one pass (seed 004: toJson/fillCreator/fillExecutor re-walked the same data; page 8-10x faster once fixed).',
+      }],
+      output: null,
+    },
+    {
+      name: 'the same chain through a const array of middlewares (alias of the iterated data)',
+      code: `function withCreators() { return async (req, res, next) => { const tasks = res.locals.tasks; tasks.forEach((t) => { t.c = 1; }); next(); }; }
+function withExecutors() { return (req, res, next) => { res.locals.tasks.map((t) => t.e); next(); }; }
+const chain = [withCreators(), withExecutors()];
+router.get('/tasks', chain, (req, res) => res.json(res.locals.tasks));`,
+      errors: [{ messageId: 'repeatedPasses', line: 4, column: 1, message: /`withCreators\(\)`, `withExecutors\(\)` each iterate over the same `res\.locals\.tasks`/ }],
+      output: null,
+    },
+    {
+      name: 'koa: consecutive app.use() with independent awaits (reported on the first)',
+      code: `const Koa = require('koa');
+const app = new Koa();
+app.use(async (ctx, next) => { ctx.state.flags = await flags.load(); await next(); });
+app.use(async (ctx, next) => { ctx.state.geo = await geo.lookup(ctx.ip); await next(); });
+app.listen(3000);`,
+      errors: [{ messageId: 'independentIo', line: 3, column: 1, message: /`anonymous middleware \(line 3\)`, `anonymous middleware \(line 4\)`/ }],
+      output: null,
+    },
+    {
+      name: 'app.use(a, b) with callback-style I/O that continues from the callback',
+      code: `function session(req, res, next) { store.get(req.cookies.sid, (err, s) => { req.session = s; next(err); }); }
+function flags(req, res, next) { redis.get('flags', (err, f) => { req.flags = f; next(err); }); }
+app.use(session, flags);`,
+      errors: [{ messageId: 'independentIo', line: 3, column: 1, message: /`session`, `flags`/ }],
+      output: null,
+    },
+    {
+      name: 'a promise chain (no await) counts as I/O; the handler depends on both loaders',
+      code: `const a = (req, res, next) => { loadA(req.params.id).then((x) => { req.a = x; next(); }); };
+const b = async (req, res, next) => { req.b = await loadB(req.query.b); next(); };
+router.post('/x', express.json(), a, b, async (req, res) => { res.json({ a: req.a, b: req.b, c: await loadC() }); });`,
+      errors: [{ messageId: 'independentIo', line: 3, column: 1, message: /^Middlewares `a`, `b` each/ }],
+      output: null,
+    },
+    {
+      name: 'fastify preHandler hooks',
+      filename: 'server.ts',
+      code: `fastify.get('/r', {
+  preHandler: [
+    async (request: Req) => { request.user = await users.byToken(request.headers.authorization); },
+    async (request: Req) => { request.quota = await quotas.today(); },
+  ],
+}, async (request: Req) => request.user);`,
+      errors: [{ messageId: 'independentIo', line: 1, column: 1 }],
+      output: null,
+    },
+  ],
+});
