@@ -143,3 +143,31 @@ export function moduleMemberOf(
   const required = requiredModule(object);
   return required === null ? null : { source: required, member };
 }
+
+/**
+ * A callee as `module:path`, e.g. `mongodb:MongoClient.connect` for `MongoClient.connect` with
+ * `const { MongoClient } = require('mongodb')`, `ioredis:` for `new Redis()` with Redis the whole
+ * module or its default export. Null when the root name is not a module-level import.
+ */
+export function qualifiedNameOf(
+  path: NodePath,
+  callee: t.Node,
+  importOf: (localName: string) => ImportBinding | null,
+): string | null {
+  const members: string[] = [];
+  let node: t.Node = callee;
+  for (let depth = 0; depth < 6 && (node.type === 'MemberExpression' || node.type === 'OptionalMemberExpression'); depth++) {
+    const name = keyName(node.property, node.computed);
+    if (name === null) return null;
+    members.unshift(name);
+    node = node.object;
+  }
+  if (node.type === 'Identifier') {
+    const origin = importOf(node.name);
+    if (!origin || !isModuleLevelName(path, node.name)) return null;
+    const base = origin.namespace || origin.imported === 'default' ? [] : [origin.imported];
+    return `${origin.source}:${[...base, ...members].join('.')}`;
+  }
+  const required = requiredModule(node);
+  return required === null ? null : `${required}:${members.join('.')}`;
+}
