@@ -135,6 +135,7 @@ async function collect(first: Buffer, rest: AsyncGenerator<Buffer>, knownSize: n
 
 function parseJson(path: string, bytes: Buffer, gzipped: boolean): unknown {
   let text: string | undefined = bytes.toString('utf8');
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const length = bytes.length;
   try {
     return JSON.parse(text);
@@ -144,7 +145,9 @@ function parseJson(path: string, bytes: Buffer, gzipped: boolean): unknown {
     const inner = gzipped ? ' (after gunzip)' : '';
     if (at === null) {
       if (/end of JSON/.test(message)) throw new ProfileInputError(`${path}: truncated JSON at byte ${length}${inner}`);
-      throw new ProfileInputError(`${path}: invalid JSON${inner}`);
+      // V8 names the token but not always its position; the token is quoted as data.
+      const token = /^Unexpected token '(.)'/u.exec(message);
+      throw new ProfileInputError(`${path}: invalid JSON${token === null ? '' : ` (unexpected ${JSON.stringify(token[1])})`}${inner}`);
     }
     if (Number(at[1]) >= text.length) throw new ProfileInputError(`${path}: truncated JSON at byte ${length}${inner}`);
     const byte = Buffer.byteLength(text.slice(0, Number(at[1])));
@@ -163,8 +166,9 @@ function skipWhitespace(bytes: Buffer): number {
 }
 
 function describeStart(bytes: Buffer): string {
-  const printable = bytes.subarray(0, 16).every((b) => b >= 0x20 && b < 0x7f);
-  if (printable) return JSON.stringify(bytes.toString('latin1', 0, 16));
+  const head = bytes.subarray(0, 16);
+  const printable = head.every((b) => (b >= 0x20 && b < 0x7f) || b === 0x0a || b === 0x0d || b === 0x09);
+  if (printable) return JSON.stringify(head.toString('latin1'));
   return `bytes ${bytes.subarray(0, 8).toString('hex').replace(/(..)/g, '$1 ').trim()}`;
 }
 

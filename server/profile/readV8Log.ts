@@ -64,7 +64,6 @@ export class V8LogReader {
   private negativeDeltas = 0;
   private malformed = 0;
   private firstMalformed = '';
-  private sawHeader = false;
 
   constructor(private readonly label: string) {}
 
@@ -90,9 +89,6 @@ export class V8LogReader {
         return this.scriptSource(text);
       case 'shared-library':
         return this.sharedLibrary(text.split(','), text);
-      case 'v8-version':
-        this.sawHeader = true;
-        return;
       case '':
         return;
       default:
@@ -102,7 +98,7 @@ export class V8LogReader {
   }
 
   async finish(): Promise<NormalizedProfile> {
-    if (this.ticks === 0 && !this.sawHeader && this.entryName.length === 0) {
+    if (this.ticks === 0 && this.entryName.length === 0) {
       throw new ProfileInputError(`not a CPU profile: ${this.label} has no V8 log events`);
     }
     const warnings: string[] = [];
