@@ -107,11 +107,6 @@ export async function openLocation(ctx: HotframeContext, file: unknown, line: un
   }
 }
 
-export function requestFlameGraph(ctx: HotframeContext, mode: FlameMode, onlyMyCode: boolean): Promise<FlameGraphResult> {
-  const params: FlameGraphParams = { mode, onlyMyCode };
-  return ctx.request<FlameGraphResult>(Requests.flameGraph, params);
-}
-
 function countFrames(node: FlameNode): number {
   let count = 0;
   const stack = [node];
@@ -122,15 +117,21 @@ function countFrames(node: FlameNode): number {
   return count;
 }
 
+/** Every flame graph the panel shows comes through here (first show and the webview's toggles). */
+export async function requestFlameGraph(ctx: HotframeContext, mode: FlameMode, onlyMyCode: boolean): Promise<FlameGraphResult> {
+  const params: FlameGraphParams = { mode, onlyMyCode };
+  const graph = await ctx.request<FlameGraphResult>(Requests.flameGraph, params);
+  ctx.lastFlameGraph = { title: graph.title, mode: graph.mode, frames: countFrames(graph.root) };
+  return graph;
+}
+
 async function showFlameGraph(ctx: HotframeContext, flame: FlamePanel, mode: FlameMode): Promise<void> {
   if (!ctx.profile) {
     ctx.showError('Hotframe: no profile loaded. Run "Hotframe: Open CPU Profile…" first.');
     return;
   }
   try {
-    const graph = await requestFlameGraph(ctx, mode, false);
-    ctx.lastFlameGraph = { title: graph.title, mode: graph.mode, frames: countFrames(graph.root) };
-    flame.show(graph);
+    flame.show(await requestFlameGraph(ctx, mode, flame.view.onlyMyCode));
   } catch (error) {
     const message = `Hotframe: ${errorMessage(error)}`;
     flame.showError(message);

@@ -13,8 +13,8 @@ export class HotframeContext implements vscode.Disposable {
   /** What was last sent to the flame graph panel. */
   lastFlameGraph: { title: string; mode: FlameMode; frames: number } | null = null;
 
-  private readonly changed = new vscode.EventEmitter<void>();
-  /** Fires after a profile is loaded or cleared; views re-query the server. */
+  private readonly changed = new vscode.EventEmitter<ProfileRole | 'cleared'>();
+  /** Fires after a profile is loaded (with its role) or both are cleared; views re-query the server. */
   readonly onDidChangeProfile = this.changed.event;
   private started: Promise<void> | null = null;
   private progressTokens = 0;
@@ -47,16 +47,17 @@ export class HotframeContext implements vscode.Disposable {
     return `hotframe-progress-${++this.progressTokens}`;
   }
 
-  setProfile(role: ProfileRole, summary: ProfileSummary | null): void {
+  setProfile(role: ProfileRole, summary: ProfileSummary): void {
     if (role === 'baseline') this.baseline = summary;
     else this.profile = summary;
-    this.changed.fire();
+    this.changed.fire(role);
   }
 
   clearProfiles(): void {
     this.profile = null;
     this.baseline = null;
-    this.changed.fire();
+    this.lastFlameGraph = null;
+    this.changed.fire('cleared');
   }
 
   showError(message: string): void {

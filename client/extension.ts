@@ -35,6 +35,12 @@ export function activate(extension: vscode.ExtensionContext): void {
     vscode.window.registerTreeDataProvider(OVERVIEW_VIEW_ID, tree),
     ProfileEditorProvider.register(ctx),
     ...registerCommands(ctx, { heat, tree, statusBar, flame }),
+    flame,
+    ctx.onDidChangeProfile((change) => {
+      // An open flame graph follows the primary profile; Compare shows its own diff view.
+      if (change === 'cleared') flame.dispose();
+      else if (change === 'primary' && flame.visible) void flame.refresh();
+    }),
   );
   // Diagnostics need the server as soon as a JS/TS file is open; start it without blocking activation.
   ctx.ready().catch((error: unknown) => output.appendLine(`[server] failed to start: ${error instanceof Error ? error.message : String(error)}`));

@@ -21,6 +21,19 @@ describe('profiles', () => {
   const v8log = (): string => ['before.v8.log', 'before.v8.log.gz'].map((n) => demoFile('profiles', n)).find((f) => fs.existsSync(f)) ?? demoFile('profiles', 'before.v8.log');
   let hot: HotFunction;
 
+  it('opens a profile in the summary editor (Open With…)', async () => {
+    await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(after()), 'hotframe.profileSummary');
+    const state = await stateWhen('the summary editor to load after.cpuprofile', (s) => s.profile?.name === 'after.cpuprofile');
+    assert.equal(STATUS.exec(state.statusBar ?? '')?.[1], 'after.cpuprofile');
+    assert.equal(vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputCustom, true);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  it('opens a profile from the explorer context menu (Uri argument)', async () => {
+    const summary = await vscode.commands.executeCommand<{ name: string } | null>('hotframe.openWithHotframe', vscode.Uri.file(before()));
+    assert.equal(summary?.name, 'before.cpuprofile');
+  });
+
   it('opens a recorded .cpuprofile through the command', async () => {
     assert.ok(fs.existsSync(before()), `${before()} is missing (recorded by the demo)`);
     const summary = await vscode.commands.executeCommand<{ name: string } | null>('hotframe.openProfile', before());
@@ -42,6 +55,8 @@ describe('profiles', () => {
     editor.revealRange(new vscode.Range(at, at), vscode.TextEditorRevealType.InCenter);
     const key = editor.document.uri.toString();
     const state = await stateWhen(`heat on ${hot.file}`, (s) => (s.heat[key]?.lines.length ?? 0) > 0);
+    // The activity-bar view beside the heat, for the screenshot.
+    await vscode.commands.executeCommand('workbench.view.extension.hotframe');
     const heat = state.heat[key]!;
     const note = heat.notes.find((n) => n.line === hot.line);
     assert.ok(note, `no note on ${hot.name}'s line ${hot.line}: ${JSON.stringify(heat.notes)}`);
