@@ -136,7 +136,7 @@ function startPublisher() {
   let sent = 0;
   const timer = setInterval(() => {
     const pipeline = redis.pipeline();
-    for (let m = 0; m < 10; m++) {
+    for (let m = 0; m < 20; m++) {
       const events = [];
       for (let e = 0; e < 50; e++) events.push({ type: types[(sent + e) % types.length], taskId: (sent * 50 + e) % 6000 });
       pipeline.publish('task-events', JSON.stringify(events));
