@@ -3,7 +3,8 @@
 import type { FlameGraphResult, FlameMode } from '../server/protocol';
 
 export type ToWebview =
-  | { type: 'render'; graph: FlameGraphResult }
+  /** `onlyMyCode`: the filter the host computed this graph with, so the toggle shows it. */
+  | { type: 'render'; graph: FlameGraphResult; onlyMyCode?: boolean }
   | { type: 'error'; message: string };
 
 export type FromWebview =

@@ -1,0 +1,347 @@
+// The flame graph webview in headless Chromium: the real dist/webview.js under the panel's CSP.
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import type { FlameGraphResult } from '../../server/protocol';
+import { launchBrowser, openHarness, waitFor, type Harness } from './harness';
+import { APP, HOSTILE, allFrames, diffGraph, incidentGraph } from './sampleGraphs';
+
+interface DrawnFrame {
+  name: string;
+  fill: string;
+  width: number;
+  x: number;
+  y: number;
+  label: string;
+  labelShown: boolean;
+}
+
+/** Frames in the DOM with a non-zero width (d3 keeps hidden ones at width 0 until removed). */
+function drawnFrames(page: Page): Promise<DrawnFrame[]> {
+  return page.evaluate(() =>
+    Array.from(document.querySelectorAll('g.frame'))
+      .map((g) => {
+        const rect = g.querySelector('rect')!;
+        const box = rect.getBoundingClientRect();
+        const label = g.querySelector('div.d3-flame-graph-label') as HTMLElement | null;
+        return {
+          name: g.getAttribute('name') ?? '',
+          fill: rect.getAttribute('fill') ?? '',
+          width: box.width,
+          x: box.x + box.width / 2,
+          y: box.y + box.height / 2,
+          label: label?.textContent ?? '',
+          labelShown: label !== null && getComputedStyle(label).display !== 'none',
+        };
+      })
+      .filter((f) => f.width > 0),
+  );
+}
+
+async function frameNamed(page: Page, name: string): Promise<DrawnFrame> {
+  const found = (await drawnFrames(page)).find((f) => f.name === name);
+  assert.ok(found, `frame ${name} is drawn`);
+  return found;
+}
+
+function rgb(fill: string): [number, number, number] {
+  const m = /^rgb\((\d+),\s*(\d+),\s*(\d+)\)$/.exec(fill);
+  assert.ok(m, `colour ${fill} is rgb()`);
+  return [Number(m[1]), Number(m[2]), Number(m[3])];
+}
+
+/** The search highlight colour, --hf-match in flame.css. */
+const isMatch = (fill: string) => rgb(fill).join() === '230,0,230';
+
+/** page.mouse.click has no modifiers option: hold the key around the click. */
+async function ctrlClick(page: Page, x: number, y: number): Promise<void> {
+  await page.keyboard.down('Control');
+  await page.mouse.click(x, y);
+  await page.keyboard.up('Control');
+}
+
+const text = (page: Page, selector: string) => page.locator(selector).first().textContent();
+
+describe('flame graph webview (headless Chromium)', function () {
+  this.timeout(60_000);
+  let browser: Browser;
+  let h: Harness;
+  let page: Page;
+
+  before(async () => {
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+  });
+  beforeEach(async () => {
+    h = await openHarness(browser);
+    page = h.page;
+  });
+  afterEach(async () => {
+    await h.settle();
+    const problems = [...h.problems];
+    await h.close();
+    assert.deepEqual(problems, [], 'no console errors, page errors or CSP violations');
+  });
+
+  const render = (graph: FlameGraphResult, onlyMyCode?: boolean) =>
+    h.send(onlyMyCode === undefined ? { type: 'render', graph } : { type: 'render', graph, onlyMyCode });
+
+  it('says ready on load and shows the empty state before any graph', async () => {
+    assert.deepEqual(await h.posted(), [{ type: 'ready' }]);
+    assert.match((await text(page, '.empty')) ?? '', /No flame graph yet/);
+    assert.equal(await page.locator('g.frame').count(), 0);
+  });
+
+  it('draws one frame per node with readable labels, a legend and the title', async () => {
+    const graph = incidentGraph();
+    await render(graph);
+    const frames = await drawnFrames(page);
+    const expected = allFrames(graph.root).map((f) => f.name).sort();
+    assert.deepEqual(frames.map((f) => f.name).sort(), expected);
+    const ts = frames.find((f) => f.name === 'getTimestamp')!;
+    assert.equal(ts.label, 'getTimestamp');
+    assert.ok(ts.labelShown, 'a 560/4796-wide frame has its label shown');
+    // Root on top: the root's row is above its children's.
+    const rootFrame = frames.find((f) => f.name === '(root)')!;
+    assert.ok(rootFrame.y < ts.y);
+    assert.equal(await text(page, '.toolbar .title'), 'worker-3.cpuprofile');
+    assert.equal(await page.locator('.legend .legend-item').count(), 8, 'seven categories and the search colour');
+    assert.ok(await page.locator('.empty').isHidden());
+    assert.equal(await text(page, '.status'), '16 frames');
+  });
+
+  it('colours frames by category: same category same hue family, gc unlike user', async () => {
+    await render(incidentGraph());
+    const [r1, g1, b1] = rgb((await frameNamed(page, '(garbage collector)')).fill);
+    const [r2, g2, b2] = rgb((await frameNamed(page, 'getTimestamp')).fill);
+    assert.ok(r1 > g1 + 60 && r1 > b1 + 60, `gc is red: ${r1},${g1},${b1}`);
+    assert.ok(r2 > b2 + 60 && g2 > b2, `user is orange: ${r2},${g2},${b2}`);
+  });
+
+  it('searches case-insensitively and highlights the matches', async () => {
+    await render(incidentGraph());
+    await page.fill('input.search', 'GETtimestamp');
+    await page.press('input.search', 'Enter');
+    await h.settle();
+    const frames = await drawnFrames(page);
+    const highlighted = frames.filter((f) => isMatch(f.fill)).map((f) => f.name);
+    assert.deepEqual(highlighted, ['getTimestamp']);
+    assert.equal(await text(page, '.search-summary'), '1 match · 11.7%');
+  });
+
+  for (const [term, expected] of [
+    ['a.b(c)*[d]', ['a.b(c)*[d]']],
+    ['(', ['(root)', '(program)', '(garbage collector)', 'a.b(c)*[d]', '(idle)']],
+    ['*', ['a.b(c)*[d]']],
+    ['[', ['a.b(c)*[d]']],
+    ['a.b', ['a.b(c)*[d]']],
+    ['.', null],
+  ] as const) {
+    it(`treats ${JSON.stringify(term)} literally`, async () => {
+      const graph = incidentGraph();
+      await render(graph);
+      await page.fill('input.search', term);
+      await page.press('input.search', 'Enter');
+      await h.settle();
+      const highlighted = (await drawnFrames(page)).filter((f) => isMatch(f.fill)).map((f) => f.name).sort();
+      // '.' also matches file names ending in .js: the literal rule, computed from the data.
+      const want = expected
+        ? [...expected].sort()
+        : allFrames(graph.root)
+            .filter((f) => f.name.includes('.') || f.file.includes('.'))
+            .map((f) => f.name)
+            .sort();
+      assert.deepEqual(highlighted, want);
+      if (term === 'a.b') assert.ok(!highlighted.includes('axbxcxd'), '"." is not "any character"');
+    });
+  }
+
+  it('zooms into a clicked frame and resets', async () => {
+    await render(incidentGraph());
+    const before = await drawnFrames(page);
+    const fullWidth = (await frameNamed(page, '(root)')).width;
+    const handler = await frameNamed(page, 'handleMessage');
+    assert.ok(handler.width < fullWidth / 2);
+    await page.mouse.click(handler.x, handler.y);
+    await h.settle();
+    const zoomed = await drawnFrames(page);
+    const names = zoomed.map((f) => f.name);
+    assert.ok(!names.includes('(garbage collector)') && !names.includes('TLSSocket.onStreamRead'), 'siblings are hidden');
+    assert.ok(names.includes('getTimestamp') && names.includes('Date.now'), 'the subtree stays');
+    const zoomedWidth = (await frameNamed(page, 'handleMessage')).width;
+    assert.ok(Math.abs(zoomedWidth - fullWidth) < 1, `the zoomed frame spans the width: ${zoomedWidth} vs ${fullWidth}`);
+    assert.match((await text(page, '.details-name')) ?? '', /^handleMessage$/);
+    assert.match((await text(page, '.details-cost')) ?? '', /^total 1\.70 s \(35\.4%\) · self 220 ms \(4\.6%\)$/);
+
+    await page.click('button.reset');
+    await h.settle();
+    assert.equal((await drawnFrames(page)).length, before.length);
+    assert.match((await text(page, '.details')) ?? '', /Click a frame to zoom/);
+  });
+
+  it('Escape resets the zoom', async () => {
+    await render(incidentGraph());
+    const before = (await drawnFrames(page)).length;
+    const tls = await frameNamed(page, 'TLSSocket.onStreamRead');
+    await page.mouse.click(tls.x, tls.y);
+    await h.settle();
+    assert.ok((await drawnFrames(page)).length < before);
+    await page.keyboard.press('Escape');
+    await h.settle();
+    assert.equal((await drawnFrames(page)).length, before);
+  });
+
+  it('opens the source of a selected frame from the details bar', async () => {
+    await render(incidentGraph());
+    const ts = await frameNamed(page, 'getTimestamp');
+    await page.mouse.click(ts.x, ts.y);
+    await h.settle();
+    assert.deepEqual(await h.posted(), [{ type: 'ready' }], 'a plain click only zooms');
+    assert.equal(await text(page, 'button.open'), `Open ${APP}/models.js:43`);
+    await page.click('button.open');
+    assert.deepEqual((await h.posted()).slice(1), [{ type: 'open', file: `${APP}/models.js`, line: 43 }]);
+  });
+
+  it('opens directly on Ctrl+click and double-click; never for a file the host cannot open', async () => {
+    await render(incidentGraph());
+    const save = await frameNamed(page, 'saveEvent');
+    await ctrlClick(page, save.x, save.y);
+    await h.settle();
+    const exec = await frameNamed(page, 'Query.exec');
+    await ctrlClick(page, exec.x, exec.y);
+    await h.settle();
+    assert.match((await text(page, '.details-location')) ?? '', /mongoose\/lib\/query\.js:4400 \(not found locally\)/);
+    assert.equal(await page.locator('button.open').count(), 0);
+    await page.click('button.reset');
+    await h.settle();
+    const weird = await frameNamed(page, 'a.b(c)*[d]');
+    await page.mouse.dblclick(weird.x, weird.y);
+    await h.settle();
+    assert.deepEqual((await h.posted()).slice(1), [
+      { type: 'open', file: `${APP}/models.js`, line: 88 },
+      { type: 'open', file: `${APP}/weird.js`, line: 1 },
+    ]);
+  });
+
+  it('posts a request when a toggle changes, and shows the mode it gets back', async () => {
+    await render(incidentGraph(), false);
+    await page.click('input.only-my-code');
+    assert.equal(await text(page, '.status'), 'Loading…');
+    await waitFor(page, () => (window as unknown as { __posted: unknown[] }).__posted.length === 2, 'the request');
+    assert.deepEqual((await h.posted())[1], { type: 'request', mode: 'normal', onlyMyCode: true });
+    assert.ok(await page.locator('input.only-my-code').isDisabled(), 'no second toggle while one is pending');
+    await render(incidentGraph(), true);
+    await page.click('input.inverted');
+    assert.deepEqual((await h.posted())[2], { type: 'request', mode: 'inverted', onlyMyCode: true });
+    await render(incidentGraph('inverted'), true);
+    assert.ok(await page.locator('input.inverted').isChecked());
+    assert.ok(await page.locator('input.only-my-code').isChecked());
+    assert.equal(await text(page, '.mode-badge'), 'bottom-up');
+    await page.click('input.inverted');
+    assert.deepEqual((await h.posted())[3], { type: 'request', mode: 'normal', onlyMyCode: true });
+  });
+
+  it('draws the differential view in delta colours with its legend', async () => {
+    await render(diffGraph());
+    const [r, g, b] = rgb((await frameNamed(page, 'JSON.parse')).fill);
+    assert.ok(r > b + 40 && r > g + 40, `slower is red: ${r},${g},${b}`);
+    const [r2, g2, b2] = rgb((await frameNamed(page, 'Date.now')).fill);
+    assert.ok(b2 > r2 + 40, `faster is blue: ${r2},${g2},${b2}`);
+    const [r3, g3, b3] = rgb((await frameNamed(page, 'Query.exec')).fill);
+    assert.ok(r3 === g3 && g3 === b3, `unchanged is grey: ${r3},${g3},${b3}`);
+    assert.match((await page.locator('.legend').textContent()) ?? '', /slower than baseline.*faster than baseline/);
+    assert.equal(await text(page, '.mode-badge'), 'differential');
+    assert.ok(await page.locator('input.inverted').isDisabled(), 'no inverted diff');
+    const parse = await frameNamed(page, 'JSON.parse');
+    await page.mouse.click(parse.x, parse.y);
+    await h.settle();
+    assert.equal(await text(page, '.details-delta'), '+120 ms vs baseline (slower)');
+  });
+
+  it('shows a hostile frame name as text everywhere and never runs it', async () => {
+    await render(incidentGraph());
+    const evil = await frameNamed(page, HOSTILE);
+    assert.equal(evil.label, HOSTILE);
+    await page.mouse.move(evil.x, evil.y);
+    await h.settle();
+    assert.equal(await text(page, '.tooltip-name'), HOSTILE);
+    assert.ok(await page.locator('.tooltip').isVisible());
+    await page.mouse.click(evil.x, evil.y);
+    await h.settle();
+    assert.equal(await text(page, '.details-name'), HOSTILE);
+    await page.fill('input.search', '<IMG');
+    await page.press('input.search', 'Enter');
+    await h.settle();
+    assert.equal(await page.locator('img').count(), 0);
+    assert.equal(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
+  });
+
+  it('shows the tooltip with total, self, location and category', async () => {
+    await render(incidentGraph());
+    const ts = await frameNamed(page, 'getTimestamp');
+    await page.mouse.move(ts.x, ts.y);
+    await h.settle();
+    assert.deepEqual(await page.locator('.tooltip > div').allTextContents(), [
+      'getTimestamp',
+      'total 560 ms (11.7%) · self 66.0 ms (1.4%)',
+      `${APP}/models.js:43`,
+      'your code',
+    ]);
+    await page.mouse.move(2, 2);
+    await h.settle();
+    assert.ok(await page.locator('.tooltip').isHidden());
+  });
+
+  it('shows host errors as text and keeps the graph', async () => {
+    await render(incidentGraph());
+    await h.send({ type: 'error', message: 'profile.cpuprofile: <b>not JSON</b>' });
+    assert.equal(await text(page, '.banner'), 'profile.cpuprofile: <b>not JSON</b>');
+    assert.equal(await page.locator('.banner b').count(), 0);
+    assert.ok((await drawnFrames(page)).length > 0);
+  });
+
+  it('shows the empty state for a graph without samples', async () => {
+    await render({ ...incidentGraph(), root: { name: '(root)', value: 0, self: 0, category: 'program', file: '', line: 0, children: [] } });
+    assert.match((await text(page, '.empty')) ?? '', /no samples/);
+    assert.ok(await page.locator('.empty').isVisible());
+  });
+
+  it('ignores malformed messages without breaking', async () => {
+    await render(incidentGraph());
+    const count = (await drawnFrames(page)).length;
+    await h.send({ type: 'render', graph: { root: 5 } });
+    await h.send({ type: 'explode' });
+    await h.send({ type: 'render', graph: { ...incidentGraph(), mode: 'sideways' } });
+    assert.equal((await drawnFrames(page)).length, count);
+  });
+
+  it('folds thousands of sub-pixel frames into their parent', async () => {
+    const graph = incidentGraph();
+    const tiny = Array.from({ length: 5000 }, (_, i) => ({ name: `tiny${i}`, value: 0.01, self: 0.01, category: 'user' as const, file: '', line: 0, children: [] }));
+    graph.root.children[0]!.children = tiny;
+    await render(graph);
+    assert.equal(await text(page, '.status'), '16 frames · 5,000 tiny folded');
+    assert.ok(!(await drawnFrames(page)).some((f) => f.name.startsWith('tiny')));
+    const prog = await frameNamed(page, '(program)');
+    await page.mouse.move(prog.x, prog.y);
+    await h.settle();
+    assert.equal(await text(page, '.tooltip-category'), 'VM (program) · 5000 tiny frames folded in');
+  });
+
+  it('looks right (screenshot for a human: test-results/flamegraph-harness.png)', async () => {
+    await render(incidentGraph());
+    const ts = await frameNamed(page, 'getTimestamp');
+    await page.mouse.click(ts.x, ts.y);
+    await page.click('button.reset');
+    await page.fill('input.search', 'date');
+    await page.press('input.search', 'Enter');
+    await page.mouse.move(ts.x, ts.y);
+    await h.settle();
+    mkdirSync('test-results', { recursive: true });
+    await page.screenshot({ path: 'test-results/flamegraph-harness.png' });
+    const drawn = await drawnFrames(page);
+    assert.ok(drawn.filter((f) => f.labelShown).length >= 10, 'most labels are readable');
+  });
+});

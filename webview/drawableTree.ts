@@ -1,0 +1,92 @@
+// The tree the chart draws: a sanitized copy of the server's FlameNode tree in which subtrees
+// narrower than a threshold are folded into their parent. The server already folds at 1/2000 of
+// the root; this is the webview's own guard so that an uncollapsed 500k-node tree can't freeze
+// the view, and so that a malformed node (wrong types) can't break d3.
+import type { Category, FlameNode } from '../server/profile/types';
+import { CATEGORIES } from '../server/profile/types';
+
+export interface DrawableTree {
+  root: FlameNode;
+  /** Nodes kept in `root`. */
+  nodes: number;
+  /** Nodes of the input that were folded into a parent (their time shows as the parent's self). */
+  folded: number;
+}
+
+/** The server's collapse rule (1/2000 of the root), or one pixel when the view is wider. */
+export function foldThreshold(rootValue: number, widthPx: number): number {
+  return rootValue / Math.max(2000, widthPx);
+}
+
+const categories: ReadonlySet<string> = new Set(CATEGORIES);
+
+function finiteOr(value: unknown, fallback: number): number {
+  return typeof value === 'number' && Number.isFinite(value) ? value : fallback;
+}
+
+function copyNode(raw: Record<string, unknown>): FlameNode {
+  const node: FlameNode = {
+    name: typeof raw.name === 'string' ? raw.name : String(raw.name ?? ''),
+    value: Math.max(0, finiteOr(raw.value, 0)),
+    self: Math.max(0, finiteOr(raw.self, 0)),
+    category: typeof raw.category === 'string' && categories.has(raw.category) ? (raw.category as Category) : 'program',
+    file: typeof raw.file === 'string' ? raw.file : '',
+    line: Math.max(0, Math.trunc(finiteOr(raw.line, 0))),
+    children: [],
+  };
+  if (typeof raw.delta === 'number' && Number.isFinite(raw.delta)) node.delta = raw.delta;
+  const collapsed = finiteOr(raw.collapsed, 0);
+  if (collapsed > 0) node.collapsed = collapsed;
+  return node;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+function childrenOf(raw: Record<string, unknown>): unknown[] {
+  return Array.isArray(raw.children) ? raw.children : [];
+}
+
+/** Input nodes in a folded subtree, counting what the server had already folded into them. */
+function subtreeSize(raw: Record<string, unknown>): number {
+  let size = 0;
+  const stack: unknown[] = [raw];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (!isRecord(item)) continue;
+    size += 1 + Math.max(0, finiteOr(item.collapsed, 0));
+    for (const child of childrenOf(item)) stack.push(child);
+  }
+  return size;
+}
+
+/**
+ * Copies `raw` (untrusted shape) keeping only subtrees whose value is at least `minValue`.
+ * Iterative, so a very deep chain cannot overflow the stack.
+ */
+export function drawableTree(raw: unknown, minValue: number): DrawableTree {
+  if (!isRecord(raw)) throw new Error('the flame graph has no root frame');
+  const root = copyNode(raw);
+  let nodes = 1;
+  let folded = 0;
+  const stack: Array<[Record<string, unknown>, FlameNode]> = [[raw, root]];
+  while (stack.length > 0) {
+    const [source, copy] = stack.pop()!;
+    for (const child of childrenOf(source)) {
+      if (!isRecord(child)) continue;
+      const value = finiteOr(child.value, 0);
+      if (value < minValue || value <= 0) {
+        const size = subtreeSize(child);
+        folded += size;
+        copy.collapsed = (copy.collapsed ?? 0) + size;
+        continue;
+      }
+      const childCopy = copyNode(child);
+      copy.children.push(childCopy);
+      nodes += 1;
+      stack.push([child, childCopy]);
+    }
+  }
+  return { root, nodes, folded };
+}

@@ -1,0 +1,98 @@
+// The flame graph webview's entry (bundled to dist/webview.js). Builds the page, connects the
+// toolbar, the chart and the details bar, and talks to the host (client/flamePanel.ts).
+import type { FlameGraphResult } from '../server/protocol';
+import type { FlameNode } from '../server/profile/types';
+import { DetailsBar } from './detailsBar';
+import { element, setText } from './dom';
+import { FlameView } from './flameView';
+import { formatPercent, frameFacts, type FrameFacts } from './frameText';
+import { connectHost } from './hostChannel';
+import { Legend } from './legend';
+import type { ToWebview } from './protocol';
+import { Toolbar } from './toolbar';
+import { Tooltip } from './tooltip';
+
+const NO_GRAPH = 'No flame graph yet. Load a profile (Hotframe: Load Profile) to see where the time goes.';
+const NO_SAMPLES = 'This view has no samples. With \u201conly my code\u201d on, a profile that never ran your code is empty.';
+
+const app = document.getElementById('app') ?? document.body;
+let graph: FlameGraphResult | null = null;
+let openable: ReadonlySet<string> = new Set();
+
+const host = connectHost(receive);
+const describe = (node: FlameNode): FrameFacts => frameFacts(node, view.currentScale);
+const canOpen = (node: FlameNode) => openable.has(node.file);
+const openSource = (node: FlameNode) => {
+  if (canOpen(node)) host.post({ type: 'open', file: node.file, line: node.line > 0 ? node.line : 1 });
+};
+
+const toolbar = new Toolbar({
+  search: (text) => view.search(text),
+  resetZoom: () => view.resetZoom(),
+  request: (mode, onlyMyCode) => host.post({ type: 'request', mode, onlyMyCode }),
+});
+const legend = new Legend();
+const banner = element('div', 'banner');
+banner.setAttribute('role', 'alert');
+banner.hidden = true;
+const details = new DetailsBar(describe, canOpen, openSource);
+const chartArea = element('main', 'chart');
+const empty = element('div', 'empty', NO_GRAPH);
+app.append(toolbar.node, legend.node, banner, details.node, chartArea, empty);
+const tooltip: Tooltip = new Tooltip(document.body, describe);
+const view: FlameView = new FlameView(chartArea, tooltip, {
+  select(node, open) {
+    details.select(node);
+    if (open) openSource(node);
+  },
+  deselect: () => details.clear(),
+  searchResult(matches, matched, total) {
+    toolbar.setSearchSummary(
+      matches === 0 && toolbar.searchText().trim() === '' ? '' : `${matches} match${matches === 1 ? '' : 'es'} \u00b7 ${formatPercent(matched, total)}`,
+    );
+  },
+});
+
+function receive(message: ToWebview): void {
+  if (message.type === 'error') {
+    toolbar.setBusy(false);
+    setText(banner, message.message);
+    banner.hidden = false;
+    return;
+  }
+  graph = message.graph;
+  openable = new Set(graph.openableFiles.filter((f): f is string => typeof f === 'string'));
+  banner.hidden = true;
+  toolbar.showGraph(graph.title, graph.mode, message.onlyMyCode);
+  legend.show(graph.mode);
+  details.clear();
+  try {
+    const stats = view.render(graph);
+    empty.hidden = !stats.empty;
+    setText(empty, NO_SAMPLES);
+    chartArea.hidden = stats.empty;
+    toolbar.setStatus(stats.empty ? '' : `${stats.nodes.toLocaleString('en-US')} frames${stats.folded > 0 ? ` \u00b7 ${stats.folded.toLocaleString('en-US')} tiny folded` : ''}`);
+  } catch (error) {
+    setText(banner, `Cannot draw this flame graph: ${error instanceof Error ? error.message : String(error)}`);
+    banner.hidden = false;
+  }
+}
+
+document.addEventListener('keydown', (event) => {
+  const typing = event.target instanceof HTMLInputElement;
+  if (event.key === 'Escape') {
+    view.resetZoom();
+    details.clear();
+  } else if (event.key === '/' && !typing) {
+    event.preventDefault();
+    toolbar.focusSearch();
+  }
+});
+
+let resizeTimer: ReturnType<typeof setTimeout> | undefined;
+window.addEventListener('resize', () => {
+  clearTimeout(resizeTimer);
+  resizeTimer = setTimeout(() => graph && view.resize(), 100);
+});
+
+host.post({ type: 'ready' });
