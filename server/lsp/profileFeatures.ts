@@ -1,9 +1,29 @@
-// CONTRACT STUB: the language server's profile half (load in a worker, heat, flame graph,
-// overview, hover, ranked diagnostics). Being written; the signatures below are fixed.
-import type { Connection } from 'vscode-languageserver';
-import type { Finding } from '../../rules/api';
+// The language server's profile half: loads profiles in the profile worker (progress, cancel,
+// one-line failures that keep the previous state), answers the hotframe/* requests, and owns
+// the hover. The main thread keeps only the per-file cost table, so `costOf` stays synchronous.
+import { existsSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { ErrorCodes, LSPErrorCodes, MarkupKind, ResponseError, WorkDoneProgress } from 'vscode-languageserver';
+import type { CancellationToken, Connection, Hover, ProgressToken } from 'vscode-languageserver';
 
-import type { MeasuredCost } from '../profile/costIndex';
+import type { Finding } from '../../rules/api';
+import { costIndexOf, type CostIndex, type CostTable, type MeasuredCost } from '../profile/costIndex';
+import { formatMs, formatPercent } from '../profile/insights';
+import type { LineDetail } from '../profile/report';
+import type { Insight, PathMapping } from '../profile/types';
+import { oneLine, ProfileSession, type FromWorker, type LoadedProfile, type SessionRequest, type SessionResult, type ToWorker } from '../profile/worker';
+import {
+  Requests,
+  type FileHeat,
+  type FileHeatParams,
+  type FlameGraphParams,
+  type FlameGraphResult,
+  type LoadProfileParams,
+  type OverviewResult,
+  type ProfileSummary,
+} from '../protocol';
+import { uriToPath } from './validation';
 
 /** A diagnostic the profile raises on its own (GC share, hot normalizeSpawnArguments...). */
 export interface InsightDiagnostic {
@@ -21,12 +41,271 @@ export interface ProfileFeatures {
   insightsFor(filePath: string): InsightDiagnostic[];
 }
 
+const DEFAULT_HOT_THRESHOLD_PERCENT = 1;
+
+/** Where the analysis runs: the profile worker, or (when no built worker sits beside this module, e.g. under tsx) this thread. */
+interface ProfileBackend {
+  request(request: SessionRequest, signal?: AbortSignal, onProgress?: (fraction: number) => void): Promise<SessionResult>;
+}
+
+class InProcessBackend implements ProfileBackend {
+  private readonly session = new ProfileSession();
+
+  request(request: SessionRequest, signal?: AbortSignal, onProgress?: (fraction: number) => void): Promise<SessionResult> {
+    return this.session.handle(request, signal, onProgress);
+  }
+}
+
+interface Pending {
+  resolve: (result: SessionResult) => void;
+  reject: (error: Error) => void;
+  onProgress?: (fraction: number) => void;
+}
+
+class WorkerBackend implements ProfileBackend {
+  private worker: Worker | null = null;
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+
+  /** `onLost` runs when the worker dies: the profiles it held are gone. */
+  constructor(
+    private readonly script: string,
+    private readonly onLost: (reason: string) => void,
+  ) {}
+
+  request(request: SessionRequest, signal?: AbortSignal, onProgress?: (fraction: number) => void): Promise<SessionResult> {
+    const worker = this.ensure();
+    const id = this.nextId++;
+    return new Promise<SessionResult>((resolvePromise, reject) => {
+      this.pending.set(id, { resolve: resolvePromise, reject, onProgress });
+      signal?.addEventListener('abort', () => worker.postMessage({ id, abort: true } satisfies ToWorker), { once: true });
+      worker.postMessage({ id, request } satisfies ToWorker);
+    });
+  }
+
+  private ensure(): Worker {
+    if (this.worker !== null) return this.worker;
+    const worker = new Worker(this.script);
+    worker.unref(); // never keeps the server process alive after `exit`
+    worker.on('message', (message: FromWorker) => {
+      const pending = this.pending.get(message.id);
+      if (pending === undefined) return;
+      if ('progress' in message) {
+        pending.onProgress?.(message.progress);
+        return;
+      }
+      this.pending.delete(message.id);
+      if ('error' in message) pending.reject(new Error(message.error));
+      else pending.resolve(message.result);
+    });
+    const lost = (reason: string): void => {
+      if (this.worker !== worker) return;
+      this.worker = null;
+      for (const pending of this.pending.values()) pending.reject(new Error(reason));
+      this.pending.clear();
+      this.onLost(reason);
+    };
+    worker.on('error', (error) => lost(`profile worker failed: ${oneLine(error)}`));
+    worker.on('exit', (code) => lost(`profile worker stopped (exit code ${code})`));
+    this.worker = worker;
+    return worker;
+  }
+}
+
+function failure(error: unknown): ResponseError<void> {
+  return new ResponseError(LSPErrorCodes.RequestFailed, oneLine(error));
+}
+
+function invalid(message: string): ResponseError<void> {
+  return new ResponseError(ErrorCodes.InvalidParams, message);
+}
+
+function isStringArray(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((v) => typeof v === 'string');
+}
+
+/** Checks what the client sent; it crossed a process boundary and may be anything. */
+function loadParams(raw: unknown): LoadProfileParams & { workDoneToken?: ProgressToken } {
+  const params = raw as Partial<LoadProfileParams> & { workDoneToken?: unknown } | null;
+  if (params === null || typeof params !== 'object') throw invalid('loadProfile: expected {path, role, pathMappings, roots}');
+  if (typeof params.path !== 'string' || !isAbsolute(params.path)) throw invalid(`loadProfile: path must be an absolute file path, got ${JSON.stringify(params.path)}`);
+  if (params.role !== 'primary' && params.role !== 'baseline') throw invalid(`loadProfile: role must be 'primary' or 'baseline'`);
+  const mappings: PathMapping[] = Array.isArray(params.pathMappings)
+    ? params.pathMappings.filter((m): m is PathMapping => typeof m === 'object' && m !== null && typeof m.from === 'string' && typeof m.to === 'string')
+    : [];
+  const roots = isStringArray(params.roots) ? params.roots : [];
+  const token = typeof params.workDoneToken === 'string' || typeof params.workDoneToken === 'number' ? params.workDoneToken : undefined;
+  return { path: params.path, role: params.role, pathMappings: mappings, roots, workDoneToken: token };
+}
+
+/** Markdown-escapes text from the profile (function names, paths). */
+function md(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, (c) => `\\${c}`).replace(/[\r\n]+/g, ' ');
+}
+
+function shareText(samples: number, total: number): string {
+  return formatPercent(total > 0 ? (samples / total) * 100 : 0);
+}
+
+/** The hover text for one measured line. */
+export function hoverMarkdown(detail: LineDetail): string {
+  const parts: string[] = [];
+  const total = detail.samples;
+  if (detail.line !== null) {
+    parts.push(`**Hotframe** · this line: ${formatMs(detail.line.selfMs)} self (${shareText(detail.line.selfSamples, total)} of samples)`);
+  } else {
+    parts.push('**Hotframe**');
+  }
+  for (const { cost, callers, callees } of detail.functions) {
+    parts.push(
+      `\`${md(cost.name || '(anonymous)')}\`: self ${formatMs(cost.selfMs)} (${shareText(cost.selfSamples, total)}), ` +
+        `total ${formatMs(cost.totalMs)} (${shareText(cost.totalSamples, total)})`,
+    );
+    if (callers.length > 0) parts.push(`callers: ${callers.map((e) => `${md(e.name || '(anonymous)')} ${formatMs(e.ms)}`).join(', ')}`);
+    if (callees.length > 0) parts.push(`callees: ${callees.map((e) => `${md(e.name || '(anonymous)')} ${formatMs(e.ms)}`).join(', ')}`);
+  }
+  for (const site of detail.callSites) {
+    const libraries = site.libraries
+      .slice(0, 4)
+      .map((l) => `${md(l.name || '(anonymous)')} ${formatMs(l.ms)}`)
+      .join(', ');
+    parts.push(`calls here spent ${formatMs(site.ms)} (${formatPercent(site.percent)}) in libraries: ${libraries}`);
+  }
+  return parts.join('\n\n');
+}
+
 /**
  * Registers the hotframe/* requests and the hover provider. `onProfileChanged` lets the
- * diagnostics side revalidate open documents when a profile is loaded or cleared.
+ * diagnostics side revalidate open documents when a profile is loaded or cleared. `settings`
+ * gives the `hotframe.hotThresholdPercent` in force (default 1).
  */
-export function registerProfileFeatures(connection: Connection, onProfileChanged: () => void): ProfileFeatures {
-  void connection;
-  void onProfileChanged;
-  return { costOf: () => null, hotThresholdPercent: () => 1, insightsFor: () => [] };
+export function registerProfileFeatures(
+  connection: Connection,
+  onProfileChanged: () => void,
+  settings?: () => { hotThresholdPercent: number },
+): ProfileFeatures {
+  let primary: { summary: ProfileSummary; table: CostTable; index: CostIndex; insights: Insight[] } | null = null;
+  /** The running load per role: a newer load of the same role aborts it. */
+  const loading = new Map<string, AbortController>();
+
+  const script = join(__dirname, 'profileWorker.js');
+  const backend: ProfileBackend = existsSync(script)
+    ? new WorkerBackend(script, (reason) => {
+        connection.console.error(`hotframe: ${reason}; load the profile again`);
+        primary = null;
+        onProfileChanged();
+      })
+    : new InProcessBackend();
+
+  connection.onRequest(Requests.loadProfile, async (raw: unknown, token: CancellationToken) => {
+    const params = loadParams(raw);
+    loading.get(params.role)?.abort();
+    const controller = new AbortController();
+    loading.set(params.role, controller);
+    const cancel = token.onCancellationRequested(() => controller.abort());
+    const progress = params.workDoneToken;
+    let reported = -1;
+    const report = (fraction: number): void => {
+      const percentage = Math.min(100, Math.max(0, Math.round(fraction * 100)));
+      if (progress === undefined || percentage === reported) return;
+      reported = percentage;
+      void connection.sendProgress(WorkDoneProgress.type, progress, { kind: 'report', percentage, message: `${percentage}%` });
+    };
+    if (progress !== undefined) {
+      void connection.sendProgress(WorkDoneProgress.type, progress, { kind: 'begin', title: 'Loading profile', cancellable: true, percentage: 0 });
+    }
+    try {
+      const options = { roots: params.roots, pathMappings: params.pathMappings };
+      const result = (await backend.request({ kind: 'load', path: params.path, role: params.role, options }, controller.signal, report)) as LoadedProfile;
+      // A cancel that arrives after the worker committed the profile is too late: the worker
+      // holds the new profile now, so this thread and the client take it too.
+      if (params.role === 'primary' && result.costTable !== null) {
+        primary = { summary: result.summary, table: result.costTable, index: costIndexOf(result.costTable), insights: result.insights };
+      }
+      onProfileChanged();
+      return result.summary;
+    } catch (error) {
+      // A cancelled load resolves without a result; the previous profile stays.
+      if (controller.signal.aborted) return null;
+      throw failure(error);
+    } finally {
+      cancel.dispose();
+      if (loading.get(params.role) === controller) loading.delete(params.role);
+      if (progress !== undefined) void connection.sendProgress(WorkDoneProgress.type, progress, { kind: 'end' });
+    }
+  });
+
+  connection.onRequest(Requests.clearProfile, async () => {
+    for (const controller of loading.values()) controller.abort();
+    await backend.request({ kind: 'clear' });
+    primary = null;
+    onProfileChanged();
+    return null;
+  });
+
+  connection.onRequest(Requests.fileHeat, (raw: unknown): FileHeat => {
+    const uri = (raw as Partial<FileHeatParams> | null)?.uri;
+    if (typeof uri !== 'string') throw invalid('fileHeat: expected {uri}');
+    const current = primary;
+    if (current === null) return { profile: null, lines: [], functions: [], callSites: [] };
+    const costs = uri.startsWith('file:') ? current.table.files[resolve(uriToPath(uri))] : undefined;
+    const percent = (samples: number): number => (current.table.samples > 0 ? (samples / current.table.samples) * 100 : 0);
+    return {
+      profile: current.summary,
+      lines: (costs?.lines ?? []).map((l) => ({ line: l.line, selfMs: l.selfMs, selfSamples: l.selfSamples, percent: percent(l.selfSamples) })),
+      functions: (costs?.functions ?? [])
+        .filter((f) => f.line > 0)
+        .map((f) => ({ name: f.name, line: f.line, column: Math.max(1, f.column), selfMs: f.selfMs, totalMs: f.totalMs, percent: percent(f.totalSamples) })),
+      callSites: costs?.callSites ?? [],
+    };
+  });
+
+  connection.onRequest(Requests.flameGraph, async (raw: unknown): Promise<FlameGraphResult> => {
+    const params = raw as Partial<FlameGraphParams> | null;
+    const mode = params?.mode;
+    if (mode !== 'normal' && mode !== 'inverted' && mode !== 'diff') throw invalid(`flameGraph: mode must be normal, inverted or diff`);
+    const minFraction = typeof params?.minFraction === 'number' && params.minFraction >= 0 && params.minFraction < 1 ? params.minFraction : undefined;
+    try {
+      return (await backend.request({ kind: 'flame', params: { mode, onlyMyCode: params?.onlyMyCode === true, minFraction } })) as FlameGraphResult;
+    } catch (error) {
+      throw failure(error);
+    }
+  });
+
+  connection.onRequest(Requests.overview, async (): Promise<OverviewResult> => {
+    try {
+      return (await backend.request({ kind: 'overview' })) as OverviewResult;
+    } catch (error) {
+      throw failure(error);
+    }
+  });
+
+  connection.onHover(async (params): Promise<Hover | null> => {
+    const current = primary;
+    if (current === null || !params.textDocument.uri.startsWith('file:')) return null;
+    const file = resolve(uriToPath(params.textDocument.uri));
+    const costs = current.table.files[file];
+    const line = params.position.line + 1;
+    // Most hovers land on unmeasured lines: answer those without a round trip to the worker.
+    if (costs === undefined || !(costs.lines.some((l) => l.line === line) || costs.functions.some((f) => f.line === line) || costs.callSites.some((s) => s.line === line))) {
+      return null;
+    }
+    try {
+      const detail = (await backend.request({ kind: 'lineDetail', file, line })) as LineDetail | null;
+      return detail === null ? null : { contents: { kind: MarkupKind.Markdown, value: hoverMarkdown(detail) } };
+    } catch {
+      return null;
+    }
+  });
+
+  return {
+    costOf: (filePath, finding) => primary?.index.costOf(filePath, finding) ?? null,
+    hotThresholdPercent: () => settings?.().hotThresholdPercent ?? DEFAULT_HOT_THRESHOLD_PERCENT,
+    insightsFor: (filePath) => {
+      const file = resolve(filePath);
+      return (primary?.insights ?? [])
+        .filter((insight) => insight.location !== null && insight.location.file === file)
+        .map((insight) => ({ line: insight.location?.line ?? 1, message: `${insight.title}: ${insight.message}`, insightId: insight.id }));
+    },
+  };
 }

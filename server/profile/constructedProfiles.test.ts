@@ -1,5 +1,7 @@
 // Small profiles built frame by frame with the readers' own CallTreeBuilder, so the expected
 // numbers below can be checked by hand. Exported for the other analysis specs.
+import { strict as assert } from 'node:assert';
+
 import { CallTreeBuilder } from './callTreeBuilder';
 import type { NormalizedProfile, ProfileFormat } from './types';
 
@@ -40,8 +42,7 @@ export function profileOf(stacks: StackSpec[], options: { format?: ProfileFormat
 }
 
 describe('constructed profiles', () => {
-  it('are built with one sample count per stack', async () => {
-    const { strict: assert } = await import('node:assert');
+  it('are built with one sample count per stack', () => {
     const profile = profileOf([{ frames: [{ name: 'a', url: '/x/a.js', line: 1 }], samples: 3 }], { msPerSample: 2 });
     assert.equal(profile.samples, 3);
     assert.equal(profile.durationMs, 6);

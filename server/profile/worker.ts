@@ -1,0 +1,188 @@
+// The profile worker (dist/profileWorker.js): loads and analyzes profiles off the language
+// server's main thread, holds the primary and baseline analyses, and answers the main thread's
+// questions about them. `ProfileSession` is the whole logic; the bottom of the file wires it to
+// `parentPort` when this module runs as a worker.
+import { basename } from 'node:path';
+import { isMainThread, parentPort } from 'node:worker_threads';
+
+import type { FlameGraphParams, FlameGraphResult, OverviewResult, ProfileRole, ProfileSummary } from '../protocol';
+import type { CostTable } from './costIndex';
+import { diffFlameTree } from './diff';
+import { gcPercent } from './insights';
+import { loadProfile } from './load';
+import { ProfileInputError } from './profileInputError';
+import { buildReport, type AnalysisOptions, type AnalyzedProfile, type LineDetail } from './report';
+import type { Insight } from './types';
+
+/** What the main thread keeps after a load: enough for costOf, file heat and diagnostics without asking again. */
+export interface LoadedProfile {
+  summary: ProfileSummary;
+  /** Primary only: per-file costs for the cost index and file heat. */
+  costTable: CostTable | null;
+  insights: Insight[];
+}
+
+export type SessionRequest =
+  | { kind: 'load'; path: string; role: ProfileRole; options: AnalysisOptions }
+  | { kind: 'clear' }
+  | { kind: 'flame'; params: FlameGraphParams }
+  | { kind: 'overview' }
+  | { kind: 'lineDetail'; file: string; line: number };
+
+export type SessionResult = LoadedProfile | FlameGraphResult | OverviewResult | LineDetail | null;
+
+/** Messages from the main thread: a request with its id, or the abort of one. */
+export type ToWorker = { id: number; request: SessionRequest } | { id: number; abort: true };
+
+/** Messages to the main thread. */
+export type FromWorker =
+  | { id: number; progress: number }
+  | { id: number; result: SessionResult }
+  | { id: number; error: string };
+
+const HOT_FUNCTIONS = 100;
+
+/** A one-line message for the user; untrusted text stays one line. */
+export function oneLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.split(/\r?\n/)[0].trim() || 'unknown error';
+}
+
+export class ProfileSession {
+  private primary: { path: string; analyzed: AnalyzedProfile } | null = null;
+  private baseline: { path: string; analyzed: AnalyzedProfile } | null = null;
+
+  /** Loads a profile; on any failure (or abort) the previous state is kept. */
+  async load(path: string, role: ProfileRole, options: AnalysisOptions, signal?: AbortSignal, onProgress?: (fraction: number) => void): Promise<LoadedProfile> {
+    let analyzed: AnalyzedProfile;
+    try {
+      const profile = await loadProfile(path, { signal, onProgress: (fraction) => onProgress?.(fraction * 0.8) });
+      signal?.throwIfAborted();
+      analyzed = buildReport(profile, options);
+      // Analysis is synchronous: let an abort posted meanwhile arrive before committing.
+      await new Promise<void>((done) => setImmediate(done));
+      signal?.throwIfAborted();
+    } catch (error) {
+      if (signal?.aborted === true) throw new Error('cancelled');
+      if (error instanceof ProfileInputError) throw error;
+      const code = (error as NodeJS.ErrnoException | null)?.code;
+      if (code === 'ENOENT') throw new ProfileInputError(`${path}: no such file`);
+      if (code === 'EISDIR') throw new ProfileInputError(`${path}: is a directory, not a profile`);
+      throw new Error(`${basename(path)}: ${oneLine(error)}`);
+    }
+    onProgress?.(1);
+    const entry = { path, analyzed };
+    if (role === 'baseline') this.baseline = entry;
+    else this.primary = entry;
+    return {
+      summary: summaryOf(path, analyzed),
+      costTable: role === 'primary' ? analyzed.costTable() : null,
+      insights: role === 'primary' ? analyzed.report.insights : [],
+    };
+  }
+
+  clear(): void {
+    this.primary = null;
+    this.baseline = null;
+  }
+
+  flame(params: FlameGraphParams): FlameGraphResult {
+    const primary = this.primary;
+    if (primary === null) throw new ProfileInputError('no profile loaded: open a .cpuprofile or V8 log first');
+    const minFraction = params.minFraction ?? undefined;
+    if (params.mode === 'diff') {
+      const baseline = this.baseline;
+      if (baseline === null) throw new ProfileInputError('no baseline profile loaded: use Compare to pick the "before" profile');
+      const files = new Set([...primary.analyzed.openableFiles(), ...baseline.analyzed.openableFiles()]);
+      return {
+        title: `${basename(baseline.path)} → ${basename(primary.path)}`,
+        mode: 'diff',
+        unit: 'samples',
+        totalMs: primary.analyzed.profile.durationMs,
+        root: diffFlameTree(baseline.analyzed, primary.analyzed, params.onlyMyCode, minFraction),
+        openableFiles: [...files].sort(),
+      };
+    }
+    return {
+      title: basename(primary.path),
+      mode: params.mode,
+      unit: 'samples',
+      totalMs: primary.analyzed.profile.durationMs,
+      root: primary.analyzed.flame(params.mode, params.onlyMyCode, minFraction),
+      openableFiles: primary.analyzed.openableFiles(),
+    };
+  }
+
+  overview(): OverviewResult {
+    const report = this.primary?.analyzed.report;
+    return {
+      profile: this.primary === null ? null : summaryOf(this.primary.path, this.primary.analyzed),
+      baseline: this.baseline === null ? null : summaryOf(this.baseline.path, this.baseline.analyzed),
+      hotFunctions: report?.functions.slice(0, HOT_FUNCTIONS) ?? [],
+      callSites: report?.callSites.slice(0, HOT_FUNCTIONS) ?? [],
+      insights: report?.insights ?? [],
+    };
+  }
+
+  lineDetail(file: string, line: number): LineDetail | null {
+    return this.primary?.analyzed.lineDetail(file, line) ?? null;
+  }
+
+  async handle(request: SessionRequest, signal?: AbortSignal, onProgress?: (fraction: number) => void): Promise<SessionResult> {
+    switch (request.kind) {
+      case 'load':
+        return this.load(request.path, request.role, request.options, signal, onProgress);
+      case 'clear':
+        this.clear();
+        return null;
+      case 'flame':
+        return this.flame(request.params);
+      case 'overview':
+        return this.overview();
+      case 'lineDetail':
+        return this.lineDetail(request.file, request.line);
+    }
+  }
+}
+
+export function summaryOf(path: string, analyzed: AnalyzedProfile): ProfileSummary {
+  const { report } = analyzed;
+  return {
+    name: basename(path),
+    path,
+    format: report.format,
+    samples: report.samples,
+    durationMs: report.durationMs,
+    gcPercent: gcPercent(analyzed.profile, analyzed.aggregates),
+    unresolvedFiles: report.unresolvedFiles,
+    warnings: report.warnings,
+  };
+}
+
+/** Serves a session over a message port: one AbortController per running request. */
+export function serve(port: { on(event: 'message', listener: (message: ToWorker) => void): unknown; postMessage(message: FromWorker): void }): ProfileSession {
+  const session = new ProfileSession();
+  const running = new Map<number, AbortController>();
+  port.on('message', (message) => {
+    if ('abort' in message) {
+      running.get(message.id)?.abort();
+      return;
+    }
+    const controller = new AbortController();
+    running.set(message.id, controller);
+    let reported = -1;
+    const onProgress = (fraction: number): void => {
+      const percent = Math.floor(fraction * 100);
+      if (percent === reported) return;
+      reported = percent;
+      port.postMessage({ id: message.id, progress: fraction });
+    };
+    session.handle(message.request, controller.signal, onProgress).then(
+      (result) => port.postMessage({ id: message.id, result }),
+      (error: unknown) => port.postMessage({ id: message.id, error: oneLine(error) }),
+    ).finally(() => running.delete(message.id));
+  });
+  return session;
+}
+
+if (!isMainThread && parentPort !== null) serve(parentPort);
