@@ -3,14 +3,15 @@
 // host: `acquireVsCodeApi()` records what the page posts, and `render` / `error` messages are
 // delivered with window.postMessage, as the real host does. Used by the tests and the bench.
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { flameHtml } from '../../client/flameHtml';
 import type { FromWebview, ToWebview } from '../../webview/protocol';
 
 /** A made-up origin served by request interception: no port, no network. */
 export const ORIGIN = 'https://hotframe-webview.test';
-const root = join(__dirname, '..', '..');
+// require.resolve, not __dirname: the bench loads this file through tsx's tsImport, where __dirname is not the file's folder.
+const root = dirname(require.resolve('../../package.json'));
 const dist = join(root, 'dist');
 const DIST_FILES = ['webview.js', 'flame.css', 'd3-flamegraph.css'];
 
