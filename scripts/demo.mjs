@@ -70,8 +70,10 @@ process.stdout.write(
 );
 
 step('1. Findings, ranked by what their code cost in before.cpuprofile', process.execPath, [cli, 'analyze', APP, '--profile', BEFORE, '--root', APP], { okCodes: [0, 1] });
-step('2. Where the CPU went (before): categories, hot functions, user call sites, insights', process.execPath, [cli, 'profile', BEFORE, '--root', APP, '--top', '10']);
-step('3. Before vs after the fixes', process.execPath, [cli, 'diff', BEFORE, AFTER, '--root', APP, '--top', '10']);
+// The repository root, so that the recorded node_modules frames (/work/main/node_modules/...
+// on the recording machine) find this clone's node_modules by suffix too, not only the demo's files.
+step('2. Where the CPU went (before): categories, hot functions, user call sites, insights', process.execPath, [cli, 'profile', BEFORE, '--root', '.', '--top', '10']);
+step('3. Before vs after the fixes', process.execPath, [cli, 'diff', BEFORE, AFTER, '--root', '.', '--top', '10']);
 
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 if (existsSync(join(root, 'scripts', 'package.mjs'))) {
