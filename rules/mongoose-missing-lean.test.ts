@@ -95,6 +95,22 @@ runRuleTests(rule, {
       name: 'destructured fields of one document are plain values',
       code: `${USER}app.get('/u/:id', async (req, res) => { const { name } = await User.findById(req.params.id); res.json({ name }); });`,
     },
+    {
+      name: 'a helper whose caller in this module saves the returned document',
+      code: `${USER}async function getUser(id) { return User.findById(id); }
+app.post('/u/:id/seen', async (req, res) => {
+  const user = await getUser(req.params.id);
+  user.seenAt = new Date();
+  await user.save();
+  res.sendStatus(204);
+});`,
+    },
+    {
+      name: 'an ESM namespace object used directly is not a model',
+      filename: 'ns.ts',
+      code: `import * as models from './models';
+export const all = async () => JSON.stringify(await models.find({}));`,
+    },
   ],
   invalid: [
     {
@@ -223,6 +239,42 @@ export async function list(): Promise<unknown> {
   const users = (await User.find({}).lean()) as unknown[];
   return users;
 }`,
+    },
+    {
+      name: 'a helper whose callers only send the result',
+      code: `${USER}const getUser = async (id) => User.findById(id);
+app.get('/u/:id', async (req, res) => res.json(await getUser(req.params.id)));`,
+      errors: [{ messageId: 'missingLean', line: 3, column: 31, message: /only returned on every request \(via / }],
+      output: `${USER}const getUser = async (id) => User.findById(id).lean();
+app.get('/u/:id', async (req, res) => res.json(await getUser(req.params.id)));`,
+    },
+    {
+      name: 'TypeScript import = require()',
+      filename: 'legacy.ts',
+      code: `import User = require('./models/user');
+export const list = async (): Promise<string> => JSON.stringify(await User.find());`,
+      errors: [{ messageId: 'missingLean', line: 2, column: 71 }],
+      output: `import User = require('./models/user');
+export const list = async (): Promise<string> => JSON.stringify(await User.find().lean());`,
+    },
+    {
+      name: 'ESM namespace import: models.User',
+      filename: 'ns.ts',
+      code: `import * as models from './models';
+export const all = async () => JSON.stringify(await models.User.find({}));`,
+      errors: [{ messageId: 'missingLean', line: 2, column: 53 }],
+      output: `import * as models from './models';
+export const all = async () => JSON.stringify(await models.User.find({}).lean());`,
+    },
+    {
+      name: 'the mongoose.models.X || mongoose.model(...) guard',
+      code: `const mongoose = require('mongoose');
+const User = mongoose.models.User || mongoose.model('User', new mongoose.Schema({}));
+module.exports = async function list(req, res) { res.send(await User.find({})); };`,
+      errors: [{ messageId: 'missingLean', line: 3, column: 65 }],
+      output: `const mongoose = require('mongoose');
+const User = mongoose.models.User || mongoose.model('User', new mongoose.Schema({}));
+module.exports = async function list(req, res) { res.send(await User.find({}).lean()); };`,
     },
     {
       name: 'two queries in one handler: only the serialized one',

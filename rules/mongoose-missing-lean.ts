@@ -61,6 +61,30 @@ function callbackParam(call: NodePath<t.CallExpression>, index: number): NodePat
   return null;
 }
 
+/**
+ * A returned result leaves as data, unless a caller in this module uses it as a document:
+ * `const u = await getUser(id); u.save()` keeps `getUser`'s query unflagged.
+ */
+function usageOfReturn(returnOrArrow: NodePath, kind: ValueKind, depth: number): Usage {
+  const returned: Usage = { sink: 'returned', documentUse: false };
+  const fn = returnOrArrow.isArrowFunctionExpression() ? returnOrArrow : returnOrArrow.getFunctionParent();
+  if (!fn) return returned;
+  let name: string | null = null;
+  if (fn.isFunctionDeclaration() && fn.node.id) name = fn.node.id.name;
+  const holder = fn.parentPath;
+  if (holder?.isVariableDeclarator() && holder.node.init === fn.node && holder.node.id.type === 'Identifier') name = holder.node.id.name;
+  const binding = name === null ? undefined : (fn.parentPath ?? fn).scope.getBinding(name);
+  if (!binding) return returned;
+  let usage = returned;
+  for (const reference of binding.referencePaths) {
+    const call = reference.parentPath;
+    if (!call?.isCallExpression() || call.node.callee !== reference.node) continue;
+    usage = merge(usage, usageOf(call, kind, depth + 1));
+    if (usage.documentUse) break;
+  }
+  return usage;
+}
+
 /** True when a return leaves an inline callback of an array method or of `.then`. */
 function isCallbackReturn(returnOrArrow: NodePath): boolean {
   const fn = returnOrArrow.isArrowFunctionExpression() ? returnOrArrow : returnOrArrow.getFunctionParent();
@@ -101,7 +125,7 @@ function usageOf(path: NodePath, kind: ValueKind, depth: number): Usage {
 
   if (parent.isReturnStatement() || (parent.isArrowFunctionExpression() && parent.node.body === node)) {
     // Returned from `docs.map(d => d)` or `.then(d => d)`: the caller's result is followed instead.
-    return isCallbackReturn(parent) ? NONE : { sink: 'returned', documentUse: false };
+    return isCallbackReturn(parent) ? NONE : usageOfReturn(parent, kind, depth);
   }
   if (parent.isAwaitExpression()) return usageOf(parent, kind, depth + 1);
   if (parent.isConditionalExpression() && parent.node.test !== node) return usageOf(parent, kind, depth + 1);

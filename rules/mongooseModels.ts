@@ -61,6 +61,10 @@ function isStringArgument(node: t.Node | undefined): boolean {
  */
 export function isModelExpression(node: t.Node, roleOf: (name: string) => MongooseRole): boolean {
   const target = unwrapExpression(node);
+  // `mongoose.models.User || mongoose.model('User', schema)`: the usual guard against redefinition.
+  if (target.type === 'LogicalExpression' && target.operator !== '&&') {
+    return isModelExpression(target.left, roleOf) || isModelExpression(target.right, roleOf);
+  }
   if (target.type === 'MemberExpression') {
     // mongoose.models.User
     const object = unwrapExpression(target.object);
@@ -124,9 +128,10 @@ export function isModelPath(path: NodePath, context: RuleContext, depth = 0): bo
 
   const binding = path.scope.getBinding(rootName);
   if (!binding) return false;
-  if (binding.kind === 'module') {
+  // `import User = require('./user')` (TypeScript) binds like an import.
+  if (binding.kind === 'module' || binding.path.isTSImportEqualsDeclaration()) {
     const imported = context.importOf(rootName);
-    return imported !== null && isImportedModel(context, imported, member, true);
+    return imported !== null && isImportedModel(context, imported, member, binding.kind === 'module');
   }
   const declarator = binding.path;
   if (!declarator.isVariableDeclarator()) return false;
