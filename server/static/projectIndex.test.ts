@@ -49,6 +49,7 @@ describe('ProjectIndex', () => {
       ['models/notModels.js', []],
       ['models/cycleA.js', ['Alpha', 'Beta']], // A spreads B which spreads A: cut, no hang
       ['models/cycleB.js', ['Alpha', 'Beta']],
+      ['models/legacy.ts', ['default']], // export = mongoose.models.Legacy || mongoose.model(...)
       ['models/broken.js', ['Broken']], // a recoverable syntax error: what parsed still counts
     ];
     for (const [file, expected] of cases) {
