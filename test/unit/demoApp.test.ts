@@ -4,7 +4,10 @@
 // the demo's own functions, mapped onto this clone.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join, relative, resolve } from 'node:path';
+
+import mongoose from 'mongoose';
 
 import type { RuleId } from '../../rules/api';
 import { allRules } from '../../rules/index';
@@ -18,6 +21,16 @@ import { ProjectIndex } from '../../server/static/projectIndex';
 const DEMO = resolve(__dirname, '..', '..', 'examples', 'demo-app');
 const PROFILES = join(DEMO, 'profiles');
 // Same syntax as the e2e suite's reader (test/e2e/suite/workbench.ts).
+const FAKE_MONGO_PORT = 41751; // H8's port range
+
+interface FakeMongo {
+  uri: string;
+  close(): Promise<void>;
+}
+// Plain CommonJS of the demo, typed here at the one place the tests use it.
+const { startFakeMongo } = require(join(DEMO, 'fake-mongo')) as { startFakeMongo(options: { port: number }): Promise<FakeMongo> };
+const { seedCollections } = require(join(DEMO, 'fake-mongo', 'seedData.js')) as { seedCollections(): { users: unknown[]; tasks: unknown[] } };
+
 const MARKER = /\/\/\s*expect:\s*([\w-]+(?:\s*,\s*[\w-]+)*)\s*$/;
 
 /** "file:line rule" keys, file relative to the demo, sorted. */
@@ -135,5 +148,80 @@ describe('examples/demo-app recorded profiles', () => {
     ]) {
       assert.ok((demoFunction(report, file, name)?.totalSamples ?? 0) > 0, `${name} (${file}) has no ticks`);
     }
+  });
+});
+
+describe('examples/demo-app fake MongoDB, through the real mongoose driver', () => {
+  let fake: FakeMongo;
+  let db: mongoose.Connection;
+  let Task: mongoose.Model<{ projectId: number; title: string; creatorId: mongoose.Types.ObjectId; subtasks: { title: string; done: boolean }[] }>;
+  let User: mongoose.Model<{ name: string }>;
+
+  before(async () => {
+    fake = await startFakeMongo({ port: FAKE_MONGO_PORT });
+    db = await mongoose.createConnection(fake.uri, { autoIndex: false, autoCreate: false, serverSelectionTimeoutMS: 5000 }).asPromise();
+    Task = db.model(
+      'Task',
+      new mongoose.Schema({ projectId: Number, title: String, creatorId: mongoose.Schema.Types.ObjectId, subtasks: [{ title: String, done: Boolean }] }),
+    );
+    User = db.model('User', new mongoose.Schema({ name: String }));
+  });
+
+  after(async () => {
+    await db?.close();
+    await fake?.close();
+  });
+
+  it('seeds the same documents on every start', () => {
+    assert.equal(JSON.stringify(seedCollections()), JSON.stringify(seedCollections()));
+    const { users, tasks } = seedCollections();
+    assert.equal(users.length, 400);
+    assert.equal(tasks.length, 6000);
+  });
+
+  it('answers find with hydrated documents across getMore batches (200 > the first batch of 101)', async () => {
+    const tasks = await Task.find({ projectId: 3 });
+    assert.equal(tasks.length, 200);
+    assert.ok(tasks.every((t) => t instanceof mongoose.Document && t.projectId === 3));
+    assert.equal(new Set(tasks.map((t) => String(t._id))).size, 200);
+    assert.equal(tasks[0].subtasks.length, 4);
+  });
+
+  it('honours skip and limit, equality on ObjectIds and $in', async () => {
+    const all = await Task.find({ projectId: 3 }).lean();
+    const page = await Task.find({ projectId: 3 }).skip(5).limit(7).lean();
+    assert.deepEqual(
+      page.map((t) => String(t._id)),
+      all.slice(5, 12).map((t) => String(t._id)),
+    );
+    const creator = await User.findById(all[0].creatorId).lean();
+    assert.equal(String(creator?._id), String(all[0].creatorId));
+    const ids = [all[0].creatorId, all[1].creatorId];
+    const users = await User.find({ _id: { $in: ids } }).lean();
+    assert.deepEqual(users.map((u) => String(u._id)).sort(), [...new Set(ids.map(String))].sort());
+  });
+
+  it('counts with countDocuments ($match + $group) and sees inserted documents', async () => {
+    assert.equal(await Task.countDocuments({ projectId: 3 }), 200);
+    assert.equal(await Task.countDocuments({ projectId: 999 }), 0);
+    await Task.create({ projectId: 999, title: 'inserted' });
+    assert.equal(await Task.countDocuments({ projectId: 999 }), 1);
+    assert.equal((await Task.findOne({ projectId: 999 }).lean())?.title, 'inserted');
+  });
+
+  it('refuses queries it cannot answer instead of returning wrong data', async () => {
+    await assert.rejects(Task.find({ projectId: { $gt: 3 } }).lean(), /fake-mongo: query operator \$gt is not supported/);
+    await assert.rejects(Task.aggregate([{ $sort: { projectId: 1 } }]), /aggregate stage \$sort/);
+  });
+
+  it('drops a connection that sends garbage and keeps serving the others', async () => {
+    const closed = await new Promise<boolean>((done, fail) => {
+      const socket = connect(FAKE_MONGO_PORT, '127.0.0.1', () => socket.write(Buffer.from([10, 0, 0, 0, 1, 2, 3, 4])));
+      socket.on('close', () => done(true));
+      socket.on('error', fail);
+      setTimeout(() => fail(new Error('the server kept a connection that sent a 10-byte message length')), 3000).unref();
+    });
+    assert.ok(closed);
+    assert.equal(await Task.countDocuments({ projectId: 3 }), 200);
   });
 });
