@@ -88,7 +88,10 @@ export class HeatDecorations implements vscode.Disposable {
     this.subscriptions.push(
       ctx.onDidChangeProfile(() => this.refreshAll(true)),
       // A tab made visible again gets a new TextEditor without decorations.
-      vscode.window.onDidChangeVisibleTextEditors((editors) => editors.forEach((e) => void this.apply(e))),
+      vscode.window.onDidChangeVisibleTextEditors((editors) => {
+        this.forgetHidden();
+        editors.forEach((e) => void this.apply(e));
+      }),
       // Edits move decoration ranges by themselves; a save is when the server's view catches up.
       vscode.workspace.onDidSaveTextDocument((doc) => {
         this.cache.delete(doc.uri.toString());
@@ -104,12 +107,19 @@ export class HeatDecorations implements vscode.Disposable {
 
   refreshAll(dropCache: boolean): void {
     if (dropCache) this.cache.clear();
+    this.forgetHidden();
     for (const editor of vscode.window.visibleTextEditors) void this.apply(editor);
   }
 
   /** Resolves once every visible editor has been (re)decorated; used by commands and tests. */
   async settle(): Promise<void> {
     await Promise.all(vscode.window.visibleTextEditors.map((e) => this.apply(e)));
+  }
+
+  /** A hidden editor loses its decorations; it is decorated afresh when shown again. */
+  private forgetHidden(): void {
+    const visible = new Set(vscode.window.visibleTextEditors.map((e) => e.document.uri.toString()));
+    for (const key of [...this.applied.keys()]) if (!visible.has(key)) this.applied.delete(key);
   }
 
   private editorsOf(doc: vscode.TextDocument): readonly vscode.TextEditor[] {

@@ -27,6 +27,11 @@ function openCommand(file: string, line: number): vscode.Command | undefined {
   return { title: 'Open', command: OPEN_LOCATION_COMMAND, arguments: [file, line] };
 }
 
+/** Idle time is not a cost to review; GC and native frames are, so they stay listed. */
+function busyFunctions(o: OverviewResult): FunctionCost[] {
+  return o.hotFunctions.filter((f) => f.category !== 'idle');
+}
+
 function location(file: string, line: number): string {
   return line > 0 ? `${file}:${line}` : file;
 }
@@ -76,7 +81,7 @@ export class OverviewTree implements vscode.TreeDataProvider<OverviewNode>, vsco
     if (!o) return [];
     if (!node) {
       const sections: OverviewNode[] = [
-        { kind: 'section', id: 'functions', label: 'Hot functions', count: o.hotFunctions.length },
+        { kind: 'section', id: 'functions', label: 'Hot functions', count: busyFunctions(o).length },
         { kind: 'section', id: 'callSites', label: 'User call sites', count: o.callSites.length },
         { kind: 'section', id: 'insights', label: 'Insights', count: o.insights.length },
       ];
@@ -97,8 +102,10 @@ export class OverviewTree implements vscode.TreeDataProvider<OverviewNode>, vsco
   private sectionChildren(id: SectionId, o: OverviewResult): OverviewNode[] {
     const empty = (label: string): OverviewNode[] => [{ kind: 'message', label }];
     switch (id) {
-      case 'functions':
-        return o.hotFunctions.length ? o.hotFunctions.slice(0, MAX_ITEMS).map((value) => ({ kind: 'function', value })) : empty('No samples in user code');
+      case 'functions': {
+        const busy = busyFunctions(o);
+        return busy.length ? busy.slice(0, MAX_ITEMS).map((value) => ({ kind: 'function', value })) : empty('No samples outside idle');
+      }
       case 'callSites':
         return o.callSites.length ? o.callSites.slice(0, MAX_ITEMS).map((value) => ({ kind: 'callSite', value })) : empty('No library cost attributed');
       case 'insights':

@@ -63,9 +63,13 @@ async function dblclickFrame(page, { name, timeoutMs = 15_000 }) {
     return index >= 0 ? { flame, index } : null;
   });
   if (!found) throw new Error(`no flame graph frame named like ${JSON.stringify(name)}`);
-  const target = found.flame.frame.locator(FLAME_FRAME).nth(found.index).locator('rect');
-  const clicked = await found.flame.frame.locator(FLAME_FRAME).nth(found.index).getAttribute('name');
-  await target.dblclick();
+  const frame = found.flame.frame.locator(FLAME_FRAME).nth(found.index);
+  const clicked = await frame.getAttribute('name');
+  // A real double-click at the frame's left end, in page coordinates (the label on top of the
+  // rect takes the pointer events, which is what a person's click hits too).
+  const box = await frame.boundingBox({ timeout: 5_000 });
+  if (!box) throw new Error(`frame ${JSON.stringify(clicked)} is not visible`);
+  await page.mouse.dblclick(box.x + Math.min(box.width / 2, 12), box.y + box.height / 2);
   return { clicked };
 }
 

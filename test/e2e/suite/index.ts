@@ -13,7 +13,7 @@ export async function run(): Promise<void> {
   await import('./quickFix.test');
   await import('./profile.test');
   const grep = process.env.HOTFRAME_E2E_GREP;
-  if (grep) mocha.grep(grep);
+  if (grep) mocha.grep(new RegExp(grep));
   const failures = await new Promise<number>((resolve) => mocha.run(resolve));
   if (failures > 0) throw new Error(`${failures} e2e test(s) failed`);
 }

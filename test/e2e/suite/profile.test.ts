@@ -66,9 +66,10 @@ describe('profiles', () => {
   });
 
   it('re-applies heat when the file is shown again', async () => {
+    const key = vscode.Uri.file(hot.file).toString();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    const editor = await openInEditor(hot.file);
-    const key = editor.document.uri.toString();
+    await stateWhen('heat to be dropped with the hidden editor', (s) => s.heat[key] === undefined);
+    await openInEditor(hot.file);
     await stateWhen('heat after reopening', (s) => (s.heat[key]?.notes.length ?? 0) > 0);
   });
 
