@@ -134,6 +134,8 @@ describe('V8LogReader', () => {
     assert.deepEqual(parseJsName('get size /app/x.js:3:7'), { name: 'get size', url: '/app/x.js', line: 3, column: 7 });
     assert.deepEqual(parseJsName(' node:internal/main/run_main_module:1:1'), { name: '(anonymous)', url: 'node:internal/main/run_main_module', line: 1, column: 1 });
     assert.deepEqual(parseJsName('Math.max'), { name: 'Math.max', url: '', line: 0, column: 0 });
+    // new Function / eval code has a position but no url.
+    assert.deepEqual(parseJsName('handler14 :3:26'), { name: 'handler14', url: '', line: 3, column: 26 });
     assert.equal(unescapeLog('a\\x2Cb\\nc\\\\d\\u00e9'), 'a,b\nc\\dé');
   });
 

@@ -367,7 +367,7 @@ export function unescapeLog(text: string): string {
 /** "fib /app/x.js:2:13" -> name, url, 1-based line and column; no position -> url ''. */
 export function parseJsName(full: string): { name: string; url: string; line: number; column: number } {
   const m = /^(.*?) ?(\S*):(\d+):(\d+)$/.exec(full);
-  if (m === null || m[2] === '') return { name: full === '' ? '(anonymous)' : full, url: '', line: 0, column: 0 };
+  if (m === null) return { name: full === '' ? '(anonymous)' : full, url: '', line: 0, column: 0 };
   return { name: m[1] === '' ? '(anonymous)' : m[1], url: m[2], line: Number(m[3]), column: Number(m[4]) };
 }
 
