@@ -154,17 +154,23 @@ describe('examples/demo-app recorded profiles', () => {
 describe('examples/demo-app fake MongoDB, through the real mongoose driver', () => {
   let fake: FakeMongo;
   let db: mongoose.Connection;
-  let Task: mongoose.Model<{ projectId: number; title: string; creatorId: mongoose.Types.ObjectId; subtasks: { title: string; done: boolean }[] }>;
+  interface TaskShape {
+    projectId: number;
+    title: string;
+    creatorId: mongoose.Types.ObjectId;
+    subtasks: { title: string; done: boolean }[];
+  }
+  let Task: mongoose.Model<TaskShape>;
   let User: mongoose.Model<{ name: string }>;
 
   before(async () => {
     fake = await startFakeMongo({ port: FAKE_MONGO_PORT });
     db = await mongoose.createConnection(fake.uri, { autoIndex: false, autoCreate: false, serverSelectionTimeoutMS: 5000 }).asPromise();
-    Task = db.model(
+    Task = db.model<TaskShape>(
       'Task',
-      new mongoose.Schema({ projectId: Number, title: String, creatorId: mongoose.Schema.Types.ObjectId, subtasks: [{ title: String, done: Boolean }] }),
+      new mongoose.Schema<TaskShape>({ projectId: Number, title: String, creatorId: mongoose.Schema.Types.ObjectId, subtasks: [{ title: String, done: Boolean }] }),
     );
-    User = db.model('User', new mongoose.Schema({ name: String }));
+    User = db.model<{ name: string }>('User', new mongoose.Schema<{ name: string }>({ name: String }));
   });
 
   after(async () => {
