@@ -31,6 +31,8 @@ const REDIS_SERVER = process.env.REDIS_SERVER ?? 'redis-server';
 class RecordError extends Error {}
 
 const children = new Set();
+/** The scratch folder of this run (profiles before they are copied), removed however the run ends. */
+let scratch = null;
 
 /** Starts a process whose output is kept (last 4 KB) for error messages. */
 function start(name, command, args, options) {
@@ -92,8 +94,10 @@ async function stop(child, graceMs = 15000) {
   return code;
 }
 
-function killAll() {
+function cleanUp() {
   for (const child of children) child.kill('SIGKILL');
+  if (scratch !== null) rmSync(scratch, { recursive: true, force: true });
+  scratch = null;
 }
 
 function assertPortFree(port) {
@@ -251,7 +255,8 @@ async function main() {
   if (!Number.isInteger(SERVICE_LINK_VARS) || SERVICE_LINK_VARS < 0 || SERVICE_LINK_VARS > 20000) throw new RecordError(`DEMO_ENV_VARS must be 0..20000, got '${process.env.DEMO_ENV_VARS}'`);
   for (const port of Object.values(PORTS)) await assertPortFree(port);
   mkdirSync(outDir, { recursive: true });
-  const tmp = mkdtempSync(join(tmpdir(), 'hotframe-demo-'));
+  scratch = mkdtempSync(join(tmpdir(), 'hotframe-demo-'));
+  const tmp = scratch;
   try {
     const redis = start('redis-server', REDIS_SERVER, ['--port', String(PORTS.redis), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no']);
     await waitForOutput(redis, /Ready to accept connections/, 10000);
@@ -272,20 +277,19 @@ async function main() {
     await stop(redis);
     process.stdout.write(`\nprofiles in ${relative(root, outDir)}/; try: npm run demo\n`);
   } finally {
-    killAll();
-    rmSync(tmp, { recursive: true, force: true });
+    cleanUp();
   }
 }
 
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, () => {
-    killAll();
+    cleanUp();
     process.exit(130);
   });
 }
 
 main().catch((error) => {
-  killAll();
+  cleanUp();
   process.stderr.write(`record-demo: ${error instanceof RecordError ? error.message : (error?.stack ?? String(error))}\n`);
   process.exitCode = error instanceof RecordError ? 2 : 1;
 });
