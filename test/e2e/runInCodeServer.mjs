@@ -1,11 +1,11 @@
 // `npm run test:e2e`: runs the e2e suite in a real VS Code (code-server 4.100.3 = VS Code 1.100.3)
 // shown by Debian's Chromium through playwright-core, following docs in /work/shared/vscode-e2e.md.
 // Exits with the suite's code; non-zero on timeout. Screenshots go to test-results/e2e/.
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { format } from 'node:util';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { installCodeServer } from './installCodeServer.mjs';
 import { buildExtension, extensionTestsPath, prepareWorkspace, root } from './workspace.mjs';
@@ -47,6 +47,25 @@ try {
 const { tmp, workspace, userData, extensionsDir } = prepared;
 const actionsDir = join(tmp, 'actions');
 mkdirSync(actionsDir);
+// HOTFRAME_E2E_VSIX=<file.vsix>: test the packaged extension instead of the work tree. It is
+// installed like a user would, and its installed folder is run as the development path.
+let extensionPath = root;
+const vsix = process.env.HOTFRAME_E2E_VSIX;
+if (vsix) {
+  try {
+    execFileSync(process.execPath, [entry, '--user-data-dir', userData, '--extensions-dir', extensionsDir, '--install-extension', resolve(vsix)], { stdio: 'inherit' });
+  } catch {
+    prepared.remove();
+    fail(`could not install ${vsix}`);
+  }
+  const installed = readdirSync(extensionsDir).find((d) => d.startsWith('hotframe.hotframe-'));
+  if (!installed) {
+    prepared.remove();
+    fail(`${vsix} did not install as hotframe.hotframe`);
+  }
+  extensionPath = join(extensionsDir, installed);
+  console.log(`e2e: testing the packaged extension in ${extensionPath}`);
+}
 rmSync(shotsDir, { recursive: true, force: true });
 mkdirSync(shotsDir, { recursive: true });
 
@@ -130,7 +149,7 @@ try {
   });
   await page.exposeFunction('codeAutomationExit', (code) => resolveExit(Number(code)));
   const remote = (p) => `vscode-remote://127.0.0.1:${port}${p}`;
-  const payload = [['extensionDevelopmentPath', remote(root)], ['extensionTestsPath', remote(extensionTestsPath)]];
+  const payload = [['extensionDevelopmentPath', remote(extensionPath)], ['extensionTestsPath', remote(extensionTestsPath)]];
   await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
   let timer;
   const timeout = new Promise((resolve) => (timer = setTimeout(() => resolve('timeout'), TIMEOUT_MS)));

@@ -7,6 +7,7 @@ describe('activation', () => {
     const extension = vscode.extensions.getExtension(EXTENSION_ID);
     assert.ok(extension, `${EXTENSION_ID} is not installed in this window`);
     await extension.activate();
+    console.log(`HOTFRAME_EXTENSION_PATH ${extension.extensionPath}`);
     const commands = await vscode.commands.getCommands(true);
     for (const id of ['hotframe.openProfile', 'hotframe.compareProfile', 'hotframe.clearProfile', 'hotframe.showFlameGraph', 'hotframe.openWithHotframe']) {
       assert.ok(commands.includes(id), `command ${id} is not registered`);
