@@ -61,12 +61,28 @@ function subtreeSize(raw: Record<string, unknown>): number {
   return size;
 }
 
+/** More nodes than this and d3's per-zoom passes over the whole hierarchy get slow. */
+export const NODE_BUDGET = 60_000;
+
 /**
- * Copies `raw` (untrusted shape) keeping only subtrees whose value is at least `minValue`.
- * Iterative, so a very deep chain cannot overflow the stack.
+ * Copies `raw` (untrusted shape) keeping only subtrees whose value is at least `minValue`; if
+ * that still leaves more than `maxNodes`, the threshold is raised until it does not (a tree of
+ * many equal, deep chains survives any fraction-of-root rule).
  */
-export function drawableTree(raw: unknown, minValue: number): DrawableTree {
+export function drawableTree(raw: unknown, minValue: number, maxNodes = NODE_BUDGET): DrawableTree {
   if (!isRecord(raw)) throw new Error('the flame graph has no root frame');
+  const rootValue = Math.max(0, finiteOr(raw.value, 0));
+  let threshold = minValue;
+  let tree = foldBelow(raw, threshold);
+  while (tree.nodes > maxNodes && threshold < rootValue) {
+    threshold = threshold > 0 ? threshold * 4 : rootValue / 1e6;
+    tree = foldBelow(raw, threshold);
+  }
+  return tree;
+}
+
+/** Iterative, so a very deep chain cannot overflow the stack. */
+function foldBelow(raw: Record<string, unknown>, minValue: number): DrawableTree {
   const root = copyNode(raw);
   let nodes = 1;
   let folded = 0;
