@@ -82,11 +82,19 @@ async function cleanup() {
   if (finished) return;
   finished = true;
   await browser?.close().catch(() => undefined);
-  // code-server starts the extension host and the language server as children: end its whole group.
-  try {
-    process.kill(-server.pid, 'SIGTERM');
-  } catch {
-    /* already gone */
+  // code-server starts the extension host, file watcher and language server as children: end its
+  // whole process group (it was spawned detached, so the group is ours alone), forcefully if slow.
+  const signalGroup = (signal) => {
+    try {
+      process.kill(-server.pid, signal);
+      return true;
+    } catch {
+      return false; // the group is gone
+    }
+  };
+  if (signalGroup('SIGTERM')) {
+    for (let waited = 0; waited < 5_000 && signalGroup(0); waited += 100) await new Promise((r) => setTimeout(r, 100));
+    signalGroup('SIGKILL');
   }
   prepared.remove();
 }
