@@ -2,7 +2,7 @@
 // server/static/projectIndex.ts (top-level statements of other modules, no scopes).
 import type { NodePath } from '@babel/traverse';
 import type * as t from '@babel/types';
-import type { ImportBinding, RuleContext } from './api';
+import type { ImportBinding, ModuleSummary, RuleContext } from './api';
 
 /** Strips parentheses and TypeScript-only wrappers that do not change the runtime value. */
 export function unwrapExpression(node: t.Node): t.Node {
@@ -148,11 +148,23 @@ export function isModelPath(path: NodePath, context: RuleContext, depth = 0): bo
     && isModelPath(initPath as NodePath, context, depth + 1);
 }
 
+/** Summaries asked for during one analysis (a rule context lives for one file's analysis). */
+const summariesByContext = new WeakMap<RuleContext, Map<string, ModuleSummary | null>>();
+
+function moduleSummary(context: RuleContext, source: string): ModuleSummary | null {
+  let summaries = summariesByContext.get(context);
+  if (!summaries) {
+    summaries = new Map();
+    summariesByContext.set(context, summaries);
+  }
+  if (!summaries.has(source)) summaries.set(source, context.project.moduleAt(context.filePath, source));
+  return summaries.get(source) ?? null;
+}
+
 function isImportedModel(context: RuleContext, imported: ImportBinding, member: string | null, isEsmImport: boolean): boolean {
   const exportName = importedExportOf(imported, member, isEsmImport);
   if (exportName === null) return false;
-  const summary = context.project.moduleAt(context.filePath, imported.source);
-  return summary !== null && summary.mongooseModelExports.has(exportName);
+  return moduleSummary(context, imported.source)?.mongooseModelExports.has(exportName) === true;
 }
 
 /** A short label for messages: the model expression's source text, shortened when long. */

@@ -35,17 +35,18 @@ interface CacheEntry {
 
 function readFromDisk(filePath: string): string | null {
   try {
-    const stat = fs.statSync(filePath);
-    if (!stat.isFile() || stat.size > MAX_MODULE_BYTES) return null;
+    const stat = fs.statSync(filePath, { throwIfNoEntry: false });
+    if (!stat?.isFile() || stat.size > MAX_MODULE_BYTES) return null;
     return fs.readFileSync(filePath, 'utf8');
   } catch {
     return null;
   }
 }
 
+// `throwIfNoEntry: false`: resolution probes many missing candidates; exceptions would dominate.
 function mtimeOf(filePath: string): number | null {
   try {
-    return fs.statSync(filePath).mtimeMs;
+    return fs.statSync(filePath, { throwIfNoEntry: false })?.mtimeMs ?? null;
   } catch {
     return null;
   }
@@ -53,7 +54,7 @@ function mtimeOf(filePath: string): number | null {
 
 function isFile(filePath: string): boolean {
   try {
-    return fs.statSync(filePath).isFile();
+    return fs.statSync(filePath, { throwIfNoEntry: false })?.isFile() === true;
   } catch {
     return false;
   }
