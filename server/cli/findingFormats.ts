@@ -2,6 +2,7 @@
 // Positions here are 1-based lines AND columns, end exclusive, like ESLint's output.
 import type { Finding, Severity } from '../../rules/api';
 import type { MeasuredCost } from '../profile/costIndex';
+import { formatMs, formatPercent } from '../profile/insights';
 import type { ParseProblem } from '../static/engine';
 
 /** A finding in a file, with the file as shown to the user (relative to cwd, forward slashes). */
@@ -92,17 +93,6 @@ export function formatJson(report: AnalyzeReport): string {
     filesAnalyzed: report.filesAnalyzed,
     skipped: report.skipped.map(({ file, reason }) => ({ file, reason })),
   });
-}
-
-/** "850 ms" / "1.9 s" / "12 s" */
-export function formatMs(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
-}
-
-/** "23%" / "4.5%" / "0.3%" */
-export function formatPercent(percent: number): string {
-  return percent >= 10 ? `${Math.round(percent)}%` : `${percent.toFixed(1)}%`;
 }
 
 function costText(cost: MeasuredCost | null | undefined): string {

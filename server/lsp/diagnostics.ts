@@ -6,8 +6,9 @@ import type { Diagnostic } from 'vscode-languageserver';
 
 import { ruleDocUrl } from '../../rules/api';
 import type { Finding, Severity } from '../../rules/api';
-import { formatMs, formatPercent, parseErrorText } from '../cli/findingFormats';
+import { parseErrorText } from '../cli/findingFormats';
 import type { MeasuredCost } from '../profile/costIndex';
+import { formatMs, formatPercent } from '../profile/insights';
 import type { ParseProblem } from '../static/engine';
 import type { InsightDiagnostic, ProfileFeatures } from './profileFeatures';
 

@@ -92,7 +92,7 @@ export function startServer(reader: MessageReader, writer: MessageWriter): Conne
     documents,
     settings: () => settings.current,
     project,
-    profile: registerProfileFeatures(connection, () => validator.republishAll()),
+    profile: registerProfileFeatures(connection, () => validator.republishAll(), () => settings.current),
     newerVersionQueued: (uri, version) => versions.newerThan(uri, version),
   });
 

@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 import { bundles } from './bundles';
 
@@ -43,4 +44,25 @@ export async function analyze(cwd: string, ...args: string[]): Promise<Run> {
   const { cli } = await bundles();
   const run = spawnSync(process.execPath, [cli, 'analyze', ...args], { cwd, encoding: 'utf8' });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+/**
+ * A .cpuprofile of 100 samples of 1 ms: 30 on line 6 of `hotFile` (LEAN_HANDLER's finding, inside
+ * the arrow function that starts on line 5) and 70 on line 1 of `coldFile`.
+ */
+export function writeLeanProfile(path: string, hotFile: string, coldFile: string): void {
+  const frame = (functionName: string, file: string, lineNumber: number, columnNumber: number) => ({
+    functionName,
+    scriptId: '1',
+    url: pathToFileURL(file).href,
+    lineNumber,
+    columnNumber,
+  });
+  const nodes = [
+    { id: 1, callFrame: { functionName: '(root)', scriptId: '0', url: '', lineNumber: -1, columnNumber: -1 }, hitCount: 0, children: [2, 3] },
+    { id: 2, callFrame: frame('', hotFile, 4, 24), hitCount: 30, positionTicks: [{ line: 6, ticks: 30 }], children: [] },
+    { id: 3, callFrame: frame('elsewhere', coldFile, 0, 0), hitCount: 70, positionTicks: [{ line: 1, ticks: 70 }], children: [] },
+  ];
+  const samples = [...Array<number>(30).fill(2), ...Array<number>(70).fill(3)];
+  writeFileSync(path, JSON.stringify({ nodes, startTime: 0, endTime: 100_000, samples, timeDeltas: samples.map(() => 1000) }));
 }

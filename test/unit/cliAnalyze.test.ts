@@ -4,7 +4,7 @@ import { strict as assert } from 'node:assert';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { LEAN_HANDLER, LEAN_MESSAGE, analyze, writeProject } from './analyzeFixture';
+import { LEAN_HANDLER, LEAN_MESSAGE, analyze, writeLeanProfile, writeProject } from './analyzeFixture';
 import { bundles } from './bundles';
 
 const lean = (file: string, severity = 'warning') => ({
@@ -131,6 +131,24 @@ describe('hotframe analyze', function () {
       assert.equal(run.stderr.split('\n').length, 2, 'exactly one line');
     });
   }
+
+  it('with --profile, gives each finding its measured cost (or null) and ranks by it', async () => {
+    const dir = writeProject({ 'routes/a.js': LEAN_HANDLER, 'routes/b.js': LEAN_HANDLER });
+    writeLeanProfile(join(dir, 'app.cpuprofile'), join(dir, 'routes/b.js'), join(dir, 'routes/a.js'));
+    const run = await analyze(dir, 'routes', '--profile', 'app.cpuprofile', '--format', 'json');
+    assert.equal(run.stderr, '');
+    // b.js comes first although a.js sorts first by name: its line cost 30 of 100 samples.
+    assert.deepEqual(JSON.parse(run.stdout).findings, [
+      { ...lean('routes/b.js'), cost: { selfMs: 30, totalMs: 30, percent: 30 } },
+      { ...lean('routes/a.js'), cost: null },
+    ]);
+    const text = await analyze(dir, 'routes', '--profile', 'app.cpuprofile');
+    assert.deepEqual(
+      text.stdout.split('\n').slice(0, 2).map((line) => line.slice(0, 16) + ' ... ' + line.slice(line.indexOf('[mongoose'))),
+      ['routes/b.js:6:18 ... [mongoose-missing-lean]  (30 ms, 30.0% of CPU)', 'routes/a.js:6:18 ... [mongoose-missing-lean]  (not in profile)'],
+    );
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   it('exits 2 with one line when the profile cannot be read', async () => {
     const dir = writeProject({ 'app.js': LEAN_HANDLER, 'bad.cpuprofile': '{"nodes": "not a profile"' });

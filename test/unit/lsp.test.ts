@@ -1,13 +1,16 @@
 // The language server as a process: real JSON-RPC over the child's stdio, as an editor speaks it.
 // Every wait is for an event (a publishDiagnostics for a given version, a response); no sleeps.
 import { strict as assert } from 'node:assert';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
 import type { MessageConnection } from 'vscode-jsonrpc/node';
 import type { CodeAction, Diagnostic, PublishDiagnosticsParams, TextEdit, WorkspaceEdit } from 'vscode-languageserver';
 
-import { LEAN_HANDLER } from './analyzeFixture';
+import { LEAN_HANDLER, writeLeanProfile, writeProject } from './analyzeFixture';
 import { bundles } from './bundles';
 
 const URI = 'file:///virtual/project/routes/tasks.js';
@@ -70,6 +73,7 @@ async function startClient(): Promise<Client> {
   });
   connection.onRequest('workspace/configuration', (params: { items: { section?: string }[] }) => params.items.map(() => client.settings));
   connection.onRequest('client/registerCapability', () => null);
+  connection.onRequest('window/workDoneProgress/create', () => null);
   connection.listen();
   await connection.sendRequest('initialize', {
     processId: process.pid,
@@ -216,23 +220,77 @@ describe('language server over stdio', function () {
 
   it('re-reads hotframe.rules on didChangeConfiguration and revalidates open documents', async () => {
     client.settings = { rules: { 'mongoose-missing-lean': 'error' } };
+    const raising = waitForPublish(client, URI, (d) => d.length === 1 && d[0].severity === 1);
     await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: null });
-    const raised = await waitForPublish(client, URI, (d) => d.length === 1 && d[0].severity === 1);
+    const raised = await raising;
     assert.equal(raised[0].code, 'mongoose-missing-lean');
     client.settings = { rules: { 'mongoose-missing-lean': 'off', 'no-such-rule': 'error' } };
+    const cleared = waitForPublish(client, URI, (d) => d.length === 0);
     await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: null });
-    assert.deepEqual(await waitForPublish(client, URI, (d) => d.length === 0), []);
+    assert.deepEqual(await cleared, []);
     assert.match(await client.logLine('no-such-rule'), /unknown rule 'no-such-rule' ignored/);
   });
 
   it('clears diagnostics on close, then shuts down and exits with 0', async () => {
+    const cleared = waitForPublish(client, URI, (d) => d.length === 0, (p) => p.version === undefined);
     await client.connection.sendNotification('textDocument/didClose', { textDocument: { uri: URI } });
-    await waitForPublish(client, URI, (d) => d.length === 0, (p) => p.version === undefined);
+    await cleared;
     await client.connection.sendRequest('shutdown');
     const exited = new Promise<number | null>((resolve) => client.child.once('exit', (code) => resolve(code)));
     await client.connection.sendNotification('exit');
     assert.equal(await exited, 0);
     assert.equal(client.stderr(), '');
+  });
+});
+
+describe('language server ranking by a loaded profile', function () {
+  this.timeout(60_000);
+  let client: Client;
+  let dir: string;
+
+  before(async () => {
+    client = await startClient();
+    dir = writeProject({ 'routes/a.js': LEAN_HANDLER, 'routes/b.js': LEAN_HANDLER });
+    writeLeanProfile(join(dir, 'app.cpuprofile'), join(dir, 'routes/b.js'), join(dir, 'routes/a.js'));
+  });
+
+  after(async () => {
+    client.child.kill();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('raises a hot finding one severity step with its cost, honours hotThresholdPercent, and restores it when cleared', async () => {
+    const hot = pathToFileURL(join(dir, 'routes/b.js')).href;
+    const cold = pathToFileURL(join(dir, 'routes/a.js')).href;
+    await open(client, hot, LEAN_HANDLER);
+    await open(client, cold, LEAN_HANDLER);
+    const [plain] = await client.diagnosticsFor(hot, 1);
+    assert.equal(plain.severity, 2);
+    assert.equal((await client.diagnosticsFor(cold, 1))[0].severity, 2);
+
+    // Each wait starts before its action: the publish may overtake the response.
+    const raising = waitForPublish(client, hot, (d) => d.length === 1 && d[0].severity === 1);
+    await client.connection.sendRequest('hotframe/loadProfile', { path: join(dir, 'app.cpuprofile'), role: 'primary', pathMappings: [], roots: [dir] });
+    const [raised] = await raising;
+    assert.equal(raised.message, plain.message + ' — 30 ms, 30.0% of CPU in this profile');
+    assert.deepEqual(raised.range, plain.range);
+    // The cold file was republished too, unchanged: 0 of its samples are on the finding's line.
+    const coldNow = client.published.filter((p) => p.uri === cold).at(-1)!;
+    assert.deepEqual(coldNow.diagnostics.map((d) => [d.severity, d.message]), [[2, plain.message]]);
+
+    client.settings = { hotThresholdPercent: 31 };
+    const lowered = waitForPublish(client, hot, (d) => d.length === 1 && d[0].severity === 2);
+    await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: null });
+    assert.equal((await lowered)[0].message, plain.message);
+    client.settings = { hotThresholdPercent: 30 };
+    const raisedAgain = waitForPublish(client, hot, (d) => d.length === 1 && d[0].severity === 1);
+    await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: null });
+    await raisedAgain;
+
+    const clearing = waitForPublish(client, hot, (d) => d.length === 1 && d[0].severity === 2);
+    await client.connection.sendRequest('hotframe/clearProfile');
+    const [cleared] = await clearing;
+    assert.equal(cleared.message, plain.message);
   });
 });
 
