@@ -7,6 +7,7 @@ import type { Connection, Diagnostic, TextDocuments } from 'vscode-languageserve
 import { TextDocument } from 'vscode-languageserver-textdocument';
 
 import type { Finding, ProjectView } from '../../rules/api';
+import { isSourceFile } from '../cli/sourceFiles';
 import { analyzeSource } from '../static/engine';
 import type { AnalysisResult, ParseProblem } from '../static/engine';
 import { buildDiagnostics } from './diagnostics';
@@ -38,6 +39,13 @@ export interface ValidatorDeps {
   profile: ProfileFeatures;
   /** True when a didChange newer than `version` has been read from the wire but not applied yet. */
   newerVersionQueued: (uri: string, version: number) => boolean;
+}
+
+const SOURCE_LANGUAGES = new Set(['javascript', 'javascriptreact', 'typescript', 'typescriptreact']);
+
+/** Documents the rules speak about: by language id, or by extension for clients that send other ids. */
+export function isAnalyzable(document: TextDocument): boolean {
+  return SOURCE_LANGUAGES.has(document.languageId) || isSourceFile(uriToPath(document.uri));
 }
 
 /** file:///a/b.js -> /a/b.js; other schemes (untitled:...) keep their URI as the path. */
@@ -108,7 +116,7 @@ export class Validator {
       if (document === undefined) continue;
       // Its own didChange will request validation again once it is applied.
       if (this.deps.newerVersionQueued(uri, document.version)) continue;
-      this.validate(document);
+      if (isAnalyzable(document)) this.validate(document);
     }
   }
 

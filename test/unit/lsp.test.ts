@@ -218,6 +218,17 @@ describe('language server over stdio', function () {
     assert.deepEqual(actions, []);
   });
 
+  it('leaves documents that are not JavaScript or TypeScript alone', async () => {
+    await client.connection.sendNotification('textDocument/didOpen', {
+      textDocument: { uri: 'file:///virtual/project/package.json', languageId: 'json', version: 1, text: '{"name": "x"}' },
+    });
+    // Messages are handled in order: once the next document is published, the JSON one would have been.
+    const next = 'file:///virtual/project/next.mjs';
+    await client.connection.sendNotification('textDocument/didOpen', { textDocument: { uri: next, languageId: 'plaintext', version: 1, text: 'export {};\n' } });
+    assert.deepEqual(await client.diagnosticsFor(next, 1), []);
+    assert.deepEqual(client.published.filter((p) => p.uri.endsWith('package.json')), []);
+  });
+
   it('re-reads hotframe.rules on didChangeConfiguration and revalidates open documents', async () => {
     client.settings = { rules: { 'mongoose-missing-lean': 'error' } };
     const raising = waitForPublish(client, URI, (d) => d.length === 1 && d[0].severity === 1);
