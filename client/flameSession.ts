@@ -1,0 +1,97 @@
+// What the flame graph panel remembers between messages, without the vscode API (so it is
+// unit-tested): the last message for the webview (re-sent when the webview says `ready`), the
+// files it may open, the current mode and filter, and which graph request is the latest.
+import type { FlameGraphResult, FlameMode } from '../server/protocol';
+import type { ToWebview } from '../webview/protocol';
+import { parseWebviewMessage } from './flameMessages';
+
+export interface FlameSessionHost {
+  /** Delivers a message to the webview (only called once it is ready). */
+  post(message: ToWebview): void;
+  requestGraph(mode: FlameMode, onlyMyCode: boolean): Promise<FlameGraphResult>;
+  openFile(file: string, line: number): void;
+  log(line: string): void;
+}
+
+export class FlameSession {
+  private ready = false;
+  private last: ToWebview | null = null;
+  private openable: ReadonlySet<string> = new Set();
+  private mode: FlameMode = 'normal';
+  private onlyMyCode = false;
+  private requestSeq = 0;
+  private warned = false;
+
+  constructor(private readonly host: FlameSessionHost) {}
+
+  get view(): { mode: FlameMode; onlyMyCode: boolean } {
+    return { mode: this.mode, onlyMyCode: this.onlyMyCode };
+  }
+
+  show(graph: FlameGraphResult): void {
+    this.mode = graph.mode;
+    this.openable = new Set(graph.openableFiles);
+    this.send({ type: 'render', graph, onlyMyCode: this.onlyMyCode });
+  }
+
+  showError(message: string): void {
+    this.send({ type: 'error', message });
+  }
+
+  /** The webview was (re)created: nothing reaches it until it posts `ready` again. */
+  reset(): void {
+    this.ready = false;
+  }
+
+  /** Asks for the graph of `mode`/`onlyMyCode`; an answer overtaken by a later request is dropped. */
+  async request(mode: FlameMode, onlyMyCode: boolean): Promise<void> {
+    const seq = ++this.requestSeq;
+    this.onlyMyCode = onlyMyCode;
+    try {
+      const graph = await this.host.requestGraph(mode, onlyMyCode);
+      if (seq === this.requestSeq) this.show(graph);
+    } catch (error) {
+      if (seq === this.requestSeq) this.showError(firstLine(error));
+    }
+  }
+
+  /** A message from the webview: validated, then acted on; anything invalid is logged once. */
+  receive(raw: unknown): void {
+    const message = parseWebviewMessage(raw, this.openable);
+    if (!message) {
+      if (!this.warned) {
+        this.warned = true;
+        this.host.log(`Hotframe: ignored an invalid message from the flame graph view (type ${describeType(raw)})`);
+      }
+      return;
+    }
+    switch (message.type) {
+      case 'ready':
+        this.ready = true;
+        if (this.last) this.host.post(this.last);
+        return;
+      case 'open':
+        this.host.openFile(message.file, message.line);
+        return;
+      case 'request':
+        void this.request(message.mode, message.onlyMyCode);
+        return;
+    }
+  }
+
+  private send(message: ToWebview): void {
+    this.last = message;
+    if (this.ready) this.host.post(message);
+  }
+}
+
+function firstLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.split('\n', 1)[0]!.slice(0, 500) || 'The flame graph could not be computed.';
+}
+
+/** The rejected message's type, short and quoted: never its whole (untrusted) content. */
+function describeType(raw: unknown): string {
+  const type = typeof raw === 'object' && raw !== null && 'type' in raw ? String((raw as { type: unknown }).type) : typeof raw;
+  return JSON.stringify(type.slice(0, 40));
+}

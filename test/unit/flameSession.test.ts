@@ -1,0 +1,118 @@
+// FlameSession: the flame panel's message state, driven by a recording host.
+import assert from 'node:assert/strict';
+import { FlameSession, type FlameSessionHost } from '../../client/flameSession';
+import type { FlameGraphResult, FlameMode } from '../../server/protocol';
+import type { ToWebview } from '../../webview/protocol';
+
+function graph(title: string, mode: FlameMode = 'normal'): FlameGraphResult {
+  return {
+    title,
+    mode,
+    unit: 'samples',
+    totalMs: 10,
+    root: { name: '(root)', value: 10, self: 10, category: 'program', file: '', line: 0, children: [] },
+    openableFiles: ['/srv/app/lib/models.js'],
+  };
+}
+
+interface Pending {
+  mode: FlameMode;
+  onlyMyCode: boolean;
+  resolve(g: FlameGraphResult): void;
+  reject(e: Error): void;
+}
+
+function recordingHost() {
+  const posted: ToWebview[] = [];
+  const opened: Array<[string, number]> = [];
+  const logged: string[] = [];
+  const pending: Pending[] = [];
+  const host: FlameSessionHost = {
+    post: (m) => posted.push(m),
+    requestGraph: (mode, onlyMyCode) => new Promise((resolve, reject) => pending.push({ mode, onlyMyCode, resolve, reject })),
+    openFile: (file, line) => opened.push([file, line]),
+    log: (line) => logged.push(line),
+  };
+  return { host, posted, opened, logged, pending };
+}
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('FlameSession', () => {
+  it('holds messages until the webview is ready, then sends the last one', () => {
+    const r = recordingHost();
+    const session = new FlameSession(r.host);
+    session.show(graph('a'));
+    session.show(graph('b'));
+    assert.deepEqual(r.posted, []);
+    session.receive({ type: 'ready' });
+    assert.deepEqual(r.posted, [{ type: 'render', graph: graph('b'), onlyMyCode: false }]);
+    session.showError('boom');
+    assert.deepEqual(r.posted[1], { type: 'error', message: 'boom' });
+  });
+
+  it('re-sends the last message when a recreated webview is ready again', () => {
+    const r = recordingHost();
+    const session = new FlameSession(r.host);
+    session.receive({ type: 'ready' });
+    session.show(graph('a'));
+    session.reset();
+    session.show(graph('c'));
+    assert.equal(r.posted.length, 1, 'nothing is posted to a webview that is not ready');
+    session.receive({ type: 'ready' });
+    assert.deepEqual(r.posted.map((m) => (m.type === 'render' ? m.graph.title : m.message)), ['a', 'c']);
+  });
+
+  it('opens only files of the graph shown', () => {
+    const r = recordingHost();
+    const session = new FlameSession(r.host);
+    session.receive({ type: 'open', file: '/srv/app/lib/models.js', line: 43 });
+    assert.deepEqual(r.opened, [], 'no graph yet: nothing is openable');
+    session.show(graph('a'));
+    session.receive({ type: 'open', file: '/srv/app/lib/models.js', line: 43 });
+    session.receive({ type: 'open', file: '/etc/shadow', line: 1 });
+    assert.deepEqual(r.opened, [['/srv/app/lib/models.js', 43]]);
+  });
+
+  it('logs invalid messages once, with their type only', () => {
+    const r = recordingHost();
+    const session = new FlameSession(r.host);
+    session.receive({ type: '<script>'.repeat(20), payload: 'secret' });
+    session.receive('garbage');
+    assert.equal(r.logged.length, 1);
+    assert.match(r.logged[0]!, /ignored an invalid message from the flame graph view \(type "<script><script>/);
+    assert.doesNotMatch(r.logged[0]!, /secret/);
+    assert.ok(r.logged[0]!.length < 160);
+  });
+
+  it('requests a new graph on a toggle and renders it with the filter it asked for', async () => {
+    const r = recordingHost();
+    const session = new FlameSession(r.host);
+    session.receive({ type: 'ready' });
+    session.receive({ type: 'request', mode: 'inverted', onlyMyCode: true });
+    assert.deepEqual(r.pending.map((p) => [p.mode, p.onlyMyCode]), [['inverted', true]]);
+    r.pending[0]!.resolve(graph('inv', 'inverted'));
+    await tick();
+    assert.deepEqual(r.posted, [{ type: 'render', graph: graph('inv', 'inverted'), onlyMyCode: true }]);
+    assert.deepEqual(session.view, { mode: 'inverted', onlyMyCode: true });
+  });
+
+  it('drops an answer overtaken by a later request, success or failure', async () => {
+    const r = recordingHost();
+    const session = new FlameSession(r.host);
+    session.receive({ type: 'ready' });
+    session.receive({ type: 'request', mode: 'normal', onlyMyCode: true });
+    session.receive({ type: 'request', mode: 'normal', onlyMyCode: false });
+    r.pending[1]!.resolve(graph('second'));
+    await tick();
+    r.pending[0]!.resolve(graph('first (stale)'));
+    await tick();
+    assert.deepEqual(r.posted.map((m) => (m.type === 'render' ? m.graph.title : m.message)), ['second']);
+    session.receive({ type: 'request', mode: 'diff', onlyMyCode: false });
+    session.receive({ type: 'request', mode: 'normal', onlyMyCode: false });
+    r.pending[2]!.reject(new Error('stale failure'));
+    r.pending[3]!.reject(new Error('no baseline profile loaded\n    at stack line'));
+    await tick();
+    assert.deepEqual(r.posted.slice(1), [{ type: 'error', message: 'no baseline profile loaded' }]);
+  });
+});
