@@ -1,4 +1,6 @@
-// Reads a DevTools / `node --cpu-prof` profile (already JSON.parsed) into the normalized model.
+// Reads a DevTools / `node --cpu-prof` profile into the normalized model. Nodes are collected one
+// at a time into flat arrays (so a byte scanner can feed them without building the whole JSON
+// tree, see scanCpuprofile.ts), then linked, ordered parents-first and folded into the tree.
 // Sample durations follow DevTools: sample i lasts until sample i+1 (timeDeltas[i+1]); the last
 // one lasts until `endTime`. Everything here is iterative: a 200k-deep chain is just a loop.
 import { CallTreeBuilder } from './callTreeBuilder';
@@ -6,23 +8,9 @@ import type { CodeKind } from './categories';
 import { ProfileInputError } from './profileInputError';
 import type { NormalizedProfile } from './types';
 
-interface RawCallFrame {
-  functionName?: unknown;
-  url?: unknown;
-  lineNumber?: unknown;
-  columnNumber?: unknown;
-}
-
-interface RawNode {
-  id?: unknown;
-  callFrame?: RawCallFrame;
-  children?: unknown;
-  parent?: unknown;
-  positionTicks?: unknown;
-  hitCount?: unknown;
-}
-
 const VM_NAMES = new Set(['(root)', '(program)', '(idle)', '(garbage collector)']);
+/** Frame index of the profile's own '(root)' frame until it turns out to need a function. */
+const ROOT_FRAME = -1;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const finite = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
@@ -35,44 +23,92 @@ export function findCpuprofile(json: unknown): Record<string, unknown> | undefin
   return undefined;
 }
 
+/** A profile's parts as read so far: nodes in flat arrays, samples, deltas and times. */
+export class CpuprofileParts {
+  readonly builder = new CallTreeBuilder();
+  readonly ids: number[] = [];
+  readonly frames: number[] = [];
+  readonly childStart: number[] = [0];
+  readonly childIds: number[] = [];
+  readonly parentIds: number[] = [];
+  readonly hitCounts: number[] = [];
+  readonly tickNode: number[] = [];
+  readonly tickLine: number[] = [];
+  readonly tickCount: number[] = [];
+  readonly indexOf = new Map<number, number>();
+  badNodes = 0;
+  samples: ArrayLike<unknown> | undefined;
+  timeDeltas: ArrayLike<unknown> | undefined;
+  startTime: number | undefined;
+  endTime: number | undefined;
+
+  get nodeCount(): number {
+    return this.ids.length;
+  }
+
+  addNode(node: unknown): void {
+    const id = isRecord(node) ? finite(node.id) : undefined;
+    if (!isRecord(node) || id === undefined || this.indexOf.has(id)) {
+      this.badNodes++;
+      return;
+    }
+    const index = this.ids.length;
+    this.indexOf.set(id, index);
+    this.ids.push(id);
+    this.frames.push(internFrame(this.builder, node.callFrame));
+    if (Array.isArray(node.children)) for (const c of node.children) this.childIds.push(typeof c === 'number' ? c : NaN);
+    this.childStart.push(this.childIds.length);
+    this.parentIds.push(Array.isArray(node.children) ? NaN : (finite(node.parent) ?? NaN));
+    this.hitCounts.push(finite(node.hitCount) ?? 0);
+    if (Array.isArray(node.positionTicks)) {
+      for (const t of node.positionTicks) {
+        const line = isRecord(t) ? finite(t.line) : undefined;
+        const ticks = isRecord(t) ? finite(t.ticks) : undefined;
+        if (line === undefined || ticks === undefined || ticks <= 0) continue;
+        this.tickNode.push(index);
+        this.tickLine.push(Math.floor(line));
+        this.tickCount.push(ticks);
+      }
+    }
+  }
+}
+
 export function readCpuprofile(json: unknown, label: string): NormalizedProfile {
   const profile = findCpuprofile(json);
   if (profile === undefined) throw new ProfileInputError(`not a CPU profile: ${label} has no "nodes" array`);
-  const nodes = profile.nodes as unknown[];
-  const warnings: string[] = [];
-  const n = nodes.length;
-  if (n === 0) throw new ProfileInputError(`not a CPU profile: ${label} has an empty "nodes" array`);
+  const parts = new CpuprofileParts();
+  for (const node of profile.nodes as unknown[]) parts.addNode(node);
+  parts.samples = Array.isArray(profile.samples) ? profile.samples : undefined;
+  parts.timeDeltas = Array.isArray(profile.timeDeltas) ? profile.timeDeltas : undefined;
+  parts.startTime = finite(profile.startTime);
+  parts.endTime = finite(profile.endTime);
+  return buildCpuprofile(parts, label);
+}
 
-  // Node ids -> array index.
-  const indexOf = new Map<number, number>();
-  let badNodes = 0;
-  for (let i = 0; i < n; i++) {
-    const node = nodes[i];
-    const id = isRecord(node) ? finite(node.id) : undefined;
-    if (id === undefined || indexOf.has(id)) badNodes++;
-    else indexOf.set(id, i);
-  }
-  if (badNodes > 0) warnings.push(`${badNodes} node(s) without a unique numeric id were ignored`);
+export function buildCpuprofile(parts: CpuprofileParts, label: string): NormalizedProfile {
+  const { builder, indexOf } = parts;
+  const n = parts.nodeCount;
+  const warnings: string[] = [];
+  if (n === 0) throw new ProfileInputError(`not a CPU profile: ${label} has ${parts.badNodes > 0 ? 'no node with an id' : 'an empty "nodes" array'}`);
+  if (parts.badNodes > 0) warnings.push(`${parts.badNodes} node(s) without a unique numeric id were ignored`);
 
   // Parents from `children` (cpuprofile) or `parent` (trace-event chunks).
   const parentOf = new Int32Array(n).fill(-1);
   let dangling = 0;
   let extraParents = 0;
   for (let i = 0; i < n; i++) {
-    const node = nodes[i] as RawNode;
-    if (!isRecord(node) || indexOf.get(node.id as number) !== i) continue;
-    if (Array.isArray(node.children)) {
-      for (const childId of node.children) {
-        const c = indexOf.get(childId as number);
-        if (c === undefined) dangling++;
-        else if (c === i || parentOf[c] !== -1) extraParents++;
-        else parentOf[c] = i;
-      }
-    } else if (node.parent !== undefined) {
-      const p = indexOf.get(node.parent as number);
-      if (p === undefined) dangling++;
-      else if (p !== i) parentOf[i] = p;
+    for (let k = parts.childStart[i]; k < parts.childStart[i + 1]; k++) {
+      const c = indexOf.get(parts.childIds[k]);
+      if (c === undefined) dangling++;
+      else if (c === i || parentOf[c] !== -1) extraParents++;
+      else parentOf[c] = i;
     }
+  }
+  for (let i = 0; i < n; i++) {
+    if (Number.isNaN(parts.parentIds[i])) continue;
+    const p = indexOf.get(parts.parentIds[i]);
+    if (p === undefined) dangling++;
+    else if (p !== i && parentOf[i] === -1) parentOf[i] = p;
   }
   if (dangling > 0) warnings.push(`${dangling} reference(s) to unknown node ids were ignored`);
   if (extraParents > 0) warnings.push(`${extraParents} node(s) listed under more than one parent kept their first parent`);
@@ -85,34 +121,35 @@ export function readCpuprofile(json: unknown, label: string): NormalizedProfile 
   const childList = new Int32Array(n);
   for (let i = 0; i < n; i++) if (parentOf[i] !== -1) childList[fill[parentOf[i]]++] = i;
 
-  const builder = new CallTreeBuilder();
-  const funcOf = new Int32Array(n).fill(-1);
+  const frames = parts.frames;
+  const funcOf = (i: number): number => {
+    // A '(root)' frame that is not a root after all gets a function like any other.
+    if (frames[i] === ROOT_FRAME) frames[i] = builder.internFunction('(root)', '', 0, 0, 'vm');
+    return frames[i];
+  };
   const newIndex = new Int32Array(n).fill(-1);
   const order = new Int32Array(n);
   let head = 0;
   let tail = 0;
-  let reattached = 0;
   const visit = (start: number, asRoot: boolean): void => {
-    const frame = (nodes[start] as RawNode).callFrame;
     // The profile's own '(root)' node is the tree's root, node 0 (function -1).
-    if (asRoot && isRecord(frame) && frame.functionName === '(root)' && !frame.url) newIndex[start] = 0;
-    else newIndex[start] = builder.child(0, (funcOf[start] = internFunction(builder, nodes[start] as RawNode)), 0);
+    newIndex[start] = asRoot && frames[start] === ROOT_FRAME ? 0 : builder.child(0, funcOf(start), 0);
     order[tail++] = start;
     while (head < tail) {
       const p = order[head++];
       for (let k = childStart[p]; k < childStart[p + 1]; k++) {
         const c = childList[k];
         if (newIndex[c] !== -1) continue;
-        funcOf[c] = internFunction(builder, nodes[c] as RawNode);
-        newIndex[c] = builder.child(newIndex[p], funcOf[c], 0);
+        newIndex[c] = builder.child(newIndex[p], funcOf(c), 0);
         order[tail++] = c;
       }
     }
   };
-  for (let i = 0; i < n; i++) if (parentOf[i] === -1 && indexOf.get((nodes[i] as RawNode)?.id as number) === i) visit(i, true);
+  for (let i = 0; i < n; i++) if (parentOf[i] === -1) visit(i, true);
   // Whatever is left sits on a parent cycle: hang it under the root rather than lose its samples.
+  let reattached = 0;
   for (let i = 0; i < n; i++) {
-    if (newIndex[i] === -1 && isRecord(nodes[i]) && indexOf.get((nodes[i] as RawNode).id as number) === i) {
+    if (newIndex[i] === -1) {
       reattached++;
       visit(i, false);
     }
@@ -120,10 +157,7 @@ export function readCpuprofile(json: unknown, label: string): NormalizedProfile 
   if (reattached > 0) warnings.push(`${reattached} node(s) on a parent cycle were attached to the root`);
 
   // Samples and their durations.
-  const startTime = finite(profile.startTime);
-  const endTime = finite(profile.endTime);
-  const samples = Array.isArray(profile.samples) ? (profile.samples as unknown[]) : undefined;
-  const deltas = Array.isArray(profile.timeDeltas) ? (profile.timeDeltas as unknown[]) : undefined;
+  const { startTime, endTime, samples, timeDeltas: deltas } = parts;
   const origSamples = new Float64Array(n);
   const origMs = new Float64Array(n);
   let total = 0;
@@ -136,19 +170,21 @@ export function readCpuprofile(json: unknown, label: string): NormalizedProfile 
     const even = count > 0 ? durationMs / count : 0;
     let negative = 0;
     let unknown = 0;
-    let sumUs = 0;
+    // Time of the current sample since startTime (negative deltas count as 0).
+    let atUs = haveDeltas ? Math.max(0, finite(deltas[0]) ?? 0) : 0;
     for (let i = 0; i < count; i++) {
       const index = indexOf.get(samples[i] as number);
       let ms = even;
       if (haveDeltas) {
         let us: number;
-        if (i + 1 < count) us = finite(deltas[i + 1]) ?? 0;
-        else us = endTime !== undefined && startTime !== undefined ? endTime - (startTime + sumUs + (finite(deltas[0]) ?? 0)) : 0;
-        if (i + 1 < count) sumUs += Math.max(0, us);
-        if (us < 0) {
-          if (i + 1 < count) negative++;
-          us = 0;
-        }
+        if (i + 1 < count) {
+          us = finite(deltas[i + 1]) ?? 0;
+          if (us < 0) {
+            negative++;
+            us = 0;
+          }
+          atUs += us;
+        } else us = endTime !== undefined && startTime !== undefined ? Math.max(0, endTime - startTime - atUs) : 0;
         ms = us / 1000;
       }
       if (index === undefined) {
@@ -164,8 +200,8 @@ export function readCpuprofile(json: unknown, label: string): NormalizedProfile 
   } else {
     // Old profiles carry only per-node hit counts.
     for (let i = 0; i < n; i++) {
-      const hits = isRecord(nodes[i]) ? finite((nodes[i] as RawNode).hitCount) : undefined;
-      if (hits !== undefined && hits > 0) {
+      const hits = parts.hitCounts[i];
+      if (hits > 0) {
         origSamples[i] = hits;
         total += hits;
       }
@@ -176,32 +212,27 @@ export function readCpuprofile(json: unknown, label: string): NormalizedProfile 
   }
   if (durationMs === 0) for (let i = 0; i < n; i++) durationMs += origMs[i];
 
-  // Fold original nodes into the merged tree, with their per-line ticks.
+  // Fold original nodes into the merged tree, with their per-line ticks (a share of the node's time).
   for (let k = 0; k < tail; k++) {
     const i = order[k];
+    if (origSamples[i] > 0) builder.addSelf(newIndex[i], origSamples[i], origMs[i]);
+  }
+  const tickSum = new Float64Array(n);
+  for (let t = 0; t < parts.tickNode.length; t++) tickSum[parts.tickNode[t]] += parts.tickCount[t];
+  for (let t = 0; t < parts.tickNode.length; t++) {
+    const i = parts.tickNode[t];
     if (origSamples[i] === 0) continue;
-    builder.addSelf(newIndex[i], origSamples[i], origMs[i]);
-    const ticks = (nodes[i] as RawNode).positionTicks;
-    if (!Array.isArray(ticks) || ticks.length === 0) continue;
-    let sum = 0;
-    for (const t of ticks) sum += (isRecord(t) ? finite(t.ticks) : undefined) ?? 0;
-    if (sum <= 0) continue;
-    for (const t of ticks) {
-      if (!isRecord(t)) continue;
-      const line = finite(t.line);
-      const count = finite(t.ticks);
-      if (line === undefined || count === undefined || count <= 0) continue;
-      builder.addLine(newIndex[i], Math.floor(line), count, (origMs[i] * count) / sum);
-    }
+    builder.addLine(newIndex[i], parts.tickLine[t], parts.tickCount[t], (origMs[i] * parts.tickCount[t]) / tickSum[i]);
   }
 
   return builder.build('cpuprofile', total, durationMs, warnings);
 }
 
-function internFunction(builder: CallTreeBuilder, node: RawNode): number {
-  const frame: RawCallFrame = isRecord(node) && isRecord(node.callFrame) ? node.callFrame : {};
+function internFrame(builder: CallTreeBuilder, callFrame: unknown): number {
+  const frame = isRecord(callFrame) ? callFrame : {};
   const url = typeof frame.url === 'string' ? frame.url : '';
   let name = typeof frame.functionName === 'string' ? frame.functionName : '';
+  if (name === '(root)' && url === '') return ROOT_FRAME;
   if (name === '') name = url === '' ? '(unknown)' : '(anonymous)';
   // 0-based in the file, 1-based in the model; -1 (unknown) becomes 0.
   const line = Math.max(0, Math.floor((finite(frame.lineNumber) ?? -1) + 1));
