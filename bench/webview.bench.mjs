@@ -46,7 +46,10 @@ function growRandom(tree, random, start, nodes, maxDepth) {
   let cursor = start;
   for (let guard = 0; tree.count < limit && guard < nodes * 20; guard++) {
     if (depth.get(cursor) < maxDepth && random() < 0.62) {
-      const node = tree.child(cursor, Math.floor(random() * LABELS.length));
+      // Few distinct functions near the root (event loop, server, router), more further down.
+      const d = depth.get(cursor);
+      const pool = Math.min(LABELS.length, 3 + 6 * d * d);
+      const node = tree.child(cursor, Math.floor(random() * pool));
       if (!depth.has(node)) depth.set(node, depth.get(cursor) + 1);
       tree.self[node] += selfSamples(random);
       tree.selfMs[node] = tree.self[node];
