@@ -330,6 +330,21 @@ describe('flame graph webview (headless Chromium)', function () {
     assert.equal(await text(page, '.tooltip-category'), 'VM (program) · 5000 tiny frames folded in');
   });
 
+  it('runs under an enforced CSP: the harness sees inline scripts and styles blocked', async () => {
+    // The control for every "no CSP violations" check above: a violation is seen when there is one.
+    await page.evaluate(() => {
+      const script = document.createElement('script');
+      script.textContent = 'window.__inline = 1';
+      document.body.append(script);
+      document.body.setAttribute('style', 'background: red');
+    });
+    await h.settle();
+    assert.equal(await page.evaluate(() => (window as unknown as { __inline?: number }).__inline), undefined);
+    const seen = h.problems.splice(0);
+    assert.ok(seen.some((p) => p.startsWith('csp: script-src')), seen.join('; '));
+    assert.ok(seen.some((p) => p.startsWith('csp: style-src')), seen.join('; '));
+  });
+
   it('looks right (screenshot for a human: test-results/flamegraph-harness.png)', async () => {
     await render(incidentGraph());
     const ts = await frameNamed(page, 'getTimestamp');
