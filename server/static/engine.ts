@@ -1,6 +1,6 @@
 // Entry point of the static engine: source text -> parse -> one traversal (hot context + all
 // rules) -> findings. Used by the language server, the CLI and the rule tests.
-import traverseModule, { type Visitor } from '@babel/traverse';
+import traverseModule, { Scope, type Visitor } from '@babel/traverse';
 import type * as t from '@babel/types';
 import type {
   Finding,
@@ -55,6 +55,10 @@ export interface AnalysisResult {
 type TraverseFn = typeof traverseModule;
 const traverse: TraverseFn =
   (traverseModule as unknown as { default?: TraverseFn }).default ?? traverseModule;
+
+// Babel's scope tracker throws on a redeclared `let`/`const`. The parser has already reported it
+// as a recovered error (code being typed often has one), so the analysis should go on regardless.
+(Scope.prototype as unknown as { checkBlockScopedCollisions: () => void }).checkBlockScopedCollisions = function ignoreCollision(): void {};
 
 const NO_PROJECT: ProjectView = { moduleAt: () => null };
 
@@ -178,7 +182,13 @@ export function analyzeSource(input: AnalyzeInput): AnalysisResult {
     }
   }
 
-  traverse(ast, traverse.visitors.merge(visitors));
+  try {
+    traverse(ast, traverse.visitors.merge(visitors));
+  } catch (error) {
+    // Not a rule's fault (those are wrapped): e.g. nesting too deep for a recursive walk.
+    result.parseErrors.push({ message: `Analysis stopped: ${errorText(error)}`, line: 1, column: 0 });
+    return result;
+  }
   const hot: HotContext = collector.finish();
   const functions = collector.functions();
   const directives = readDisableDirectives(ast.comments);

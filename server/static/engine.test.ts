@@ -1,0 +1,250 @@
+// The engine without any real rule: guards, parsing, imports, hot context, disable comments,
+// levels, containment of a failing rule. Tiny probe rules report what the engine tells them.
+import assert from 'node:assert/strict';
+import type { NodePath } from '@babel/traverse';
+import type * as t from '@babel/types';
+import type { ExecutionContext, RuleContext, RuleModule, RuleVisitor } from '../../rules/api';
+import { analyzeSource } from './engine';
+import { disableFixes } from './disableComments';
+
+/** A rule (borrowing a real id) that reports every call to `probe()` with what `describe` returns. */
+function probeRule(describeWith: (hot: Parameters<NonNullable<RuleVisitor['finish']>>[0], path: NodePath, ctx: RuleContext) => string,
+  extra: Partial<RuleVisitor> = {}): RuleModule {
+  return {
+    meta: {
+      id: 'date-now-hot-path',
+      description: 'probe',
+      defaultSeverity: 'warning',
+      incident: { seed: '000', summary: 'probe' },
+      messages: { probe: '{{what}}' },
+      fixable: false,
+    },
+    create(ctx) {
+      return {
+        visitor: {
+          CallExpression(path) {
+            if (path.node.callee.type === 'Identifier' && path.node.callee.name === 'probe') {
+              ctx.report({ node: path.node, messageId: 'probe', describe: (hot) => ({ what: describeWith(hot, path, ctx) }) });
+            }
+          },
+        },
+        ...extra,
+      };
+    },
+  };
+}
+
+const contextProbe = probeRule((hot, path) => {
+  const c: ExecutionContext = hot.contextOf(path);
+  return [c.kind, c.via.join('>'), c.timerIntervalMs ?? '-', c.inLoop ? 'loop' : '', c.registeredAt ? `@${c.registeredAt.line}` : ''].join('|');
+});
+
+function messages(code: string, rule: RuleModule = contextProbe, filePath = 'a.js'): string[] {
+  const result = analyzeSource({ filePath, text: code, rules: [rule] });
+  assert.deepEqual(result.parseErrors, []);
+  assert.deepEqual(result.ruleErrors, []);
+  return result.findings.map((f) => `${f.range.loc.start.line}:${f.message}`);
+}
+
+describe('static engine', () => {
+  describe('file guards', () => {
+    it('skips binary, minified and oversized text with a reason and no findings', () => {
+      const binary = analyzeSource({ filePath: 'a.js', text: 'probe();\0\0', rules: [contextProbe] });
+      assert.equal(binary.skipped?.reason, 'binary');
+      assert.deepEqual(binary.findings, []);
+      const minified = analyzeSource({ filePath: 'a.js', text: `probe();\nvar a=${'1+'.repeat(5001)}1;`, rules: [contextProbe] });
+      assert.equal(minified.skipped?.reason, 'minified');
+      assert.match(minified.skipped?.message ?? '', /line 2/);
+      const large = analyzeSource({ filePath: 'a.js', text: `probe();\n${'// padding padding padding\n'.repeat(80_000)}`, rules: [contextProbe] });
+      assert.equal(large.skipped?.reason, 'too-large');
+      const fine = analyzeSource({ filePath: 'a.js', text: `probe();\n${'a=1;'.repeat(2499)}`, rules: [contextProbe] });
+      assert.equal(fine.skipped, null);
+      assert.equal(fine.findings.length, 1);
+    });
+
+    it('turns nesting too deep to walk into one problem, not a crash', () => {
+      const deep = analyzeSource({ filePath: 'a.js', text: `probe();\n${'x=(\n'.repeat(3000)}1${')\n'.repeat(3000)}`, rules: [contextProbe] });
+      assert.equal(deep.skipped, null);
+      assert.equal(deep.findings.length + deep.parseErrors.length >= 1, true);
+      for (const problem of deep.parseErrors) assert.equal(typeof problem.message, 'string');
+    });
+  });
+
+  describe('parsing', () => {
+    it('parses TypeScript, TSX, JSX in .js, and plain JS that the JSX plugin would reject', () => {
+      assert.deepEqual(messages('const x: number = 1; probe<string>();', contextProbe, 'a.ts'), ['1:startup||-||']);
+      assert.deepEqual(messages('const el = <div onClick={() => probe()} />;', contextProbe, 'a.tsx'), ['1:unknown||-||']);
+      assert.deepEqual(messages('const el = <div>{probe()}</div>;', contextProbe, 'a.jsx'), ['1:startup||-||']);
+      assert.deepEqual(messages('const el = <b>{probe()}</b>;', contextProbe, 'a.js'), ['1:startup||-||']);
+      // `<T>(x)` casts are TypeScript-only syntax and must not be parsed as JSX in .ts files.
+      assert.deepEqual(messages('const n = <number>(probe() as unknown);', contextProbe, 'a.ts'), ['1:startup||-||']);
+      assert.deepEqual(messages('import x from "y"; export default probe();', contextProbe, 'a.mjs'), ['1:startup||-||']);
+      assert.deepEqual(messages('return probe();', contextProbe, 'a.cjs'), ['1:startup||-||']);
+    });
+
+    it('reports recovered syntax errors and still analyzes what parsed', () => {
+      const result = analyzeSource({ filePath: 'a.js', text: 'probe();\nconst a = 1;\nconst a = 2;\n', rules: [contextProbe] });
+      assert.equal(result.parseErrors.length, 1);
+      assert.equal(result.parseErrors[0].line, 3);
+      assert.equal(result.findings.length, 1);
+    });
+
+    it('returns one parse error and no findings when the parser cannot recover', () => {
+      const result = analyzeSource({ filePath: 'a.js', text: 'probe();\nfunction (', rules: [contextProbe] });
+      assert.equal(result.parseErrors.length, 1);
+      assert.equal(result.parseErrors[0].line, 2);
+      assert.deepEqual(result.findings, []);
+      assert.equal(result.skipped, null);
+    });
+  });
+
+  describe('imports', () => {
+    const importProbe = probeRule((_hot, path, ctx) => {
+      const arg = (path.node as t.CallExpression).arguments[0];
+      const origin = arg && arg.type === 'Identifier' ? ctx.importOf(arg.name) : null;
+      return origin ? `${origin.source}:${origin.imported}:${origin.namespace}` : 'none';
+    });
+    it('maps require, destructuring, require().x, import forms and node: prefixes', () => {
+      const code = `const cp = require('node:child_process');
+const { exec, spawn: sp } = require('child_process');
+const readFile = require('fs').readFile;
+import def from 'express';
+import * as ns from 'node:net';
+import { createClient as cc } from 'redis';
+let later;
+probe(cp); probe(exec); probe(sp); probe(readFile); probe(def); probe(ns); probe(cc); probe(later);`;
+      assert.deepEqual(messages(code, importProbe).map((m) => m.slice(2)), [
+        'child_process:default:true', 'child_process:exec:false', 'child_process:spawn:false', 'fs:readFile:false',
+        'express:default:false', 'net:default:true', 'redis:createClient:false', 'none',
+      ]);
+    });
+  });
+
+  describe('hot context', () => {
+    it('follows calls from handlers through module functions, this.method and object members', () => {
+      const code = `const sub = redis.duplicate();
+function getTimestamp() { return probe(); }
+function onMessage(ch, msg) { msg.ts = getTimestamp(); }
+sub.on('message', onMessage);
+const svc = { load() { return this.inner(); }, inner() { probe(); } };
+app.get('/x', (req, res) => svc.load());
+class Worker { run() { this.step(); } step() { probe(); } }
+const w = new Worker();
+router.post('/y', function handle(req, res) { for (const i of req.items) probe(); });
+app.use((req, res, next) => { [1, 2].map(() => probe()); next(); });`;
+      assert.deepEqual(messages(code), [
+        '2:message|onMessage>getTimestamp|-||@4',
+        '5:request|load>inner|-||@6',
+        '7:unknown||-||',
+        '9:request|handle|-|loop|@9',
+        '10:request||-||@10',
+      ]);
+    });
+
+    it('ranks start-up, timers, signals and unknown code', () => {
+      const code = `probe();
+(function boot() { probe(); })();
+function init() { probe(); }
+init();
+setInterval(function tick() { probe(); }, 5 * 100);
+setTimeout(() => probe(), WAIT);
+process.on('SIGTERM', () => probe());
+module.exports = function exported() { probe(); };
+for (let i = 0, t = probe(); i < 3; i++) probe();`;
+      assert.deepEqual(messages(code), [
+        '1:startup||-||', '2:startup|boot|-||', '3:startup|init|-||', '5:timer|tick|500||@5', '6:timer||-||@6',
+        '7:signal||-||@7', '8:unknown||-||', '9:startup||-||', '9:startup||-|loop|',
+      ]);
+    });
+
+    it('a function reached from several contexts takes the hottest; a timer callback inside a handler stays a timer', () => {
+      const code = `function shared() { probe(); }
+shared();
+process.on('SIGINT', shared);
+sub.on('message', () => { shared(); setInterval(() => probe(), 2000); });`;
+      assert.deepEqual(messages(code), ['1:message|shared|-||@4', '4:timer||2000||@4']);
+    });
+
+    it('servesRequests: routes, message handlers, createServer or listen; not a plain script', () => {
+      const serves = probeRule((hot) => String(hot.servesRequests));
+      assert.deepEqual(messages('probe(); server.listen(80);', serves), ['1:true']);
+      assert.deepEqual(messages("probe(); require('http').createServer();", serves), ['1:true']);
+      assert.deepEqual(messages("probe(); queue.on('message', handle);", serves), ['1:true']);
+      assert.deepEqual(messages("probe(); setInterval(() => {}, 10); map.get('/k');", serves), ['1:false']);
+    });
+  });
+
+  describe('reporting', () => {
+    it('fills templates, names the innermost named function and sorts by position', () => {
+      const code = `function outer() {\n  const f = () => { probe(); };\n  [1].forEach(function () { probe(); });\n}\nprobe();`;
+      const result = analyzeSource({ filePath: 'a.js', text: code, rules: [contextProbe] });
+      assert.deepEqual(result.findings.map((f) => [f.range.loc.start.line, f.enclosingFunction]), [
+        [2, { name: 'f', line: 2, column: 12 }],
+        [3, { name: 'outer', line: 1, column: 0 }],
+        [5, null],
+      ]);
+      assert.equal(result.findings[0].severity, 'warning');
+      assert.equal(result.findings[0].message, 'unknown||-||');
+    });
+
+    it('applies levels: a severity override, and off runs nothing', () => {
+      let created = 0;
+      const counting: RuleModule = { ...contextProbe, create: (ctx) => { created++; return contextProbe.create(ctx); } };
+      const error = analyzeSource({ filePath: 'a.js', text: 'probe();', rules: [counting], levels: { 'date-now-hot-path': 'error' } });
+      assert.equal(error.findings[0].severity, 'error');
+      const off = analyzeSource({ filePath: 'a.js', text: 'probe();', rules: [counting], levels: { 'date-now-hot-path': 'off' } });
+      assert.deepEqual(off.findings, []);
+      assert.equal(created, 1);
+    });
+
+    it('contains a rule that throws in its visitor or finish; other rules keep their findings', () => {
+      const throwsInVisitor: RuleModule = {
+        meta: { ...contextProbe.meta, id: 'spawn-without-env' },
+        create: () => ({ visitor: { Identifier() { throw new Error('boom'); } } }),
+      };
+      const throwsInFinish: RuleModule = {
+        meta: { ...contextProbe.meta, id: 'blocking-sync-call' },
+        create: (ctx) => ({ visitor: {}, finish() { ctx.report({ node: null as unknown as t.Node, messageId: 'probe' }); throw new Error('late'); } }),
+      };
+      const result = analyzeSource({ filePath: 'a.js', text: 'probe();', rules: [throwsInVisitor, contextProbe, throwsInFinish] });
+      assert.deepEqual(result.ruleErrors, [
+        { ruleId: 'spawn-without-env', message: 'boom' },
+        { ruleId: 'blocking-sync-call', message: 'late' },
+      ]);
+      assert.deepEqual(result.findings.map((f) => f.ruleId), ['date-now-hot-path']);
+    });
+  });
+
+  describe('disable comments', () => {
+    it('next-line with ids, with no ids, other ids, and whole-file', () => {
+      const code = `// hotframe-disable-next-line date-now-hot-path, spawn-without-env
+probe();
+// hotframe-disable-next-line
+probe();
+// hotframe-disable-next-line blocking-sync-call
+probe();
+probe();`;
+      assert.deepEqual(messages(code).map((m) => m.split(':')[0]), ['6', '7']);
+      assert.deepEqual(messages(`/* hotframe-disable date-now-hot-path */\nprobe();`), []);
+      assert.deepEqual(messages(`/* hotframe-disable connection-per-request */\nprobe();`).length, 1);
+      // A mention in prose is not a directive.
+      assert.deepEqual(messages(`// see hotframe-disable-next-line docs\nprobe();`).length, 1);
+    });
+
+    it('disableFixes: a comment line above with the same indentation, and a file comment after a shebang', () => {
+      const text = '#!/usr/bin/env node\nfunction f() {\n    probe();\n}\n';
+      const start = text.indexOf('probe');
+      const finding = { ruleId: 'date-now-hot-path' as const, range: { start, end: start + 7, loc: { start: { line: 3, column: 4 }, end: { line: 3, column: 11 } } } };
+      const [line, file] = disableFixes(finding, text);
+      assert.equal(line.title, 'Disable date-now-hot-path for this line');
+      assert.deepEqual(line.edits, [{ start: text.indexOf('    probe'), end: text.indexOf('    probe'), text: '    // hotframe-disable-next-line date-now-hot-path\n' }]);
+      assert.equal(file.title, 'Disable date-now-hot-path for this file');
+      assert.deepEqual(file.edits, [{ start: 20, end: 20, text: '/* hotframe-disable date-now-hot-path */\n' }]);
+      // The edits, applied, silence the finding.
+      const silenced = text.slice(0, line.edits[0].start) + line.edits[0].text + text.slice(line.edits[0].start);
+      assert.deepEqual(messages(silenced), []);
+      const silencedFile = text.slice(0, 20) + file.edits[0].text + text.slice(20);
+      assert.deepEqual(messages(silencedFile), []);
+    });
+  });
+});
