@@ -94,6 +94,27 @@ app.get('/x', a, b, (req, res) => res.json(req.ctx));`,
       code: `${MDL.replace(/fillCreator\(\) \{[\s\S]*?\n  \},\n  fillExecutor[\s\S]*?\n  \},\n/, '')}router.get('/tasks', loadTasks, [mdl.toJson()], (req, res) => res.json(res.locals.tasks));`,
     },
     {
+      name: 'an auth check that can answer 401 must finish before the loader',
+      code: `async function auth(req, res, next) {
+  const ok = await tokens.verify(req.headers.authorization);
+  if (!ok) return res.status(401).end();
+  next();
+}
+async function loadProject(req, res, next) { req.project = await projects.byId(req.params.id); next(); }
+app.get('/p/:id', auth, loadProject, (req, res) => res.json(req.project));`,
+    },
+    {
+      name: 'a rate limit that throws',
+      code: `const limit = async (ctx, next) => { if ((await redis.incr(ctx.ip)) > 100) ctx.throw(429); await next(); };
+const load = async (ctx, next) => { ctx.state.p = await projects.byId(ctx.params.id); await next(); };
+router.get('/p/:id', limit, load, (ctx) => { ctx.body = ctx.state.p; });`,
+    },
+    {
+      name: 'app.use on different mount paths never run for the same request',
+      code: `app.use('/a', async (req, res, next) => { req.a = await store.get('a'); next(); });
+app.use('/b', async (req, res, next) => { req.b = await store.get('b'); next(); });`,
+    },
+    {
       name: 'a self-referencing middleware array does not loop',
       code: `const chain = [chain, chain];
 app.get('/x', chain, chain);`,
@@ -156,6 +177,22 @@ app.use(session, flags);`,
 const b = async (req, res, next) => { req.b = await loadB(req.query.b); next(); };
 router.post('/x', express.json(), a, b, async (req, res) => { res.json({ a: req.a, b: req.b, c: await loadC() }); });`,
       errors: [{ messageId: 'independentIo', line: 3, column: 1, message: /^Middlewares `a`, `b` each/ }],
+      output: null,
+    },
+    {
+      name: 'a gate at the end (the handler answers) does not stop earlier loaders',
+      code: `${LOADERS}app.get('/p/:uid/:pid', loadUser, loadProject, async (req, res) => {
+  if (!req.user) return res.status(404).end();
+  res.json({ user: req.user, project: req.project, extra: await extras.of(req.project.id) });
+});`,
+      errors: [{ messageId: 'independentIo', line: 3, column: 1, message: /^Middlewares `loadUser`, `loadProject` each/ }],
+      output: null,
+    },
+    {
+      name: 'consecutive app.use on the same mount path',
+      code: `app.use('/api', async (req, res, next) => { req.a = await store.get('a'); next(); });
+app.use('/api', async (req, res, next) => { req.b = await store.get('b'); next(); });`,
+      errors: [{ messageId: 'independentIo', line: 1, column: 1 }],
       output: null,
     },
     {

@@ -31,6 +31,8 @@ interface Middleware {
 /** What one middleware does with the request objects, as slots like `0.user` or `1.locals.tasks`. */
 interface Effects {
   awaitsIo: boolean;
+  /** It can end the request (responds, throws): an auth check or a rate limit must finish first. */
+  gates: boolean;
   reads: Set<string>;
   writes: Set<string>;
   /** The request objects escape to code we cannot see: assume it reads and writes anything. */
@@ -162,7 +164,7 @@ function middlewareArguments(call: NodePath<t.CallExpression>): NodePath[] {
   return out;
 }
 
-function registrationMethod(call: NodePath<t.CallExpression>): { method: string; receiver: string } | null {
+function registrationMethod(call: NodePath<t.CallExpression>, source: string): { method: string; receiver: string } | null {
   const callee = unwrapExpression(call.node.callee);
   if (callee.type !== 'MemberExpression') return null;
   const method = memberName(callee);
@@ -174,7 +176,10 @@ function registrationMethod(call: NodePath<t.CallExpression>): { method: string;
     const first = call.node.arguments[0];
     if (!first || !['StringLiteral', 'TemplateLiteral', 'RegExpLiteral', 'ArrayExpression'].includes(unwrapExpression(first).type)) return null;
   }
-  return { method, receiver: receiverText ?? sourceText(receiver, '') };
+  // `app.use('/a', x)` and `app.use('/b', y)` never run for the same request.
+  const first = call.node.arguments[0];
+  const mount = first && ['StringLiteral', 'TemplateLiteral', 'RegExpLiteral'].includes(unwrapExpression(first).type) ? sourceText(first, source) : '';
+  return { method, receiver: `${receiverText ?? sourceText(receiver, source)} ${mount}` };
 }
 
 function middlewaresOf(call: NodePath<t.CallExpression>, source: string): Middleware[] {
@@ -262,6 +267,35 @@ function recordAccess(effects: Effects, access: SlotAccess): void {
   if (isIterated(access.slot)) effects.iterates.set(access.key, access.display);
 }
 
+/** Methods that answer the request (express res, koa ctx, fastify reply). */
+const RESPONDING_METHODS = new Set(['send', 'json', 'jsonp', 'end', 'sendStatus', 'status', 'redirect', 'render', 'writeHead', 'sendFile', 'download', 'throw', 'assert', 'code']);
+
+/** Does the middleware answer or abort the request somewhere (so later middlewares depend on it)? */
+function mayEndRequest(fn: FunctionPath, requestNames: ReadonlySet<string>): boolean {
+  let ends = false;
+  fn.traverse({
+    ThrowStatement() {
+      ends = true;
+    },
+    CallExpression(path) {
+      const callee = unwrapExpression(path.node.callee);
+      const name = memberName(callee);
+      if (callee.type !== 'MemberExpression' || name === null || !RESPONDING_METHODS.has(name)) return;
+      const object = unwrapExpression(callee.object);
+      if (object.type === 'Identifier' && requestNames.has(object.name)) ends = true;
+    },
+    AssignmentExpression(path) {
+      // koa: `ctx.status = 401` / `ctx.body = ...` answers the request.
+      const left = unwrapExpression(path.node.left);
+      const name = memberName(left);
+      if (left.type !== 'MemberExpression' || (name !== 'status' && name !== 'body')) return;
+      const object = unwrapExpression(left.object);
+      if (object.type === 'Identifier' && requestNames.has(object.name)) ends = true;
+    },
+  });
+  return ends;
+}
+
 /** Does the function itself (not a nested callback) wait on I/O? */
 function awaitsIo(fn: FunctionPath, paramNames: ReadonlySet<string>): boolean {
   let found = false;
@@ -300,7 +334,7 @@ function awaitsIo(fn: FunctionPath, paramNames: ReadonlySet<string>): boolean {
 }
 
 function effectsOf(fn: FunctionPath): Effects {
-  const effects: Effects = { awaitsIo: false, reads: new Set(), writes: new Set(), opaque: false, iterates: new Map() };
+  const effects: Effects = { awaitsIo: false, gates: false, reads: new Set(), writes: new Set(), opaque: false, iterates: new Map() };
   const params = fn.get('params');
   const nextNames = new Set<string>();
   params.forEach((param, index) => {
@@ -329,6 +363,7 @@ function effectsOf(fn: FunctionPath): Effects {
     }
   });
   effects.awaitsIo = awaitsIo(fn, nextNames);
+  effects.gates = mayEndRequest(fn, new Set(params.flatMap((p) => (p.isIdentifier() && !nextNames.has(p.node.name) ? [p.node.name] : []))));
   return effects;
 }
 
@@ -362,8 +397,9 @@ function overlaps(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
   return false;
 }
 
+/** Can `b` (later in the chain) start together with `a`? */
 function independent(a: Effects, b: Effects): boolean {
-  if (a.opaque || b.opaque) return false;
+  if (a.opaque || b.opaque || a.gates) return false;
   return !overlaps(a.writes, b.reads) && !overlaps(b.writes, a.reads) && !overlaps(a.writes, b.writes);
 }
 
@@ -419,7 +455,7 @@ export const serialHeavyMiddleware: RuleModule = {
       let receiver: string | null = null;
       for (const statement of statements) {
         const expression = statement.isExpressionStatement() ? statement.get('expression') : null;
-        const registration = expression?.isCallExpression() ? registrationMethod(expression) : null;
+        const registration = expression?.isCallExpression() ? registrationMethod(expression, context.source) : null;
         if (expression?.isCallExpression() && registration?.method === 'use' && (receiver === null || registration.receiver === receiver)) {
           receiver = registration.receiver;
           run.push(...middlewaresOf(expression, context.source));
@@ -445,7 +481,7 @@ export const serialHeavyMiddleware: RuleModule = {
           checkStatements(path.get('body'));
         },
         CallExpression(path) {
-          const registration = registrationMethod(path);
+          const registration = registrationMethod(path, context.source);
           if (registration === null) return;
           // `use` as a statement is handled with its neighbours above.
           if (registration.method === 'use' && path.parentPath.isExpressionStatement()) return;
