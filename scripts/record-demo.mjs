@@ -2,7 +2,8 @@
 // `npm run demo:record`: records the demo service's CPU profiles under load, as found ("before":
 // /v1 routes, FIXED unset) and fixed ("after": /v2 routes, FIXED=1, --max-semi-space-size=64 as
 // in seed 001). Starts redis-server and the fake MongoDB on loopback ports 41717/41779, runs the
-// app once with --cpu-prof and once with --prof per phase, drives it with autocannon plus a Redis publisher, stops
+// app once with --cpu-prof and once with --prof per phase, drives each run with the same load
+// (autocannon at a fixed request rate plus a Redis publisher at a fixed message rate), stops
 // it with SIGINT (the app exits through process.exit so the profile is written) and copies
 // profiles/{before,after}.cpuprofile and {before,after}.v8.log (gzipped when over 3 MB).
 // Every process started here is stopped on success, failure and Ctrl-C.
@@ -26,6 +27,8 @@ const LOAD_SECONDS = Number(process.env.DEMO_LOAD_SECONDS ?? 9);
 // square of the count: DEMO_ENV_VARS=15000 shows the incident's scale.
 const SERVICE_LINK_VARS = Number(process.env.DEMO_ENV_VARS ?? 3000);
 const GZIP_OVER_BYTES = 3 * 1024 * 1024;
+const REQUESTS_PER_SECOND = 20;
+const MESSAGES_PER_SECOND = 4000;
 const REDIS_SERVER = process.env.REDIS_SERVER ?? 'redis-server';
 
 class RecordError extends Error {}
@@ -133,19 +136,25 @@ function serviceLinkEnv(count) {
   return env;
 }
 
-/** Publishes batches of task events (seed 000's traffic) until stopped. */
+/** Publishes MESSAGES_PER_SECOND batches of 50 task events (seed 000's traffic) until stopped. */
 function startPublisher() {
   const redis = new Redis({ host: '127.0.0.1', port: PORTS.redis });
   const types = ['task.created', 'task.updated', 'task.moved', 'task.commented', 'task.done'];
+  // Built once: the publisher's own CPU goes to publishing, not to JSON.stringify.
+  const batches = [];
+  for (let b = 0; b < 64; b++) {
+    const events = [];
+    for (let e = 0; e < 50; e++) events.push({ type: types[(b + e) % types.length], taskId: (b * 50 + e) % 6000 });
+    batches.push(JSON.stringify(events));
+  }
+  const started = performance.now();
   let sent = 0;
   const timer = setInterval(() => {
+    // Catch up with the schedule (timers run late on a busy machine), 300 messages at most per tick.
+    const due = Math.min(Math.floor(((performance.now() - started) / 1000) * MESSAGES_PER_SECOND) - sent, 300);
+    if (due <= 0) return;
     const pipeline = redis.pipeline();
-    for (let m = 0; m < 20; m++) {
-      const events = [];
-      for (let e = 0; e < 50; e++) events.push({ type: types[(sent + e) % types.length], taskId: (sent * 50 + e) % 6000 });
-      pipeline.publish('task-events', JSON.stringify(events));
-      sent++;
-    }
+    for (let m = 0; m < due; m++) pipeline.publish('task-events', batches[sent++ % batches.length]);
     pipeline.exec().catch(() => {});
   }, 5);
   return {
@@ -157,6 +166,10 @@ function startPublisher() {
   };
 }
 
+/**
+ * The same request rate in both phases (open loop), so that the profiles compare the CPU one
+ * workload costs before and after the fixes, not how much work a busy machine let each run do.
+ */
 function load(version) {
   const requests = [];
   for (const project of [3, 7, 12]) {
@@ -168,7 +181,20 @@ function load(version) {
       { method: 'POST', path: `/${version}/tasks/${project * 11}/views` },
     );
   }
-  return autocannon({ url: `http://127.0.0.1:${PORTS.http}`, connections: 8, duration: LOAD_SECONDS, requests });
+  return autocannon({ url: `http://127.0.0.1:${PORTS.http}`, connections: 8, overallRate: REQUESTS_PER_SECOND, duration: LOAD_SECONDS, requests });
+}
+
+/** Share of the recording the app's thread was not idle, from a .cpuprofile. */
+function busyPercent(cpuprofilePath) {
+  const profile = JSON.parse(readFileSync(cpuprofilePath, 'utf8'));
+  const idle = new Set(profile.nodes.filter((n) => n.callFrame.functionName === '(idle)').map((n) => n.id));
+  let busy = 0;
+  let total = 0;
+  profile.samples.forEach((id, i) => {
+    total += profile.timeDeltas[i];
+    if (!idle.has(id)) busy += profile.timeDeltas[i];
+  });
+  return total > 0 ? Math.round((busy / total) * 1000) / 10 : 0;
 }
 
 function newestFile(dir, suffix) {
@@ -224,6 +250,7 @@ async function recordRun(phase, profiler, tmp, mongoUri) {
   const run = {
     file: relative(appDir, file),
     bytes: statSync(file).size,
+    ...(profiler === 'cpuprofile' ? { cpuBusyPercent: busyPercent(file) } : {}),
     requests: result.requests.total,
     requestsPerSecond: result.requests.average,
     latencyMs: { p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max },
@@ -232,7 +259,7 @@ async function recordRun(phase, profiler, tmp, mongoUri) {
     redisMessages: messages,
   };
   process.stdout.write(
-    `   ${run.requests} requests (${run.requestsPerSecond.toFixed(0)}/s), latency p50 ${run.latencyMs.p50} ms, p99 ${run.latencyMs.p99} ms, max ${run.latencyMs.max} ms, ` +
+    `   ${run.requests} requests (${run.requestsPerSecond.toFixed(0)}/s)${run.cpuBusyPercent === undefined ? '' : `, app thread busy ${run.cpuBusyPercent}%`}, latency p50 ${run.latencyMs.p50} ms, p99 ${run.latencyMs.p99} ms, max ${run.latencyMs.max} ms, ` +
       `${run.non2xx} non-2xx, ${run.errors} errors, ${messages} redis messages\n   wrote ${run.file} (${(run.bytes / 1024).toFixed(0)} KB)\n`,
   );
   if (run.non2xx > 0 || run.errors > 0) throw new RecordError(`${phase.name}: ${run.non2xx} non-2xx responses and ${run.errors} errors under load`);
@@ -245,6 +272,8 @@ async function recordPhase(phase, tmp, mongoUri) {
     fixed: phase.fixed,
     nodeFlags: phase.nodeFlags,
     loadSeconds: LOAD_SECONDS,
+    requestsPerSecondTarget: REQUESTS_PER_SECOND,
+    redisMessagesPerSecondTarget: MESSAGES_PER_SECOND,
     cpuprofile: await recordRun(phase, 'cpuprofile', tmp, mongoUri),
     v8log: await recordRun(phase, 'v8log', tmp, mongoUri),
   };

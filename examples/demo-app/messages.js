@@ -7,14 +7,28 @@ const clock = require('./clock');
 
 /** Event type -> { count, lastSecond }. */
 const eventStats = new Map();
+let malformedMessages = 0;
+
+/** The events of one message; anything but a JSON array of objects counts as malformed, never throws. */
+function parseEvents(message) {
+  try {
+    const events = JSON.parse(message);
+    if (Array.isArray(events)) return events.filter((event) => event !== null && typeof event === 'object');
+  } catch {
+    // counted below
+  }
+  malformedMessages++;
+  return [];
+}
 
 function getTimestamp() {
   return Math.floor(Date.now() / 1000); // expect: date-now-hot-path
 }
 
 function tally(event, second) {
-  const entry = eventStats.get(event.type);
-  if (entry === undefined) eventStats.set(event.type, { count: 1, lastSecond: second });
+  const type = String(event.type);
+  const entry = eventStats.get(type);
+  if (entry === undefined) eventStats.set(type, { count: 1, lastSecond: second });
   else {
     entry.count++;
     entry.lastSecond = second;
@@ -23,12 +37,12 @@ function tally(event, second) {
 
 // As found: the clock is read once per event of every message.
 function onTaskEvents(channel, message) {
-  for (const event of JSON.parse(message)) tally(event, getTimestamp());
+  for (const event of parseEvents(message)) tally(event, getTimestamp());
 }
 
 // Fixed: the coarse clock of ./clock.js.
 function onTaskEventsFixed(channel, message) {
-  for (const event of JSON.parse(message)) tally(event, clock.seconds());
+  for (const event of parseEvents(message)) tally(event, clock.seconds());
 }
 
 function subscribeTaskEvents(subscriber, fixed) {
@@ -37,4 +51,4 @@ function subscribeTaskEvents(subscriber, fixed) {
   return subscriber.subscribe('task-events');
 }
 
-module.exports = { subscribeTaskEvents, eventStats };
+module.exports = { subscribeTaskEvents, eventStats, malformedCount: () => malformedMessages };

@@ -108,6 +108,14 @@ describe('examples/demo-app recorded profiles', () => {
     return report.functions.find((f) => f.name === name && f.file === join(DEMO, file));
   }
 
+  /** Line of `function <name>` in the demo's current source: a recording older than an edit shows heat on the wrong lines. */
+  function declarationLine(file: string, name: string): number {
+    const lines = readFileSync(join(DEMO, file), 'utf8').split('\n');
+    const line = lines.findIndex((text) => new RegExp(`^(async )?function ${name}\\(`).test(text)) + 1;
+    assert.ok(line > 0, `no function ${name} in ${file}`);
+    return line;
+  }
+
   it('before.cpuprofile maps the demo functions onto this clone, with samples', async () => {
     const report = await reportOf('before.cpuprofile');
     assert.equal(report.format, 'cpuprofile');
@@ -122,6 +130,7 @@ describe('examples/demo-app recorded profiles', () => {
       assert.ok(cost !== undefined, `${name} (${file}) not in the profile`);
       assert.ok(cost.totalSamples > 0, `${name} has no samples`);
       assert.equal(cost.category, 'user');
+      assert.equal(cost.line, declarationLine(file, name), `${name}: profile older than ${file} (npm run demo:record)`);
     }
     assert.ok(report.categories.gc.samples > 0, 'no GC samples');
   });
@@ -132,7 +141,9 @@ describe('examples/demo-app recorded profiles', () => {
       ['messages.js', 'onTaskEventsFixed'],
       ['routes/tasks.js', 'listTasksV2'],
     ]) {
-      assert.ok((demoFunction(report, file, name)?.totalSamples ?? 0) > 0, `${name} has no samples`);
+      const cost = demoFunction(report, file, name);
+      assert.ok((cost?.totalSamples ?? 0) > 0, `${name} has no samples`);
+      assert.equal(cost?.line, declarationLine(file, name), `${name}: profile older than ${file} (npm run demo:record)`);
     }
     for (const name of ['getTimestamp', 'onTaskEvents', 'listTasksV1', 'sampleHostStats']) {
       assert.equal(report.functions.find((f) => f.name === name && f.file.startsWith(DEMO)), undefined, `${name} ran in the fixed service`);
@@ -146,7 +157,9 @@ describe('examples/demo-app recorded profiles', () => {
       ['messages.js', 'onTaskEvents'],
       ['routes/stats.js', 'sampleHostStats'],
     ]) {
-      assert.ok((demoFunction(report, file, name)?.totalSamples ?? 0) > 0, `${name} (${file}) has no ticks`);
+      const cost = demoFunction(report, file, name);
+      assert.ok((cost?.totalSamples ?? 0) > 0, `${name} (${file}) has no ticks`);
+      assert.equal(cost?.line, declarationLine(file, name), `${name}: profile older than ${file} (npm run demo:record)`);
     }
   });
 });

@@ -6,8 +6,10 @@
 // allocates less: both halves of the fix.
 const express = require('express');
 const { Task } = require('../models');
+const { validateProjectId } = require('./projectId');
 
 const router = express.Router();
+router.param('projectId', validateProjectId);
 
 // As found: every task copied once per tag, its note split into words and joined again.
 async function tagReportV1(req, res) {

@@ -12,19 +12,24 @@ let latest = { memory: '', disk: '' };
 
 // As found.
 function sampleHostStats() {
-  latest = {
-    memory: execSync('free -m').toString(), // expect: spawn-without-env, blocking-sync-call
-    disk: execSync('df -k /').toString(), // expect: spawn-without-env, blocking-sync-call
-  };
+  try {
+    latest = {
+      memory: execSync('free -m').toString(), // expect: spawn-without-env, blocking-sync-call
+      disk: execSync('df -k /').toString(), // expect: spawn-without-env, blocking-sync-call
+    };
+  } catch (error) {
+    // No `free` (macOS) or a failing command: report it, keep serving.
+    latest = { memory: '', disk: '', error: error.message.split('\n')[0] };
+  }
 }
 
 // Fixed: asynchronous, with one variable in the child's environment instead of thousands.
 function sampleHostStatsFixed() {
   exec('free -m', { env: { PATH: process.env.PATH } }, (error, stdout) => {
-    if (!error) latest.memory = stdout;
+    latest = { ...latest, memory: error ? '' : stdout, error: error ? error.message.split('\n')[0] : undefined };
   });
   exec('df -k /', { env: { PATH: process.env.PATH } }, (error, stdout) => {
-    if (!error) latest.disk = stdout;
+    latest = { ...latest, disk: error ? '' : stdout, error: error ? error.message.split('\n')[0] : undefined };
   });
 }
 

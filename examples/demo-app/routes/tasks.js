@@ -5,8 +5,10 @@ const express = require('express');
 const Redis = require('ioredis');
 const config = require('../config');
 const { Task, User } = require('../models');
+const { validateProjectId } = require('./projectId');
 
 const router = express.Router();
+router.param('projectId', validateProjectId);
 
 function projectOf(req) {
   return Number(req.params.projectId);
