@@ -8,6 +8,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { ProfileInputError } from './profileInputError';
 import { readCpuprofile, findCpuprofile } from './readCpuprofile';
 import { readPreprocessed, isPreprocessed } from './readPreprocessed';
+import { scanCpuprofile } from './scanCpuprofile';
 import { V8LogReader } from './readV8Log';
 import type { NormalizedProfile } from './types';
 
@@ -36,7 +37,16 @@ export async function loadProfile(path: string, options: LoadOptions = {}): Prom
   const start = first.value;
   const firstChar = start[skipWhitespace(start)];
   if (firstChar === 0x7b /* { */ || firstChar === 0x5b /* [ */) {
-    const json = parseJson(path, await collect(start, chunks, gzipped ? 0 : size), gzipped);
+    let bytes: Buffer | undefined = await collect(start, chunks, gzipped ? 0 : size);
+    signal?.throwIfAborted();
+    // The usual cpuprofile is read from its bytes; anything else is parsed whole.
+    const scanned = scanCpuprofile(bytes, path);
+    if (scanned !== null) {
+      options.onProgress?.(1);
+      return scanned;
+    }
+    const json = parseJson(path, bytes, gzipped);
+    bytes = undefined;
     signal?.throwIfAborted();
     let profile: NormalizedProfile;
     if (findCpuprofile(json) !== undefined) profile = readCpuprofile(json, path);
