@@ -106,6 +106,14 @@ app.post('/u/:id/seen', async (req, res) => {
 });`,
     },
     {
+      name: 'the id virtual does not exist on lean objects',
+      code: `${USER}app.get('/u', async (req, res) => res.json((await User.find({})).map((u) => ({ id: u.id, name: u.name }))));`,
+    },
+    {
+      name: '$-properties are document internals',
+      code: `${USER}app.get('/u/:id', async (req, res) => { const u = await User.findById(req.params.id); res.json({ u, local: u.$locals.extra }); });`,
+    },
+    {
       name: 'an ESM namespace object used directly is not a model',
       filename: 'ns.ts',
       code: `import * as models from './models';
@@ -175,12 +183,12 @@ router.get('/tasks', async (ctx) => {
       name: 'fields read in map, the mapped array sent',
       code: `${USER}app.get('/names', async (req, res) => {
   const users = await User.find({});
-  res.json(users.map((u) => ({ id: u.id, name: u.name })));
+  res.json(users.map((u) => ({ id: u._id, name: u.name })));
 });`,
       errors: [{ messageId: 'missingLean', line: 4, column: 23 }],
       output: `${USER}app.get('/names', async (req, res) => {
   const users = await User.find({}).lean();
-  res.json(users.map((u) => ({ id: u.id, name: u.name })));
+  res.json(users.map((u) => ({ id: u._id, name: u.name })));
 });`,
     },
     {

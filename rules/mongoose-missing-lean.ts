@@ -23,6 +23,8 @@ const MAX_FLOW_DEPTH = 6;
 const SEND_METHODS = new Set(['json', 'send', 'jsonp']);
 /** Methods that mutate a mongoose array or subdocument held in a document property. */
 const MUTATING_PROPERTY_METHODS = new Set(['push', 'pull', 'addToSet', 'splice', 'unshift', 'shift', 'pop', 'set', 'remove', 'id', 'create', 'nonAtomicPush']);
+/** Document properties a lean object does not have (`id` is mongoose's default virtual). */
+const DOCUMENT_ONLY_PROPERTIES = new Set(['id', 'isNew', 'errors', 'schema', 'collection', 'db', 'modelName', 'baseModelName']);
 /** Array methods whose callback receives each document as its first parameter. */
 const ELEMENT_CALLBACK_METHODS = new Set(['map', 'flatMap', 'forEach', 'filter', 'find', 'findLast', 'some', 'every']);
 /** What the array method returns, for following the value further. */
@@ -104,6 +106,8 @@ function usageOfDocumentMember(member: NodePath): Usage {
   }
   const parent = top.parentPath;
   if (!parent) return NONE;
+  const property = memberName(member.node);
+  if (property !== null && (DOCUMENT_ONLY_PROPERTIES.has(property) || property.startsWith('$'))) return DOCUMENT_USE;
   if (parent.isAssignmentExpression() && parent.node.left === top.node) return DOCUMENT_USE;
   if (parent.isUpdateExpression() || (parent.isUnaryExpression() && parent.node.operator === 'delete')) return DOCUMENT_USE;
   if (parent.isCallExpression() && parent.node.callee === top.node) {
