@@ -22,7 +22,8 @@ export function activate(extension: vscode.ExtensionContext): void {
   const flame = new FlamePanel({
     extensionUri: extension.extensionUri,
     requestGraph: (mode, onlyMyCode) => requestFlameGraph(ctx, mode, onlyMyCode),
-    openFile: (file, line) => openLocation(ctx, file, line),
+    openFile: (file, line) => void openLocation(ctx, file, line),
+    log: (line) => output.appendLine(`[flame] ${line}`),
   });
   extension.subscriptions.push(
     output,
@@ -39,7 +40,7 @@ export function activate(extension: vscode.ExtensionContext): void {
     ctx.onDidChangeProfile((change) => {
       // An open flame graph follows the primary profile; Compare shows its own diff view.
       if (change === 'cleared') flame.dispose();
-      else if (change === 'primary' && flame.visible) void flame.refresh();
+      else if (change === 'primary' && flame.isOpen) void flame.refresh();
     }),
   );
   // Diagnostics need the server as soon as a JS/TS file is open; start it without blocking activation.

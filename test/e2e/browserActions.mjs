@@ -1,5 +1,6 @@
 // What the code-server launcher does in the browser when the suite asks (see runInCodeServer.mjs):
-// screenshots, and reading or double-clicking frames inside the flame graph webview, which the
+// screenshots, reading or double-clicking frames inside the flame graph webview, and clicking
+// notification buttons (Cancel on a progress notification), which the
 // VS Code API cannot reach. Webviews are nested iframes; playwright sees them in page.frames().
 import { join } from 'node:path';
 
@@ -73,6 +74,15 @@ async function dblclickFrame(page, { name, timeoutMs = 15_000 }) {
   return { clicked };
 }
 
+/** Clicks a button (e.g. Cancel) on the notification toast whose text contains `text`. */
+async function clickNotificationButton(page, { text, button, timeoutMs = 15_000 }) {
+  const toast = page.locator('.notification-toast', { hasText: String(text) }).first();
+  await toast.waitFor({ state: 'visible', timeout: timeoutMs });
+  const message = (await toast.locator('.notification-list-item-message').first().textContent()) ?? '';
+  await toast.locator('.monaco-button', { hasText: String(button) }).first().click({ timeout: timeoutMs });
+  return { message };
+}
+
 export function runAction(page, request, shots, shotsDir) {
   switch (request.kind) {
     case 'screenshot':
@@ -81,6 +91,8 @@ export function runAction(page, request, shots, shotsDir) {
       return flameFrames(page, request);
     case 'dblclickFrame':
       return dblclickFrame(page, request);
+    case 'clickNotificationButton':
+      return clickNotificationButton(page, request);
     default:
       throw new Error(`unknown action ${JSON.stringify(request.kind)}`);
   }

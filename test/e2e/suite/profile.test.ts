@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -135,6 +136,32 @@ describe('profiles', () => {
     const state = await debugState();
     assert.equal(state.profile?.name, path.basename(v8log()));
     assert.equal(STATUS.exec(state.statusBar ?? '')?.[1], path.basename(v8log()));
+  });
+
+  it('cancels a load from the progress notification and keeps the loaded profile', async function () {
+    if (!process.env.HOTFRAME_E2E_ACTIONS) this.skip(); // needs the browser to press Cancel
+    // A FIFO nobody writes to: the load cannot finish, so only Cancel can end it.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotframe-fifo-'));
+    const fifo = path.join(dir, 'stalled.cpuprofile');
+    execFileSync('mkfifo', [fifo]);
+    const previous = await debugState();
+    try {
+      const pending = vscode.commands.executeCommand('hotframe.openProfile', fifo);
+      const clicked = await browserAction<{ message: string }>('clickNotificationButton', { text: 'stalled.cpuprofile', button: 'Cancel' });
+      assert.match(clicked!.message, /^Hotframe: loading stalled\.cpuprofile/);
+      assert.equal(await pending, null);
+    } finally {
+      // Unblock a reader still waiting on the FIFO (non-blocking: fails harmlessly if none).
+      try {
+        fs.closeSync(fs.openSync(fifo, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK));
+      } catch {
+        /* no reader left */
+      }
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    const state = await debugState();
+    assert.equal(state.profile?.name, previous.profile?.name);
+    assert.equal(state.lastError, previous.lastError, 'a cancelled load must not show an error');
   });
 
   it('compares with a BEFORE profile in a differential flame graph', async () => {
