@@ -38,6 +38,8 @@ runRuleTests(rule, {
     { name: 'findOne returns one document, not an array', code: `${TASK}const n = async () => (await Task.findOne({})).length;` },
     { name: 'string length of a field', code: `${TASK}const n = async () => (await Task.findById(1)).title.length;` },
     { name: 'a local array named like a model', code: `const Task = [];\nconst n = async () => (await Task.find((t) => t)).length;` },
+    { name: 'loaded together with other queries (Promise.all): not followed', code: `${TASK}const n = async () => (await Promise.all([Task.find({})]))[0].length;` },
+    { name: 'a destructured length in the callback is not followed', code: `${TASK}const n = () => Task.find({}).then(({ length }) => length);` },
     { name: 'distinct() returns values, not documents', code: `${TASK}const n = async () => (await Task.find({}).distinct('owner')).length;` },
   ],
   invalid: [
@@ -87,6 +89,12 @@ runRuleTests(rule, {
       code: `${TASK}function countOpen() { return Task.find({}).exec().then(function (docs) { return docs.length; }); }`,
       errors: [{ messageId: 'countByLoading', line: 3, column: 31 }],
       output: null,
+    },
+    {
+      name: 'exec().then(d => d.length) becomes countDocuments',
+      code: `${TASK}const countOpen = () => Task.find({ done: false }).exec().then((docs) => docs.length);`,
+      errors: [{ messageId: 'countByLoading', line: 3, column: 25 }],
+      output: `${TASK}const countOpen = () => Task.countDocuments({ done: false });`,
     },
     {
       name: 'limit() changes the count: flagged, no fix',
