@@ -28,12 +28,19 @@ export class FlameSession {
     return { mode: this.mode, onlyMyCode: this.onlyMyCode };
   }
 
+  /** A graph from the caller (a command): it also supersedes any toggle still waiting for its answer. */
   show(graph: FlameGraphResult): void {
+    this.requestSeq++;
+    this.render(graph);
+  }
+
+  private render(graph: FlameGraphResult): void {
     this.mode = graph.mode;
     this.openable = new Set(graph.openableFiles);
     this.send({ type: 'render', graph, onlyMyCode: this.onlyMyCode });
   }
 
+  /** Shown over the current graph, which stays. */
   showError(message: string): void {
     this.send({ type: 'error', message });
   }
@@ -49,7 +56,7 @@ export class FlameSession {
     this.onlyMyCode = onlyMyCode;
     try {
       const graph = await this.host.requestGraph(mode, onlyMyCode);
-      if (seq === this.requestSeq) this.show(graph);
+      if (seq === this.requestSeq) this.render(graph);
     } catch (error) {
       if (seq === this.requestSeq) this.showError(firstLine(error));
     }

@@ -115,4 +115,15 @@ describe('FlameSession', () => {
     await tick();
     assert.deepEqual(r.posted.slice(1), [{ type: 'error', message: 'no baseline profile loaded' }]);
   });
+
+  it('lets a graph shown by a command win over a toggle still waiting', async () => {
+    const r = recordingHost();
+    const session = new FlameSession(r.host);
+    session.receive({ type: 'ready' });
+    session.receive({ type: 'request', mode: 'inverted', onlyMyCode: false });
+    session.show(graph('from the command'));
+    r.pending[0]!.resolve(graph('late toggle answer', 'inverted'));
+    await tick();
+    assert.deepEqual(r.posted.map((m) => (m.type === 'render' ? m.graph.title : m.message)), ['from the command']);
+  });
 });
