@@ -36,14 +36,25 @@ function step(title, command, args, { okCodes = [0], quiet = false } = {}) {
   return output;
 }
 
-function recordingSummary() {
+function recording() {
   const file = join(root, APP, 'profiles', 'recording.json');
-  if (!existsSync(file)) return [];
-  const recording = JSON.parse(readFileSync(file, 'utf8'));
+  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null;
+}
+
+function loadLine() {
+  const before = recording()?.before;
+  if (before?.requestsPerSecondTarget === undefined) return '';
+  return `${before.requestsPerSecondTarget} requests/s and ${before.redisMessagesPerSecondTarget} Redis messages/s for ${before.loadSeconds} s.`;
+}
+
+function recordingSummary() {
+  const recorded = recording();
+  if (recorded === null) return [];
   return ['before', 'after'].map((name) => {
-    const phase = recording[name];
+    const phase = recorded[name];
     const run = phase.cpuprofile;
-    return `  ${name.padEnd(6)} ${phase.routes} routes${phase.nodeFlags.length > 0 ? ` + ${phase.nodeFlags.join(' ')}` : ''}: ${run.requestsPerSecond.toFixed(0)} req/s, p50 ${run.latencyMs.p50} ms, p99 ${run.latencyMs.p99} ms`;
+    const busy = run.cpuBusyPercent === undefined ? '' : `app thread busy ${run.cpuBusyPercent}%, `;
+    return `  ${name.padEnd(6)} ${phase.routes} routes${phase.nodeFlags.length > 0 ? ` + ${phase.nodeFlags.join(' ')}` : ''}: ${busy}latency p50 ${run.latencyMs.p50} ms, p99 ${run.latencyMs.p99} ms`;
   });
 }
 
@@ -64,7 +75,7 @@ process.stdout.write(
   [
     `${APP}: an express 5 + mongoose 8 + ioredis 5 + child_process service that reproduces five`,
     'production incidents (/v1 routes as found, /v2 fixed; see its README). Profiles recorded under load',
-    '(npm run demo:record), as measured on the recording machine:',
+    `(npm run demo:record), the same load in both: ${loadLine()}`,
     ...recordingSummary(),
   ].join('\n') + '\n',
 );
