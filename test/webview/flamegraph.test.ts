@@ -330,6 +330,26 @@ describe('flame graph webview (headless Chromium)', function () {
     assert.equal(await text(page, '.tooltip-category'), 'VM (program) · 5000 tiny frames folded in');
   });
 
+  it('follows the window width when resized', async () => {
+    await render(incidentGraph());
+    await page.setViewportSize({ width: 700, height: 600 });
+    // The resize handler waits 100 ms so that a drag does not redraw on every pixel.
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    await h.settle();
+    const root = await frameNamed(page, '(root)');
+    assert.ok(Math.abs(root.width - (700 - 24)) < 1, `root is ${root.width} px in a 700 px window with 12 px padding each side`);
+  });
+
+  it('focuses the search box on "/"', async () => {
+    await render(incidentGraph());
+    await page.keyboard.press('/');
+    assert.equal(await page.evaluate(() => document.activeElement?.className), 'search');
+    await page.keyboard.type('json');
+    await page.keyboard.press('Enter');
+    await h.settle();
+    assert.deepEqual((await drawnFrames(page)).filter((f) => isMatch(f.fill)).map((f) => f.name), ['JSON.parse']);
+  });
+
   it('runs under an enforced CSP: the harness sees inline scripts and styles blocked', async () => {
     // The control for every "no CSP violations" check above: a violation is seen when there is one.
     await page.evaluate(() => {
@@ -358,5 +378,30 @@ describe('flame graph webview (headless Chromium)', function () {
     await page.screenshot({ path: 'test-results/flamegraph-harness.png' });
     const drawn = await drawnFrames(page);
     assert.ok(drawn.filter((f) => f.labelShown).length >= 10, 'most labels are readable');
+  });
+});
+
+describe('flame graph webview with animations on', function () {
+  this.timeout(60_000);
+  it('ends in the same layout as without them, and zooms', async () => {
+    const browser = await launchBrowser();
+    try {
+      const h = await openHarness(browser, { reducedMotion: false });
+      await h.send({ type: 'render', graph: incidentGraph() });
+      // d3-flame-graph grows new frames over ~375 ms when animating.
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      await h.settle();
+      const full = (await frameNamed(h.page, '(root)')).width;
+      const ts = await frameNamed(h.page, 'getTimestamp');
+      assert.ok(Math.abs(ts.width - (full * 560) / 4796) < 1, `getTimestamp is 560/4796 of the root: ${ts.width} of ${full}`);
+      await h.page.mouse.click(ts.x, ts.y);
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      await h.settle();
+      assert.ok(Math.abs((await frameNamed(h.page, 'getTimestamp')).width - full) < 1);
+      assert.deepEqual(h.problems, []);
+      await h.close();
+    } finally {
+      await browser.close();
+    }
   });
 });
