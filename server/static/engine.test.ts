@@ -141,6 +141,19 @@ app.use((req, res, next) => { [1, 2].map(() => probe()); next(); });`;
       ]);
     });
 
+    it('resolves instance methods, static methods and class-field arrows', () => {
+      const code = `class Ctl {
+  static stamp() { probe(); }
+  list(req, res) { Ctl.stamp(); }
+  show = (req, res) => { this.load(); };
+  load() { probe(); }
+}
+const ctl = new Ctl();
+router.get('/list', (req, res) => ctl.list(req, res));
+router.get('/show', ctl.show);`;
+      assert.deepEqual(messages(code), ['2:request|list>stamp|-||@8', '5:request|show>load|-||@9']);
+    });
+
     it('ranks start-up, timers, signals and unknown code', () => {
       const code = `probe();
 (function boot() { probe(); })();

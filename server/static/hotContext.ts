@@ -180,7 +180,9 @@ function nameOf(path: NodePath<t.Function>): { name: string | null; memberKey: s
   }
   if (node.type === 'ObjectMethod' || node.type === 'ClassMethod' || node.type === 'ClassPrivateMethod') {
     const key = propertyName(node.key, node.computed === true);
-    return { name: key, memberKey: node.type === 'ObjectMethod' ? memberKeyOfSlot(path) : null };
+    if (node.type === 'ObjectMethod') return { name: key, memberKey: memberKeyOfSlot(path) };
+    const className = node.static ? classNameOf(path.parentPath?.parentPath ?? null) : null;
+    return { name: key, memberKey: className !== null && key !== null ? `${className}.${key}` : null };
   }
   const parent = path.parent;
   if (parent.type === 'VariableDeclarator' && parent.id.type === 'Identifier') return { name: parent.id.name, memberKey: null };
@@ -212,6 +214,29 @@ function memberKeyOfSlot(path: NodePath<t.Function>): string | null {
     return chain === null ? null : `${chain}.${key}`;
   }
   return null;
+}
+
+/** `const w = new Worker()` with `class Worker {...}` in this module -> the class body (owner of its methods). */
+function classBodyOfInstance(path: NodePath, name: string): t.ClassBody | null {
+  const binding = path.scope.getBinding(name);
+  const declarator = binding?.path.node;
+  if (!declarator || declarator.type !== 'VariableDeclarator') return null;
+  const init = declarator.init;
+  if (!init || init.type !== 'NewExpression' || init.callee.type !== 'Identifier') return null;
+  const classBinding = binding.path.scope.getBinding(init.callee.name);
+  const classNode = classBinding?.path.node;
+  if (classNode?.type === 'ClassDeclaration') return classNode.body;
+  if (classNode?.type === 'VariableDeclarator' && classNode.init?.type === 'ClassExpression') return classNode.init.body;
+  return null;
+}
+
+/** The name of the class a static method belongs to, for `Foo.bar()` calls. */
+function classNameOf(classPath: NodePath | null): string | null {
+  const node = classPath?.node;
+  if (!node) return null;
+  if ((node.type === 'ClassDeclaration' || node.type === 'ClassExpression') && node.id) return node.id.name;
+  const holder = classPath?.parent;
+  return holder?.type === 'VariableDeclarator' && holder.id.type === 'Identifier' ? holder.id.name : null;
 }
 
 /** The function a local name is bound to (`function f`, `const f = () =>`), if any. */
@@ -278,6 +303,10 @@ export function createHotContextCollector(importOf: (localName: string) => Impor
       if (property === null) return null;
       if (node.object.type === 'ThisExpression') return thisTarget(from, property);
       if (property === 'call' || property === 'apply' || property === 'bind') return targetOf(path, node.object, from, depth + 1);
+      if (node.object.type === 'Identifier') {
+        const body = classBodyOfInstance(path, node.object.name);
+        if (body) return { kind: 'method', owner: body, name: property };
+      }
       const chain = memberChain(node);
       return chain === null ? null : { kind: 'member', key: chain };
     }
@@ -448,9 +477,11 @@ export function createHotContextCollector(importOf: (localName: string) => Impor
     const parent = current(start);
     const { name, memberKey } = nameOf(path);
     let thisOwner: FunctionInfo['thisOwner'] = null;
-    if (node.type === 'ArrowFunctionExpression') thisOwner = parent.thisOwner;
+    // `this` in a class field initializer is the instance, arrow or not; elsewhere arrows inherit it.
+    if (path.parent.type === 'ClassProperty' || path.parent.type === 'ClassPrivateProperty') thisOwner = path.parentPath?.parent ?? null;
+    else if (node.type === 'ArrowFunctionExpression') thisOwner = parent.thisOwner;
     else if (node.type === 'ClassMethod' || node.type === 'ClassPrivateMethod' || node.type === 'ObjectMethod') thisOwner = path.parent;
-    else if (path.parent.type === 'ClassProperty' || path.parent.type === 'ObjectProperty') thisOwner = path.parentPath?.parent ?? null;
+    else if (path.parent.type === 'ObjectProperty') thisOwner = path.parentPath?.parent ?? null;
     else if (memberKey !== null && memberKey.includes('.')) thisOwner = memberKey.slice(0, memberKey.lastIndexOf('.'));
     const info: FunctionInfo = {
       node,
