@@ -7,7 +7,7 @@ const mongoose = require('mongoose');
 const Redis = require('ioredis');
 const config = require('./config');
 const { startFakeMongo } = require('./fake-mongo');
-const { subscribeTaskEvents } = require('./messages');
+const { subscribeTaskEvents, eventStats, malformedCount } = require('./messages');
 const stats = require('./routes/stats');
 const tasks = require('./routes/tasks');
 const reports = require('./routes/reports');
@@ -33,6 +33,7 @@ async function main() {
 
   const app = express();
   app.get('/healthz', (req, res) => res.json({ ok: true, fixed: config.fixed }));
+  app.get('/events', (req, res) => res.json({ types: Object.fromEntries(eventStats), malformedMessages: malformedCount() }));
   app.use(tasks.router, reports.router, stats.router);
   const server = await listen(app);
   console.log(`demo-app listening on http://127.0.0.1:${config.httpPort} (${config.fixed ? 'fixed' : 'as found'})`);
