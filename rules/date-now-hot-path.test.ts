@@ -175,7 +175,10 @@ const api = new Api();
 http.createServer((req, res) => api.handle(req, res)).listen(8080);
 const clock = { read() { return new Date(); } };
 http.createServer((req, res) => { res.end(String(clock.read())); });`,
-      errors: [{ messageId: 'perRequest', line: 8, column: 33, message: /^new Date\(\) runs per request \(via read\)/ }],
+      errors: [
+        { messageId: 'perRequest', line: 4, column: 25, message: /^Date\.now\(\) runs per request \(via handle -> now\)\./ },
+        { messageId: 'perRequest', line: 8, column: 33, message: /^new Date\(\) runs per request \(via read\)/ },
+      ],
       output: null,
     },
     {
