@@ -20,7 +20,6 @@ import { ProjectIndex } from '../../server/static/projectIndex';
 
 const DEMO = resolve(__dirname, '..', '..', 'examples', 'demo-app');
 const PROFILES = join(DEMO, 'profiles');
-// Same syntax as the e2e suite's reader (test/e2e/suite/workbench.ts).
 const FAKE_MONGO_PORT = 41751; // H8's port range
 
 interface FakeMongo {
@@ -31,6 +30,7 @@ interface FakeMongo {
 const { startFakeMongo } = require(join(DEMO, 'fake-mongo')) as { startFakeMongo(options: { port: number }): Promise<FakeMongo> };
 const { seedCollections } = require(join(DEMO, 'fake-mongo', 'seedData.js')) as { seedCollections(): { users: unknown[]; tasks: unknown[] } };
 
+// Same syntax as the e2e suite's reader (test/e2e/suite/workbench.ts).
 const MARKER = /\/\/\s*expect:\s*([\w-]+(?:\s*,\s*[\w-]+)*)\s*$/;
 
 /** "file:line rule" keys, file relative to the demo, sorted. */
