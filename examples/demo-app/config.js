@@ -5,8 +5,10 @@ function port(name, fallback) {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0 || value > 65535) throw new Error(`${name} must be a port number, got '${raw}'`);
-  return value;
+  if (Number.isInteger(value) && value >= 0 && value <= 65535) return value;
+  // A configuration mistake: one line, no stack trace.
+  process.stderr.write(`demo-app: ${name} must be a port number (0-65535), got '${raw}'\n`);
+  process.exit(2);
 }
 
 module.exports = Object.freeze({

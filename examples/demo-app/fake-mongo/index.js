@@ -62,6 +62,7 @@ function startFakeMongo({ port = 0, host = '127.0.0.1', database = 'demo' } = {}
 
 function portFromArgs(argv) {
   const at = argv.indexOf('--port');
+  if (at !== -1 && argv[at + 1] === undefined) throw new Error('--port needs a value');
   const port = at === -1 ? 0 : Number(argv[at + 1]);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0..65535, got '${argv[at + 1]}'`);
   return port;
