@@ -3,8 +3,7 @@
 import type { NodePath } from '@babel/traverse';
 import type * as t from '@babel/types';
 import type { Fix, HotContext, RuleContext, RuleModule } from './api';
-import { whereItRuns } from './mongoose-missing-lean';
-import { memberName, modelLabel, modelQueryAt, valueRoot, type ModelQuery } from './mongooseModels';
+import { memberName, modelLabel, modelQueryAt, valueRoot, whereItRuns, type ModelQuery } from './mongooseModels';
 
 /** Chained methods a count can drop without changing the number (they shape or order documents). */
 const COUNT_NEUTRAL_METHODS = new Set(['exec', 'lean', 'select', 'projection', 'sort', 'populate', 'then', 'session', 'comment', 'maxTimeMS']);

@@ -2,8 +2,8 @@
 // mongoose's hydration into full documents (completeMany, 2+ s in seed 004) is pure overhead.
 import type { NodePath } from '@babel/traverse';
 import type * as t from '@babel/types';
-import type { ExecutionContext, HotContext, RuleModule } from './api';
-import { memberName, methodCallOn, modelLabel, modelQueryAt, unwrapExpression, valueRoot } from './mongooseModels';
+import type { HotContext, RuleModule } from './api';
+import { memberName, methodCallOn, modelLabel, modelQueryAt, unwrapExpression, valueRoot, whereItRuns } from './mongooseModels';
 
 /** What a value turned out to be used for. */
 interface Usage {
@@ -203,17 +203,6 @@ function usageAsObject(value: NodePath, member: NodePath<t.MemberExpression>, ki
   }
   const resultKind = ARRAY_RESULT_KIND[call.name];
   return resultKind ? usageOf(call.call, resultKind, depth + 1) : NONE;
-}
-
-/** " on every request (via listTasks)" and the like, from the hot context. */
-export function whereItRuns(context: ExecutionContext): string {
-  const via = context.via.length > 0 ? ` (via ${context.via.join(' -> ')})` : '';
-  switch (context.kind) {
-    case 'request': return ` on every request${via}`;
-    case 'message': return ` for every message${via}`;
-    case 'timer': return ` on every timer tick${via}`;
-    default: return '';
-  }
 }
 
 export const mongooseMissingLean: RuleModule = {

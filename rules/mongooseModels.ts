@@ -2,7 +2,8 @@
 // server/static/projectIndex.ts (top-level statements of other modules, no scopes).
 import type { NodePath } from '@babel/traverse';
 import type * as t from '@babel/types';
-import type { ImportBinding, ModuleSummary, RuleContext } from './api';
+import { viaText } from '../server/static/hotContext';
+import type { ExecutionContext, ImportBinding, ModuleSummary, RuleContext } from './api';
 
 /** Strips parentheses and TypeScript-only wrappers that do not change the runtime value. */
 export function unwrapExpression(node: t.Node): t.Node {
@@ -79,12 +80,6 @@ export function isModelExpression(node: t.Node, roleOf: (name: string) => Mongoo
   // Two arguments (name, schema) define a model whatever the receiver (mongoose, a connection);
   // the one-argument lookup is only trusted on mongoose itself or a connection-like receiver.
   return args.length >= 2 || isMongooseReceiver(callee.object, roleOf);
-}
-
-/** Which export of which module a local name (or `name.member`) stands for, when it is imported. */
-export interface ImportedExport {
-  source: string;
-  exportName: string;
 }
 
 function roleResolver(context: RuleContext): (name: string) => MongooseRole {
@@ -186,9 +181,6 @@ const QUERY_BUILDERS = new Set([
   'byId', 'lean', 'setOptions', 'find', 'findOne', 'exec',
 ]);
 
-/** Query methods that change what the query returns; removing them from a count would change the count. */
-export const RESULT_LIMITING_METHODS = new Set(['limit', 'skip', 'slice', 'where', 'find', 'findOne', 'equals', 'in', 'nin', 'gt', 'gte', 'lt', 'lte', 'ne', 'or', 'and', 'nor', 'regex', 'exists', 'elemMatch', 'size', 'all', 'mod', 'byId', 'orFail', 'setOptions']);
-
 /** A read query on a model and what is chained onto it. */
 export interface ModelQuery {
   /** The model-method call, `User.find(q)`. */
@@ -265,4 +257,14 @@ export function modelQueryAt(call: NodePath<t.CallExpression>, context: RuleCont
     query.end = link.call;
   }
   return query;
+}
+
+/** " on every request (via listTasks)" and the like: mongoose rules apply anywhere, but say when code is hot. */
+export function whereItRuns(context: ExecutionContext): string {
+  switch (context.kind) {
+    case 'request': return ` on every request${viaText(context)}`;
+    case 'message': return ` for every message${viaText(context)}`;
+    case 'timer': return ` on every timer tick${viaText(context)}`;
+    default: return '';
+  }
 }
