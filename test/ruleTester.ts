@@ -131,6 +131,7 @@ export function runRuleTests(rule: RuleModule, tests: RuleTests, options: RuleTe
             if (typeof expected.message === 'string') assert.equal(finding.message, expected.message);
             else if (expected.message) assert.match(finding.message, expected.message);
           });
+          if (!rule.meta.fixable) assert.ok(findings.every((f) => f.fixes.length === 0), 'meta.fixable is false but a finding has a fix');
           const output = applyFirstFixes(testCase.code, findings);
           assert.equal(output, testCase.output, 'fix output');
           if (output !== null) {

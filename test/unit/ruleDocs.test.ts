@@ -7,6 +7,7 @@
 //   - each of the two sections needs at least one block. A section runs until the next `## `
 //     heading. Blocks tagged anything else (```text for disable comments) are not run.
 //   - ts/typescript blocks are analyzed as `example.ts`, tsx as `example.tsx`, others as `example.js`.
+//   - the page starts with `# <id>` and shows `hotframe-disable-next-line <id>` (when to disable).
 // Every rule registered in rules/index.ts must have its page.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -67,6 +68,8 @@ describe('rule docs (docs/rules/<id>.md examples)', () => {
       }
       it('has a documentation page with Invalid and Valid examples', () => {
         assert.ok(markdown.length > 0, `missing ${path}`);
+        assert.equal(markdown.split('\n')[0].trim(), `# ${id}`, 'the page starts with "# <id>"');
+        assert.ok(markdown.includes(`hotframe-disable-next-line ${id}`), 'the page shows how to disable the rule');
         assert.ok(examplesUnder(markdown, 'Invalid').length > 0, 'no code block under "## Invalid"');
         assert.ok(examplesUnder(markdown, 'Valid').length > 0, 'no code block under "## Valid"');
       });
