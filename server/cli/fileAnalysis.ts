@@ -1,0 +1,79 @@
+// One file through the engine, as plain data (so it can come back from an analysis thread), and
+// the report assembled from many such outcomes in the order the files were listed.
+import { readFileSync } from 'node:fs';
+import { relative, sep } from 'node:path';
+
+import type { Finding, ProjectView, RuleId, RuleLevel } from '../../rules/api';
+import type { CostIndex } from '../profile/costIndex';
+import { analyzeSource } from '../static/engine';
+import { ProjectIndex } from '../static/projectIndex';
+import { parseProblemEntry } from './findingFormats';
+import type { AnalyzeReport, FileFinding, FileProblem } from './findingFormats';
+
+export type RuleLevels = Partial<Record<RuleId, RuleLevel>>;
+
+export interface FileOutcome {
+  /** Absolute path (for the cost index). */
+  path: string;
+  /** As shown: relative to cwd, forward slashes. */
+  file: string;
+  /** False when the file was not analyzed at all (unreadable, binary, minified, too large). */
+  analyzed: boolean;
+  /** Why it was not analyzed, or its first syntax error. */
+  problem: FileProblem | null;
+  findings: { finding: Finding; lineText: string }[];
+  /** Rules that threw on this file (contained by the engine), one line each. */
+  ruleErrors: string[];
+}
+
+export function displayPath(cwd: string, path: string): string {
+  return relative(cwd, path).split(sep).join('/');
+}
+
+function lineTextAt(text: string, offset: number): string {
+  const start = text.lastIndexOf('\n', offset - 1) + 1;
+  const end = text.indexOf('\n', offset);
+  return text.slice(start, end === -1 ? text.length : end).replace(/\r$/, '');
+}
+
+export function analyzeFile(path: string, cwd: string, levels: RuleLevels, project: ProjectView): FileOutcome {
+  const outcome: FileOutcome = { path, file: displayPath(cwd, path), analyzed: false, problem: null, findings: [], ruleErrors: [] };
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    outcome.problem = { file: outcome.file, reason: `unreadable: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, parseError: null };
+    return outcome;
+  }
+  const result = analyzeSource({ filePath: path, text, levels, project });
+  if (result.skipped !== null) {
+    outcome.problem = { file: outcome.file, reason: result.skipped.reason, parseError: null };
+    return outcome;
+  }
+  outcome.analyzed = true;
+  // One entry per file: the first syntax error (Babel's recovery makes later ones follow-ups).
+  if (result.parseErrors.length > 0) outcome.problem = parseProblemEntry(outcome.file, result.parseErrors[0]);
+  outcome.ruleErrors = result.ruleErrors.map((e) => `${e.ruleId}: ${e.message.split('\n')[0]}`);
+  outcome.findings = result.findings.map((finding) => ({ finding, lineText: lineTextAt(text, finding.range.start) }));
+  return outcome;
+}
+
+/** Files analyzed one after another, sharing one project index (models files are read once). */
+export function analyzeFileList(paths: readonly string[], cwd: string, levels: RuleLevels): FileOutcome[] {
+  const project = new ProjectIndex();
+  return paths.map((path) => analyzeFile(path, cwd, levels, project));
+}
+
+export function reportOf(outcomes: readonly FileOutcome[], costs: CostIndex | null): AnalyzeReport {
+  const report: AnalyzeReport = { findings: [], filesAnalyzed: 0, skipped: [], profileGiven: costs !== null };
+  for (const outcome of outcomes) {
+    if (outcome.analyzed) report.filesAnalyzed++;
+    if (outcome.problem !== null) report.skipped.push(outcome.problem);
+    for (const { finding, lineText } of outcome.findings) {
+      const entry: FileFinding = { file: outcome.file, finding, lineText };
+      if (costs !== null) entry.cost = costs.costOf(outcome.path, finding);
+      report.findings.push(entry);
+    }
+  }
+  return report;
+}
