@@ -12,9 +12,10 @@ import mongoose from 'mongoose';
 import type { RuleId } from '../../rules/api';
 import { allRules } from '../../rules/index';
 import { collectSourceFiles } from '../../server/cli/sourceFiles';
+import { loadCostIndex } from '../../server/profile/costIndex';
 import { loadProfile } from '../../server/profile/load';
 import { buildReport } from '../../server/profile/report';
-import type { FunctionCost, ProfileReport } from '../../server/profile/types';
+import type { FunctionCost, InsightId, ProfileReport } from '../../server/profile/types';
 import { analyzeSource } from '../../server/static/engine';
 import { ProjectIndex } from '../../server/static/projectIndex';
 
@@ -133,6 +134,36 @@ describe('examples/demo-app recorded profiles', () => {
       assert.equal(cost.line, declarationLine(file, name), `${name}: profile older than ${file} (npm run demo:record)`);
     }
     assert.ok(report.categories.gc.samples > 0, 'no GC samples');
+  });
+
+  it('before.cpuprofile raises the insight of every seed it reproduces; after.cpuprofile only GC', async () => {
+    const before = (await reportOf('before.cpuprofile')).insights.map((i) => i.id).sort();
+    const after = (await reportOf('after.cpuprofile')).insights.map((i) => i.id).sort();
+    const expected: InsightId[] = ['date-now-hot', 'gc-pressure', 'mongoose-hydration', 'spawn-env-walk'];
+    assert.deepEqual(before, expected);
+    assert.deepEqual(after, ['gc-pressure']);
+  });
+
+  it('gives a measured cost to every finding whose code the load ran', async () => {
+    const costs = await loadCostIndex(join(PROFILES, 'before.cpuprofile'), { root: DEMO });
+    const project = new ProjectIndex();
+    const measured: string[] = [];
+    for (const file of collectSourceFiles([DEMO], DEMO)) {
+      for (const finding of analyzeSource({ filePath: file, text: readFileSync(file, 'utf8'), project }).findings) {
+        const cost = costs.costOf(file, finding);
+        measured.push(`${finding.ruleId} ${cost !== null && cost.percent > 0 ? 'measured' : 'not in profile'}`);
+      }
+    }
+    // The middleware chain is flagged where the route is registered, which runs once at start-up.
+    assert.deepEqual([...new Set(measured)].sort(), [
+      'blocking-sync-call measured',
+      'connection-per-request measured',
+      'date-now-hot-path measured',
+      'mongoose-count-by-loading measured',
+      'mongoose-missing-lean measured',
+      'serial-heavy-middleware not in profile',
+      'spawn-without-env measured',
+    ]);
   });
 
   it('after.cpuprofile runs the fixed code only', async () => {
