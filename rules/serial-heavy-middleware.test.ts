@@ -196,6 +196,12 @@ app.use('/api', async (req, res, next) => { req.b = await store.get('b'); next()
       output: null,
     },
     {
+      name: 'router.route(path).get(a, b)',
+      code: `${LOADERS}router.route('/p/:uid/:pid').get(loadUser, loadProject, (req, res) => res.json(req.user));`,
+      errors: [{ messageId: 'independentIo', line: 3, column: 1, message: /`loadUser`, `loadProject`/ }],
+      output: null,
+    },
+    {
       name: 'fastify preHandler hooks',
       filename: 'server.ts',
       code: `fastify.get('/r', {

@@ -164,22 +164,28 @@ function middlewareArguments(call: NodePath<t.CallExpression>): NodePath[] {
   return out;
 }
 
+const PATH_TYPES = new Set(['StringLiteral', 'TemplateLiteral', 'RegExpLiteral', 'ArrayExpression']);
+
+/** `router.route('/tasks').get(a, b)`: the path sits on the receiver. */
+function isRouteReceiver(receiver: t.Node): boolean {
+  return receiver.type === 'CallExpression' && memberName(unwrapExpression(receiver.callee)) === 'route' &&
+    receiver.arguments[0] !== undefined && PATH_TYPES.has(unwrapExpression(receiver.arguments[0]).type);
+}
+
+/** The registration method and a key for "same app, same mount path", or null when the call is not a registration. */
 function registrationMethod(call: NodePath<t.CallExpression>, source: string): { method: string; receiver: string } | null {
   const callee = unwrapExpression(call.node.callee);
   if (callee.type !== 'MemberExpression') return null;
   const method = memberName(callee);
   if (method === null || !ROUTE_METHODS.has(method)) return null;
   const receiver = unwrapExpression(callee.object);
-  const receiverText = receiver.type === 'Identifier' ? receiver.name : receiver.type === 'ThisExpression' ? 'this' : null;
-  if (method !== 'use') {
-    // A route needs a path first (or fastify-style options); `map.get(key)` and friends do not.
-    const first = call.node.arguments[0];
-    if (!first || !['StringLiteral', 'TemplateLiteral', 'RegExpLiteral', 'ArrayExpression'].includes(unwrapExpression(first).type)) return null;
-  }
-  // `app.use('/a', x)` and `app.use('/b', y)` never run for the same request.
   const first = call.node.arguments[0];
-  const mount = first && ['StringLiteral', 'TemplateLiteral', 'RegExpLiteral'].includes(unwrapExpression(first).type) ? sourceText(first, source) : '';
-  return { method, receiver: `${receiverText ?? sourceText(receiver, source)} ${mount}` };
+  const hasPath = first !== undefined && PATH_TYPES.has(unwrapExpression(first).type);
+  // A route needs a path (`map.get(key, ...)` is no route); `use` may go without one.
+  if (method !== 'use' && !hasPath && !isRouteReceiver(receiver)) return null;
+  // `app.use('/a', x)` and `app.use('/b', y)` never run for the same request.
+  const mount = hasPath ? sourceText(first, source) : '';
+  return { method, receiver: `${sourceText(receiver, source)} ${mount}` };
 }
 
 function middlewaresOf(call: NodePath<t.CallExpression>, source: string): Middleware[] {
