@@ -40,6 +40,16 @@ runRuleTests(rule, {
     { name: 'a local array named like a model', code: `const Task = [];\nconst n = async () => (await Task.find((t) => t)).length;` },
     { name: 'loaded together with other queries (Promise.all): not followed', code: `${TASK}const n = async () => (await Promise.all([Task.find({})]))[0].length;` },
     { name: 'a destructured length in the callback is not followed', code: `${TASK}const n = () => Task.find({}).then(({ length }) => length);` },
+    {
+      name: 'odd shapes neither throw nor report',
+      code: `${TASK}const f = Task.find;
+new Task.find();
+const n1 = async () => (await Task?.find?.({}))?.length;
+const n2 = async () => (await Task.find(...args))[0].length;
+const n3 = async () => { let docs; docs = await Task.find({}); return docs.length; };
+const n4 = () => Task.find({}).then();
+const n5 = () => Task.find({}).then(countOf);`,
+    },
     { name: 'distinct() returns values, not documents', code: `${TASK}const n = async () => (await Task.find({}).distinct('owner')).length;` },
   ],
   invalid: [

@@ -114,6 +114,20 @@ app.post('/u/:id/seen', async (req, res) => {
       code: `${USER}app.get('/u/:id', async (req, res) => { const u = await User.findById(req.params.id); res.json({ u, local: u.$locals.extra }); });`,
     },
     {
+      name: 'odd shapes neither throw nor report',
+      code: `${USER}const f = User.find;
+new User.find();
+class Admin extends User { static async list() { return super.find(); } }
+async function g(req, res) {
+  res.json(await User?.find?.({}).lean());
+  res.json(await User['findOne']({}).lean());
+  const [a, ...rest] = await User.find({}).lean();
+  for await (const d of User.find().cursor()) d.x = 1;
+  label: { break label; }
+  return User.find(...args).lean();
+}`,
+    },
+    {
       name: 'an ESM namespace object used directly is not a model',
       filename: 'ns.ts',
       code: `import * as models from './models';
