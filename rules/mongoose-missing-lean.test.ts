@@ -299,6 +299,24 @@ const User = mongoose.models.User || mongoose.model('User', new mongoose.Schema(
 module.exports = async function list(req, res) { res.send(await User.find({}).lean()); };`,
     },
     {
+      name: 'per Redis message: the message says so',
+      code: `${USER}const Redis = require('ioredis');
+const sub = new Redis();
+const pub = new Redis();
+sub.on('message', async (channel, message) => {
+  const user = await User.findOne({ name: message });
+  await pub.publish('users', JSON.stringify(user));
+});`,
+      errors: [{ messageId: 'missingLean', line: 7, column: 22, message: /only serialized with JSON\.stringify\(\) for every message; add/ }],
+      output: `${USER}const Redis = require('ioredis');
+const sub = new Redis();
+const pub = new Redis();
+sub.on('message', async (channel, message) => {
+  const user = await User.findOne({ name: message }).lean();
+  await pub.publish('users', JSON.stringify(user));
+});`,
+    },
+    {
       name: 'two queries in one handler: only the serialized one',
       code: `${USER}app.put('/u/:id', async (req, res) => {
   const me = await User.findById(req.user.id);
