@@ -71,3 +71,21 @@ export function writeLeanProfile(path: string, hotFile: string, coldFile: string
   const samples = [...Array<number>(30).fill(2), ...Array<number>(70).fill(3)];
   writeFileSync(path, JSON.stringify({ nodes, startTime: 0, endTime: 100_000, samples, timeDeltas: samples.map(() => 1000) }));
 }
+
+/** A stats timer spawning without `env`: spawn-without-env at 3:10-3:29 (1-based), inside `stats` (line 2). */
+export const SPAWN_TIMER = "const { execSync } = require('child_process');\nfunction stats() {\n  return execSync('free -m');\n}\nsetInterval(stats, 1000);\n";
+
+/**
+ * A .cpuprofile of 100 samples of 1 ms: 60 in node's normalizeSpawnArguments called from `stats`
+ * in `file` (seed 003's signature, which the profile turns into a spawn-env-walk insight) and 40 idle.
+ */
+export function writeSpawnProfile(path: string, file: string): void {
+  const nodes = [
+    { id: 1, callFrame: { functionName: '(root)', scriptId: '0', url: '', lineNumber: -1, columnNumber: -1 }, hitCount: 0, children: [2, 4] },
+    { id: 2, callFrame: { functionName: 'stats', scriptId: '1', url: pathToFileURL(file).href, lineNumber: 1, columnNumber: 14 }, hitCount: 0, children: [3] },
+    { id: 3, callFrame: { functionName: 'normalizeSpawnArguments', scriptId: '2', url: 'node:child_process', lineNumber: 540, columnNumber: 33 }, hitCount: 60, children: [] },
+    { id: 4, callFrame: { functionName: '(idle)', scriptId: '0', url: '', lineNumber: -1, columnNumber: -1 }, hitCount: 40, children: [] },
+  ];
+  const samples = [...Array<number>(60).fill(3), ...Array<number>(40).fill(4)];
+  writeFileSync(path, JSON.stringify({ nodes, startTime: 0, endTime: 100_000, samples, timeDeltas: samples.map(() => 1000) }));
+}

@@ -10,7 +10,7 @@ import { createMessageConnection, StreamMessageReader, StreamMessageWriter } fro
 import type { MessageConnection } from 'vscode-jsonrpc/node';
 import type { CodeAction, Diagnostic, PublishDiagnosticsParams, TextEdit, WorkspaceEdit } from 'vscode-languageserver';
 
-import { LEAN_HANDLER, writeLeanProfile, writeProject } from './analyzeFixture';
+import { LEAN_HANDLER, SPAWN_TIMER, writeLeanProfile, writeProject, writeSpawnProfile } from './analyzeFixture';
 import { bundles } from './bundles';
 
 const URI = 'file:///virtual/project/routes/tasks.js';
@@ -261,8 +261,9 @@ describe('language server ranking by a loaded profile', function () {
 
   before(async () => {
     client = await startClient();
-    dir = writeProject({ 'routes/a.js': LEAN_HANDLER, 'routes/b.js': LEAN_HANDLER });
+    dir = writeProject({ 'routes/a.js': LEAN_HANDLER, 'routes/b.js': LEAN_HANDLER, 'stats.js': SPAWN_TIMER });
     writeLeanProfile(join(dir, 'app.cpuprofile'), join(dir, 'routes/b.js'), join(dir, 'routes/a.js'));
+    writeSpawnProfile(join(dir, 'spawn.cpuprofile'), join(dir, 'stats.js'));
   });
 
   after(async () => {
@@ -302,6 +303,21 @@ describe('language server ranking by a loaded profile', function () {
     await client.connection.sendRequest('hotframe/clearProfile');
     const [cleared] = await clearing;
     assert.equal(cleared.message, plain.message);
+  });
+
+  it("ranks a finding by its enclosing function's cost and shows the profile's insights on their line", async () => {
+    const uri = pathToFileURL(join(dir, 'stats.js')).href;
+    await open(client, uri, SPAWN_TIMER);
+    const [plain] = await client.diagnosticsFor(uri, 1);
+    assert.deepEqual([plain.code, plain.severity, plain.range], ['spawn-without-env', 2, { start: { line: 2, character: 9 }, end: { line: 2, character: 28 } }]);
+    const ranked = waitForPublish(client, uri, (d) => d.length === 2);
+    await client.connection.sendRequest('hotframe/loadProfile', { path: join(dir, 'spawn.cpuprofile'), role: 'primary', pathMappings: [], roots: [dir] });
+    const [finding, insight] = await ranked;
+    // No samples on line 3 itself: the cost is that of `stats`, 60 of 100 samples.
+    assert.deepEqual([finding.code, finding.severity, finding.message], ['spawn-without-env', 1, plain.message + ' — 60 ms, 60.0% of CPU in this profile']);
+    assert.deepEqual([insight.code, insight.severity, insight.source, insight.data], ['profile-insight', 3, 'hotframe', { insightId: 'spawn-env-walk' }]);
+    assert.deepEqual(insight.range, { start: { line: 1, character: 0 }, end: { line: 1, character: 'function stats() {'.length } });
+    assert.match(insight.message, /^normalizeSpawnArguments copies process\.env on every spawn: child_process normalizeSpawnArguments \(a for-in over process\.env\) took .*seed 003/);
   });
 });
 
