@@ -37,6 +37,7 @@ banner.setAttribute('role', 'alert');
 banner.hidden = true;
 const details = new DetailsBar(describe, canOpen, openSource);
 const chartArea = element('main', 'chart');
+chartArea.setAttribute('aria-label', 'Flame graph: the width of a frame is its share of the time');
 const empty = element('div', 'empty', NO_GRAPH);
 app.append(toolbar.node, legend.node, banner, details.node, chartArea, empty);
 const tooltip: Tooltip = new Tooltip(document.body, describe);
@@ -55,7 +56,7 @@ const view: FlameView = new FlameView(chartArea, tooltip, {
 
 function receive(message: ToWebview): void {
   if (message.type === 'error') {
-    toolbar.setBusy(false);
+    toolbar.requestFailed();
     setText(banner, message.message);
     banner.hidden = false;
     return;

@@ -24,7 +24,11 @@ export class Toolbar {
   private readonly inverted = element('input');
   private readonly status = element('span', 'status');
   private mode: FlameMode = 'normal';
+  /** The toggles as they were for the graph on screen, to go back to when a request fails. */
+  private shown = { onlyMyCode: false, inverted: false };
   private searchTimer: ReturnType<typeof setTimeout> | undefined;
+  /** What the status says when nothing is loading (frame counts). */
+  private idleStatus = '';
 
   constructor(private readonly actions: ToolbarActions) {
     this.searchBox.type = 'search';
@@ -76,16 +80,25 @@ export class Toolbar {
     this.inverted.disabled = mode === 'diff';
     if (onlyMyCode !== undefined) this.onlyMyCode.checked = onlyMyCode;
     this.onlyMyCode.disabled = false;
+    this.shown = { onlyMyCode: this.onlyMyCode.checked, inverted: this.inverted.checked };
     this.setStatus('');
+  }
+
+  /** A request failed: the graph on screen is still the old one, so are the toggles. */
+  requestFailed(): void {
+    this.onlyMyCode.checked = this.shown.onlyMyCode;
+    this.inverted.checked = this.shown.inverted;
+    this.setBusy(false);
   }
 
   setBusy(busy: boolean): void {
     this.onlyMyCode.disabled = busy;
     this.inverted.disabled = busy || this.mode === 'diff';
-    this.setStatus(busy ? 'Loading\u2026' : '');
+    setText(this.status, busy ? 'Loading\u2026' : this.idleStatus);
   }
 
   setStatus(text: string): void {
+    this.idleStatus = text;
     setText(this.status, text);
   }
 

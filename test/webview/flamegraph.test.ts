@@ -243,6 +243,16 @@ describe('flame graph webview (headless Chromium)', function () {
     assert.deepEqual((await h.posted())[3], { type: 'request', mode: 'normal', onlyMyCode: true });
   });
 
+  it('puts the toggles back when the requested graph fails', async () => {
+    await render(incidentGraph(), false);
+    await page.click('input.only-my-code');
+    await h.send({ type: 'error', message: 'Hotframe: the server stopped' });
+    assert.equal(await page.locator('input.only-my-code').isChecked(), false);
+    assert.ok(await page.locator('input.only-my-code').isEnabled());
+    assert.equal(await text(page, '.status'), '16 frames', 'the graph on screen is unchanged');
+    assert.equal(await text(page, '.banner'), 'Hotframe: the server stopped');
+  });
+
   it('draws the differential view in delta colours with its legend', async () => {
     await render(diffGraph());
     const [r, g, b] = rgb((await frameNamed(page, 'JSON.parse')).fill);
