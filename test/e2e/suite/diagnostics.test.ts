@@ -40,6 +40,24 @@ describe('diagnostics on the demo workspace', () => {
     }
   });
 
+  it('follows hotframe.rules.<id> (off removes the finding, information lowers it)', async () => {
+    const target = expected.find((e) => e.rule === 'date-now-hot-path');
+    assert.ok(target, 'no date-now-hot-path marker');
+    const uri = (await openInEditor(target.file)).document.uri;
+    const onLine = (l: vscode.Diagnostic[]) => l.find((d) => diagnosticCode(d) === 'date-now-hot-path' && d.range.start.line === target.line - 1);
+    const config = vscode.workspace.getConfiguration('hotframe');
+    try {
+      await config.update('rules.date-now-hot-path', 'off', vscode.ConfigurationTarget.Workspace);
+      await waitForDiagnostics(uri, 'date-now-hot-path to be turned off', (l) => onLine(l) === undefined);
+      await config.update('rules.date-now-hot-path', 'information', vscode.ConfigurationTarget.Workspace);
+      const list = await waitForDiagnostics(uri, 'date-now-hot-path as information', (l) => onLine(l)?.severity === vscode.DiagnosticSeverity.Information);
+      assert.ok(onLine(list));
+    } finally {
+      await config.update('rules.date-now-hot-path', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+    await waitForDiagnostics(uri, 'date-now-hot-path back at its default', (l) => onLine(l)?.severity === vscode.DiagnosticSeverity.Warning);
+  });
+
   it('shows the squiggles in the editor', async () => {
     const first = expected.find((e) => e.rule === 'spawn-without-env') ?? expected[0];
     assert.ok(first, 'no expected finding');

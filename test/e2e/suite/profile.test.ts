@@ -1,5 +1,4 @@
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -13,6 +12,26 @@ async function stateWhen(what: string, ready: (s: DebugState) => boolean, timeou
     const state = await debugState();
     return ready(state) ? state : undefined;
   }, [], timeoutMs);
+}
+
+/** A synthetic .cpuprofile: a root with `functions` children sampled `samples` times (100 µs apart). */
+function writeLargeProfile(file: string, functions: number, samples: number): void {
+  const fd = fs.openSync(file, 'w');
+  const write = (text: string): void => void fs.writeSync(fd, text);
+  write('{"nodes":[{"id":1,"callFrame":{"functionName":"(root)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1},"children":[');
+  write(Array.from({ length: functions }, (_, i) => i + 2).join(','));
+  write(']}');
+  for (let i = 0; i < functions; i += 1000) {
+    const chunk: string[] = [];
+    for (let j = i; j < Math.min(functions, i + 1000); j++) {
+      chunk.push(`,{"id":${j + 2},"callFrame":{"functionName":"f${j}","scriptId":"1","url":"file:///app/x${j % 50}.js","lineNumber":${j % 900},"columnNumber":0}}`);
+    }
+    write(chunk.join(''));
+  }
+  write(`],"startTime":0,"endTime":${samples * 100},"samples":[`);
+  write(Array.from({ length: samples }, (_, i) => 2 + ((i * 7919) % functions)).join(','));
+  write(`],"timeDeltas":[${new Array<number>(samples).fill(100).join(',')}]}`);
+  fs.closeSync(fd);
 }
 
 describe('profiles', () => {
@@ -140,23 +159,17 @@ describe('profiles', () => {
 
   it('cancels a load from the progress notification and keeps the loaded profile', async function () {
     if (!process.env.HOTFRAME_E2E_ACTIONS) this.skip(); // needs the browser to press Cancel
-    // A FIFO nobody writes to: the load cannot finish, so only Cancel can end it.
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotframe-fifo-'));
-    const fifo = path.join(dir, 'stalled.cpuprofile');
-    execFileSync('mkfifo', [fifo]);
+    // A valid profile big enough (35 MB) that loading takes seconds, so Cancel lands mid-load.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotframe-large-'));
+    const large = path.join(dir, 'large.cpuprofile');
+    writeLargeProfile(large, 150_000, 1_500_000);
     const previous = await debugState();
     try {
-      const pending = vscode.commands.executeCommand('hotframe.openProfile', fifo);
-      const clicked = await browserAction<{ message: string }>('clickNotificationButton', { text: 'stalled.cpuprofile', button: 'Cancel' });
-      assert.match(clicked!.message, /^Hotframe: loading stalled\.cpuprofile/);
+      const pending = vscode.commands.executeCommand('hotframe.openProfile', large);
+      const clicked = await browserAction<{ message: string }>('clickNotificationButton', { text: 'Hotframe: loading large.cpuprofile', button: 'Cancel' });
+      assert.match(clicked!.message, /^Hotframe: loading large\.cpuprofile/);
       assert.equal(await pending, null);
     } finally {
-      // Unblock a reader still waiting on the FIFO (non-blocking: fails harmlessly if none).
-      try {
-        fs.closeSync(fs.openSync(fifo, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK));
-      } catch {
-        /* no reader left */
-      }
       fs.rmSync(dir, { recursive: true, force: true });
     }
     const state = await debugState();
