@@ -177,7 +177,9 @@ function locator(profile: NormalizedProfile, options: AnalysisOptions) {
     if (original === null) return { name: fn.name, file: path.file, line: fn.line, column: fn.column, category: fn.category, resolved: true };
     // A bundle's frames may come from libraries bundled into it.
     const category = fn.category === 'user' && /[\\/]node_modules[\\/]/.test(original.file) ? 'dependency' : fn.category;
-    return { name: fn.name, file: original.file, line: original.line, column: original.column, category, resolved: paths.exists(original.file) };
+    const resolved = paths.exists(original.file);
+    if (!resolved) unresolved.add(original.file);
+    return { name: fn.name, file: original.file, line: original.line, column: original.column, category, resolved };
   };
 
   return { locate, generated, maps, unresolved };

@@ -1,0 +1,54 @@
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { ProfileInputError } from './profileInputError';
+import { ProfileSession } from './worker';
+
+const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'test', 'fixtures');
+const PROFILES = join(FIXTURES, 'profiles');
+const WORKLOADS = join(FIXTURES, 'workloads');
+const options = { root: WORKLOADS };
+
+describe('profile session (the worker logic)', () => {
+  it('loads a primary profile with progress up to 1 and a cost table of local files', async () => {
+    const session = new ProfileSession();
+    const fractions: number[] = [];
+    const loaded = await session.load(join(PROFILES, 'service.cpuprofile'), 'primary', options, undefined, (f) => fractions.push(f));
+    assert.equal(fractions[fractions.length - 1], 1);
+    for (let i = 1; i < fractions.length; i++) assert.ok(fractions[i] >= fractions[i - 1]);
+    assert.equal(loaded.summary.name, 'service.cpuprofile');
+    assert.ok(loaded.costTable !== null && join(WORKLOADS, 'clock.js') in loaded.costTable.files);
+    assert.ok(loaded.insights.some((i) => i.id === 'spawn-env-walk'));
+  });
+
+  it('keeps the previous state when a load fails or is aborted', async () => {
+    const session = new ProfileSession();
+    await session.load(join(PROFILES, 'service.cpuprofile'), 'primary', options);
+    const dir = mkdtempSync(join(tmpdir(), 'hotframe-session-'));
+    writeFileSync(join(dir, 'empty.cpuprofile'), '');
+    await assert.rejects(session.load(join(dir, 'empty.cpuprofile'), 'primary', options), ProfileInputError);
+    await assert.rejects(session.load(join(dir, 'none.cpuprofile'), 'primary', options), /none\.cpuprofile: no such file/);
+    const controller = new AbortController();
+    controller.abort();
+    await assert.rejects(session.load(join(PROFILES, 'typed.cpuprofile'), 'primary', options, controller.signal), /^Error: cancelled$/);
+    assert.equal(session.overview().profile?.name, 'service.cpuprofile');
+  });
+
+  it('needs a baseline for the diff view and a profile for any view', async () => {
+    const session = new ProfileSession();
+    assert.throws(() => session.flame({ mode: 'normal', onlyMyCode: false }), /no profile loaded/);
+    await session.load(join(PROFILES, 'service.cpuprofile'), 'primary', options);
+    assert.throws(() => session.flame({ mode: 'diff', onlyMyCode: false }), /no baseline profile loaded/);
+    const baseline = await session.load(join(PROFILES, 'service.preprocessed.json.gz'), 'baseline', options);
+    // A baseline only feeds the diff: no cost table, no insights for the editor.
+    assert.deepEqual([baseline.costTable, baseline.insights], [null, []]);
+    const diff = session.flame({ mode: 'diff', onlyMyCode: false });
+    assert.equal(diff.title, 'service.preprocessed.json.gz → service.cpuprofile');
+    assert.equal(diff.root.value, session.flame({ mode: 'normal', onlyMyCode: false }).root.value);
+    session.clear();
+    assert.deepEqual(session.overview(), { profile: null, baseline: null, hotFunctions: [], callSites: [], insights: [] });
+  });
+});
