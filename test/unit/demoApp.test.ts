@@ -30,6 +30,11 @@ interface FakeMongo {
 // Plain CommonJS of the demo, typed here at the one place the tests use it.
 const { startFakeMongo } = require(join(DEMO, 'fake-mongo')) as { startFakeMongo(options: { port: number }): Promise<FakeMongo> };
 const { seedCollections } = require(join(DEMO, 'fake-mongo', 'seedData.js')) as { seedCollections(): { users: unknown[]; tasks: unknown[] } };
+// The driver's own BSON, as the fake server resolves it.
+const BSON = require(join(DEMO, 'fake-mongo', 'bson.js')) as {
+  serialize(doc: object): Buffer;
+  deserialize(bytes: Buffer): Record<string, unknown>;
+};
 
 // Same syntax as the e2e suite's reader (test/e2e/suite/workbench.ts).
 const MARKER = /\/\/\s*expect:\s*([\w-]+(?:\s*,\s*[\w-]+)*)\s*$/;
@@ -273,5 +278,91 @@ describe('examples/demo-app fake MongoDB, through the real mongoose driver', () 
     });
     assert.ok(closed);
     assert.equal(await Task.countDocuments({ projectId: 3 }), 200);
+  });
+});
+
+/** One OP_MSG: a body section, optional document sequences (kind 1), optional checksum. */
+function opMsg(requestId: number, body: object, sequences: Record<string, object[]> = {}, checksum = false): Buffer {
+  const sections: Buffer[] = [Buffer.from([0]), BSON.serialize(body)];
+  for (const [identifier, docs] of Object.entries(sequences)) {
+    const payload = Buffer.concat([Buffer.from(`${identifier}\0`), ...docs.map((d) => BSON.serialize(d))]);
+    const size = Buffer.alloc(4);
+    size.writeInt32LE(payload.length + 4);
+    sections.push(Buffer.from([1]), size, payload);
+  }
+  const flags = Buffer.alloc(4);
+  flags.writeUInt32LE(checksum ? 1 : 0);
+  const rest = Buffer.concat([flags, ...sections, checksum ? Buffer.alloc(4) : Buffer.alloc(0)]);
+  const header = Buffer.alloc(16);
+  header.writeInt32LE(16 + rest.length, 0);
+  header.writeInt32LE(requestId, 4);
+  header.writeInt32LE(2013, 12);
+  return Buffer.concat([header, rest]);
+}
+
+/** Sends messages on one connection and decodes the body of each reply, in order. */
+function exchange(port: number, messages: Buffer[], replies: number): Promise<{ responseTo: number; body: Record<string, unknown> }[]> {
+  return new Promise((done, fail) => {
+    const out: { responseTo: number; body: Record<string, unknown> }[] = [];
+    let pending = Buffer.alloc(0);
+    const socket = connect(port, '127.0.0.1', () => socket.write(Buffer.concat(messages)));
+    socket.on('data', (chunk) => {
+      pending = Buffer.concat([pending, chunk]);
+      while (pending.length >= 4 && pending.length >= pending.readInt32LE(0)) {
+        const length = pending.readInt32LE(0);
+        // header(16) flagBits(4) kind(1) body
+        out.push({ responseTo: pending.readInt32LE(8), body: BSON.deserialize(pending.subarray(21, length)) });
+        pending = pending.subarray(length);
+      }
+      if (out.length === replies) {
+        socket.end();
+        done(out);
+      }
+    });
+    socket.on('error', fail);
+    setTimeout(() => fail(new Error(`${out.length} of ${replies} replies`)), 3000).unref();
+  });
+}
+
+describe('examples/demo-app fake MongoDB wire protocol', () => {
+  let fake: FakeMongo;
+  before(async () => {
+    fake = await startFakeMongo({ port: FAKE_MONGO_PORT + 1 });
+  });
+  after(async () => {
+    await fake?.close();
+  });
+
+  it('reads document sequences (kind 1) and checksummed messages, and answers each request in order', async () => {
+    const replies = await exchange(
+      FAKE_MONGO_PORT + 1,
+      [
+        opMsg(7, { insert: 'notes', $db: 'demo' }, { documents: [{ n: 1 }, { n: 2 }] }),
+        opMsg(8, { find: 'notes', filter: { n: 2 }, $db: 'demo' }, {}, true),
+        opMsg(9, { frobnicate: 1, $db: 'demo' }),
+      ],
+      3,
+    );
+    assert.deepEqual(
+      replies.map((r) => r.responseTo),
+      [7, 8, 9],
+    );
+    assert.deepEqual(replies[0].body, { n: 2, ok: 1 });
+    const cursor = replies[1].body.cursor as { firstBatch: { n: number }[]; ns: string };
+    assert.deepEqual(
+      cursor.firstBatch.map((d) => d.n),
+      [2],
+    );
+    assert.equal(cursor.ns, 'demo.notes');
+    assert.equal(replies[2].body.ok, 0);
+    assert.equal(replies[2].body.codeName, 'CommandNotFound');
+  });
+
+  it('sends no reply when the client says moreToCome', async () => {
+    const fireAndForget = opMsg(10, { insert: 'quiet', $db: 'demo' }, { documents: [{ a: 1 }] });
+    fireAndForget.writeUInt32LE(2, 16); // flagBits: moreToCome
+    const replies = await exchange(FAKE_MONGO_PORT + 1, [fireAndForget, opMsg(11, { count: 'quiet', $db: 'demo' })], 1);
+    assert.equal(replies[0].responseTo, 11);
+    assert.equal(replies[0].body.n, 1);
   });
 });
