@@ -6,7 +6,7 @@ import { createReadStream } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import { StringDecoder } from 'node:string_decoder';
 import { ProfileInputError } from './profileInputError';
-import { readCpuprofile, findCpuprofile } from './readCpuprofile';
+import { buildCpuprofile, readCpuprofile, findCpuprofile } from './readCpuprofile';
 import { readPreprocessed, isPreprocessed } from './readPreprocessed';
 import { scanCpuprofile } from './scanCpuprofile';
 import { V8LogReader } from './readV8Log';
@@ -40,10 +40,12 @@ export async function loadProfile(path: string, options: LoadOptions = {}): Prom
     let bytes: Buffer | undefined = await collect(start, chunks, gzipped ? 0 : size);
     signal?.throwIfAborted();
     // The usual cpuprofile is read from its bytes; anything else is parsed whole.
-    const scanned = scanCpuprofile(bytes, path);
-    if (scanned !== null) {
+    const parts = scanCpuprofile(bytes);
+    if (parts !== null) {
+      bytes = undefined;
+      const profile = buildCpuprofile(parts, path);
       options.onProgress?.(1);
-      return scanned;
+      return profile;
     }
     const json = parseJson(path, bytes, gzipped);
     bytes = undefined;

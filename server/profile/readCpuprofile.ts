@@ -164,6 +164,19 @@ export function buildCpuprofile(parts: CpuprofileParts, label: string): Normaliz
   let durationMs = startTime !== undefined && endTime !== undefined && endTime >= startTime ? (endTime - startTime) / 1000 : 0;
 
   if (samples !== undefined) {
+    // Sample ids are looked up millions of times: a table when ids are small, else the map.
+    let maxId = 0;
+    for (let i = 0; i < n; i++) if (parts.ids[i] > maxId) maxId = parts.ids[i];
+    const dense = Number.isInteger(maxId) && maxId < 4 * n + 1024 ? new Int32Array(maxId + 1).fill(-1) : null;
+    if (dense !== null) for (let i = 0; i < n; i++) if (Number.isInteger(parts.ids[i]) && parts.ids[i] >= 0) dense[parts.ids[i]] = i;
+    const lookup = (id: unknown): number | undefined => {
+      if (dense !== null) {
+        if (typeof id !== 'number' || !(id >= 0 && id <= maxId)) return undefined;
+        const index = dense[id];
+        return index === -1 || index === undefined ? undefined : index;
+      }
+      return indexOf.get(id as number);
+    };
     const count = samples.length;
     const haveDeltas = deltas !== undefined && deltas.length === count;
     if (!haveDeltas && count > 0) warnings.push('timeDeltas missing or not one per sample: samples are spread evenly over the profile');
@@ -173,7 +186,7 @@ export function buildCpuprofile(parts: CpuprofileParts, label: string): Normaliz
     // Time of the current sample since startTime (negative deltas count as 0).
     let atUs = haveDeltas ? Math.max(0, finite(deltas[0]) ?? 0) : 0;
     for (let i = 0; i < count; i++) {
-      const index = indexOf.get(samples[i] as number);
+      const index = lookup(samples[i]);
       let ms = even;
       if (haveDeltas) {
         let us: number;

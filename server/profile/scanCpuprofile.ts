@@ -3,9 +3,9 @@
 // size): the "nodes" array is JSON.parsed a batch of elements at a time and handed to
 // CpuprofileParts; "samples" and "timeDeltas" are parsed as integers straight into typed arrays.
 // Anything unusual (other keys' shapes, non-integer numbers, bad JSON) returns null, and the
-// caller parses the file whole, which also words the error.
-import { buildCpuprofile, CpuprofileParts } from './readCpuprofile';
-import type { NormalizedProfile } from './types';
+// caller parses the file whole, which also words the error. The caller drops the bytes before
+// building the tree from the parts, so the two never take memory at the same time.
+import { CpuprofileParts } from './readCpuprofile';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -22,7 +22,8 @@ const NODE_BATCH = 2000;
 /** Keys of the other JSON formats: not a cpuprofile, let the caller decide. */
 const FOREIGN_KEYS = new Set(['profile', 'code', 'ticks', 'traceEvents']);
 
-export function scanCpuprofile(bytes: Buffer, label: string): NormalizedProfile | null {
+/** The profile's parts (the bytes are no longer needed), or null when the file needs a full JSON.parse. */
+export function scanCpuprofile(bytes: Buffer): CpuprofileParts | null {
   const parts = new CpuprofileParts();
   let sawNodes = false;
   let i = skipSpace(bytes, bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0);
@@ -68,7 +69,7 @@ export function scanCpuprofile(bytes: Buffer, label: string): NormalizedProfile 
     if (skipSpace(bytes, i + 1) !== bytes.length) return null;
     break;
   }
-  return sawNodes ? buildCpuprofile(parts, label) : null;
+  return sawNodes ? parts : null;
 }
 
 function readNodes(bytes: Buffer, open: number, parts: CpuprofileParts): number {
@@ -98,20 +99,13 @@ function readNodes(bytes: Buffer, open: number, parts: CpuprofileParts): number 
 
 /** An array of 32-bit integers, parsed in place; null when it holds anything else. */
 function readIntegers(bytes: Buffer, open: number): { values: Int32Array; end: number } | null {
-  // Count first, so the typed array is allocated once at its final size.
-  let close = -1;
-  let commas = 0;
-  for (let j = open + 1; j < bytes.length; j++) {
-    const c = bytes[j];
-    if (c === COMMA) commas++;
-    else if (c === CLOSE_BRACKET) {
-      close = j;
-      break;
-    }
-  }
+  const close = bytes.indexOf(CLOSE_BRACKET, open + 1);
   if (close < 0) return null;
-  const empty = skipSpace(bytes, open + 1) === close;
-  const values = new Int32Array(empty ? 0 : commas + 1);
+  // Size the array from the density of commas in its first bytes (grown if that was short).
+  const probeEnd = Math.min(close, open + 8192);
+  let probeCommas = 0;
+  for (let j = open + 1; j < probeEnd; j++) if (bytes[j] === COMMA) probeCommas++;
+  let values = new Int32Array(probeEnd === close ? probeCommas + 1 : Math.ceil(((close - open) * (probeCommas + 1)) / (probeEnd - open) * 1.05) + 16);
   let count = 0;
   let value = 0;
   let negative = false;
@@ -123,11 +117,16 @@ function readIntegers(bytes: Buffer, open: number): { values: Int32Array; end: n
       if (done) return null;
       value = value * 10 + (c - 0x30);
       digits++;
-      if (value > 0x7fffffff) return null;
     } else if (c === COMMA || c === CLOSE_BRACKET) {
       if (digits === 0) {
-        if (c === CLOSE_BRACKET && empty) break;
+        if (c === CLOSE_BRACKET && count === 0 && !negative) break;
         return null;
+      }
+      if (digits > 10 || value > 0x7fffffff) return null;
+      if (count === values.length) {
+        const grown = new Int32Array(Math.ceil(values.length * 1.5) + 16);
+        grown.set(values);
+        values = grown;
       }
       values[count++] = negative ? -value : value;
       value = 0;
@@ -138,7 +137,7 @@ function readIntegers(bytes: Buffer, open: number): { values: Int32Array; end: n
     else if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) done = digits > 0;
     else return null;
   }
-  return count === values.length ? { values, end: close + 1 } : null;
+  return { values: values.subarray(0, count), end: close + 1 };
 }
 
 function skipSpace(bytes: Buffer, i: number): number {

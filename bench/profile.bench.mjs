@@ -1,0 +1,215 @@
+// Profile readers (issue 3). Generates its inputs in a temp dir (nothing is committed):
+//  - a >= 100 MB .cpuprofile, scaled up from the recorded test/fixtures/profiles/service.cpuprofile
+//    by replicating its call tree into many modules (distinct urls) and replaying its samples;
+//  - a >= 25 MB raw V8 log, recorded with `node --prof` from a generated deep-stack workload.
+// Then, each in a fresh child process (min of 2 runs): loadProfile vs bare JSON.parse of the
+// same file, loadProfile vs `node --prof-process`, and peak RSS vs file size. The JS self ticks
+// of the big log are also compared with what prof-process printed for it.
+import { spawnSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildSync } from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const tmp = mkdtempSync(join(tmpdir(), 'hotframe-bench-profile-'));
+const MB = 1024 * 1024;
+const CPUPROFILE_BYTES = Number(process.env.HOTFRAME_BENCH_CPUPROFILE_MB || 110) * MB;
+const LOG_BYTES = Number(process.env.HOTFRAME_BENCH_LOG_MB || 27) * MB;
+// HOTFRAME_BENCH_PROFILE=cpuprofile or =log runs one half (the log half waits ~1-2 min for prof-process).
+const PARTS = (process.env.HOTFRAME_BENCH_PROFILE || 'cpuprofile,log').split(',');
+
+const result = (row) => console.log(JSON.stringify({ bench: 'profile', ...row }));
+const progress = (text) => console.log(`profile: ${text}`);
+
+/** Streams a big cpuprofile: the recorded tree copied into `copies` modules, then samples until the size is reached. */
+function writeBigCpuprofile(path, targetBytes) {
+  const base = JSON.parse(readFileSync(join(root, 'test/fixtures/profiles/service.cpuprofile'), 'utf8'));
+  const rootNode = base.nodes.find((n) => n.callFrame.functionName === '(root)');
+  const others = base.nodes.filter((n) => n !== rootNode);
+  const stride = Math.max(...base.nodes.map((n) => n.id)) + 1;
+  const fd = openSync(path, 'w');
+  let pending = [];
+  let pendingBytes = 0;
+  let written = 0;
+  const out = (s) => {
+    pending.push(s);
+    pendingBytes += s.length;
+    if (pendingBytes > 4 * MB) flush();
+  };
+  const flush = () => {
+    const text = pending.join('');
+    writeSync(fd, text);
+    written += Buffer.byteLength(text);
+    pending = [];
+    pendingBytes = 0;
+  };
+  // About half the bytes in nodes, half in samples + deltas, as in a long run of a big app.
+  const perCopy = Buffer.byteLength(JSON.stringify(others)) + 20 * others.length;
+  const copies = Math.max(1, Math.round(targetBytes / 2 / perCopy));
+  const rootChildren = [];
+  for (let k = 0; k < copies; k++) for (const c of rootNode.children ?? []) rootChildren.push(c + k * stride);
+  out(`{"nodes":[${JSON.stringify({ ...rootNode, children: rootChildren })}`);
+  for (let k = 0; k < copies; k++) {
+    for (const n of others) {
+      const url = n.callFrame.url.startsWith('file://') ? n.callFrame.url.replace(/\/([^/]+)$/, `/module${k}/$1`) : n.callFrame.url;
+      const node = { ...n, id: n.id + k * stride, callFrame: { ...n.callFrame, url } };
+      if (n.children) node.children = n.children.map((c) => c + k * stride);
+      out(`,${JSON.stringify(node)}`);
+    }
+  }
+  out(`],"startTime":${base.startTime}`);
+  flush();
+  const sampleBytes = targetBytes - written;
+  // Each sample costs its id and its delta in the two arrays.
+  const avg = (base.samples.map((s) => String(s + copies * stride).length).reduce((a, b) => a + b, 0) + base.timeDeltas.map((d) => String(d).length).reduce((a, b) => a + b, 0)) / base.samples.length + 2;
+  const count = Math.ceil(sampleBytes / avg);
+  const samples = new Array(count);
+  const deltas = new Array(count);
+  let time = base.startTime;
+  for (let i = 0; i < count; i++) {
+    const j = i % base.samples.length;
+    const copy = Math.floor(i / base.samples.length) % copies;
+    const id = base.samples[j];
+    samples[i] = id === rootNode.id ? id : id + copy * stride;
+    deltas[i] = Math.max(0, base.timeDeltas[j]);
+    time += deltas[i];
+  }
+  out(`,"endTime":${time},"samples":[`);
+  for (let i = 0; i < count; i += 100_000) out((i ? ',' : '') + samples.slice(i, i + 100_000).join(','));
+  out('],"timeDeltas":[');
+  for (let i = 0; i < count; i += 100_000) out((i ? ',' : '') + deltas.slice(i, i + 100_000).join(','));
+  out(']}');
+  flush();
+  closeSync(fd);
+  return { nodes: 1 + copies * others.length, samples: count };
+}
+
+/** A workload with deep, varied JS stacks (handlers calling handlers through a table, so they are not inlined). */
+function writeDeepWorkload(path) {
+  const handlers = [];
+  for (let k = 0; k < 40; k++) {
+    handlers.push(`function handler${k}(depth, i) {
+  if (depth === 0) return leaf(i);
+  const next = table[(i * 7 + depth + ${k}) % table.length];
+  return next(depth - 1, i + 1) + 1;
+}`);
+  }
+  writeFileSync(
+    path,
+    `'use strict';
+${handlers.join('\n')}
+const table = [${handlers.map((_, k) => `handler${k}`).join(', ')}];
+function getTimestamp() {
+  return Date.now();
+}
+function leaf(i) {
+  let s = 0;
+  for (let j = 0; j < 30; j++) s += (getTimestamp() % 3) + JSON.stringify({ i, j }).length;
+  return s;
+}
+const end = Date.now() + Number(process.env.MS);
+let k = 0;
+let out = 0;
+while (Date.now() < end) out += table[k % table.length](60 + (k++ % 120), k);
+process.stdout.write(out > 0 ? '' : 'never\\n');
+`,
+  );
+}
+
+function recordBigLog(path, targetBytes) {
+  const script = join(tmp, 'deep-service.js');
+  writeDeepWorkload(script);
+  let ms = 5000;
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const run = spawnSync(process.execPath, ['--prof', '--prof-sampling-interval=250', '--no-logfile-per-isolate', `--logfile=${path}`, script], { env: { ...process.env, MS: String(ms) }, encoding: 'utf8' });
+    if (run.status !== 0) throw new Error(`recording failed: ${run.stderr}`);
+    const size = statSync(path).size;
+    if (size >= targetBytes) return;
+    ms = Math.ceil((ms * targetBytes * 1.15) / size);
+  }
+  throw new Error(`could not record a ${targetBytes} byte log`);
+}
+
+/** Runs `code` in a fresh node; it prints one JSON line. Returns that object plus the child's peak RSS. */
+function child(code, args) {
+  const run = spawnSync(process.execPath, ['-e', code, ...args], { encoding: 'utf8', maxBuffer: 256 * MB });
+  if (run.status !== 0) throw new Error(`child failed: ${run.stderr}`);
+  return JSON.parse(run.stdout.trim().split('\n').pop());
+}
+
+const RSS = 'const rss = process.resourceUsage().maxRSS * 1024;';
+const PARSE = `const { readFileSync } = require('node:fs');
+const t = performance.now();
+let j = JSON.parse(readFileSync(process.argv[1], 'utf8'));
+const s = (performance.now() - t) / 1000;
+${RSS}
+console.log(JSON.stringify({ s, rss, keys: Object.keys(j).length }));`;
+const LOAD = `const { loadProfile } = require(process.argv[2]);
+const t = performance.now();
+loadProfile(process.argv[1]).then((p) => {
+  const s = (performance.now() - t) / 1000;
+  ${RSS}
+  const self = {};
+  if (process.argv[3] === 'self') for (let i = 1; i < p.tree.count; i++) {
+    const f = p.functions[p.tree.func[i]];
+    if (f.url === '' || p.tree.selfSamples[i] === 0) continue;
+    const key = f.url + ':' + f.line + ':' + f.column;
+    self[key] = (self[key] || 0) + p.tree.selfSamples[i];
+  }
+  console.log(JSON.stringify({ s, rss, samples: p.samples, nodes: p.tree.count, warnings: p.warnings.length, self }));
+});`;
+
+const best = (runs) => runs.reduce((a, b) => (b.s < a.s ? b : a));
+const repeat = (n, f) => best(Array.from({ length: n }, f));
+const mb = (bytes) => Math.round((bytes / MB) * 10) / 10;
+
+try {
+  const loader = join(tmp, 'load.cjs');
+  buildSync({ entryPoints: [join(root, 'server/profile/load.ts')], bundle: true, platform: 'node', format: 'cjs', outfile: loader, logLevel: 'warning' });
+
+  // --- .cpuprofile ---
+  if (PARTS.includes('cpuprofile')) {
+  const cpuprofile = join(tmp, 'big.cpuprofile');
+  const shape = writeBigCpuprofile(cpuprofile, CPUPROFILE_BYTES);
+  const cpuSize = statSync(cpuprofile).size;
+  progress(`generated ${mb(cpuSize)} MB cpuprofile: ${shape.nodes} nodes, ${shape.samples} samples`);
+  const parse = repeat(2, () => child(PARSE, [cpuprofile]));
+  const load = repeat(2, () => child(LOAD, [cpuprofile, loader]));
+  progress(`cpuprofile: JSON.parse ${parse.s.toFixed(2)} s (peak RSS ${mb(parse.rss)} MB), loadProfile ${load.s.toFixed(2)} s (${load.samples} samples, ${load.nodes} tree nodes)`);
+  result({ metric: `loadProfile, ${mb(cpuSize)} MB .cpuprofile`, value: load.s, unit: 's', peer: 'JSON.parse(readFileSync)', peerValue: parse.s, ratio: load.s / parse.s, limit: '<= 2.5', aim: '1.5', pass: load.s / parse.s <= 2.5 });
+  result({ metric: 'peak RSS loading the .cpuprofile / file size', value: mb(load.rss), unit: 'MB', peer: 'file size', peerValue: mb(cpuSize), ratio: load.rss / cpuSize, limit: '<= 3', pass: load.rss / cpuSize <= 3 });
+  rmSync(cpuprofile);
+  }
+
+  // --- raw V8 log ---
+  if (PARTS.includes('log')) {
+  const log = join(tmp, 'big.v8.log');
+  recordBigLog(log, LOG_BYTES);
+  const logSize = statSync(log).size;
+  progress(`recorded ${mb(logSize)} MB V8 log`);
+  const read = repeat(2, () => child(LOAD, [log, loader, 'self']));
+  const started = performance.now();
+  const prof = spawnSync(process.execPath, ['--prof-process', log], { encoding: 'utf8', maxBuffer: 256 * MB });
+  const profSeconds = (performance.now() - started) / 1000;
+  if (prof.status !== 0) throw new Error(`--prof-process failed: ${prof.stderr}`);
+  progress(`V8 log: loadProfile ${read.s.toFixed(2)} s (${read.samples} ticks), node --prof-process ${profSeconds.toFixed(1)} s`);
+  result({ metric: `loadProfile, ${mb(logSize)} MB raw V8 log`, value: read.s, unit: 's', peer: 'node --prof-process', peerValue: profSeconds, ratio: read.s / profSeconds, limit: '<= 0.1', aim: '0.03', pass: read.s / profSeconds <= 0.1 });
+  result({ metric: 'peak RSS loading the V8 log / file size', value: mb(read.rss), unit: 'MB', peer: 'file size', peerValue: mb(logSize), ratio: read.rss / logSize, limit: '<= 3', pass: read.rss / logSize <= 3 });
+
+  // Same log, same answer: JS self ticks per function against prof-process's flat list.
+  const expected = {};
+  const section = prof.stdout.split('\n [JavaScript]:\n')[1]?.split('\n\n')[0] ?? '';
+  for (const row of section.split('\n').slice(1)) {
+    const m = /^\s*(\d+)\s+[\d.]+%\s+[\d.]+%\s+(\w+): [~*^+]?.*?(\S+:\d+:\d+)$/.exec(row);
+    if (m && m[2] !== 'Builtin' && m[2] !== 'RegExp' && !m[3].startsWith(':')) expected[m[3]] = (expected[m[3]] ?? 0) + Number(m[1]);
+  }
+  const keys = new Set([...Object.keys(expected), ...Object.keys(read.self)]);
+  const differing = [...keys].filter((k) => (expected[k] ?? 0) !== (read.self[k] ?? 0));
+  progress(`agreement: ${keys.size} JS functions, ${differing.length} differ${differing.length ? `: ${differing.slice(0, 5).join(', ')}` : ''}`);
+  result({ metric: 'JS functions whose self ticks differ from prof-process (big log)', value: differing.length, unit: 'functions', peer: 'JS functions compared', peerValue: keys.size, limit: '0', pass: differing.length === 0 });
+  }
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}
