@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
@@ -19,7 +19,8 @@ import Redis from 'ioredis';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const appDir = join(root, 'examples', 'demo-app');
-const outDir = join(appDir, 'profiles');
+// DEMO_OUT_DIR: record somewhere else (a trial run) instead of replacing the committed profiles.
+const outDir = process.env.DEMO_OUT_DIR ? resolve(process.env.DEMO_OUT_DIR) : join(appDir, 'profiles');
 const PORTS = { mongo: 41717, redis: 41779, http: 41780 };
 const LOAD_SECONDS = Number(process.env.DEMO_LOAD_SECONDS ?? 9);
 // Seed 003's pods had ~16k (13,793 seen by execve); at that size one execSync costs ~2 s here and
@@ -203,12 +204,10 @@ function newestFile(dir, suffix) {
   return join(dir, files.sort().pop());
 }
 
-/** Copies the raw log as <name>.v8.log, or <name>.v8.log.gz when over 3 MB; removes the other. */
-function writeV8Log(source, name) {
-  const plain = join(outDir, `${name}.v8.log`);
+/** Stages the raw log as <name>.v8.log, or <name>.v8.log.gz when over 3 MB. */
+function stageV8Log(source, name, stageDir) {
+  const plain = join(stageDir, `${name}.v8.log`);
   const gz = `${plain}.gz`;
-  rmSync(plain, { force: true });
-  rmSync(gz, { force: true });
   if (statSync(source).size <= GZIP_OVER_BYTES) {
     copyFileSync(source, plain);
     return plain;
@@ -218,7 +217,7 @@ function writeV8Log(source, name) {
 }
 
 /** One run of the app under load with one profiler: V8 gives --prof almost no ticks when --cpu-prof runs too. */
-async function recordRun(phase, profiler, tmp, mongoUri) {
+async function recordRun(phase, profiler, tmp, stageDir, mongoUri) {
   const dir = join(tmp, `${phase.name}-${profiler}`);
   mkdirSync(dir);
   const profilerFlags =
@@ -244,11 +243,11 @@ async function recordRun(phase, profiler, tmp, mongoUri) {
 
   const file =
     profiler === 'cpuprofile'
-      ? join(outDir, `${phase.name}.cpuprofile`)
-      : writeV8Log(join(dir, 'isolate.log'), phase.name);
+      ? join(stageDir, `${phase.name}.cpuprofile`)
+      : stageV8Log(join(dir, 'isolate.log'), phase.name, stageDir);
   if (profiler === 'cpuprofile') copyFileSync(newestFile(dir, '.cpuprofile'), file);
   const run = {
-    file: relative(appDir, file),
+    file: relative(appDir, join(outDir, basename(file))),
     bytes: statSync(file).size,
     ...(profiler === 'cpuprofile' ? { cpuBusyPercent: busyPercent(file) } : {}),
     requests: result.requests.total,
@@ -260,13 +259,13 @@ async function recordRun(phase, profiler, tmp, mongoUri) {
   };
   process.stdout.write(
     `   ${run.requests} requests (${run.requestsPerSecond.toFixed(0)}/s)${run.cpuBusyPercent === undefined ? '' : `, app thread busy ${run.cpuBusyPercent}%`}, latency p50 ${run.latencyMs.p50} ms, p99 ${run.latencyMs.p99} ms, max ${run.latencyMs.max} ms, ` +
-      `${run.non2xx} non-2xx, ${run.errors} errors, ${messages} redis messages\n   wrote ${run.file} (${(run.bytes / 1024).toFixed(0)} KB)\n`,
+      `${run.non2xx} non-2xx, ${run.errors} errors, ${messages} redis messages\n   recorded ${run.file} (${(run.bytes / 1024).toFixed(0)} KB)\n`,
   );
   if (run.non2xx > 0 || run.errors > 0) throw new RecordError(`${phase.name}: ${run.non2xx} non-2xx responses and ${run.errors} errors under load`);
   return run;
 }
 
-async function recordPhase(phase, tmp, mongoUri) {
+async function recordPhase(phase, tmp, stageDir, mongoUri) {
   return {
     routes: `/${phase.version}`,
     fixed: phase.fixed,
@@ -274,8 +273,8 @@ async function recordPhase(phase, tmp, mongoUri) {
     loadSeconds: LOAD_SECONDS,
     requestsPerSecondTarget: REQUESTS_PER_SECOND,
     redisMessagesPerSecondTarget: MESSAGES_PER_SECOND,
-    cpuprofile: await recordRun(phase, 'cpuprofile', tmp, mongoUri),
-    v8log: await recordRun(phase, 'v8log', tmp, mongoUri),
+    cpuprofile: await recordRun(phase, 'cpuprofile', tmp, stageDir, mongoUri),
+    v8log: await recordRun(phase, 'v8log', tmp, stageDir, mongoUri),
   };
 }
 
@@ -296,8 +295,14 @@ async function main() {
       { name: 'before', version: 'v1', fixed: false, nodeFlags: [] },
       { name: 'after', version: 'v2', fixed: true, nodeFlags: ['--max-semi-space-size=64'] },
     ];
+    // Profiles are staged and replace the committed ones only once every run succeeded, so that
+    // profiles/ never mixes a new "before" with an old "after".
+    const stageDir = join(tmp, 'staged');
+    mkdirSync(stageDir);
     const recorded = {};
-    for (const phase of phases) recorded[phase.name] = await recordPhase(phase, tmp, mongoUri);
+    for (const phase of phases) recorded[phase.name] = await recordPhase(phase, tmp, stageDir, mongoUri);
+    for (const phase of phases) for (const old of [`${phase.name}.v8.log`, `${phase.name}.v8.log.gz`]) rmSync(join(outDir, old), { force: true });
+    for (const staged of readdirSync(stageDir)) copyFileSync(join(stageDir, staged), join(outDir, staged));
     writeFileSync(
       join(outDir, 'recording.json'),
       JSON.stringify({ node: process.version, platform: `${process.platform} ${process.arch}`, recordedAt: new Date().toISOString(), serviceLinkEnvVars: SERVICE_LINK_VARS, ...recorded }, null, 2) + '\n',
