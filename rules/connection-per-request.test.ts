@@ -106,6 +106,22 @@ app.post('/a', async (req, res) => {
       output: null,
     },
     {
+      name: 'koa, fastify and http.createServer handlers; namespace and inline require',
+      code: `const redis = require('redis');
+const http = require('node:http');
+const Koa = require('koa');
+const app = new Koa();
+app.use(async (ctx) => { ctx.body = await redis.createClient().get('k'); });
+fastify.get('/f', async () => require('redis').createClient());
+http.createServer((req, res) => { http.get({ host: 'up', agent: new http.Agent({ keepAlive: true }) }); });`,
+      errors: [
+        { messageId: 'connectionPerRequest', line: 5, column: 43, message: /^redis\.createClient\(\) opens a new connection per request;/ },
+        { messageId: 'connectionPerRequest', line: 6, column: 31, message: /^require\('redis'\)\.createClient\(\) opens/ },
+        { messageId: 'connectionPerRequest', line: 7, column: 65 },
+      ],
+      output: null,
+    },
+    {
       name: 'a message handler (TypeScript, import default ioredis)',
       filename: 'consumer.ts',
       code: `import IORedis from 'ioredis';
