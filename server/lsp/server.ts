@@ -2,7 +2,6 @@
 // validation, code actions and the profile half, joined in one place.
 import { readFileSync } from 'node:fs';
 import { format } from 'node:util';
-import { pathToFileURL } from 'node:url';
 import {
   CodeActionKind,
   DidChangeWatchedFilesNotification,
@@ -83,7 +82,9 @@ export function startServer(reader: MessageReader, writer: MessageWriter): Conne
   const documents = new TextDocuments(TextDocument);
   const settings = new SettingsStore(connection);
   // Cross-module facts read open documents from the editor (unsaved text wins over the disk).
-  const project = new ProjectIndex({ readFile: (filePath) => documents.get(pathToFileURL(filePath).href)?.getText() ?? readFromDisk(filePath) });
+  // Matched by path, not by URI string: editors and Node percent-encode file URIs differently.
+  const openText = (filePath: string) => documents.all().find((document) => uriToPath(document.uri) === filePath)?.getText();
+  const project = new ProjectIndex({ readFile: (filePath) => openText(filePath) ?? readFromDisk(filePath) });
   let versionedEdits = false;
   let watchFiles = false;
 

@@ -218,6 +218,22 @@ describe('language server over stdio', function () {
     assert.deepEqual(actions, []);
   });
 
+  it('reads imported modules from open, unsaved documents', async () => {
+    const routes = 'file:///virtual/project/api/routes.js';
+    const models = 'file:///virtual/project/api/models.js';
+    const routesText = "const express = require('express');\nconst { Task } = require('./models');\nconst app = express();\napp.get('/tasks', async (req, res) => {\n  res.json(await Task.find({}));\n});\n";
+    await open(client, routes, routesText, 1);
+    assert.deepEqual(await client.diagnosticsFor(routes, 1), [], 'nothing says Task is a model yet');
+    await open(client, models, "const mongoose = require('mongoose');\nmodule.exports.Task = mongoose.model('Task', new mongoose.Schema({}));\n", 1);
+    await client.diagnosticsFor(models, 1);
+    await change(client, routes, 2, routesText);
+    const diagnostics = await client.diagnosticsFor(routes, 2);
+    assert.deepEqual(diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.character]), [['mongoose-missing-lean', 4, 17]]);
+    await client.connection.sendNotification('textDocument/didClose', { textDocument: { uri: models } });
+    await change(client, routes, 3, routesText);
+    assert.deepEqual(await client.diagnosticsFor(routes, 3), [], 'the closed document is forgotten (and not on disk)');
+  });
+
   it('leaves documents that are not JavaScript or TypeScript alone', async () => {
     await client.connection.sendNotification('textDocument/didOpen', {
       textDocument: { uri: 'file:///virtual/project/package.json', languageId: 'json', version: 1, text: '{"name": "x"}' },
