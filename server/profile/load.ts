@@ -4,7 +4,6 @@
 import { open, stat } from 'node:fs/promises';
 import { createReadStream } from 'node:fs';
 import { createGunzip } from 'node:zlib';
-import { StringDecoder } from 'node:string_decoder';
 import { ProfileInputError } from './profileInputError';
 import { buildCpuprofile, readCpuprofile, findCpuprofile } from './readCpuprofile';
 import { readPreprocessed, isPreprocessed } from './readPreprocessed';
@@ -62,20 +61,21 @@ export async function loadProfile(path: string, options: LoadOptions = {}): Prom
     throw new ProfileInputError(`not a CPU profile: ${path} is neither JSON nor a V8 log (starts with ${describeStart(start)})`);
   }
   const reader = new V8LogReader(path);
-  const decoder = new StringDecoder('utf8');
+  // V8 escapes everything outside printable ASCII in its log, so latin1 decodes it exactly.
   let rest = '';
   const feed = (chunk: Buffer): void => {
-    const text = rest + decoder.write(chunk);
+    const text = rest + chunk.toString('latin1');
     let from = 0;
     for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', from)) {
-      reader.line(text.slice(from, nl));
+      // Ticks are read in place; other lines are few.
+      if (text.startsWith('tick,', from)) reader.tickAt(text, from, nl);
+      else reader.line(text.slice(from, nl));
       from = nl + 1;
     }
     rest = text.slice(from);
   };
   feed(start);
   for (let next = await chunks.next(); !next.done; next = await chunks.next()) feed(next.value);
-  rest += decoder.end();
   if (rest.length > 0) reader.line(rest);
   signal?.throwIfAborted();
   const profile = await reader.finish();
@@ -108,7 +108,8 @@ async function readHead(path: string, length: number): Promise<Buffer> {
 
 /** The file's bytes (gunzipped when needed), chunk by chunk, reporting progress and honouring the signal. */
 async function* byteChunks(path: string, size: number, gzipped: boolean, options: LoadOptions): AsyncGenerator<Buffer> {
-  const file = createReadStream(path, { highWaterMark: 1 << 20 });
+  // Small chunks keep each decoded string out of V8's large-object space (memory of the log reader).
+  const file = createReadStream(path, { highWaterMark: 64 * 1024 });
   let read = 0;
   file.on('data', (chunk) => {
     read += chunk.length;

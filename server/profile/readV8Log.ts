@@ -56,6 +56,9 @@ export class V8LogReader {
   private readonly frameIndex = new Map<number, number>();
   private readonly frameKeys: number[] = [];
   private readonly raw = new CallTreeBuilder();
+  /** Reused per tick. */
+  private readonly addresses: number[] = [];
+  private readonly keys: number[] = [];
 
   private ticks = 0;
   private firstTime = NaN;
@@ -72,7 +75,7 @@ export class V8LogReader {
     const type = comma === -1 ? text : text.slice(0, comma);
     switch (type) {
       case 'tick':
-        return this.tick(text.split(','), text);
+        return this.tickAt(text, 0, text.length);
       case 'code-creation':
         return this.codeCreation(text.split(','), text);
       case 'code-move':
@@ -183,15 +186,49 @@ export class V8LogReader {
     this.code.addLibrary(start, end, library);
   }
 
-  private tick(f: string[], text: string): void {
-    // tick,pc,timestamp,is_external_callback,tos_or_external_callback,vm_state,stack...
-    if (f.length < 6) return this.bad(text);
-    let pc = parseAddress(f[1]);
-    const time = Number(f[2]);
-    let tos = parseAddress(f[4]);
-    const vmState = Number(f[5]);
-    if (Number.isNaN(pc) || !Number.isFinite(time)) return this.bad(text);
-    if (f[3] === '1') {
+  /**
+   * A tick line, read in place between `start` and `end` (no split, no substrings: ticks are
+   * most of a log and garbage is what makes a reader's memory grow).
+   * tick,pc,timestamp,is_external_callback,tos_or_external_callback,vm_state,stack...
+   */
+  tickAt(text: string, start: number, end: number): void {
+    const addresses = this.addresses;
+    addresses.length = 0;
+    let pc = NaN;
+    let time = NaN;
+    let external = false;
+    let tos = NaN;
+    let vmState = NaN;
+    let field = 0;
+    let previous = 0;
+    for (let i = start; i <= end; field++) {
+      let j = text.indexOf(',', i);
+      if (j === -1 || j > end) j = end;
+      if (field === 1) pc = parseHexAt(text, i, j);
+      else if (field === 2) time = parseDecimalAt(text, i, j);
+      else if (field === 3) external = j === i + 1 && text.charCodeAt(i) === 49; /* '1' */
+      else if (field === 4) tos = parseHexAt(text, i, j);
+      else if (field === 5) {
+        vmState = parseDecimalAt(text, i, j);
+        previous = pc;
+      } else if (field > 5 && j > i) {
+        // Frames: absolute addresses, or +/- offsets from the previous relative frame (logreader.mjs).
+        const c = text.charCodeAt(i);
+        if (c === 43 /* + */ || c === 45 /* - */) {
+          const offset = parseHexAt(text, i + 1, j);
+          if (!Number.isNaN(offset)) {
+            previous += c === 43 ? offset : -offset;
+            addresses.push(previous);
+          }
+        } else if (c !== 111 /* o(verflow) */) {
+          const addr = parseHexAt(text, i, j);
+          if (!Number.isNaN(addr)) addresses.push(addr);
+        }
+      }
+      i = j + 1;
+    }
+    if (field < 6 || Number.isNaN(pc) || Number.isNaN(time) || Number.isNaN(tos) || Number.isNaN(vmState)) return this.bad(text.slice(start, end));
+    if (external) {
       // In an external callback the pc may point inside the callback: use the callback itself.
       pc = tos;
       tos = 0;
@@ -199,22 +236,13 @@ export class V8LogReader {
       const entry = this.code.find(tos);
       if (entry === -1 || this.entryKind[entry] !== EntryKind.Js) tos = 0;
     }
-    const addresses: number[] = tos ? [pc, tos] : [pc];
-    let previous = pc;
-    for (let i = 6; i < f.length; i++) {
-      const frame = f[i];
-      const c = frame.charCodeAt(0);
-      if (c === 43 /* + */ || c === 45 /* - */) {
-        previous += parseInt(frame, 16);
-        addresses.push(previous);
-      } else if (c !== 111 /* o(verflow) */) {
-        const addr = parseAddress(frame);
-        if (!Number.isNaN(addr)) addresses.push(addr);
-      }
-    }
+    // The stack as prof-process builds it: pc, a frameless caller, then the logged frames.
+    if (tos) addresses.unshift(pc, tos);
+    else addresses.unshift(pc);
 
     // Resolve top to bottom, then walk the tree from the outermost caller.
-    const keys: number[] = [];
+    const keys = this.keys;
+    keys.length = 0;
     for (let i = 0; i < addresses.length; i++) {
       const key = this.frameKey(addresses[i], i > 0, i === 0);
       if (key !== null) keys.push(key);
@@ -343,6 +371,34 @@ export class V8LogReader {
     };
     return { line, funcOf };
   }
+}
+
+/** Hex digits (an optional 0x prefix) between i and j, or NaN. */
+function parseHexAt(text: string, i: number, j: number): number {
+  if (j - i > 2 && text.charCodeAt(i) === 48 && (text.charCodeAt(i + 1) | 0x20) === 120) i += 2;
+  if (i >= j || j - i > 13) return NaN;
+  let value = 0;
+  for (; i < j; i++) {
+    const c = text.charCodeAt(i);
+    let d: number;
+    if (c >= 48 && c <= 57) d = c - 48;
+    else if ((c | 0x20) >= 97 && (c | 0x20) <= 102) d = (c | 0x20) - 87;
+    else return NaN;
+    value = value * 16 + d;
+  }
+  return value;
+}
+
+/** Decimal digits between i and j, or NaN. */
+function parseDecimalAt(text: string, i: number, j: number): number {
+  if (i >= j || j - i > 15) return NaN;
+  let value = 0;
+  for (; i < j; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return NaN;
+    value = value * 10 + (c - 48);
+  }
+  return value;
 }
 
 function parseAddress(text: string): number {
