@@ -114,6 +114,15 @@ app.post('/u/:id/seen', async (req, res) => {
       code: `${USER}app.get('/u/:id', async (req, res) => { const u = await User.findById(req.params.id); res.json({ u, local: u.$locals.extra }); });`,
     },
     {
+      name: 'Promise.all results used as documents or not awaited into a pattern',
+      code: `${USER}app.get('/a', async (req, res) => {
+  const [me] = await Promise.all([User.findById(req.user.id)]);
+  await me.save();
+  const both = await Promise.all([User.find({})]);
+  res.json(both);
+});`,
+    },
+    {
       name: 'odd shapes neither throw nor report',
       code: `${USER}const f = User.find;
 new User.find();
@@ -314,6 +323,22 @@ const pub = new Redis();
 sub.on('message', async (channel, message) => {
   const user = await User.findOne({ name: message }).lean();
   await pub.publish('users', JSON.stringify(user));
+});`,
+    },
+    {
+      name: 'Promise.all: each query follows its own element of the pattern',
+      code: `${USER}const Task = mongoose.model('Task', new mongoose.Schema({}));
+app.get('/home', async (req, res) => {
+  const [users, tasks] = await Promise.all([User.find({}), Task.find({ owner: req.user.id })]);
+  tasks.forEach((t) => t.markModified('seen'));
+  res.json({ users, tasks: tasks.length });
+});`,
+      errors: [{ messageId: 'missingLean', line: 5, column: 45 }],
+      output: `${USER}const Task = mongoose.model('Task', new mongoose.Schema({}));
+app.get('/home', async (req, res) => {
+  const [users, tasks] = await Promise.all([User.find({}).lean(), Task.find({ owner: req.user.id })]);
+  tasks.forEach((t) => t.markModified('seen'));
+  res.json({ users, tasks: tasks.length });
 });`,
     },
     {

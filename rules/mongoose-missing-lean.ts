@@ -146,7 +146,10 @@ function usageOf(path: NodePath, kind: ValueKind, depth: number): Usage {
     if (container && (container.isObjectExpression() || container.isArrayExpression())) return usageOf(container, 'plain', depth + 1);
     return DOCUMENT_USE;
   }
-  if (parent.isArrayExpression()) return usageOf(parent, 'plain', depth + 1);
+  if (parent.isArrayExpression()) {
+    const index = parent.node.elements.indexOf(node as t.Expression);
+    return usageThroughPromiseAll(parent, index, kind, depth) ?? usageOf(parent, 'plain', depth + 1);
+  }
   if (parent.isCallExpression() && parent.node.arguments.includes(node as t.Expression)) return usageAsArgument(parent);
   if (parent.isNewExpression()) return DOCUMENT_USE;
   if (parent.isForOfStatement() && parent.node.right === node) {
@@ -158,6 +161,27 @@ function usageOf(path: NodePath, kind: ValueKind, depth: number): Usage {
   if (parent.isMemberExpression() && parent.node.object === node) return usageAsObject(value, parent, kind, depth);
   // Tests, comparisons, template literals, typeof: reading, not needing a document.
   return NONE;
+}
+
+/**
+ * `const [users, tasks] = await Promise.all([User.find(), Task.find()])`: the query at `index`
+ * becomes that element of the pattern. Null when the array is not awaited that way.
+ */
+function usageThroughPromiseAll(array: NodePath<t.ArrayExpression>, index: number, kind: ValueKind, depth: number): Usage | null {
+  const call = valueRoot(array).parentPath;
+  if (!call?.isCallExpression() || call.node.arguments.length !== 1 || call.node.arguments[0] !== valueRoot(array).node) return null;
+  const callee = unwrapExpression(call.node.callee);
+  const owner = callee.type === 'MemberExpression' ? unwrapExpression(callee.object) : null;
+  if (memberName(callee) !== 'all' || owner?.type !== 'Identifier' || owner.name !== 'Promise') return null;
+  const awaited = valueRoot(call).parentPath;
+  if (!awaited?.isAwaitExpression()) return null;
+  const declarator = valueRoot(awaited).parentPath;
+  if (!declarator?.isVariableDeclarator() || declarator.node.init !== valueRoot(awaited).node) return null;
+  const pattern = declarator.get('id');
+  if (!pattern.isArrayPattern()) return null;
+  const element = pattern.get('elements')[index];
+  if (!element?.node) return NONE; // skipped hole: the result is dropped
+  return element.isIdentifier() ? usageOfBinding(element, kind, depth) : DOCUMENT_USE;
 }
 
 function usageOfAssignment(assignment: NodePath<t.AssignmentExpression>, kind: ValueKind, depth: number): Usage {
