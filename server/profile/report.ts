@@ -4,7 +4,7 @@
 import { readFileSync, statSync } from 'node:fs';
 
 import { aggregate, indexFunctions, shapeOf, type Aggregates, type FunctionIndex, type ResolvedFunction, type TreeShape } from './aggregate';
-import { attribute, percentOf, type Attribution } from './attribution';
+import { attribute, type Attribution } from './attribution';
 import type { CostTable, FileCosts } from './costIndex';
 import { DEFAULT_MIN_FRACTION, invertTree, mergeProfile, toFlameNodes, type MergedTree } from './flameTree';
 import { findInsights, type SourceLineReader } from './insights';
@@ -238,9 +238,4 @@ export function buildReport(profile: NormalizedProfile, options: AnalysisOptions
     warnings: [...profile.warnings, ...maps.warnings],
   };
   return new AnalyzedProfile(profile, index, shape, aggregates, attribution, report);
-}
-
-/** Total share of a sample count in the profile, 0..100. */
-export function shareOf(analyzed: AnalyzedProfile, samples: number): number {
-  return percentOf(samples, analyzed.profile.samples);
 }
