@@ -24,11 +24,16 @@ export interface CommandParts {
   flame: FlamePanel;
 }
 
-/** Accepts what VS Code passes (a Uri from the explorer or a custom editor) or a path (tests, keybindings). */
+/**
+ * Accepts what VS Code passes (a Uri from the explorer or a custom editor) or a path (tests,
+ * keybindings); a relative path is taken from the first workspace folder.
+ */
 export function profilePathOf(arg: unknown): string | null {
   if (arg instanceof vscode.Uri) return arg.scheme === 'file' ? arg.fsPath : null;
-  if (typeof arg === 'string' && arg.length > 0) return arg.startsWith('file:') ? vscode.Uri.parse(arg).fsPath : path.resolve(arg);
-  return null;
+  if (typeof arg !== 'string' || arg.length === 0) return null;
+  if (arg.startsWith('file:')) return vscode.Uri.parse(arg).fsPath;
+  const base = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
+  return path.resolve(base, arg);
 }
 
 async function pickProfile(title: string): Promise<string | null> {

@@ -8,7 +8,8 @@ import type { CallSite, FunctionCost, Insight, AttributedLibraryCost } from '../
 import { formatDuration, formatPercent } from './statusBar';
 
 export const OPEN_LOCATION_COMMAND = 'hotframe._openLocation';
-const MAX_ITEMS = 50;
+/** Items per section: a review starts with the top of the list; the flame graph has the rest. */
+const MAX_ITEMS = 15;
 
 type SectionId = 'functions' | 'callSites' | 'insights' | 'unresolved';
 
@@ -19,12 +20,18 @@ export type OverviewNode =
   | { kind: 'library'; value: AttributedLibraryCost }
   | { kind: 'insight'; value: Insight }
   | { kind: 'unresolved'; file: string }
-  | { kind: 'message'; label: string };
+  | { kind: 'message'; label: string }
+  | { kind: 'more'; count: number };
 
 function openCommand(file: string, line: number): vscode.Command | undefined {
   // Frames such as `node:internal/...` or native code have no file to open.
   if (!path.isAbsolute(file)) return undefined;
   return { title: 'Open', command: OPEN_LOCATION_COMMAND, arguments: [file, line] };
+}
+
+function capped(nodes: OverviewNode[]): OverviewNode[] {
+  if (nodes.length <= MAX_ITEMS) return nodes;
+  return [...nodes.slice(0, MAX_ITEMS), { kind: 'more', count: nodes.length - MAX_ITEMS }];
 }
 
 /** Idle time is not a cost to review; GC and native frames are, so they stay listed. */
@@ -104,10 +111,10 @@ export class OverviewTree implements vscode.TreeDataProvider<OverviewNode>, vsco
     switch (id) {
       case 'functions': {
         const busy = busyFunctions(o);
-        return busy.length ? busy.slice(0, MAX_ITEMS).map((value) => ({ kind: 'function', value })) : empty('No samples outside idle');
+        return busy.length ? capped(busy.map((value) => ({ kind: 'function', value }))) : empty('No samples outside idle');
       }
       case 'callSites':
-        return o.callSites.length ? o.callSites.slice(0, MAX_ITEMS).map((value) => ({ kind: 'callSite', value })) : empty('No library cost attributed');
+        return o.callSites.length ? capped(o.callSites.map((value) => ({ kind: 'callSite', value }))) : empty('No library cost attributed');
       case 'insights':
         return o.insights.length ? o.insights.map((value) => ({ kind: 'insight', value })) : empty('Nothing stands out');
       case 'unresolved':
@@ -119,7 +126,9 @@ export class OverviewTree implements vscode.TreeDataProvider<OverviewNode>, vsco
     const None = vscode.TreeItemCollapsibleState.None;
     switch (node.kind) {
       case 'section': {
-        const item = new vscode.TreeItem(node.label, node.id === 'unresolved' ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded);
+        // Call sites expand into their libraries: start folded so the insights stay in view.
+        const folded = node.id === 'unresolved' || node.id === 'callSites';
+        const item = new vscode.TreeItem(node.label, folded ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded);
         item.description = String(node.count);
         item.id = `section:${node.id}`;
         if (node.id === 'unresolved') item.tooltip = 'Frames name these files, but they were not found locally. Add a hotframe.pathMappings entry.';
@@ -168,6 +177,12 @@ export class OverviewTree implements vscode.TreeDataProvider<OverviewNode>, vsco
       }
       case 'message':
         return new vscode.TreeItem(node.label, None);
+      case 'more': {
+        const item = new vscode.TreeItem(`${node.count} more…`, None);
+        item.tooltip = 'Everything is in the flame graph';
+        item.command = { title: 'Show Flame Graph', command: 'hotframe.showFlameGraph' };
+        return item;
+      }
     }
   }
 

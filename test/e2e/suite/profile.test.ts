@@ -54,6 +54,11 @@ describe('profiles', () => {
     assert.equal(summary?.name, 'before.cpuprofile');
   });
 
+  it('takes a relative path from the workspace folder', async () => {
+    const summary = await vscode.commands.executeCommand<{ path: string } | null>('hotframe.openProfile', 'profiles/after.cpuprofile');
+    assert.equal(summary?.path, after());
+  });
+
   it('opens a recorded .cpuprofile through the command', async () => {
     assert.ok(fs.existsSync(before()), `${before()} is missing (recorded by the demo)`);
     const summary = await vscode.commands.executeCommand<{ name: string } | null>('hotframe.openProfile', before());
