@@ -32,6 +32,12 @@ describe('path mapping', () => {
     assert.deepEqual(paths.resolve('/usr/src/service/missing.js'), { file: join(elsewhere, 'missing.js'), resolved: false });
   });
 
+  it('applies Windows-style explicit mappings to Windows recorded paths', () => {
+    const paths = new PathResolver([root], [{ from: 'C:\\build\\service', to: elsewhere }]);
+    assert.deepEqual(paths.resolve('C:\\build\\service\\app.js'), { file: join(elsewhere, 'app.js'), resolved: true });
+    assert.deepEqual(paths.resolve('file:///C:/build/service/app.js'), { file: join(elsewhere, 'app.js'), resolved: true });
+  });
+
   it('reads file:// URLs and Windows paths', () => {
     const paths = new PathResolver([root]);
     assert.deepEqual(paths.resolve(pathToFileURL(join(root, 'src', 'app.js')).href), { file: join(root, 'src', 'app.js'), resolved: true });

@@ -6,6 +6,7 @@ import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { printable, profileText } from '../../server/cli/profileText';
 import type { ProfileDiff } from '../../server/profile/diff';
 import type { ProfileReport } from '../../server/profile/types';
 import { bundles, REPO_ROOT } from './bundles';
@@ -137,6 +138,35 @@ describe('hotframe profile', () => {
     assertOneLineError(await hotframe('profile', broken, '--root', join(dir, 'nope')), /^hotframe: --root .*nope: not a directory$/);
     assertOneLineError(await hotframe('profile', broken, '--bogus'), /^hotframe: unknown option --bogus$/);
     assertOneLineError(await hotframe('diff', broken), /^hotframe: diff: expected BEFORE and AFTER profiles, got 1/);
+  });
+});
+
+describe('profile text', () => {
+  it('escapes control characters from the profile, so a function name cannot drive the terminal', () => {
+    assert.equal(printable('evil\u001b[2Jname\nnext'), 'evil\\x1b[2Jname\\x0anext');
+    const report: ProfileReport = {
+      format: 'cpuprofile',
+      samples: 4,
+      durationMs: 4,
+      categories: {
+        user: { samples: 4, ms: 4 },
+        dependency: { samples: 0, ms: 0 },
+        node: { samples: 0, ms: 0 },
+        native: { samples: 0, ms: 0 },
+        gc: { samples: 0, ms: 0 },
+        program: { samples: 0, ms: 0 },
+        idle: { samples: 0, ms: 0 },
+      },
+      functions: [{ name: '\u001b[31mred', file: '/root/app.js', line: 3, column: 1, selfSamples: 4, totalSamples: 4, selfMs: 4, totalMs: 4, category: 'user' }],
+      lines: [],
+      callSites: [],
+      insights: [],
+      unresolvedFiles: [],
+      warnings: [],
+    };
+    const text = profileText('p.cpuprofile', report, 5, '/root');
+    assert.doesNotMatch(text, /\u001b/);
+    assert.ok(text.includes('\n      4.0 ms  100.0%     4.0 ms  100.0%  \\x1b[31mred (user)  app.js:3\n'), text);
   });
 });
 
