@@ -79,6 +79,8 @@ describe('ProjectIndex', () => {
     it('a reader that throws is contained', () => {
       const throwing = new ProjectIndex({ readFile: () => { throw new Error('EACCES'); } });
       assert.equal(throwing.moduleAt(at('routes/users.js'), '../models/user'), null);
+      assert.equal(throwing.summaryOf(at('models/user.js')), null);
+      assert.equal(throwing.resolve(at('routes/users.js'), '../models/nope'), null);
     });
   });
 

@@ -67,7 +67,15 @@ export class ProjectIndex implements ProjectView {
 
   constructor(options: ProjectIndexOptions = {}) {
     this.injectedReader = options.readFile !== undefined;
-    this.readFile = options.readFile ?? readFromDisk;
+    const reader = options.readFile ?? readFromDisk;
+    // An injected reader that throws means "cannot read", like a missing file.
+    this.readFile = (filePath) => {
+      try {
+        return reader(filePath);
+      } catch {
+        return null;
+      }
+    };
   }
 
   moduleAt(fromFile: string, specifier: string): ModuleSummary | null {
@@ -103,7 +111,11 @@ export class ProjectIndex implements ProjectView {
 
   /** The summary of an absolute file path, from the cache while it and its re-exports are unchanged. */
   summaryOf(filePath: string): ModuleSummary | null {
-    return this.summarize(path.resolve(filePath), []).summary;
+    try {
+      return this.summarize(path.resolve(filePath), []).summary;
+    } catch {
+      return null;
+    }
   }
 
   private exists(candidate: string): boolean {
