@@ -94,7 +94,7 @@ const DETECTORS: Detector[] = [
     title: 'Date.now() is hot',
     matches: isDateNow,
     advice: (measured, where) =>
-      `Date.now() took ${measured}${where}. ` +
+      `Reading the clock (Date.now(): the now builtin, Runtime_DateCurrentTime, clock_gettime in the vDSO) took ${measured}${where}. ` +
       `In seed 000 it was 10.3% of all ticks (494 ticks, 19.4% of C++) on 16 pm2 workers at 60-85% CPU, called per Redis message: ` +
       `read a coarse clock refreshed by setInterval(() => { now = Date.now(); }, 1000).unref() instead.`,
   },
