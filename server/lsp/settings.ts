@@ -121,7 +121,10 @@ export class SettingsStore {
         return;
       }
     }
-    this.value = parseSettings(raw, (line) => this.connection.console.warn(line));
+    const next = parseSettings(raw, (line) => this.connection.console.warn(line));
+    // Clients that both synchronize the section and honour the registration notify twice.
+    if (JSON.stringify(next) === JSON.stringify(this.value)) return;
+    this.value = next;
     for (const listener of this.listeners) listener(this.value);
   }
 }

@@ -4,9 +4,9 @@ import { strict as assert } from 'node:assert';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { spawn } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
+import { createMessageConnection, IPCMessageReader, IPCMessageWriter, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
 import type { MessageConnection } from 'vscode-jsonrpc/node';
 import type { CodeAction, Diagnostic, PublishDiagnosticsParams, TextEdit, WorkspaceEdit } from 'vscode-languageserver';
 
@@ -267,6 +267,59 @@ describe('language server over stdio', function () {
     await client.connection.sendNotification('exit');
     assert.equal(await exited, 0);
     assert.equal(client.stderr(), '');
+  });
+});
+
+describe('language server lifetime', function () {
+  this.timeout(60_000);
+
+  it('exits (code 1, no shutdown was requested) when the client closes its end of stdio', async () => {
+    const client = await startClient();
+    const exited = new Promise<number | null>((resolve) => client.child.once('exit', (code) => resolve(code)));
+    client.child.stdin.end();
+    assert.equal(await exited, 1);
+  });
+
+  it('refuses to start without a transport, with one line on stderr', async () => {
+    const { server } = await bundles();
+    const child = spawn(process.execPath, [server], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+    assert.equal(code, 2);
+    assert.equal(stderr, 'hotframe language server: usage: node dist/server.js --stdio | --node-ipc | --socket=PORT | --pipe=NAME\n');
+  });
+});
+
+describe('language server over node IPC (how the VS Code client starts it)', function () {
+  this.timeout(60_000);
+
+  it('initializes, publishes diagnostics and exits cleanly', async () => {
+    const { server } = await bundles();
+    const child = fork(server, ['--node-ipc'], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+    let stdout = '';
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const connection = createMessageConnection(new IPCMessageReader(child), new IPCMessageWriter(child));
+    const published = new Promise<PublishDiagnosticsParams>((resolve) => connection.onNotification('textDocument/publishDiagnostics', resolve));
+    connection.listen();
+    const init: { capabilities: { textDocumentSync: unknown; codeActionProvider: unknown }; serverInfo: { name: string } } = await connection.sendRequest('initialize', {
+      processId: process.pid,
+      rootUri: null,
+      capabilities: {},
+    });
+    assert.deepEqual(init.capabilities.textDocumentSync, { openClose: true, change: 2 });
+    assert.deepEqual(init.capabilities.codeActionProvider, { codeActionKinds: ['quickfix'] });
+    assert.equal(init.serverInfo.name, 'hotframe');
+    await connection.sendNotification('initialized', {});
+    await connection.sendNotification('textDocument/didOpen', { textDocument: { uri: URI, languageId: 'javascript', version: 7, text: LEAN_HANDLER } });
+    const params = await published;
+    assert.deepEqual([params.version, params.diagnostics.map((d) => d.range)], [7, [LEAN_RANGE]]);
+    await connection.sendRequest('shutdown');
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    await connection.sendNotification('exit');
+    assert.equal(await exited, 0);
+    assert.equal(stdout, '', 'nothing written to stdout');
+    connection.dispose();
   });
 });
 
