@@ -83,6 +83,15 @@ async function clickNotificationButton(page, { text, button, timeoutMs = 15_000 
   return { message };
 }
 
+/** Clicks the tree row whose label is exactly `label` in the view titled `view` (a person's click). */
+async function clickTreeItem(page, { view, label, timeoutMs = 15_000 }) {
+  const escape = (text) => String(text).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const pane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: String(view) }) }).first();
+  const row = pane.locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${escape(label)}$`) }) }).first();
+  await row.click({ timeout: timeoutMs });
+  return { clicked: await row.getAttribute('aria-label') };
+}
+
 export function runAction(page, request, shots, shotsDir) {
   switch (request.kind) {
     case 'screenshot':
@@ -93,6 +102,8 @@ export function runAction(page, request, shots, shotsDir) {
       return dblclickFrame(page, request);
     case 'clickNotificationButton':
       return clickNotificationButton(page, request);
+    case 'clickTreeItem':
+      return clickTreeItem(page, request);
     default:
       throw new Error(`unknown action ${JSON.stringify(request.kind)}`);
   }

@@ -90,6 +90,18 @@ describe('profiles', () => {
     await screenshot('2-heat');
   });
 
+  it('opens a hot function clicked in the Hotframe view', async function () {
+    if (!process.env.HOTFRAME_E2E_ACTIONS) this.skip(); // needs the browser to click the tree
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('workbench.view.extension.hotframe');
+    await browserAction('clickTreeItem', { view: 'Profile', label: hot.name });
+    const editor = await waitFor('the clicked function to open', () => {
+      const e = vscode.window.activeTextEditor;
+      return e && e.document.uri.fsPath === hot.file ? e : undefined;
+    }, [vscode.window.onDidChangeActiveTextEditor]);
+    assert.equal(editor.selection.active.line, hot.line - 1);
+  });
+
   it('re-applies heat when the file is shown again', async () => {
     const key = vscode.Uri.file(hot.file).toString();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
