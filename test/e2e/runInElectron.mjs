@@ -23,10 +23,8 @@ try {
       '--user-data-dir', prepared.userData,
       '--extensions-dir', prepared.extensionsDir,
       '--disable-extensions', // only the extension under development
-      '--disable-workspace-trust',
-      '--skip-welcome',
-      '--skip-release-notes',
       '--disable-telemetry',
+      // runTests itself adds --disable-workspace-trust, --skip-welcome, --disable-updates.
     ],
   });
 } catch (error) {
