@@ -45,8 +45,9 @@ export function parseProblemEntry(file: string, problem: ParseProblem): FileProb
 
 /** The order findings are printed in: by cost when a profile was given (highest first), else by file and position. */
 export function sortFindings(findings: FileFinding[], byCost: boolean): FileFinding[] {
+  const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   const byPosition = (a: FileFinding, b: FileFinding) =>
-    (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.finding.range.start - b.finding.range.start || (a.finding.ruleId < b.finding.ruleId ? -1 : 1);
+    order(a.file, b.file) || a.finding.range.start - b.finding.range.start || order(a.finding.ruleId, b.finding.ruleId);
   if (!byCost) return [...findings].sort(byPosition);
   const costOf = (f: FileFinding) => f.cost?.totalMs ?? -1;
   return [...findings].sort((a, b) => costOf(b) - costOf(a) || byPosition(a, b));
@@ -102,7 +103,13 @@ function costText(cost: MeasuredCost | null | undefined): string {
 }
 
 function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
+  return `${n} ${word}${n === 1 || word === 'information' ? '' : 's'}`;
+}
+
+/** File names and messages come from the analyzed tree: control characters (newlines, terminal escapes) are shown, not obeyed. */
+function printable(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /**
@@ -116,18 +123,19 @@ export function formatText(report: AnalyzeReport): string {
     if (!report.profileGiven && previousFile !== null && previousFile !== entry.file) lines.push('');
     previousFile = entry.file;
     const { line, column } = entry.finding.range.loc.start;
-    lines.push(`${entry.file}:${line}:${column + 1}  ${entry.finding.severity}  ${entry.finding.message}  [${entry.finding.ruleId}]${costText(entry.cost)}`);
+    lines.push(`${printable(entry.file)}:${line}:${column + 1}  ${entry.finding.severity}  ${printable(entry.finding.message)}  [${entry.finding.ruleId}]${costText(entry.cost)}`);
   }
   if (report.skipped.length > 0) {
     if (lines.length > 0) lines.push('');
     for (const problem of report.skipped) {
       const error = problem.parseError;
-      lines.push(error === null ? `${problem.file}  skipped  ${problem.reason}` : `${problem.file}:${error.line}:${error.column}  error  ${error.message}  [parse-error]`);
+      const file = printable(problem.file);
+      lines.push(error === null ? `${file}  skipped  ${printable(problem.reason)}` : `${file}:${error.line}:${error.column}  error  ${printable(error.message)}  [parse-error]`);
     }
   }
   const bySeverity = new Map<Severity, number>();
   for (const { finding } of report.findings) bySeverity.set(finding.severity, (bySeverity.get(finding.severity) ?? 0) + 1);
-  const counts = (['error', 'warning', 'information', 'hint'] as const).filter((s) => bySeverity.has(s)).map((s) => `${bySeverity.get(s)} ${s}`);
+  const counts = (['error', 'warning', 'information', 'hint'] as const).filter((s) => bySeverity.has(s)).map((s) => plural(bySeverity.get(s)!, s));
   const files = new Set(report.findings.map((f) => f.file)).size;
   const parseErrors = report.skipped.filter((s) => s.parseError !== null).length;
   const notAnalyzed = report.skipped.length - parseErrors;

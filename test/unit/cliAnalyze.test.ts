@@ -95,10 +95,18 @@ describe('hotframe analyze', function () {
         '',
         `src/tasks.ts:6:18  warning  ${LEAN_MESSAGE}  [mongoose-missing-lean]`,
         '',
-        '2 findings (2 warning) in 2 files; 3 files analyzed',
+        '2 findings (2 warnings) in 2 files; 3 files analyzed',
         '',
       ].join('\n'),
     );
+  });
+
+  it('prints control characters of file names as escapes, not as terminal commands or line breaks', async () => {
+    const dir = writeProject({ 'odd\u001b[2J\nname.js': LEAN_HANDLER });
+    const run = await analyze(dir);
+    assert.equal(run.stdout.split('\n')[0], `odd\\u001b[2J\\u000aname.js:6:18  warning  ${LEAN_MESSAGE}  [mongoose-missing-lean]`);
+    assert.equal(JSON.parse((await analyze(dir, '--format', 'json')).stdout).findings[0].file, 'odd\u001b[2J\nname.js');
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('reports parse errors as lines of their own and counts them in the exit code', async () => {
