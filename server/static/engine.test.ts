@@ -170,6 +170,14 @@ for (let i = 0, t = probe(); i < 3; i++) probe();`;
       ]);
     });
 
+    it('a setTimeout has an interval only when its callback reschedules it', () => {
+      const code = `setTimeout(() => probe(), 50);
+function poll() { probe(); setTimeout(poll, 100); }
+poll();
+class Q { drain() { probe(); this.timer = setTimeout(() => this.drain(), 0); } }`;
+      assert.deepEqual(messages(code), ['1:timer||-||@1', '2:timer|poll|100||@2', '4:timer|drain|0||@4']);
+    });
+
     it('a function reached from several contexts takes the hottest; a timer callback inside a handler stays a timer', () => {
       const code = `function shared() { probe(); }
 shared();

@@ -44,6 +44,8 @@ interface Registration {
   targets: Target[];
   at: SourcePosition | null;
   intervalMs: number | null;
+  /** setTimeout: periodic only if the callback reschedules itself (checked after traversal). */
+  oneShotFrom: FunctionInfo | null;
 }
 
 export interface HotContextCollector {
@@ -336,8 +338,9 @@ export function createHotContextCollector(importOf: (localName: string) => Impor
     return out;
   }
 
-  function register(kind: ExecutionKind, targets: Target[], call: t.Node, intervalMs: number | null = null): void {
-    if (targets.length > 0) registrations.push({ kind, targets, at: positionOf(call), intervalMs });
+  function register(kind: ExecutionKind, targets: Target[], call: t.Node, intervalMs: number | null = null,
+    oneShotFrom: FunctionInfo | null = null): void {
+    if (targets.length > 0) registrations.push({ kind, targets, at: positionOf(call), intervalMs, oneShotFrom });
   }
 
   function isServerModuleObject(node: t.Node): boolean {
@@ -368,7 +371,8 @@ export function createHotContextCollector(importOf: (localName: string) => Impor
     if (callee.type === 'Identifier') {
       if (TIMER_FUNCTIONS.has(callee.name) && path.scope.getBinding(callee.name) === undefined) {
         const targets = handlerTargets(path, args.slice(0, 1), from);
-        register('timer', targets, node, callee.name === 'setImmediate' ? null : timerIntervalOf(path));
+        register('timer', targets, node, callee.name === 'setImmediate' ? null : timerIntervalOf(path),
+          callee.name === 'setTimeout' ? from : null);
         return true;
       }
       if (callee.name === 'createServer') {
@@ -598,7 +602,31 @@ export function createHotContextCollector(importOf: (localName: string) => Impor
     }
   }
 
+  /** Does running `seeds` reach `goal` (through calls and nested functions)? For self-rescheduling timeouts. */
+  function reaches(seeds: FunctionInfo[], goal: FunctionInfo): boolean {
+    const seen = new Set<FunctionInfo>(seeds);
+    const queue = [...seeds];
+    for (let i = 0; i < queue.length; i++) {
+      const info = queue[i];
+      if (info === goal) return true;
+      const next = [...info.calls.map(resolve), ...info.nested];
+      for (const callee of next) {
+        if (callee && !seen.has(callee)) {
+          seen.add(callee);
+          queue.push(callee);
+        }
+      }
+    }
+    return false;
+  }
+
   function finish(): HotContext {
+    // A setTimeout runs once unless its callback schedules it again; a one-shot has no interval.
+    for (const registration of registrations) {
+      if (registration.oneShotFrom === null || registration.intervalMs === null) continue;
+      const seeds = registration.targets.map(resolve).filter((info): info is FunctionInfo => info !== null);
+      if (!reaches(seeds, registration.oneShotFrom)) registration.intervalMs = null;
+    }
     const ordered = registrations
       .map((registration, index) => ({ registration, index }))
       .sort((a, b) => {
