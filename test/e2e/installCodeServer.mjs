@@ -1,5 +1,5 @@
 // Installs code-server 4.100.3 (VS Code 1.100.3) into .vscode-test/code-server without any download
-// outside the npm registry, following docs/../shared vscode-e2e recipe. Idempotent: a marker file
+// outside the npm registry, following the recipe in /work/shared/vscode-e2e.md. Idempotent: a marker file
 // records a finished install so later runs skip straight to starting it.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync, symlinkSync, rmSync, lstatSync } from 'node:fs';
