@@ -120,7 +120,7 @@ describe('language server profile features (server process + profile worker)', f
     assert.match(declaration, /`getTimestamp`: self .*, total .*\n\ncallers: handleMessage /);
     const serviceUri = pathToFileURL(join(WORKLOADS, 'service.js')).href;
     const call = await connection.sendRequest<Hover | null>('textDocument/hover', { textDocument: { uri: serviceUri }, position: { line: 34, character: 10 } });
-    assert.match((call?.contents as { value: string } | undefined)?.value ?? '', /calls here spent .* in libraries: execSync .*normalizeSpawnArguments/);
+    assert.match((call?.contents as { value: string } | undefined)?.value ?? '', /calls in `collectStats` spent .* in libraries: execSync .*normalizeSpawnArguments/);
     assert.equal(await connection.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line: 0, character: 0 } }), null);
   });
 

@@ -169,7 +169,8 @@ export function hoverMarkdown(detail: LineDetail): string {
       .slice(0, 4)
       .map((l) => `${md(l.name || '(anonymous)')} ${formatMs(l.ms)}`)
       .join(', ');
-    parts.push(`calls here spent ${formatMs(site.ms)} (${formatPercent(site.percent)}) in libraries: ${libraries}`);
+    const where = site.exactLine === true ? 'calls on this line' : `calls in \`${md(site.function || '(anonymous)')}\``;
+    parts.push(`${where} spent ${formatMs(site.ms)} (${formatPercent(site.percent)}) in libraries: ${libraries}`);
   }
   return parts.join('\n\n');
 }

@@ -39,11 +39,11 @@ describe('attribution', () => {
   it('charges library time to the nearest user frame at the recorded call line (V8 log)', () => {
     const { report } = buildReport(profileOf(workload('v8log')), { root });
     assert.deepEqual(
-      report.callSites.map((s) => [s.function, s.file, s.line, s.samples, s.ms]),
+      report.callSites.map((s) => [s.function, s.file, s.line, s.exactLine, s.samples, s.ms]),
       [
-        ['handler', handlerJs, 12, 8, 8],
-        ['getTimestamp', handlerJs, 4, 5, 5],
-        ['handler', handlerJs, 20, 4, 4],
+        ['handler', handlerJs, 12, true, 8, 8],
+        ['getTimestamp', handlerJs, 4, true, 5, 5],
+        ['handler', handlerJs, 20, true, 4, 4],
       ],
     );
     const [mongoose, clock, spawn] = report.callSites;
@@ -72,11 +72,11 @@ describe('attribution', () => {
   it("falls back to the user function's line when the format has no call lines (cpuprofile)", () => {
     const { report } = buildReport(profileOf(workload('cpuprofile'), { format: 'cpuprofile' }), { root });
     assert.deepEqual(
-      report.callSites.map((s) => [s.function, s.line, s.samples]),
+      report.callSites.map((s) => [s.function, s.line, s.exactLine, s.samples]),
       [
         // exec and execSync are both charged to handler's own line 10.
-        ['handler', 10, 12],
-        ['getTimestamp', 3, 5],
+        ['handler', 10, false, 12],
+        ['getTimestamp', 3, false, 5],
       ],
     );
   });

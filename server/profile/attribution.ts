@@ -128,6 +128,7 @@ function toCallSite(profile: NormalizedProfile, index: FunctionIndex, site: Site
     function: user.name,
     file: user.file,
     line: site.key.line,
+    exactLine: site.key.exactLine,
     samples: site.samples,
     ms: site.ms,
     percent: percentOf(site.samples, profile.samples),

@@ -50,6 +50,15 @@ describe('cost index', () => {
     assert.deepEqual(index.costOf(modelsJs, findingAt(42, { name: '', line: 41, column: 29 })), { selfMs: 80, totalMs: 80, percent: 40 });
   });
 
+  it("does not charge a function's library time to its declaration line when call lines are unknown (cpuprofile)", () => {
+    const cpuprofile = costIndexOf(
+      buildReport(profileOf([{ frames: [onMessage, { name: 'now' }], samples: 5 }, { frames: [onMessage], samples: 5, line: 52 }], { format: 'cpuprofile' }), { root }).costTable(),
+    );
+    // The `now` time is charged to onMessage's own line 50, which is not where the call is.
+    assert.deepEqual(cpuprofile.costOf(modelsJs, findingAt(50, { name: 'onMessage', line: 50, column: 0 })), { selfMs: 5, totalMs: 10, percent: 100 });
+    assert.deepEqual(cpuprofile.costOf(modelsJs, findingAt(52, { name: 'onMessage', line: 50, column: 0 })), { selfMs: 5, totalMs: 5, percent: 50 });
+  });
+
   it('returns null for unmeasured code, module level and other files', () => {
     assert.equal(index.costOf(modelsJs, findingAt(10, { name: 'cold', line: 9, column: 0 })), null);
     assert.equal(index.costOf(modelsJs, findingAt(10, null)), null);

@@ -58,8 +58,9 @@ export function costIndexOf(table: CostTable): CostIndex {
       if (costs === undefined) return null;
       const line = finding.range.loc.start.line;
       const lineCost = costs.lines.find((l) => l.line === line);
-      // Library time charged to a call on this line belongs to the line too (execSync's spawn cost).
-      const calls = costs.callSites.filter((s) => s.line === line);
+      // Library time charged to a call on this line belongs to the line too (execSync's spawn
+      // cost), when the profile recorded the call's line rather than only its function.
+      const calls = costs.callSites.filter((s) => s.line === line && s.exactLine === true);
       const lineSamples = (lineCost?.selfSamples ?? 0) + calls.reduce((sum, s) => sum + s.samples, 0);
       if (lineSamples > 0) {
         const selfMs = lineCost?.selfMs ?? 0;

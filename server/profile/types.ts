@@ -102,6 +102,8 @@ export interface CallSite {
   file: string;
   /** The call's line when the format records it (V8 log), else the user function's line. */
   line: number;
+  /** True when `line` is the recorded call line, false when it is the function's own line (cpuprofile). */
+  exactLine?: boolean;
   samples: number;
   ms: number;
   percent: number;
