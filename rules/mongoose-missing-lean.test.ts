@@ -123,6 +123,16 @@ app.post('/u/:id/seen', async (req, res) => {
 });`,
     },
     {
+      name: 'NestJS: an injected property that is not a model (no @InjectModel)',
+      filename: 'cache.service.ts',
+      code: `import { InjectModel } from '@nestjs/mongoose';
+export class CacheService {
+  constructor(private readonly store: { find(): Promise<unknown[]> }, @InjectModel('User') private readonly users: unknown) {}
+  all(): Promise<unknown[]> { return this.store.find(); }
+  outside = () => this.other.find();
+}`,
+    },
+    {
       name: 'odd shapes neither throw nor report',
       code: `${USER}const f = User.find;
 new User.find();
@@ -340,6 +350,31 @@ app.get('/home', async (req, res) => {
   tasks.forEach((t) => t.markModified('seen'));
   res.json({ users, tasks: tasks.length });
 });`,
+    },
+    {
+      name: 'NestJS: a model injected with @InjectModel, returned from a controller method',
+      filename: 'users.service.ts',
+      code: `import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { Model } from 'mongoose';
+@Injectable()
+export class UsersService {
+  constructor(@InjectModel('User') private readonly userModel: Model<unknown>, private readonly cache: Map<string, unknown>) {}
+  findAll(): Promise<unknown[]> {
+    return this.userModel.find().exec();
+  }
+}`,
+      errors: [{ messageId: 'missingLean', line: 8, column: 12 }],
+      output: `import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { Model } from 'mongoose';
+@Injectable()
+export class UsersService {
+  constructor(@InjectModel('User') private readonly userModel: Model<unknown>, private readonly cache: Map<string, unknown>) {}
+  findAll(): Promise<unknown[]> {
+    return this.userModel.find().lean().exec();
+  }
+}`,
     },
     {
       name: 'two queries in one handler: only the serialized one',

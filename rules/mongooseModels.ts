@@ -110,6 +110,11 @@ export function isModelPath(path: NodePath, context: RuleContext, depth = 0): bo
   if (isModelExpression(node, roleOf)) return true;
   if (depth > MAX_ALIAS_DEPTH) return false;
 
+  if (node.type === 'MemberExpression' && unwrapExpression(node.object).type === 'ThisExpression') {
+    const name = memberName(node);
+    return name !== null && isInjectedModel(path, name, context);
+  }
+
   let rootName: string | null = null;
   let member: string | null = null;
   if (node.type === 'Identifier') {
@@ -141,6 +146,28 @@ export function isModelPath(path: NodePath, context: RuleContext, depth = 0): bo
   const initPath = declarator.get('init');
   return !Array.isArray(initPath) && initPath.node != null && declarator.node.id.type === 'Identifier'
     && isModelPath(initPath as NodePath, context, depth + 1);
+}
+
+/**
+ * NestJS: `constructor(@InjectModel(User.name) private userModel: Model<User>)` makes
+ * `this.userModel` a model inside that class.
+ */
+function isInjectedModel(path: NodePath, property: string, context: RuleContext): boolean {
+  const owner = path.findParent((p) => p.isClassBody());
+  if (!owner?.isClassBody()) return false;
+  for (const member of owner.node.body) {
+    if (member.type !== 'ClassMethod' || member.kind !== 'constructor') continue;
+    for (const param of member.params) {
+      if (param.type !== 'TSParameterProperty' || param.parameter.type !== 'Identifier' || param.parameter.name !== property) continue;
+      return (param.decorators ?? []).some((decorator) => {
+        const call = unwrapExpression(decorator.expression);
+        if (call.type !== 'CallExpression') return false;
+        const callee = unwrapExpression(call.callee);
+        return callee.type === 'Identifier' && context.importOf(callee.name)?.source === '@nestjs/mongoose' && context.importOf(callee.name)?.imported === 'InjectModel';
+      });
+    }
+  }
+  return false;
 }
 
 /** Summaries asked for during one analysis (a rule context lives for one file's analysis). */
