@@ -110,7 +110,8 @@ describe('hotframe profile', () => {
     assert.deepEqual([priceOf?.file, priceOf?.line], [join(WORKLOADS, 'typed.ts'), 8]);
     assert.ok(typed.lines.some((l) => l.file === join(WORKLOADS, 'typed.ts') && l.line === 10 && l.selfSamples > 0));
     // Without --root under the workloads, the container paths cannot be found: listed, not dropped.
-    const run = await hotframe('profile', join(PROFILES, 'service.container.cpuprofile'), '--root', tmpdir(), '--format', 'json');
+    const empty = mkdtempSync(join(tmpdir(), 'hotframe-cli-empty-root-'));
+    const run = await hotframe('profile', join(PROFILES, 'service.container.cpuprofile'), '--root', empty, '--format', 'json');
     const unmapped = JSON.parse(run.stdout) as ProfileReport;
     assert.ok(unmapped.unresolvedFiles.includes('/usr/src/app/service.js'), unmapped.unresolvedFiles.join(','));
   });
