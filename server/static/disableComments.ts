@@ -1,7 +1,7 @@
 // `// hotframe-disable-next-line <id>[, <id>]` and `/* hotframe-disable <id> */` (whole file):
 // reading them from the parsed comments, and the two quick fixes that write them.
 import type * as t from '@babel/types';
-import type { Finding, Fix, RuleId } from '../../rules/api';
+import type { Finding, Fix, RuleId, TextEdit } from '../../rules/api';
 
 /** Rule ids a directive names; `all` when it names none. */
 type DirectiveRules = ReadonlySet<string> | 'all';
@@ -51,6 +51,21 @@ function lineStartOf(text: string, offset: number): number {
   return text.lastIndexOf('\n', offset - 1) + 1;
 }
 
+/**
+ * When the line above already is `// hotframe-disable-next-line a, b`, add the id to it: a new
+ * comment line in between would take that directive's target away from the code.
+ */
+function extendPreviousDirective(text: string, lineStart: number, ruleId: RuleId): TextEdit | null {
+  if (lineStart === 0) return null;
+  const previousEnd = text[lineStart - 2] === '\r' ? lineStart - 2 : lineStart - 1;
+  const previousStart = lineStartOf(text, previousEnd);
+  const previous = text.slice(previousStart, previousEnd);
+  const match = /^(\s*\/\/\s*hotframe-disable-next-line\s+[^\s,].*?)(\s+--\s.*)?\s*$/.exec(previous);
+  if (!match) return null;
+  const at = previousStart + match[1].length;
+  return { start: at, end: at, text: `, ${ruleId}` };
+}
+
 /** The two quick fixes every finding gets: silence it on its line, or in the whole file. */
 export function disableFixes(finding: Pick<Finding, 'ruleId' | 'range'>, text: string): Fix[] {
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
@@ -65,7 +80,8 @@ export function disableFixes(finding: Pick<Finding, 'ruleId' | 'range'>, text: s
   return [
     {
       title: `Disable ${finding.ruleId} for this line`,
-      edits: [{ start: lineStart, end: lineStart, text: `${indent}// hotframe-disable-next-line ${finding.ruleId}${eol}` }],
+      edits: [extendPreviousDirective(text, lineStart, finding.ruleId)
+        ?? { start: lineStart, end: lineStart, text: `${indent}// hotframe-disable-next-line ${finding.ruleId}${eol}` }],
     },
     {
       title: `Disable ${finding.ruleId} for this file`,

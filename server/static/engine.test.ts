@@ -252,6 +252,18 @@ probe();`;
       assert.deepEqual(messages(`// see hotframe-disable-next-line docs\nprobe();`).length, 1);
     });
 
+    it('disableFixes extends a next-line directive already above the finding instead of stacking a second one', () => {
+      const text = 'function f() {\r\n  // hotframe-disable-next-line spawn-without-env -- legacy\r\n  probe();\r\n}\r\n';
+      const start = text.indexOf('probe');
+      const finding = { ruleId: 'date-now-hot-path' as const, range: { start, end: start + 7, loc: { start: { line: 3, column: 2 }, end: { line: 3, column: 9 } } } };
+      const [line] = disableFixes(finding, text);
+      const at = text.indexOf(' -- legacy');
+      assert.deepEqual(line.edits, [{ start: at, end: at, text: ', date-now-hot-path' }]);
+      const silenced = text.slice(0, at) + line.edits[0].text + text.slice(at);
+      assert.match(silenced, /hotframe-disable-next-line spawn-without-env, date-now-hot-path -- legacy/);
+      assert.deepEqual(messages(silenced), []);
+    });
+
     it('disableFixes: a comment line above with the same indentation, and a file comment after a shebang', () => {
       const text = '#!/usr/bin/env node\nfunction f() {\n    probe();\n}\n';
       const start = text.indexOf('probe');
