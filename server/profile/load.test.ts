@@ -50,6 +50,17 @@ describe('loadProfile', () => {
     }
   });
 
+  it('recognizes a DevTools trace with a CPU profile', async () => {
+    const { nodes, samples, timeDeltas } = JSON.parse(tiny) as { nodes: { id: number; children?: number[] }[]; samples: number[]; timeDeltas: number[] };
+    // Trace nodes name their parent instead of listing children.
+    const traceNodes = nodes.map((n) => ({ id: n.id, callFrame: (n as { callFrame?: unknown }).callFrame, ...(n.id === 2 ? { parent: 1 } : {}) }));
+    const trace = [{ name: 'Profile', id: '0x1', args: { data: { startTime: 0 } } }, { name: 'ProfileChunk', id: '0x1', args: { data: { cpuProfile: { nodes: traceNodes, samples }, timeDeltas } } }];
+    const p = await loadProfile(file('Trace-20260101.json', JSON.stringify(trace)));
+    assert.equal(p.format, 'cpuprofile');
+    assert.equal(p.samples, 3);
+    assert.equal(p.functions[p.tree.func[1]].name, 'main');
+  });
+
   it('recognizes raw V8 logs and --preprocess JSON, also gzipped', async () => {
     const log = readFileSync(join(FIXTURES, 'service.v8.log'));
     const fromGz = await loadProfile(file('log.gz', gzipSync(log)));

@@ -5,7 +5,7 @@ import { open, stat } from 'node:fs/promises';
 import { createReadStream } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import { ProfileInputError } from './profileInputError';
-import { buildCpuprofile, readCpuprofile, findCpuprofile } from './readCpuprofile';
+import { buildCpuprofile, readCpuprofile, findCpuprofile, readTraceProfile } from './readCpuprofile';
 import { readPreprocessed, isPreprocessed } from './readPreprocessed';
 import { scanCpuprofile } from './scanCpuprofile';
 import { V8LogReader } from './readV8Log';
@@ -52,7 +52,11 @@ export async function loadProfile(path: string, options: LoadOptions = {}): Prom
     let profile: NormalizedProfile;
     if (findCpuprofile(json) !== undefined) profile = readCpuprofile(json, path);
     else if (isPreprocessed(json)) profile = await readPreprocessed(json, path);
-    else throw new ProfileInputError(`not a CPU profile: ${path} is JSON without "nodes" (cpuprofile) or "code"/"ticks" (--prof-process --preprocess)`);
+    else {
+      const trace = readTraceProfile(json, path);
+      if (trace === undefined) throw new ProfileInputError(`not a CPU profile: ${path} is JSON without "nodes" (cpuprofile) or "code"/"ticks" (--prof-process --preprocess) or a trace with ProfileChunk events`);
+      profile = trace;
+    }
     options.onProgress?.(1);
     return profile;
   }

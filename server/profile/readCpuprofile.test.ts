@@ -1,7 +1,7 @@
 // The cpuprofile reader on hand-made profiles: exact samples, durations, lines, and every kind
 // of damage a profile file can carry.
 import assert from 'node:assert/strict';
-import { readCpuprofile } from './readCpuprofile';
+import { readCpuprofile, readTraceProfile } from './readCpuprofile';
 import { ProfileInputError } from './profileInputError';
 import type { NormalizedProfile } from './types';
 
@@ -234,5 +234,36 @@ describe('readCpuprofile', () => {
     assert.equal(p.samples, 2);
     assert.match(p.warnings.join('\n'), /without a unique numeric id/);
     assert.equal(p.functions.some((f) => f.name === '(unknown)'), true);
+  });
+
+  it('reads a CPU profile from a DevTools trace (Profile + ProfileChunk events), like the same cpuprofile', () => {
+    const frame = (name: string, line: number) => ({ functionName: name, url: name === '(root)' ? '' : APP, lineNumber: line, columnNumber: 4, scriptId: '1' });
+    const trace = {
+      traceEvents: [
+        { name: 'TracingStartedInBrowser', args: { data: {} } },
+        { name: 'Profile', id: '0x2', args: { data: { startTime: 1000 } } },
+        { name: 'ProfileChunk', id: '0x2', args: { data: { cpuProfile: { nodes: [{ id: 1, callFrame: frame('(root)', -1) }, { id: 2, parent: 1, callFrame: frame('main', 9) }], samples: [2, 2] }, timeDeltas: [100, 1000] } } },
+        { name: 'ProfileChunk', id: '0x2', args: { data: { cpuProfile: { nodes: [{ id: 3, parent: 2, callFrame: frame('handle', 19) }], samples: [3] }, timeDeltas: [2000] } } },
+        { name: 'Profile', id: '0x9', args: { data: { startTime: 0 } } },
+        { name: 'ProfileChunk', id: '0x9', args: { data: { cpuProfile: { nodes: [{ id: 1, callFrame: frame('other', 1) }], samples: [1] }, timeDeltas: [1] } } },
+      ],
+    };
+    const fromTrace = readTraceProfile(trace, 't.json');
+    const same = readCpuprofile(
+      cpuprofile(
+        [
+          { id: 1, name: '(root)', children: [2] },
+          { id: 2, name: 'main', url: APP, line: 9, children: [3] },
+          { id: 3, name: 'handle', url: APP, line: 19 },
+        ],
+        [2, 2, 3],
+        [100, 1000, 2000],
+        { startTime: 1000, endTime: 4100 },
+      ),
+      't.json',
+    );
+    assert.deepEqual(fromTrace, same);
+    assert.equal(readTraceProfile({ traceEvents: [{ name: 'X' }] }, 't.json'), undefined);
+    assert.equal(readTraceProfile({ nodes: [] }, 't.json'), undefined);
   });
 });

@@ -253,3 +253,54 @@ function internFrame(builder: CallTreeBuilder, callFrame: unknown): number {
   const kind: CodeKind = VM_NAMES.has(name) && url === '' ? 'vm' : url === '' ? 'native' : 'js';
   return builder.internFunction(name, url, line, column, kind);
 }
+
+/**
+ * A CPU profile inside a Chrome / DevTools performance trace (an array of trace events or
+ * `{ traceEvents: [...] }`): "Profile" gives the start time, "ProfileChunk" events carry nodes
+ * (linked by `parent`), samples and time deltas. With several profiles, the one with the most
+ * samples is read. Undefined when the JSON holds no such profile.
+ */
+export function readTraceProfile(json: unknown, label: string): NormalizedProfile | undefined {
+  const events = Array.isArray(json) ? json : isRecord(json) && Array.isArray(json.traceEvents) ? json.traceEvents : undefined;
+  if (events === undefined) return undefined;
+  const profiles = new Map<string, { start: number | undefined; chunks: Record<string, unknown>[]; samples: number }>();
+  const profileOf = (id: unknown): { start: number | undefined; chunks: Record<string, unknown>[]; samples: number } => {
+    const key = String(id);
+    let p = profiles.get(key);
+    if (p === undefined) profiles.set(key, (p = { start: undefined, chunks: [], samples: 0 }));
+    return p;
+  };
+  for (const event of events) {
+    if (!isRecord(event) || !isRecord(event.args) || !isRecord(event.args.data)) continue;
+    const data = event.args.data;
+    if (event.name === 'Profile') profileOf(event.id).start = finite(data.startTime);
+    else if (event.name === 'ProfileChunk' && isRecord(data.cpuProfile)) {
+      const p = profileOf(event.id);
+      p.chunks.push(data);
+      if (Array.isArray(data.cpuProfile.samples)) p.samples += data.cpuProfile.samples.length;
+    }
+  }
+  let best: { start: number | undefined; chunks: Record<string, unknown>[]; samples: number } | undefined;
+  for (const p of profiles.values()) if (p.chunks.length > 0 && (best === undefined || p.samples > best.samples)) best = p;
+  if (best === undefined) return undefined;
+  const parts = new CpuprofileParts();
+  const samples: unknown[] = [];
+  const deltas: unknown[] = [];
+  for (const chunk of best.chunks) {
+    const cpu = chunk.cpuProfile as Record<string, unknown>;
+    if (Array.isArray(cpu.nodes)) for (const node of cpu.nodes) parts.addNode(node);
+    const chunkSamples = Array.isArray(cpu.samples) ? cpu.samples : [];
+    const chunkDeltas = Array.isArray(chunk.timeDeltas) ? chunk.timeDeltas : [];
+    for (let i = 0; i < chunkSamples.length; i++) {
+      samples.push(chunkSamples[i]);
+      deltas.push(chunkDeltas[i] ?? 0);
+    }
+  }
+  parts.samples = samples;
+  parts.timeDeltas = deltas;
+  parts.startTime = best.start ?? 0;
+  let end = parts.startTime;
+  for (const d of deltas) end += Math.max(0, finite(d) ?? 0);
+  parts.endTime = end;
+  return buildCpuprofile(parts, label);
+}
