@@ -11,6 +11,7 @@ import type { MessageConnection } from 'vscode-jsonrpc/node';
 import type { CodeAction, Diagnostic, PublishDiagnosticsParams, TextEdit, WorkspaceEdit } from 'vscode-languageserver';
 
 import { LEAN_HANDLER, SPAWN_TIMER, writeLeanProfile, writeProject, writeSpawnProfile } from './analyzeFixture';
+import { DEFAULT_SETTINGS, parseSettings } from '../../server/lsp/settings';
 import { bundles } from './bundles';
 
 const URI = 'file:///virtual/project/routes/tasks.js';
@@ -267,6 +268,53 @@ describe('language server over stdio', function () {
     await client.connection.sendNotification('exit');
     assert.equal(await exited, 0);
     assert.equal(client.stderr(), '');
+  });
+});
+
+describe('parseSettings', () => {
+  const parse = (raw: unknown) => {
+    const warnings: string[] = [];
+    return { settings: parseSettings(raw, (line) => warnings.push(line)), warnings };
+  };
+
+  it('reads every hotframe setting', () => {
+    const { settings, warnings } = parse({
+      rules: { 'date-now-hot-path': 'error', 'spawn-without-env': 'off' },
+      hotThresholdPercent: 5,
+      pathMappings: [{ from: '/usr/src/app', to: '/home/me/app' }],
+      heat: { enabled: false },
+    });
+    assert.deepEqual(settings, {
+      rules: { 'date-now-hot-path': 'error', 'spawn-without-env': 'off' },
+      hotThresholdPercent: 5,
+      pathMappings: [{ from: '/usr/src/app', to: '/home/me/app' }],
+      heatEnabled: false,
+    });
+    assert.deepEqual(warnings, []);
+  });
+
+  it('uses the defaults when nothing is set', () => {
+    assert.deepEqual(parse(undefined), { settings: { ...DEFAULT_SETTINGS }, warnings: [] });
+    assert.deepEqual(parse(null).settings, { ...DEFAULT_SETTINGS });
+  });
+
+  it('replaces each bad value by its default with one warning line', () => {
+    const { settings, warnings } = parse({
+      rules: { 'date-now-hot-path': 'loud', 'no-such-rule': 'error', 'blocking-sync-call': 'hint' },
+      hotThresholdPercent: 'high',
+      pathMappings: [{ from: '/a' }, { from: '/b', to: '/c' }],
+      heat: { enabled: 'yes' },
+    });
+    assert.deepEqual(settings, { rules: { 'blocking-sync-call': 'hint' }, hotThresholdPercent: 1, pathMappings: [{ from: '/b', to: '/c' }], heatEnabled: true });
+    assert.deepEqual(warnings, [
+      "hotframe.rules.date-now-hot-path: 'loud' is not one of off|hint|information|warning|error, using the default",
+      "hotframe.rules: unknown rule 'no-such-rule' ignored",
+      "hotframe.hotThresholdPercent: 'high' is not a number in 0..100, using 1",
+      'hotframe.pathMappings: an entry without string "from" and "to" was ignored',
+      'hotframe.heat.enabled: expected true or false, using true',
+    ]);
+    assert.deepEqual(parse({ hotThresholdPercent: 101 }).settings.hotThresholdPercent, 1);
+    assert.deepEqual(parse('hotframe').warnings, ['hotframe settings: expected an object, using defaults']);
   });
 });
 
