@@ -122,6 +122,21 @@ http.createServer((req, res) => { http.get({ host: 'up', agent: new http.Agent({
       output: null,
     },
     {
+      name: 'a require inside the handler',
+      code: `app.get('/lazy', async (req, res) => {
+  const Redis = require('ioredis');
+  const { createClient } = require('redis');
+  const a = new Redis();
+  const b = createClient();
+  res.end();
+});`,
+      errors: [
+        { messageId: 'connectionPerRequest', line: 4, column: 13 },
+        { messageId: 'connectionPerRequest', line: 5, column: 13 },
+      ],
+      output: null,
+    },
+    {
       name: 'a message handler (TypeScript, import default ioredis)',
       filename: 'consumer.ts',
       code: `import IORedis from 'ioredis';

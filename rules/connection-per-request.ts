@@ -57,10 +57,12 @@ const rule: RuleModule = {
     const pending: { path: NodePath; messageId: string; what: string }[] = [];
     function check(path: NodePath<t.CallExpression | t.NewExpression>, isNew: boolean): void {
       const callee = path.node.callee;
-      // Cheap pre-check: a member call must end in a connecting name; a bare name must be an import.
+      // Cheap pre-check before resolving the name through scope bindings.
       if (callee.type === 'MemberExpression') {
         if (callee.property.type !== 'Identifier' || !LAST_NAMES.has(callee.property.name)) return;
-      } else if (callee.type !== 'Identifier' || context.importOf(callee.name) === null) {
+      } else if (callee.type !== 'Identifier'
+        || (context.importOf(callee.name) === null && !LAST_NAMES.has(callee.name) && !/^[A-Z]/.test(callee.name))) {
+        // A bare name is worth resolving if imported, named like a connector, or a class (lazy `require` inside a handler).
         return;
       }
       const name = qualifiedNameOf(path, callee, context.importOf);

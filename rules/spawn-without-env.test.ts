@@ -129,6 +129,18 @@ export const df = (): string => execSync('df -k', opts);`,
       output: null,
     },
     {
+      name: 'a require inside a function (lazy require)',
+      code: `function diskUsage() {
+  const { execSync } = require('child_process');
+  return execSync('df -k');
+}`,
+      errors: [{ messageId: 'missingEnv', line: 3, column: 10 }],
+      output: `function diskUsage() {
+  const { execSync } = require('child_process');
+  return execSync('df -k', { env: ${ENV} });
+}`,
+    },
+    {
       name: 'env shorthand bound to process.env: reported, no fix',
       code: `const cp = require('child_process');
 const env = process.env;

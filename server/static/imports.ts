@@ -110,9 +110,20 @@ export interface ModuleMember {
 }
 
 /** True when `name` at `path` is the module-level binding (not a parameter or local that shadows it). */
-function isModuleLevelName(path: NodePath, name: string): boolean {
+/**
+ * Where `name` as seen from `path` comes from: the module's import table for module-level names,
+ * or a `require` inside a function (`const { execSync } = require('child_process')` in a helper).
+ * Null for locals, parameters and globals.
+ */
+function originAt(path: NodePath, name: string, importOf: (localName: string) => ImportBinding | null): ImportBinding | null {
   const binding = path.scope.getBinding(name);
-  return binding !== undefined && binding.scope.path.type === 'Program';
+  if (!binding) return null;
+  if (binding.scope.path.type === 'Program') return importOf(name);
+  const declarator = binding.path.node;
+  if (declarator.type !== 'VariableDeclarator' || !declarator.init) return null;
+  const local = new Map<string, ImportBinding>();
+  addDeclarator(local, declarator);
+  return local.get(name) ?? null;
 }
 
 /**
@@ -125,8 +136,8 @@ export function moduleMemberOf(
   importOf: (localName: string) => ImportBinding | null,
 ): ModuleMember | null {
   if (callee.type === 'Identifier') {
-    const origin = importOf(callee.name);
-    if (!origin || origin.namespace || origin.imported === 'default' || !isModuleLevelName(path, callee.name)) return null;
+    const origin = originAt(path, callee.name, importOf);
+    if (!origin || origin.namespace || origin.imported === 'default') return null;
     return { source: origin.source, member: origin.imported };
   }
   if (callee.type !== 'MemberExpression' && callee.type !== 'OptionalMemberExpression') return null;
@@ -134,8 +145,8 @@ export function moduleMemberOf(
   if (member === null) return null;
   const object = callee.object;
   if (object.type === 'Identifier') {
-    const origin = importOf(object.name);
-    if (!origin || !isModuleLevelName(path, object.name)) return null;
+    const origin = originAt(path, object.name, importOf);
+    if (!origin) return null;
     // `const { promises } = require('fs')` style members are not modules; only whole-module names.
     if (origin.namespace || origin.imported === 'default') return { source: origin.source, member };
     return null;
@@ -163,8 +174,8 @@ export function qualifiedNameOf(
     node = node.object;
   }
   if (node.type === 'Identifier') {
-    const origin = importOf(node.name);
-    if (!origin || !isModuleLevelName(path, node.name)) return null;
+    const origin = originAt(path, node.name, importOf);
+    if (!origin) return null;
     const base = origin.namespace || origin.imported === 'default' ? [] : [origin.imported];
     return `${origin.source}:${[...base, ...members].join('.')}`;
   }
