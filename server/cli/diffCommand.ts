@@ -4,7 +4,7 @@ import { basename } from 'node:path';
 import { diffReports, type ProfileDiff } from '../profile/diff';
 import { parseArgs } from './args';
 import { CliError } from './errors';
-import { analyzeProfileFile, profileCliOptions } from './profileCommand';
+import { analyzeProfileForCli, profileCliOptions } from './profileCommand';
 import { diffText } from './profileText';
 
 export async function runDiff(argv: string[]): Promise<number> {
@@ -14,8 +14,8 @@ export async function runDiff(argv: string[]): Promise<number> {
   }
   const options = profileCliOptions(args);
   const [beforeFile, afterFile] = args.positionals;
-  const before = await analyzeProfileFile(beforeFile, options.root);
-  const after = await analyzeProfileFile(afterFile, options.root);
+  const before = await analyzeProfileForCli(beforeFile, options.root);
+  const after = await analyzeProfileForCli(afterFile, options.root);
   const diff = diffReports(before.report, after.report);
   if (options.format === 'json') {
     const cut: ProfileDiff = { ...diff, functions: diff.functions.slice(0, options.top), lines: diff.lines.slice(0, options.top) };

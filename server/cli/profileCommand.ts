@@ -2,9 +2,8 @@
 import { statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 
-import { loadProfile } from '../profile/load';
 import { ProfileInputError } from '../profile/profileInputError';
-import { buildReport, type AnalyzedProfile } from '../profile/report';
+import { analyzeProfileFile, type AnalyzedProfile } from '../profile/report';
 import type { ProfileReport } from '../profile/types';
 import { flagValue, parseArgs, type ParsedArgs } from './args';
 import { CliError } from './errors';
@@ -37,19 +36,13 @@ export function profileCliOptions(args: ParsedArgs): ProfileCliOptions {
 }
 
 /** Loads and analyzes one profile; unreadable input becomes a one-line CliError. */
-export async function analyzeProfileFile(path: string, root: string): Promise<AnalyzedProfile> {
-  let profile;
+export async function analyzeProfileForCli(path: string, root: string): Promise<AnalyzedProfile> {
   try {
-    profile = await loadProfile(resolve(path));
+    return await analyzeProfileFile(resolve(path), { root });
   } catch (error) {
     if (error instanceof ProfileInputError) throw new CliError(error.message);
-    const code = (error as NodeJS.ErrnoException | null)?.code;
-    if (code === 'ENOENT') throw new CliError(`${path}: no such file`);
-    if (code === 'EISDIR') throw new CliError(`${path}: is a directory, not a profile`);
-    if (code === 'EACCES') throw new CliError(`${path}: permission denied`);
     throw error;
   }
-  return buildReport(profile, { root });
 }
 
 const round = (ms: number): number => Math.round(ms * 1000) / 1000;
@@ -77,7 +70,7 @@ export async function runProfile(argv: string[]): Promise<number> {
   }
   const options = profileCliOptions(args);
   const file = args.positionals[0];
-  const { report } = await analyzeProfileFile(file, options.root);
+  const { report } = await analyzeProfileForCli(file, options.root);
   process.stdout.write(options.format === 'json' ? JSON.stringify(reportJson(report, options.top), null, 2) + '\n' : profileText(basename(file), report, options.top, options.root));
   return 0;
 }

@@ -3,8 +3,7 @@
 import { resolve } from 'node:path';
 
 import type { Finding } from '../../rules/api';
-import { loadProfile } from './load';
-import { buildReport, type AnalysisOptions } from './report';
+import { analyzeProfileFile, type AnalysisOptions } from './report';
 import type { CallSite, FunctionCost, LineCost, ReportOptions } from './types';
 
 export interface MeasuredCost {
@@ -75,6 +74,5 @@ export function costIndexOf(table: CostTable): CostIndex {
 }
 
 export async function loadCostIndex(profilePath: string, options: ReportOptions | AnalysisOptions): Promise<CostIndex> {
-  const profile = await loadProfile(profilePath);
-  return costIndexOf(buildReport(profile, options).costTable());
+  return costIndexOf((await analyzeProfileFile(profilePath, options)).costTable());
 }

@@ -8,7 +8,9 @@ import { attribute, type Attribution } from './attribution';
 import type { CostTable, FileCosts } from './costIndex';
 import { DEFAULT_MIN_FRACTION, invertTree, mergeProfile, toFlameNodes, type MergedTree } from './flameTree';
 import { findInsights, type SourceLineReader } from './insights';
+import { loadProfile, type LoadOptions } from './load';
 import { isLocalCandidate, PathResolver } from './pathMapping';
+import { ProfileInputError } from './profileInputError';
 import { SourceMapCache } from './sourceMaps';
 import type { CallSite, FlameNode, FunctionCost, LineCost, NormalizedProfile, ProfileReport, ReportOptions } from './types';
 
@@ -238,4 +240,24 @@ export function buildReport(profile: NormalizedProfile, options: AnalysisOptions
     warnings: [...profile.warnings, ...maps.warnings],
   };
   return new AnalyzedProfile(profile, index, shape, aggregates, attribution, report);
+}
+
+/**
+ * Reads and analyzes a profile file. Every problem with the file itself (missing, a directory,
+ * unreadable, not a profile) becomes a one-line ProfileInputError; an abort passes through.
+ */
+export async function analyzeProfileFile(path: string, options: AnalysisOptions = {}, load: LoadOptions = {}): Promise<AnalyzedProfile> {
+  let profile: NormalizedProfile;
+  try {
+    profile = await loadProfile(path, load);
+  } catch (error) {
+    if (error instanceof ProfileInputError || load.signal?.aborted === true) throw error;
+    const code = (error as NodeJS.ErrnoException | null)?.code;
+    if (code === 'ENOENT') throw new ProfileInputError(`${path}: no such file`);
+    if (code === 'EISDIR') throw new ProfileInputError(`${path}: is a directory, not a profile`);
+    if (code === 'EACCES' || code === 'EPERM') throw new ProfileInputError(`${path}: permission denied`);
+    throw error;
+  }
+  load.signal?.throwIfAborted();
+  return buildReport(profile, options);
 }

@@ -9,9 +9,8 @@ import type { FlameGraphParams, FlameGraphResult, OverviewResult, ProfileRole, P
 import type { CostTable } from './costIndex';
 import { diffFlameTree } from './diff';
 import { gcPercent } from './insights';
-import { loadProfile } from './load';
 import { ProfileInputError } from './profileInputError';
-import { buildReport, type AnalysisOptions, type AnalyzedProfile, type LineDetail } from './report';
+import { analyzeProfileFile, type AnalysisOptions, type AnalyzedProfile, type LineDetail } from './report';
 import type { Insight } from './types';
 
 /** What the main thread keeps after a load: enough for costOf, file heat and diagnostics without asking again. */
@@ -56,18 +55,13 @@ export class ProfileSession {
   async load(path: string, role: ProfileRole, options: AnalysisOptions, signal?: AbortSignal, onProgress?: (fraction: number) => void): Promise<LoadedProfile> {
     let analyzed: AnalyzedProfile;
     try {
-      const profile = await loadProfile(path, { signal, onProgress: (fraction) => onProgress?.(fraction * 0.8) });
-      signal?.throwIfAborted();
-      analyzed = buildReport(profile, options);
+      analyzed = await analyzeProfileFile(path, options, { signal, onProgress: (fraction) => onProgress?.(fraction * 0.8) });
       // Analysis is synchronous: let an abort posted meanwhile arrive before committing.
       await new Promise<void>((done) => setImmediate(done));
       signal?.throwIfAborted();
     } catch (error) {
       if (signal?.aborted === true) throw new Error('cancelled');
       if (error instanceof ProfileInputError) throw error;
-      const code = (error as NodeJS.ErrnoException | null)?.code;
-      if (code === 'ENOENT') throw new ProfileInputError(`${path}: no such file`);
-      if (code === 'EISDIR') throw new ProfileInputError(`${path}: is a directory, not a profile`);
       throw new Error(`${basename(path)}: ${oneLine(error)}`);
     }
     onProgress?.(1);
