@@ -1,6 +1,7 @@
 // The one entry point for reading a profile file. The format is recognized by content, never
-// by name: gzip magic -> gunzip, then JSON (cpuprofile or `--prof-process --preprocess` output)
-// or a raw V8 log (`node --prof`), which is read as a stream of lines.
+// by name: gzip magic -> gunzip, then JSON (a cpuprofile, read from its bytes by
+// scanCpuprofile when it has the usual shape; `--prof-process --preprocess` output; a DevTools
+// trace with ProfileChunk events) or a raw V8 log (`node --prof`), read as a stream of lines.
 import { open, stat } from 'node:fs/promises';
 import { createReadStream } from 'node:fs';
 import { createGunzip } from 'node:zlib';
