@@ -83,6 +83,21 @@ async function clickNotificationButton(page, { text, button, timeoutMs = 15_000 
   return { message };
 }
 
+/** Clicks the link or button with exactly this text inside a webview (any frame but the workbench). */
+async function clickInWebview(page, { text, timeoutMs = 15_000 }) {
+  const found = await untilFound(timeoutMs, async () => {
+    for (const frame of page.frames()) {
+      if (frame === page.mainFrame()) continue;
+      const target = frame.getByText(String(text), { exact: true }).first();
+      if ((await target.count().catch(() => 0)) > 0) return target;
+    }
+    return null;
+  });
+  if (!found) throw new Error(`no webview element with the text ${JSON.stringify(text)}`);
+  await found.click({ timeout: timeoutMs });
+  return { clicked: text };
+}
+
 /** Clicks the tree row whose label is exactly `label` in the view titled `view` (a person's click). */
 async function clickTreeItem(page, { view, label, timeoutMs = 15_000 }) {
   const escape = (text) => String(text).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -104,6 +119,8 @@ export function runAction(page, request, shots, shotsDir) {
       return clickNotificationButton(page, request);
     case 'clickTreeItem':
       return clickTreeItem(page, request);
+    case 'clickInWebview':
+      return clickInWebview(page, request);
     default:
       throw new Error(`unknown action ${JSON.stringify(request.kind)}`);
   }

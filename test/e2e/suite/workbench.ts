@@ -78,7 +78,7 @@ let actionSequence = 0;
  * code-server launcher sets HOTFRAME_E2E_ACTIONS and watches the extension host log for the
  * marker line; other launchers (@vscode/test-electron) have no browser: the result is null.
  */
-export async function browserAction<T>(kind: 'screenshot' | 'flameFrames' | 'dblclickFrame' | 'clickNotificationButton' | 'clickTreeItem', args: Record<string, unknown> = {}): Promise<T | null> {
+export async function browserAction<T>(kind: 'screenshot' | 'flameFrames' | 'dblclickFrame' | 'clickNotificationButton' | 'clickTreeItem' | 'clickInWebview', args: Record<string, unknown> = {}): Promise<T | null> {
   const dir = process.env.HOTFRAME_E2E_ACTIONS;
   if (!dir) return null;
   const id = `${++actionSequence}-${kind}`;
