@@ -19,9 +19,10 @@ export function parseHostMessage(data: unknown): ToWebview | null {
   const graph = data.graph;
   if (!isRecord(graph.root) || (graph.mode !== 'normal' && graph.mode !== 'inverted' && graph.mode !== 'diff')) return null;
   if (graph.unit !== 'samples' && graph.unit !== 'ms') return null;
-  if (typeof graph.totalMs !== 'number' || !Array.isArray(graph.openableFiles)) return null;
-  const message = data as ToWebview;
-  return message;
+  if (typeof graph.title !== 'string' || typeof graph.totalMs !== 'number' || !Array.isArray(graph.openableFiles)) return null;
+  if (data.onlyMyCode !== undefined && typeof data.onlyMyCode !== 'boolean') return null;
+  // The tree itself is checked node by node when it is copied for drawing (drawableTree).
+  return data as ToWebview;
 }
 
 export interface HostChannel {

@@ -5,6 +5,7 @@ import { drawableTree, foldThreshold } from '../../webview/drawableTree';
 import { formatMs, formatPercent, frameFacts, frameLocation, graphScale } from '../../webview/frameText';
 import { categoryColour, diffColour, parseHexColour, readPalette } from '../../webview/palette';
 import { frameMatches, normalizeSearchTerm } from '../../webview/search';
+import { parseHostMessage } from '../../webview/hostChannel';
 
 function node(name: string, value: number, children: FlameNode[] = [], extra: Partial<FlameNode> = {}): FlameNode {
   return { name, value, self: value - children.reduce((s, c) => s + c.value, 0), category: 'user', file: '', line: 0, children, ...extra };
@@ -151,5 +152,31 @@ describe('palette', () => {
     const [weak] = parse(diffColour(palette, -5, 100));
     const [strong] = parse(diffColour(palette, -90, 100));
     assert.ok(strong < weak, 'a larger speed-up is a deeper blue');
+  });
+});
+
+describe('parseHostMessage', () => {
+  const graph = { title: 't', mode: 'normal', unit: 'samples', totalMs: 1, root: { name: 'r', value: 1, self: 1, category: 'program', file: '', line: 0, children: [] }, openableFiles: [] };
+  it('accepts render and error messages', () => {
+    assert.deepEqual(parseHostMessage({ type: 'render', graph }), { type: 'render', graph });
+    assert.deepEqual(parseHostMessage({ type: 'render', graph, onlyMyCode: true }), { type: 'render', graph, onlyMyCode: true });
+    assert.deepEqual(parseHostMessage({ type: 'error', message: 'x' }), { type: 'error', message: 'x' });
+  });
+  it('rejects anything else', () => {
+    for (const bad of [
+      null,
+      'render',
+      { type: 'error', message: 5 },
+      { type: 'render' },
+      { type: 'render', graph: { ...graph, root: null } },
+      { type: 'render', graph: { ...graph, mode: 'sideways' } },
+      { type: 'render', graph: { ...graph, unit: 'ticks' } },
+      { type: 'render', graph: { ...graph, title: 5 } },
+      { type: 'render', graph: { ...graph, totalMs: '1' } },
+      { type: 'render', graph: { ...graph, openableFiles: 'x' } },
+      { type: 'render', graph, onlyMyCode: 'yes' },
+    ]) {
+      assert.equal(parseHostMessage(bad), null, JSON.stringify(bad));
+    }
   });
 });
