@@ -192,6 +192,9 @@ sub.on('message', () => { shared(); setInterval(() => probe(), 2000); });`;
       assert.deepEqual(messages("probe(); require('http').createServer();", serves), ['1:true']);
       assert.deepEqual(messages("probe(); queue.on('message', handle);", serves), ['1:true']);
       assert.deepEqual(messages("probe(); setInterval(() => {}, 10); map.get('/k');", serves), ['1:false']);
+      // HTTP clients and caches with path-like keys are not routes.
+      assert.deepEqual(messages("probe(); axios.get('/users', { params }); request.get('/x', (err, res) => {}); api.get('/u', cfg);", serves), ['1:false']);
+      assert.deepEqual(messages("probe(); router.get('/users', listUsers);", serves), ['1:true']);
     });
   });
 

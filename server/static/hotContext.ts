@@ -70,7 +70,9 @@ const FASTIFY_REQUEST_HOOKS = new Set([
   'onTimeout', 'onRequestAbort',
 ]);
 /** Receivers that are routers even when the route path is not a literal (`app.get(PATHS.x, fn)`). */
-const ROUTER_NAME = /^(app|router|api|routes?|server|fastify|r)$/i;
+const ROUTER_NAME = /^(app|router|routes?|server|fastify)$/i;
+/** Receivers of `.get('/path', ...)` that are HTTP clients or caches, not routers. */
+const HTTP_CLIENT_NAME = /^(axios|request|got|superagent|needle|https?|fetch|ky|\$|client|httpClient|agent|cache|redis|memcached?)$/i;
 
 const RANK = new Map<ExecutionKind, number>(HOTNESS_ORDER.map((kind, index) => [kind, index]));
 const UNKNOWN: ExecutionContext = { kind: 'unknown', via: [], registeredAt: null, timerIntervalMs: null, inLoop: false };
@@ -402,9 +404,14 @@ export function createHotContextCollector(importOf: (localName: string) => Impor
       const named = args[0].type === 'StringLiteral' && !isPathLike(args[0])
         && (args[1].type === 'StringLiteral' || args[1].type === 'TemplateLiteral') && isPathLike(args[1]);
       const receiver = receiverName(callee);
-      if (isPathLike(args[0]) || named || (receiver !== null && ROUTER_NAME.test(receiver))) {
-        const handlers = handlerTargets(path, args.slice(named ? 2 : 1).filter((a) => a.type !== 'ObjectExpression'), from);
-        if (handlers.length === 0 && !isPathLike(args[0]) && !named) return false;
+      if (receiver !== null && HTTP_CLIENT_NAME.test(receiver)) return false;
+      const isRouter = receiver !== null && ROUTER_NAME.test(receiver);
+      if (isPathLike(args[0]) || named || isRouter) {
+        // `x.get('/path', config)` with no handler is as likely an HTTP client call as a route.
+        const handlerArgs = args.slice(named ? 2 : 1).filter((a) => a.type !== 'ObjectExpression');
+        if (!isRouter && !handlerArgs.some(isFunctionLike)) return false;
+        const handlers = handlerTargets(path, handlerArgs, from);
+        if (handlers.length === 0 && !isRouter) return false;
         servesRequests = true;
         register('request', handlers, node);
         return true;
