@@ -120,13 +120,22 @@ describe('loadProfile', () => {
 
   it('reads a V8 log with garbage lines, counting them in one warning', async () => {
     const log = readFileSync(join(FIXTURES, 'service.v8.log'), 'utf8').split('\n');
-    const damaged = [...log.slice(0, 200), '\u0000\u0001binary junk', 'tick,zz', 'code-creation,JS', 'TICK,!', ...log.slice(200, -40), 'tick,0x1,'].join('\n');
+    const damaged = [...log.slice(0, 200), '\u0000\u0001binary junk', 'tick,zz', 'code-creation,JS', '!!TICK', 'SomeNewEvent,1,2', ...log.slice(200, -40), 'tick,0x1,'].join('\n');
     const p = await loadProfile(file('damaged.v8.log', damaged));
     assert.equal(p.format, 'v8log');
     const malformed = p.warnings.filter((w) => /malformed/.test(w));
     assert.equal(malformed.length, 1);
     assert.match(malformed[0], /^5 malformed log line\(s\) were skipped/);
     assert.ok(p.samples > 900);
+  });
+
+  it('reads a V8 log with Windows line endings like the original', async () => {
+    const log = readFileSync(join(FIXTURES, 'service.v8.log'), 'utf8');
+    const crlf = await loadProfile(file('crlf.v8.log', log.replace(/\n/g, '\r\n')));
+    const plain = await loadProfile(join(FIXTURES, 'service.v8.log'));
+    assert.deepEqual(crlf.warnings, plain.warnings);
+    assert.deepEqual(crlf.tree.selfSamples, plain.tree.selfSamples);
+    assert.deepEqual(crlf.lineTicks, plain.lineTicks);
   });
 
   it('rejects a text file that only looks like a log at first sight', async () => {

@@ -72,9 +72,10 @@ export async function loadProfile(path: string, options: LoadOptions = {}): Prom
     const text = rest + chunk.toString('latin1');
     let from = 0;
     for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', from)) {
+      const end = nl > from && text.charCodeAt(nl - 1) === 13 /* \r */ ? nl - 1 : nl;
       // Ticks are read in place; other lines are few.
-      if (text.startsWith('tick,', from)) reader.tickAt(text, from, nl);
-      else reader.line(text.slice(from, nl));
+      if (text.startsWith('tick,', from)) reader.tickAt(text, from, end);
+      else reader.line(text.slice(from, end));
       from = nl + 1;
     }
     rest = text.slice(from);

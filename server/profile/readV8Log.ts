@@ -95,8 +95,8 @@ export class V8LogReader {
       case '':
         return;
       default:
-        // Many other events (heap, timers, deopts, sfi-move, ...) do not change what ticks mean.
-        if (!/^[a-z][a-z0-9-]*$/.test(type)) this.bad(text);
+        // Many other events (heap, timers, deopts, sfi-move, ICs, ...) do not change what ticks mean.
+        if (!/^[A-Za-z][\w-]*$/.test(type)) this.bad(text);
     }
   }
 
