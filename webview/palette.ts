@@ -70,7 +70,7 @@ export function categoryColour(palette: Palette, category: Category, name: strin
 export function diffColour(palette: Palette, deltaMs: number, valueMs: number): string {
   if (deltaMs === 0 || !Number.isFinite(deltaMs)) return rgb(palette.unchanged);
   const strength = Math.min(1, Math.abs(deltaMs) / Math.max(valueMs, Math.abs(deltaMs)));
-  // Even a small change gets a visible tint (at least 25%).
-  const weight = 0.25 + 0.75 * strength;
+  // Even a small change gets a visible tint (20%); the strongest stops at 70% so black labels stay readable.
+  const weight = 0.2 + 0.5 * strength;
   return rgb(mix(palette.unchanged, deltaMs > 0 ? palette.slower : palette.faster, weight));
 }
