@@ -57,7 +57,7 @@ function enclosingScopes(dir: string): IgnoreScope[] {
 function isIgnored(scopes: readonly IgnoreScope[], path: string, isDirectory: boolean): boolean {
   for (const scope of scopes) {
     const rel = relative(scope.dir, path).split(sep).join('/');
-    if (rel === '' || rel.startsWith('..')) continue;
+    if (rel === '' || rel === '..' || rel.startsWith('../')) continue;
     if (scope.rules.ignores(isDirectory ? rel + '/' : rel)) return true;
   }
   return false;
@@ -75,6 +75,7 @@ function walk(dir: string, scopes: readonly IgnoreScope[], out: string[]): void 
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const entry of entries) {
     const path = join(dir, entry.name);
+    // Symbolic links are neither directories nor files here: not followed, so a link cycle cannot trap the walk.
     if (entry.isDirectory()) {
       if (!ALWAYS_SKIPPED.has(entry.name) && !isIgnored(inScope, path, true)) walk(path, inScope, out);
     } else if (entry.isFile() && isSourceFile(entry.name) && !isIgnored(inScope, path, false)) {
