@@ -1,9 +1,10 @@
 // Analysis on several threads, opt-in with HOTFRAME_ANALYZE_THREADS=N: the file list is split by
 // size into one share per thread; this thread takes the first share while worker threads (this
 // same bundle, started as `analyze` with workerData) take the others.
-// Not the default: on the 2-core machine it was measured on (shared, load ~15), 2 threads cost
-// 0.7-0.9 s more CPU (each worker loads and warms up the bundle and its own project index) and
-// were not faster in wall time (4 runs on 667 files: 14.6-16.2 s vs 17.4-19.8 s).
+// Not the default: on the 2-core machine it was measured on (shared, load 13-18), 2 threads cost
+// ~1.1 s more CPU (each worker loads and warms up the bundle and builds its own project index)
+// and were not faster in wall time: 3 interleaved pairs on 667 files / 159k lines gave 1 thread
+// 10.1, 25.7, 30.0 s (4.2-4.4 s CPU) and 2 threads 26.0, 28.4, 35.6 s (5.5-5.6 s CPU).
 // bench/static.bench.mjs measures both, so the default can follow the numbers.
 import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
