@@ -32,3 +32,8 @@ export function readConfig(scope?: vscode.ConfigurationScope): ClientConfig {
 export function affectsHeat(event: vscode.ConfigurationChangeEvent): boolean {
   return event.affectsConfiguration(`${SECTION}.heat.enabled`) || event.affectsConfiguration(`${SECTION}.hotThresholdPercent`);
 }
+
+/** Mappings are applied when a profile is loaded, so a change means loading it again. */
+export function affectsPathMappings(event: vscode.ConfigurationChangeEvent): boolean {
+  return event.affectsConfiguration(`${SECTION}.pathMappings`);
+}

@@ -3,7 +3,8 @@
 import * as vscode from 'vscode';
 import { HotframeContext } from './ctx';
 import { createLanguageClient } from './languageClient';
-import { registerCommands, requestFlameGraph, openLocation } from './commands';
+import { affectsPathMappings } from './config';
+import { registerCommands, requestFlameGraph, openLocation, loadProfile } from './commands';
 import { HeatDecorations } from './decorations';
 import { OverviewTree } from './views';
 import { ProfileStatusBar } from './statusBar';
@@ -37,6 +38,14 @@ export function activate(extension: vscode.ExtensionContext): void {
     ProfileEditorProvider.register(ctx),
     ...registerCommands(ctx, { heat, tree, statusBar, flame }),
     flame,
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (!affectsPathMappings(event)) return;
+      const { profile, baseline } = ctx;
+      void (async () => {
+        if (profile) await loadProfile(ctx, profile.path, 'primary');
+        if (baseline) await loadProfile(ctx, baseline.path, 'baseline');
+      })();
+    }),
     ctx.onDidChangeProfile((change) => {
       // An open flame graph follows the primary profile; Compare shows its own diff view.
       if (change === 'cleared') flame.dispose();

@@ -170,6 +170,25 @@ describe('profiles', () => {
     assert.equal(state.profile?.name, 'before.cpuprofile', 'the previous profile was replaced');
   });
 
+  it('loads the profile again when hotframe.pathMappings changes', async () => {
+    // Where the demo was recorded, read from the profile itself (e.g. /work/main/examples/demo-app).
+    const profile = JSON.parse(fs.readFileSync(before(), 'utf8')) as { nodes: { callFrame: { url: string } }[] };
+    const recorded = profile.nodes.map((n) => n.callFrame.url.replace(/^file:\/\//, '')).find((u) => u.endsWith(`${path.sep}messages.js`));
+    assert.ok(recorded, 'messages.js is not in the recorded profile');
+    const prefix = path.dirname(recorded);
+    const initial = (await debugState()).profile!.unresolvedFiles.length;
+    const config = vscode.workspace.getConfiguration('hotframe');
+    try {
+      // An explicit mapping wins over the suffix match: pointing it nowhere unresolves the demo files.
+      await config.update('pathMappings', [{ from: prefix, to: path.join(os.tmpdir(), 'hotframe-nowhere') }], vscode.ConfigurationTarget.Workspace);
+      const mapped = await stateWhen('the profile reloaded with the mapping', (s) => (s.profile?.unresolvedFiles ?? []).some((f) => f.endsWith('hotframe-nowhere/messages.js') || f.endsWith(`${path.sep}messages.js`)) && s.profile!.unresolvedFiles.length > initial);
+      assert.equal(mapped.profile?.name, 'before.cpuprofile');
+    } finally {
+      await config.update('pathMappings', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+    await stateWhen('the profile reloaded without the mapping', (s) => s.profile?.unresolvedFiles.length === initial);
+  });
+
   it('loads a raw --prof log', async () => {
     assert.ok(fs.existsSync(v8log()), `${v8log()} is missing (recorded by the demo)`);
     const summary = await vscode.commands.executeCommand<{ name: string; format: string } | null>('hotframe.openProfile', v8log());
