@@ -166,6 +166,22 @@ describe('language server over stdio', function () {
     assert.deepEqual(none, []);
   });
 
+  it('places ranges and fixes right in a CRLF document', async () => {
+    const uri = 'file:///virtual/project/routes/crlf.js';
+    const text = LEAN_HANDLER.replace(/\n/g, '\r\n');
+    await open(client, uri, text, 1);
+    const [diagnostic] = await client.diagnosticsFor(uri, 1);
+    assert.deepEqual(diagnostic.range, LEAN_RANGE);
+    const actions: CodeAction[] = await client.connection.sendRequest('textDocument/codeAction', {
+      textDocument: { uri },
+      range: diagnostic.range,
+      context: { diagnostics: [diagnostic] },
+    });
+    const lines = (index: number) => applyEdits(text, editsOf(actions[index].edit, uri, 1)).split('\r\n');
+    assert.equal(lines(0)[5], '  res.json(await Task.find({}).lean());');
+    assert.deepEqual(lines(1).slice(5, 7), ['  // hotframe-disable-next-line mongoose-missing-lean', '  res.json(await Task.find({}));']);
+  });
+
   it('clears the diagnostic when an edit removes the violation', async () => {
     await change(client, URI, 2, LEAN_HANDLER.replace('Task.find({})', 'Task.find({}).lean()'));
     assert.deepEqual(await client.diagnosticsFor(URI, 2), []);
