@@ -42,6 +42,8 @@ function attempt(text: string, plugins: ParserPlugin[]): Attempt {
       allowAwaitOutsideFunction: true,
       tokens: false,
       ranges: false,
+      // Comments are read from `ast.comments` (disable directives); attaching them to nodes is wasted work.
+      attachComment: false,
       plugins,
     });
     const problems = (ast.errors ?? []).map((error) => problemOf(error));
