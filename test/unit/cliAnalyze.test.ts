@@ -1,11 +1,11 @@
 // `hotframe analyze` as a process on a small project written to a temp folder: exact JSON,
 // the text layout, exit codes 0/1/2 with one-line errors, and which files are read.
 import { strict as assert } from 'node:assert';
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { join, sep } from 'node:path';
 
 import { LEAN_HANDLER, LEAN_MESSAGE, analyze, analyzeWithEnv, writeLeanProfile, writeProject } from './analyzeFixture';
-import { bundles } from './bundles';
+import { REPO_ROOT, bundles } from './bundles';
 
 const lean = (file: string, severity = 'warning') => ({
   ruleId: 'mongoose-missing-lean',
@@ -172,5 +172,32 @@ describe('hotframe analyze', function () {
     const run = await analyze(dir, '--profile', 'bad.cpuprofile');
     assert.equal(run.status, 2);
     assert.match(run.stderr, /^hotframe: --profile bad\.cpuprofile: .+\n$/);
+  });
+});
+
+describe('hotframe analyze on the demo service', function () {
+  this.timeout(60_000);
+
+  it('finds exactly what its `// expect: <rule>` markers announce', async () => {
+    const run = await analyze(REPO_ROOT, 'examples/demo-app', '--format', 'json');
+    assert.equal(run.stderr, '');
+    const json = JSON.parse(run.stdout) as { findings: { file: string; line: number; ruleId: string }[]; filesAnalyzed: number; skipped: unknown[] };
+    const sources = (readdirSync(join(REPO_ROOT, 'examples/demo-app'), { recursive: true }) as string[])
+      .filter((path) => /\.[cm]?[jt]s$/.test(path) && !path.split(sep).includes('node_modules'))
+      .map((path) => `examples/demo-app/${path.split(sep).join('/')}`);
+    const expected: string[] = [];
+    for (const file of sources) {
+      readFileSync(join(REPO_ROOT, file), 'utf8')
+        .split('\n')
+        .forEach((text, i) => {
+          const marker = /\/\/ expect: ([\w-]+(?:, [\w-]+)*)\s*$/.exec(text);
+          for (const rule of marker?.[1].split(', ') ?? []) expected.push(`${file}:${i + 1} ${rule}`);
+        });
+    }
+    const found = json.findings.map((f) => `${f.file}:${f.line} ${f.ruleId}`);
+    assert.deepEqual([...new Set(found)].sort(), [...new Set(expected)].sort());
+    assert.equal(found.length, new Set(found).size, 'one finding per rule and line');
+    assert.deepEqual(json.skipped, []);
+    assert.ok(json.filesAnalyzed >= 10, `filesAnalyzed ${json.filesAnalyzed}`);
   });
 });
