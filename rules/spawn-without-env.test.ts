@@ -129,6 +129,18 @@ export const df = (): string => execSync('df -k', opts);`,
       output: null,
     },
     {
+      name: 'args held in a const array; an args parameter of unknown shape is not guessed',
+      code: `const { spawn } = require('child_process');
+const argv = ['-k', '/'];
+spawn('df', argv);
+function run(cmd, list) { return spawn(cmd, list); }`,
+      errors: [{ messageId: 'missingEnv', line: 3, column: 1 }],
+      output: `const { spawn } = require('child_process');
+const argv = ['-k', '/'];
+spawn('df', argv, { env: ${ENV} });
+function run(cmd, list) { return spawn(cmd, list); }`,
+    },
+    {
       name: 'a require inside a function (lazy require)',
       code: `function diskUsage() {
   const { execSync } = require('child_process');

@@ -41,6 +41,14 @@ function objectOfBinding(path: NodePath, node: t.Node): t.ObjectExpression | nul
   return declarator.type === 'VariableDeclarator' && declarator.init?.type === 'ObjectExpression' ? declarator.init : null;
 }
 
+/** `const argv = ['-k']` in scope: the name holds an args list, not options. */
+function arrayOfBinding(path: NodePath, node: t.Node): boolean {
+  if (node.type !== 'Identifier') return false;
+  const binding = path.scope.getBinding(node.name);
+  const declarator = binding?.path.node;
+  return declarator?.type === 'VariableDeclarator' && declarator.init?.type === 'ArrayExpression';
+}
+
 /** An env value that hands over every variable: process.env, {...process.env}, Object.assign({}, process.env). */
 function wholeEnvPart(path: NodePath, value: t.Node): t.Node | null {
   if (isProcessEnv(value)) return value;
@@ -77,7 +85,7 @@ function optionsOf(path: NodePath<t.CallExpression>, takesArgs: boolean): Option
   const second = args[1];
   if (takesArgs && second && second.type !== 'ObjectExpression' && !isFunctionArg(second)) {
     // `spawn(cmd, args)` / `spawn(cmd, argv, opts)`: an array (or anything followed by more) is the args list.
-    if (second.type === 'ArrayExpression' || args.length > 2) index = 2;
+    if (second.type === 'ArrayExpression' || args.length > 2 || arrayOfBinding(path, second)) index = 2;
     else if (objectOfBinding(path, second) === null) return { kind: 'unknown' };
   }
   const candidate = args[index];
