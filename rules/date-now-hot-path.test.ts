@@ -74,6 +74,12 @@ const sub = new Redis();
 sub.subscribe('news', (err, count) => { console.log('subscribed at', Date.now(), count); });`,
     },
     {
+      name: 'a 1000 ms timer is the recommended refresh; a one-shot setTimeout is no timer loop',
+      code: `let last = 0;
+setInterval(() => { last = Date.now(); }, 1000);
+setTimeout(() => console.log('started', Date.now()), 10);`,
+    },
+    {
       name: 'logical assignment caches the first read',
       code: `let cached;
 app.get('/c', (req, res) => { cached ||= Date.now(); res.json({ cached }); });`,
@@ -191,6 +197,28 @@ await client.subscribe('news', (message) => console.log(message, Date.now()));`,
         { messageId: 'perMessage', line: 2, column: 44 },
         { messageId: 'perMessage', line: 3, column: 66 },
       ],
+      output: null,
+    },
+    {
+      name: 'seed 000 in TypeScript / ESM: an exported helper that the message handler calls',
+      filename: 'models.ts',
+      code: `import Redis from 'ioredis';
+const sub = new Redis();
+export function getTimestamp(): number {
+  return Math.floor(Date.now() / 1000);
+}
+sub.on('message', (channel: string, message: string) => {
+  const event = JSON.parse(message) as { ts?: number };
+  event.ts = getTimestamp();
+});`,
+      errors: [{ messageId: 'perMessage', line: 4, column: 21, message: /^Date\.now\(\) runs per message \(via getTimestamp\)\. / }],
+      output: null,
+    },
+    {
+      name: 'a 999 ms timer is just under the limit',
+      code: `let last = 0;
+setInterval(() => { last = Date.now(); }, 999);`,
+      errors: [{ messageId: 'fastTimer', line: 2, column: 28, message: /^Date\.now\(\) runs every 999 ms in a timer\./ }],
       output: null,
     },
     {
