@@ -22,6 +22,11 @@ const SEED_TOPIC: Record<RuleMeta['incident']['seed'], string> = {
   '004': 'database',
 };
 
+/** A relative path as a URI reference: each segment percent-encoded ('#', '?', spaces...), slashes kept. */
+function relativeUri(file: string): string {
+  return file.split('/').map(encodeURIComponent).join('/');
+}
+
 function sarifRule(meta: RuleMeta) {
   return {
     id: meta.id,
@@ -67,7 +72,7 @@ export function formatSarif(report: AnalyzeReport, rules: readonly RuleMeta[], c
       locations: [
         {
           physicalLocation: {
-            artifactLocation: { uri: encodeURI(entry.file), uriBaseId: '%SRCROOT%' },
+            artifactLocation: { uri: relativeUri(entry.file), uriBaseId: '%SRCROOT%' },
             region: { startLine: start.line, startColumn: start.column + 1, endLine: end.line, endColumn: end.column + 1 },
           },
         },
@@ -82,7 +87,7 @@ export function formatSarif(report: AnalyzeReport, rules: readonly RuleMeta[], c
     locations: [
       {
         physicalLocation: {
-          artifactLocation: { uri: encodeURI(problem.file), uriBaseId: '%SRCROOT%' },
+          artifactLocation: { uri: relativeUri(problem.file), uriBaseId: '%SRCROOT%' },
           ...(problem.parseError === null ? {} : { region: { startLine: problem.parseError.line, startColumn: problem.parseError.column } }),
         },
       },

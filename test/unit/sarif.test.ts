@@ -88,6 +88,12 @@ describe('hotframe analyze --format sarif', function () {
     assert.notEqual(results[0].partialFingerprints.primaryLocationLineHash, results[1].partialFingerprints.primaryLocationLineHash);
   });
 
+  it('percent-encodes each path segment of artifact URIs', async () => {
+    const { log, root } = await sarifOf({ 'odd dir/#1?.js': LEAN_HANDLER });
+    roots.push(root);
+    assert.deepEqual(log.runs[0].results.map((r) => r.locations[0].physicalLocation.artifactLocation.uri), ['odd%20dir/%231%3F.js']);
+  });
+
   it('keeps fingerprints when code moves, and numbers identical lines', async () => {
     const twice = LEAN_HANDLER.replace("app.listen(3000);", "app.get('/again', async (req, res) => {\n  res.json(await Task.find({}));\n});\napp.listen(3000);");
     const first = await sarifOf({ 'app.js': twice });
