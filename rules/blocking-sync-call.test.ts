@@ -98,6 +98,19 @@ sub.on('message', (channel: string, message: string): void => {
       output: null,
     },
     {
+      name: 'fastify route handler and http.createServer handler',
+      code: `const crypto = require('crypto');
+const zlib = require('zlib');
+const http = require('http');
+fastify.route({ method: 'POST', url: '/hash', handler: async (req) => crypto.scryptSync(req.body.pw, 'salt', 64) });
+http.createServer((req, res) => res.end(zlib.inflateSync(cache))).listen(8080);`,
+      errors: [
+        { messageId: 'perRequest', line: 4, column: 71, message: /^crypto\.scryptSync\(\) blocks the event loop on every request \(via handler\)/ },
+        { messageId: 'perRequest', line: 5, column: 41, message: /^zlib\.inflateSync\(\)/ },
+      ],
+      output: null,
+    },
+    {
       name: "require('child_process').execFileSync inline in a koa middleware",
       code: `app.use(async (ctx) => { ctx.body = require('child_process').execFileSync('git', ['rev-parse', 'HEAD'], { env: {} }); });`,
       errors: [{ messageId: 'perRequest', line: 1, column: 37 }],
