@@ -62,9 +62,12 @@ describe('diagnostics on the demo workspace', () => {
     const first = expected.find((e) => e.rule === 'spawn-without-env') ?? expected[0];
     assert.ok(first, 'no expected finding');
     const editor = await openInEditor(first.file);
-    await waitForDiagnostics(editor.document.uri, `the squiggle on line ${first.line}`, (l) => l.some((d) => d.range.start.line === first.line - 1));
-    const at = new vscode.Position(first.line - 1, 0);
+    const list = await waitForDiagnostics(editor.document.uri, `the squiggle on line ${first.line}`, (l) => l.some((d) => d.range.start.line === first.line - 1));
+    // The cursor on the finding with its hover open: what a reviewer reads.
+    const at = list.find((d) => d.range.start.line === first.line - 1)!.range.start;
+    editor.selection = new vscode.Selection(at, at);
     editor.revealRange(new vscode.Range(at, at), vscode.TextEditorRevealType.InCenter);
+    await vscode.commands.executeCommand('editor.action.showHover');
     await screenshot('1-squiggles');
   });
 });
