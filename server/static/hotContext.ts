@@ -254,8 +254,10 @@ function functionOfBinding(path: NodePath, name: string): t.Node | null {
 }
 
 export function createHotContextCollector(importOf: (localName: string) => ImportBinding | null): HotContextCollector {
+  // Module-level code is a pseudo-function: it calls functions (start-up) but is no function node.
+  const moduleNode: t.Noop = { type: 'Noop' };
   const moduleInfo: FunctionInfo = {
-    node: null as unknown as t.Node,
+    node: moduleNode,
     name: null,
     start: 0,
     end: Number.MAX_SAFE_INTEGER,
