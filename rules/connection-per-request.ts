@@ -31,7 +31,8 @@ function isHandlerContext(context: ExecutionContext): boolean {
 }
 
 function shownCallee(node: t.Node, source: string, isNew: boolean): string {
-  const text = node.start != null && node.end != null ? source.slice(node.start, node.end) : '?';
+  // One line of text, however the callee was spread over lines or commented.
+  const text = node.start != null && node.end != null ? source.slice(node.start, node.end).replace(/\s+/g, ' ') : '?';
   const short = text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN)}...` : text;
   return isNew ? `new ${short}()` : `${short}()`;
 }
