@@ -1,7 +1,7 @@
 // The language server as a process: real JSON-RPC over the child's stdio, as an editor speaks it.
 // Every wait is for an event (a publishDiagnostics for a given version, a response); no sleeps.
 import { strict as assert } from 'node:assert';
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { fork, spawn } from 'node:child_process';
@@ -397,6 +397,7 @@ describe('language server ranking by a loaded profile', function () {
     dir = writeProject({ 'routes/a.js': LEAN_HANDLER, 'routes/b.js': LEAN_HANDLER, 'stats.js': SPAWN_TIMER });
     writeLeanProfile(join(dir, 'app.cpuprofile'), join(dir, 'routes/b.js'), join(dir, 'routes/a.js'));
     writeSpawnProfile(join(dir, 'spawn.cpuprofile'), join(dir, 'stats.js'));
+    mkdirSync(join(dir, 'api'));
   });
 
   after(async () => {
@@ -436,6 +437,18 @@ describe('language server ranking by a loaded profile', function () {
     await client.connection.sendRequest('hotframe/clearProfile');
     const [cleared] = await clearing;
     assert.equal(cleared.message, plain.message);
+  });
+
+  it('revalidates open documents when a file they import changes on disk', async () => {
+    const routes = pathToFileURL(join(dir, 'api/routes.js')).href;
+    const routesText = "const express = require('express');\nconst { Task } = require('./models');\nconst app = express();\napp.get('/tasks', async (req, res) => {\n  res.json(await Task.find({}));\n});\n";
+    writeFileSync(join(dir, 'api/models.js'), 'module.exports.Task = {};\n');
+    await open(client, routes, routesText);
+    assert.deepEqual(await client.diagnosticsFor(routes, 1), []);
+    writeFileSync(join(dir, 'api/models.js'), "const mongoose = require('mongoose');\nmodule.exports.Task = mongoose.model('Task', new mongoose.Schema({}));\n");
+    const found = waitForPublish(client, routes, (d) => d.length === 1);
+    await client.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(join(dir, 'api/models.js')).href, type: 2 }] });
+    assert.deepEqual((await found).map((d) => [d.code, d.range.start.line]), [['mongoose-missing-lean', 4]]);
   });
 
   it("ranks a finding by its enclosing function's cost and shows the profile's insights on their line", async () => {
