@@ -215,6 +215,26 @@ sub.on('message', (channel: string, message: string) => {
       output: null,
     },
     {
+      name: 'NestJS controller and message handlers (decorators)',
+      filename: 'orders.controller.ts',
+      code: `@Controller('orders')
+export class OrdersController {
+  @Get(':id')
+  findOne(@Param('id') id: string) { return { id, at: this.now() }; }
+  @EventPattern('order_created')
+  onCreated(data: unknown) { return { data, seen: new Date() }; }
+  @Interval(5000)
+  refresh() { this.cached = Date.now(); }
+  private now(): number { return Date.now(); }
+  private cached = 0;
+}`,
+      errors: [
+        { messageId: 'perMessage', line: 6, column: 51, message: /^new Date\(\) runs per message \(via onCreated\)/ },
+        { messageId: 'perRequest', line: 9, column: 34, message: /^Date\.now\(\) runs per request \(via findOne -> now\)/ },
+      ],
+      output: null,
+    },
+    {
       name: 'a 999 ms timer is just under the limit',
       code: `let last = 0;
 setInterval(() => { last = Date.now(); }, 999);`,

@@ -143,6 +143,26 @@ function isPathLike(node: t.Node | undefined): boolean {
   }
 }
 
+/** NestJS-style decorators that make a method a handler: `@Get()`, `@MessagePattern()`, `@Interval(500)`. */
+const REQUEST_DECORATORS = new Set(['Get', 'Post', 'Put', 'Patch', 'Delete', 'All', 'Options', 'Head', 'Query', 'Mutation']);
+const MESSAGE_DECORATORS = new Set(['MessagePattern', 'EventPattern', 'SubscribeMessage', 'Process', 'RabbitSubscribe']);
+
+function decoratorRegistration(decorators: readonly t.Decorator[]): { kind: ExecutionKind; intervalMs: number | null } | null {
+  for (const decorator of decorators) {
+    const expression = decorator.expression;
+    const callee = expression.type === 'CallExpression' ? expression.callee : expression;
+    if (callee.type !== 'Identifier') continue;
+    if (REQUEST_DECORATORS.has(callee.name)) return { kind: 'request', intervalMs: null };
+    if (MESSAGE_DECORATORS.has(callee.name)) return { kind: 'message', intervalMs: null };
+    if (callee.name === 'Interval' && expression.type === 'CallExpression') {
+      const ms = expression.arguments[expression.arguments.length - 1];
+      return { kind: 'timer', intervalMs: ms && ms.type === 'NumericLiteral' ? ms.value : null };
+    }
+    if (callee.name === 'Cron') return { kind: 'timer', intervalMs: null };
+  }
+  return null;
+}
+
 /** Innermost receiver name of `a.b.get(...)` -> 'b'; `this.router.get` -> 'router'. */
 function receiverName(callee: t.Node): string | null {
   if (callee.type !== 'MemberExpression' && callee.type !== 'OptionalMemberExpression') return null;
@@ -531,6 +551,14 @@ export function createHotContextCollector(importOf: (localName: string) => Impor
       if (isCallback && !registeredNodes.has(node)) moduleInfo.calls.push({ kind: 'node', node });
     } else {
       parent.nested.push(info);
+    }
+    if ((node.type === 'ClassMethod' || node.type === 'ClassPrivateMethod') && node.decorators) {
+      const registration = decoratorRegistration(node.decorators);
+      if (registration) {
+        if (registration.kind !== 'timer') servesRequests = true;
+        registeredNodes.add(node);
+        register(registration.kind, [{ kind: 'node', node }], node, registration.intervalMs);
+      }
     }
     if (KAFKA_HANDLERS.has(name ?? '') && (node.type === 'ObjectMethod' || path.parent.type === 'ObjectProperty')) {
       servesRequests = true;
