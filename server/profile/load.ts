@@ -2,11 +2,11 @@
 // by name: gzip magic -> gunzip, then JSON (a cpuprofile, read from its bytes by
 // scanCpuprofile when it has the usual shape; `--prof-process --preprocess` output; a DevTools
 // trace with ProfileChunk events) or a raw V8 log (`node --prof`), read as a stream of lines.
-import { open, stat } from 'node:fs/promises';
-import { createReadStream } from 'node:fs';
+import { open, readFile, stat } from 'node:fs/promises';
+import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import { ProfileInputError } from './profileInputError';
-import { buildCpuprofile, readCpuprofile, findCpuprofile, readTraceProfile } from './readCpuprofile';
+import { buildCpuprofile, readCpuprofile, findCpuprofile, readTraceProfile, type CpuprofileParts } from './readCpuprofile';
 import { readPreprocessed, isPreprocessed } from './readPreprocessed';
 import { scanCpuprofile } from './scanCpuprofile';
 import { V8LogReader } from './readV8Log';
@@ -37,17 +37,26 @@ export async function loadProfile(path: string, options: LoadOptions = {}): Prom
   const start = first.value;
   const firstChar = start[skipWhitespace(start)];
   if (firstChar === 0x7b /* { */ || firstChar === 0x5b /* [ */) {
-    let bytes: Buffer | undefined = await collect(start, chunks, gzipped ? 0 : size);
-    signal?.throwIfAborted();
-    // The usual cpuprofile is read from its bytes; anything else is parsed whole.
-    const parts = scanCpuprofile(bytes);
+    // The usual cpuprofile is read from its bytes (a plain file through a small window);
+    // anything else is parsed whole.
+    let bytes: Buffer | undefined;
+    let parts: CpuprofileParts | null;
+    if (gzipped) {
+      bytes = await collect(start, chunks);
+      signal?.throwIfAborted();
+      parts = scanCpuprofile(bytes);
+    } else {
+      await chunks.return(undefined);
+      parts = scanFile(path, size, options);
+      if (parts === null) bytes = await readFile(path).catch((error: unknown) => Promise.reject(asInputError(path, error)));
+    }
     if (parts !== null) {
       bytes = undefined;
       const profile = buildCpuprofile(parts, path);
       options.onProgress?.(1);
       return profile;
     }
-    const json = parseJson(path, bytes, gzipped);
+    const json = parseJson(path, bytes as Buffer, gzipped);
     bytes = undefined;
     signal?.throwIfAborted();
     let profile: NormalizedProfile;
@@ -139,14 +148,32 @@ async function* byteChunks(path: string, size: number, gzipped: boolean, options
   }
 }
 
-/** All bytes in one buffer; when the decoded size is known it is filled in place (no second copy). */
-async function collect(first: Buffer, rest: AsyncGenerator<Buffer>, knownSize: number): Promise<Buffer> {
-  if (knownSize > 0) {
-    const all = Buffer.allocUnsafe(knownSize);
-    let at = first.copy(all, 0);
-    for (let next = await rest.next(); !next.done; next = await rest.next()) at += next.value.copy(all, at);
-    return all.subarray(0, at);
+/** Scans a plain file with synchronous reads through the scanner's window (progress and abort per read). */
+function scanFile(path: string, size: number, options: LoadOptions): CpuprofileParts | null {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (error) {
+    throw asInputError(path, error);
   }
+  let read = 0;
+  try {
+    return scanCpuprofile({
+      read(target, offset, length) {
+        options.signal?.throwIfAborted();
+        const n = readSync(fd, target, offset, length, null);
+        read += n;
+        options.onProgress?.(Math.min(0.9, (read / size) * 0.9));
+        return n;
+      },
+    });
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** All (gunzipped) bytes in one buffer. */
+async function collect(first: Buffer, rest: AsyncGenerator<Buffer>): Promise<Buffer> {
   const parts = [first];
   for (let next = await rest.next(); !next.done; next = await rest.next()) parts.push(next.value);
   return Buffer.concat(parts);

@@ -4,14 +4,32 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildCpuprofile, readCpuprofile } from './readCpuprofile';
-import { scanCpuprofile } from './scanCpuprofile';
+import { scanCpuprofile, type ByteSource } from './scanCpuprofile';
 
 const PROFILES = join(__dirname, '..', '..', 'test', 'fixtures', 'profiles');
 
+/** The bytes a few at a time (1 to 7 per read), as a slow file would give them. */
+function dribble(bytes: Buffer): ByteSource {
+  let at = 0;
+  let turn = 0;
+  return {
+    read(target, offset, length) {
+      const n = Math.min(length, bytes.length - at, 1 + (turn++ % 7));
+      bytes.copy(target, offset, at, at + n);
+      at += n;
+      return n;
+    },
+  };
+}
+
+/** Scanned from memory, and through a 16-byte window fed a few bytes at a time, it equals JSON.parse + readCpuprofile. */
 function same(text: string): void {
-  const parts = scanCpuprofile(Buffer.from(text));
-  assert.ok(parts !== null, 'the scanner read it');
-  assert.deepEqual(buildCpuprofile(parts, 'p.cpuprofile'), readCpuprofile(JSON.parse(text.replace(/^\ufeff/, '')), 'p.cpuprofile'));
+  const expected = readCpuprofile(JSON.parse(text.replace(/^\ufeff/, '')), 'p.cpuprofile');
+  for (const input of [Buffer.from(text), dribble(Buffer.from(text))]) {
+    const parts = scanCpuprofile(input, 16);
+    assert.ok(parts !== null, 'the scanner read it');
+    assert.deepEqual(buildCpuprofile(parts, 'p.cpuprofile'), expected);
+  }
 }
 
 const node = (id: number, name: string, children?: number[], extra: Record<string, unknown> = {}): Record<string, unknown> => ({
@@ -44,7 +62,10 @@ describe('scanCpuprofile', () => {
 
   it('hands back what it does not read itself', () => {
     const base = { nodes: [node(1, '(root)')], startTime: 0, endTime: 1 };
-    const back = (text: string): void => assert.equal(scanCpuprofile(Buffer.from(text)), null, text.slice(0, 60));
+    const back = (text: string): void => {
+      assert.equal(scanCpuprofile(Buffer.from(text)), null, text.slice(0, 60));
+      assert.equal(scanCpuprofile(dribble(Buffer.from(text)), 16), null, text.slice(0, 60));
+    };
     back(JSON.stringify({ ...base, samples: [1], timeDeltas: [0.5] })); // not integers
     back(JSON.stringify({ ...base, samples: [1], timeDeltas: [2 ** 40] })); // beyond 32 bits
     back(JSON.stringify({ ...base, samples: ['1'], timeDeltas: [1] }));
