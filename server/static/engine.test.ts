@@ -221,6 +221,22 @@ sub.on('message', () => { shared(); setInterval(() => probe(), 2000); });`;
       assert.equal(created, 1);
     });
 
+    it('runs rule visitors keyed by alias and a top-level enter, guarded like the others', () => {
+      const seen: string[] = [];
+      const aliasRule: RuleModule = {
+        meta: { ...contextProbe.meta, id: 'connection-per-request' },
+        create: () => ({
+          visitor: {
+            enter(path) { if (path.isProgram()) seen.push('enter:Program'); },
+            'Function|NewExpression'(path) { seen.push(path.node.type); },
+          },
+        }),
+      };
+      const result = analyzeSource({ filePath: 'a.js', text: 'new A(() => 1);', rules: [aliasRule] });
+      assert.deepEqual(result.ruleErrors, []);
+      assert.deepEqual(seen, ['enter:Program', 'NewExpression', 'ArrowFunctionExpression']);
+    });
+
     it('contains a rule that throws in its visitor or finish; other rules keep their findings', () => {
       const throwsInVisitor: RuleModule = {
         meta: { ...contextProbe.meta, id: 'spawn-without-env' },

@@ -77,23 +77,29 @@ function errorText(error: unknown): string {
 
 /** Wraps every visitor function of a rule so a throw disables that rule only. */
 function guardVisitor(run: RuleRun, visitor: Visitor, onError: (run: RuleRun, error: unknown) => void): Visitor {
+  type VisitFn = (this: unknown, ...args: unknown[]) => void;
+  const guard = (fns: unknown[]): VisitFn[] => fns.map((fn) => function (this: unknown, ...args: unknown[]) {
+    if (run.failed) return;
+    try {
+      (fn as VisitFn).apply(this, args);
+    } catch (error) {
+      onError(run, error);
+    }
+  });
   const exploded = traverse.visitors.explode(visitor) as Record<string, unknown>;
   const guarded: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(exploded)) {
+    // Top-level `enter` / `exit` (every node) stay arrays of functions after explode.
+    if ((key === 'enter' || key === 'exit') && Array.isArray(value)) {
+      guarded[key] = guard(value);
+      continue;
+    }
     if (value === null || typeof value !== 'object') continue;
     const phases = value as { enter?: unknown; exit?: unknown };
     const wrapped: Record<string, unknown[]> = {};
     for (const phase of ['enter', 'exit'] as const) {
       const fns = phases[phase];
-      if (!Array.isArray(fns)) continue;
-      wrapped[phase] = fns.map((fn: (this: unknown, ...args: unknown[]) => void) => function (this: unknown, ...args: unknown[]) {
-        if (run.failed) return;
-        try {
-          fn.apply(this, args);
-        } catch (error) {
-          onError(run, error);
-        }
-      });
+      if (Array.isArray(fns)) wrapped[phase] = guard(fns);
     }
     guarded[key] = wrapped;
   }
@@ -105,7 +111,6 @@ function fillMessage(template: string, data: Record<string, string | number>): s
     Object.prototype.hasOwnProperty.call(data, key) ? String(data[key]) : whole);
 }
 
-/** The innermost function whose range holds [start, end); `functions` is in source order. */
 /**
  * The innermost named function holding [start, end); `functions` is in source order. Code that
  * only anonymous functions hold gets the innermost one as '(anonymous)' rather than "module level".
