@@ -12,6 +12,14 @@ import {
   type ImportBinding,
   type SourcePosition,
 } from '../../rules/api';
+import {
+  classBodyOfInstance, functionOfBinding, isFunctionNode, memberChain, nameOf, propertyName,
+} from './functionNames';
+import {
+  FASTIFY_REQUEST_HOOKS, HTTP_CLIENT_NAME, HTTP_METHODS, KAFKA_HANDLERS, LISTEN_METHODS, MESSAGE_EVENTS, ROUTER_NAME,
+  SERVER_MODULES, SIGNAL_EVENTS, SUBSCRIBE_METHODS, TIMER_FUNCTIONS, calleeProperty, decoratorRegistration,
+  firstParamName, isPathLike, isRouteChain, receiverName, stringValue,
+} from './registrationShapes';
 
 /** A function of the module as the engine reports it (enclosingFunction). */
 export interface FunctionSpan {
@@ -56,221 +64,12 @@ export interface HotContextCollector {
   functions(): readonly FunctionSpan[];
 }
 
-const HTTP_METHODS = new Set(['get', 'post', 'put', 'patch', 'delete', 'del', 'all', 'options', 'head']);
-const LISTEN_METHODS = new Set(['on', 'once', 'addListener', 'prependListener', 'prependOnceListener']);
-const MESSAGE_EVENTS = new Set(['message', 'pmessage', 'messageBuffer', 'data', 'line']);
-const SIGNAL_EVENTS = new Set(['SIGTERM', 'SIGINT', 'SIGHUP', 'exit', 'beforeExit']);
-const SUBSCRIBE_METHODS = new Set(['subscribe', 'pSubscribe', 'sSubscribe', 'SUBSCRIBE', 'PSUBSCRIBE']);
-const TIMER_FUNCTIONS = new Set(['setInterval', 'setTimeout', 'setImmediate']);
-const SERVER_MODULES = new Set(['http', 'https', 'http2']);
-const KAFKA_HANDLERS = new Set(['eachMessage', 'eachBatch']);
-/** Fastify hooks that run per request (onReady/onClose run once). */
-const FASTIFY_REQUEST_HOOKS = new Set([
-  'onRequest', 'preParsing', 'preValidation', 'preHandler', 'preSerialization', 'onSend', 'onResponse', 'onError',
-  'onTimeout', 'onRequestAbort',
-]);
-/** Receivers that are routers even when the route path is not a literal (`app.get(PATHS.x, fn)`). */
-const ROUTER_NAME = /^(app|router|routes?|server|fastify)$/i;
-/** Receivers of `.get('/path', ...)` that are HTTP clients or caches, not routers. */
-const HTTP_CLIENT_NAME = /^(axios|request|got|superagent|needle|https?|fetch|ky|\$|client|httpClient|agent|cache|redis|memcached?)$/i;
-
 const RANK = new Map<ExecutionKind, number>(HOTNESS_ORDER.map((kind, index) => [kind, index]));
 const UNKNOWN: ExecutionContext = { kind: 'unknown', via: [], registeredAt: null, timerIntervalMs: null, inLoop: false };
 const STARTUP: ExecutionContext = { kind: 'startup', via: [], registeredAt: null, timerIntervalMs: null, inLoop: false };
 
-function isFunctionNode(node: t.Node | null | undefined): node is t.Function {
-  if (!node) return false;
-  switch (node.type) {
-    case 'FunctionDeclaration':
-    case 'FunctionExpression':
-    case 'ArrowFunctionExpression':
-    case 'ObjectMethod':
-    case 'ClassMethod':
-    case 'ClassPrivateMethod':
-      return true;
-    default:
-      return false;
-  }
-}
-
-function propertyName(node: t.Node, computed: boolean): string | null {
-  if (!computed && node.type === 'Identifier') return node.name;
-  if (node.type === 'StringLiteral') return node.value;
-  if (node.type === 'PrivateName') return `#${node.id.name}`;
-  return null;
-}
-
-/** `a.b.c`, `this.x`, `Foo.prototype.y` as text; null for anything computed or called. */
-function memberChain(node: t.Node, depth = 0): string | null {
-  if (depth > 6) return null;
-  if (node.type === 'Identifier') return node.name;
-  if (node.type === 'ThisExpression') return 'this';
-  if (node.type === 'MemberExpression' || node.type === 'OptionalMemberExpression') {
-    const object = memberChain(node.object, depth + 1);
-    const property = propertyName(node.property, node.computed);
-    return object === null || property === null ? null : `${object}.${property}`;
-  }
-  return null;
-}
-
-function calleeProperty(callee: t.Node): string | null {
-  if (callee.type !== 'MemberExpression' && callee.type !== 'OptionalMemberExpression') return null;
-  return propertyName(callee.property, callee.computed);
-}
-
-function stringValue(node: t.Node | undefined): string | null {
-  if (!node) return null;
-  if (node.type === 'StringLiteral') return node.value;
-  if (node.type === 'TemplateLiteral' && node.expressions.length === 0) return node.quasis[0].value.cooked ?? null;
-  return null;
-}
-
-/** A route path: '/x', '*', `/x/${id}`, /regex/, ['/a', '/b']. */
-function isPathLike(node: t.Node | undefined): boolean {
-  if (!node) return false;
-  switch (node.type) {
-    case 'StringLiteral':
-      return node.value.startsWith('/') || node.value === '*' || node.value.startsWith('(');
-    case 'TemplateLiteral': {
-      const head = node.quasis[0].value.cooked ?? '';
-      return head.startsWith('/') || (head === '' && node.expressions.length > 0);
-    }
-    case 'RegExpLiteral':
-    case 'ArrayExpression':
-      return true;
-    default:
-      return false;
-  }
-}
-
-/** NestJS-style decorators that make a method a handler: `@Get()`, `@MessagePattern()`, `@Interval(500)`. */
-const REQUEST_DECORATORS = new Set(['Get', 'Post', 'Put', 'Patch', 'Delete', 'All', 'Options', 'Head', 'Query', 'Mutation']);
-const MESSAGE_DECORATORS = new Set(['MessagePattern', 'EventPattern', 'SubscribeMessage', 'Process', 'RabbitSubscribe']);
-
-function decoratorRegistration(decorators: readonly t.Decorator[]): { kind: ExecutionKind; intervalMs: number | null } | null {
-  for (const decorator of decorators) {
-    const expression = decorator.expression;
-    const callee = expression.type === 'CallExpression' ? expression.callee : expression;
-    if (callee.type !== 'Identifier') continue;
-    if (REQUEST_DECORATORS.has(callee.name)) return { kind: 'request', intervalMs: null };
-    if (MESSAGE_DECORATORS.has(callee.name)) return { kind: 'message', intervalMs: null };
-    if (callee.name === 'Interval' && expression.type === 'CallExpression') {
-      const ms = expression.arguments[expression.arguments.length - 1];
-      return { kind: 'timer', intervalMs: ms && ms.type === 'NumericLiteral' ? ms.value : null };
-    }
-    if (callee.name === 'Cron') return { kind: 'timer', intervalMs: null };
-  }
-  return null;
-}
-
-/** Innermost receiver name of `a.b.get(...)` -> 'b'; `this.router.get` -> 'router'. */
-function receiverName(callee: t.Node): string | null {
-  if (callee.type !== 'MemberExpression' && callee.type !== 'OptionalMemberExpression') return null;
-  const object = callee.object;
-  if (object.type === 'Identifier') return object.name;
-  if (object.type === 'MemberExpression') return propertyName(object.property, object.computed);
-  return null;
-}
-
-/** `router.route('/x').get(a).post(b)`: is `.route(...)` somewhere down the chain? */
-function isRouteChain(node: t.Node): boolean {
-  let current: t.Node = node;
-  for (let depth = 0; depth < 12; depth++) {
-    if (current.type !== 'CallExpression') return false;
-    const property = calleeProperty(current.callee);
-    if (property === 'route') return true;
-    if (current.callee.type !== 'MemberExpression') return false;
-    current = current.callee.object;
-  }
-  return false;
-}
-
-function firstParamName(node: t.Node): string | null {
-  if (!isFunctionNode(node)) return null;
-  const param = node.params[0];
-  return param && param.type === 'Identifier' ? param.name : null;
-}
-
 function positionOf(node: t.Node): SourcePosition | null {
   return node.loc ? { line: node.loc.start.line, column: node.loc.start.column } : null;
-}
-
-/** The name a function is known by: its own id, else what it is assigned or keyed to. */
-function nameOf(path: NodePath<t.Function>): { name: string | null; memberKey: string | null } {
-  const node = path.node;
-  if ((node.type === 'FunctionDeclaration' || node.type === 'FunctionExpression') && node.id) {
-    const memberKey = node.type === 'FunctionExpression' ? memberKeyOfSlot(path) : null;
-    return { name: node.id.name, memberKey };
-  }
-  if (node.type === 'ObjectMethod' || node.type === 'ClassMethod' || node.type === 'ClassPrivateMethod') {
-    const key = propertyName(node.key, node.computed === true);
-    if (node.type === 'ObjectMethod') return { name: key, memberKey: memberKeyOfSlot(path) };
-    const className = node.static ? classNameOf(path.parentPath?.parentPath ?? null) : null;
-    return { name: key, memberKey: className !== null && key !== null ? `${className}.${key}` : null };
-  }
-  const parent = path.parent;
-  if (parent.type === 'VariableDeclarator' && parent.id.type === 'Identifier') return { name: parent.id.name, memberKey: null };
-  if (parent.type === 'AssignmentExpression' && parent.right === node) {
-    const chain = memberChain(parent.left);
-    return { name: chain, memberKey: chain !== null && chain.includes('.') ? chain : null };
-  }
-  if ((parent.type === 'ObjectProperty' || parent.type === 'ClassProperty') && parent.value === node) {
-    return { name: propertyName(parent.key, parent.computed), memberKey: memberKeyOfSlot(path) };
-  }
-  return { name: null, memberKey: null };
-}
-
-/** `const obj = { f() {} }` -> 'obj.f'; `module.exports = { f: () => {} }` -> 'module.exports.f'. */
-function memberKeyOfSlot(path: NodePath<t.Function>): string | null {
-  const node = path.node;
-  let property: t.ObjectProperty | t.ObjectMethod | null = null;
-  if (node.type === 'ObjectMethod') property = node;
-  else if (path.parent.type === 'ObjectProperty') property = path.parent;
-  else if (path.parent.type === 'AssignmentExpression') return memberChain(path.parent.left);
-  if (!property) return null;
-  const key = propertyName(property.key, property.computed);
-  const objectPath = node.type === 'ObjectMethod' ? path.parentPath : path.parentPath?.parentPath;
-  const holder = objectPath?.parent;
-  if (key === null || !holder) return null;
-  if (holder.type === 'VariableDeclarator' && holder.id.type === 'Identifier') return `${holder.id.name}.${key}`;
-  if (holder.type === 'AssignmentExpression') {
-    const chain = memberChain(holder.left);
-    return chain === null ? null : `${chain}.${key}`;
-  }
-  return null;
-}
-
-/** `const w = new Worker()` with `class Worker {...}` in this module -> the class body (owner of its methods). */
-function classBodyOfInstance(path: NodePath, name: string): t.ClassBody | null {
-  const binding = path.scope.getBinding(name);
-  const declarator = binding?.path.node;
-  if (!declarator || declarator.type !== 'VariableDeclarator') return null;
-  const init = declarator.init;
-  if (!init || init.type !== 'NewExpression' || init.callee.type !== 'Identifier') return null;
-  const classBinding = binding.path.scope.getBinding(init.callee.name);
-  const classNode = classBinding?.path.node;
-  if (classNode?.type === 'ClassDeclaration') return classNode.body;
-  if (classNode?.type === 'VariableDeclarator' && classNode.init?.type === 'ClassExpression') return classNode.init.body;
-  return null;
-}
-
-/** The name of the class a static method belongs to, for `Foo.bar()` calls. */
-function classNameOf(classPath: NodePath | null): string | null {
-  const node = classPath?.node;
-  if (!node) return null;
-  if ((node.type === 'ClassDeclaration' || node.type === 'ClassExpression') && node.id) return node.id.name;
-  const holder = classPath?.parent;
-  return holder?.type === 'VariableDeclarator' && holder.id.type === 'Identifier' ? holder.id.name : null;
-}
-
-/** The function a local name is bound to (`function f`, `const f = () =>`), if any. */
-function functionOfBinding(path: NodePath, name: string): t.Node | null {
-  const binding = path.scope.getBinding(name);
-  if (!binding) return null;
-  const node = binding.path.node;
-  if (node.type === 'FunctionDeclaration') return node;
-  if (node.type === 'VariableDeclarator' && isFunctionNode(node.init)) return node.init;
-  return null;
 }
 
 export function createHotContextCollector(importOf: (localName: string) => ImportBinding | null): HotContextCollector {

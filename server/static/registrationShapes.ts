@@ -1,0 +1,101 @@
+// The call shapes that register handlers (express/koa/fastify routes, message listeners, NestJS
+// decorators): constants and pure AST tests used by the hot-context collector.
+import type * as t from '@babel/types';
+import type { ExecutionKind } from '../../rules/api';
+import { isFunctionNode, propertyName } from './functionNames';
+
+export const HTTP_METHODS = new Set(['get', 'post', 'put', 'patch', 'delete', 'del', 'all', 'options', 'head']);
+export const LISTEN_METHODS = new Set(['on', 'once', 'addListener', 'prependListener', 'prependOnceListener']);
+export const MESSAGE_EVENTS = new Set(['message', 'pmessage', 'messageBuffer', 'data', 'line']);
+export const SIGNAL_EVENTS = new Set(['SIGTERM', 'SIGINT', 'SIGHUP', 'exit', 'beforeExit']);
+export const SUBSCRIBE_METHODS = new Set(['subscribe', 'pSubscribe', 'sSubscribe', 'SUBSCRIBE', 'PSUBSCRIBE']);
+export const TIMER_FUNCTIONS = new Set(['setInterval', 'setTimeout', 'setImmediate']);
+export const SERVER_MODULES = new Set(['http', 'https', 'http2']);
+export const KAFKA_HANDLERS = new Set(['eachMessage', 'eachBatch']);
+/** Fastify hooks that run per request (onReady/onClose run once). */
+export const FASTIFY_REQUEST_HOOKS = new Set([
+  'onRequest', 'preParsing', 'preValidation', 'preHandler', 'preSerialization', 'onSend', 'onResponse', 'onError',
+  'onTimeout', 'onRequestAbort',
+]);
+/** Receivers that are routers even when the route path is not a literal (`app.get(PATHS.x, fn)`). */
+export const ROUTER_NAME = /^(app|router|routes?|server|fastify)$/i;
+/** Receivers of `.get('/path', ...)` that are HTTP clients or caches, not routers. */
+export const HTTP_CLIENT_NAME = /^(axios|request|got|superagent|needle|https?|fetch|ky|\$|client|httpClient|agent|cache|redis|memcached?)$/i;
+
+export function calleeProperty(callee: t.Node): string | null {
+  if (callee.type !== 'MemberExpression' && callee.type !== 'OptionalMemberExpression') return null;
+  return propertyName(callee.property, callee.computed);
+}
+
+export function stringValue(node: t.Node | undefined): string | null {
+  if (!node) return null;
+  if (node.type === 'StringLiteral') return node.value;
+  if (node.type === 'TemplateLiteral' && node.expressions.length === 0) return node.quasis[0].value.cooked ?? null;
+  return null;
+}
+
+/** A route path: '/x', '*', `/x/${id}`, /regex/, ['/a', '/b']. */
+export function isPathLike(node: t.Node | undefined): boolean {
+  if (!node) return false;
+  switch (node.type) {
+    case 'StringLiteral':
+      return node.value.startsWith('/') || node.value === '*' || node.value.startsWith('(');
+    case 'TemplateLiteral': {
+      const head = node.quasis[0].value.cooked ?? '';
+      return head.startsWith('/') || (head === '' && node.expressions.length > 0);
+    }
+    case 'RegExpLiteral':
+    case 'ArrayExpression':
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** NestJS-style decorators that make a method a handler: `@Get()`, `@MessagePattern()`, `@Interval(500)`. */
+export const REQUEST_DECORATORS = new Set(['Get', 'Post', 'Put', 'Patch', 'Delete', 'All', 'Options', 'Head', 'Query', 'Mutation']);
+export const MESSAGE_DECORATORS = new Set(['MessagePattern', 'EventPattern', 'SubscribeMessage', 'Process', 'RabbitSubscribe']);
+
+export function decoratorRegistration(decorators: readonly t.Decorator[]): { kind: ExecutionKind; intervalMs: number | null } | null {
+  for (const decorator of decorators) {
+    const expression = decorator.expression;
+    const callee = expression.type === 'CallExpression' ? expression.callee : expression;
+    if (callee.type !== 'Identifier') continue;
+    if (REQUEST_DECORATORS.has(callee.name)) return { kind: 'request', intervalMs: null };
+    if (MESSAGE_DECORATORS.has(callee.name)) return { kind: 'message', intervalMs: null };
+    if (callee.name === 'Interval' && expression.type === 'CallExpression') {
+      const ms = expression.arguments[expression.arguments.length - 1];
+      return { kind: 'timer', intervalMs: ms && ms.type === 'NumericLiteral' ? ms.value : null };
+    }
+    if (callee.name === 'Cron') return { kind: 'timer', intervalMs: null };
+  }
+  return null;
+}
+
+/** Innermost receiver name of `a.b.get(...)` -> 'b'; `this.router.get` -> 'router'. */
+export function receiverName(callee: t.Node): string | null {
+  if (callee.type !== 'MemberExpression' && callee.type !== 'OptionalMemberExpression') return null;
+  const object = callee.object;
+  if (object.type === 'Identifier') return object.name;
+  if (object.type === 'MemberExpression') return propertyName(object.property, object.computed);
+  return null;
+}
+
+/** `router.route('/x').get(a).post(b)`: is `.route(...)` somewhere down the chain? */
+export function isRouteChain(node: t.Node): boolean {
+  let current: t.Node = node;
+  for (let depth = 0; depth < 12; depth++) {
+    if (current.type !== 'CallExpression') return false;
+    const property = calleeProperty(current.callee);
+    if (property === 'route') return true;
+    if (current.callee.type !== 'MemberExpression') return false;
+    current = current.callee.object;
+  }
+  return false;
+}
+
+export function firstParamName(node: t.Node): string | null {
+  if (!isFunctionNode(node)) return null;
+  const param = node.params[0];
+  return param && param.type === 'Identifier' ? param.name : null;
+}
