@@ -39,6 +39,12 @@ exec('free -m');
 /re/.exec('x');`,
     },
     {
+      name: 'promisify of something else',
+      code: `const { promisify } = require('util');
+const readFileAsync = promisify(require('fs').readFile);
+readFileAsync('/etc/hosts');`,
+    },
+    {
       name: 'a parameter shadowing the child_process binding',
       code: `const cp = require('child_process');
 function run(cp) { return cp.exec('x'); }
@@ -139,6 +145,33 @@ function run(cmd, list) { return spawn(cmd, list); }`,
 const argv = ['-k', '/'];
 spawn('df', argv, { env: ${ENV} });
 function run(cmd, list) { return spawn(cmd, list); }`,
+    },
+    {
+      name: 'promisified exec / execFile (util.promisify and a destructured promisify)',
+      code: `const util = require('util');
+const { promisify } = require('node:util');
+const cp = require('child_process');
+const execAsync = util.promisify(cp.exec);
+const execFileAsync = promisify(cp.execFile);
+async function stats() {
+  const { stdout } = await execAsync('free -m');
+  await execFileAsync('df', ['-k'], { env: process.env });
+  return stdout;
+}`,
+      errors: [
+        { messageId: 'missingEnv', line: 7, column: 28, message: /^execAsync\(\) without an env option/ },
+        { messageId: 'wholeEnv', line: 8, column: 44, message: /^execFileAsync\(\) is given the whole process\.env/ },
+      ],
+      output: `const util = require('util');
+const { promisify } = require('node:util');
+const cp = require('child_process');
+const execAsync = util.promisify(cp.exec);
+const execFileAsync = promisify(cp.execFile);
+async function stats() {
+  const { stdout } = await execAsync('free -m', { env: ${ENV} });
+  await execFileAsync('df', ['-k'], { env: ${ENV} });
+  return stdout;
+}`,
     },
     {
       name: 'a require inside a function (lazy require)',

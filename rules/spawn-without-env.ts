@@ -1,8 +1,8 @@
 // spawn-without-env: child_process calls that copy the whole environment on every call (seed 003).
 import type { NodePath } from '@babel/traverse';
 import type * as t from '@babel/types';
-import { moduleMemberOf } from '../server/static/imports';
-import type { Fix, RuleModule } from './api';
+import { moduleMemberOf, qualifiedNameOf, type ModuleMember } from '../server/static/imports';
+import type { Fix, ImportBinding, RuleModule } from './api';
 
 /** child_process functions and whether their second argument may be an `args` array. */
 const SPAWNERS = new Map<string, { takesArgs: boolean }>([
@@ -71,6 +71,21 @@ function wholeEnvPart(path: NodePath, value: t.Node): t.Node | null {
   return null;
 }
 
+/** `const execAsync = promisify(exec)` / `util.promisify(cp.execFile)`: the child_process function behind it. */
+function promisifiedOrigin(
+  path: NodePath,
+  callee: t.Node,
+  importOf: (localName: string) => ImportBinding | null,
+): ModuleMember | null {
+  if (callee.type !== 'Identifier') return null;
+  const binding = path.scope.getBinding(callee.name);
+  const declarator = binding?.path.node;
+  if (!binding || declarator?.type !== 'VariableDeclarator' || declarator.init?.type !== 'CallExpression') return null;
+  const wrapper = declarator.init;
+  if (wrapper.arguments.length !== 1 || qualifiedNameOf(binding.path, wrapper.callee, importOf) !== 'util:promisify') return null;
+  return moduleMemberOf(binding.path, wrapper.arguments[0], importOf);
+}
+
 type OptionsShape =
   | { kind: 'absent'; insertAt: number; text: string }
   | { kind: 'literal'; object: t.ObjectExpression; atCall: boolean }
@@ -134,11 +149,13 @@ const rule: RuleModule = {
           // Cheap pre-check before the import lookup: `x.exec(...)` must at least be named like a spawner.
           if (callee.type === 'MemberExpression' && !(callee.property.type === 'Identifier' && SPAWNERS.has(callee.property.name))) return;
           if (callee.type !== 'MemberExpression' && callee.type !== 'Identifier') return;
-          const origin = moduleMemberOf(path, callee, context.importOf);
+          const imported = moduleMemberOf(path, callee, context.importOf);
+          const origin = imported ?? promisifiedOrigin(path, callee, context.importOf);
           if (!origin || origin.source !== 'child_process') return;
           const spawner = SPAWNERS.get(origin.member);
           if (!spawner) return;
-          const name = origin.member;
+          // A promisified wrapper is named as the code calls it (`execAsync`), an import by its export.
+          const name = imported === null && callee.type === 'Identifier' ? callee.name : origin.member;
           const options = optionsOf(path, spawner.takesArgs);
           if (options.kind === 'unknown') return;
           if (options.kind === 'absent') {
