@@ -163,4 +163,24 @@ describe('reader agreement on recorded profiles', function () {
     for (const f of user) assert.match(f.url, /^file:\/\/\/usr\/src\/app\//);
     assert.ok(p.functions.some((f) => f.name === 'hashRow' && f.category === 'dependency'));
   });
+
+  it("service.v8.log: with this machine's node binary, the env walk of incident 003 has C++ names under normalizeSpawnArguments", async function () {
+    const p = await loadProfile(join(PROFILES, 'service.v8.log'));
+    // Symbol names only appear when the binary here is the one that recorded (nativeSymbols.ts).
+    if (!p.functions.some((f) => f.name.includes('::'))) this.skip();
+    let underSpawn = 0;
+    let envSamples = 0;
+    for (let i = 1; i < p.tree.count; i++) {
+      if (!/^node::Env(Query|Getter)/.test(p.functions[p.tree.func[i]].name)) continue;
+      envSamples += p.tree.selfSamples[i];
+      for (let n = p.tree.parent[i]; n > 0; n = p.tree.parent[n]) {
+        if (p.functions[p.tree.func[n]].name === 'normalizeSpawnArguments') {
+          underSpawn += p.tree.selfSamples[i];
+          break;
+        }
+      }
+    }
+    assert.ok(envSamples > 50, `env lookups sampled (${envSamples})`);
+    assert.equal(underSpawn, envSamples, 'every env lookup sits under normalizeSpawnArguments');
+  });
 });

@@ -16,6 +16,8 @@ export interface LoadOptions {
   signal?: AbortSignal;
   /** Called with 0..1 as the file is read. */
   onProgress?: (fraction: number) => void;
+  /** V8 logs: name C++ frames of the running Node binary with `nm` (default true). */
+  nativeSymbols?: boolean;
 }
 
 const GZIP_MAGIC = [0x1f, 0x8b];
@@ -74,7 +76,7 @@ export async function loadProfile(path: string, options: LoadOptions = {}): Prom
   if (!(text.startsWith('v8-version,') || text.includes('\ncode-creation,') || text.startsWith('code-creation,') || text.startsWith('shared-library,'))) {
     throw new ProfileInputError(`not a CPU profile: ${path} is neither JSON nor a V8 log (starts with ${describeStart(start)})`);
   }
-  const reader = new V8LogReader(path);
+  const reader = new V8LogReader(path, { nativeSymbols: options.nativeSymbols });
   // V8 escapes everything outside printable ASCII in its log, so latin1 decodes it exactly.
   let rest = '';
   const feed = (chunk: Buffer): void => {

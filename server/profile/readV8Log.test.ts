@@ -2,6 +2,7 @@
 // libraries, builtins, skipped bytecode handlers, external callbacks, frameless callers, GC and
 // idle states, relative frames, moved / deleted / replaced code, inlining, escapes.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { V8LogReader, parseJsName, unescapeLog } from './readV8Log';
 import type { NormalizedProfile } from './types';
 
@@ -52,8 +53,8 @@ const LOG = [
   'tick,0x1001,9500,0,0x0,0',
 ];
 
-async function read(lines: string[]): Promise<NormalizedProfile> {
-  const reader = new V8LogReader('test.v8.log');
+async function read(lines: string[], nativeSymbols = false): Promise<NormalizedProfile> {
+  const reader = new V8LogReader('test.v8.log', { nativeSymbols });
   for (const line of lines) reader.line(line);
   return reader.finish();
 }
@@ -143,5 +144,32 @@ describe('V8LogReader', () => {
     const hostile = '<img src=x onerror=alert(1)>';
     const p = await read(['code-creation,JS,10,1,0x10,10,' + hostile + ' /app/x.js:1:1,0x1,~', 'tick,0x12,1,0,0x0,0']);
     assert.equal(p.functions[0].name, hostile);
+  });
+
+  it("names C++ frames from the binary's symbol table, only when the log's builtins sit where the table says", async function () {
+    let listing = '';
+    try {
+      listing = execFileSync('nm', ['-n', '-S', '--defined-only', process.execPath], { encoding: 'utf8', maxBuffer: 1 << 29 });
+    } catch {
+      this.skip();
+    }
+    const address = (symbol: string): number | undefined => {
+      const m = new RegExp(`^([0-9a-f]+) [0-9a-f]+ [Tt] ${symbol}$`, 'm').exec(listing);
+      return m === null ? undefined : parseInt(m[1], 16);
+    };
+    const dateNow = address('Builtins_DateNow');
+    const hrtime = address('uv_hrtime');
+    if (dateNow === undefined || hrtime === undefined) this.skip();
+    const hex = (n: number): string => `0x${n.toString(16)}`;
+    const log = (builtinAt: number | null): string[] => [
+      `shared-library,${process.execPath},0x1000,${hex(Math.max(dateNow, hrtime) + 0x100000)},0`,
+      ...(builtinAt === null ? [] : [`code-creation,Builtin,2,1,${hex(builtinAt)},12,DateNow`]),
+      `tick,${hex(hrtime + 1)},1,0,0x0,6`,
+    ];
+    const names = (p: NormalizedProfile): string[] => p.functions.map((f) => f.name);
+    assert.deepEqual(names(await read(log(dateNow), true)), ['uv_hrtime']);
+    assert.deepEqual(names(await read(log(dateNow), false)), [process.execPath], 'switched off');
+    assert.deepEqual(names(await read(log(dateNow + 16), true)), [process.execPath], 'builtins elsewhere: another binary');
+    assert.deepEqual(names(await read(log(null), true)), [process.execPath], 'nothing to check the table against');
   });
 });

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { CallTreeBuilder } from './callTreeBuilder';
 import { GC_NAME, IDLE_NAME } from './categories';
 import { CodeMap } from './codeMap';
+import { NativeSymbols } from './nativeSymbols';
 import { ProfileInputError } from './profileInputError';
 import type { NormalizedProfile } from './types';
 
@@ -33,6 +34,15 @@ const KEY_GC = -1;
 const KEY_IDLE = -2;
 const KEY_UNKNOWN = -3;
 const libraryKey = (library: number): number => -10 - library;
+/** C++ symbols (see nativeSymbols.ts): below every library key. */
+const SYMBOL_BASE = 2 ** 31;
+const SYMBOL_SPAN = 2 ** 20;
+const symbolKey = (library: number, symbol: number): number => -(SYMBOL_BASE + library * SYMBOL_SPAN + symbol);
+
+export interface V8LogOptions {
+  /** Name C++ frames of Node's binary from its symbol table when it matches the log (default true). */
+  nativeSymbols?: boolean;
+}
 
 export interface SourcePositions {
   codeOffset: Int32Array;
@@ -51,6 +61,12 @@ export class V8LogReader {
   private readonly entryInterpreted: boolean[] = [];
   private readonly entrySourceInfo: (string | undefined)[] = [];
   private readonly libraryNames: string[] = [];
+  private readonly libraryStarts: number[] = [];
+  /** Loaded at a library's first tick, when the builtins that verify them are known. */
+  private readonly librarySymbols: (NativeSymbols | null | undefined)[] = [];
+  private readonly symbolsByPath = new Map<string, NativeSymbols | null>();
+  /** Name -> address of the builtins the log created (a few are enough to check a symbol table). */
+  private readonly builtinAddresses = new Map<string, number>();
   private readonly scriptSources = new Map<number, string>();
 
   private readonly frameIndex = new Map<number, number>();
@@ -68,7 +84,10 @@ export class V8LogReader {
   private malformed = 0;
   private firstMalformed = '';
 
-  constructor(private readonly label: string) {}
+  constructor(
+    private readonly label: string,
+    private readonly options: V8LogOptions = {},
+  ) {}
 
   line(text: string): void {
     const comma = text.indexOf(',');
@@ -150,6 +169,7 @@ export class V8LogReader {
     this.entryInterpreted[id] = state === '~';
     this.entrySourceInfo[id] = undefined;
     if (this.entryKind[id] === EntryKind.Other) this.entryName[id] = `${type}: ${this.entryName[id]}`;
+    else if (this.entryKind[id] === EntryKind.Builtin && this.builtinAddresses.size < 64) this.builtinAddresses.set(this.entryName[id], start);
   }
 
   private codeMove(f: string[], text: string): void {
@@ -182,8 +202,10 @@ export class V8LogReader {
     const end = parseAddress(f[3] ?? '');
     if (Number.isNaN(start) || Number.isNaN(end)) return this.bad(text);
     const library = this.libraryNames.length;
-    this.libraryNames.push(unquote(f[1]));
+    const name = unquote(f[1]);
+    this.libraryNames.push(name);
     this.code.addLibrary(start, end, library);
+    this.libraryStarts.push(start);
   }
 
   /**
@@ -277,7 +299,11 @@ export class V8LogReader {
     // frame is native, as prof-process sees it; a builtin covering the address names it.
     const library = this.code.findLibrary(addr);
     const entry = this.code.find(addr);
-    if (library !== -1) return entry !== -1 && this.entryKind[entry] !== EntryKind.Js ? (entry + 1) * OFFSET_SPAN : libraryKey(library);
+    if (library !== -1) {
+      if (entry !== -1 && this.entryKind[entry] !== EntryKind.Js) return (entry + 1) * OFFSET_SPAN;
+      const symbol = this.symbolsOf(library)?.find(addr) ?? -1;
+      return symbol === -1 ? libraryKey(library) : symbolKey(library, symbol);
+    }
     if (entry !== -1) {
       if (this.entryKind[entry] === EntryKind.BytecodeHandler) return null;
       let offset = addr - this.code.startOf(entry);
@@ -286,6 +312,22 @@ export class V8LogReader {
       return (entry + 1) * OFFSET_SPAN + Math.min(offset, OFFSET_SPAN - 1);
     }
     return isTop ? KEY_UNKNOWN : null;
+  }
+
+  private symbolsOf(library: number): NativeSymbols | null {
+    let symbols = this.librarySymbols[library];
+    // Until the log has created builtins there is nothing to check a table against: ask later.
+    if (symbols === undefined && this.builtinAddresses.size === 0) return null;
+    if (symbols === undefined) {
+      const name = this.libraryNames[library];
+      symbols = this.symbolsByPath.get(name);
+      if (symbols === undefined) {
+        symbols = this.options.nativeSymbols === false ? null : NativeSymbols.load(name, this.libraryStarts[library], this.builtinAddresses);
+        this.symbolsByPath.set(name, symbols);
+      }
+      this.librarySymbols[library] = symbols;
+    }
+    return symbols;
   }
 
   private isNativeKey(key: number): boolean {
@@ -357,7 +399,11 @@ export class V8LogReader {
         if (key === KEY_GC) out[i] = builder.internFunction(GC_NAME, '', 0, 0, 'vm');
         else if (key === KEY_IDLE) out[i] = builder.internFunction(IDLE_NAME, '', 0, 0, 'vm');
         else if (key === KEY_UNKNOWN) out[i] = builder.internFunction('(unknown)', '', 0, 0, 'native');
-        else if (key < 0) out[i] = builder.internFunction(this.libraryNames[-10 - key], '', 0, 0, 'native');
+        else if (key <= -SYMBOL_BASE) {
+          const library = Math.floor((-key - SYMBOL_BASE) / SYMBOL_SPAN);
+          const symbols = this.librarySymbols[library];
+          out[i] = builder.internFunction(symbols ? symbols.names[(-key - SYMBOL_BASE) % SYMBOL_SPAN] : this.libraryNames[library], '', 0, 0, 'native');
+        } else if (key < 0) out[i] = builder.internFunction(this.libraryNames[-10 - key], '', 0, 0, 'native');
         else {
           const entry = Math.floor(key / OFFSET_SPAN) - 1;
           const name = this.entryName[entry];
