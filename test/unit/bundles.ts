@@ -1,7 +1,7 @@
 // The language server and CLI bundles the process tests spawn. Built once per test run with
 // esbuild (the options of scripts/build.mjs) into a private temp folder, so a half-written
 // dist/ from a concurrent `npm run build`, or another entry failing to build, cannot affect them.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +19,7 @@ let built: Promise<Bundles> | null = null;
 export function bundles(): Promise<Bundles> {
   built ??= (async () => {
     const out = mkdtempSync(join(tmpdir(), 'hotframe-bundles-'));
+    process.once('exit', () => rmSync(out, { recursive: true, force: true }));
     const common = {
       bundle: true,
       platform: 'node' as const,

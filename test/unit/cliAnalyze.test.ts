@@ -170,6 +170,7 @@ describe('hotframe analyze', function () {
   it('exits 2 with one line when the profile cannot be read', async () => {
     const dir = writeProject({ 'app.js': LEAN_HANDLER, 'bad.cpuprofile': '{"nodes": "not a profile"' });
     const run = await analyze(dir, '--profile', 'bad.cpuprofile');
+    rmSync(dir, { recursive: true, force: true });
     assert.equal(run.status, 2);
     assert.match(run.stderr, /^hotframe: --profile bad\.cpuprofile: .+\n$/);
   });
