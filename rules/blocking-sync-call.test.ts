@@ -111,6 +111,15 @@ http.createServer((req, res) => res.end(zlib.inflateSync(cache))).listen(8080);`
       output: null,
     },
     {
+      name: 'a controller module: (req, res) handlers exported to a router in another file',
+      code: `const fs = require('fs');
+exports.download = (req, res) => {
+  res.end(fs.readFileSync(req.query.path));
+};`,
+      errors: [{ messageId: 'perRequest', line: 3, column: 11, message: /^fs\.readFileSync\(\) blocks the event loop on every request \(via exports\.download\)/ }],
+      output: null,
+    },
+    {
       name: "require('child_process').execFileSync inline in a koa middleware",
       code: `app.use(async (ctx) => { ctx.body = require('child_process').execFileSync('git', ['rev-parse', 'HEAD'], { env: {} }); });`,
       errors: [{ messageId: 'perRequest', line: 1, column: 37 }],

@@ -154,6 +154,16 @@ router.get('/show', ctl.show);`;
       assert.deepEqual(messages(code), ['2:request|list>stamp|-||@8', '5:request|show>load|-||@9']);
     });
 
+    it('treats (req, res) / (request, reply) / (ctx, next) functions as request handlers even when registered elsewhere', () => {
+      const code = `exports.list = async (req, res) => { probe(); };
+module.exports.show = function show(request, reply) { probe(); };
+async function mw(ctx, next) { probe(); await next(); }
+function helper(record, options) { probe(); }
+function authorize(request, response, apiId, config) { probe(); }
+export default { mw, helper, authorize };`;
+      assert.deepEqual(messages(code), ['1:request|exports.list|-||', '2:request|show|-||', '3:request|mw|-||', '4:unknown||-||', '5:unknown||-||']);
+    });
+
     it('ranks start-up, timers, signals and unknown code', () => {
       const code = `probe();
 (function boot() { probe(); })();

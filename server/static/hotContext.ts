@@ -18,7 +18,7 @@ import {
 import {
   FASTIFY_REQUEST_HOOKS, HTTP_CLIENT_NAME, HTTP_METHODS, KAFKA_HANDLERS, LISTEN_METHODS, MESSAGE_EVENTS, ROUTER_NAME,
   SERVER_MODULES, SIGNAL_EVENTS, SUBSCRIBE_METHODS, TIMER_FUNCTIONS, calleeProperty, decoratorRegistration,
-  firstParamName, isPathLike, isRouteChain, receiverName, stringValue,
+  firstParamName, isHandlerShaped, isPathLike, isRouteChain, receiverName, stringValue,
 } from './registrationShapes';
 
 /** A function of the module as the engine reports it (enclosingFunction). */
@@ -54,6 +54,8 @@ interface Registration {
   intervalMs: number | null;
   /** setTimeout: periodic only if the callback reschedules itself (checked after traversal). */
   oneShotFrom: FunctionInfo | null;
+  /** Guessed from a handler's shape, not seen being registered: yields to real registrations. */
+  inferred: boolean;
 }
 
 export interface HotContextCollector {
@@ -163,7 +165,7 @@ export function createHotContextCollector(importOf: (localName: string) => Impor
 
   function register(kind: ExecutionKind, targets: Target[], call: t.Node, intervalMs: number | null = null,
     oneShotFrom: FunctionInfo | null = null): void {
-    if (targets.length > 0) registrations.push({ kind, targets, at: positionOf(call), intervalMs, oneShotFrom });
+    if (targets.length > 0) registrations.push({ kind, targets, at: positionOf(call), intervalMs, oneShotFrom, inferred: false });
   }
 
   function isServerModuleObject(node: t.Node): boolean {
@@ -351,6 +353,11 @@ export function createHotContextCollector(importOf: (localName: string) => Impor
     } else {
       parent.nested.push(info);
     }
+    if (isHandlerShaped(node) && !registeredNodes.has(node)) {
+      // A controller exported to a router in another file: its parameters say what it is.
+      servesRequests = true;
+      registrations.push({ kind: 'request', targets: [{ kind: 'node', node }], at: null, intervalMs: null, oneShotFrom: null, inferred: true });
+    }
     if ((node.type === 'ClassMethod' || node.type === 'ClassPrivateMethod') && node.decorators) {
       const registration = decoratorRegistration(node.decorators);
       if (registration) {
@@ -468,6 +475,7 @@ export function createHotContextCollector(importOf: (localName: string) => Impor
       .sort((a, b) => {
         const byKind = (RANK.get(a.registration.kind) ?? 99) - (RANK.get(b.registration.kind) ?? 99);
         if (byKind !== 0) return byKind;
+        if (a.registration.inferred !== b.registration.inferred) return a.registration.inferred ? 1 : -1;
         const ai = a.registration.intervalMs ?? Number.MAX_SAFE_INTEGER;
         const bi = b.registration.intervalMs ?? Number.MAX_SAFE_INTEGER;
         return ai !== bi ? ai - bi : a.index - b.index;

@@ -99,3 +99,19 @@ export function firstParamName(node: t.Node): string | null {
   const param = node.params[0];
   return param && param.type === 'Identifier' ? param.name : null;
 }
+
+/** Parameter pairs that only request handlers have: express `(req, res)`, fastify `(request, reply)`, koa `(ctx, next)`. */
+const HANDLER_PARAMS: readonly [RegExp, RegExp][] = [
+  [/^req(uest)?$/, /^res(ponse)?$|^reply$/],
+  [/^ctx$/, /^next$/],
+];
+
+/** `(req, res[, next])`-shaped functions are request handlers wherever they are registered. */
+export function isHandlerShaped(node: t.Function): boolean {
+  // Exactly the handler arity: `(request, response, apiId, config, ...)` in a library is not a handler.
+  if (node.params.length < 2 || node.params.length > 3) return false;
+  const [first, second, third] = node.params;
+  if (first.type !== 'Identifier' || second.type !== 'Identifier') return false;
+  if (third && !(third.type === 'Identifier' && /^(next|done|cb|callback)$/.test(third.name))) return false;
+  return HANDLER_PARAMS.some(([a, b]) => a.test(first.name) && b.test(second.name));
+}
