@@ -16,7 +16,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const tmp = mkdtempSync(join(tmpdir(), 'hotframe-bench-profile-'));
 const MB = 1024 * 1024;
 const CPUPROFILE_BYTES = Number(process.env.HOTFRAME_BENCH_CPUPROFILE_MB || 110) * MB;
-const LOG_BYTES = Number(process.env.HOTFRAME_BENCH_LOG_MB || 27) * MB;
+const LOG_BYTES = Number(process.env.HOTFRAME_BENCH_LOG_MB || 40) * MB;
 // HOTFRAME_BENCH_PROFILE=cpuprofile or =log runs one half (the log half waits ~1-2 min for prof-process).
 const PARTS = (process.env.HOTFRAME_BENCH_PROFILE || 'cpuprofile,log').split(',');
 

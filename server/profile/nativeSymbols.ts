@@ -1,79 +1,72 @@
-// Names for C++ code in a V8 log, from the symbol table of Node's binary (`nm`), e.g.
-// v8::internal::Runtime_DateCurrentTime or node::SyncProcessRunner::Spawn. A binary at the same
-// path on another machine or from another release would give wrong names, which is worse than
-// none: the table is only used when the embedded builtins the log saw (code-creation Builtin
-// lines) sit at the addresses the table gives their Builtins_* symbols.
-import { execFileSync } from 'node:child_process';
+// Names for C++ code in a V8 log, from the symbol table of Node's binary (`nm -C -n -S`), e.g.
+// v8::internal::Runtime_DateCurrentTime or node::EnvQuery. A binary at the same path on another
+// machine or from another release would give wrong names, which is worse than none: names are
+// only used when the embedded builtins the log created (code-creation Builtin lines) sit at the
+// addresses the table gives their Builtins_* symbols. nm's output is streamed and matched
+// against the sorted addresses that need a name, so no table is kept in memory.
+import { spawn } from 'node:child_process';
 
-/** How many logged builtins must match the table. */
-const CHECKS = 5;
+/**
+ * Names of `addresses` (absolute, ascending) inside `library` loaded at `start`, index by index
+ * (undefined between symbols); null when nm fails or the table does not match the log's builtins.
+ */
+export async function nameNativeCode(library: string, start: number, addresses: Float64Array, builtins: ReadonlyMap<string, number>): Promise<(string | undefined)[] | null> {
+  if (builtins.size === 0 || addresses.length === 0) return null;
+  // The table holds absolute addresses (a fixed-address binary) or offsets from the load address (PIE): try both.
+  const hypotheses = [0, start].map((offset) => ({ offset, next: 0, names: new Array<string | undefined>(addresses.length), matches: 0, mismatches: 0 }));
+  /** One line of nm output; the name is only cut out of `text` when it is needed. */
+  const symbol = (address: number, size: number, text: string, nameStart: number, nameEnd: number): void => {
+    const builtin = text.startsWith('Builtins_', nameStart) ? builtins.get(text.slice(nameStart + 9, nameEnd)) : undefined;
+    for (const h of hypotheses) {
+      const from = address + h.offset;
+      const to = from + size;
+      if (builtin !== undefined) {
+        if (builtin === from) h.matches++;
+        else h.mismatches++;
+      }
+      while (h.next < addresses.length && addresses[h.next] < from) h.next++;
+      for (let k = h.next; k < addresses.length && addresses[k] < to; k++) h.names[k] = shortName(text.slice(nameStart, nameEnd));
+    }
+  };
+  const ok = await new Promise<boolean>((resolve) => {
+    const nm = spawn('nm', ['-C', '-n', '-S', '--defined-only', library], { stdio: ['ignore', 'pipe', 'ignore'] });
+    let rest = '';
+    nm.stdout.on('data', (chunk: Buffer) => {
+      const text = rest + chunk.toString('latin1');
+      let from = 0;
+      for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', from)) {
+        // "000000000151c750 00000000000000ea T v8::internal::Runtime_DateCurrentTime(int, ...)"
+        const a = text.indexOf(' ', from);
+        const b = a === -1 || a > nl ? -1 : text.indexOf(' ', a + 1);
+        const type = b === -1 ? 0 : text.charCodeAt(b + 1) | 0x20;
+        if (b !== -1 && b + 3 < nl && text.charCodeAt(b + 2) === 32 && (type === 0x74 /* t */ || type === 0x77) /* w */) {
+          const address = hexAt(text, from, a);
+          const size = hexAt(text, a + 1, b);
+          if (!Number.isNaN(address) && !Number.isNaN(size)) symbol(address, size, text, b + 3, nl);
+        }
+        from = nl + 1;
+      }
+      rest = text.slice(from);
+    });
+    nm.on('error', () => resolve(false));
+    nm.on('close', (code) => resolve(code === 0));
+  });
+  if (!ok) return null;
+  const trusted = hypotheses.find((h) => h.matches > 0 && h.mismatches === 0);
+  return trusted === undefined ? null : trusted.names;
+}
 
-export class NativeSymbols {
-  private constructor(
-    private readonly starts: Float64Array,
-    private readonly ends: Float64Array,
-    readonly names: string[],
-  ) {}
-
-  /**
-   * Symbols of `library` loaded at `start`, or null when nm fails or they do not match the log.
-   * `builtins`: name -> address of builtins the log created (embedded ones live in the binary).
-   */
-  static load(library: string, start: number, builtins: ReadonlyMap<string, number>): NativeSymbols | null {
-    if (builtins.size === 0) return null;
-    let listing: string;
-    try {
-      listing = execFileSync('nm', ['-C', '-n', '-S', '--defined-only', library], { encoding: 'utf8', maxBuffer: 512 * 1024 * 1024, timeout: 30_000, stdio: ['ignore', 'pipe', 'ignore'] });
-    } catch {
-      return null;
-    }
-    const starts: number[] = [];
-    const ends: number[] = [];
-    const names: string[] = [];
-    const builtinSymbols = new Map<string, number>();
-    for (const line of listing.split('\n')) {
-      // "000000000151c750 00000000000000ea T v8::internal::Runtime_DateCurrentTime(int, ...)"
-      const m = /^([0-9a-f]+) ([0-9a-f]+) [TtWw] (.+)$/.exec(line);
-      if (m === null) continue;
-      const address = parseInt(m[1], 16);
-      if (m[3].startsWith('Builtins_')) builtinSymbols.set(m[3].slice(9), address);
-      starts.push(address);
-      ends.push(address + parseInt(m[2], 16));
-      names.push(shortName(m[3]));
-    }
-    // Absolute addresses (a fixed-address binary) or offsets from the load address (PIE).
-    let offset: number | undefined;
-    let checked = 0;
-    for (const [name, address] of builtins) {
-      const symbol = builtinSymbols.get(name);
-      if (symbol === undefined) continue;
-      if (offset === undefined) offset = symbol === address ? 0 : symbol + start === address ? start : NaN;
-      if (symbol + offset !== address) return null;
-      if (++checked === CHECKS) break;
-    }
-    if (offset === undefined || checked === 0) return null;
-    const base = offset;
-    return new NativeSymbols(
-      Float64Array.from(starts, (a) => a + base),
-      Float64Array.from(ends, (a) => a + base),
-      names,
-    );
+function hexAt(text: string, i: number, j: number): number {
+  // nm pads addresses to 16 digits; real ones stay far below 2^53.
+  if (i >= j || j - i > 16) return NaN;
+  let value = 0;
+  for (; i < j; i++) {
+    const c = text.charCodeAt(i) | 0x20;
+    const d = c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : -1;
+    if (d < 0) return NaN;
+    value = value * 16 + d;
   }
-
-  /** Index of the symbol containing `addr`, or -1 (addresses between symbols stay unnamed). */
-  find(addr: number): number {
-    let lo = 0;
-    let hi = this.starts.length - 1;
-    let k = -1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.starts[mid] <= addr) {
-        k = mid;
-        lo = mid + 1;
-      } else hi = mid - 1;
-    }
-    return k !== -1 && addr < this.ends[k] ? k : -1;
-  }
+  return value;
 }
 
 /** "v8::internal::Runtime_DateCurrentTime(int, unsigned long*, ...)" -> "v8::internal::Runtime_DateCurrentTime". */

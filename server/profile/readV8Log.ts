@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { CallTreeBuilder } from './callTreeBuilder';
 import { GC_NAME, IDLE_NAME } from './categories';
 import { CodeMap } from './codeMap';
-import { NativeSymbols } from './nativeSymbols';
+import { nameNativeCode } from './nativeSymbols';
 import { ProfileInputError } from './profileInputError';
 import type { NormalizedProfile } from './types';
 
@@ -34,10 +34,9 @@ const KEY_GC = -1;
 const KEY_IDLE = -2;
 const KEY_UNKNOWN = -3;
 const libraryKey = (library: number): number => -10 - library;
-/** C++ symbols (see nativeSymbols.ts): below every library key. */
-const SYMBOL_BASE = 2 ** 31;
-const SYMBOL_SPAN = 2 ** 20;
-const symbolKey = (library: number, symbol: number): number => -(SYMBOL_BASE + library * SYMBOL_SPAN + symbol);
+/** Addresses in shared libraries, named at the end from symbol tables (nativeSymbols.ts): below every library key. */
+const NATIVE_PC_BASE = 2 ** 31;
+const nativePcKey = (pc: number): number => -(NATIVE_PC_BASE + pc);
 
 export interface V8LogOptions {
   /** Name C++ frames of Node's binary from its symbol table when it matches the log (default true). */
@@ -62,9 +61,11 @@ export class V8LogReader {
   private readonly entrySourceInfo: (string | undefined)[] = [];
   private readonly libraryNames: string[] = [];
   private readonly libraryStarts: number[] = [];
-  /** Loaded at a library's first tick, when the builtins that verify them are known. */
-  private readonly librarySymbols: (NativeSymbols | null | undefined)[] = [];
-  private readonly symbolsByPath = new Map<string, NativeSymbols | null>();
+  private readonly libraryEnds: number[] = [];
+  /** Distinct addresses seen in shared libraries (outside builtins), to be named at the end. */
+  private readonly nativePc = new Map<number, number>();
+  private readonly nativePcAddress: number[] = [];
+  private readonly nativePcLibrary: number[] = [];
   /** Name -> address of the builtins the log created (a few are enough to check a symbol table). */
   private readonly builtinAddresses = new Map<string, number>();
   private readonly scriptSources = new Map<number, string>();
@@ -206,6 +207,7 @@ export class V8LogReader {
     this.libraryNames.push(name);
     this.code.addLibrary(start, end, library);
     this.libraryStarts.push(start);
+    this.libraryEnds.push(end);
   }
 
   /**
@@ -301,8 +303,15 @@ export class V8LogReader {
     const entry = this.code.find(addr);
     if (library !== -1) {
       if (entry !== -1 && this.entryKind[entry] !== EntryKind.Js) return (entry + 1) * OFFSET_SPAN;
-      const symbol = this.symbolsOf(library)?.find(addr) ?? -1;
-      return symbol === -1 ? libraryKey(library) : symbolKey(library, symbol);
+      if (this.options.nativeSymbols === false) return libraryKey(library);
+      let pc = this.nativePc.get(addr);
+      if (pc === undefined) {
+        pc = this.nativePcAddress.length;
+        this.nativePc.set(addr, pc);
+        this.nativePcAddress.push(addr);
+        this.nativePcLibrary.push(library);
+      }
+      return nativePcKey(pc);
     }
     if (entry !== -1) {
       if (this.entryKind[entry] === EntryKind.BytecodeHandler) return null;
@@ -314,20 +323,25 @@ export class V8LogReader {
     return isTop ? KEY_UNKNOWN : null;
   }
 
-  private symbolsOf(library: number): NativeSymbols | null {
-    let symbols = this.librarySymbols[library];
-    // Until the log has created builtins there is nothing to check a table against: ask later.
-    if (symbols === undefined && this.builtinAddresses.size === 0) return null;
-    if (symbols === undefined) {
-      const name = this.libraryNames[library];
-      symbols = this.symbolsByPath.get(name);
-      if (symbols === undefined) {
-        symbols = this.options.nativeSymbols === false ? null : NativeSymbols.load(name, this.libraryStarts[library], this.builtinAddresses);
-        this.symbolsByPath.set(name, symbols);
-      }
-      this.librarySymbols[library] = symbols;
+  /** Names of the native addresses, from the symbol table of each library that holds logged builtins (Node's binary). */
+  private async nameNativePcs(): Promise<(string | undefined)[]> {
+    const names = new Array<string | undefined>(this.nativePcAddress.length);
+    const byPath = new Map<string, number[]>();
+    for (let pc = 0; pc < this.nativePcAddress.length; pc++) {
+      const path = this.libraryNames[this.nativePcLibrary[pc]];
+      let list = byPath.get(path);
+      if (list === undefined) byPath.set(path, (list = []));
+      list.push(pc);
     }
-    return symbols;
+    for (const [path, pcs] of byPath) {
+      const libraries = this.libraryNames.flatMap((name, i) => (name === path ? [i] : []));
+      const holdsBuiltins = [...this.builtinAddresses.values()].some((a) => libraries.some((l) => a >= this.libraryStarts[l] && a < this.libraryEnds[l]));
+      if (!holdsBuiltins) continue;
+      pcs.sort((a, b) => this.nativePcAddress[a] - this.nativePcAddress[b]);
+      const found = await nameNativeCode(path, this.libraryStarts[libraries[0]], Float64Array.from(pcs, (pc) => this.nativePcAddress[pc]), this.builtinAddresses);
+      if (found !== null) pcs.forEach((pc, k) => (names[pc] = found[k]));
+    }
+    return names;
   }
 
   private isNativeKey(key: number): boolean {
@@ -392,6 +406,7 @@ export class V8LogReader {
       if (starts !== undefined && framePosition[i] >= 0) line[i] = lineOf(starts, framePosition[i]);
     }
 
+    const nativeNames = await this.nameNativePcs();
     const funcOf = (builder: CallTreeBuilder): Int32Array => {
       const out = new Int32Array(n);
       for (let i = 0; i < n; i++) {
@@ -399,10 +414,9 @@ export class V8LogReader {
         if (key === KEY_GC) out[i] = builder.internFunction(GC_NAME, '', 0, 0, 'vm');
         else if (key === KEY_IDLE) out[i] = builder.internFunction(IDLE_NAME, '', 0, 0, 'vm');
         else if (key === KEY_UNKNOWN) out[i] = builder.internFunction('(unknown)', '', 0, 0, 'native');
-        else if (key <= -SYMBOL_BASE) {
-          const library = Math.floor((-key - SYMBOL_BASE) / SYMBOL_SPAN);
-          const symbols = this.librarySymbols[library];
-          out[i] = builder.internFunction(symbols ? symbols.names[(-key - SYMBOL_BASE) % SYMBOL_SPAN] : this.libraryNames[library], '', 0, 0, 'native');
+        else if (key <= -NATIVE_PC_BASE) {
+          const pc = -key - NATIVE_PC_BASE;
+          out[i] = builder.internFunction(nativeNames[pc] ?? this.libraryNames[this.nativePcLibrary[pc]], '', 0, 0, 'native');
         } else if (key < 0) out[i] = builder.internFunction(this.libraryNames[-10 - key], '', 0, 0, 'native');
         else {
           const entry = Math.floor(key / OFFSET_SPAN) - 1;
