@@ -4,7 +4,6 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 
-import type { RuleId, RuleLevel } from '../../rules/api';
 import { allRules } from '../../rules/index';
 import { loadCostIndex } from '../profile/costIndex';
 import type { CostIndex } from '../profile/costIndex';
@@ -12,6 +11,7 @@ import { analyzeInThreads, isAnalysisThread, runAnalysisThread } from './analysi
 import { flagValue, parseArgs } from './args';
 import { CliError } from './errors';
 import { displayPath, reportOf } from './fileAnalysis';
+import type { RuleLevels } from './fileAnalysis';
 import { formatJson, formatText } from './findingFormats';
 import { parseRuleLevels } from './ruleLevels';
 import { formatSarif } from './sarifFormat';
@@ -23,7 +23,7 @@ type Format = (typeof FORMATS)[number];
 export interface AnalyzeOptions {
   paths: string[];
   format: Format;
-  levels: Partial<Record<RuleId, RuleLevel>>;
+  levels: RuleLevels;
   profile: string | null;
   root: string;
 }
@@ -68,6 +68,7 @@ export async function runAnalyze(args: string[]): Promise<number> {
   }
   const cwd = process.cwd();
   const options = parseAnalyzeOptions(args, cwd);
+  const files = collectSourceFiles(options.paths, cwd);
   let costs: CostIndex | null = null;
   if (options.profile !== null) {
     try {
@@ -76,7 +77,6 @@ export async function runAnalyze(args: string[]): Promise<number> {
       throw new CliError(`--profile ${displayPath(cwd, options.profile)}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
-  const files = collectSourceFiles(options.paths, cwd);
   const outcomes = await analyzeInThreads(files, cwd, options.levels);
   // A rule that threw is our bug, not the user's input: say so on stderr, keep the other results.
   for (const outcome of outcomes) for (const error of outcome.ruleErrors) process.stderr.write(`hotframe: rule ${error} (on ${outcome.file})\n`);
