@@ -108,15 +108,18 @@ export class Validator {
     return result !== undefined && result.version === version ? result : undefined;
   }
 
+  /** Validates one pending document per macrotask, so requests and newer changes get in between. */
   private flush(): void {
     this.scheduled = false;
-    for (const uri of [...this.pending]) {
-      this.pending.delete(uri);
-      const document = this.deps.documents.get(uri);
-      if (document === undefined) continue;
-      // Its own didChange will request validation again once it is applied.
-      if (this.deps.newerVersionQueued(uri, document.version)) continue;
-      if (isAnalyzable(document)) this.validate(document);
+    const [uri] = this.pending;
+    if (uri === undefined) return;
+    this.pending.delete(uri);
+    const document = this.deps.documents.get(uri);
+    // A superseded version is dropped: its own didChange requests validation once it is applied.
+    if (document !== undefined && !this.deps.newerVersionQueued(uri, document.version) && isAnalyzable(document)) this.validate(document);
+    if (this.pending.size > 0 && !this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.flush());
     }
   }
 
