@@ -169,29 +169,25 @@ export function buildCpuprofile(parts: CpuprofileParts, label: string): Normaliz
     for (let i = 0; i < n; i++) if (parts.ids[i] > maxId) maxId = parts.ids[i];
     const dense = Number.isInteger(maxId) && maxId < 4 * n + 1024 ? new Int32Array(maxId + 1).fill(-1) : null;
     if (dense !== null) for (let i = 0; i < n; i++) if (Number.isInteger(parts.ids[i]) && parts.ids[i] >= 0) dense[parts.ids[i]] = i;
-    const lookup = (id: unknown): number | undefined => {
-      if (dense !== null) {
-        if (typeof id !== 'number' || !(id >= 0 && id <= maxId)) return undefined;
-        const index = dense[id];
-        return index === -1 || index === undefined ? undefined : index;
-      }
-      return indexOf.get(id as number);
-    };
     const count = samples.length;
     const haveDeltas = deltas !== undefined && deltas.length === count;
     if (!haveDeltas && count > 0) warnings.push('timeDeltas missing or not one per sample: samples are spread evenly over the profile');
+    // One typed loop for both sources (the byte scanner gives Int32Arrays already).
+    const ids = samples instanceof Int32Array ? samples : Float64Array.from(samples as ArrayLike<unknown>, (v) => (typeof v === 'number' ? v : NaN));
+    const deltaUs = !haveDeltas ? null : deltas instanceof Int32Array ? deltas : Float64Array.from(deltas as ArrayLike<unknown>, (v) => finite(v) ?? 0);
     const even = count > 0 ? durationMs / count : 0;
     let negative = 0;
     let unknown = 0;
     // Time of the current sample since startTime (negative deltas count as 0).
-    let atUs = haveDeltas ? Math.max(0, finite(deltas[0]) ?? 0) : 0;
+    let atUs = deltaUs !== null && count > 0 ? Math.max(0, deltaUs[0]) : 0;
     for (let i = 0; i < count; i++) {
-      const index = lookup(samples[i]);
+      const id = ids[i];
+      const index = dense !== null ? (id >= 0 && id <= maxId ? (dense[id] ?? -1) : -1) : (indexOf.get(id) ?? -1);
       let ms = even;
-      if (haveDeltas) {
+      if (deltaUs !== null) {
         let us: number;
         if (i + 1 < count) {
-          us = finite(deltas[i + 1]) ?? 0;
+          us = deltaUs[i + 1];
           if (us < 0) {
             negative++;
             us = 0;
@@ -200,7 +196,7 @@ export function buildCpuprofile(parts: CpuprofileParts, label: string): Normaliz
         } else us = endTime !== undefined && startTime !== undefined ? Math.max(0, endTime - startTime - atUs) : 0;
         ms = us / 1000;
       }
-      if (index === undefined) {
+      if (index === -1) {
         unknown++;
         continue;
       }

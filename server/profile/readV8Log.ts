@@ -7,6 +7,8 @@
 // function agree with `node --prof-process`: an external callback's address replaces the pc, a
 // frameless JS caller (tos) is kept, addresses inside shared libraries are native, other
 // bytecode-handler frames are skipped, an unknown top pc is '(unknown)', unknown callers dropped.
+// Native frames are named by the builtin covering them, else by the symbol of Node's binary
+// (nativeSymbols.ts, checked against the log), else by their library.
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { CallTreeBuilder } from './callTreeBuilder';
