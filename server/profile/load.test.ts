@@ -85,6 +85,14 @@ describe('loadProfile', () => {
     await assert.rejects(loadProfile(join(FIXTURES, 'service.v8.log'), { signal: controller.signal }), { name: 'AbortError' });
   });
 
+  it('stops reading when aborted part way, for every reader', async () => {
+    for (const name of ['service.cpuprofile', 'service.v8.log', 'service.preprocessed.json.gz']) {
+      const controller = new AbortController();
+      const loading = loadProfile(join(FIXTURES, name), { signal: controller.signal, onProgress: () => controller.abort() });
+      await assert.rejects(loading, { name: 'AbortError' }, name);
+    }
+  });
+
   it('names truncated JSON and where it ends', async () => {
     await rejects(file('cut.cpuprofile', tiny.slice(0, 100)), /cut\.cpuprofile: truncated JSON at byte 100$/);
     await rejects(file('cut.json.gz', gzipSync(tiny.slice(0, 57))), /truncated JSON at byte 57 \(after gunzip\)$/);
