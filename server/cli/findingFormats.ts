@@ -1,8 +1,7 @@
 // What `hotframe analyze` found, and its text and JSON renderings (SARIF is in sarifFormat.ts).
 // Positions here are 1-based lines AND columns, end exclusive, like ESLint's output.
 import type { Finding, Severity } from '../../rules/api';
-import type { MeasuredCost } from '../profile/costIndex';
-import { formatMs, formatPercent } from '../profile/insights';
+import { describeCost, rankingMs, type MeasuredCost } from '../profile/costIndex';
 import type { ParseProblem } from '../static/engine';
 
 /** A finding in a file, with the file as shown to the user (relative to cwd, forward slashes). */
@@ -49,8 +48,7 @@ export function sortFindings(findings: FileFinding[], byCost: boolean): FileFind
   const byPosition = (a: FileFinding, b: FileFinding) =>
     order(a.file, b.file) || a.finding.range.start - b.finding.range.start || order(a.finding.ruleId, b.finding.ruleId);
   if (!byCost) return [...findings].sort(byPosition);
-  const costOf = (f: FileFinding) => f.cost?.totalMs ?? -1;
-  return [...findings].sort((a, b) => costOf(b) - costOf(a) || byPosition(a, b));
+  return [...findings].sort((a, b) => rankingMs(b.cost) - rankingMs(a.cost) || byPosition(a, b));
 }
 
 export interface JsonFinding {
@@ -80,6 +78,9 @@ export function toJsonFinding(entry: FileFinding, profileGiven: boolean): JsonFi
   if (profileGiven) {
     const cost = entry.cost ?? null;
     json.cost = cost === null ? null : { selfMs: round(cost.selfMs), totalMs: round(cost.totalMs), percent: round(cost.percent) };
+    if (cost?.deferred !== undefined && json.cost !== null) {
+      json.cost.deferred = { ...cost.deferred, ms: round(cost.deferred.ms), percent: round(cost.deferred.percent) };
+    }
   }
   return json;
 }
@@ -99,7 +100,7 @@ export function formatJson(report: AnalyzeReport): string {
 function costText(cost: MeasuredCost | null | undefined): string {
   if (cost === undefined) return '';
   if (cost === null) return '  (not in profile)';
-  return `  (${formatMs(cost.totalMs)}, ${formatPercent(cost.percent)} of CPU)`;
+  return `  (${describeCost(cost)})`;
 }
 
 function plural(n: number, word: string): string {

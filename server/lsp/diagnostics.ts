@@ -7,8 +7,7 @@ import type { Diagnostic } from 'vscode-languageserver';
 import { ruleDocUrl } from '../../rules/api';
 import type { Finding, Severity } from '../../rules/api';
 import { parseErrorText } from '../cli/findingFormats';
-import type { MeasuredCost } from '../profile/costIndex';
-import { formatMs, formatPercent } from '../profile/insights';
+import { describeCost, rankingPercent, type MeasuredCost } from '../profile/costIndex';
 import type { ParseProblem } from '../static/engine';
 import type { InsightDiagnostic, ProfileFeatures } from './profileFeatures';
 
@@ -32,12 +31,12 @@ export interface FindingDiagnosticData {
 
 /** The text appended to a hot finding: "— 1.9 s, 23% of CPU in this profile". */
 export function costSuffix(cost: MeasuredCost): string {
-  return ` — ${formatMs(cost.totalMs)}, ${formatPercent(cost.percent)} of CPU in this profile`;
+  return ` — ${describeCost(cost)} in this profile`;
 }
 
 export function findingToDiagnostic(finding: Finding, findingIndex: number, cost: MeasuredCost | null, hotThresholdPercent: number): Diagnostic {
   const { start, end } = finding.range.loc;
-  const hot = cost !== null && cost.percent >= hotThresholdPercent;
+  const hot = cost !== null && rankingPercent(cost) >= hotThresholdPercent;
   const severity = hot ? RAISED[finding.severity] : finding.severity;
   const data: FindingDiagnosticData = { findingIndex };
   return {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 
 import type { Finding } from '../../rules/api';
 import { profileOf, type FrameSpec } from './constructedProfiles.test';
-import { costIndexOf } from './costIndex';
+import { costIndexOf, rankingMs } from './costIndex';
 import { buildReport } from './report';
 
 const root = mkdtempSync(join(tmpdir(), 'hotframe-cost-'));
@@ -13,8 +13,12 @@ const modelsJs = join(root, 'models.js');
 writeFileSync(modelsJs, '');
 
 /** A finding at a 1-based line inside a function declared at (line, 0-based column), as Babel reports it. */
-function findingAt(line: number, enclosing: { name: string; line: number; column: number } | null): Pick<Finding, 'range' | 'enclosingFunction'> {
-  return { range: { start: 0, end: 1, loc: { start: { line, column: 2 }, end: { line, column: 12 } } }, enclosingFunction: enclosing };
+function findingAt(
+  line: number,
+  enclosing: { name: string; line: number; column: number } | null,
+  ruleId: Finding['ruleId'] = 'date-now-hot-path',
+): Pick<Finding, 'ruleId' | 'range' | 'enclosingFunction'> {
+  return { ruleId, range: { start: 0, end: 1, loc: { start: { line, column: 2 }, end: { line, column: 12 } } }, enclosingFunction: enclosing };
 }
 
 // getTimestamp declared at 41:0 (V8 column 1), its Date.now() on line 43; onMessage at 50:0 calls it from line 52.
@@ -63,5 +67,40 @@ describe('cost index', () => {
     assert.equal(index.costOf(modelsJs, findingAt(10, { name: 'cold', line: 9, column: 0 })), null);
     assert.equal(index.costOf(modelsJs, findingAt(10, null)), null);
     assert.equal(index.costOf(join(root, 'other.js'), findingAt(43, null)), null);
+  });
+
+  it('adds the profile-wide mongoose hydration to mongoose findings whose code ran, and to nothing else', () => {
+    // Hydration runs when the driver's reply arrives, under no user frame: 30 samples with no
+    // stack link to the route (line 55) that ran 10 samples of its own.
+    const query = join(root, 'node_modules', 'mongoose', 'lib', 'query.js');
+    const hydration = costIndexOf(
+      buildReport(
+        profileOf(
+          [
+            { frames: [onMessage], samples: 10, line: 55 },
+            { frames: [{ name: 'completeMany', url: query, line: 2694, column: 1 }], samples: 30 },
+          ],
+          { msPerSample: 2 },
+        ),
+        { root },
+      ).costTable(),
+    );
+    const inRoute = { name: 'onMessage', line: 50, column: 0 };
+    assert.deepEqual(hydration.costOf(modelsJs, findingAt(55, inRoute, 'mongoose-missing-lean')), {
+      selfMs: 20,
+      totalMs: 20,
+      percent: 25,
+      deferred: { insight: 'mongoose-hydration', label: 'mongoose hydration', ms: 60, percent: 75 },
+    });
+    assert.deepEqual(hydration.costOf(modelsJs, findingAt(55, inRoute, 'mongoose-count-by-loading'))?.deferred?.ms, 60);
+    // Another rule on the same line gets only its own cost; a query that never ran gets nothing.
+    assert.deepEqual(hydration.costOf(modelsJs, findingAt(55, inRoute, 'date-now-hot-path')), { selfMs: 20, totalMs: 20, percent: 25 });
+    assert.equal(hydration.costOf(modelsJs, findingAt(10, { name: 'cold', line: 9, column: 0 }, 'mongoose-missing-lean')), null);
+  });
+
+  it('ranks by the larger of own and deferred cost', () => {
+    assert.equal(rankingMs(null), -1);
+    assert.equal(rankingMs({ selfMs: 1, totalMs: 3, percent: 1 }), 3);
+    assert.equal(rankingMs({ selfMs: 1, totalMs: 3, percent: 1, deferred: { insight: 'mongoose-hydration', label: 'm', ms: 900, percent: 12 } }), 900);
   });
 });

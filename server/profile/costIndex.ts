@@ -2,20 +2,61 @@
 // cost of a finding's line when the line has samples, else of its enclosing function.
 import { resolve } from 'node:path';
 
-import type { Finding } from '../../rules/api';
+import type { Finding, RuleId } from '../../rules/api';
+import { formatMs, formatPercent } from './insights';
 import { analyzeProfileFile, type AnalysisOptions } from './report';
-import type { CallSite, FunctionCost, LineCost, ReportOptions } from './types';
+import type { CallSite, FunctionCost, InsightId, LineCost, ReportOptions } from './types';
+
+/**
+ * Library work the profile shows but no stack ties to the finding's line, because it runs after
+ * an await: mongoose hydrates documents when the driver's reply arrives, under the driver's
+ * callbacks, not under the route that called find(). Reported beside the line's own cost.
+ */
+export interface DeferredCost {
+  insight: InsightId;
+  /** What it is, for messages: "mongoose hydration". */
+  label: string;
+  ms: number;
+  /** Share of the profile's samples, 0..100. */
+  percent: number;
+}
 
 export interface MeasuredCost {
   selfMs: number;
   totalMs: number;
   /** Total share of the profile's samples, 0..100. */
   percent: number;
+  /** Present when the finding's rule is about work the profile measured elsewhere (see DeferredCost). */
+  deferred?: DeferredCost;
 }
 
 export interface CostIndex {
   /** Cost of the code a finding sits in (its line, else its enclosing function), or null. */
-  costOf(filePath: string, finding: Pick<Finding, 'range' | 'enclosingFunction'>): MeasuredCost | null;
+  costOf(filePath: string, finding: Pick<Finding, 'ruleId' | 'range' | 'enclosingFunction'>): MeasuredCost | null;
+}
+
+/** Rules whose cost lands after an await, and the insight that measures it. */
+const DEFERRED_INSIGHT: Partial<Record<RuleId, InsightId>> = {
+  'mongoose-missing-lean': 'mongoose-hydration',
+  'mongoose-count-by-loading': 'mongoose-hydration',
+};
+
+/** The figure findings are ranked by: their own cost, or the deferred work they stand for if larger. */
+export function rankingMs(cost: MeasuredCost | null | undefined): number {
+  if (cost === null || cost === undefined) return -1;
+  return Math.max(cost.totalMs, cost.deferred?.ms ?? 0);
+}
+
+export function rankingPercent(cost: MeasuredCost): number {
+  return Math.max(cost.percent, cost.deferred?.percent ?? 0);
+}
+
+/** "1.9 s, 23% of CPU", or with deferred work "2.7 ms here; mongoose hydration 1.09 s, 12.3% of CPU". */
+export function describeCost(cost: MeasuredCost): string {
+  const own = `${formatMs(cost.totalMs)}, ${formatPercent(cost.percent)} of CPU`;
+  if (cost.deferred === undefined) return own;
+  const { label, ms, percent } = cost.deferred;
+  return `${formatMs(cost.totalMs)} here; ${label} after the query: ${formatMs(ms)}, ${formatPercent(percent)} of CPU`;
 }
 
 /** Everything measured in one local file. */
@@ -29,6 +70,8 @@ export interface FileCosts {
 export interface CostTable {
   samples: number;
   files: Record<string, FileCosts>;
+  /** Deferred library work measured across the whole profile, by the insight that found it. */
+  deferred: DeferredCost[];
 }
 
 function enclosingCost(costs: FileCosts, enclosing: NonNullable<Finding['enclosingFunction']>): FunctionCost | null {
@@ -51,8 +94,15 @@ function enclosingCost(costs: FileCosts, enclosing: NonNullable<Finding['enclosi
 
 export function costIndexOf(table: CostTable): CostIndex {
   const percent = (samples: number): number => (table.samples > 0 ? (samples / table.samples) * 100 : 0);
-  return {
-    costOf(filePath, finding) {
+  const withDeferred = (cost: MeasuredCost | null, ruleId: RuleId): MeasuredCost | null => {
+    // Only code the profile saw running gets the deferred work: a query that never ran
+    // cannot have caused it.
+    const insight = DEFERRED_INSIGHT[ruleId];
+    const deferred = insight === undefined ? undefined : table.deferred.find((d) => d.insight === insight);
+    return cost === null || deferred === undefined ? cost : { ...cost, deferred };
+  };
+  const ownCost = (filePath: string, finding: Pick<Finding, 'range' | 'enclosingFunction'>): MeasuredCost | null => {
+    {
       const costs = table.files[resolve(filePath)];
       if (costs === undefined) return null;
       const line = finding.range.loc.start.line;
@@ -69,7 +119,10 @@ export function costIndexOf(table: CostTable): CostIndex {
       const fn = enclosingCost(costs, finding.enclosingFunction);
       if (fn === null || fn.totalSamples === 0) return null;
       return { selfMs: fn.selfMs, totalMs: fn.totalMs, percent: percent(fn.totalSamples) };
-    },
+    }
+  };
+  return {
+    costOf: (filePath, finding) => withDeferred(ownCost(filePath, finding), finding.ruleId),
   };
 }
 

@@ -48,6 +48,7 @@ describe('analysis of recorded profiles', () => {
   it('gives a Date.now() finding in clock.js the cost of its line (loadCostIndex, as analyze --profile uses it)', async () => {
     const index = await loadCostIndex(join(PROFILES, 'service.container.cpuprofile'), { root: WORKLOADS });
     const finding = {
+      ruleId: 'date-now-hot-path' as const,
       range: { start: 0, end: 0, loc: { start: { line: 4, column: 9 }, end: { line: 4, column: 19 } } },
       enclosingFunction: { name: 'getTimestamp', line: 3, column: 0 },
     };

@@ -74,7 +74,11 @@ export class AnalyzedProfile {
 
   /** Per-file costs of every file with samples, for the cost index. */
   costTable(): CostTable {
-    return { samples: this.profile.samples, files: Object.fromEntries(this.heat()) };
+    const total = this.profile.samples;
+    const deferred = this.report.insights
+      .filter((insight) => insight.id === 'mongoose-hydration')
+      .map((insight) => ({ insight: insight.id, label: 'mongoose hydration', ms: insight.ms, percent: total > 0 ? (insight.samples / total) * 100 : 0 }));
+    return { samples: total, files: Object.fromEntries(this.heat()), deferred };
   }
 
   /** Absolute local paths that frames resolved to (the flame graph may open these). */
