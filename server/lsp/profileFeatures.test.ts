@@ -6,35 +6,16 @@ import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, CancellationTokenSource, ResponseError, type MessageConnection } from 'vscode-jsonrpc/node';
 import type { Hover, WorkDoneProgressBegin, WorkDoneProgressEnd, WorkDoneProgressReport } from 'vscode-languageserver';
 
 import type { FileHeat, FlameGraphResult, LoadProfileParams, OverviewResult, ProfileSummary } from '../protocol';
 import type { FlameNode } from '../profile/types';
+import { bundles } from '../../test/unit/bundles';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const PROFILES = join(REPO, 'test', 'fixtures', 'profiles');
 const WORKLOADS = join(REPO, 'test', 'fixtures', 'workloads');
-
-async function bundleServer(): Promise<string> {
-  const out = mkdtempSync(join(tmpdir(), 'hotframe-lsp-profile-'));
-  const common = {
-    bundle: true,
-    platform: 'node' as const,
-    target: 'node20',
-    format: 'cjs' as const,
-    logLevel: 'error' as const,
-    define: { VERSION: '"0.0.0-test"' },
-    external: ['vscode'],
-    absWorkingDir: REPO,
-  };
-  await Promise.all([
-    build({ ...common, entryPoints: ['server/lsp/main.ts'], outfile: join(out, 'server.js') }),
-    build({ ...common, entryPoints: ['server/profile/worker.ts'], outfile: join(out, 'profileWorker.js') }),
-  ]);
-  return join(out, 'server.js');
-}
 
 type Progress = WorkDoneProgressBegin | WorkDoneProgressReport | WorkDoneProgressEnd;
 
@@ -50,7 +31,7 @@ describe('language server profile features (server process + profile worker)', f
   let nextToken = 0;
 
   before(async () => {
-    const server = await bundleServer();
+    const { server } = await bundles();
     child = spawn(process.execPath, [server, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
     connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
     connection.onNotification('$/progress', (params: { token: string; value: Progress }) => {

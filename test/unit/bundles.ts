@@ -1,4 +1,5 @@
-// The language server and CLI bundles the process tests spawn. Built once per test run with
+// The language server (with its profile worker beside it, as in dist/) and CLI bundles the
+// process tests spawn. Built once per test run with
 // esbuild (the options of scripts/build.mjs) into a private temp folder, so a half-written
 // dist/ from a concurrent `npm run build`, or another entry failing to build, cannot affect them.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -34,6 +35,7 @@ export function bundles(): Promise<Bundles> {
     await Promise.all([
       build({ ...common, entryPoints: ['server/lsp/main.ts'], outfile: result.server }),
       build({ ...common, entryPoints: ['server/cli/main.ts'], outfile: result.cli }),
+      build({ ...common, entryPoints: ['server/profile/worker.ts'], outfile: join(out, 'profileWorker.js') }),
     ]);
     return result;
   })();
