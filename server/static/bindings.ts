@@ -1,0 +1,364 @@
+// Which declaration a name refers to, for the rules and the hot-context collector. This replaces
+// Babel's Scope (whose Program crawl and per-path scope objects cost about half of an analysis):
+// one walk over raw nodes, made on first use per file, that follows @babel/traverse's scope
+// collector rule for rule (see node_modules/@babel/traverse/lib/scope/index.js, collectorVisitor,
+// registerBinding, getBinding, and binding.js isInitInLoop) so that lookups answer as Scope did.
+import type { NodePath } from '@babel/traverse';
+import * as t from '@babel/types';
+import type { BindingKind, LocalBinding } from '../../rules/api';
+import { childFrame, pathOf, rootFrame, type Frame } from './lazyPaths';
+
+/** A scope as Babel draws them: Program, functions, blocks, loops, catch, class, switch, patterns. */
+export interface ScopeInfo {
+  readonly node: t.Node;
+  /** The parent of `node` (Babel's `scope.path.parentPath.node`). */
+  readonly parentNode: t.Node | null;
+  readonly parent: ScopeInfo | null;
+  bindings: Map<string, BindingRecord> | null;
+}
+
+export class BindingRecord implements LocalBinding {
+  constant = true;
+  private readonly references: Frame[] = [];
+  private referencePathsMade: NodePath[] | null = null;
+
+  constructor(
+    readonly kind: BindingKind,
+    readonly identifier: t.Identifier,
+    readonly scope: ScopeInfo,
+    /** Where the declaring node sits (Babel's `binding.path`). */
+    readonly frame: Frame,
+    /** The scope the declaring node sits in (Babel's `binding.path.scope`), for evaluate(). */
+    readonly pathScope: ScopeInfo,
+  ) {}
+
+  get path(): NodePath {
+    return pathOf(this.frame);
+  }
+
+  get topLevel(): boolean {
+    return this.scope.node.type === 'Program';
+  }
+
+  get referenceCount(): number {
+    return this.references.length;
+  }
+
+  get referencePaths(): readonly NodePath[] {
+    if (this.referencePathsMade === null || this.referencePathsMade.length !== this.references.length) {
+      this.referencePathsMade = this.references.map(pathOf);
+    }
+    return this.referencePathsMade;
+  }
+
+  reference(frame: Frame): void {
+    // Babel ignores a path it already holds (an export declaration naming two of its bindings).
+    if (this.references.some((known) => known.node === frame.node)) return;
+    this.references.push(frame);
+  }
+}
+
+interface Pending {
+  node: t.Node;
+  frame: Frame;
+  scope: ScopeInfo;
+}
+
+function isFunctionParentNode(node: t.Node): boolean {
+  return t.isFunctionParent(node);
+}
+
+function isNonArrowFunction(node: t.Node): boolean {
+  return t.isFunction(node) && node.type !== 'ArrowFunctionExpression';
+}
+
+function functionParentOf(scope: ScopeInfo): ScopeInfo {
+  for (let s: ScopeInfo | null = scope; s; s = s.parent) if (isFunctionParentNode(s.node)) return s;
+  let program = scope;
+  while (program.parent) program = program.parent;
+  return program;
+}
+
+function blockParentOf(scope: ScopeInfo): ScopeInfo {
+  for (let s: ScopeInfo | null = scope; s; s = s.parent) if (t.isBlockParent(s.node)) return s;
+  throw new Error('no block parent');
+}
+
+/** Babel's Scope#getBinding: a default parameter value does not see the body's own declarations. */
+function lookup(scope: ScopeInfo, name: string): BindingRecord | undefined {
+  let previousIsPattern = false;
+  for (let s: ScopeInfo | null = scope; s; s = s.parent) {
+    const binding = s.bindings?.get(name);
+    if (binding) {
+      if (!(previousIsPattern && binding.kind !== 'param' && binding.kind !== 'local')) return binding;
+    } else if (name === 'arguments' && isNonArrowFunction(s.node)) {
+      return undefined;
+    }
+    previousIsPattern = t.isPattern(s.node);
+  }
+  return undefined;
+}
+
+/** binding.js isInitInLoop: a `var` or function declared in a loop body is reassigned per iteration. */
+function isInitInLoop(frame: Frame): boolean {
+  const node = frame.node;
+  const functionOrHasInit = node.type !== 'VariableDeclarator' || Boolean(node.init);
+  for (let child: Frame = frame, parent = frame.parent; parent && parent.parent; child = parent, parent = parent.parent) {
+    if (t.isFunctionParent(parent.node)) return false;
+    if ((child.key === 'left' && t.isForXStatement(parent.node)) || (functionOrHasInit && child.key === 'body' && t.isLoop(parent.node))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+function registerBinding(scope: ScopeInfo, kind: BindingKind, idsOf: t.Node, bindingFrame: Frame, pathScope: ScopeInfo): void {
+  const ids = t.getOuterBindingIdentifiers(idsOf, true);
+  for (const name of Object.keys(ids)) {
+    for (const id of ids[name]) {
+      const local = scope.bindings?.get(name);
+      if (local) {
+        if (local.identifier === id) continue;
+        // Babel throws on a redeclared let/const here; the engine always silenced that, so it reassigns.
+        local.constant = false;
+      } else {
+        const binding = new BindingRecord(kind, id, scope, bindingFrame, pathScope);
+        if ((kind === 'var' || kind === 'hoisted') && isInitInLoop(bindingFrame)) binding.constant = false;
+        (scope.bindings ??= new Map()).set(name, binding);
+      }
+    }
+  }
+}
+
+function registerDeclarators(scope: ScopeInfo, kind: BindingKind, declaration: t.VariableDeclaration, frame: Frame, pathScope: ScopeInfo): void {
+  declaration.declarations.forEach((declarator, index) => {
+    registerBinding(scope, kind, declarator, childFrame(frame, declarator, index, 'declarations'), pathScope);
+  });
+}
+
+function variableKind(declaration: t.VariableDeclaration): BindingKind {
+  const kind = declaration.kind;
+  return kind === 'using' || kind === 'await using' ? 'const' : kind;
+}
+
+/** Babel's Scope#registerDeclaration for the node kinds the collector hands it. */
+function registerDeclaration(scope: ScopeInfo, node: t.Node, frame: Frame, pathScope: ScopeInfo): void {
+  if (node.type === 'LabeledStatement') return;
+  if (node.type === 'FunctionDeclaration') {
+    if (node.id) registerBinding(scope, 'hoisted', node.id, frame, pathScope);
+  } else if (node.type === 'VariableDeclaration') {
+    registerDeclarators(scope, variableKind(node), node, frame, pathScope);
+  } else if (node.type === 'ClassDeclaration') {
+    if (!node.declare) registerBinding(scope, 'let', node, frame, pathScope);
+  } else if (node.type === 'ImportDeclaration') {
+    const typeOnly = node.importKind === 'type' || node.importKind === 'typeof';
+    node.specifiers.forEach((specifier, index) => {
+      const typeSpecifier = typeOnly || (specifier.type === 'ImportSpecifier' && (specifier.importKind === 'type' || specifier.importKind === 'typeof'));
+      registerBinding(scope, typeSpecifier ? 'unknown' : 'module', specifier, childFrame(frame, specifier, index, 'specifiers'), pathScope);
+    });
+  } else {
+    registerBinding(scope, 'unknown', node, frame, pathScope);
+  }
+}
+
+function isReferencedIdentifier(node: t.Node, parent: t.Node, grandparent: t.Node | undefined): boolean {
+  if (node.type === 'Identifier') return t.isReferenced(node, parent, grandparent);
+  if (node.type !== 'JSXIdentifier') return false;
+  if (parent.type !== 'JSXMemberExpression' && t.react.isCompatTag(node.name)) return false;
+  return t.isReferenced(node, parent, grandparent);
+}
+
+/** Builds the scopes of a whole file in one walk; references are resolved once everything is declared. */
+function collect(programNode: t.Program, fileNode: t.Node): void {
+  const scopes = scopesByNode;
+  const references: Pending[] = [];
+  const assignments: Pending[] = [];
+  const violations: Pending[] = [];
+
+  /**
+   * `scope` is Babel's `path.scope` for `node`; `structural` the nearest scope node at or above it,
+   * which is where a new scope's parent is looked for (Scope#parent skips only a method's key).
+   */
+  function visit(frame: Frame, scope: ScopeInfo, structural: ScopeInfo): void {
+    const node = frame.node;
+    const parent = frame.parent?.node ?? null;
+    switch (node.type) {
+      case 'TSTypeAnnotation':
+        return; // the collector skips type annotations
+      case 'ForStatement': {
+        const init = node.init;
+        if (init?.type === 'VariableDeclaration' && init.kind === 'var') {
+          registerDeclarators(functionParentOf(scope), 'var', init, childFrame(frame, init, 'init', null), scope);
+        }
+        break;
+      }
+      case 'ForInStatement':
+      case 'ForOfStatement': {
+        const left = node.left;
+        if (t.isPattern(left) || left.type === 'Identifier') violations.push({ node, frame, scope });
+        else if (left.type === 'VariableDeclaration' && left.kind === 'var') {
+          registerDeclarators(functionParentOf(scope), 'var', left, childFrame(frame, left, 'left', null), scope);
+        }
+        break;
+      }
+      case 'AssignmentExpression':
+        assignments.push({ node, frame, scope });
+        break;
+      case 'UpdateExpression':
+        violations.push({ node, frame, scope });
+        break;
+      case 'UnaryExpression':
+        if (node.operator === 'delete') violations.push({ node, frame, scope });
+        break;
+      case 'CatchClause':
+        registerBinding(scope, 'let', node, frame, scope);
+        break;
+      case 'ClassExpression':
+        if (node.id) registerBinding(scope, 'local', node.id, frame, scope);
+        break;
+      default:
+        break;
+    }
+    if (t.isDeclaration(node)) {
+      const blockScoped = t.isBlockScoped(node);
+      if (!blockScoped && node.type !== 'ImportDeclaration' && !t.isExportDeclaration(node)) {
+        registerDeclaration(functionParentOf(scope), node, frame, scope);
+      }
+      if (blockScoped) {
+        const outer = scope.node === node ? (scope.parent as ScopeInfo) : scope;
+        registerDeclaration(blockParentOf(outer), node, frame, scope);
+        if (node.type === 'ClassDeclaration' && node.id) {
+          const found = lookup(outer, node.id.name);
+          if (found) (scope.bindings ??= new Map()).set(node.id.name, found);
+        }
+      }
+    }
+    if (node.type === 'ImportDeclaration' || node.type === 'TSImportEqualsDeclaration') {
+      registerDeclaration(blockParentOf(scope), node, frame, scope);
+    }
+    if (t.isFunction(node)) {
+      node.params.forEach((param, index) => {
+        registerBinding(scope, 'param', param, childFrame(frame, param, index, 'params'), scope);
+      });
+      if (node.type === 'FunctionExpression' && node.id) registerBinding(scope, 'local', node.id, frame, scope);
+    }
+    if ((node.type === 'Identifier' || node.type === 'JSXIdentifier') && parent) {
+      const grandparent = frame.parent?.parent?.node;
+      if (isReferencedIdentifier(node, parent, grandparent)
+        && !(parent.type === 'TSQualifiedName' && parent.right === node)
+        && parent.type !== 'TSImportEqualsDeclaration') {
+        references.push({ node, frame, scope });
+      }
+    }
+
+    const keys = t.VISITOR_KEYS[node.type];
+    if (keys) {
+      const record = node as unknown as Record<string, unknown>;
+      for (const key of keys) {
+        const value = record[key];
+        if (Array.isArray(value)) {
+          for (let i = 0; i < value.length; i++) {
+            const child = value[i] as t.Node | null;
+            if (child) visitChild(childFrame(frame, child, i, key), scope, structural);
+          }
+        } else if (value && typeof (value as t.Node).type === 'string') {
+          visitChild(childFrame(frame, value as t.Node, key, null), scope, structural);
+        }
+      }
+    }
+
+    if (node.type === 'ExportNamedDeclaration' || node.type === 'ExportDefaultDeclaration') {
+      // The collector counts `export` of a declaration as a reference to what it declares.
+      const declaration = node.declaration;
+      if (declaration?.type === 'ClassDeclaration' || declaration?.type === 'FunctionDeclaration') {
+        if (declaration.id) lookup(scope, declaration.id.name)?.reference(frame);
+      } else if (declaration?.type === 'VariableDeclaration') {
+        for (const declarator of declaration.declarations) {
+          for (const name of Object.keys(t.getBindingIdentifiers(declarator))) lookup(scope, name)?.reference(frame);
+        }
+      }
+    }
+  }
+
+  function visitChild(frame: Frame, parentScope: ScopeInfo, parentStructural: ScopeInfo): void {
+    const node = frame.node;
+    const parentFrame = frame.parent as Frame;
+    const parent = parentFrame.node;
+    const methodKey = (frame.key === 'key' || frame.listKey === 'decorators') && t.isMethod(parent);
+    // Babel's setScope: a method's key and decorators, and a switch's discriminant, are outside it.
+    let inherited = parentScope;
+    if (methodKey || (frame.key === 'discriminant' && parent.type === 'SwitchStatement')) {
+      inherited = scopeAbove(parentFrame, parentScope);
+    }
+    if (t.isScope(node, parent)) {
+      const scopeParent = methodKey ? structuralAbove(parentFrame, parentStructural) : parentStructural;
+      const scope: ScopeInfo = { node, parentNode: parent, parent: scopeParent, bindings: null };
+      scopes.set(node, scope);
+      visit(frame, scope, scope);
+    } else {
+      visit(frame, inherited, parentStructural);
+    }
+  }
+
+  /** `path.scope` of the parent's parent, given the parent's own scope. */
+  function scopeAbove(parentFrame: Frame, parentScope: ScopeInfo): ScopeInfo {
+    // A method is itself a scope, so its parent's scope is the method scope's parent.
+    return parentScope.node === parentFrame.node && parentScope.parent ? parentScope.parent : parentScope;
+  }
+
+  function structuralAbove(parentFrame: Frame, parentStructural: ScopeInfo): ScopeInfo {
+    return parentStructural.node === parentFrame.node && parentStructural.parent ? parentStructural.parent : parentStructural;
+  }
+
+  const programFrame = childFrame(rootFrame(fileNode), programNode, 'program', null);
+  const program: ScopeInfo = { node: programNode, parentNode: fileNode, parent: null, bindings: null };
+  scopes.set(programNode, program);
+  visit(programFrame, program, program);
+
+  // As Babel's crawl: assignments, then references, then other writes, once all is declared.
+  for (const write of assignments) markWritten(write);
+  for (const reference of references) lookup(reference.scope, (reference.node as t.Identifier).name)?.reference(reference.frame);
+  for (const write of violations) markWritten(write);
+}
+
+function markWritten(write: Pending): void {
+  for (const name of Object.keys(t.getAssignmentIdentifiers(write.node))) {
+    const binding = lookup(write.scope, name);
+    if (binding) binding.constant = false;
+  }
+}
+
+/**
+ * Scope of every scope node of every file analyzed so far, keyed by node like Babel's own path
+ * cache, so that any NodePath finds its scope without the engine threading a resolver around.
+ */
+const scopesByNode = new WeakMap<t.Node, ScopeInfo>();
+
+/** Babel's `path.scope`, as this resolver draws it; builds the file's scopes on first use. */
+export function scopeOf(path: NodePath): ScopeInfo {
+  let current: NodePath = path;
+  for (;;) {
+    const scope = scopesByNode.get(current.node);
+    if (scope) return scope;
+    let next: NodePath | null = current.parentPath;
+    if (next && (((current.key === 'key' || current.listKey === 'decorators') && next.isMethod())
+      || (current.key === 'discriminant' && next.isSwitchStatement()))) {
+      next = next.parentPath;
+    }
+    if (!next) break;
+    current = next;
+  }
+  // Reached the root: the Program of a file whose scopes are not built yet.
+  let root: NodePath = current;
+  while (root.parentPath) root = root.parentPath;
+  if (root.node.type !== 'Program' || scopesByNode.has(root.node)) throw new Error(`no scope for ${path.type}`);
+  collect(root.node, root.parent);
+  return scopeOf(path);
+}
+
+/** What `name` means where `path` is (Babel: `path.scope.getBinding(name)`); undefined for globals. */
+export function bindingOf(path: NodePath, name: string): BindingRecord | undefined {
+  return lookup(scopeOf(path), name);
+}
+
+export { lookup };
