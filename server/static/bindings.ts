@@ -8,6 +8,14 @@ import * as t from '@babel/types';
 import type { BindingKind, LocalBinding } from '../../rules/api';
 import { childFrame, pathOf, rootFrame, type Frame } from './lazyPaths';
 
+// Read once: bundled CommonJS re-exports each of these through a getter on every `t.x` access,
+// which the walk below would pay per node.
+const {
+  isReferenced, isPattern, isMethod, isFunctionParent, isFunction, isScope, isLoop, isForXStatement, isExportDeclaration,
+  isDeclaration, isBlockScoped, isBlockParent, getOuterBindingIdentifiers, getBindingIdentifiers, getAssignmentIdentifiers,
+  VISITOR_KEYS, react,
+} = t;
+
 /** A scope as Babel draws them: Program, functions, blocks, loops, catch, class, switch, patterns. */
 export interface ScopeInfo {
   readonly node: t.Node;
@@ -29,7 +37,7 @@ export class BindingRecord implements LocalBinding {
     /** Where the declaring node sits (Babel's `binding.path`). */
     readonly frame: Frame,
     /** The scope the declaring node sits in (Babel's `binding.path.scope`), for evaluate(). */
-    readonly pathScope: ScopeInfo,
+    public pathScope: ScopeInfo,
   ) {}
 
   get path(): NodePath {
@@ -65,11 +73,11 @@ interface Pending {
 }
 
 function isFunctionParentNode(node: t.Node): boolean {
-  return t.isFunctionParent(node);
+  return isFunctionParent(node);
 }
 
 function isNonArrowFunction(node: t.Node): boolean {
-  return t.isFunction(node) && node.type !== 'ArrowFunctionExpression';
+  return isFunction(node) && node.type !== 'ArrowFunctionExpression';
 }
 
 function functionParentOf(scope: ScopeInfo): ScopeInfo {
@@ -80,7 +88,7 @@ function functionParentOf(scope: ScopeInfo): ScopeInfo {
 }
 
 function blockParentOf(scope: ScopeInfo): ScopeInfo {
-  for (let s: ScopeInfo | null = scope; s; s = s.parent) if (t.isBlockParent(s.node)) return s;
+  for (let s: ScopeInfo | null = scope; s; s = s.parent) if (isBlockParent(s.node)) return s;
   throw new Error('no block parent');
 }
 
@@ -94,7 +102,7 @@ function lookup(scope: ScopeInfo, name: string): BindingRecord | undefined {
     } else if (name === 'arguments' && isNonArrowFunction(s.node)) {
       return undefined;
     }
-    previousIsPattern = t.isPattern(s.node);
+    previousIsPattern = isPattern(s.node);
   }
   return undefined;
 }
@@ -104,8 +112,8 @@ function isInitInLoop(frame: Frame): boolean {
   const node = frame.node;
   const functionOrHasInit = node.type !== 'VariableDeclarator' || Boolean(node.init);
   for (let child: Frame = frame, parent = frame.parent; parent && parent.parent; child = parent, parent = parent.parent) {
-    if (t.isFunctionParent(parent.node)) return false;
-    if ((child.key === 'left' && t.isForXStatement(parent.node)) || (functionOrHasInit && child.key === 'body' && t.isLoop(parent.node))) {
+    if (isFunctionParent(parent.node)) return false;
+    if ((child.key === 'left' && isForXStatement(parent.node)) || (functionOrHasInit && child.key === 'body' && isLoop(parent.node))) {
       return true;
     }
   }
@@ -113,7 +121,7 @@ function isInitInLoop(frame: Frame): boolean {
 }
 
 function registerBinding(scope: ScopeInfo, kind: BindingKind, idsOf: t.Node, bindingFrame: Frame, pathScope: ScopeInfo): void {
-  const ids = t.getOuterBindingIdentifiers(idsOf, true);
+  const ids = getOuterBindingIdentifiers(idsOf, true);
   for (const name of Object.keys(ids)) {
     for (const id of ids[name]) {
       const local = scope.bindings?.get(name);
@@ -162,10 +170,10 @@ function registerDeclaration(scope: ScopeInfo, node: t.Node, frame: Frame, pathS
 }
 
 function isReferencedIdentifier(node: t.Node, parent: t.Node, grandparent: t.Node | undefined): boolean {
-  if (node.type === 'Identifier') return t.isReferenced(node, parent, grandparent);
+  if (node.type === 'Identifier') return isReferenced(node, parent, grandparent);
   if (node.type !== 'JSXIdentifier') return false;
-  if (parent.type !== 'JSXMemberExpression' && t.react.isCompatTag(node.name)) return false;
-  return t.isReferenced(node, parent, grandparent);
+  if (parent.type !== 'JSXMemberExpression' && react.isCompatTag(node.name)) return false;
+  return isReferenced(node, parent, grandparent);
 }
 
 /** Builds the scopes of a whole file in one walk; references are resolved once everything is declared. */
@@ -195,7 +203,7 @@ function collect(programNode: t.Program, fileNode: t.Node): void {
       case 'ForInStatement':
       case 'ForOfStatement': {
         const left = node.left;
-        if (t.isPattern(left) || left.type === 'Identifier') violations.push({ node, frame, scope });
+        if (isPattern(left) || left.type === 'Identifier') violations.push({ node, frame, scope });
         else if (left.type === 'VariableDeclaration' && left.kind === 'var') {
           registerDeclarators(functionParentOf(scope), 'var', left, childFrame(frame, left, 'left', null), scope);
         }
@@ -219,9 +227,9 @@ function collect(programNode: t.Program, fileNode: t.Node): void {
       default:
         break;
     }
-    if (t.isDeclaration(node)) {
-      const blockScoped = t.isBlockScoped(node);
-      if (!blockScoped && node.type !== 'ImportDeclaration' && !t.isExportDeclaration(node)) {
+    if (isDeclaration(node)) {
+      const blockScoped = isBlockScoped(node);
+      if (!blockScoped && node.type !== 'ImportDeclaration' && !isExportDeclaration(node)) {
         registerDeclaration(functionParentOf(scope), node, frame, scope);
       }
       if (blockScoped) {
@@ -236,7 +244,7 @@ function collect(programNode: t.Program, fileNode: t.Node): void {
     if (node.type === 'ImportDeclaration' || node.type === 'TSImportEqualsDeclaration') {
       registerDeclaration(blockParentOf(scope), node, frame, scope);
     }
-    if (t.isFunction(node)) {
+    if (isFunction(node)) {
       node.params.forEach((param, index) => {
         registerBinding(scope, 'param', param, childFrame(frame, param, index, 'params'), scope);
       });
@@ -251,7 +259,7 @@ function collect(programNode: t.Program, fileNode: t.Node): void {
       }
     }
 
-    const keys = t.VISITOR_KEYS[node.type];
+    const keys = VISITOR_KEYS[node.type];
     if (keys) {
       const record = node as unknown as Record<string, unknown>;
       for (const key of keys) {
@@ -274,7 +282,7 @@ function collect(programNode: t.Program, fileNode: t.Node): void {
         if (declaration.id) lookup(scope, declaration.id.name)?.reference(frame);
       } else if (declaration?.type === 'VariableDeclaration') {
         for (const declarator of declaration.declarations) {
-          for (const name of Object.keys(t.getBindingIdentifiers(declarator))) lookup(scope, name)?.reference(frame);
+          for (const name of Object.keys(getBindingIdentifiers(declarator))) lookup(scope, name)?.reference(frame);
         }
       }
     }
@@ -284,16 +292,20 @@ function collect(programNode: t.Program, fileNode: t.Node): void {
     const node = frame.node;
     const parentFrame = frame.parent as Frame;
     const parent = parentFrame.node;
-    const methodKey = (frame.key === 'key' || frame.listKey === 'decorators') && t.isMethod(parent);
+    const methodKey = (frame.key === 'key' || frame.listKey === 'decorators') && isMethod(parent);
     // Babel's setScope: a method's key and decorators, and a switch's discriminant, are outside it.
     let inherited = parentScope;
     if (methodKey || (frame.key === 'discriminant' && parent.type === 'SwitchStatement')) {
       inherited = scopeAbove(parentFrame, parentScope);
     }
-    if (t.isScope(node, parent)) {
+    if (isScope(node, parent)) {
       const scopeParent = methodKey ? structuralAbove(parentFrame, parentStructural) : parentStructural;
       const scope: ScopeInfo = { node, parentNode: parent, parent: scopeParent, bindings: null };
       scopes.set(node, scope);
+      if (isPattern(node)) {
+        // A destructured parameter is a scope of its own in Babel, and the path of its bindings.
+        for (const binding of scopeParent.bindings?.values() ?? []) if (binding.frame.node === node) binding.pathScope = scope;
+      }
       visit(frame, scope, scope);
     } else {
       visit(frame, inherited, parentStructural);
@@ -322,7 +334,7 @@ function collect(programNode: t.Program, fileNode: t.Node): void {
 }
 
 function markWritten(write: Pending): void {
-  for (const name of Object.keys(t.getAssignmentIdentifiers(write.node))) {
+  for (const name of Object.keys(getAssignmentIdentifiers(write.node))) {
     const binding = lookup(write.scope, name);
     if (binding) binding.constant = false;
   }

@@ -6,9 +6,11 @@
 // API (get, parentPath, is*, find*, traverse with `noScope`) and `skip()` / `stop()`. The walk
 // does not follow AST mutations: no rule mutates the tree.
 import type { NodePath, Visitor } from '@babel/traverse';
-import { VISITOR_KEYS } from '@babel/types';
-import type * as t from '@babel/types';
+import * as t from '@babel/types';
 import { childFrame, pathOf, rootFrame, type Frame } from './lazyPaths';
+
+// Read once: bundled CommonJS re-exports go through a getter on every access.
+const VISITOR_KEYS = t.VISITOR_KEYS;
 
 type VisitFn = (this: unknown, path: NodePath, state: unknown) => void;
 
