@@ -6,12 +6,12 @@
 import type { NodePath } from '@babel/traverse';
 import * as t from '@babel/types';
 import type { BindingKind, LocalBinding } from '../../rules/api';
-import { childFrame, pathOf, rootFrame, type Frame } from './lazyPaths';
+import { NodeStack, childFrame, pathOf, rootFrame, type Frame } from './lazyPaths';
 
 // Read once: bundled CommonJS re-exports each of these through a getter on every `t.x` access,
 // which the walk below would pay per node.
 const {
-  isReferenced, isPattern, isMethod, isFunctionParent, isFunction, isScope, isLoop, isForXStatement, isExportDeclaration,
+  isReferenced, isPattern, isMethod, isFunctionParent, isFunction, isScopable, isLoop, isForXStatement, isExportDeclaration,
   isDeclaration, isBlockScoped, isBlockParent, getOuterBindingIdentifiers, getBindingIdentifiers, getAssignmentIdentifiers,
   VISITOR_KEYS, react,
 } = t;
@@ -23,11 +23,16 @@ export interface ScopeInfo {
   readonly parentNode: t.Node | null;
   readonly parent: ScopeInfo | null;
   bindings: Map<string, BindingRecord> | null;
+  /** Where the scope's node sits, to find the paths of its bindings' reads. */
+  readonly frame: Frame;
 }
 
 export class BindingRecord implements LocalBinding {
   constant = true;
-  private readonly references: Frame[] = [];
+  /** `export` declarations of the binding (Babel counts them as references, before the reads). */
+  private readonly exports: Frame[] = [];
+  /** Identifier reads, in source order: nodes only; their paths are found when asked for. */
+  private readonly reads: t.Node[] = [];
   private referencePathsMade: NodePath[] | null = null;
 
   constructor(
@@ -49,27 +54,94 @@ export class BindingRecord implements LocalBinding {
   }
 
   get referenceCount(): number {
-    return this.references.length;
+    return this.exports.length + this.reads.length;
   }
 
   get referencePaths(): readonly NodePath[] {
-    if (this.referencePathsMade === null || this.referencePathsMade.length !== this.references.length) {
-      this.referencePathsMade = this.references.map(pathOf);
+    if (this.referencePathsMade === null) {
+      this.referencePathsMade = [...this.exports.map(pathOf), ...findPaths(this.scope.frame, this.reads)];
     }
     return this.referencePathsMade;
   }
 
-  reference(frame: Frame): void {
-    // Babel ignores a path it already holds (an export declaration naming two of its bindings).
-    if (this.references.some((known) => known.node === frame.node)) return;
-    this.references.push(frame);
+  reference(node: t.Node): void {
+    this.reads.push(node);
+  }
+
+  /** An `export` of the declaration; Babel ignores a path it already holds (`export var a, a`). */
+  referenceOnce(frame: Frame): void {
+    if (!this.exports.some((known) => known.node === frame.node)) this.exports.push(frame);
   }
 }
 
+/**
+ * The paths of `targets` (in source order), all inside the subtree of `root`: the reads of a
+ * binding lie within its scope's node. Searched for only when a rule asks, which few do.
+ */
+function findPaths(root: Frame, targets: readonly t.Node[]): NodePath[] {
+  const found: NodePath[] = [];
+  if (targets.length === 0) return found;
+  const wanted = new Set(targets);
+  const stack = new NodeStack(root);
+  const search = (depth: number): void => {
+    const node = stack.node(depth);
+    if (wanted.has(node)) found.push(pathOf(stack.frameAt(depth)));
+    if (found.length === targets.length) return;
+    const keys = VISITOR_KEYS[node.type];
+    if (!keys) return;
+    const record = node as unknown as Record<string, unknown>;
+    for (const key of keys) {
+      const value = record[key];
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length && found.length < targets.length; i++) {
+          const child = value[i] as t.Node | null;
+          if (!child) continue;
+          stack.set(depth + 1, child, i, key);
+          search(depth + 1);
+        }
+      } else if (value && typeof (value as t.Node).type === 'string') {
+        stack.set(depth + 1, value as t.Node, key, null);
+        search(depth + 1);
+      }
+      if (found.length === targets.length) return;
+    }
+  };
+  search(0);
+  return found;
+}
+
+/** A write, resolved once every declaration is known. */
 interface Pending {
   node: t.Node;
-  frame: Frame;
   scope: ScopeInfo;
+}
+
+// What the walk asks of every node, by type, computed once per type instead of per node.
+const DECLARATION = 1;
+const FUNCTION = 2;
+const SCOPABLE = 4;
+const PATTERN = 8;
+const flagsByType = new Map<string, number>();
+
+function flagsOf(type: string): number {
+  let flags = flagsByType.get(type);
+  if (flags === undefined) {
+    const probe = { type } as t.Node;
+    flags = (isDeclaration(probe) ? DECLARATION : 0) | (isFunction(probe) ? FUNCTION : 0)
+      | (isScopable(probe) ? SCOPABLE : 0) | (isPattern(probe) ? PATTERN : 0);
+    flagsByType.set(type, flags);
+  }
+  return flags;
+}
+
+/** @babel/types isScope(node, parent): a function's body block and a destructured parameter are special. */
+function isScopeNode(node: t.Node, parent: t.Node): boolean {
+  const flags = flagsOf(node.type);
+  if ((flags & (SCOPABLE | PATTERN)) === 0) return false;
+  const underFunctionOrCatch = (flagsOf(parent.type) & FUNCTION) !== 0 || parent.type === 'CatchClause';
+  if (node.type === 'BlockStatement' && underFunctionOrCatch) return false;
+  if ((flags & PATTERN) !== 0 && underFunctionOrCatch) return true;
+  return (flags & SCOPABLE) !== 0;
 }
 
 function isFunctionParentNode(node: t.Node): boolean {
@@ -179,62 +251,76 @@ function isReferencedIdentifier(node: t.Node, parent: t.Node, grandparent: t.Nod
 /** Builds the scopes of a whole file in one walk; references are resolved once everything is declared. */
 function collect(programNode: t.Program, fileNode: t.Node): void {
   const scopes = scopesByNode;
-  const references: Pending[] = [];
+  const stack = new NodeStack(rootFrame(fileNode));
+  // References in parallel arrays: one per identifier read, the most numerous record.
+  const referenceNodes: t.Identifier[] = [];
+  const referenceScopes: ScopeInfo[] = [];
   const assignments: Pending[] = [];
   const violations: Pending[] = [];
 
   /**
-   * `scope` is Babel's `path.scope` for `node`; `structural` the nearest scope node at or above it,
-   * which is where a new scope's parent is looked for (Scope#parent skips only a method's key).
+   * `scope` is Babel's `path.scope` for the node at `depth`; `structural` the nearest scope node at
+   * or above it, which is where a new scope's parent is looked for (Scope#parent skips only a method's key).
    */
-  function visit(frame: Frame, scope: ScopeInfo, structural: ScopeInfo): void {
-    const node = frame.node;
-    const parent = frame.parent?.node ?? null;
+  function visit(depth: number, scope: ScopeInfo, structural: ScopeInfo): void {
+    const node = stack.node(depth);
     switch (node.type) {
       case 'TSTypeAnnotation':
         return; // the collector skips type annotations
       case 'ForStatement': {
         const init = node.init;
         if (init?.type === 'VariableDeclaration' && init.kind === 'var') {
-          registerDeclarators(functionParentOf(scope), 'var', init, childFrame(frame, init, 'init', null), scope);
+          registerDeclarators(functionParentOf(scope), 'var', init, childFrame(stack.frameAt(depth), init, 'init', null), scope);
         }
         break;
       }
       case 'ForInStatement':
       case 'ForOfStatement': {
         const left = node.left;
-        if (isPattern(left) || left.type === 'Identifier') violations.push({ node, frame, scope });
+        if (isPattern(left) || left.type === 'Identifier') violations.push({ node, scope });
         else if (left.type === 'VariableDeclaration' && left.kind === 'var') {
-          registerDeclarators(functionParentOf(scope), 'var', left, childFrame(frame, left, 'left', null), scope);
+          registerDeclarators(functionParentOf(scope), 'var', left, childFrame(stack.frameAt(depth), left, 'left', null), scope);
         }
         break;
       }
       case 'AssignmentExpression':
-        assignments.push({ node, frame, scope });
+        assignments.push({ node, scope });
         break;
       case 'UpdateExpression':
-        violations.push({ node, frame, scope });
+        violations.push({ node, scope });
         break;
       case 'UnaryExpression':
-        if (node.operator === 'delete') violations.push({ node, frame, scope });
+        if (node.operator === 'delete') violations.push({ node, scope });
         break;
       case 'CatchClause':
-        registerBinding(scope, 'let', node, frame, scope);
+        registerBinding(scope, 'let', node, stack.frameAt(depth), scope);
         break;
       case 'ClassExpression':
-        if (node.id) registerBinding(scope, 'local', node.id, frame, scope);
+        if (node.id) registerBinding(scope, 'local', node.id, stack.frameAt(depth), scope);
         break;
+      case 'Identifier':
+      case 'JSXIdentifier': {
+        const parent = stack.node(depth - 1);
+        if (isReferencedIdentifier(node, parent, depth > 1 ? stack.node(depth - 2) : undefined)
+          && !(parent.type === 'TSQualifiedName' && parent.right === node)
+          && parent.type !== 'TSImportEqualsDeclaration') {
+          referenceNodes.push(node as t.Identifier);
+          referenceScopes.push(scope);
+        }
+        break;
+      }
       default:
         break;
     }
-    if (isDeclaration(node)) {
+    const flags = flagsOf(node.type);
+    if ((flags & DECLARATION) !== 0) {
       const blockScoped = isBlockScoped(node);
       if (!blockScoped && node.type !== 'ImportDeclaration' && !isExportDeclaration(node)) {
-        registerDeclaration(functionParentOf(scope), node, frame, scope);
+        registerDeclaration(functionParentOf(scope), node, stack.frameAt(depth), scope);
       }
       if (blockScoped) {
         const outer = scope.node === node ? (scope.parent as ScopeInfo) : scope;
-        registerDeclaration(blockParentOf(outer), node, frame, scope);
+        registerDeclaration(blockParentOf(outer), node, stack.frameAt(depth), scope);
         if (node.type === 'ClassDeclaration' && node.id) {
           const found = lookup(outer, node.id.name);
           if (found) (scope.bindings ??= new Map()).set(node.id.name, found);
@@ -242,21 +328,14 @@ function collect(programNode: t.Program, fileNode: t.Node): void {
       }
     }
     if (node.type === 'ImportDeclaration' || node.type === 'TSImportEqualsDeclaration') {
-      registerDeclaration(blockParentOf(scope), node, frame, scope);
+      registerDeclaration(blockParentOf(scope), node, stack.frameAt(depth), scope);
     }
-    if (isFunction(node)) {
+    if ((flags & FUNCTION) !== 0 && isFunction(node)) {
+      const frame = stack.frameAt(depth);
       node.params.forEach((param, index) => {
         registerBinding(scope, 'param', param, childFrame(frame, param, index, 'params'), scope);
       });
       if (node.type === 'FunctionExpression' && node.id) registerBinding(scope, 'local', node.id, frame, scope);
-    }
-    if ((node.type === 'Identifier' || node.type === 'JSXIdentifier') && parent) {
-      const grandparent = frame.parent?.parent?.node;
-      if (isReferencedIdentifier(node, parent, grandparent)
-        && !(parent.type === 'TSQualifiedName' && parent.right === node)
-        && parent.type !== 'TSImportEqualsDeclaration') {
-        references.push({ node, frame, scope });
-      }
     }
 
     const keys = VISITOR_KEYS[node.type];
@@ -267,10 +346,13 @@ function collect(programNode: t.Program, fileNode: t.Node): void {
         if (Array.isArray(value)) {
           for (let i = 0; i < value.length; i++) {
             const child = value[i] as t.Node | null;
-            if (child) visitChild(childFrame(frame, child, i, key), scope, structural);
+            if (!child) continue;
+            stack.set(depth + 1, child, i, key);
+            visitChild(depth + 1, scope, structural);
           }
         } else if (value && typeof (value as t.Node).type === 'string') {
-          visitChild(childFrame(frame, value as t.Node, key, null), scope, structural);
+          stack.set(depth + 1, value as t.Node, key, null);
+          visitChild(depth + 1, scope, structural);
         }
       }
     }
@@ -279,57 +361,60 @@ function collect(programNode: t.Program, fileNode: t.Node): void {
       // The collector counts `export` of a declaration as a reference to what it declares.
       const declaration = node.declaration;
       if (declaration?.type === 'ClassDeclaration' || declaration?.type === 'FunctionDeclaration') {
-        if (declaration.id) lookup(scope, declaration.id.name)?.reference(frame);
+        if (declaration.id) lookup(scope, declaration.id.name)?.referenceOnce(stack.frameAt(depth));
       } else if (declaration?.type === 'VariableDeclaration') {
         for (const declarator of declaration.declarations) {
-          for (const name of Object.keys(getBindingIdentifiers(declarator))) lookup(scope, name)?.reference(frame);
+          for (const name of Object.keys(getBindingIdentifiers(declarator))) lookup(scope, name)?.referenceOnce(stack.frameAt(depth));
         }
       }
     }
   }
 
-  function visitChild(frame: Frame, parentScope: ScopeInfo, parentStructural: ScopeInfo): void {
-    const node = frame.node;
-    const parentFrame = frame.parent as Frame;
-    const parent = parentFrame.node;
-    const methodKey = (frame.key === 'key' || frame.listKey === 'decorators') && isMethod(parent);
+  function visitChild(depth: number, parentScope: ScopeInfo, parentStructural: ScopeInfo): void {
+    const node = stack.node(depth);
+    const parent = stack.node(depth - 1);
+    const key = stack.key(depth);
+    const methodKey = (key === 'key' || stack.listKey(depth) === 'decorators') && isMethod(parent);
     // Babel's setScope: a method's key and decorators, and a switch's discriminant, are outside it.
     let inherited = parentScope;
-    if (methodKey || (frame.key === 'discriminant' && parent.type === 'SwitchStatement')) {
-      inherited = scopeAbove(parentFrame, parentScope);
+    if (methodKey || (key === 'discriminant' && parent.type === 'SwitchStatement')) {
+      inherited = scopeAbove(parent, parentScope);
     }
-    if (isScope(node, parent)) {
-      const scopeParent = methodKey ? structuralAbove(parentFrame, parentStructural) : parentStructural;
-      const scope: ScopeInfo = { node, parentNode: parent, parent: scopeParent, bindings: null };
+    if (isScopeNode(node, parent)) {
+      const scopeParent = methodKey ? structuralAbove(parent, parentStructural) : parentStructural;
+      const scope: ScopeInfo = { node, parentNode: parent, parent: scopeParent, bindings: null, frame: stack.frameAt(depth) };
       scopes.set(node, scope);
       if (isPattern(node)) {
         // A destructured parameter is a scope of its own in Babel, and the path of its bindings.
         for (const binding of scopeParent.bindings?.values() ?? []) if (binding.frame.node === node) binding.pathScope = scope;
       }
-      visit(frame, scope, scope);
+      visit(depth, scope, scope);
     } else {
-      visit(frame, inherited, parentStructural);
+      visit(depth, inherited, parentStructural);
     }
   }
 
   /** `path.scope` of the parent's parent, given the parent's own scope. */
-  function scopeAbove(parentFrame: Frame, parentScope: ScopeInfo): ScopeInfo {
+  function scopeAbove(parent: t.Node, parentScope: ScopeInfo): ScopeInfo {
     // A method is itself a scope, so its parent's scope is the method scope's parent.
-    return parentScope.node === parentFrame.node && parentScope.parent ? parentScope.parent : parentScope;
+    return parentScope.node === parent && parentScope.parent ? parentScope.parent : parentScope;
   }
 
-  function structuralAbove(parentFrame: Frame, parentStructural: ScopeInfo): ScopeInfo {
-    return parentStructural.node === parentFrame.node && parentStructural.parent ? parentStructural.parent : parentStructural;
+  function structuralAbove(parent: t.Node, parentStructural: ScopeInfo): ScopeInfo {
+    return parentStructural.node === parent && parentStructural.parent ? parentStructural.parent : parentStructural;
   }
 
-  const programFrame = childFrame(rootFrame(fileNode), programNode, 'program', null);
-  const program: ScopeInfo = { node: programNode, parentNode: fileNode, parent: null, bindings: null };
+  stack.set(1, programNode, 'program', null);
+  const program: ScopeInfo = { node: programNode, parentNode: fileNode, parent: null, bindings: null, frame: stack.frameAt(1) };
   scopes.set(programNode, program);
-  visit(programFrame, program, program);
+  visit(1, program, program);
 
   // As Babel's crawl: assignments, then references, then other writes, once all is declared.
   for (const write of assignments) markWritten(write);
-  for (const reference of references) lookup(reference.scope, (reference.node as t.Identifier).name)?.reference(reference.frame);
+  for (let i = 0; i < referenceNodes.length; i++) {
+    const node = referenceNodes[i];
+    lookup(referenceScopes[i], node.name)?.reference(node);
+  }
   for (const write of violations) markWritten(write);
 }
 

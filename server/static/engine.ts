@@ -75,11 +75,12 @@ function errorText(error: unknown): string {
 
 /** Wraps every visitor function of a rule so a throw disables that rule only. */
 function guardVisitor(run: RuleRun, visitor: Visitor, onError: (run: RuleRun, error: unknown) => void): Visitor {
-  type VisitFn = (this: unknown, ...args: unknown[]) => void;
-  const guard = (fns: unknown[]): VisitFn[] => fns.map((fn) => function (this: unknown, ...args: unknown[]) {
+  type VisitFn = (this: unknown, path: unknown, state: unknown) => void;
+  // Babel calls visitor functions as fn.call(state, path, state); no rest array per call.
+  const guard = (fns: unknown[]): VisitFn[] => fns.map((fn) => function (this: unknown, path: unknown, state: unknown) {
     if (run.failed) return;
     try {
-      (fn as VisitFn).apply(this, args);
+      (fn as VisitFn).call(this, path, state);
     } catch (error) {
       onError(run, error);
     }

@@ -61,3 +61,58 @@ export function traverseBelow<S>(path: NodePath, visitor: Visitor<S>, state?: S)
   const options: TraverseOptions<S> = { ...visitor, noScope: true };
   path.traverse(options, state as S);
 }
+
+/**
+ * The chain of nodes from the File down to the one being visited, in parallel arrays, for the
+ * engine's recursive walks. A Frame object is made only for a node someone keeps (a binding, a
+ * reference, a path handed to a visitor) and for its ancestors: the walks allocate nothing per
+ * node otherwise, which spares the garbage collector (the fresh AST is still in the young heap).
+ */
+export class NodeStack {
+  private readonly nodes: t.Node[] = [];
+  private readonly keys: (string | number)[] = [];
+  private readonly listKeys: (string | null)[] = [];
+  private readonly frames: (Frame | null)[] = [];
+
+  /** `root` sits at depth 0: the File (see rootFrame) or any node already placed. */
+  constructor(root: Frame) {
+    this.nodes.push(root.node);
+    this.keys.push(root.key);
+    this.listKeys.push(root.listKey);
+    this.frames.push(root);
+  }
+
+  /** Puts `node` at `depth` (the previous occupant of that depth and below are done with). */
+  set(depth: number, node: t.Node, key: string | number, listKey: string | null): void {
+    this.nodes[depth] = node;
+    this.keys[depth] = key;
+    this.listKeys[depth] = listKey;
+    this.frames[depth] = null;
+  }
+
+  node(depth: number): t.Node {
+    return this.nodes[depth];
+  }
+
+  key(depth: number): string | number {
+    return this.keys[depth];
+  }
+
+  listKey(depth: number): string | null {
+    return this.listKeys[depth];
+  }
+
+  frameAt(depth: number): Frame {
+    const known = this.frames[depth];
+    if (known) return known;
+    const frame: Frame = {
+      node: this.nodes[depth],
+      parent: depth === 0 ? null : this.frameAt(depth - 1),
+      key: this.keys[depth],
+      listKey: this.listKeys[depth],
+      path: null,
+    };
+    this.frames[depth] = frame;
+    return frame;
+  }
+}

@@ -7,7 +7,7 @@
 // does not follow AST mutations: no rule mutates the tree.
 import type { NodePath, Visitor } from '@babel/traverse';
 import * as t from '@babel/types';
-import { childFrame, pathOf, rootFrame, type Frame } from './lazyPaths';
+import { NodeStack, pathOf, rootFrame } from './lazyPaths';
 
 // Read once: bundled CommonJS re-exports go through a getter on every access.
 const VISITOR_KEYS = t.VISITOR_KEYS;
@@ -34,13 +34,14 @@ export function walkFile(file: t.File, visitor: Visitor): void {
   const table = visitor as unknown as Record<string, Phases | VisitFn[] | undefined>;
   const allEnter = table.enter as VisitFn[] | undefined;
   const allExit = table.exit as VisitFn[] | undefined;
+  const stack = new NodeStack(rootFrame(file));
   let stopped = false;
 
-  function visit(frame: Frame): void {
-    const node = frame.node;
+  function visit(depth: number): void {
+    const node = stack.node(depth);
     const phases = table[node.type] as Phases | undefined;
     if (allEnter || phases?.enter) {
-      const path = pathOf(frame);
+      const path = pathOf(stack.frameAt(depth));
       // A path reused from an earlier (sub-)traversal starts clean, as Babel's pushContext makes it.
       path.shouldSkip = false;
       path.shouldStop = false;
@@ -57,19 +58,24 @@ export function walkFile(file: t.File, visitor: Visitor): void {
         if (Array.isArray(value)) {
           for (let i = 0; i < value.length && !stopped; i++) {
             const child = value[i] as t.Node | null;
-            if (child) visit(childFrame(frame, child, i, key));
+            if (!child) continue;
+            stack.set(depth + 1, child, i, key);
+            visit(depth + 1);
           }
         } else if (value && typeof (value as t.Node).type === 'string') {
-          visit(childFrame(frame, value as t.Node, key, null));
+          stack.set(depth + 1, value as t.Node, key, null);
+          visit(depth + 1);
         }
         if (stopped) break;
       }
     }
     if (allExit || phases?.exit) {
-      const path = pathOf(frame);
+      // Children overwrote the stack below this depth, not this node's own frame.
+      const path = pathOf(stack.frameAt(depth));
       if (!callAll(allExit, path)) callAll(phases?.exit, path);
     }
   }
 
-  visit(childFrame(rootFrame(file), file.program, 'program', null));
+  stack.set(1, file.program, 'program', null);
+  visit(1);
 }
