@@ -144,16 +144,12 @@ function isScopeNode(node: t.Node, parent: t.Node): boolean {
   return (flags & SCOPABLE) !== 0;
 }
 
-function isFunctionParentNode(node: t.Node): boolean {
-  return isFunctionParent(node);
-}
-
 function isNonArrowFunction(node: t.Node): boolean {
   return isFunction(node) && node.type !== 'ArrowFunctionExpression';
 }
 
 function functionParentOf(scope: ScopeInfo): ScopeInfo {
-  for (let s: ScopeInfo | null = scope; s; s = s.parent) if (isFunctionParentNode(s.node)) return s;
+  for (let s: ScopeInfo | null = scope; s; s = s.parent) if (isFunctionParent(s.node)) return s;
   let program = scope;
   while (program.parent) program = program.parent;
   return program;
@@ -165,7 +161,7 @@ function blockParentOf(scope: ScopeInfo): ScopeInfo {
 }
 
 /** Babel's Scope#getBinding: a default parameter value does not see the body's own declarations. */
-function lookup(scope: ScopeInfo, name: string): BindingRecord | undefined {
+export function lookup(scope: ScopeInfo, name: string): BindingRecord | undefined {
   let previousIsPattern = false;
   for (let s: ScopeInfo | null = scope; s; s = s.parent) {
     const binding = s.bindings?.get(name);
@@ -174,7 +170,7 @@ function lookup(scope: ScopeInfo, name: string): BindingRecord | undefined {
     } else if (name === 'arguments' && isNonArrowFunction(s.node)) {
       return undefined;
     }
-    previousIsPattern = isPattern(s.node);
+    previousIsPattern = (flagsOf(s.node.type) & PATTERN) !== 0;
   }
   return undefined;
 }
@@ -457,5 +453,3 @@ export function scopeOf(path: NodePath): ScopeInfo {
 export function bindingOf(path: NodePath, name: string): BindingRecord | undefined {
   return lookup(scopeOf(path), name);
 }
-
-export { lookup };
