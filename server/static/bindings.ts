@@ -33,6 +33,8 @@ export class BindingRecord implements LocalBinding {
   private readonly exports: Frame[] = [];
   /** Identifier reads, in source order: nodes only; their paths are found when asked for. */
   private readonly reads: t.Node[] = [];
+  /** The scope each read is in: its node's subtree holds the read, a smaller search than ours. */
+  private readonly readScopes: ScopeInfo[] = [];
   private referencePathsMade: NodePath[] | null = null;
 
   constructor(
@@ -59,13 +61,30 @@ export class BindingRecord implements LocalBinding {
 
   get referencePaths(): readonly NodePath[] {
     if (this.referencePathsMade === null) {
-      this.referencePathsMade = [...this.exports.map(pathOf), ...findPaths(this.scope.frame, this.reads)];
+      this.referencePathsMade = [...this.exports.map(pathOf), ...this.readPaths()];
     }
     return this.referencePathsMade;
   }
 
-  reference(node: t.Node): void {
+  reference(node: t.Node, scope: ScopeInfo): void {
     this.reads.push(node);
+    this.readScopes.push(scope);
+  }
+
+  /** Paths of the reads, searched once per scope they sit in, returned in source order. */
+  private readPaths(): NodePath[] {
+    const byScope = new Map<ScopeInfo, t.Node[]>();
+    this.reads.forEach((node, index) => {
+      const scope = this.readScopes[index];
+      const nodes = byScope.get(scope);
+      if (nodes) nodes.push(node);
+      else byScope.set(scope, [node]);
+    });
+    const pathByNode = new Map<t.Node, NodePath>();
+    for (const [scope, nodes] of byScope) {
+      for (const path of findPaths(scope.frame, nodes)) pathByNode.set(path.node, path);
+    }
+    return this.reads.map((node) => pathByNode.get(node) as NodePath);
   }
 
   /** An `export` of the declaration; Babel ignores a path it already holds (`export var a, a`). */
@@ -75,8 +94,8 @@ export class BindingRecord implements LocalBinding {
 }
 
 /**
- * The paths of `targets` (in source order), all inside the subtree of `root`: the reads of a
- * binding lie within its scope's node. Searched for only when a rule asks, which few do.
+ * The paths of `targets` (in source order), all inside the subtree of `root`: a read lies within
+ * the node of the scope it is in (a method's computed key and a switch's discriminant too). Searched for only when a rule asks, which few do.
  */
 function findPaths(root: Frame, targets: readonly t.Node[]): NodePath[] {
   const found: NodePath[] = [];
@@ -409,7 +428,8 @@ function collect(programNode: t.Program, fileNode: t.Node): void {
   for (const write of assignments) markWritten(write);
   for (let i = 0; i < referenceNodes.length; i++) {
     const node = referenceNodes[i];
-    lookup(referenceScopes[i], node.name)?.reference(node);
+    const scope = referenceScopes[i];
+    lookup(scope, node.name)?.reference(node, scope);
   }
   for (const write of violations) markWritten(write);
 }
