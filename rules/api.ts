@@ -129,12 +129,38 @@ export interface ReportDescriptor {
   describe?: (hot: HotContext) => Record<string, string | number>;
 }
 
+/** How a local name was declared (the kinds of Babel's Binding#kind). */
+export type BindingKind = 'var' | 'let' | 'const' | 'hoisted' | 'param' | 'local' | 'module' | 'unknown';
+
+/**
+ * What a local name refers to, as Babel's Scope#getBinding answered it: the declaring node's path
+ * (a VariableDeclarator, a function or class declaration, a parameter, an import specifier, a catch
+ * clause, or the named function/class expression itself), where it is read, and whether it is ever
+ * written after its declaration.
+ */
+export interface LocalBinding {
+  readonly kind: BindingKind;
+  readonly identifier: t.Identifier;
+  readonly path: NodePath;
+  /** Reads of the name, in source order (an `export` of the declaration counts as one, first). */
+  readonly referencePaths: readonly NodePath[];
+  /** False when the name is assigned, updated, deleted, redeclared, or declared with `var` in a loop. */
+  readonly constant: boolean;
+  /** Declared at module level. */
+  readonly topLevel: boolean;
+}
+
 export interface RuleContext {
   readonly filePath: string;
   readonly source: string;
   readonly project: ProjectView;
   /** Local binding name -> import origin, for the whole module (collected before rules run). */
   importOf(localName: string): ImportBinding | null;
+  /**
+   * The declaration `name` refers to where `path` is; undefined for globals. Paths handed to rules
+   * carry no Babel Scope (`path.scope` is unset): the engine resolves names itself, lazily.
+   */
+  bindingOf(path: NodePath, name: string): LocalBinding | undefined;
   report(descriptor: ReportDescriptor): void;
 }
 

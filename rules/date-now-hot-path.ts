@@ -1,6 +1,7 @@
 // date-now-hot-path: reading the wall clock per request / per message (seed 000).
 import type { NodePath } from '@babel/traverse';
 import type * as t from '@babel/types';
+import { bindingOf } from '../server/static/bindings';
 import { viaText } from '../server/static/hotContext';
 import type { ExecutionContext, RuleModule } from './api';
 
@@ -9,7 +10,7 @@ const FAST_TIMER_MS = 1000;
 
 /** `Date` here is the global, not a local class or parameter. */
 function isGlobalDate(path: NodePath, node: t.Node): boolean {
-  return node.type === 'Identifier' && node.name === 'Date' && path.scope.getBinding('Date') === undefined;
+  return node.type === 'Identifier' && node.name === 'Date' && bindingOf(path, 'Date') === undefined;
 }
 
 /** `a.b.c` / `x` as text, for comparing an assignment target with an `if` test. */

@@ -2,6 +2,7 @@
 // database could count them (seed 004's count endpoint: TTFB ~5 s -> 197 ms).
 import type { NodePath } from '@babel/traverse';
 import type * as t from '@babel/types';
+import { bindingOf } from '../server/static/bindings';
 import type { Fix, HotContext, RuleContext, RuleModule } from './api';
 import { memberName, modelLabel, modelQueryAt, valueRoot, whereItRuns, type ModelQuery } from './mongooseModels';
 
@@ -23,8 +24,8 @@ function isLengthRead(path: NodePath): NodePath<t.MemberExpression> | null {
 /** Every reference of the variable is a `.length` read (and there is at least one). */
 function onlyLengthReads(id: NodePath): boolean {
   if (id.node.type !== 'Identifier') return false;
-  const binding = id.scope.getBinding(id.node.name);
-  if (!binding || binding.constantViolations.length > 0 || binding.referencePaths.length === 0) return false;
+  const binding = bindingOf(id, id.node.name);
+  if (!binding || !binding.constant || binding.referencePaths.length === 0) return false;
   return binding.referencePaths.every((reference) => isLengthRead(reference) !== null);
 }
 

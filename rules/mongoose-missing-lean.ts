@@ -2,6 +2,7 @@
 // mongoose's hydration into full documents (completeMany, 2+ s in seed 004) is pure overhead.
 import type { NodePath } from '@babel/traverse';
 import type * as t from '@babel/types';
+import { bindingOf } from '../server/static/bindings';
 import type { HotContext, RuleModule } from './api';
 import { memberName, methodCallOn, modelLabel, modelQueryAt, unwrapExpression, valueRoot, whereItRuns } from './mongooseModels';
 
@@ -45,7 +46,7 @@ function usageOfBinding(id: NodePath, kind: ValueKind, depth: number): Usage {
     // out that we no longer follow.
     return kind === 'array' ? DOCUMENT_USE : NONE;
   }
-  const binding = id.scope.getBinding(node.name);
+  const binding = bindingOf(id, node.name);
   if (!binding) return DOCUMENT_USE;
   let usage = NONE;
   for (const reference of binding.referencePaths) {
@@ -75,7 +76,7 @@ function usageOfReturn(returnOrArrow: NodePath, kind: ValueKind, depth: number):
   if (fn.isFunctionDeclaration() && fn.node.id) name = fn.node.id.name;
   const holder = fn.parentPath;
   if (holder?.isVariableDeclarator() && holder.node.init === fn.node && holder.node.id.type === 'Identifier') name = holder.node.id.name;
-  const binding = name === null ? undefined : (fn.parentPath ?? fn).scope.getBinding(name);
+  const binding = name === null ? undefined : bindingOf(fn.parentPath ?? fn, name);
   if (!binding) return returned;
   let usage = returned;
   for (const reference of binding.referencePaths) {

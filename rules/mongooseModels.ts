@@ -2,6 +2,7 @@
 // server/static/projectIndex.ts (top-level statements of other modules, no scopes).
 import type { NodePath } from '@babel/traverse';
 import type * as t from '@babel/types';
+import { bindingOf } from '../server/static/bindings';
 import { viaText } from '../server/static/hotContext';
 import type { ExecutionContext, ImportBinding, ModuleSummary, RuleContext } from './api';
 
@@ -126,7 +127,7 @@ export function isModelPath(path: NodePath, context: RuleContext, depth = 0): bo
   }
   if (rootName === null) return false;
 
-  const binding = path.scope.getBinding(rootName);
+  const binding = bindingOf(path, rootName);
   if (!binding) return false;
   // `import User = require('./user')` (TypeScript) binds like an import.
   if (binding.kind === 'module' || binding.path.isTSImportEqualsDeclaration()) {
@@ -138,7 +139,7 @@ export function isModelPath(path: NodePath, context: RuleContext, depth = 0): bo
   const init = declarator.node.init;
   if (!init) return false;
   const imported = context.importOf(rootName);
-  if (imported !== null && binding.scope.path.isProgram()) {
+  if (imported !== null && binding.topLevel) {
     return isImportedModel(context, imported, member, false);
   }
   if (member !== null) return false;

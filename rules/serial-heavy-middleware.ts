@@ -3,6 +3,8 @@
 // mdl.fillCreator(), mdl.fillExecutor() chain).
 import type { NodePath } from '@babel/traverse';
 import type * as t from '@babel/types';
+import { bindingOf } from '../server/static/bindings';
+import { traverseBelow } from '../server/static/lazyPaths';
 import type { RuleModule } from './api';
 import { memberName, unwrapExpression, valueRoot } from './mongooseModels';
 
@@ -52,8 +54,8 @@ function sourceText(node: t.Node, source: string): string {
 
 /** The function a binding holds: `function f() {}`, `const f = () => {}`, `const f = factory()`. */
 function functionOfBinding(id: NodePath<t.Identifier>, depth: number): FunctionPath | null {
-  const binding = id.scope.getBinding(id.node.name);
-  if (!binding || binding.constantViolations.length > 0) return null;
+  const binding = bindingOf(id, id.node.name);
+  if (!binding || !binding.constant) return null;
   const declaration = binding.path;
   if (isFunctionPath(declaration)) return declaration;
   if (!declaration.isVariableDeclarator()) return null;
@@ -66,7 +68,7 @@ function functionOfProperty(member: NodePath<t.MemberExpression>, depth: number)
   const object = member.get('object');
   const name = memberName(member.node);
   if (!object.isIdentifier() || name === null) return null;
-  const binding = object.scope.getBinding(object.node.name);
+  const binding = bindingOf(object, object.node.name);
   const declaration = binding?.path;
   if (!declaration?.isVariableDeclarator()) return null;
   const init = declaration.get('init');
@@ -86,7 +88,7 @@ function returnedFunction(factory: FunctionPath, depth: number): FunctionPath | 
   const body = factory.get('body');
   if (!Array.isArray(body) && !body.isBlockStatement()) return functionOfValue(body as NodePath, depth + 1);
   let found: FunctionPath | null = null;
-  factory.traverse({
+  traverseBelow(factory, {
     Function(inner) {
       inner.skip(); // returns of nested functions are not the factory's
     },
@@ -130,9 +132,9 @@ function labelOf(path: NodePath, fn: FunctionPath, source: string): string {
 /** `const chain = [a, b]` used as `app.get(path, chain)`: the array literal. */
 function arrayOfBinding(arg: NodePath): NodePath | null {
   if (!arg.isIdentifier()) return null;
-  const binding = arg.scope.getBinding(arg.node.name);
+  const binding = bindingOf(arg, arg.node.name);
   const declaration = binding?.path;
-  if (!binding || binding.constantViolations.length > 0 || !declaration?.isVariableDeclarator()) return null;
+  if (!binding || !binding.constant || !declaration?.isVariableDeclarator()) return null;
   const init = declaration.get('init');
   return init.isArrayExpression() ? init : null;
 }
@@ -250,7 +252,7 @@ function isIterated(path: NodePath, aliasDepth = 0): boolean {
   if (aliasDepth === 0 && parent.isVariableDeclarator() && parent.node.init === value.node) {
     const id = parent.get('id');
     if (!id.isIdentifier()) return false;
-    const binding = id.scope.getBinding(id.node.name);
+    const binding = bindingOf(id, id.node.name);
     return binding?.referencePaths.some((ref) => isIterated(ref, 1)) === true;
   }
   return false;
@@ -279,7 +281,7 @@ const RESPONDING_METHODS = new Set(['send', 'json', 'jsonp', 'end', 'sendStatus'
 /** Does the middleware answer or abort the request somewhere (so later middlewares depend on it)? */
 function mayEndRequest(fn: FunctionPath, requestNames: ReadonlySet<string>): boolean {
   let ends = false;
-  fn.traverse({
+  traverseBelow(fn, {
     ThrowStatement() {
       ends = true;
     },
@@ -311,7 +313,7 @@ function awaitsIo(fn: FunctionPath, paramNames: ReadonlySet<string>): boolean {
     const callee = unwrapExpression(target.callee);
     return callee.type === 'Identifier' && paramNames.has(callee.name); // await next()
   };
-  fn.traverse({
+  traverseBelow(fn, {
     AwaitExpression(path) {
       const argument = unwrapExpression(path.node.argument);
       if (path.getFunctionParent() === fn && (argument.type === 'CallExpression' || argument.type === 'OptionalCallExpression') && !isParamCall(argument)) found = true;
@@ -327,10 +329,10 @@ function awaitsIo(fn: FunctionPath, paramNames: ReadonlySet<string>): boolean {
       // Callback I/O that continues the chain from inside the callback: db.get(id, (err, row) => { ...; next(); })
       const callbacks = path.get('arguments').filter((arg) => arg.isFunction());
       for (const callback of callbacks) {
-        callback.traverse({
+        traverseBelow(callback, {
           CallExpression(inner) {
             const innerCallee = unwrapExpression(inner.node.callee);
-            if (innerCallee.type === 'Identifier' && paramNames.has(innerCallee.name) && fn.scope.getBinding(innerCallee.name) === inner.scope.getBinding(innerCallee.name)) found = true;
+            if (innerCallee.type === 'Identifier' && paramNames.has(innerCallee.name) && bindingOf(fn, innerCallee.name) === bindingOf(inner, innerCallee.name)) found = true;
           },
         });
       }
@@ -353,7 +355,7 @@ function effectsOf(fn: FunctionPath): Effects {
       return;
     }
     if (!param.isIdentifier()) return;
-    const binding = fn.scope.getBinding(param.node.name);
+    const binding = bindingOf(fn, param.node.name);
     if (!binding) return;
     // The last parameter of a 2- or 3-parameter middleware is `next`.
     if (index === params.length - 1 && params.length >= 2) nextNames.add(param.node.name);

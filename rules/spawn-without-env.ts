@@ -1,6 +1,7 @@
 // spawn-without-env: child_process calls that copy the whole environment on every call (seed 003).
 import type { NodePath } from '@babel/traverse';
 import type * as t from '@babel/types';
+import { bindingOf } from '../server/static/bindings';
 import { moduleMemberOf, qualifiedNameOf, type ModuleMember } from '../server/static/imports';
 import type { Fix, ImportBinding, RuleModule } from './api';
 
@@ -35,7 +36,7 @@ function keyIs(property: t.ObjectProperty | t.ObjectMethod, name: string): boole
 /** `const opts = { ... }` in scope -> its object literal, so `execSync(cmd, opts)` can be judged. */
 function objectOfBinding(path: NodePath, node: t.Node): t.ObjectExpression | null {
   if (node.type !== 'Identifier') return null;
-  const binding = path.scope.getBinding(node.name);
+  const binding = bindingOf(path, node.name);
   if (!binding || !binding.constant) return null;
   const declarator = binding.path.node;
   return declarator.type === 'VariableDeclarator' && declarator.init?.type === 'ObjectExpression' ? declarator.init : null;
@@ -44,7 +45,7 @@ function objectOfBinding(path: NodePath, node: t.Node): t.ObjectExpression | nul
 /** `const argv = ['-k']` in scope: the name holds an args list, not options. */
 function arrayOfBinding(path: NodePath, node: t.Node): boolean {
   if (node.type !== 'Identifier') return false;
-  const binding = path.scope.getBinding(node.name);
+  const binding = bindingOf(path, node.name);
   const declarator = binding?.path.node;
   return declarator?.type === 'VariableDeclarator' && declarator.init?.type === 'ArrayExpression';
 }
@@ -62,7 +63,7 @@ function wholeEnvPart(path: NodePath, value: t.Node): t.Node | null {
     return value.arguments.find((arg) => isProcessEnv(arg)) ?? null;
   }
   if (value.type === 'Identifier') {
-    const binding = path.scope.getBinding(value.name);
+    const binding = bindingOf(path, value.name);
     const declarator = binding?.constant ? binding.path.node : null;
     if (declarator && declarator.type === 'VariableDeclarator' && declarator.init) {
       return wholeEnvPart(path, declarator.init) ? value : null;
@@ -78,7 +79,7 @@ function promisifiedOrigin(
   importOf: (localName: string) => ImportBinding | null,
 ): ModuleMember | null {
   if (callee.type !== 'Identifier') return null;
-  const binding = path.scope.getBinding(callee.name);
+  const binding = bindingOf(path, callee.name);
   const declarator = binding?.path.node;
   if (!binding || declarator?.type !== 'VariableDeclarator' || declarator.init?.type !== 'CallExpression') return null;
   const wrapper = declarator.init;

@@ -1,6 +1,6 @@
 // Entry point of the static engine: source text -> parse -> one traversal (hot context + all
 // rules) -> findings. Used by the language server, the CLI and the rule tests.
-import traverseModule, { Scope, type Visitor } from '@babel/traverse';
+import traverseModule, { type Visitor } from '@babel/traverse';
 import type * as t from '@babel/types';
 import type {
   Finding,
@@ -16,11 +16,13 @@ import type {
   Severity,
 } from '../../rules/api';
 import { allRules } from '../../rules/index';
+import { bindingOf } from './bindings';
 import { readDisableDirectives, isDisabled } from './disableComments';
 import { fileSkipOf } from './fileGuards';
 import { createHotContextCollector, type FunctionSpan } from './hotContext';
 import { collectImports } from './imports';
 import { parseSource } from './parse';
+import { walkFile } from './walk';
 
 export interface AnalyzeInput {
   filePath: string;
@@ -56,10 +58,6 @@ type TraverseFn = typeof traverseModule;
 const traverse: TraverseFn =
   (traverseModule as unknown as { default?: TraverseFn }).default ?? traverseModule;
 
-// Babel's scope tracker throws on a redeclared `let`/`const`. The parser has already reported it
-// as a recovered error (code being typed often has one), so the analysis should go on regardless.
-(Scope.prototype as unknown as { checkBlockScopedCollisions: () => void }).checkBlockScopedCollisions = function ignoreCollision(): void {};
-
 const NO_PROJECT: ProjectView = { moduleAt: () => null };
 
 /** One rule's run over one file: its visitor, its deferred reports, whether it has failed. */
@@ -77,11 +75,12 @@ function errorText(error: unknown): string {
 
 /** Wraps every visitor function of a rule so a throw disables that rule only. */
 function guardVisitor(run: RuleRun, visitor: Visitor, onError: (run: RuleRun, error: unknown) => void): Visitor {
-  type VisitFn = (this: unknown, ...args: unknown[]) => void;
-  const guard = (fns: unknown[]): VisitFn[] => fns.map((fn) => function (this: unknown, ...args: unknown[]) {
+  type VisitFn = (this: unknown, path: unknown, state: unknown) => void;
+  // Babel calls visitor functions as fn.call(state, path, state); no rest array per call.
+  const guard = (fns: unknown[]): VisitFn[] => fns.map((fn) => function (this: unknown, path: unknown, state: unknown) {
     if (run.failed) return;
     try {
-      (fn as VisitFn).apply(this, args);
+      (fn as VisitFn).call(this, path, state);
     } catch (error) {
       onError(run, error);
     }
@@ -175,6 +174,7 @@ export function analyzeSource(input: AnalyzeInput): AnalysisResult {
       source: input.text,
       project,
       importOf,
+      bindingOf,
       report: (descriptor) => {
         run.reports.push(descriptor);
       },
@@ -188,7 +188,8 @@ export function analyzeSource(input: AnalyzeInput): AnalysisResult {
   }
 
   try {
-    traverse(ast, traverse.visitors.merge(visitors));
+    // One walk for the collector and every rule; NodePaths are made only where a visitor needs one.
+    walkFile(ast, traverse.visitors.merge(visitors));
   } catch (error) {
     // Not a rule's fault (those are wrapped): e.g. nesting too deep for a recursive walk.
     result.parseErrors.push({ message: `Analysis stopped: ${errorText(error)}`, line: 1, column: 0 });

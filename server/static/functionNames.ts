@@ -2,6 +2,7 @@
 // profile costs), member chains, and the function or class a local name is bound to.
 import type { NodePath } from '@babel/traverse';
 import type * as t from '@babel/types';
+import { bindingOf, lookup } from './bindings';
 
 export function isFunctionNode(node: t.Node | null | undefined): node is t.Function {
   if (!node) return false;
@@ -85,13 +86,14 @@ export function memberKeyOfSlot(path: NodePath<t.Function>): string | null {
 
 /** `const w = new Worker()` with `class Worker {...}` in this module -> the class body (owner of its methods). */
 export function classBodyOfInstance(path: NodePath, name: string): t.ClassBody | null {
-  const binding = path.scope.getBinding(name);
-  const declarator = binding?.path.node;
-  if (!declarator || declarator.type !== 'VariableDeclarator') return null;
+  const binding = bindingOf(path, name);
+  // The declaring node, read without making its NodePath (this runs for every call of the file).
+  const declarator = binding?.frame.node;
+  if (!binding || !declarator || declarator.type !== 'VariableDeclarator') return null;
   const init = declarator.init;
   if (!init || init.type !== 'NewExpression' || init.callee.type !== 'Identifier') return null;
-  const classBinding = binding.path.scope.getBinding(init.callee.name);
-  const classNode = classBinding?.path.node;
+  const classBinding = lookup(binding.pathScope, init.callee.name);
+  const classNode = classBinding?.frame.node;
   if (classNode?.type === 'ClassDeclaration') return classNode.body;
   if (classNode?.type === 'VariableDeclarator' && classNode.init?.type === 'ClassExpression') return classNode.init.body;
   return null;
@@ -108,9 +110,9 @@ export function classNameOf(classPath: NodePath | null): string | null {
 
 /** The function a local name is bound to (`function f`, `const f = () =>`), if any. */
 export function functionOfBinding(path: NodePath, name: string): t.Node | null {
-  const binding = path.scope.getBinding(name);
+  const binding = bindingOf(path, name);
   if (!binding) return null;
-  const node = binding.path.node;
+  const node = binding.frame.node;
   if (node.type === 'FunctionDeclaration') return node;
   if (node.type === 'VariableDeclarator' && isFunctionNode(node.init)) return node.init;
   return null;

@@ -4,6 +4,8 @@
 // those calls and into nested function literals, hottest first.
 import type { NodePath, Visitor } from '@babel/traverse';
 import type * as t from '@babel/types';
+import { bindingOf } from './bindings';
+import { evaluate } from './evaluate';
 import {
   HOTNESS_ORDER,
   type ExecutionContext,
@@ -184,7 +186,7 @@ export function createHotContextCollector(importOf: (localName: string) => Impor
     const arg = path.node.arguments[1];
     if (!arg) return null;
     if (arg.type === 'NumericLiteral') return arg.value;
-    const evaluated = (path.get('arguments.1') as NodePath).evaluate();
+    const evaluated = evaluate(path.get('arguments.1') as NodePath);
     return evaluated.confident && typeof evaluated.value === 'number' ? evaluated.value : null;
   }
 
@@ -194,7 +196,7 @@ export function createHotContextCollector(importOf: (localName: string) => Impor
     const callee = node.callee;
     const args = node.arguments;
     if (callee.type === 'Identifier') {
-      if (TIMER_FUNCTIONS.has(callee.name) && path.scope.getBinding(callee.name) === undefined) {
+      if (TIMER_FUNCTIONS.has(callee.name) && bindingOf(path, callee.name) === undefined) {
         const targets = handlerTargets(path, args.slice(0, 1), from);
         register('timer', targets, node, callee.name === 'setImmediate' ? null : timerIntervalOf(path),
           callee.name === 'setTimeout' ? from : null);
@@ -276,7 +278,7 @@ export function createHotContextCollector(importOf: (localName: string) => Impor
     if (LISTEN_METHODS.has(property)) {
       const event = stringValue(args[0]);
       if (event === null || args.length < 2) return false;
-      const onProcess = callee.object.type === 'Identifier' && callee.object.name === 'process' && path.scope.getBinding('process') === undefined;
+      const onProcess = callee.object.type === 'Identifier' && callee.object.name === 'process' && bindingOf(path, 'process') === undefined;
       let kind: ExecutionKind | null = null;
       if (onProcess && SIGNAL_EVENTS.has(event)) kind = 'signal';
       else if (event === 'request') kind = 'request';

@@ -2,6 +2,7 @@
 // statements only: a cheap scan before the traversal, so every rule can ask `importOf(name)`.
 import type { NodePath } from '@babel/traverse';
 import type * as t from '@babel/types';
+import { bindingOf } from './bindings';
 import type { ImportBinding } from '../../rules/api';
 
 export type ImportTable = ReadonlyMap<string, ImportBinding>;
@@ -116,9 +117,9 @@ export interface ModuleMember {
  * Null for locals, parameters and globals.
  */
 function originAt(path: NodePath, name: string, importOf: (localName: string) => ImportBinding | null): ImportBinding | null {
-  const binding = path.scope.getBinding(name);
+  const binding = bindingOf(path, name);
   if (!binding) return null;
-  if (binding.scope.path.type === 'Program') return importOf(name);
+  if (binding.topLevel) return importOf(name);
   const declarator = binding.path.node;
   if (declarator.type !== 'VariableDeclarator' || !declarator.init) return null;
   const local = new Map<string, ImportBinding>();

@@ -1,0 +1,475 @@
+// Which declaration a name refers to, for the rules and the hot-context collector. This replaces
+// Babel's Scope (whose Program crawl and per-path scope objects cost about half of an analysis):
+// one walk over raw nodes, made on first use per file, that follows @babel/traverse's scope
+// collector rule for rule (see node_modules/@babel/traverse/lib/scope/index.js, collectorVisitor,
+// registerBinding, getBinding, and binding.js isInitInLoop) so that lookups answer as Scope did.
+import type { NodePath } from '@babel/traverse';
+import * as t from '@babel/types';
+import type { BindingKind, LocalBinding } from '../../rules/api';
+import { NodeStack, childFrame, pathOf, rootFrame, type Frame } from './lazyPaths';
+
+// Read once: bundled CommonJS re-exports each of these through a getter on every `t.x` access,
+// which the walk below would pay per node.
+const {
+  isReferenced, isPattern, isMethod, isFunctionParent, isFunction, isScopable, isLoop, isForXStatement, isExportDeclaration,
+  isDeclaration, isBlockScoped, isBlockParent, getOuterBindingIdentifiers, getBindingIdentifiers, getAssignmentIdentifiers,
+  VISITOR_KEYS, react,
+} = t;
+
+/** A scope as Babel draws them: Program, functions, blocks, loops, catch, class, switch, patterns. */
+export interface ScopeInfo {
+  readonly node: t.Node;
+  /** The parent of `node` (Babel's `scope.path.parentPath.node`). */
+  readonly parentNode: t.Node | null;
+  readonly parent: ScopeInfo | null;
+  bindings: Map<string, BindingRecord> | null;
+  /** Where the scope's node sits, to find the paths of its bindings' reads. */
+  readonly frame: Frame;
+}
+
+export class BindingRecord implements LocalBinding {
+  constant = true;
+  /** `export` declarations of the binding (Babel counts them as references, before the reads). */
+  private readonly exports: Frame[] = [];
+  /** Identifier reads, in source order: nodes only; their paths are found when asked for. */
+  private readonly reads: t.Node[] = [];
+  /** The scope each read is in: its node's subtree holds the read, a smaller search than ours. */
+  private readonly readScopes: ScopeInfo[] = [];
+  private referencePathsMade: NodePath[] | null = null;
+
+  constructor(
+    readonly kind: BindingKind,
+    readonly identifier: t.Identifier,
+    readonly scope: ScopeInfo,
+    /** Where the declaring node sits (Babel's `binding.path`). */
+    readonly frame: Frame,
+    /** The scope the declaring node sits in (Babel's `binding.path.scope`), for evaluate(). */
+    public pathScope: ScopeInfo,
+  ) {}
+
+  get path(): NodePath {
+    return pathOf(this.frame);
+  }
+
+  get topLevel(): boolean {
+    return this.scope.node.type === 'Program';
+  }
+
+  get referenceCount(): number {
+    return this.exports.length + this.reads.length;
+  }
+
+  get referencePaths(): readonly NodePath[] {
+    if (this.referencePathsMade === null) {
+      this.referencePathsMade = [...this.exports.map(pathOf), ...this.readPaths()];
+    }
+    return this.referencePathsMade;
+  }
+
+  reference(node: t.Node, scope: ScopeInfo): void {
+    this.reads.push(node);
+    this.readScopes.push(scope);
+  }
+
+  /** Paths of the reads, searched once per scope they sit in, returned in source order. */
+  private readPaths(): NodePath[] {
+    const byScope = new Map<ScopeInfo, t.Node[]>();
+    this.reads.forEach((node, index) => {
+      const scope = this.readScopes[index];
+      const nodes = byScope.get(scope);
+      if (nodes) nodes.push(node);
+      else byScope.set(scope, [node]);
+    });
+    const pathByNode = new Map<t.Node, NodePath>();
+    for (const [scope, nodes] of byScope) {
+      for (const path of findPaths(scope.frame, nodes)) pathByNode.set(path.node, path);
+    }
+    return this.reads.map((node) => pathByNode.get(node) as NodePath);
+  }
+
+  /** An `export` of the declaration; Babel ignores a path it already holds (`export var a, a`). */
+  referenceOnce(frame: Frame): void {
+    if (!this.exports.some((known) => known.node === frame.node)) this.exports.push(frame);
+  }
+}
+
+/**
+ * The paths of `targets` (in source order), all inside the subtree of `root`: a read lies within
+ * the node of the scope it is in (a method's computed key and a switch's discriminant too). Searched for only when a rule asks, which few do.
+ */
+function findPaths(root: Frame, targets: readonly t.Node[]): NodePath[] {
+  const found: NodePath[] = [];
+  if (targets.length === 0) return found;
+  const wanted = new Set(targets);
+  const stack = new NodeStack(root);
+  const search = (depth: number): void => {
+    const node = stack.node(depth);
+    if (wanted.has(node)) found.push(pathOf(stack.frameAt(depth)));
+    if (found.length === targets.length) return;
+    const keys = VISITOR_KEYS[node.type];
+    if (!keys) return;
+    const record = node as unknown as Record<string, unknown>;
+    for (const key of keys) {
+      const value = record[key];
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length && found.length < targets.length; i++) {
+          const child = value[i] as t.Node | null;
+          if (!child) continue;
+          stack.set(depth + 1, child, i, key);
+          search(depth + 1);
+        }
+      } else if (value && typeof (value as t.Node).type === 'string') {
+        stack.set(depth + 1, value as t.Node, key, null);
+        search(depth + 1);
+      }
+      if (found.length === targets.length) return;
+    }
+  };
+  search(0);
+  return found;
+}
+
+/** A write, resolved once every declaration is known. */
+interface Pending {
+  node: t.Node;
+  scope: ScopeInfo;
+}
+
+// What the walk asks of every node, by type, computed once per type instead of per node.
+const DECLARATION = 1;
+const FUNCTION = 2;
+const SCOPABLE = 4;
+const PATTERN = 8;
+const flagsByType = new Map<string, number>();
+
+function flagsOf(type: string): number {
+  let flags = flagsByType.get(type);
+  if (flags === undefined) {
+    const probe = { type } as t.Node;
+    flags = (isDeclaration(probe) ? DECLARATION : 0) | (isFunction(probe) ? FUNCTION : 0)
+      | (isScopable(probe) ? SCOPABLE : 0) | (isPattern(probe) ? PATTERN : 0);
+    flagsByType.set(type, flags);
+  }
+  return flags;
+}
+
+/** @babel/types isScope(node, parent): a function's body block and a destructured parameter are special. */
+function isScopeNode(node: t.Node, parent: t.Node): boolean {
+  const flags = flagsOf(node.type);
+  if ((flags & (SCOPABLE | PATTERN)) === 0) return false;
+  const underFunctionOrCatch = (flagsOf(parent.type) & FUNCTION) !== 0 || parent.type === 'CatchClause';
+  if (node.type === 'BlockStatement' && underFunctionOrCatch) return false;
+  if ((flags & PATTERN) !== 0 && underFunctionOrCatch) return true;
+  return (flags & SCOPABLE) !== 0;
+}
+
+function isNonArrowFunction(node: t.Node): boolean {
+  return isFunction(node) && node.type !== 'ArrowFunctionExpression';
+}
+
+function functionParentOf(scope: ScopeInfo): ScopeInfo {
+  for (let s: ScopeInfo | null = scope; s; s = s.parent) if (isFunctionParent(s.node)) return s;
+  let program = scope;
+  while (program.parent) program = program.parent;
+  return program;
+}
+
+function blockParentOf(scope: ScopeInfo): ScopeInfo {
+  for (let s: ScopeInfo | null = scope; s; s = s.parent) if (isBlockParent(s.node)) return s;
+  throw new Error('no block parent');
+}
+
+/** Babel's Scope#getBinding: a default parameter value does not see the body's own declarations. */
+export function lookup(scope: ScopeInfo, name: string): BindingRecord | undefined {
+  let previousIsPattern = false;
+  for (let s: ScopeInfo | null = scope; s; s = s.parent) {
+    const binding = s.bindings?.get(name);
+    if (binding) {
+      if (!(previousIsPattern && binding.kind !== 'param' && binding.kind !== 'local')) return binding;
+    } else if (name === 'arguments' && isNonArrowFunction(s.node)) {
+      return undefined;
+    }
+    previousIsPattern = (flagsOf(s.node.type) & PATTERN) !== 0;
+  }
+  return undefined;
+}
+
+/** binding.js isInitInLoop: a `var` or function declared in a loop body is reassigned per iteration. */
+function isInitInLoop(frame: Frame): boolean {
+  const node = frame.node;
+  const functionOrHasInit = node.type !== 'VariableDeclarator' || Boolean(node.init);
+  for (let child: Frame = frame, parent = frame.parent; parent && parent.parent; child = parent, parent = parent.parent) {
+    if (isFunctionParent(parent.node)) return false;
+    if ((child.key === 'left' && isForXStatement(parent.node)) || (functionOrHasInit && child.key === 'body' && isLoop(parent.node))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+function registerBinding(scope: ScopeInfo, kind: BindingKind, idsOf: t.Node, bindingFrame: Frame, pathScope: ScopeInfo): void {
+  const ids = getOuterBindingIdentifiers(idsOf, true);
+  for (const name of Object.keys(ids)) {
+    for (const id of ids[name]) {
+      const local = scope.bindings?.get(name);
+      if (local) {
+        if (local.identifier === id) continue;
+        // Babel throws on a redeclared let/const here; the engine always silenced that, so it reassigns.
+        local.constant = false;
+      } else {
+        const binding = new BindingRecord(kind, id, scope, bindingFrame, pathScope);
+        if ((kind === 'var' || kind === 'hoisted') && isInitInLoop(bindingFrame)) binding.constant = false;
+        (scope.bindings ??= new Map()).set(name, binding);
+      }
+    }
+  }
+}
+
+function registerDeclarators(scope: ScopeInfo, kind: BindingKind, declaration: t.VariableDeclaration, frame: Frame, pathScope: ScopeInfo): void {
+  declaration.declarations.forEach((declarator, index) => {
+    registerBinding(scope, kind, declarator, childFrame(frame, declarator, index, 'declarations'), pathScope);
+  });
+}
+
+function variableKind(declaration: t.VariableDeclaration): BindingKind {
+  const kind = declaration.kind;
+  return kind === 'using' || kind === 'await using' ? 'const' : kind;
+}
+
+/** Babel's Scope#registerDeclaration for the node kinds the collector hands it. */
+function registerDeclaration(scope: ScopeInfo, node: t.Node, frame: Frame, pathScope: ScopeInfo): void {
+  if (node.type === 'LabeledStatement') return;
+  if (node.type === 'FunctionDeclaration') {
+    if (node.id) registerBinding(scope, 'hoisted', node.id, frame, pathScope);
+  } else if (node.type === 'VariableDeclaration') {
+    registerDeclarators(scope, variableKind(node), node, frame, pathScope);
+  } else if (node.type === 'ClassDeclaration') {
+    if (!node.declare) registerBinding(scope, 'let', node, frame, pathScope);
+  } else if (node.type === 'ImportDeclaration') {
+    const typeOnly = node.importKind === 'type' || node.importKind === 'typeof';
+    node.specifiers.forEach((specifier, index) => {
+      const typeSpecifier = typeOnly || (specifier.type === 'ImportSpecifier' && (specifier.importKind === 'type' || specifier.importKind === 'typeof'));
+      registerBinding(scope, typeSpecifier ? 'unknown' : 'module', specifier, childFrame(frame, specifier, index, 'specifiers'), pathScope);
+    });
+  } else {
+    registerBinding(scope, 'unknown', node, frame, pathScope);
+  }
+}
+
+function isReferencedIdentifier(node: t.Node, parent: t.Node, grandparent: t.Node | undefined): boolean {
+  if (node.type === 'Identifier') return isReferenced(node, parent, grandparent);
+  if (node.type !== 'JSXIdentifier') return false;
+  if (parent.type !== 'JSXMemberExpression' && react.isCompatTag(node.name)) return false;
+  return isReferenced(node, parent, grandparent);
+}
+
+/** Builds the scopes of a whole file in one walk; references are resolved once everything is declared. */
+function collect(programNode: t.Program, fileNode: t.Node): void {
+  const scopes = scopesByNode;
+  const stack = new NodeStack(rootFrame(fileNode));
+  // References in parallel arrays: one per identifier read, the most numerous record.
+  const referenceNodes: t.Identifier[] = [];
+  const referenceScopes: ScopeInfo[] = [];
+  const assignments: Pending[] = [];
+  const violations: Pending[] = [];
+
+  /**
+   * `scope` is Babel's `path.scope` for the node at `depth`; `structural` the nearest scope node at
+   * or above it, which is where a new scope's parent is looked for (Scope#parent skips only a method's key).
+   */
+  function visit(depth: number, scope: ScopeInfo, structural: ScopeInfo): void {
+    const node = stack.node(depth);
+    switch (node.type) {
+      case 'TSTypeAnnotation':
+        return; // the collector skips type annotations
+      case 'ForStatement': {
+        const init = node.init;
+        if (init?.type === 'VariableDeclaration' && init.kind === 'var') {
+          registerDeclarators(functionParentOf(scope), 'var', init, childFrame(stack.frameAt(depth), init, 'init', null), scope);
+        }
+        break;
+      }
+      case 'ForInStatement':
+      case 'ForOfStatement': {
+        const left = node.left;
+        if (isPattern(left) || left.type === 'Identifier') violations.push({ node, scope });
+        else if (left.type === 'VariableDeclaration' && left.kind === 'var') {
+          registerDeclarators(functionParentOf(scope), 'var', left, childFrame(stack.frameAt(depth), left, 'left', null), scope);
+        }
+        break;
+      }
+      case 'AssignmentExpression':
+        assignments.push({ node, scope });
+        break;
+      case 'UpdateExpression':
+        violations.push({ node, scope });
+        break;
+      case 'UnaryExpression':
+        if (node.operator === 'delete') violations.push({ node, scope });
+        break;
+      case 'CatchClause':
+        registerBinding(scope, 'let', node, stack.frameAt(depth), scope);
+        break;
+      case 'ClassExpression':
+        if (node.id) registerBinding(scope, 'local', node.id, stack.frameAt(depth), scope);
+        break;
+      case 'Identifier':
+      case 'JSXIdentifier': {
+        const parent = stack.node(depth - 1);
+        if (isReferencedIdentifier(node, parent, depth > 1 ? stack.node(depth - 2) : undefined)
+          && !(parent.type === 'TSQualifiedName' && parent.right === node)
+          && parent.type !== 'TSImportEqualsDeclaration') {
+          referenceNodes.push(node as t.Identifier);
+          referenceScopes.push(scope);
+        }
+        break;
+      }
+      default:
+        break;
+    }
+    const flags = flagsOf(node.type);
+    if ((flags & DECLARATION) !== 0) {
+      const blockScoped = isBlockScoped(node);
+      if (!blockScoped && node.type !== 'ImportDeclaration' && !isExportDeclaration(node)) {
+        registerDeclaration(functionParentOf(scope), node, stack.frameAt(depth), scope);
+      }
+      if (blockScoped) {
+        const outer = scope.node === node ? (scope.parent as ScopeInfo) : scope;
+        registerDeclaration(blockParentOf(outer), node, stack.frameAt(depth), scope);
+        if (node.type === 'ClassDeclaration' && node.id) {
+          const found = lookup(outer, node.id.name);
+          if (found) (scope.bindings ??= new Map()).set(node.id.name, found);
+        }
+      }
+    }
+    if (node.type === 'ImportDeclaration' || node.type === 'TSImportEqualsDeclaration') {
+      registerDeclaration(blockParentOf(scope), node, stack.frameAt(depth), scope);
+    }
+    if ((flags & FUNCTION) !== 0 && isFunction(node)) {
+      const frame = stack.frameAt(depth);
+      node.params.forEach((param, index) => {
+        registerBinding(scope, 'param', param, childFrame(frame, param, index, 'params'), scope);
+      });
+      if (node.type === 'FunctionExpression' && node.id) registerBinding(scope, 'local', node.id, frame, scope);
+    }
+
+    const keys = VISITOR_KEYS[node.type];
+    if (keys) {
+      const record = node as unknown as Record<string, unknown>;
+      for (const key of keys) {
+        const value = record[key];
+        if (Array.isArray(value)) {
+          for (let i = 0; i < value.length; i++) {
+            const child = value[i] as t.Node | null;
+            if (!child) continue;
+            stack.set(depth + 1, child, i, key);
+            visitChild(depth + 1, scope, structural);
+          }
+        } else if (value && typeof (value as t.Node).type === 'string') {
+          stack.set(depth + 1, value as t.Node, key, null);
+          visitChild(depth + 1, scope, structural);
+        }
+      }
+    }
+
+    if (node.type === 'ExportNamedDeclaration' || node.type === 'ExportDefaultDeclaration') {
+      // The collector counts `export` of a declaration as a reference to what it declares.
+      const declaration = node.declaration;
+      if (declaration?.type === 'ClassDeclaration' || declaration?.type === 'FunctionDeclaration') {
+        if (declaration.id) lookup(scope, declaration.id.name)?.referenceOnce(stack.frameAt(depth));
+      } else if (declaration?.type === 'VariableDeclaration') {
+        for (const declarator of declaration.declarations) {
+          for (const name of Object.keys(getBindingIdentifiers(declarator))) lookup(scope, name)?.referenceOnce(stack.frameAt(depth));
+        }
+      }
+    }
+  }
+
+  function visitChild(depth: number, parentScope: ScopeInfo, parentStructural: ScopeInfo): void {
+    const node = stack.node(depth);
+    const parent = stack.node(depth - 1);
+    const key = stack.key(depth);
+    const methodKey = (key === 'key' || stack.listKey(depth) === 'decorators') && isMethod(parent);
+    // Babel's setScope: a method's key and decorators, and a switch's discriminant, are outside it.
+    let inherited = parentScope;
+    if (methodKey || (key === 'discriminant' && parent.type === 'SwitchStatement')) {
+      inherited = scopeAbove(parent, parentScope);
+    }
+    if (isScopeNode(node, parent)) {
+      const scopeParent = methodKey ? structuralAbove(parent, parentStructural) : parentStructural;
+      const scope: ScopeInfo = { node, parentNode: parent, parent: scopeParent, bindings: null, frame: stack.frameAt(depth) };
+      scopes.set(node, scope);
+      if (isPattern(node)) {
+        // A destructured parameter is a scope of its own in Babel, and the path of its bindings.
+        for (const binding of scopeParent.bindings?.values() ?? []) if (binding.frame.node === node) binding.pathScope = scope;
+      }
+      visit(depth, scope, scope);
+    } else {
+      visit(depth, inherited, parentStructural);
+    }
+  }
+
+  /** `path.scope` of the parent's parent, given the parent's own scope. */
+  function scopeAbove(parent: t.Node, parentScope: ScopeInfo): ScopeInfo {
+    // A method is itself a scope, so its parent's scope is the method scope's parent.
+    return parentScope.node === parent && parentScope.parent ? parentScope.parent : parentScope;
+  }
+
+  function structuralAbove(parent: t.Node, parentStructural: ScopeInfo): ScopeInfo {
+    return parentStructural.node === parent && parentStructural.parent ? parentStructural.parent : parentStructural;
+  }
+
+  stack.set(1, programNode, 'program', null);
+  const program: ScopeInfo = { node: programNode, parentNode: fileNode, parent: null, bindings: null, frame: stack.frameAt(1) };
+  scopes.set(programNode, program);
+  visit(1, program, program);
+
+  // As Babel's crawl: assignments, then references, then other writes, once all is declared.
+  for (const write of assignments) markWritten(write);
+  for (let i = 0; i < referenceNodes.length; i++) {
+    const node = referenceNodes[i];
+    const scope = referenceScopes[i];
+    lookup(scope, node.name)?.reference(node, scope);
+  }
+  for (const write of violations) markWritten(write);
+}
+
+function markWritten(write: Pending): void {
+  for (const name of Object.keys(getAssignmentIdentifiers(write.node))) {
+    const binding = lookup(write.scope, name);
+    if (binding) binding.constant = false;
+  }
+}
+
+/**
+ * Scope of every scope node of every file analyzed so far, keyed by node like Babel's own path
+ * cache, so that any NodePath finds its scope without the engine threading a resolver around.
+ */
+const scopesByNode = new WeakMap<t.Node, ScopeInfo>();
+
+/** Babel's `path.scope`, as this resolver draws it; builds the file's scopes on first use. */
+export function scopeOf(path: NodePath): ScopeInfo {
+  let current: NodePath = path;
+  for (;;) {
+    const scope = scopesByNode.get(current.node);
+    if (scope) return scope;
+    let next: NodePath | null = current.parentPath;
+    if (next && (((current.key === 'key' || current.listKey === 'decorators') && next.isMethod())
+      || (current.key === 'discriminant' && next.isSwitchStatement()))) {
+      next = next.parentPath;
+    }
+    if (!next) break;
+    current = next;
+  }
+  // Reached the root: the Program of a file whose scopes are not built yet.
+  let root: NodePath = current;
+  while (root.parentPath) root = root.parentPath;
+  if (root.node.type !== 'Program' || scopesByNode.has(root.node)) throw new Error(`no scope for ${path.type}`);
+  collect(root.node, root.parent);
+  return scopeOf(path);
+}
+
+/** What `name` means where `path` is (Babel: `path.scope.getBinding(name)`); undefined for globals. */
+export function bindingOf(path: NodePath, name: string): BindingRecord | undefined {
+  return lookup(scopeOf(path), name);
+}

@@ -1,0 +1,118 @@
+// Where a node sits (parent, key), recorded by our raw-node walks, and the Babel NodePath made
+// from that only when someone asks for it. NodePaths are costly (allocation, cache lookups, GC);
+// most nodes (identifiers, literals, members) never need one, so the engine makes them lazily.
+import { NodePath, type TraverseOptions, type Visitor } from '@babel/traverse';
+import type * as t from '@babel/types';
+
+/** A node's place in the tree. `parent` is null for the File node, which never gets a path. */
+export interface Frame {
+  readonly node: t.Node;
+  readonly parent: Frame | null;
+  /** Key in the parent (or index in the list `listKey`). */
+  readonly key: string | number;
+  readonly listKey: string | null;
+  path: NodePath | null;
+}
+
+// Paths made here belong to no traversal, so they have no scope. Babel's `path.get()` would
+// otherwise build and crawl a Scope for any scopable child it creates; `noScope` stops that.
+// NodePath.get's declared overloads tie `key` to the parent's node type; frames hold it untyped.
+type PathGet = (opts: {
+  parentPath: NodePath | undefined;
+  parent: t.Node;
+  container: unknown;
+  listKey: string | undefined;
+  key: string | number;
+}) => NodePath;
+const getPath = NodePath.get as unknown as PathGet;
+
+const NO_SCOPE_OPTS = Object.freeze({ noScope: true });
+
+export function rootFrame(file: t.Node): Frame {
+  return { node: file, parent: null, key: '', listKey: null, path: null };
+}
+
+export function childFrame(parent: Frame, node: t.Node, key: string | number, listKey: string | null): Frame {
+  return { node, parent, key, listKey, path: null };
+}
+
+/**
+ * The NodePath for a frame, made with its ancestors' paths as needed. Babel caches paths by
+ * (parent node, node), so this returns the very objects a Babel traversal or `path.get()` would.
+ */
+export function pathOf(frame: Frame): NodePath {
+  if (frame.path) return frame.path;
+  const parent = frame.parent;
+  if (parent === null) throw new Error('The File node has no path');
+  const parentPath = parent.parent === null ? undefined : pathOf(parent);
+  const parentNode = parent.node as unknown as Record<string, unknown>;
+  const container = frame.listKey === null ? parentNode : parentNode[frame.listKey];
+  const path = getPath({ parentPath, parent: parent.node, container, listKey: frame.listKey ?? undefined, key: frame.key });
+  if (!(path.opts as { noScope?: boolean } | null)?.noScope) path.opts = NO_SCOPE_OPTS;
+  frame.path = path;
+  return path;
+}
+
+/**
+ * `path.traverse(visitor)` for paths the engine handed out: they have no scope, and Babel refuses
+ * to traverse below a non-Program node without one unless told `noScope`.
+ */
+export function traverseBelow<S>(path: NodePath, visitor: Visitor<S>, state?: S): void {
+  const options: TraverseOptions<S> = { ...visitor, noScope: true };
+  path.traverse(options, state as S);
+}
+
+/**
+ * The chain of nodes from the File down to the one being visited, in parallel arrays, for the
+ * engine's recursive walks. A Frame object is made only for a node someone keeps (a binding, a
+ * reference, a path handed to a visitor) and for its ancestors: the walks allocate nothing per
+ * node otherwise, which spares the garbage collector (the fresh AST is still in the young heap).
+ */
+export class NodeStack {
+  private readonly nodes: t.Node[] = [];
+  private readonly keys: (string | number)[] = [];
+  private readonly listKeys: (string | null)[] = [];
+  private readonly frames: (Frame | null)[] = [];
+
+  /** `root` sits at depth 0: the File (see rootFrame) or any node already placed. */
+  constructor(root: Frame) {
+    this.nodes.push(root.node);
+    this.keys.push(root.key);
+    this.listKeys.push(root.listKey);
+    this.frames.push(root);
+  }
+
+  /** Puts `node` at `depth` (the previous occupant of that depth and below are done with). */
+  set(depth: number, node: t.Node, key: string | number, listKey: string | null): void {
+    this.nodes[depth] = node;
+    this.keys[depth] = key;
+    this.listKeys[depth] = listKey;
+    this.frames[depth] = null;
+  }
+
+  node(depth: number): t.Node {
+    return this.nodes[depth];
+  }
+
+  key(depth: number): string | number {
+    return this.keys[depth];
+  }
+
+  listKey(depth: number): string | null {
+    return this.listKeys[depth];
+  }
+
+  frameAt(depth: number): Frame {
+    const known = this.frames[depth];
+    if (known) return known;
+    const frame: Frame = {
+      node: this.nodes[depth],
+      parent: depth === 0 ? null : this.frameAt(depth - 1),
+      key: this.keys[depth],
+      listKey: this.listKeys[depth],
+      path: null,
+    };
+    this.frames[depth] = frame;
+    return frame;
+  }
+}
