@@ -3,6 +3,7 @@
 // get the same meaning as in readV8Log: VM states GC/IDLE as leaves, native code named by its
 // entry, bytecode handlers skipped, an unknown top as '(unknown)', unknown callers dropped.
 import { CallTreeBuilder } from './callTreeBuilder';
+import { TickTimeline } from './tickTimeline';
 import { GC_NAME, IDLE_NAME } from './categories';
 import { ProfileInputError } from './profileInputError';
 import { lineOf, parseJsName, parseSourcePositions, positionAt, textLineStarts, type SourcePositions } from './readV8Log';
@@ -99,11 +100,9 @@ export async function readPreprocessed(json: unknown, label: string): Promise<No
   const ticks = root.ticks;
   let count = 0;
   let malformed = 0;
-  let firstTime = NaN;
-  let lastTime = NaN;
+  const timeline = new TickTimeline();
   let lastNode = -1;
   let lastLine = 0;
-  let negative = 0;
   const funcs: number[] = [];
   const lines: number[] = [];
   for (const raw of ticks) {
@@ -142,32 +141,25 @@ export async function readPreprocessed(json: unknown, label: string): Promise<No
     }
     let node = 0;
     for (let k = funcs.length - 1; k >= 0; k--) node = builder.child(node, funcs[k], k + 1 < funcs.length ? lines[k + 1] : 0);
-    if (count === 0) firstTime = time;
-    else {
-      let delta = time - lastTime;
-      if (delta < 0) {
-        negative++;
-        delta = 0;
-      }
-      builder.addSelf(lastNode, 0, delta / 1000);
-      const previousLine = lastLine;
-      if (previousLine > 0) builder.addLine(lastNode, previousLine, 0, delta / 1000);
+    const previousMs = timeline.next(time);
+    if (lastNode !== -1) {
+      builder.addSelf(lastNode, 0, previousMs);
+      if (lastLine > 0) builder.addLine(lastNode, lastLine, 0, previousMs);
     }
     builder.addSelf(node, 1, 0);
     lastLine = lines.length > 0 ? lines[0] : 0;
     if (lastLine > 0) builder.addLine(node, lastLine, 1, 0);
     lastNode = node;
-    if (count === 0 || time > lastTime) lastTime = time;
     count++;
   }
   if (count === 0 && ticks.length > 0) throw new ProfileInputError(`not a CPU profile: ${label} has no readable ticks`);
-  const interval = count > 1 ? (lastTime - firstTime) / (count - 1) : 0;
   if (lastNode !== -1) {
-    builder.addSelf(lastNode, 0, interval / 1000);
-    if (lastLine > 0) builder.addLine(lastNode, lastLine, 0, interval / 1000);
+    builder.addSelf(lastNode, 0, timeline.lastTickMs());
+    if (lastLine > 0) builder.addLine(lastNode, lastLine, 0, timeline.lastTickMs());
   }
   if (malformed > 0) warnings.push(`${malformed} malformed tick(s) were skipped`);
-  if (negative > 0) warnings.push(`${negative} tick(s) earlier than the previous one were counted as 0 ms`);
+  const earlier = timeline.warning();
+  if (earlier !== null) warnings.push(earlier);
   if (count === 0) warnings.push('the log has no ticks (was it recorded with --prof?)');
-  return builder.build('v8log-preprocessed', count, count > 0 ? (lastTime - firstTime + interval) / 1000 : 0, warnings);
+  return builder.build('v8log-preprocessed', count, timeline.durationMs(), warnings);
 }

@@ -12,6 +12,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { CallTreeBuilder } from './callTreeBuilder';
+import { TickTimeline } from './tickTimeline';
 import { GC_NAME, IDLE_NAME } from './categories';
 import { CodeMap } from './codeMap';
 import { nameNativeCode } from './nativeSymbols';
@@ -80,10 +81,8 @@ export class V8LogReader {
   private readonly keys: number[] = [];
 
   private ticks = 0;
-  private firstTime = NaN;
-  private lastTime = NaN;
+  private readonly timeline = new TickTimeline();
   private lastNode = -1;
-  private negativeDeltas = 0;
   private malformed = 0;
   private firstMalformed = '';
 
@@ -128,11 +127,11 @@ export class V8LogReader {
     }
     const warnings: string[] = [];
     if (this.malformed > 0) warnings.push(`${this.malformed} malformed log line(s) were skipped, first: ${JSON.stringify(this.firstMalformed.slice(0, 80))}`);
-    if (this.negativeDeltas > 0) warnings.push(`${this.negativeDeltas} tick(s) earlier than the previous one were counted as 0 ms`);
+    const earlier = this.timeline.warning();
+    if (earlier !== null) warnings.push(earlier);
     if (this.ticks === 0) warnings.push('the log has no ticks (was it recorded with --prof?)');
-    const interval = this.ticks > 1 ? (this.lastTime - this.firstTime) / (this.ticks - 1) : 0;
-    if (this.lastNode !== -1) this.raw.addSelf(this.lastNode, 0, interval / 1000);
-    const durationMs = this.ticks > 0 ? (this.lastTime - this.firstTime + interval) / 1000 : 0;
+    if (this.lastNode !== -1) this.raw.addSelf(this.lastNode, 0, this.timeline.lastTickMs());
+    const durationMs = this.timeline.durationMs();
 
     const frames = await this.resolveFrames(warnings);
     const rawProfile = this.raw.build('v8log', 0, 0, []);
@@ -281,19 +280,10 @@ export class V8LogReader {
     let node = 0;
     for (let i = keys.length - 1; i >= 0; i--) node = this.raw.child(node, this.frame(keys[i]), 0);
 
-    if (this.ticks === 0) this.firstTime = time;
-    else {
-      let delta = time - this.lastTime;
-      if (delta < 0) {
-        this.negativeDeltas++;
-        delta = 0;
-      }
-      // A tick lasts until the next one (as DevTools does for cpuprofile samples).
-      this.raw.addSelf(this.lastNode, 0, delta / 1000);
-    }
+    const previousMs = this.timeline.next(time);
+    if (this.lastNode !== -1) this.raw.addSelf(this.lastNode, 0, previousMs);
     this.raw.addSelf(node, 1, 0);
     this.lastNode = node;
-    this.lastTime = this.ticks === 0 || time >= this.lastTime ? time : this.lastTime;
     this.ticks++;
   }
 
