@@ -102,24 +102,22 @@ export function costIndexOf(table: CostTable): CostIndex {
     return cost === null || deferred === undefined ? cost : { ...cost, deferred };
   };
   const ownCost = (filePath: string, finding: Pick<Finding, 'range' | 'enclosingFunction'>): MeasuredCost | null => {
-    {
-      const costs = table.files[resolve(filePath)];
-      if (costs === undefined) return null;
-      const line = finding.range.loc.start.line;
-      const lineCost = costs.lines.find((l) => l.line === line);
-      // Library time charged to a call on this line belongs to the line too (execSync's spawn
-      // cost), when the profile recorded the call's line rather than only its function.
-      const calls = costs.callSites.filter((s) => s.line === line && s.exactLine === true);
-      const lineSamples = (lineCost?.selfSamples ?? 0) + calls.reduce((sum, s) => sum + s.samples, 0);
-      if (lineSamples > 0) {
-        const selfMs = lineCost?.selfMs ?? 0;
-        return { selfMs, totalMs: selfMs + calls.reduce((sum, s) => sum + s.ms, 0), percent: percent(lineSamples) };
-      }
-      if (finding.enclosingFunction === null) return null;
-      const fn = enclosingCost(costs, finding.enclosingFunction);
-      if (fn === null || fn.totalSamples === 0) return null;
-      return { selfMs: fn.selfMs, totalMs: fn.totalMs, percent: percent(fn.totalSamples) };
+    const costs = table.files[resolve(filePath)];
+    if (costs === undefined) return null;
+    const line = finding.range.loc.start.line;
+    const lineCost = costs.lines.find((l) => l.line === line);
+    // Library time charged to a call on this line belongs to the line too (execSync's spawn
+    // cost), when the profile recorded the call's line rather than only its function.
+    const calls = costs.callSites.filter((s) => s.line === line && s.exactLine === true);
+    const lineSamples = (lineCost?.selfSamples ?? 0) + calls.reduce((sum, s) => sum + s.samples, 0);
+    if (lineSamples > 0) {
+      const selfMs = lineCost?.selfMs ?? 0;
+      return { selfMs, totalMs: selfMs + calls.reduce((sum, s) => sum + s.ms, 0), percent: percent(lineSamples) };
     }
+    if (finding.enclosingFunction === null) return null;
+    const fn = enclosingCost(costs, finding.enclosingFunction);
+    if (fn === null || fn.totalSamples === 0) return null;
+    return { selfMs: fn.selfMs, totalMs: fn.totalMs, percent: percent(fn.totalSamples) };
   };
   return {
     costOf: (filePath, finding) => withDeferred(ownCost(filePath, finding), finding.ruleId),

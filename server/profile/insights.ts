@@ -3,12 +3,19 @@
 // of CPU time: samples that were not idle ("GC 27% of CPU" in seed 001 means the same).
 import type { Aggregates, FunctionIndex, ResolvedFunction } from './aggregate';
 import { costUnder, type CostUnder, type UserFrames } from './attribution';
-import type { Insight, NormalizedProfile } from './types';
+import type { Insight, InsightId, NormalizedProfile } from './types';
 
 /** GC share of CPU at or above which seed 001's advice applies (the incident had 27%). */
 export const GC_PRESSURE_PERCENT = 10;
 /** A library cost named by a seed is worth a line of advice from this share of CPU. */
 export const HOT_PERCENT = 1;
+
+/**
+ * Insights that measure work running after an await, under library callbacks, so that no stack
+ * ties it to the line that caused it (mongoose hydrates when the driver's reply arrives). The
+ * cost index reports it beside the line's own cost; the value names it in messages.
+ */
+export const DEFERRED_WORK: Partial<Record<InsightId, string>> = { 'mongoose-hydration': 'mongoose hydration' };
 
 export function formatMs(ms: number): string {
   if (ms >= 1000) return `${(ms / 1000).toFixed(ms >= 10_000 ? 1 : 2)} s`;

@@ -7,7 +7,7 @@ import { aggregate, indexFunctions, shapeOf, type Aggregates, type FunctionIndex
 import { attribute, type Attribution } from './attribution';
 import type { CostTable, FileCosts } from './costIndex';
 import { DEFAULT_MIN_FRACTION, invertTree, mergeProfile, toFlameNodes, type MergedTree } from './flameTree';
-import { findInsights, type SourceLineReader } from './insights';
+import { DEFERRED_WORK, findInsights, type SourceLineReader } from './insights';
 import { loadProfile, type LoadOptions } from './load';
 import { isLocalCandidate, PathResolver } from './pathMapping';
 import { ProfileInputError } from './profileInputError';
@@ -75,9 +75,10 @@ export class AnalyzedProfile {
   /** Per-file costs of every file with samples, for the cost index. */
   costTable(): CostTable {
     const total = this.profile.samples;
-    const deferred = this.report.insights
-      .filter((insight) => insight.id === 'mongoose-hydration')
-      .map((insight) => ({ insight: insight.id, label: 'mongoose hydration', ms: insight.ms, percent: total > 0 ? (insight.samples / total) * 100 : 0 }));
+    const deferred = this.report.insights.flatMap((insight) => {
+      const label = DEFERRED_WORK[insight.id];
+      return label === undefined ? [] : [{ insight: insight.id, label, ms: insight.ms, percent: total > 0 ? (insight.samples / total) * 100 : 0 }];
+    });
     return { samples: total, files: Object.fromEntries(this.heat()), deferred };
   }
 
