@@ -49,6 +49,8 @@ export class OverviewTree implements vscode.TreeDataProvider<OverviewNode>, vsco
   readonly onDidChangeTreeData = this.changed.event;
   private readonly subscription: vscode.Disposable;
   private pending: Promise<void> = Promise.resolve();
+  /** Bumped by every refresh: only the newest load may apply its result and fire a change. */
+  private generation = 0;
 
   constructor(private readonly ctx: HotframeContext) {
     this.subscription = ctx.onDidChangeProfile(() => void this.refresh());
@@ -70,16 +72,20 @@ export class OverviewTree implements vscode.TreeDataProvider<OverviewNode>, vsco
   }
 
   private async load(): Promise<void> {
-    if (!this.ctx.profile) {
-      this.overview = null;
-    } else {
+    // Profiles loaded in quick succession overlap here. An older answer must not replace a newer
+    // one, and a change event fired while the view still fetches children of the last one races
+    // in VS Code (microsoft/vscode#71698: sections drawn expanded with no children).
+    const generation = ++this.generation;
+    let overview: OverviewResult | null = null;
+    if (this.ctx.profile) {
       try {
-        this.overview = await this.ctx.request<OverviewResult>(Requests.overview, {});
+        overview = await this.ctx.request<OverviewResult>(Requests.overview, {});
       } catch (error) {
-        this.overview = null;
         this.ctx.output.appendLine(`[overview] ${error instanceof Error ? error.message : String(error)}`);
       }
     }
+    if (generation !== this.generation) return;
+    this.overview = overview;
     this.changed.fire(undefined);
   }
 
@@ -130,7 +136,8 @@ export class OverviewTree implements vscode.TreeDataProvider<OverviewNode>, vsco
         const folded = node.id === 'unresolved' || node.id === 'callSites';
         const item = new vscode.TreeItem(node.label, folded ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded);
         item.description = String(node.count);
-        item.id = `section:${node.id}`;
+        // No explicit id: VS Code's own handles (label and position) keep the expansion state,
+        // without the registration race of fixed ids across refreshes (microsoft/vscode#71698).
         if (node.id === 'unresolved') item.tooltip = 'Frames name these files, but they were not found locally. Add a hotframe.pathMappings entry.';
         return item;
       }
