@@ -10,6 +10,7 @@ import type { Finding, ProjectView } from '../../rules/api';
 import { isSourceFile } from '../cli/sourceFiles';
 import { analyzeSource } from '../static/engine';
 import type { AnalysisResult, ParseProblem } from '../static/engine';
+import { IncrementalParser } from '../static/incrementalParse';
 import { buildDiagnostics } from './diagnostics';
 import type { ProfileFeatures } from './profileFeatures';
 import type { HotframeSettings } from './settings';
@@ -66,6 +67,8 @@ export class Validator {
   private readonly pending = new Set<string>();
   private scheduled = false;
   private readonly results = new Map<string, ValidatedDocument>();
+  /** Per open document: its last AST, so that an edit re-parses only the statements it touched. */
+  private readonly parsers = new Map<string, IncrementalParser>();
   /** The last problem line logged per document, so a problem is logged once, not on every keystroke. */
   private readonly logged = new Map<string, string>();
 
@@ -98,6 +101,7 @@ export class Validator {
   forget(uri: string): void {
     this.pending.delete(uri);
     this.results.delete(uri);
+    this.parsers.delete(uri);
     this.logged.delete(uri);
     void this.deps.connection.sendDiagnostics({ uri, diagnostics: [] });
   }
@@ -127,6 +131,7 @@ export class Validator {
     const { uri, version } = document;
     const filePath = uriToPath(uri);
     const snapshot = TextDocument.create(uri, document.languageId, version, document.getText());
+    const parser = this.parserFor(uri);
     let analysis: AnalysisResult;
     try {
       analysis = analyzeSource({
@@ -134,11 +139,13 @@ export class Validator {
         text: snapshot.getText(),
         levels: this.deps.settings().rules,
         project: this.deps.project,
+        parse: (path, text) => parser.parse(path, text),
       });
     } catch (error) {
       // The engine contains rule errors itself; this is the last line of defence.
       this.logOnce(uri, `hotframe: analysis of ${filePath} failed: ${errorText(error)}`, 'error');
       this.results.delete(uri);
+      this.parsers.delete(uri); // its tree may be half updated
       this.publish(uri, version, []);
       return;
     }
@@ -153,6 +160,15 @@ export class Validator {
     const diagnostics = this.diagnosticsFor(filePath, analysis.findings, analysis.parseErrors, snapshot);
     this.results.set(uri, { uri, version, filePath, snapshot, findings: analysis.findings, parseErrors: analysis.parseErrors, diagnostics });
     this.publish(uri, version, diagnostics);
+  }
+
+  private parserFor(uri: string): IncrementalParser {
+    let parser = this.parsers.get(uri);
+    if (parser === undefined) {
+      parser = new IncrementalParser();
+      this.parsers.set(uri, parser);
+    }
+    return parser;
   }
 
   private diagnosticsFor(filePath: string, findings: Finding[], parseErrors: ParseProblem[], snapshot: TextDocument): Diagnostic[] {

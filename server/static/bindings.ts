@@ -442,10 +442,16 @@ function markWritten(write: Pending): void {
 }
 
 /**
- * Scope of every scope node of every file analyzed so far, keyed by node like Babel's own path
- * cache, so that any NodePath finds its scope without the engine threading a resolver around.
+ * Scope of every scope node of the files analyzed since the last `forgetScopes()`, keyed by node
+ * like Babel's own path cache, so that any NodePath finds its scope without the engine threading a
+ * resolver around.
  */
-const scopesByNode = new WeakMap<t.Node, ScopeInfo>();
+let scopesByNode = new WeakMap<t.Node, ScopeInfo>();
+
+/** Drops every scope: an analysis starts with this, as the nodes of an edited file live on into the next one. */
+export function forgetScopes(): void {
+  scopesByNode = new WeakMap();
+}
 
 /** Babel's `path.scope`, as this resolver draws it; builds the file's scopes on first use. */
 export function scopeOf(path: NodePath): ScopeInfo {

@@ -16,12 +16,12 @@ import type {
   Severity,
 } from '../../rules/api';
 import { allRules } from '../../rules/index';
-import { bindingOf } from './bindings';
+import { bindingOf, forgetScopes } from './bindings';
 import { readDisableDirectives, isDisabled } from './disableComments';
 import { fileSkipOf } from './fileGuards';
 import { createHotContextCollector, type FunctionSpan } from './hotContext';
 import { collectImports } from './imports';
-import { parseSource } from './parse';
+import { parseSource, type ParsedSource } from './parse';
 import { walkFile } from './walk';
 
 export interface AnalyzeInput {
@@ -33,6 +33,11 @@ export interface AnalyzeInput {
   project?: ProjectView;
   /** The rules to run; defaults to every rule in rules/index.ts. */
   rules?: readonly RuleModule[];
+  /**
+   * How to parse: a whole parse by default. The language server passes a document's
+   * IncrementalParser, whose ASTs reuse the nodes of the previous version.
+   */
+  parse?: (filePath: string, text: string) => ParsedSource;
 }
 
 export interface ParseProblem {
@@ -146,10 +151,14 @@ export function analyzeSource(input: AnalyzeInput): AnalysisResult {
     result.skipped = skip;
     return result;
   }
-  const parsed = parseSource(input.filePath, input.text);
+  const parsed = (input.parse ?? parseSource)(input.filePath, input.text);
   result.parseErrors = parsed.problems;
   const ast = parsed.ast;
   if (!ast) return result;
+  // Nodes may come from an earlier analysis (an incremental parse): scopes made for them then
+  // describe the old tree. Babel's cached NodePaths are kept: every path handed out is fetched
+  // through NodePath.get, which sets its parent, container and key anew.
+  forgetScopes();
 
   const imports = collectImports(ast.program);
   const importOf = (name: string): ImportBinding | null => imports.get(name) ?? null;

@@ -7,7 +7,17 @@ export interface ParsedSource {
   /** Null when the parser could not recover; `problems` then holds the fatal error. */
   ast: t.File | null;
   problems: ParseProblem[];
+  /** The parser plugins that produced `ast` (a part of the file is re-parsed with the same ones). */
+  plugins: readonly ParserPlugin[];
 }
+
+/** Where a part of a file starts, so that its nodes carry the whole file's positions. */
+export interface SliceStart {
+  index: number;
+  line: number; // 1-based
+  column: number; // 0-based
+}
+
 
 type Dialect = 'typescript' | 'tsx' | 'dts' | 'javascript';
 
@@ -19,7 +29,7 @@ function dialectOf(filePath: string): Dialect {
   return 'javascript';
 }
 
-function pluginsFor(dialect: Dialect, jsx: boolean): ParserPlugin[] {
+function pluginsFor(dialect: Dialect, jsx: boolean): readonly ParserPlugin[] {
   const plugins: ParserPlugin[] = ['decorators-legacy'];
   if (dialect === 'dts') plugins.push(['typescript', { dts: true }]);
   else if (dialect === 'typescript' || dialect === 'tsx') plugins.push('typescript');
@@ -27,15 +37,12 @@ function pluginsFor(dialect: Dialect, jsx: boolean): ParserPlugin[] {
   return plugins;
 }
 
-interface Attempt {
-  ast: t.File | null;
-  problems: ParseProblem[];
-}
+type ParserOptions = NonNullable<Parameters<typeof babelParse>[1]>;
 
-function attempt(text: string, plugins: ParserPlugin[]): Attempt {
+function attempt(text: string, plugins: readonly ParserPlugin[], options: ParserOptions = { sourceType: 'unambiguous' }): ParsedSource {
   try {
     const ast = babelParse(text, {
-      sourceType: 'unambiguous',
+      ...options,
       errorRecovery: true,
       allowReturnOutsideFunction: true,
       allowImportExportEverywhere: true,
@@ -44,12 +51,12 @@ function attempt(text: string, plugins: ParserPlugin[]): Attempt {
       ranges: false,
       // Comments are read from `ast.comments` (disable directives); attaching them to nodes is wasted work.
       attachComment: false,
-      plugins,
+      plugins: [...plugins],
     });
     const problems = (ast.errors ?? []).map((error) => problemOf(error));
-    return { ast, problems };
+    return { ast, problems, plugins };
   } catch (error) {
-    return { ast: null, problems: [problemOf(error)] };
+    return { ast: null, problems: [problemOf(error)], plugins };
   }
 }
 
@@ -73,4 +80,18 @@ export function parseSource(filePath: string, text: string): ParsedSource {
   const withoutJsx = attempt(text, pluginsFor(dialect, false));
   if (withoutJsx.ast && (!withJsx.ast || withoutJsx.problems.length < withJsx.problems.length)) return withoutJsx;
   return withJsx;
+}
+
+/**
+ * Parses `text`, a run of whole top-level statements that starts at `start` in a file parsed with
+ * `plugins`. In module mode: that is how 'unambiguous' parses any file first, and keeps it unless
+ * the module parse fails outright (a file the caller does not re-parse in parts).
+ */
+export function parseSlice(text: string, start: SliceStart, plugins: readonly ParserPlugin[]): ParsedSource {
+  return attempt(text, plugins, {
+    sourceType: 'module',
+    startIndex: start.index,
+    startLine: start.line,
+    startColumn: start.column,
+  });
 }
