@@ -110,9 +110,28 @@ function guardVisitor(run: RuleRun, visitor: Visitor, onError: (run: RuleRun, er
   return guarded as Visitor;
 }
 
+const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g;
+/** Each message template split once: text, then (key, placeholder as written, text) per placeholder. */
+const templateParts = new Map<string, string[]>();
+
 function fillMessage(template: string, data: Record<string, string | number>): string {
-  return template.replace(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g, (whole, key: string) =>
-    Object.prototype.hasOwnProperty.call(data, key) ? String(data[key]) : whole);
+  let parts = templateParts.get(template);
+  if (parts === undefined) {
+    parts = [];
+    let from = 0;
+    for (const match of template.matchAll(PLACEHOLDER)) {
+      parts.push(template.slice(from, match.index), match[1], match[0]);
+      from = (match.index ?? 0) + match[0].length;
+    }
+    parts.push(template.slice(from));
+    templateParts.set(template, parts);
+  }
+  let message = '';
+  for (let i = 0; i + 1 < parts.length; i += 3) {
+    const key = parts[i + 1];
+    message += parts[i] + (Object.prototype.hasOwnProperty.call(data, key) ? String(data[key]) : parts[i + 2]);
+  }
+  return message + parts[parts.length - 1];
 }
 
 /**

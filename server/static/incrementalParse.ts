@@ -65,12 +65,8 @@ function reparse(previous: Previous, text: string): ParsedSource | null {
   if ((program.extra as { topLevelAwait?: boolean } | undefined)?.topLevelAwait !== false) return null;
 
   // The changed region: old [prefix, oldText.length - suffix) became new [prefix, text.length - suffix).
-  const shorter = Math.min(oldText.length, text.length);
-  let prefix = 0;
-  while (prefix < shorter && oldText.charCodeAt(prefix) === text.charCodeAt(prefix)) prefix++;
-  let suffix = 0;
-  while (suffix < shorter - prefix
-    && oldText.charCodeAt(oldText.length - 1 - suffix) === text.charCodeAt(text.length - 1 - suffix)) suffix++;
+  const prefix = commonPrefixLength(oldText, text);
+  const suffix = commonSuffixLength(oldText, text, Math.min(oldText.length, text.length) - prefix);
   const delta = text.length - oldText.length;
 
   // The slice: from the last statement wholly before the change (or the file's start) through the
@@ -137,6 +133,26 @@ function reparse(previous: Previous, text: string): ParsedSource | null {
   comments.splice(commentsFrom, commentsTo - commentsFrom, ...(partAst.comments ?? []));
   file.comments = comments;
   return { ast: file, problems: [], plugins: previous.plugins };
+}
+
+// Texts are compared a chunk at a time by the engine's native string comparison (a slice of a long
+// string is a view, not a copy), then character by character inside the first chunk that differs.
+const CHUNK = 4096;
+
+function commonPrefixLength(a: string, b: string): number {
+  const limit = Math.min(a.length, b.length);
+  let length = 0;
+  while (limit - length >= CHUNK && a.startsWith(b.slice(length, length + CHUNK), length)) length += CHUNK;
+  while (length < limit && a.charCodeAt(length) === b.charCodeAt(length)) length++;
+  return length;
+}
+
+/** Common suffix, at most `limit` characters long (so that it never overlaps the common prefix). */
+function commonSuffixLength(a: string, b: string, limit: number): number {
+  let length = 0;
+  while (limit - length >= CHUNK && a.endsWith(b.slice(b.length - length - CHUNK, b.length - length), a.length - length)) length += CHUNK;
+  while (length < limit && a.charCodeAt(a.length - 1 - length) === b.charCodeAt(b.length - 1 - length)) length++;
+  return length;
 }
 
 /** `import` / `export` anywhere in the text (comments included: a false alarm costs a whole parse). */
