@@ -3,7 +3,11 @@
 import assert from 'node:assert/strict';
 import traverseModule, { Scope, type Binding, type NodePath } from '@babel/traverse';
 import type * as t from '@babel/types';
-import { bindingOf, scopeOf } from './bindings';
+import { readFileSync } from 'node:fs';
+import { editCorpus, randomFrom, typedEdit } from '../../test/editSessions';
+import { bindingOf, fileChanged, scopeOf } from './bindings';
+import { IncrementalParser } from './incrementalParse';
+import { newPathEpoch } from './lazyPaths';
 import { parseSource } from './parse';
 
 type TraverseFn = typeof traverseModule;
@@ -38,6 +42,10 @@ const SNIPPETS: Record<string, string> = {
 function compare(code: string, fileName: string): string[] {
   const ast = parseSource(fileName, code).ast;
   assert.ok(ast, 'parses');
+  return compareAst(ast);
+}
+
+function compareAst(ast: t.File): string[] {
   const seen: { path: NodePath<t.Identifier>; babel: Binding | undefined; block: t.Node }[] = [];
   traverse(ast, {
     Identifier(path) {
@@ -78,5 +86,29 @@ describe('binding resolver (engine)', () => {
       function f(a: I, b = a as unknown as U): U { const c: U = b; return c; }
       namespace N { export const v = 1; }`;
     assert.deepEqual(compare(code, '/virtual/snippet.ts'), []);
+  });
+
+  it("answers as Babel's Scope after every edit, keeping what it knew of unchanged statements", function () {
+    this.timeout(120_000);
+    const random = randomFrom(11);
+    let compared = 0;
+    for (const file of editCorpus().filter((path) => /examples|fixtures|express/.test(path))) {
+      let text = readFileSync(file, 'utf8');
+      const parser = new IncrementalParser();
+      let ast = parser.parse(file, text).ast;
+      for (let step = 0; step < 8 && ast !== null; step++) {
+        text = typedEdit(text, ast, random);
+        const parsed = parser.parse(file, text);
+        if (parsed.ast === null || parsed.problems.length > 0) break;
+        ast = parsed.ast;
+        // As the engine does per analysis; Babel's own scopes of the reused nodes are stale, so they go.
+        fileChanged(ast);
+        newPathEpoch();
+        traverse.cache.clearScope();
+        assert.deepEqual(compareAst(ast), [], `${file}, edit ${step + 1} (${parser.lastKind})`);
+        if (parser.lastKind === 'incremental') compared++;
+      }
+    }
+    assert.ok(compared > 100, `only ${compared} incremental versions compared`);
   });
 });

@@ -6,7 +6,7 @@
 import type { NodePath } from '@babel/traverse';
 import * as t from '@babel/types';
 import type { BindingKind, LocalBinding } from '../../rules/api';
-import { NodeStack, childFrame, pathOf, rootFrame, type Frame } from './lazyPaths';
+import { NodeStack, childFrame, currentPathEpoch, pathOf, rootFrame, type Frame } from './lazyPaths';
 
 // Read once: bundled CommonJS re-exports each of these through a getter on every `t.x` access,
 // which the walk below would pay per node.
@@ -36,6 +36,7 @@ export class BindingRecord implements LocalBinding {
   /** The scope each read is in: its node's subtree holds the read, a smaller search than ours. */
   private readonly readScopes: ScopeInfo[] = [];
   private referencePathsMade: NodePath[] | null = null;
+  private referencePathsEpoch = -1;
 
   constructor(
     readonly kind: BindingKind,
@@ -60,8 +61,10 @@ export class BindingRecord implements LocalBinding {
   }
 
   get referencePaths(): readonly NodePath[] {
-    if (this.referencePathsMade === null) {
+    // Paths are remade per analysis (see lazyPaths.ts): a binding of an unchanged statement lives on.
+    if (this.referencePathsMade === null || this.referencePathsEpoch !== currentPathEpoch()) {
       this.referencePathsMade = [...this.exports.map(pathOf), ...this.readPaths()];
+      this.referencePathsEpoch = currentPathEpoch();
     }
     return this.referencePathsMade;
   }
@@ -225,9 +228,12 @@ function registerBinding(scope: ScopeInfo, kind: BindingKind, idsOf: t.Node, bin
   }
 }
 
-function registerDeclarators(scope: ScopeInfo, kind: BindingKind, declaration: t.VariableDeclaration, frame: Frame, pathScope: ScopeInfo): void {
+/** registerBinding, or a version of it that also records what is declared in the file's scope. */
+type Declare = (scope: ScopeInfo, kind: BindingKind, idsOf: t.Node, bindingFrame: Frame, pathScope: ScopeInfo) => void;
+
+function registerDeclarators(declare: Declare, scope: ScopeInfo, kind: BindingKind, declaration: t.VariableDeclaration, frame: Frame, pathScope: ScopeInfo): void {
   declaration.declarations.forEach((declarator, index) => {
-    registerBinding(scope, kind, declarator, childFrame(frame, declarator, index, 'declarations'), pathScope);
+    declare(scope, kind, declarator, childFrame(frame, declarator, index, 'declarations'), pathScope);
   });
 }
 
@@ -237,22 +243,22 @@ function variableKind(declaration: t.VariableDeclaration): BindingKind {
 }
 
 /** Babel's Scope#registerDeclaration for the node kinds the collector hands it. */
-function registerDeclaration(scope: ScopeInfo, node: t.Node, frame: Frame, pathScope: ScopeInfo): void {
+function registerDeclaration(declare: Declare, scope: ScopeInfo, node: t.Node, frame: Frame, pathScope: ScopeInfo): void {
   if (node.type === 'LabeledStatement') return;
   if (node.type === 'FunctionDeclaration') {
-    if (node.id) registerBinding(scope, 'hoisted', node.id, frame, pathScope);
+    if (node.id) declare(scope, 'hoisted', node.id, frame, pathScope);
   } else if (node.type === 'VariableDeclaration') {
-    registerDeclarators(scope, variableKind(node), node, frame, pathScope);
+    registerDeclarators(declare, scope, variableKind(node), node, frame, pathScope);
   } else if (node.type === 'ClassDeclaration') {
-    if (!node.declare) registerBinding(scope, 'let', node, frame, pathScope);
+    if (!node.declare) declare(scope, 'let', node, frame, pathScope);
   } else if (node.type === 'ImportDeclaration') {
     const typeOnly = node.importKind === 'type' || node.importKind === 'typeof';
     node.specifiers.forEach((specifier, index) => {
       const typeSpecifier = typeOnly || (specifier.type === 'ImportSpecifier' && (specifier.importKind === 'type' || specifier.importKind === 'typeof'));
-      registerBinding(scope, typeSpecifier ? 'unknown' : 'module', specifier, childFrame(frame, specifier, index, 'specifiers'), pathScope);
+      declare(scope, typeSpecifier ? 'unknown' : 'module', specifier, childFrame(frame, specifier, index, 'specifiers'), pathScope);
     });
   } else {
-    registerBinding(scope, 'unknown', node, frame, pathScope);
+    declare(scope, 'unknown', node, frame, pathScope);
   }
 }
 
@@ -263,15 +269,24 @@ function isReferencedIdentifier(node: t.Node, parent: t.Node, grandparent: t.Nod
   return isReferenced(node, parent, grandparent);
 }
 
-/** Builds the scopes of a whole file in one walk; references are resolved once everything is declared. */
-function collect(programNode: t.Program, fileNode: t.Node): void {
+/**
+ * Builds the scopes of a file, one top-level statement at a time, and resolves references once
+ * everything is declared. A statement already collected for an earlier version of the file (the
+ * incremental parser keeps unchanged statements) keeps its inner scopes, their bindings and the
+ * reads and writes resolved to them; only what it declares in the file's scope is declared again,
+ * and its reads and writes of names it does not declare itself are resolved again.
+ */
+function collect(file: FileScopes): void {
   const scopes = scopesByNode;
-  const stack = new NodeStack(rootFrame(fileNode));
-  // References in parallel arrays: one per identifier read, the most numerous record.
-  const referenceNodes: t.Identifier[] = [];
-  const referenceScopes: ScopeInfo[] = [];
-  const assignments: Pending[] = [];
-  const violations: Pending[] = [];
+  const program = file.scope;
+  program.bindings = null;
+  const stack = new NodeStack(file.fileFrame);
+  stack.setFrame(1, program.frame);
+  let unit: StatementUnit = newUnit();
+  const declare: Declare = (scope, kind, idsOf, bindingFrame, pathScope) => {
+    if (scope === program) unit.declarations.push({ kind, idsOf, bindingFrame, pathScope });
+    registerBinding(scope, kind, idsOf, bindingFrame, pathScope);
+  };
 
   /**
    * `scope` is Babel's `path.scope` for the node at `depth`; `structural` the nearest scope node at
@@ -285,33 +300,33 @@ function collect(programNode: t.Program, fileNode: t.Node): void {
       case 'ForStatement': {
         const init = node.init;
         if (init?.type === 'VariableDeclaration' && init.kind === 'var') {
-          registerDeclarators(functionParentOf(scope), 'var', init, childFrame(stack.frameAt(depth), init, 'init', null), scope);
+          registerDeclarators(declare, functionParentOf(scope), 'var', init, childFrame(stack.frameAt(depth), init, 'init', null), scope);
         }
         break;
       }
       case 'ForInStatement':
       case 'ForOfStatement': {
         const left = node.left;
-        if (isPattern(left) || left.type === 'Identifier') violations.push({ node, scope });
+        if (isPattern(left) || left.type === 'Identifier') unit.violations.push({ node, scope });
         else if (left.type === 'VariableDeclaration' && left.kind === 'var') {
-          registerDeclarators(functionParentOf(scope), 'var', left, childFrame(stack.frameAt(depth), left, 'left', null), scope);
+          registerDeclarators(declare, functionParentOf(scope), 'var', left, childFrame(stack.frameAt(depth), left, 'left', null), scope);
         }
         break;
       }
       case 'AssignmentExpression':
-        assignments.push({ node, scope });
+        unit.assignments.push({ node, scope });
         break;
       case 'UpdateExpression':
-        violations.push({ node, scope });
+        unit.violations.push({ node, scope });
         break;
       case 'UnaryExpression':
-        if (node.operator === 'delete') violations.push({ node, scope });
+        if (node.operator === 'delete') unit.violations.push({ node, scope });
         break;
       case 'CatchClause':
-        registerBinding(scope, 'let', node, stack.frameAt(depth), scope);
+        declare(scope, 'let', node, stack.frameAt(depth), scope);
         break;
       case 'ClassExpression':
-        if (node.id) registerBinding(scope, 'local', node.id, stack.frameAt(depth), scope);
+        if (node.id) declare(scope, 'local', node.id, stack.frameAt(depth), scope);
         break;
       case 'Identifier':
       case 'JSXIdentifier': {
@@ -319,8 +334,8 @@ function collect(programNode: t.Program, fileNode: t.Node): void {
         if (isReferencedIdentifier(node, parent, depth > 1 ? stack.node(depth - 2) : undefined)
           && !(parent.type === 'TSQualifiedName' && parent.right === node)
           && parent.type !== 'TSImportEqualsDeclaration') {
-          referenceNodes.push(node as t.Identifier);
-          referenceScopes.push(scope);
+          unit.readNodes.push(node as t.Identifier);
+          unit.readScopes.push(scope);
         }
         break;
       }
@@ -331,26 +346,28 @@ function collect(programNode: t.Program, fileNode: t.Node): void {
     if ((flags & DECLARATION) !== 0) {
       const blockScoped = isBlockScoped(node);
       if (!blockScoped && node.type !== 'ImportDeclaration' && !isExportDeclaration(node)) {
-        registerDeclaration(functionParentOf(scope), node, stack.frameAt(depth), scope);
+        registerDeclaration(declare, functionParentOf(scope), node, stack.frameAt(depth), scope);
       }
       if (blockScoped) {
         const outer = scope.node === node ? (scope.parent as ScopeInfo) : scope;
-        registerDeclaration(blockParentOf(outer), node, stack.frameAt(depth), scope);
+        registerDeclaration(declare, blockParentOf(outer), node, stack.frameAt(depth), scope);
         if (node.type === 'ClassDeclaration' && node.id) {
           const found = lookup(outer, node.id.name);
           if (found) (scope.bindings ??= new Map()).set(node.id.name, found);
+          // A top-level class's own scope holds the file's binding, which is made anew per version.
+          if (found?.scope === program) unit.classAliases.push({ scope, name: node.id.name });
         }
       }
     }
     if (node.type === 'ImportDeclaration' || node.type === 'TSImportEqualsDeclaration') {
-      registerDeclaration(blockParentOf(scope), node, stack.frameAt(depth), scope);
+      registerDeclaration(declare, blockParentOf(scope), node, stack.frameAt(depth), scope);
     }
     if ((flags & FUNCTION) !== 0 && isFunction(node)) {
       const frame = stack.frameAt(depth);
       node.params.forEach((param, index) => {
-        registerBinding(scope, 'param', param, childFrame(frame, param, index, 'params'), scope);
+        declare(scope, 'param', param, childFrame(frame, param, index, 'params'), scope);
       });
-      if (node.type === 'FunctionExpression' && node.id) registerBinding(scope, 'local', node.id, frame, scope);
+      if (node.type === 'FunctionExpression' && node.id) declare(scope, 'local', node.id, frame, scope);
     }
 
     const keys = VISITOR_KEYS[node.type];
@@ -375,12 +392,16 @@ function collect(programNode: t.Program, fileNode: t.Node): void {
     if (node.type === 'ExportNamedDeclaration' || node.type === 'ExportDefaultDeclaration') {
       // The collector counts `export` of a declaration as a reference to what it declares.
       const declaration = node.declaration;
+      const names: string[] = [];
       if (declaration?.type === 'ClassDeclaration' || declaration?.type === 'FunctionDeclaration') {
-        if (declaration.id) lookup(scope, declaration.id.name)?.referenceOnce(stack.frameAt(depth));
+        if (declaration.id) names.push(declaration.id.name);
       } else if (declaration?.type === 'VariableDeclaration') {
-        for (const declarator of declaration.declarations) {
-          for (const name of Object.keys(getBindingIdentifiers(declarator))) lookup(scope, name)?.referenceOnce(stack.frameAt(depth));
-        }
+        for (const declarator of declaration.declarations) names.push(...Object.keys(getBindingIdentifiers(declarator)));
+      }
+      for (const name of names) {
+        const exported = { scope, name, frame: stack.frameAt(depth) };
+        if (lookup(scope, name)?.scope === program) unit.exports.push(exported);
+        exportReference(exported);
       }
     }
   }
@@ -419,42 +440,173 @@ function collect(programNode: t.Program, fileNode: t.Node): void {
     return parentStructural.node === parent && parentStructural.parent ? parentStructural.parent : parentStructural;
   }
 
-  stack.set(1, programNode, 'program', null);
-  const program: ScopeInfo = { node: programNode, parentNode: fileNode, parent: null, bindings: null, frame: stack.frameAt(1) };
-  scopes.set(programNode, program);
-  visit(1, program, program);
+  const units: StatementUnit[] = [];
+  const fresh = new Set<StatementUnit>();
+  file.program.body.forEach((statement, index) => {
+    const known = file.units.get(statement);
+    if (known) {
+      // Unchanged since the last version: declare again what it declares in the file's scope.
+      if (known.frame) known.frame.key = index;
+      for (const d of known.declarations) registerBinding(program, d.kind, d.idsOf, d.bindingFrame, d.pathScope);
+      for (const exported of known.exports) exportReference(exported);
+      for (const alias of known.classAliases) {
+        const found = lookup(program, alias.name);
+        if (found) (alias.scope.bindings ??= new Map()).set(alias.name, found);
+      }
+      units.push(known);
+      return;
+    }
+    unit = newUnit();
+    stack.set(2, statement, index, 'body');
+    visitChild(2, program, program);
+    unit.frame = stack.madeFrame(2);
+    file.units.set(statement, unit);
+    fresh.add(unit);
+    units.push(unit);
+  });
 
   // As Babel's crawl: assignments, then references, then other writes, once all is declared.
-  for (const write of assignments) markWritten(write);
-  for (let i = 0; i < referenceNodes.length; i++) {
-    const node = referenceNodes[i];
-    const scope = referenceScopes[i];
-    lookup(scope, node.name)?.reference(node, scope);
+  for (const each of units) if (fresh.has(each)) settle(each, program);
+  for (const each of units) {
+    for (const write of each.outerWrites) markName(write.scope, write.name);
+    for (let i = 0; i < each.outerReadNodes.length; i++) {
+      const node = each.outerReadNodes[i];
+      const scope = each.outerReadScopes[i];
+      lookup(scope, node.name)?.reference(node, scope);
+    }
   }
-  for (const write of violations) markWritten(write);
 }
 
-function markWritten(write: Pending): void {
-  for (const name of Object.keys(getAssignmentIdentifiers(write.node))) {
-    const binding = lookup(write.scope, name);
-    if (binding) binding.constant = false;
-  }
+function markName(scope: ScopeInfo, name: string): void {
+  const binding = lookup(scope, name);
+  if (binding) binding.constant = false;
+}
+
+function exportReference(exported: ExportedName): void {
+  lookup(exported.scope, exported.name)?.referenceOnce(exported.frame);
 }
 
 /**
- * Scope of every scope node of the files analyzed since the last `forgetScopes()`, keyed by node
- * like Babel's own path cache, so that any NodePath finds its scope without the engine threading a
- * resolver around.
+ * Resolves a newly collected statement's reads and writes: those of its own bindings for good,
+ * the others (the file's bindings and globals) kept to be resolved again for every version.
  */
-let scopesByNode = new WeakMap<t.Node, ScopeInfo>();
+function settle(unit: StatementUnit, program: ScopeInfo): void {
+  const outer = (binding: BindingRecord | undefined) => binding === undefined || binding.scope === program;
+  for (const write of unit.assignments) settleWrite(unit, write, outer);
+  for (let i = 0; i < unit.readNodes.length; i++) {
+    const node = unit.readNodes[i];
+    const scope = unit.readScopes[i];
+    const binding = lookup(scope, node.name);
+    if (outer(binding)) {
+      unit.outerReadNodes.push(node);
+      unit.outerReadScopes.push(scope);
+    } else {
+      binding?.reference(node, scope);
+    }
+  }
+  for (const write of unit.violations) settleWrite(unit, write, outer);
+  unit.readNodes = [];
+  unit.readScopes = [];
+  unit.assignments = [];
+  unit.violations = [];
+}
 
-/** Drops every scope: an analysis starts with this, as the nodes of an edited file live on into the next one. */
-export function forgetScopes(): void {
-  scopesByNode = new WeakMap();
+function settleWrite(unit: StatementUnit, write: Pending, outer: (binding: BindingRecord | undefined) => boolean): void {
+  for (const name of Object.keys(getAssignmentIdentifiers(write.node))) {
+    const binding = lookup(write.scope, name);
+    if (outer(binding)) unit.outerWrites.push({ scope: write.scope, name });
+    else if (binding) binding.constant = false;
+  }
+}
+
+/** What a top-level statement declares in the file's scope: replayed, in order, for every version. */
+interface Declaration {
+  kind: BindingKind;
+  idsOf: t.Node;
+  bindingFrame: Frame;
+  pathScope: ScopeInfo;
+}
+
+interface ExportedName {
+  scope: ScopeInfo;
+  name: string;
+  frame: Frame;
+}
+
+/** One top-level statement's part of the file's scopes, kept while the statement's node lives. */
+interface StatementUnit {
+  /** The statement's frame, if one was made (its key is the statement's index, renumbered per version). */
+  frame: Frame | null;
+  declarations: Declaration[];
+  exports: ExportedName[];
+  classAliases: { scope: ScopeInfo; name: string }[];
+  /** Reads and writes of names the statement does not declare itself, in source order. */
+  outerReadNodes: t.Identifier[];
+  outerReadScopes: ScopeInfo[];
+  outerWrites: { scope: ScopeInfo; name: string }[];
+  /** Collected but not yet resolved (emptied once they are). References in parallel arrays: the most numerous record. */
+  readNodes: t.Identifier[];
+  readScopes: ScopeInfo[];
+  assignments: Pending[];
+  violations: Pending[];
+}
+
+function newUnit(): StatementUnit {
+  return {
+    frame: null, declarations: [], exports: [], classAliases: [], outerReadNodes: [], outerReadScopes: [], outerWrites: [],
+    readNodes: [], readScopes: [], assignments: [], violations: [],
+  };
+}
+
+/** A file's scopes: the program's own scope and frames, kept across versions, and its statements' units. */
+interface FileScopes {
+  program: t.Program;
+  scope: ScopeInfo;
+  fileFrame: Frame;
+  units: WeakMap<t.Statement, StatementUnit>;
+}
+
+const filesByProgram = new WeakMap<t.Program, FileScopes>();
+
+/**
+ * Scope of every scope node of the files analyzed so far, keyed by node like Babel's own path
+ * cache, so that any NodePath finds its scope without the engine threading a resolver around.
+ * Entries live as long as their nodes: those of a file's unchanged statements serve its next version.
+ */
+const scopesByNode = new WeakMap<t.Node, ScopeInfo>();
+
+/** A file whose statements may have changed since its scopes were built: brought up to date on first use. */
+let changedFile: t.File | null = null;
+
+/** The engine says so before analyzing `file`, a new file or a new version of one (see incrementalParse.ts). */
+export function fileChanged(file: t.File): void {
+  changedFile = file;
+}
+
+function scopesOfFile(file: t.File): FileScopes {
+  let known = filesByProgram.get(file.program);
+  if (known === undefined) {
+    const fileFrame = rootFrame(file);
+    const programFrame = childFrame(fileFrame, file.program, 'program', null);
+    const scope: ScopeInfo = { node: file.program, parentNode: file, parent: null, bindings: null, frame: programFrame };
+    known = { program: file.program, scope, fileFrame, units: new WeakMap() };
+    filesByProgram.set(file.program, known);
+    scopesByNode.set(file.program, scope);
+  }
+  return known;
+}
+
+function bringUpToDate(file: t.File): void {
+  collect(scopesOfFile(file));
 }
 
 /** Babel's `path.scope`, as this resolver draws it; builds the file's scopes on first use. */
 export function scopeOf(path: NodePath): ScopeInfo {
+  if (changedFile !== null) {
+    const file = changedFile;
+    changedFile = null;
+    bringUpToDate(file);
+  }
   let current: NodePath = path;
   for (;;) {
     const scope = scopesByNode.get(current.node);
@@ -471,7 +623,7 @@ export function scopeOf(path: NodePath): ScopeInfo {
   let root: NodePath = current;
   while (root.parentPath) root = root.parentPath;
   if (root.node.type !== 'Program' || scopesByNode.has(root.node)) throw new Error(`no scope for ${path.type}`);
-  collect(root.node, root.parent);
+  bringUpToDate(root.parent as t.File);
   return scopeOf(path);
 }
 

@@ -16,12 +16,13 @@ import type {
   Severity,
 } from '../../rules/api';
 import { allRules } from '../../rules/index';
-import { bindingOf, forgetScopes } from './bindings';
+import { bindingOf, fileChanged } from './bindings';
 import { readDisableDirectives, isDisabled } from './disableComments';
 import { fileSkipOf } from './fileGuards';
 import { createHotContextCollector, type FunctionSpan } from './hotContext';
 import { collectImports } from './imports';
 import { parseSource, type ParsedSource } from './parse';
+import { newPathEpoch } from './lazyPaths';
 import { walkFile } from './walk';
 
 export interface AnalyzeInput {
@@ -174,10 +175,11 @@ export function analyzeSource(input: AnalyzeInput): AnalysisResult {
   result.parseErrors = parsed.problems;
   const ast = parsed.ast;
   if (!ast) return result;
-  // Nodes may come from an earlier analysis (an incremental parse): scopes made for them then
-  // describe the old tree. Babel's cached NodePaths are kept: every path handed out is fetched
-  // through NodePath.get, which sets its parent, container and key anew.
-  forgetScopes();
+  // Nodes may come from an earlier analysis (an incremental parse): the binding resolver updates
+  // what it knows of the file, and paths are fetched anew (Babel's cached NodePaths are kept:
+  // NodePath.get sets their parent, container and key again).
+  fileChanged(ast);
+  newPathEpoch();
 
   const imports = collectImports(ast.program);
   const importOf = (name: string): ImportBinding | null => imports.get(name) ?? null;

@@ -8,10 +8,29 @@ import type * as t from '@babel/types';
 export interface Frame {
   readonly node: t.Node;
   readonly parent: Frame | null;
-  /** Key in the parent (or index in the list `listKey`). */
-  readonly key: string | number;
+  /**
+   * Key in the parent (or index in the list `listKey`). The binding resolver keeps frames across
+   * edits of a document and renumbers a top-level statement when statements above it change.
+   */
+  key: string | number;
   readonly listKey: string | null;
+  /** The path made for this frame, valid during the analysis (path epoch) it was made in. */
   path: NodePath | null;
+  pathEpoch: number;
+}
+
+/**
+ * Paths are remade once per analysis: a path kept from an earlier one may hold an old key (a
+ * moved statement) until NodePath.get sets it again. The engine starts an epoch per analysis.
+ */
+let pathEpoch = 0;
+
+export function newPathEpoch(): void {
+  pathEpoch++;
+}
+
+export function currentPathEpoch(): number {
+  return pathEpoch;
 }
 
 // Paths made here belong to no traversal, so they have no scope. Babel's `path.get()` would
@@ -29,11 +48,11 @@ const getPath = NodePath.get as unknown as PathGet;
 const NO_SCOPE_OPTS = Object.freeze({ noScope: true });
 
 export function rootFrame(file: t.Node): Frame {
-  return { node: file, parent: null, key: '', listKey: null, path: null };
+  return { node: file, parent: null, key: '', listKey: null, path: null, pathEpoch: -1 };
 }
 
 export function childFrame(parent: Frame, node: t.Node, key: string | number, listKey: string | null): Frame {
-  return { node, parent, key, listKey, path: null };
+  return { node, parent, key, listKey, path: null, pathEpoch: -1 };
 }
 
 /**
@@ -41,7 +60,7 @@ export function childFrame(parent: Frame, node: t.Node, key: string | number, li
  * (parent node, node), so this returns the very objects a Babel traversal or `path.get()` would.
  */
 export function pathOf(frame: Frame): NodePath {
-  if (frame.path) return frame.path;
+  if (frame.path !== null && frame.pathEpoch === pathEpoch) return frame.path;
   const parent = frame.parent;
   if (parent === null) throw new Error('The File node has no path');
   const parentPath = parent.parent === null ? undefined : pathOf(parent);
@@ -50,6 +69,7 @@ export function pathOf(frame: Frame): NodePath {
   const path = getPath({ parentPath, parent: parent.node, container, listKey: frame.listKey ?? undefined, key: frame.key });
   if (!(path.opts as { noScope?: boolean } | null)?.noScope) path.opts = NO_SCOPE_OPTS;
   frame.path = path;
+  frame.pathEpoch = pathEpoch;
   return path;
 }
 
@@ -102,6 +122,19 @@ export class NodeStack {
     return this.listKeys[depth];
   }
 
+  /** The frame at `depth` if one was made since that depth was last set. */
+  madeFrame(depth: number): Frame | null {
+    return this.frames[depth] ?? null;
+  }
+
+  /** Puts a frame kept from before at `depth`, so that frames made below it hang from it. */
+  setFrame(depth: number, frame: Frame): void {
+    this.nodes[depth] = frame.node;
+    this.keys[depth] = frame.key;
+    this.listKeys[depth] = frame.listKey;
+    this.frames[depth] = frame;
+  }
+
   frameAt(depth: number): Frame {
     const known = this.frames[depth];
     if (known) return known;
@@ -111,6 +144,7 @@ export class NodeStack {
       key: this.keys[depth],
       listKey: this.listKeys[depth],
       path: null,
+      pathEpoch: -1,
     };
     this.frames[depth] = frame;
     return frame;
