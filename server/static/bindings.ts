@@ -37,6 +37,7 @@ export class BindingRecord implements LocalBinding {
   private readonly readScopes: ScopeInfo[] = [];
   private referencePathsMade: NodePath[] | null = null;
   private referencePathsEpoch = -1;
+  private readFramesMade: Frame[] | null = null;
 
   constructor(
     readonly kind: BindingKind,
@@ -61,9 +62,11 @@ export class BindingRecord implements LocalBinding {
   }
 
   get referencePaths(): readonly NodePath[] {
-    // Paths are remade per analysis (see lazyPaths.ts): a binding of an unchanged statement lives on.
+    // Paths are remade per analysis (see lazyPaths.ts): a binding of an unchanged statement lives
+    // on, and so do the frames of its reads (it gains no reads once its statement is collected).
     if (this.referencePathsMade === null || this.referencePathsEpoch !== currentPathEpoch()) {
-      this.referencePathsMade = [...this.exports.map(pathOf), ...this.readPaths()];
+      this.readFramesMade ??= this.readFrames();
+      this.referencePathsMade = [...this.exports.map(pathOf), ...this.readFramesMade.map(pathOf)];
       this.referencePathsEpoch = currentPathEpoch();
     }
     return this.referencePathsMade;
@@ -74,8 +77,8 @@ export class BindingRecord implements LocalBinding {
     this.readScopes.push(scope);
   }
 
-  /** Paths of the reads, searched once per scope they sit in, returned in source order. */
-  private readPaths(): NodePath[] {
+  /** Frames of the reads, searched once per scope they sit in, returned in source order. */
+  private readFrames(): Frame[] {
     const byScope = new Map<ScopeInfo, t.Node[]>();
     this.reads.forEach((node, index) => {
       const scope = this.readScopes[index];
@@ -83,11 +86,11 @@ export class BindingRecord implements LocalBinding {
       if (nodes) nodes.push(node);
       else byScope.set(scope, [node]);
     });
-    const pathByNode = new Map<t.Node, NodePath>();
+    const frameByNode = new Map<t.Node, Frame>();
     for (const [scope, nodes] of byScope) {
-      for (const path of findPaths(scope.frame, nodes)) pathByNode.set(path.node, path);
+      for (const frame of findFrames(scope.frame, nodes)) frameByNode.set(frame.node, frame);
     }
-    return this.reads.map((node) => pathByNode.get(node) as NodePath);
+    return this.reads.map((node) => frameByNode.get(node) as Frame);
   }
 
   /** An `export` of the declaration; Babel ignores a path it already holds (`export var a, a`). */
@@ -97,17 +100,18 @@ export class BindingRecord implements LocalBinding {
 }
 
 /**
- * The paths of `targets` (in source order), all inside the subtree of `root`: a read lies within
- * the node of the scope it is in (a method's computed key and a switch's discriminant too). Searched for only when a rule asks, which few do.
+ * The frames of `targets` (in source order), all inside the subtree of `root`: a read lies within
+ * the node of the scope it is in (a method's computed key and a switch's discriminant too).
+ * Searched for only when a rule asks, which few do.
  */
-function findPaths(root: Frame, targets: readonly t.Node[]): NodePath[] {
-  const found: NodePath[] = [];
+function findFrames(root: Frame, targets: readonly t.Node[]): Frame[] {
+  const found: Frame[] = [];
   if (targets.length === 0) return found;
   const wanted = new Set(targets);
   const stack = new NodeStack(root);
   const search = (depth: number): void => {
     const node = stack.node(depth);
-    if (wanted.has(node)) found.push(pathOf(stack.frameAt(depth)));
+    if (wanted.has(node)) found.push(stack.frameAt(depth));
     if (found.length === targets.length) return;
     const keys = VISITOR_KEYS[node.type];
     if (!keys) return;

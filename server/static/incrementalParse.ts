@@ -116,7 +116,7 @@ function reparse(previous: Previous, text: string): ParsedSource | null {
     // Shared position objects are told apart by their index, which a same-length edit leaves as it was.
     if (delta === 0 && (shift.lines !== 0 || shift.columns !== 0)) return null;
     if (delta !== 0) {
-      for (let i = replacedEnd; i < body.length; i++) shiftNode(body[i], shift);
+      for (let i = replacedEnd; i < body.length; i++) shiftStatement(body[i], shift);
       for (let i = commentsTo; i < comments.length; i++) shiftSpan(comments[i], shift);
       shiftEnd(program, shift);
       shiftEnd(file, shift);
@@ -235,7 +235,7 @@ interface NodeExtra {
   trailingCommaLoc?: MutablePosition;
 }
 
-/** Moves a node, its offsets kept in `extra`, and everything below it. */
+/** Moves a node and the offsets kept in its `extra`. */
 function shiftNode(node: t.Node, shift: Shift): void {
   shiftSpan(node, shift);
   const extra = node.extra as NodeExtra | undefined;
@@ -246,15 +246,40 @@ function shiftNode(node: t.Node, shift: Shift): void {
       extra.trailingComma += shift.delta;
     }
   }
+}
+
+/** Moves a kept statement and every node below it. */
+function shiftStatement(statement: t.Statement, shift: Shift): void {
+  for (const node of nodesBelow(statement)) shiftNode(node, shift);
+}
+
+/**
+ * Every node of a top-level statement, listed once: a kept statement is moved by most edits above
+ * it, and a loop over a list costs about half a walk. Kept statements never change inside.
+ */
+const nodesByStatement = new WeakMap<t.Statement, t.Node[]>();
+
+function nodesBelow(statement: t.Statement): t.Node[] {
+  let nodes = nodesByStatement.get(statement);
+  if (nodes === undefined) {
+    nodes = [];
+    listNodes(statement, nodes);
+    nodesByStatement.set(statement, nodes);
+  }
+  return nodes;
+}
+
+function listNodes(node: t.Node, into: t.Node[]): void {
+  into.push(node);
   const keys = VISITOR_KEYS[node.type];
   if (!keys) return;
   const record = node as unknown as Record<string, unknown>;
   for (const key of keys) {
     const value = record[key];
     if (Array.isArray(value)) {
-      for (const child of value as (t.Node | null)[]) if (child) shiftNode(child, shift);
+      for (const child of value as (t.Node | null)[]) if (child) listNodes(child, into);
     } else if (value && typeof (value as t.Node).type === 'string') {
-      shiftNode(value as t.Node, shift);
+      listNodes(value as t.Node, into);
     }
   }
 }
