@@ -21,8 +21,8 @@ import { readDisableDirectives, isDisabled } from './disableComments';
 import { fileSkipOf } from './fileGuards';
 import { createHotContextCollector, type FunctionSpan } from './hotContext';
 import { collectImports } from './imports';
-import { parseSource, type ParsedSource } from './parse';
 import { newPathEpoch } from './lazyPaths';
+import { parseSource, type ParsedSource } from './parse';
 import { walkFile } from './walk';
 
 export interface AnalyzeInput {

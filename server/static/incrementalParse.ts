@@ -4,7 +4,7 @@
 // unchanged statement on each side, so that a change that joins or splits statements shows),
 // put in place of the old ones, and the statements after them are moved by the edit's offset.
 // Whenever that could differ from a whole parse (syntax errors, module syntax, a name declared
-// twice, top-level await, an edit at the file's edges) the whole file is parsed instead.
+// twice, top-level await) the whole file is parsed instead.
 // server/static/incrementalParse.test.ts compares both on thousands of edits to real files.
 import * as t from '@babel/types';
 import { parseSlice, parseSource, type ParsedSource } from './parse';

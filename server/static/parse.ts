@@ -18,7 +18,6 @@ export interface SliceStart {
   column: number; // 0-based
 }
 
-
 type Dialect = 'typescript' | 'tsx' | 'dts' | 'javascript';
 
 function dialectOf(filePath: string): Dialect {
