@@ -8,9 +8,10 @@
 // server/static/incrementalParse.test.ts compares both on thousands of edits to real files.
 import * as t from '@babel/types';
 import { parseSlice, parseSource, type ParsedSource } from './parse';
+import { forEachChild } from './walk';
 
 // Read once: bundled CommonJS re-exports go through a getter on every access.
-const { VISITOR_KEYS, getBindingIdentifiers, isDeclaration } = t;
+const { getBindingIdentifiers, isDeclaration } = t;
 
 /** The previous parse of a document, kept only when it is clean (no recovered errors). */
 interface Previous {
@@ -271,17 +272,7 @@ function nodesBelow(statement: t.Statement): t.Node[] {
 
 function listNodes(node: t.Node, into: t.Node[]): void {
   into.push(node);
-  const keys = VISITOR_KEYS[node.type];
-  if (!keys) return;
-  const record = node as unknown as Record<string, unknown>;
-  for (const key of keys) {
-    const value = record[key];
-    if (Array.isArray(value)) {
-      for (const child of value as (t.Node | null)[]) if (child) listNodes(child, into);
-    } else if (value && typeof (value as t.Node).type === 'string') {
-      listNodes(value as t.Node, into);
-    }
-  }
+  forEachChild(node, (child) => listNodes(child, into));
 }
 
 /** Copies where `from` ends (a File or Program parsed from the tail of the text) onto `to`. */

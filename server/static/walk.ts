@@ -19,6 +19,21 @@ interface Phases {
   exit?: VisitFn[];
 }
 
+/** Calls `visit` for each child of `node`, in Babel's order: for walks that need no paths and no stops. */
+export function forEachChild(node: t.Node, visit: (child: t.Node) => void): void {
+  const keys = VISITOR_KEYS[node.type];
+  if (!keys) return;
+  const record = node as unknown as Record<string, unknown>;
+  for (const key of keys) {
+    const value = record[key];
+    if (Array.isArray(value)) {
+      for (const child of value as (t.Node | null)[]) if (child) visit(child);
+    } else if (value && typeof (value as t.Node).type === 'string') {
+      visit(value as t.Node);
+    }
+  }
+}
+
 /** Runs visitor functions in order; true once one of them skipped or stopped the path (Babel's _call). */
 function callAll(fns: VisitFn[] | undefined, path: NodePath): boolean {
   if (!fns) return false;
