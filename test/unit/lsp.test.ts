@@ -1,9 +1,9 @@
 // The language server as a process: real JSON-RPC over the child's stdio, as an editor speaks it.
 // Every wait is for an event (a publishDiagnostics for a given version, a response); no sleeps.
 import { strict as assert } from 'node:assert';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { fork, spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createMessageConnection, IPCMessageReader, IPCMessageWriter, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
@@ -91,6 +91,13 @@ function open(client: Client, uri: string, text: string, version = 1): Promise<v
 
 function change(client: Client, uri: string, version: number, text: string): Promise<void> {
   return client.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [{ text }] });
+}
+
+/** The LSP position (0-based line, UTF-16 character) of an offset in `text`. */
+function positionAt(text: string, offset: number): { line: number; character: number } {
+  const before = text.slice(0, offset);
+  const lineStart = before.lastIndexOf('\n') + 1;
+  return { line: before.split('\n').length - 1, character: offset - lineStart };
 }
 
 /** Applies LSP text edits (non-overlapping, against the same original) the way an editor does. */
@@ -185,6 +192,46 @@ describe('language server over stdio', function () {
   it('clears the diagnostic when an edit removes the violation', async () => {
     await change(client, URI, 2, LEAN_HANDLER.replace('Task.find({})', 'Task.find({}).lean()'));
     assert.deepEqual(await client.diagnosticsFor(URI, 2), []);
+  });
+
+  it('publishes after every edit of a session what opening the same text afresh publishes', async () => {
+    // The server keeps each document's tree between edits (incremental parse, kept scopes); a
+    // copy opened anew beside it (same folder, so `require('../models')` resolves alike) is analyzed from scratch.
+    const path = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'examples', 'demo-app', 'routes', 'tasks.js');
+    const uri = pathToFileURL(path).href;
+    const copy = pathToFileURL(join(dirname(path), 'tasks-session-copy.js')).href;
+    let text = readFileSync(path, 'utf8');
+    await open(client, uri, text);
+    await client.diagnosticsFor(uri, 1);
+    const steps: [string, string][] = [
+      ['// Task routes in', '// Task routes, typed in'], // before the first statement
+      ['projectOf(req) })); // expect: mongoose-missing-lean', 'projectOf(req) }).lean());'], // a finding goes
+      ['function listTasksV1(', 'function stamp() {\n  return Date.now();\n}\n\nasync function listTasksV1('],
+      ["views: await counters.incr(`task:${req.params.taskId}:views`) }", "views: await counters.incr(`task:${req.params.taskId}:views`), at: stamp() }"], // one comes
+      ['function sendBoard(req, res) {', 'function sendBoard(req, res {'], // broken: a whole parse with errors
+      ['function sendBoard(req, res {', 'function sendBoard(req, res) {'], // mended
+      ['const redis = new Redis(', 'const redisClient = new Redis('], // `redis` below becomes a global
+      ["router.post('/v2/tasks/:taskId/views', countViewV2);\n", ''],
+      ['const router = express.Router();', 'const extra = 1;\nconst router = express.Router();'],
+    ];
+    let version = 1;
+    let counts = '';
+    for (const [find, replace] of steps) {
+      const at = text.indexOf(find);
+      assert.ok(at >= 0, `the demo still holds ${JSON.stringify(find)}`);
+      const range = { start: positionAt(text, at), end: positionAt(text, at + find.length) };
+      text = text.slice(0, at) + replace + text.slice(at + find.length);
+      version++;
+      await client.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [{ range, text: replace }] });
+      const got = await client.diagnosticsFor(uri, version);
+      await open(client, copy, text, version);
+      const fresh = await client.diagnosticsFor(copy, version);
+      await client.connection.sendNotification('textDocument/didClose', { textDocument: { uri: copy } });
+      assert.deepEqual(got, fresh, `after edit ${version - 1}: ${JSON.stringify(replace)}`);
+      counts += `${got.length} `;
+    }
+    // The session went through fewer, more and broken states, not one state nine times.
+    assert.equal(counts.trim(), '4 3 3 4 1 4 4 4 4');
   });
 
   it('publishes only the newest version when two changes arrive together', async () => {
