@@ -21,7 +21,7 @@ import { readDisableDirectives, isDisabled } from './disableComments';
 import { fileSkipOf } from './fileGuards';
 import { createHotContextCollector, type FunctionSpan } from './hotContext';
 import { collectImports } from './imports';
-import { newPathEpoch } from './lazyPaths';
+import { reseatStatementPaths } from './lazyPaths';
 import { parseSource, type ParsedSource } from './parse';
 import { walkFile } from './walk';
 
@@ -176,10 +176,9 @@ export function analyzeSource(input: AnalyzeInput): AnalysisResult {
   const ast = parsed.ast;
   if (!ast) return result;
   // Nodes may come from an earlier analysis (an incremental parse): the binding resolver updates
-  // what it knows of the file, and paths are fetched anew (Babel's cached NodePaths are kept:
-  // NodePath.get sets their parent, container and key again).
+  // what it knows of the file, and the paths kept for them are renumbered where statements moved.
   fileChanged(ast);
-  newPathEpoch();
+  reseatStatementPaths(ast.program);
 
   const imports = collectImports(ast.program);
   const importOf = (name: string): ImportBinding | null => imports.get(name) ?? null;
