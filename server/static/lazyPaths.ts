@@ -14,6 +14,7 @@ export interface Frame {
    */
   key: string | number;
   readonly listKey: string | null;
+  /** The frame's path, once made (a path lives as long as its node: see pathByNode). */
   path: NodePath | null;
 }
 
@@ -61,20 +62,19 @@ export function childFrame(parent: Frame, node: t.Node, key: string | number, li
  */
 export function pathOf(frame: Frame): NodePath {
   if (frame.path !== null) return frame.path;
-  const known = pathByNode.get(frame.node);
-  if (known !== undefined) {
-    frame.path = known;
-    return known;
+  let path = pathByNode.get(frame.node);
+  if (path === undefined) {
+    const parent = frame.parent;
+    if (parent === null) throw new Error('The File node has no path');
+    const parentPath = parent.parent === null ? undefined : pathOf(parent);
+    const parentNode = parent.node as unknown as Record<string, unknown>;
+    const container = frame.listKey === null ? parentNode : parentNode[frame.listKey];
+    path = getPath({ parentPath, parent: parent.node, container, listKey: frame.listKey ?? undefined, key: frame.key });
+    pathByNode.set(frame.node, path);
   }
-  const parent = frame.parent;
-  if (parent === null) throw new Error('The File node has no path');
-  const parentPath = parent.parent === null ? undefined : pathOf(parent);
-  const parentNode = parent.node as unknown as Record<string, unknown>;
-  const container = frame.listKey === null ? parentNode : parentNode[frame.listKey];
-  const path = getPath({ parentPath, parent: parent.node, container, listKey: frame.listKey ?? undefined, key: frame.key });
+  // A traversal below the path (traverseBelow) may have handed it other options since.
   if (!(path.opts as { noScope?: boolean } | null)?.noScope) path.opts = NO_SCOPE_OPTS;
   frame.path = path;
-  pathByNode.set(frame.node, path);
   return path;
 }
 
