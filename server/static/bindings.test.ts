@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { editCorpus, randomFrom, typedEdit } from '../../test/editSessions';
 import { bindingOf, fileChanged, scopeOf } from './bindings';
 import { IncrementalParser } from './incrementalParse';
-import { reseatStatementPaths } from './lazyPaths';
+import { newPathEpoch } from './lazyPaths';
 import { parseSource } from './parse';
 
 type TraverseFn = typeof traverseModule;
@@ -103,7 +103,7 @@ describe('binding resolver (engine)', () => {
         ast = parsed.ast;
         // As the engine does per analysis; Babel's own scopes of the reused nodes are stale, so they go.
         fileChanged(ast);
-        reseatStatementPaths(ast.program);
+        newPathEpoch();
         traverse.cache.clearScope();
         assert.deepEqual(compareAst(ast), [], `${file}, edit ${step + 1} (${parser.lastKind})`);
         if (parser.lastKind === 'incremental') compared++;

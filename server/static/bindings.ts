@@ -6,7 +6,7 @@
 import type { NodePath } from '@babel/traverse';
 import * as t from '@babel/types';
 import type { BindingKind, LocalBinding } from '../../rules/api';
-import { NodeStack, childFrame, pathOf, rootFrame, type Frame } from './lazyPaths';
+import { NodeStack, childFrame, currentPathEpoch, pathOf, rootFrame, type Frame } from './lazyPaths';
 
 // Read once: bundled CommonJS re-exports each of these through a getter on every `t.x` access,
 // which the walk below would pay per node.
@@ -36,6 +36,8 @@ export class BindingRecord implements LocalBinding {
   /** The scope each read is in: its node's subtree holds the read, a smaller search than ours. */
   private readonly readScopes: ScopeInfo[] = [];
   private referencePathsMade: NodePath[] | null = null;
+  private referencePathsEpoch = -1;
+  private readFramesMade: Frame[] | null = null;
 
   constructor(
     readonly kind: BindingKind,
@@ -60,9 +62,13 @@ export class BindingRecord implements LocalBinding {
   }
 
   get referencePaths(): readonly NodePath[] {
-    // A binding of an unchanged statement lives on into the next analysis, and so do its paths
-    // (see lazyPaths.ts): it gains no reads once its statement is collected.
-    this.referencePathsMade ??= [...this.exports.map(pathOf), ...this.readFrames().map(pathOf)];
+    // Paths are remade per analysis (see lazyPaths.ts): a binding of an unchanged statement lives
+    // on, and so do the frames of its reads (it gains no reads once its statement is collected).
+    if (this.referencePathsMade === null || this.referencePathsEpoch !== currentPathEpoch()) {
+      this.readFramesMade ??= this.readFrames();
+      this.referencePathsMade = [...this.exports.map(pathOf), ...this.readFramesMade.map(pathOf)];
+      this.referencePathsEpoch = currentPathEpoch();
+    }
     return this.referencePathsMade;
   }
 

@@ -21,7 +21,7 @@ import { readDisableDirectives, isDisabled } from './disableComments';
 import { fileSkipOf } from './fileGuards';
 import { createHotContextCollector, type FunctionSpan } from './hotContext';
 import { collectImports } from './imports';
-import { reseatStatementPaths } from './lazyPaths';
+import { newPathEpoch } from './lazyPaths';
 import { parseSource, type ParsedSource } from './parse';
 import { walkFile } from './walk';
 
@@ -176,9 +176,10 @@ export function analyzeSource(input: AnalyzeInput): AnalysisResult {
   const ast = parsed.ast;
   if (!ast) return result;
   // Nodes may come from an earlier analysis (an incremental parse): the binding resolver updates
-  // what it knows of the file, and the paths kept for them are renumbered where statements moved.
+  // what it knows of the file, and paths are fetched anew (Babel's cached NodePaths are kept:
+  // NodePath.get sets their parent, container and key again).
   fileChanged(ast);
-  reseatStatementPaths(ast.program);
+  newPathEpoch();
 
   const imports = collectImports(ast.program);
   const importOf = (name: string): ImportBinding | null => imports.get(name) ?? null;

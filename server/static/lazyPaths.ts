@@ -14,24 +14,23 @@ export interface Frame {
    */
   key: string | number;
   readonly listKey: string | null;
-  /** The frame's path, once made (a path lives as long as its node: see pathByNode). */
+  /** The path made for this frame, valid during the analysis (path epoch) it was made in. */
   path: NodePath | null;
+  pathEpoch: number;
 }
 
 /**
- * Every path made here, by node: Babel's own cache, keyed by (parent, node), behind one lookup.
- * Paths outlive an analysis in the language server, whose incremental parser keeps unchanged
- * statements: below a top-level statement nothing changes, and the statement's own index is set
- * again by `reseatStatementPaths` before each analysis.
+ * Paths are remade once per analysis: a path kept from an earlier one may hold an old key (a
+ * moved statement) until NodePath.get sets it again. The engine starts an epoch per analysis.
  */
-const pathByNode = new WeakMap<t.Node, NodePath>();
+let pathEpoch = 0;
 
-/** Gives each top-level statement's path its current index (statements above it may have come or gone). */
-export function reseatStatementPaths(program: t.Program): void {
-  program.body.forEach((statement, index) => {
-    const path = pathByNode.get(statement);
-    if (path !== undefined) path.key = index;
-  });
+export function newPathEpoch(): void {
+  pathEpoch++;
+}
+
+export function currentPathEpoch(): number {
+  return pathEpoch;
 }
 
 // Paths made here belong to no traversal, so they have no scope. Babel's `path.get()` would
@@ -49,11 +48,11 @@ const getPath = NodePath.get as unknown as PathGet;
 const NO_SCOPE_OPTS = Object.freeze({ noScope: true });
 
 export function rootFrame(file: t.Node): Frame {
-  return { node: file, parent: null, key: '', listKey: null, path: null };
+  return { node: file, parent: null, key: '', listKey: null, path: null, pathEpoch: -1 };
 }
 
 export function childFrame(parent: Frame, node: t.Node, key: string | number, listKey: string | null): Frame {
-  return { node, parent, key, listKey, path: null };
+  return { node, parent, key, listKey, path: null, pathEpoch: -1 };
 }
 
 /**
@@ -61,20 +60,16 @@ export function childFrame(parent: Frame, node: t.Node, key: string | number, li
  * (parent node, node), so this returns the very objects a Babel traversal or `path.get()` would.
  */
 export function pathOf(frame: Frame): NodePath {
-  if (frame.path !== null) return frame.path;
-  let path = pathByNode.get(frame.node);
-  if (path === undefined) {
-    const parent = frame.parent;
-    if (parent === null) throw new Error('The File node has no path');
-    const parentPath = parent.parent === null ? undefined : pathOf(parent);
-    const parentNode = parent.node as unknown as Record<string, unknown>;
-    const container = frame.listKey === null ? parentNode : parentNode[frame.listKey];
-    path = getPath({ parentPath, parent: parent.node, container, listKey: frame.listKey ?? undefined, key: frame.key });
-    pathByNode.set(frame.node, path);
-  }
-  // A traversal below the path (traverseBelow) may have handed it other options since.
+  if (frame.path !== null && frame.pathEpoch === pathEpoch) return frame.path;
+  const parent = frame.parent;
+  if (parent === null) throw new Error('The File node has no path');
+  const parentPath = parent.parent === null ? undefined : pathOf(parent);
+  const parentNode = parent.node as unknown as Record<string, unknown>;
+  const container = frame.listKey === null ? parentNode : parentNode[frame.listKey];
+  const path = getPath({ parentPath, parent: parent.node, container, listKey: frame.listKey ?? undefined, key: frame.key });
   if (!(path.opts as { noScope?: boolean } | null)?.noScope) path.opts = NO_SCOPE_OPTS;
   frame.path = path;
+  frame.pathEpoch = pathEpoch;
   return path;
 }
 
@@ -149,6 +144,7 @@ export class NodeStack {
       key: this.keys[depth],
       listKey: this.listKeys[depth],
       path: null,
+      pathEpoch: -1,
     };
     this.frames[depth] = frame;
     return frame;
