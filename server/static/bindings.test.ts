@@ -102,7 +102,7 @@ describe('binding resolver (engine)', () => {
         if (parsed.ast === null || parsed.problems.length > 0) break;
         ast = parsed.ast;
         // As the engine does per analysis; Babel's own scopes of the reused nodes are stale, so they go.
-        fileChanged(ast);
+        fileChanged(ast, true);
         newPathEpoch();
         traverse.cache.clearScope();
         assert.deepEqual(compareAst(ast), [], `${file}, edit ${step + 1} (${parser.lastKind})`);

@@ -286,9 +286,12 @@ function collect(file: FileScopes): void {
   program.bindings = null;
   const stack = new NodeStack(file.fileFrame);
   stack.setFrame(1, program.frame);
+  // A tree analyzed once (the command line) is collected in one piece, without the per-statement
+  // records that only a next version of it would use.
+  const kept = file.units;
   let unit: StatementUnit = newUnit();
   const declare: Declare = (scope, kind, idsOf, bindingFrame, pathScope) => {
-    if (scope === program) unit.declarations.push({ kind, idsOf, bindingFrame, pathScope });
+    if (kept !== null && scope === program) unit.declarations.push({ kind, idsOf, bindingFrame, pathScope });
     registerBinding(scope, kind, idsOf, bindingFrame, pathScope);
   };
 
@@ -359,7 +362,7 @@ function collect(file: FileScopes): void {
           const found = lookup(outer, node.id.name);
           if (found) (scope.bindings ??= new Map()).set(node.id.name, found);
           // A top-level class's own scope holds the file's binding, which is made anew per version.
-          if (found?.scope === program) unit.classAliases.push({ scope, name: node.id.name });
+          if (kept !== null && found?.scope === program) unit.classAliases.push({ scope, name: node.id.name });
         }
       }
     }
@@ -404,7 +407,7 @@ function collect(file: FileScopes): void {
       }
       for (const name of names) {
         const exported = { scope, name, frame: stack.frameAt(depth) };
-        if (lookup(scope, name)?.scope === program) unit.exports.push(exported);
+        if (kept !== null && lookup(scope, name)?.scope === program) unit.exports.push(exported);
         exportReference(exported);
       }
     }
@@ -447,7 +450,7 @@ function collect(file: FileScopes): void {
   const units: StatementUnit[] = [];
   const fresh = new Set<StatementUnit>();
   file.program.body.forEach((statement, index) => {
-    const known = file.units.get(statement);
+    const known = kept?.get(statement);
     if (known) {
       // Unchanged since the last version: declare again what it declares in the file's scope.
       if (known.frame) known.frame.key = index;
@@ -460,18 +463,26 @@ function collect(file: FileScopes): void {
       units.push(known);
       return;
     }
-    unit = newUnit();
+    if (kept !== null || units.length === 0) {
+      unit = newUnit();
+      fresh.add(unit);
+      units.push(unit);
+    }
     stack.set(2, statement, index, 'body');
     visitChild(2, program, program);
-    unit.frame = stack.madeFrame(2);
-    file.units.set(statement, unit);
-    fresh.add(unit);
-    units.push(unit);
+    if (kept !== null) {
+      unit.frame = stack.madeFrame(2);
+      kept.set(statement, unit);
+    }
   });
 
-  // As Babel's crawl: assignments, then references, then other writes, once all is declared.
-  for (const each of units) if (fresh.has(each)) settle(each, program);
+  // Once all is declared: a new statement's reads and writes are resolved (those of names it does
+  // not declare itself are also kept); a kept statement's kept ones are resolved again.
   for (const each of units) {
+    if (fresh.has(each)) {
+      settle(each, program, kept !== null);
+      continue;
+    }
     for (const write of each.outerWrites) markName(write.scope, write.name);
     for (let i = 0; i < each.outerReadNodes.length; i++) {
       const node = each.outerReadNodes[i];
@@ -491,35 +502,34 @@ function exportReference(exported: ExportedName): void {
 }
 
 /**
- * Resolves a newly collected statement's reads and writes: those of its own bindings for good,
- * the others (the file's bindings and globals) kept to be resolved again for every version.
+ * Resolves a newly collected statement's reads and writes (as Babel's crawl: assignments, then
+ * references, then other writes), keeping those that resolve outside the statement (the file's
+ * bindings and globals) to be resolved again for every later version.
  */
-function settle(unit: StatementUnit, program: ScopeInfo): void {
-  const outer = (binding: BindingRecord | undefined) => binding === undefined || binding.scope === program;
-  for (const write of unit.assignments) settleWrite(unit, write, outer);
+function settle(unit: StatementUnit, program: ScopeInfo, keep: boolean): void {
+  for (const write of unit.assignments) settleWrite(unit, write, program, keep);
   for (let i = 0; i < unit.readNodes.length; i++) {
     const node = unit.readNodes[i];
     const scope = unit.readScopes[i];
     const binding = lookup(scope, node.name);
-    if (outer(binding)) {
+    if (keep && (binding === undefined || binding.scope === program)) {
       unit.outerReadNodes.push(node);
       unit.outerReadScopes.push(scope);
-    } else {
-      binding?.reference(node, scope);
     }
+    binding?.reference(node, scope);
   }
-  for (const write of unit.violations) settleWrite(unit, write, outer);
+  for (const write of unit.violations) settleWrite(unit, write, program, keep);
   unit.readNodes = [];
   unit.readScopes = [];
   unit.assignments = [];
   unit.violations = [];
 }
 
-function settleWrite(unit: StatementUnit, write: Pending, outer: (binding: BindingRecord | undefined) => boolean): void {
+function settleWrite(unit: StatementUnit, write: Pending, program: ScopeInfo, keep: boolean): void {
   for (const name of Object.keys(getAssignmentIdentifiers(write.node))) {
     const binding = lookup(write.scope, name);
-    if (outer(binding)) unit.outerWrites.push({ scope: write.scope, name });
-    else if (binding) binding.constant = false;
+    if (keep && (binding === undefined || binding.scope === program)) unit.outerWrites.push({ scope: write.scope, name });
+    if (binding) binding.constant = false;
   }
 }
 
@@ -562,12 +572,15 @@ function newUnit(): StatementUnit {
   };
 }
 
-/** A file's scopes: the program's own scope and frames, kept across versions, and its statements' units. */
+/**
+ * A file's scopes: the program's own scope and frames, kept across versions, and its statements'
+ * units (null for a tree that is analyzed once).
+ */
 interface FileScopes {
   program: t.Program;
   scope: ScopeInfo;
   fileFrame: Frame;
-  units: WeakMap<t.Statement, StatementUnit>;
+  units: WeakMap<t.Statement, StatementUnit> | null;
 }
 
 const filesByProgram = new WeakMap<t.Program, FileScopes>();
@@ -580,36 +593,36 @@ const filesByProgram = new WeakMap<t.Program, FileScopes>();
 const scopesByNode = new WeakMap<t.Node, ScopeInfo>();
 
 /** A file whose statements may have changed since its scopes were built: brought up to date on first use. */
-let changedFile: t.File | null = null;
+let changedFile: { file: t.File; kept: boolean } | null = null;
 
-/** The engine says so before analyzing `file`, a new file or a new version of one (see incrementalParse.ts). */
-export function fileChanged(file: t.File): void {
-  changedFile = file;
+/**
+ * The engine says so before analyzing `file`, a new file or a new version of one. `kept`: the tree
+ * will come back, edited, for another analysis (the language server's incremental parse), so what
+ * is known of each statement is kept for it.
+ */
+export function fileChanged(file: t.File, kept: boolean): void {
+  changedFile = { file, kept };
 }
 
-function scopesOfFile(file: t.File): FileScopes {
+function scopesOfFile(file: t.File, kept: boolean): FileScopes {
   let known = filesByProgram.get(file.program);
-  if (known === undefined) {
+  if (known === undefined || (known.units !== null) !== kept) {
     const fileFrame = rootFrame(file);
     const programFrame = childFrame(fileFrame, file.program, 'program', null);
     const scope: ScopeInfo = { node: file.program, parentNode: file, parent: null, bindings: null, frame: programFrame };
-    known = { program: file.program, scope, fileFrame, units: new WeakMap() };
+    known = { program: file.program, scope, fileFrame, units: kept ? new WeakMap() : null };
     filesByProgram.set(file.program, known);
     scopesByNode.set(file.program, scope);
   }
   return known;
 }
 
-function bringUpToDate(file: t.File): void {
-  collect(scopesOfFile(file));
-}
-
 /** Babel's `path.scope`, as this resolver draws it; builds the file's scopes on first use. */
 export function scopeOf(path: NodePath): ScopeInfo {
   if (changedFile !== null) {
-    const file = changedFile;
+    const { file, kept } = changedFile;
     changedFile = null;
-    bringUpToDate(file);
+    collect(scopesOfFile(file, kept));
   }
   let current: NodePath = path;
   for (;;) {
@@ -627,7 +640,7 @@ export function scopeOf(path: NodePath): ScopeInfo {
   let root: NodePath = current;
   while (root.parentPath) root = root.parentPath;
   if (root.node.type !== 'Program' || scopesByNode.has(root.node)) throw new Error(`no scope for ${path.type}`);
-  bringUpToDate(root.parent as t.File);
+  collect(scopesOfFile(root.parent as t.File, false));
   return scopeOf(path);
 }
 

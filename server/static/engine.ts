@@ -178,7 +178,7 @@ export function analyzeSource(input: AnalyzeInput): AnalysisResult {
   // Nodes may come from an earlier analysis (an incremental parse): the binding resolver updates
   // what it knows of the file, and paths are fetched anew (Babel's cached NodePaths are kept:
   // NodePath.get sets their parent, container and key again).
-  fileChanged(ast);
+  fileChanged(ast, input.parse !== undefined);
   newPathEpoch();
 
   const imports = collectImports(ast.program);
