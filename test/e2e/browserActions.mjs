@@ -98,12 +98,29 @@ async function clickInWebview(page, { text, timeoutMs = 15_000 }) {
   return { clicked: text };
 }
 
+/** What the view titled `view` shows: its header and the labels of its rendered rows. */
+async function describePane(page, view) {
+  return page.evaluate((title) => {
+    const pane = [...document.querySelectorAll('.pane')].find((p) => p.querySelector('.pane-header')?.textContent?.includes(title));
+    if (!pane) return `no view titled ${JSON.stringify(title)} in the page`;
+    const header = pane.querySelector('.pane-header');
+    const text = (row, selector) => row.querySelector(selector)?.textContent?.trim() ?? '';
+    const rows = [...pane.querySelectorAll('.monaco-list-row')].map((r) => `${text(r, '.label-name')} ${text(r, '.label-description')}`.trim());
+    return `view ${JSON.stringify(title)} (expanded: ${header?.getAttribute('aria-expanded')}, ${pane.getBoundingClientRect().height}px high) shows ${rows.length} rows: ${JSON.stringify(rows)}`;
+  }, String(view));
+}
+
 /** Clicks the tree row whose label is exactly `label` in the view titled `view` (a person's click). */
 async function clickTreeItem(page, { view, label, timeoutMs = 15_000 }) {
   const escape = (text) => String(text).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const pane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: String(view) }) }).first();
   const row = pane.locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${escape(label)}$`) }) }).first();
-  await row.click({ timeout: timeoutMs });
+  try {
+    await row.click({ timeout: timeoutMs });
+  } catch (error) {
+    // Say what was on screen instead: a missing row and a covered one call for different fixes.
+    throw new Error(`no clickable row ${JSON.stringify(label)}; ${await describePane(page, view).catch((e) => `the view could not be read (${e.message})`)}\n${error instanceof Error ? error.message : String(error)}`);
+  }
   return { clicked: await row.getAttribute('aria-label') };
 }
 

@@ -135,7 +135,12 @@ try {
       try {
         result = await runAction(page, request, shots, shotsDir);
       } catch (error) {
-        result = { error: `${request.kind}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` };
+        // Playwright colours its call log; the CI log is plain text.
+        const message = (error instanceof Error ? error.message : String(error)).replace(/\x1b\[[0-9;]*m/g, '');
+        // The suite's assertion carries the first line; the whole text (Playwright's call log:
+        // what it waited for, what it saw) goes to this log for whoever reads a failed CI run.
+        console.error(`e2e: ${request.kind} failed:\n${message}`);
+        result = { error: `${request.kind}: ${message.split('\n')[0]}` };
       }
       const file = join(actionsDir, `${request.id}.json`);
       writeFileSync(`${file}.tmp`, JSON.stringify(result));

@@ -97,6 +97,9 @@ describe('profiles', () => {
 
   it('opens a hot function clicked in the Hotframe view', async function () {
     if (!process.env.HOTFRAME_E2E_ACTIONS) this.skip(); // needs the browser to click the tree
+    // Once in CI (not in 20 runs here, loaded or not) the row could not be clicked for 15 s. One
+    // retry; a miss prints what the view showed and Playwright's log to the launcher's output.
+    this.retries(1);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('workbench.view.extension.hotframe');
     await browserAction('clickTreeItem', { view: 'Profile', label: hot.name });
@@ -200,21 +203,39 @@ describe('profiles', () => {
 
   it('cancels a load from the progress notification and keeps the loaded profile', async function () {
     if (!process.env.HOTFRAME_E2E_ACTIONS) this.skip(); // needs the browser to press Cancel
-    // A valid profile big enough (35 MB) that loading takes seconds, so Cancel lands mid-load.
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotframe-large-'));
-    const large = path.join(dir, 'large.cpuprofile');
-    writeLargeProfile(large, 150_000, 1_500_000);
     const previous = await debugState();
-    try {
-      const pending = vscode.commands.executeCommand('hotframe.openProfile', large);
-      const clicked = await browserAction<{ message: string }>('clickNotificationButton', { text: 'Hotframe: loading large.cpuprofile', button: 'Cancel' });
-      assert.match(clicked!.message, /^Hotframe: loading large\.cpuprofile/);
-      assert.equal(await pending, null);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
+    assert.ok(previous.profile, 'a profile is loaded before this test');
+    // A valid profile big enough (35 MB) that loading takes a second or two, so Cancel lands
+    // mid-load. On a busy machine the load can still win the race: then both sides hold the new
+    // profile (checked), the previous one is reopened and a profile twice as large is tried.
+    let cancelled = false;
+    let missed = '';
+    for (let samples = 1_500_000; !cancelled && samples <= 6_000_000; samples *= 2) {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotframe-large-'));
+      const large = path.join(dir, 'large.cpuprofile');
+      try {
+        writeLargeProfile(large, 150_000, samples);
+        const pending = vscode.commands.executeCommand<{ path: string } | null>('hotframe.openProfile', large);
+        // The toast closes when the load ends: a finished load can leave nothing to click.
+        const clicked = await browserAction<{ message: string }>('clickNotificationButton', { text: 'Hotframe: loading large.cpuprofile', button: 'Cancel' }).catch((error: unknown) => error);
+        const loaded = await pending;
+        cancelled = loaded === null;
+        if (cancelled) {
+          if (clicked instanceof Error) throw clicked; // cancelled without a click: not ours
+          assert.match((clicked as { message: string }).message, /^Hotframe: loading large\.cpuprofile/);
+        } else {
+          missed += ` ${samples} samples: ${clicked instanceof Error ? clicked.message : 'clicked too late'};`;
+          assert.equal(loaded?.path, large);
+          assert.equal((await debugState()).profile?.path, large, 'a load that finished before Cancel is shown');
+          await vscode.commands.executeCommand('hotframe.openProfile', previous.profile.path);
+        }
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
     }
+    assert.ok(cancelled, `every load finished before its Cancel landed:${missed}`);
     const state = await debugState();
-    assert.equal(state.profile?.name, previous.profile?.name);
+    assert.equal(state.profile?.path, previous.profile.path);
     assert.equal(state.lastError, previous.lastError, 'a cancelled load must not show an error');
   });
 
