@@ -39,6 +39,11 @@ async function main(argv: string[]): Promise<number> {
   }
   const command = await loadCommand(name);
   if (command === null) throw new CliError(`unknown command '${name}' (try: hotframe --help)`);
+  // `hotframe profile --help` is how most people ask; the usage covers every command.
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(USAGE + '\n');
+    return 0;
+  }
   return command(rest);
 }
 

@@ -129,6 +129,15 @@ describe('hotframe analyze', function () {
     assert.equal(off.stdout, '0 findings in 0 files; 1 file analyzed\n');
   });
 
+  it('prints the usage and exits 0 for --help or -h after a command', async () => {
+    for (const flag of ['--help', '-h']) {
+      const run = await analyze(root, 'routes/tasks.js', flag);
+      assert.equal(run.status, 0);
+      assert.equal(run.stderr, '');
+      assert.match(run.stdout, /^usage: hotframe <command> \[options\]\n[^]*\n {2}analyze \[paths\.\.\][^]*\n {2}profile FILE /);
+    }
+  });
+
   const usageErrors: [string, string[], string][] = [
     ['an unknown rule id', ['--rule', 'no-such-rule=error'], "hotframe: --rule: unknown rule 'no-such-rule' (rules: "],
     ['an unknown level', ['--rule', 'mongoose-missing-lean=loud'], "hotframe: --rule mongoose-missing-lean: unknown level 'loud' (off|hint|information|warning|error)\n"],
