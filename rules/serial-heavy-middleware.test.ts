@@ -189,6 +189,29 @@ router.post('/x', express.json(), a, b, async (req, res) => { res.json({ a: req.
       output: null,
     },
     {
+      name: 'app.use(a, b) alone under an if (no block): a chain of its own',
+      code: `function session(req, res, next) { store.get(req.cookies.sid, (err, s) => { req.session = s; next(err); }); }
+function flags(req, res, next) { redis.get('flags', (err, f) => { req.flags = f; next(err); }); }
+if (process.env.SESSIONS) app.use(session, flags);
+else app.use(flags);`,
+      errors: [{ messageId: 'independentIo', line: 3, column: 27, message: /`session`, `flags`/ }],
+      output: null,
+    },
+    {
+      name: 'consecutive app.use in a switch case and in a nested block: each list its own chain',
+      code: `switch (mode) {
+  case 'full':
+    app.use(async (req, res, next) => { req.a = await store.get('a'); next(); });
+    app.use(async (req, res, next) => { req.b = await store.get('b'); next(); });
+}
+app.use(async (req, res, next) => { req.c = await store.get('c'); next(); });
+{
+  app.use(async (req, res, next) => { req.d = await store.get('d'); next(); });
+}`,
+      errors: [{ messageId: 'independentIo', line: 3, column: 5, message: /`anonymous middleware \(line 3\)`, `anonymous middleware \(line 4\)`/ }],
+      output: null,
+    },
+    {
       name: 'consecutive app.use on the same mount path',
       code: `app.use('/api', async (req, res, next) => { req.a = await store.get('a'); next(); });
 app.use('/api', async (req, res, next) => { req.b = await store.get('b'); next(); });`,

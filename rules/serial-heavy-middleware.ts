@@ -175,13 +175,13 @@ function isRouteReceiver(receiver: t.Node): boolean {
 }
 
 /** The registration method and a key for "same app, same mount path", or null when the call is not a registration. */
-function registrationMethod(call: NodePath<t.CallExpression>, source: string): { method: string; receiver: string } | null {
-  const callee = unwrapExpression(call.node.callee);
+function registrationMethod(call: t.CallExpression, source: string): { method: string; receiver: string } | null {
+  const callee = unwrapExpression(call.callee);
   if (callee.type !== 'MemberExpression') return null;
   const method = memberName(callee);
   if (method === null || !ROUTE_METHODS.has(method)) return null;
   const receiver = unwrapExpression(callee.object);
-  const first = call.node.arguments[0];
+  const first = call.arguments[0];
   const hasPath = first !== undefined && PATH_TYPES.has(unwrapExpression(first).type);
   // A route needs a path (`map.get(key, ...)` is no route); `use` may go without one.
   if (method !== 'use' && !hasPath && !isRouteReceiver(receiver)) return null;
@@ -457,44 +457,47 @@ export const serialHeavyMiddleware: RuleModule = {
       }
     };
 
-    /** Consecutive `app.use(...)` statements on the same receiver form one chain. */
-    const checkStatements = (statements: readonly NodePath[]): void => {
+    /**
+     * Consecutive `app.use(...)` statements on the same receiver form one chain. They are gathered
+     * per statement list as the walk meets them (in source order) and checked at the end, so no
+     * other statement needs a path.
+     */
+    const uses = new Map<unknown, { index: number; receiver: string; call: NodePath<t.CallExpression> }[]>();
+    const checkUseRuns = (list: readonly { index: number; receiver: string; call: NodePath<t.CallExpression> }[]): void => {
       let run: Middleware[] = [];
-      let receiver: string | null = null;
-      for (const statement of statements) {
-        const expression = statement.isExpressionStatement() ? statement.get('expression') : null;
-        const registration = expression?.isCallExpression() ? registrationMethod(expression, context.source) : null;
-        if (expression?.isCallExpression() && registration?.method === 'use' && (receiver === null || registration.receiver === receiver)) {
-          receiver = registration.receiver;
-          run.push(...middlewaresOf(expression, context.source));
-          continue;
+      for (let i = 0; i < list.length; i++) {
+        const use = list[i];
+        const previous = list[i - 1];
+        // Any other statement between two `use` calls, or another app or mount path, ends a chain.
+        if (previous !== undefined && (use.index !== previous.index + 1 || use.receiver !== previous.receiver)) {
+          checkChain(run);
+          run = [];
         }
-        checkChain(run);
-        run = [];
-        receiver = null;
-        if (expression?.isCallExpression() && registration?.method === 'use') {
-          receiver = registration.receiver;
-          run.push(...middlewaresOf(expression, context.source));
-        }
+        run.push(...middlewaresOf(use.call, context.source));
       }
       checkChain(run);
     };
 
     return {
       visitor: {
-        Program(path) {
-          checkStatements(path.get('body'));
-        },
-        BlockStatement(path) {
-          checkStatements(path.get('body'));
-        },
         CallExpression(path) {
-          const registration = registrationMethod(path, context.source);
+          const registration = registrationMethod(path.node, context.source);
           if (registration === null) return;
-          // `use` as a statement is handled with its neighbours above.
-          if (registration.method === 'use' && path.parentPath.isExpressionStatement()) return;
+          const statement = path.parentPath;
+          if (registration.method === 'use' && statement.isExpressionStatement()) {
+            // A statement alone in its place (`if (dev) app.use(a, b)`) is a list of its own.
+            const inList = typeof statement.key === 'number';
+            const listKey = inList ? statement.container : statement.node;
+            const list = uses.get(listKey) ?? [];
+            list.push({ index: inList ? (statement.key as number) : 0, receiver: registration.receiver, call: path });
+            uses.set(listKey, list);
+            return;
+          }
           checkChain(middlewaresOf(path, context.source));
         },
+      },
+      finish() {
+        for (const list of uses.values()) checkUseRuns(list);
       },
     };
   },
