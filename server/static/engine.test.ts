@@ -221,6 +221,27 @@ sub.on('message', () => { shared(); setInterval(() => probe(), 2000); });`;
       assert.equal(result.findings[0].message, 'unknown||-||');
     });
 
+    it('finds the enclosing function past earlier siblings and nested functions that end before the finding', () => {
+      const code = [
+        'function a() { probe(); }',
+        'function b() {',
+        '  function c() { return () => 1; }',
+        '  const d = () => { function e() {} return () => { probe(); }; };',
+        '  probe();',
+        '}',
+        '[0].map(() => [1].map(() => probe()));',
+        'probe();',
+      ].join('\n');
+      const result = analyzeSource({ filePath: 'a.js', text: code, rules: [contextProbe] });
+      assert.deepEqual(result.findings.map((f) => [f.range.loc.start.line, f.range.loc.start.column, f.enclosingFunction]), [
+        [1, 15, { name: 'a', line: 1, column: 0 }],
+        [4, 51, { name: 'd', line: 4, column: 12 }],
+        [5, 2, { name: 'b', line: 2, column: 0 }],
+        [7, 28, { name: '(anonymous)', line: 7, column: 22 }],
+        [8, 0, null],
+      ]);
+    });
+
     it('applies levels: a severity override, and off runs nothing', () => {
       let created = 0;
       const counting: RuleModule = { ...contextProbe, create: (ctx) => { created++; return contextProbe.create(ctx); } };

@@ -136,20 +136,52 @@ function fillMessage(template: string, data: Record<string, string | number>): s
 }
 
 /**
- * The innermost named function holding [start, end); `functions` is in source order. Code that
- * only anonymous functions hold gets the innermost one as '(anonymous)' rather than "module level".
+ * The functions of a file (in source order, as the walk meets them) with, for each, the index of
+ * the innermost function around it (-1 at module level): a finding finds its function by a binary
+ * search and a few steps outward instead of a scan of every function before it.
  */
-function enclosingFunctionOf(functions: readonly FunctionSpan[], start: number, end: number): Finding['enclosingFunction'] {
-  let named: FunctionSpan | null = null;
-  let innermost: FunctionSpan | null = null;
-  for (const fn of functions) {
-    if (fn.start > start) break;
-    if (fn.end < end) continue;
-    innermost = fn;
-    if (fn.name !== null) named = fn;
+interface FunctionIndex {
+  functions: readonly FunctionSpan[];
+  parents: Int32Array;
+}
+
+function functionIndexOf(functions: readonly FunctionSpan[]): FunctionIndex {
+  const parents = new Int32Array(functions.length);
+  const open: number[] = [];
+  for (let i = 0; i < functions.length; i++) {
+    // Spans nest: whatever ends before this one starts is closed.
+    while (open.length > 0 && functions[open[open.length - 1]].end < functions[i].end) open.pop();
+    parents[i] = open.length > 0 ? open[open.length - 1] : -1;
+    open.push(i);
   }
-  const best = named ?? innermost;
-  return best === null ? null : { name: best.name ?? '(anonymous)', line: best.line, column: best.column };
+  return { functions, parents };
+}
+
+/**
+ * The innermost named function holding [start, end). Code that only anonymous functions hold gets
+ * the innermost one as '(anonymous)' rather than "module level".
+ */
+function enclosingFunctionOf({ functions, parents }: FunctionIndex, start: number, end: number): Finding['enclosingFunction'] {
+  // The last function starting at or before `start`: the innermost holding the range, or one
+  // nested in it (functions nest), so the holders are it and its outer functions.
+  let last = -1;
+  for (let lo = 0, hi = functions.length - 1; lo <= hi;) {
+    const mid = (lo + hi) >> 1;
+    if (functions[mid].start <= start) {
+      last = mid;
+      lo = mid + 1;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  let innermost: FunctionSpan | null = null;
+  for (let i = last; i >= 0; i = parents[i]) {
+    const fn = functions[i];
+    if (fn.end < end) continue;
+    innermost ??= fn;
+    if (fn.name !== null) return { name: fn.name, line: fn.line, column: fn.column };
+  }
+  return innermost === null ? null : { name: '(anonymous)', line: innermost.line, column: innermost.column };
 }
 
 function rangeOf(node: t.Node): Finding['range'] | null {
@@ -226,7 +258,7 @@ export function analyzeSource(input: AnalyzeInput): AnalysisResult {
     return result;
   }
   const hot: HotContext = collector.finish();
-  const functions = collector.functions();
+  const functions = functionIndexOf(collector.functions());
   const directives = readDisableDirectives(ast.comments);
 
   for (const run of runs) {
