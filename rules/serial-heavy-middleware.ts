@@ -30,6 +30,13 @@ interface Middleware {
   registration: NodePath<t.CallExpression>;
 }
 
+/** An `app.use(...)` statement: its place in its statement list, its app and mount path, the call. */
+interface UseStatement {
+  index: number;
+  receiver: string;
+  call: NodePath<t.CallExpression>;
+}
+
 /** What one middleware does with the request objects, as slots like `0.user` or `1.locals.tasks`. */
 interface Effects {
   awaitsIo: boolean;
@@ -462,8 +469,8 @@ export const serialHeavyMiddleware: RuleModule = {
      * per statement list as the walk meets them (in source order) and checked at the end, so no
      * other statement needs a path.
      */
-    const uses = new Map<unknown, { index: number; receiver: string; call: NodePath<t.CallExpression> }[]>();
-    const checkUseRuns = (list: readonly { index: number; receiver: string; call: NodePath<t.CallExpression> }[]): void => {
+    const uses = new Map<unknown, UseStatement[]>();
+    const checkUseRuns = (list: readonly UseStatement[]): void => {
       let run: Middleware[] = [];
       for (let i = 0; i < list.length; i++) {
         const use = list[i];
@@ -487,10 +494,10 @@ export const serialHeavyMiddleware: RuleModule = {
           if (registration.method === 'use' && statement.isExpressionStatement()) {
             // A statement alone in its place (`if (dev) app.use(a, b)`) is a list of its own.
             const inList = typeof statement.key === 'number';
-            const listKey = inList ? statement.container : statement.node;
-            const list = uses.get(listKey) ?? [];
+            const holder = inList ? statement.container : statement.node;
+            const list = uses.get(holder) ?? [];
             list.push({ index: inList ? (statement.key as number) : 0, receiver: registration.receiver, call: path });
-            uses.set(listKey, list);
+            uses.set(holder, list);
             return;
           }
           checkChain(middlewaresOf(path, context.source));
