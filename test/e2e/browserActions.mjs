@@ -106,7 +106,11 @@ async function describePane(page, view) {
     const header = pane.querySelector('.pane-header');
     const text = (row, selector) => row.querySelector(selector)?.textContent?.trim() ?? '';
     const rows = [...pane.querySelectorAll('.monaco-list-row')].map((r) => `${text(r, '.label-name')} ${text(r, '.label-description')}`.trim());
-    return `view ${JSON.stringify(title)} (expanded: ${header?.getAttribute('aria-expanded')}, ${pane.getBoundingClientRect().height}px high) shows ${rows.length} rows: ${JSON.stringify(rows)}`;
+    // What a click in the upper part of the view would hit: a row, or something drawn over it.
+    const box = pane.getBoundingClientRect();
+    const hit = document.elementFromPoint(box.x + box.width / 2, box.y + Math.min(60, box.height / 2));
+    const hitText = hit === null ? 'nothing' : `${hit.tagName.toLowerCase()}.${String(hit.className).split(' ').join('.')}`;
+    return `view ${JSON.stringify(title)} (expanded: ${header?.getAttribute('aria-expanded')}, shown: ${pane.offsetParent !== null}, ${box.height}px high, a click there hits ${hitText}) shows ${rows.length} rows: ${JSON.stringify(rows)}`;
   }, String(view));
 }
 
