@@ -97,7 +97,7 @@ describe('profiles', () => {
 
   it('opens a hot function clicked in the Hotframe view', async function () {
     if (!process.env.HOTFRAME_E2E_ACTIONS) this.skip(); // needs the browser to click the tree
-    // Once in CI (never in 12 runs here, most under extra CPU load) the row was not clickable for
+    // Once in CI (never in 12 runs here, 11 under extra CPU load) the row was not clickable for
     // 15 s. One retry; a miss prints what the view showed and Playwright's log to the CI output.
     this.retries(1);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
