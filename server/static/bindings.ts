@@ -7,13 +7,14 @@ import type { NodePath } from '@babel/traverse';
 import * as t from '@babel/types';
 import type { BindingKind, LocalBinding } from '../../rules/api';
 import { NodeStack, childFrame, currentPathEpoch, pathOf, rootFrame, type Frame } from './lazyPaths';
+import { forEachChild, forEachChildOnStack } from './walk';
 
 // Read once: bundled CommonJS re-exports each of these through a getter on every `t.x` access,
 // which the walk below would pay per node.
 const {
   isReferenced, isPattern, isMethod, isFunctionParent, isFunction, isScopable, isLoop, isForXStatement, isExportDeclaration,
   isDeclaration, isBlockScoped, isBlockParent, getOuterBindingIdentifiers, getBindingIdentifiers, getAssignmentIdentifiers,
-  VISITOR_KEYS, react,
+  react,
 } = t;
 
 /** A scope as Babel draws them: Program, functions, blocks, loops, catch, class, switch, patterns. */
@@ -109,28 +110,11 @@ function findFrames(root: Frame, targets: readonly t.Node[]): Frame[] {
   if (targets.length === 0) return found;
   const wanted = new Set(targets);
   const stack = new NodeStack(root);
+  const allFound = (): boolean => found.length === targets.length;
   const search = (depth: number): void => {
     const node = stack.node(depth);
     if (wanted.has(node)) found.push(stack.frameAt(depth));
-    if (found.length === targets.length) return;
-    const keys = VISITOR_KEYS[node.type];
-    if (!keys) return;
-    const record = node as unknown as Record<string, unknown>;
-    for (const key of keys) {
-      const value = record[key];
-      if (Array.isArray(value)) {
-        for (let i = 0; i < value.length && found.length < targets.length; i++) {
-          const child = value[i] as t.Node | null;
-          if (!child) continue;
-          stack.set(depth + 1, child, i, key);
-          search(depth + 1);
-        }
-      } else if (value && typeof (value as t.Node).type === 'string') {
-        stack.set(depth + 1, value as t.Node, key, null);
-        search(depth + 1);
-      }
-      if (found.length === targets.length) return;
-    }
+    forEachChildOnStack(stack, depth, search, allFound);
   };
   search(0);
   return found;
@@ -377,24 +361,10 @@ function collect(file: FileScopes): void {
       if (node.type === 'FunctionExpression' && node.id) declare(scope, 'local', node.id, frame, scope);
     }
 
-    const keys = VISITOR_KEYS[node.type];
-    if (keys) {
-      const record = node as unknown as Record<string, unknown>;
-      for (const key of keys) {
-        const value = record[key];
-        if (Array.isArray(value)) {
-          for (let i = 0; i < value.length; i++) {
-            const child = value[i] as t.Node | null;
-            if (!child) continue;
-            stack.set(depth + 1, child, i, key);
-            visitChild(depth + 1, scope, structural);
-          }
-        } else if (value && typeof (value as t.Node).type === 'string') {
-          stack.set(depth + 1, value as t.Node, key, null);
-          visitChild(depth + 1, scope, structural);
-        }
-      }
-    }
+    forEachChild(node, (child, key, listKey) => {
+      stack.set(depth + 1, child, key, listKey);
+      visitChild(depth + 1, scope, structural);
+    });
 
     if (node.type === 'ExportNamedDeclaration' || node.type === 'ExportDefaultDeclaration') {
       // The collector counts `export` of a declaration as a reference to what it declares.

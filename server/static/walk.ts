@@ -19,19 +19,39 @@ interface Phases {
   exit?: VisitFn[];
 }
 
-/** Calls `visit` for each child of `node`, in Babel's order: for walks that need no paths and no stops. */
-export function forEachChild(node: t.Node, visit: (child: t.Node) => void): void {
+/**
+ * Calls `visit(child, key, listKey)` for each child of `node`, in Babel's order (`key` is the index
+ * in the list `listKey`, or the property name when `listKey` is null), until `visit` returns true.
+ */
+export function forEachChild(node: t.Node, visit: (child: t.Node, key: string | number, listKey: string | null) => boolean | void): void {
   const keys = VISITOR_KEYS[node.type];
   if (!keys) return;
   const record = node as unknown as Record<string, unknown>;
   for (const key of keys) {
     const value = record[key];
     if (Array.isArray(value)) {
-      for (const child of value as (t.Node | null)[]) if (child) visit(child);
+      for (let i = 0; i < value.length; i++) {
+        const child = value[i] as t.Node | null;
+        if (child && visit(child, i, key) === true) return;
+      }
     } else if (value && typeof (value as t.Node).type === 'string') {
-      visit(value as t.Node);
+      if (visit(value as t.Node, key, null) === true) return;
     }
   }
+}
+
+/**
+ * Puts each child of the node at `depth` of `stack` at `depth + 1` and calls `enter(depth + 1)`
+ * for it; stops as soon as `done()` holds (asked before each child). The engine's walk and the
+ * binding resolver's search for frames share it.
+ */
+export function forEachChildOnStack(stack: NodeStack, depth: number, enter: (depth: number) => void, done: () => boolean): void {
+  forEachChild(stack.node(depth), (child, key, listKey) => {
+    if (done()) return true;
+    stack.set(depth + 1, child, key, listKey);
+    enter(depth + 1);
+    return false;
+  });
 }
 
 /** Runs visitor functions in order; true once one of them skipped or stopped the path (Babel's _call). */
@@ -51,6 +71,7 @@ export function walkFile(file: t.File, visitor: Visitor): void {
   const allExit = table.exit as VisitFn[] | undefined;
   const stack = new NodeStack(rootFrame(file));
   let stopped = false;
+  const isStopped = (): boolean => stopped;
 
   function visit(depth: number): void {
     const node = stack.node(depth);
@@ -65,25 +86,7 @@ export function walkFile(file: t.File, visitor: Visitor): void {
         return;
       }
     }
-    const keys = VISITOR_KEYS[node.type];
-    if (keys) {
-      const record = node as unknown as Record<string, unknown>;
-      for (const key of keys) {
-        const value = record[key];
-        if (Array.isArray(value)) {
-          for (let i = 0; i < value.length && !stopped; i++) {
-            const child = value[i] as t.Node | null;
-            if (!child) continue;
-            stack.set(depth + 1, child, i, key);
-            visit(depth + 1);
-          }
-        } else if (value && typeof (value as t.Node).type === 'string') {
-          stack.set(depth + 1, value as t.Node, key, null);
-          visit(depth + 1);
-        }
-        if (stopped) break;
-      }
-    }
+    forEachChildOnStack(stack, depth, visit, isStopped);
     if (allExit || phases?.exit) {
       // Children overwrote the stack below this depth, not this node's own frame.
       const path = pathOf(stack.frameAt(depth));
