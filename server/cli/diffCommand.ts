@@ -1,22 +1,29 @@
-// `hotframe diff BEFORE AFTER [--root DIR] [--top N] [--format text|json]`
+// `hotframe diff BEFORE AFTER [--root DIR] [--top N] [--format text|json] [--sample-type TYPE]`
 import { basename } from 'node:path';
 
 import { diffReports, type ProfileDiff } from '../profile/diff';
+import { ProfileInputError } from '../profile/profileInputError';
 import { parseArgs } from './args';
 import { CliError } from './errors';
 import { analyzeProfileForCli, profileCliOptions } from './profileCommand';
 import { diffText } from './profileText';
 
 export async function runDiff(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, ['root', 'top', 'format']);
+  const args = parseArgs(argv, ['root', 'top', 'format', 'sample-type']);
   if (args.positionals.length !== 2) {
-    throw new CliError(`diff: expected BEFORE and AFTER profiles, got ${args.positionals.length} (usage: hotframe diff BEFORE AFTER [--root DIR] [--top N] [--format text|json])`);
+    throw new CliError(`diff: expected BEFORE and AFTER profiles, got ${args.positionals.length} (usage: hotframe diff BEFORE AFTER [--root DIR] [--top N] [--format text|json] [--sample-type TYPE])`);
   }
   const options = profileCliOptions(args);
   const [beforeFile, afterFile] = args.positionals;
-  const before = await analyzeProfileForCli(beforeFile, options.root);
-  const after = await analyzeProfileForCli(afterFile, options.root);
-  const diff = diffReports(before.report, after.report);
+  const before = await analyzeProfileForCli(beforeFile, options.root, options.sampleType);
+  const after = await analyzeProfileForCli(afterFile, options.root, options.sampleType);
+  let diff: ProfileDiff;
+  try {
+    diff = diffReports(before.report, after.report);
+  } catch (error) {
+    if (error instanceof ProfileInputError) throw new CliError(error.message);
+    throw error;
+  }
   if (options.format === 'json') {
     const cut: ProfileDiff = { ...diff, functions: diff.functions.slice(0, options.top), lines: diff.lines.slice(0, options.top) };
     process.stdout.write(JSON.stringify(cut, null, 2) + '\n');

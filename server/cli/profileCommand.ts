@@ -1,4 +1,4 @@
-// `hotframe profile FILE [--root DIR] [--top N] [--format text|json]`
+// `hotframe profile FILE [--root DIR] [--top N] [--format text|json] [--sample-type TYPE]`
 import { statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 
@@ -15,6 +15,8 @@ export interface ProfileCliOptions {
   root: string;
   top: number;
   format: 'text' | 'json';
+  /** pprof: the sample type to read. */
+  sampleType?: string;
 }
 
 /** --root, --top and --format, shared with `hotframe diff`. */
@@ -32,13 +34,14 @@ export function profileCliOptions(args: ParsedArgs): ProfileCliOptions {
   if (!/^\d+$/.test(topText) || top < 1) throw new CliError(`--top ${topText}: expected a whole number of at least 1`);
   const format = flagValue(args, 'format') ?? 'text';
   if (format !== 'text' && format !== 'json') throw new CliError(`--format ${format}: expected text or json`);
-  return { root, top, format };
+  const sampleType = flagValue(args, 'sample-type');
+  return { root, top, format, ...(sampleType !== undefined ? { sampleType } : {}) };
 }
 
 /** Loads and analyzes one profile; unreadable input becomes a one-line CliError. */
-export async function analyzeProfileForCli(path: string, root: string): Promise<AnalyzedProfile> {
+export async function analyzeProfileForCli(path: string, root: string, sampleType?: string): Promise<AnalyzedProfile> {
   try {
-    return await analyzeProfileFile(resolve(path), { root });
+    return await analyzeProfileFile(resolve(path), { root }, { sampleType });
   } catch (error) {
     if (error instanceof ProfileInputError) throw new CliError(error.message);
     throw error;
@@ -47,10 +50,36 @@ export async function analyzeProfileForCli(path: string, root: string): Promise<
 
 const round = (ms: number): number => Math.round(ms * 1000) / 1000;
 
-/** The report for `--format json`, lists cut to `top`, ms rounded to the microsecond. */
-export function reportJson(report: ProfileReport, top: number): ProfileReport {
+/**
+ * The report for `--format json`, lists cut to `top`, ms rounded to the microsecond. An
+ * allocation profile's figures are named by their unit (`selfBytes`, `totalBytes`, `bytes`), and
+ * its `samples` fields, which hold the same weight, are left out.
+ */
+export function reportJson(report: ProfileReport, top: number): Record<string, unknown> {
+  const json = cpuReportJson(report, top);
+  if (report.unit === 'ms') return json;
+  const name = report.unit === 'bytes' ? 'Bytes' : 'Objects';
+  const rename = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(rename);
+    if (value === null || typeof value !== 'object') return value;
+    const out: Record<string, unknown> = {};
+    for (const [key, inner] of Object.entries(value)) {
+      if (key === 'samples' || key === 'selfSamples' || key === 'totalSamples') continue;
+      const renamed = key === 'selfMs' ? `self${name}` : key === 'totalMs' ? `total${name}` : key === 'ms' ? name.toLowerCase() : key;
+      out[renamed] = key === 'unresolvedFiles' || key === 'warnings' || key === 'notes' ? inner : rename(inner);
+    }
+    return out;
+  };
+  const { samples, durationMs, ...rest } = json as ProfileReport;
+  return { ...(rename(rest) as Record<string, unknown>), [`total${name}`]: samples, ...(durationMs > 0 ? { durationMs } : {}) };
+}
+
+function cpuReportJson(report: ProfileReport, top: number): Record<string, unknown> & ProfileReport {
   return {
     format: report.format,
+    unit: report.unit,
+    notes: report.notes,
+    ...(report.sampleTypes !== undefined ? { sampleTypes: report.sampleTypes } : {}),
     samples: report.samples,
     durationMs: round(report.durationMs),
     categories: Object.fromEntries(Object.entries(report.categories).map(([k, c]) => [k, { samples: c.samples, ms: round(c.ms) }])) as ProfileReport['categories'],
@@ -64,13 +93,13 @@ export function reportJson(report: ProfileReport, top: number): ProfileReport {
 }
 
 export async function runProfile(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, ['root', 'top', 'format']);
+  const args = parseArgs(argv, ['root', 'top', 'format', 'sample-type']);
   if (args.positionals.length !== 1) {
-    throw new CliError(`profile: expected one profile FILE, got ${args.positionals.length} (usage: hotframe profile FILE [--root DIR] [--top N] [--format text|json])`);
+    throw new CliError(`profile: expected one profile FILE, got ${args.positionals.length} (usage: hotframe profile FILE [--root DIR] [--top N] [--format text|json] [--sample-type TYPE])`);
   }
   const options = profileCliOptions(args);
   const file = args.positionals[0];
-  const { report } = await analyzeProfileForCli(file, options.root);
+  const { report } = await analyzeProfileForCli(file, options.root, options.sampleType);
   process.stdout.write(options.format === 'json' ? JSON.stringify(reportJson(report, options.top), null, 2) + '\n' : profileText(basename(file), report, options.top, options.root));
   return 0;
 }

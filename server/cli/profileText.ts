@@ -5,15 +5,22 @@ import { relative, isAbsolute } from 'node:path';
 
 import type { ProfileDiff } from '../profile/diff';
 import { formatMs, formatPercent } from '../profile/insights';
-import { CATEGORIES, type FunctionCost, type ProfileReport } from '../profile/types';
+import { CATEGORIES, type FunctionCost, type ProfileReport, type WeightUnit } from '../profile/types';
+import { formatWeight } from '../shared/format';
+
+/** A figure in the report's unit: ms for CPU profiles, bytes or objects for allocation profiles. */
+function amount(value: number, unit: WeightUnit): string {
+  return unit === 'ms' ? formatMs(value) : formatWeight(value, unit);
+}
 
 /** Control characters (terminal escapes included) shown as \xNN, so a profile cannot drive the terminal. */
 export function printable(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
-function where(file: string, line: number, root: string): string {
-  if (file === '') return '(native)';
+function where(file: string, line: number, root: string, category?: string): string {
+  // A user frame without a file is JavaScript the profile recorded without a URL.
+  if (file === '') return category === 'user' ? '(no URL)' : '(native)';
   const shown = isAbsolute(file) && !relative(root, file).startsWith('..') ? relative(root, file) : file;
   return printable(line > 0 ? `${shown}:${line}` : shown);
 }
@@ -26,12 +33,12 @@ function share(samples: number, total: number): string {
   return formatPercent(total > 0 ? (samples / total) * 100 : 0);
 }
 
-function functionRows(functions: FunctionCost[], total: number, root: string): string[] {
+function functionRows(functions: FunctionCost[], total: number, root: string, unit: WeightUnit): string[] {
   const rows = [`  ${pad('self', 10)} ${pad('self%', 7)} ${pad('total', 10)} ${pad('total%', 7)}  function (category)  location`];
   for (const f of functions) {
     rows.push(
-      `  ${pad(formatMs(f.selfMs), 10)} ${pad(share(f.selfSamples, total), 7)} ${pad(formatMs(f.totalMs), 10)} ${pad(share(f.totalSamples, total), 7)}  ` +
-        `${printable(f.name || '(anonymous)')} (${f.category})  ${where(f.file, f.line, root)}`,
+      `  ${pad(amount(f.selfMs, unit), 10)} ${pad(share(f.selfSamples, total), 7)} ${pad(amount(f.totalMs, unit), 10)} ${pad(share(f.totalSamples, total), 7)}  ` +
+        `${printable(f.name || '(anonymous)')} (${f.category})  ${where(f.file, f.line, root, f.category)}${f.inferred === true ? ' (inferred from the name)' : ''}`,
     );
   }
   return rows;
@@ -39,28 +46,42 @@ function functionRows(functions: FunctionCost[], total: number, root: string): s
 
 export function profileText(name: string, report: ProfileReport, top: number, root: string): string {
   const out: string[] = [];
-  const unit = report.format === 'cpuprofile' ? 'samples' : 'ticks';
-  out.push(`${printable(name)}: ${report.format}, ${report.samples} ${unit}, ${formatMs(report.durationMs)}`);
-  out.push('', `Summary by category`, `  ${'category'.padEnd(11)} ${pad(unit, 9)} ${pad('ms', 10)} ${pad('%', 7)}`);
-  for (const category of CATEGORIES) {
-    const cost = report.categories[category];
-    out.push(`  ${category.padEnd(11)} ${pad(String(cost.samples), 9)} ${pad(formatMs(cost.ms), 10)} ${pad(share(cost.samples, report.samples), 7)}`);
+  const { unit } = report;
+  if (unit === 'ms') {
+    const counted = report.format === 'cpuprofile' || report.format === 'pprof' ? 'samples' : 'ticks';
+    out.push(`${printable(name)}: ${report.format}, ${report.samples} ${counted}, ${formatMs(report.durationMs)}`);
+    for (const note of report.notes) out.push(`  ${printable(note)}`);
+    out.push('', `Summary by category`, `  ${'category'.padEnd(11)} ${pad(counted, 9)} ${pad('ms', 10)} ${pad('%', 7)}`);
+    for (const category of CATEGORIES) {
+      const cost = report.categories[category];
+      out.push(`  ${category.padEnd(11)} ${pad(String(cost.samples), 9)} ${pad(formatMs(cost.ms), 10)} ${pad(share(cost.samples, report.samples), 7)}`);
+    }
+  } else {
+    // Allocation profiles: every figure is the weight (bytes or objects) and every share a share of it.
+    out.push(`${printable(name)}: ${report.format}, ${amount(report.samples, unit)} allocated (sampled)${report.durationMs > 0 ? `, ${formatMs(report.durationMs)}` : ''}`);
+    for (const note of report.notes) out.push(`  ${printable(note)}`);
+    out.push('', `Summary by category`, `  ${'category'.padEnd(11)} ${pad(unit, 10)} ${pad('%', 7)}`);
+    for (const category of CATEGORIES) {
+      const cost = report.categories[category];
+      out.push(`  ${category.padEnd(11)} ${pad(amount(cost.ms, unit), 10)} ${pad(share(cost.samples, report.samples), 7)}`);
+    }
   }
-  out.push('', `Top ${top} by self time`, ...functionRows(report.functions.slice(0, top), report.samples, root));
+  const what = unit === 'ms' ? 'time' : unit;
+  out.push('', `Top ${top} by self ${what}`, ...functionRows(report.functions.slice(0, top), report.samples, root, unit));
   const byTotal = [...report.functions].sort((a, b) => b.totalSamples - a.totalSamples).slice(0, top);
-  out.push('', `Top ${top} by total time (each sample counted once per function)`, ...functionRows(byTotal, report.samples, root));
+  out.push('', `Top ${top} by total ${what} (each ${unit === 'ms' ? 'sample' : 'allocation'} counted once per function)`, ...functionRows(byTotal, report.samples, root, unit));
   if (report.lines.length > 0) {
     out.push('', `Hot lines`);
     for (const line of report.lines.slice(0, top)) {
-      out.push(`  ${pad(formatMs(line.selfMs), 10)} ${pad(share(line.selfSamples, report.samples), 7)}  ${where(line.file, line.line, root)}`);
+      out.push(`  ${pad(amount(line.selfMs, unit), 10)} ${pad(share(line.selfSamples, report.samples), 7)}  ${where(line.file, line.line, root)}`);
     }
   }
   if (report.callSites.length > 0) {
-    out.push('', `User call sites (library time charged to the user code that called it)`);
+    out.push('', unit === 'ms' ? `User call sites (library time charged to the user code that called it)` : `User call sites (${unit} allocated in libraries charged to the user code that called them)`);
     for (const site of report.callSites.slice(0, top)) {
-      out.push(`  ${pad(formatMs(site.ms), 10)} ${pad(formatPercent(site.percent), 7)}  ${printable(site.function || '(anonymous)')}  ${where(site.file, site.line, root)}`);
+      out.push(`  ${pad(amount(site.ms, unit), 10)} ${pad(formatPercent(site.percent), 7)}  ${printable(site.function || '(anonymous)')}  ${where(site.file, site.line, root, 'user')}`);
       for (const library of site.libraries.slice(0, 3)) {
-        out.push(`  ${' '.repeat(19)}    ${pad(formatMs(library.ms), 9)}  ${printable(library.name || '(anonymous)')} (${library.category})  ${where(library.file, library.line, root)}`);
+        out.push(`  ${' '.repeat(19)}    ${pad(amount(library.ms, unit), 9)}  ${printable(library.name || '(anonymous)')} (${library.category})  ${where(library.file, library.line, root)}`);
       }
     }
   }
@@ -90,20 +111,27 @@ function signed(value: number): string {
 
 export function diffText(names: { before: string; after: string }, diff: ProfileDiff, top: number, root: string): string {
   const out: string[] = [];
-  out.push(`before: ${printable(names.before)} (${diff.before.format}, ${diff.before.samples} samples, ${formatMs(diff.before.durationMs)})`);
-  out.push(`after:  ${printable(names.after)} (${diff.after.format}, ${diff.after.samples} samples, ${formatMs(diff.after.durationMs)})`);
-  out.push('', `Functions, biggest change in self time first (ms of CPU per second of profile; + = more after)`);
+  const rates = diff.unit === 'ms/s';
+  const weight = diff.unit === 'ms/s' ? null : diff.unit;
+  // Allocation profiles: bytes (or objects) as they are, "+1.20 MB"; CPU profiles: ms/s with two decimals.
+  const value = (v: number): string => (weight === null ? v.toFixed(2) : formatWeight(v, weight));
+  const change = (v: number): string => (weight === null ? signed(v) : `${v > 0 ? '+' : v < 0 ? '-' : ''}${formatWeight(Math.abs(v), weight)}`);
+  const sideText = (side: ProfileDiff['before']): string =>
+    weight === null ? `${side.format}, ${side.samples} samples, ${formatMs(side.durationMs)}` : `${side.format}, ${formatWeight(side.samples, weight)}`;
+  out.push(`before: ${printable(names.before)} (${sideText(diff.before)})`);
+  out.push(`after:  ${printable(names.after)} (${sideText(diff.after)})`);
+  out.push('', rates ? `Functions, biggest change in self time first (ms of CPU per second of profile; + = more after)` : `Functions, biggest change in self ${diff.unit} first (${diff.unit} allocated, before → after; + = more after)`);
   out.push(`  ${pad('delta', 9)} ${pad('before', 9)} ${pad('after', 9)} ${pad('total Δ', 9)}  function  location`);
   for (const f of diff.functions.slice(0, top)) {
     out.push(
-      `  ${pad(signed(f.selfDelta), 9)} ${pad(f.beforeSelf.toFixed(2), 9)} ${pad(f.afterSelf.toFixed(2), 9)} ${pad(signed(f.totalDelta), 9)}  ` +
-        `${printable(f.name || '(anonymous)')} (${f.category})  ${where(f.file, f.line, root)}`,
+      `  ${pad(change(f.selfDelta), 9)} ${pad(value(f.beforeSelf), 9)} ${pad(value(f.afterSelf), 9)} ${pad(change(f.totalDelta), 9)}  ` +
+        `${printable(f.name || '(anonymous)')} (${f.category})  ${where(f.file, f.line, root, f.category)}`,
     );
   }
   if (diff.lines.length > 0) {
-    out.push('', `Lines, biggest change first (ms/s)`);
+    out.push('', `Lines, biggest change first (${diff.unit})`);
     for (const l of diff.lines.slice(0, top)) {
-      out.push(`  ${pad(signed(l.delta), 9)} ${pad(l.before.toFixed(2), 9)} ${pad(l.after.toFixed(2), 9)}  ${where(l.file, l.line, root)}`);
+      out.push(`  ${pad(change(l.delta), 9)} ${pad(value(l.before), 9)} ${pad(value(l.after), 9)}  ${where(l.file, l.line, root)}`);
     }
   }
   return out.join('\n') + '\n';

@@ -11,6 +11,8 @@ export interface ResolvedFunction {
   column: number;
   category: Category;
   resolved: boolean;
+  /** Placed by its name: the profile recorded no URL (see inferLocations.ts). */
+  inferred?: boolean;
 }
 
 export interface FunctionIndex {
@@ -93,6 +95,7 @@ export function aggregate(profile: NormalizedProfile, index: FunctionIndex, shap
     selfMs: 0,
     totalMs: 0,
     category: f.category,
+    ...(f.inferred === true ? { inferred: true } : {}),
   }));
   const categories = emptyCategories();
   for (let n = 0; n < tree.count; n++) {

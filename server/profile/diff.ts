@@ -1,11 +1,15 @@
 // Compares two profiles of the same code (before/after a change). Profiles rarely last equally
 // long, so every figure is a rate: milliseconds of CPU per second of profile ("ms/s"); 1000 ms/s
-// is one core fully busy. Functions and lines are matched by name and resolved location.
+// is one core fully busy. Allocation profiles (bytes, objects) are compared as they are: a heap
+// profile has no duration, and what it holds is already the amount the workload allocated.
+// Functions and lines are matched by name and resolved location.
 import { diffTrees, toFlameNodes, DEFAULT_MIN_FRACTION } from './flameTree';
 import type { AnalyzedProfile } from './report';
-import type { Category, FlameNode, ProfileFormat, ProfileReport } from './types';
+import { ProfileInputError } from './profileInputError';
+import type { Category, FlameNode, ProfileFormat, ProfileReport, WeightUnit } from './types';
 
 export const DIFF_UNIT = 'ms/s' as const;
+export type DiffUnit = typeof DIFF_UNIT | 'bytes' | 'objects';
 
 export interface FunctionDelta {
   name: string;
@@ -36,7 +40,8 @@ export interface ProfileSide {
 }
 
 export interface ProfileDiff {
-  unit: typeof DIFF_UNIT;
+  /** ms/s for CPU profiles; bytes or objects, not rates, for allocation profiles. */
+  unit: DiffUnit;
   before: ProfileSide;
   after: ProfileSide;
   /** Biggest self change first (ties: biggest total change). */
@@ -46,7 +51,7 @@ export interface ProfileDiff {
 }
 
 /** ms -> ms per second of a profile lasting durationMs. */
-function rate(ms: number, durationMs: number): number {
+function perSecond(ms: number, durationMs: number): number {
   return durationMs > 0 ? (ms * 1000) / durationMs : 0;
 }
 
@@ -54,7 +59,15 @@ function side(report: ProfileReport): ProfileSide {
   return { format: report.format, samples: report.samples, durationMs: report.durationMs };
 }
 
+/** The unit both sides are compared in; profiles of different kinds do not compare. */
+export function diffUnitOf(before: WeightUnit, after: WeightUnit): DiffUnit {
+  if (before !== after) throw new ProfileInputError(`cannot compare a profile of ${before === 'ms' ? 'CPU time' : before} with one of ${after === 'ms' ? 'CPU time' : after}: compare profiles of one kind`);
+  return before === 'ms' ? DIFF_UNIT : before;
+}
+
 export function diffReports(before: ProfileReport, after: ProfileReport): ProfileDiff {
+  const unit = diffUnitOf(before.unit, after.unit);
+  const rate = (value: number, durationMs: number): number => (unit === DIFF_UNIT ? perSecond(value, durationMs) : value);
   const functions = new Map<string, FunctionDelta>();
   const functionOf = (f: ProfileReport['functions'][number]): FunctionDelta => {
     const key = `${f.name}\u0000${f.file}\u0000${f.line}\u0000${f.column}\u0000${f.category}`;
@@ -93,7 +106,7 @@ export function diffReports(before: ProfileReport, after: ProfileReport): Profil
   for (const l of after.lines) lineOf(l.file, l.line).after += rate(l.selfMs, after.durationMs);
   for (const l of lines.values()) l.delta = l.after - l.before;
   return {
-    unit: DIFF_UNIT,
+    unit,
     before: side(before),
     after: side(after),
     functions: [...functions.values()].sort(
@@ -108,7 +121,9 @@ export function diffReports(before: ProfileReport, after: ProfileReport): Profil
  * baseline spent at the same rate over the after profile's duration.
  */
 export function diffFlameTree(before: AnalyzedProfile, after: AnalyzedProfile, onlyMyCode: boolean, minFraction = DEFAULT_MIN_FRACTION): FlameNode {
-  const scale = before.profile.durationMs > 0 ? after.profile.durationMs / before.profile.durationMs : 0;
+  const unit = diffUnitOf(before.report.unit, after.report.unit);
+  // Allocation profiles compare bytes as they are; CPU profiles at the same rate.
+  const scale = unit !== DIFF_UNIT ? 1 : before.profile.durationMs > 0 ? after.profile.durationMs / before.profile.durationMs : 0;
   const tree = diffTrees(after.mergedTree(onlyMyCode), before.mergedTree(onlyMyCode), scale);
   return toFlameNodes(tree, { rootName: 'all', minFraction, withDelta: true });
 }

@@ -1,12 +1,15 @@
 // The one entry point for reading a profile file. The format is recognized by content, never
 // by name: gzip magic -> gunzip, then JSON (a cpuprofile, read from its bytes by
 // scanCpuprofile when it has the usual shape; `--prof-process --preprocess` output; a DevTools
-// trace with ProfileChunk events) or a raw V8 log (`node --prof`), read as a stream of lines.
+// trace with ProfileChunk events; a sampling heap profile), a raw V8 log (`node --prof`), read as
+// a stream of lines, or else pprof protobuf (read whole, within MAX_PPROF_BYTES).
 import { open, readFile, stat } from 'node:fs/promises';
 import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import { ProfileInputError } from './profileInputError';
 import { buildCpuprofile, readCpuprofile, findCpuprofile, readTraceProfile, type CpuprofileParts } from './readCpuprofile';
+import { isHeapProfile, readHeapProfile } from './readHeapProfile';
+import { NotPprofError, readPprof } from './readPprof';
 import { readPreprocessed, isPreprocessed } from './readPreprocessed';
 import { scanCpuprofile } from './scanCpuprofile';
 import { V8LogReader } from './readV8Log';
@@ -18,11 +21,15 @@ export interface LoadOptions {
   onProgress?: (fraction: number) => void;
   /** V8 logs: name C++ frames of the running Node binary with `nm` (default true). */
   nativeSymbols?: boolean;
+  /** pprof: the sample type to read ('wall', 'space', 'inuse_space/bytes'); default: the profile's default, else its last. */
+  sampleType?: string;
 }
 
 const GZIP_MAGIC = [0x1f, 0x8b];
 /** How much of the text is looked at to recognize a V8 log. */
 const SNIFF_BYTES = 64 * 1024;
+/** pprof is decoded from one buffer: larger (decompressed) files are refused rather than exhaust memory. */
+export const MAX_PPROF_BYTES = 512 * 1024 * 1024;
 
 export async function loadProfile(path: string, options: LoadOptions = {}): Promise<NormalizedProfile> {
   const { signal } = options;
@@ -64,9 +71,10 @@ export async function loadProfile(path: string, options: LoadOptions = {}): Prom
     let profile: NormalizedProfile;
     if (findCpuprofile(json) !== undefined) profile = readCpuprofile(json, path);
     else if (isPreprocessed(json)) profile = await readPreprocessed(json, path);
+    else if (isHeapProfile(json)) profile = readHeapProfile(json, path);
     else {
       const trace = readTraceProfile(json, path);
-      if (trace === undefined) throw new ProfileInputError(`not a CPU profile: ${path} is JSON without "nodes" (cpuprofile) or "code"/"ticks" (--prof-process --preprocess) or a trace with ProfileChunk events`);
+      if (trace === undefined) throw new ProfileInputError(`not a CPU profile: ${path} is JSON without "nodes" (cpuprofile) or "code"/"ticks" (--prof-process --preprocess) or "head" (heap profile) or a trace with ProfileChunk events`);
       profile = trace;
     }
     options.onProgress?.(1);
@@ -74,7 +82,18 @@ export async function loadProfile(path: string, options: LoadOptions = {}): Prom
   }
   const text = start.toString('latin1', 0, Math.min(start.length, SNIFF_BYTES));
   if (!(text.startsWith('v8-version,') || text.includes('\ncode-creation,') || text.startsWith('code-creation,') || text.startsWith('shared-library,'))) {
-    throw new ProfileInputError(`not a CPU profile: ${path} is neither JSON nor a V8 log (starts with ${describeStart(start)})`);
+    // pprof protobuf starts with a field tag; anything else is not a profile we know.
+    const unknown = `not a CPU profile: ${path} is neither JSON, a V8 log nor pprof (starts with ${describeStart(start)})`;
+    if (!PROTOBUF_FIRST_TAGS.has(start[0])) throw new ProfileInputError(unknown);
+    const bytes = await collect(start, chunks, MAX_PPROF_BYTES, path);
+    signal?.throwIfAborted();
+    try {
+      const profile = readPprof(bytes, path, { sampleType: options.sampleType });
+      options.onProgress?.(1);
+      return profile;
+    } catch (error) {
+      throw error instanceof NotPprofError ? new ProfileInputError(unknown) : error;
+    }
   }
   const reader = new V8LogReader(path, { nativeSymbols: options.nativeSymbols });
   // V8 escapes everything outside printable ASCII in its log, so latin1 decodes it exactly.
@@ -174,10 +193,21 @@ function scanFile(path: string, size: number, options: LoadOptions): CpuprofileP
   }
 }
 
-/** All (gunzipped) bytes in one buffer. */
-async function collect(first: Buffer, rest: AsyncGenerator<Buffer>): Promise<Buffer> {
+/** Field tags (field << 3 | wire type) a pprof Profile message can start with: fields 1-14, varint or length-delimited. */
+const PROTOBUF_FIRST_TAGS = new Set(Array.from({ length: 14 }, (_, i) => i + 1).flatMap((field) => [(field << 3) | 0, (field << 3) | 2]));
+
+/** All (gunzipped) bytes in one buffer, refused beyond `cap` bytes. */
+async function collect(first: Buffer, rest: AsyncGenerator<Buffer>, cap = Infinity, path = ''): Promise<Buffer> {
   const parts = [first];
-  for (let next = await rest.next(); !next.done; next = await rest.next()) parts.push(next.value);
+  let size = first.length;
+  for (let next = await rest.next(); !next.done; next = await rest.next()) {
+    size += next.value.length;
+    if (size > cap) {
+      await rest.return(undefined);
+      throw new ProfileInputError(`${path}: larger than ${Math.round(cap / (1024 * 1024))} MB (decompressed); not read`);
+    }
+    parts.push(next.value);
+  }
   return Buffer.concat(parts);
 }
 

@@ -9,6 +9,7 @@ import type { CostTable, FileCosts } from './costIndex';
 import { DEFAULT_MIN_FRACTION, invertTree, mergeProfile, toFlameNodes, type MergedTree } from './flameTree';
 import { DEFERRED_WORK, findInsights, type SourceLineReader } from './insights';
 import { loadProfile, type LoadOptions } from './load';
+import { inferLocations } from './inferLocations';
 import { isLocalCandidate, PathResolver } from './pathMapping';
 import { ProfileInputError } from './profileInputError';
 import { SourceMapCache } from './sourceMaps';
@@ -164,6 +165,9 @@ export class AnalyzedProfile {
 function locator(profile: NormalizedProfile, options: AnalysisOptions) {
   const roots = [...(options.root !== undefined ? [options.root] : []), ...(options.roots ?? [])];
   const paths = new PathResolver(roots.length > 0 ? roots : [process.cwd()], options.pathMappings ?? []);
+  // Frames recorded without a URL are placed by name, only when the profile has any.
+  const noUrlNames = profile.functions.filter((fn) => fn.noUrl === true).map((fn) => fn.name);
+  const inferred = noUrlNames.length > 0 && options.inferLocations !== false ? inferLocations(noUrlNames, roots.length > 0 ? roots : [process.cwd()]) : new Map();
   const maps = new SourceMapCache();
   const useMaps = options.sourceMaps !== false;
   /** The local generated file of each function when a source map applies to it, else ''. */
@@ -172,6 +176,11 @@ function locator(profile: NormalizedProfile, options: AnalysisOptions) {
 
   const locate = (f: number): ResolvedFunction => {
     const fn = profile.functions[f];
+    if (fn.noUrl === true) {
+      const at = inferred.get(fn.name);
+      if (at === undefined) return { name: fn.name, file: '', line: fn.line, column: fn.column, category: fn.category, resolved: false };
+      return { name: fn.name, file: at.file, line: at.line, column: at.column, category: fn.category, resolved: true, inferred: true };
+    }
     const path = paths.resolve(fn.url);
     if (!path.resolved) {
       if (isLocalCandidate(fn.url) && (fn.category === 'user' || fn.category === 'dependency')) unresolved.add(path.file);
@@ -234,6 +243,9 @@ export function buildReport(profile: NormalizedProfile, options: AnalysisOptions
     .sort((a, b) => b.selfSamples - a.selfSamples || b.totalSamples - a.totalSamples || a.name.localeCompare(b.name));
   const report: ProfileReport = {
     format: profile.format,
+    unit: profile.unit ?? 'ms',
+    notes: profile.notes ?? [],
+    ...(profile.sampleTypes !== undefined ? { sampleTypes: profile.sampleTypes } : {}),
     samples: profile.samples,
     durationMs: profile.durationMs,
     categories: aggregates.categories,

@@ -2,7 +2,10 @@
 // produces one `NormalizedProfile`; every view (CLI, language server, flame graph) is computed
 // from it by `buildReport`. Lines and columns are 1-based everywhere in this file; 0 = unknown.
 
-export type ProfileFormat = 'cpuprofile' | 'v8log' | 'v8log-preprocessed';
+import type { WeightUnit } from '../shared/format';
+
+export type ProfileFormat = 'cpuprofile' | 'v8log' | 'v8log-preprocessed' | 'heapprofile' | 'pprof';
+export type { WeightUnit };
 
 export type Category = 'gc' | 'idle' | 'program' | 'native' | 'node' | 'dependency' | 'user';
 export const CATEGORIES: readonly Category[] = ['user', 'dependency', 'node', 'native', 'gc', 'program', 'idle'];
@@ -15,6 +18,11 @@ export interface ProfileFunction {
   line: number;
   column: number;
   category: Category;
+  /**
+   * JavaScript whose script URL the profile leaves out (Node 20 heap profiles omit it for
+   * CommonJS functions, and their line too): the report may place it by its name, as inferred.
+   */
+  noUrl?: boolean;
 }
 
 /**
@@ -50,6 +58,18 @@ export interface NormalizedProfile {
   lineTicks: LineTicks[];
   /** Non-fatal problems seen while reading (dangling ids, negative deltas...), one line each. */
   warnings: string[];
+  /**
+   * What the weights measure; absent means CPU time. For 'bytes' and 'objects' (allocation
+   * profiles, pprof heap types) every `selfMs`/`ms` figure holds that weight instead of
+   * milliseconds, and `selfSamples`/`samples` hold the same weight, so that every share is a
+   * share of the weight (a 1 MB sample is not worth the same as a 16 B one). Outward views
+   * name the fields by unit (`selfBytes`, "allocates 366 MB").
+   */
+  unit?: WeightUnit;
+  /** What kind of recording this is, in one line each (an allocation profile's retention, pprof's sample type). */
+  notes?: string[];
+  /** pprof: every sample type in the file ('type/unit') and the one read. */
+  sampleTypes?: { available: string[]; chosen: string };
 }
 
 /** A file location after path mapping and source maps. */
@@ -76,6 +96,8 @@ export interface FunctionCost {
   selfMs: number;
   totalMs: number;
   category: Category;
+  /** The location was inferred from the function's name (the profile recorded no URL). */
+  inferred?: boolean;
 }
 
 export interface LineCost {
@@ -143,6 +165,11 @@ export interface FlameNode {
 
 export interface ProfileReport {
   format: ProfileFormat;
+  /** What `ms` figures measure (see NormalizedProfile.unit); 'ms' for CPU profiles. */
+  unit: WeightUnit;
+  /** What kind of recording this is (allocation profiles, pprof sample types), one line each. */
+  notes: string[];
+  sampleTypes?: { available: string[]; chosen: string };
   samples: number;
   durationMs: number;
   categories: Record<Category, CategoryCost>;
@@ -170,4 +197,6 @@ export interface ReportOptions {
   pathMappings?: PathMapping[];
   /** Apply source maps of local files (default true). */
   sourceMaps?: boolean;
+  /** Place JavaScript frames recorded without a URL by their name when it is declared once in the roots (default true). */
+  inferLocations?: boolean;
 }

@@ -147,6 +147,8 @@ describe('profile text', () => {
     assert.equal(printable('evil\u001b[2Jname\nnext'), 'evil\\x1b[2Jname\\x0anext');
     const report: ProfileReport = {
       format: 'cpuprofile',
+      unit: 'ms',
+      notes: [],
       samples: 4,
       durationMs: 4,
       categories: {
