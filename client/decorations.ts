@@ -6,6 +6,7 @@ import { readConfig, affectsHeat } from './config';
 import type { HotframeContext } from './ctx';
 import { Requests, type FileHeat, type FileHeatParams } from '../server/protocol';
 import { formatDuration, formatPercent } from './statusBar';
+import { formatWeight, type WeightUnit } from '../server/shared/format';
 
 /** Decoration types cannot vary their background per range, so heat is quantized into buckets. */
 const BUCKETS = 8;
@@ -26,12 +27,19 @@ export function heatBucket(percent: number): number {
   return Math.min(BUCKETS, Math.max(1, Math.ceil(Math.sqrt(Math.min(percent, 100) / 100) * BUCKETS)));
 }
 
-export function lineNote(percent: number, selfMs: number): string {
-  return `${formatPercent(percent)} · ${formatDuration(selfMs)}`;
+/** A figure in the profile's unit; every label carries its unit. */
+function amount(value: number, unit: WeightUnit): string {
+  return unit === 'ms' ? formatDuration(value) : formatWeight(value, unit);
 }
 
-export function functionNote(selfMs: number, totalMs: number, percent: number): string {
-  return `self ${formatDuration(selfMs)} · total ${formatDuration(totalMs)} · ${formatPercent(percent)}`;
+export function lineNote(percent: number, selfMs: number, unit: WeightUnit = 'ms'): string {
+  return unit === 'ms' ? `${formatPercent(percent)} · ${formatDuration(selfMs)}` : `allocates ${amount(selfMs, unit)} · ${formatPercent(percent)} of ${unit}`;
+}
+
+/** "self 2 ms · total 40 ms · 3%", or for an allocation profile "allocates 366 MB · 37% of bytes (self 300 MB)". */
+export function functionNote(selfMs: number, totalMs: number, percent: number, unit: WeightUnit = 'ms', inferred = false): string {
+  if (unit === 'ms') return `self ${formatDuration(selfMs)} · total ${formatDuration(totalMs)} · ${formatPercent(percent)}`;
+  return `allocates ${amount(totalMs, unit)} · ${formatPercent(percent)} of ${unit} (self ${amount(selfMs, unit)})${inferred ? ' · placed by name (no URL in the profile)' : ''}`;
 }
 
 /** Works out what to draw for one file; pure so that it is testable without an editor. */
@@ -46,14 +54,15 @@ export function planHeat(heat: FileHeat, thresholdPercent: number, lineCount: nu
     list.push(text);
     notes.set(line, list);
   };
+  const unit = heat.profile?.unit ?? 'ms';
   for (const fn of heat.functions) {
-    if (inFile(fn.line) && fn.totalMs > 0) add(fn.line, `${fn.name}: ${functionNote(fn.selfMs, fn.totalMs, fn.percent)}`);
+    if (inFile(fn.line) && fn.totalMs > 0) add(fn.line, `${fn.name}: ${functionNote(fn.selfMs, fn.totalMs, fn.percent, unit, fn.inferred === true)}`);
   }
   const hottest = heat.lines
     .filter((l) => inFile(l.line) && l.percent >= thresholdPercent)
     .sort((a, b) => b.percent - a.percent)
     .slice(0, MAX_LINE_NOTES);
-  for (const l of hottest) add(l.line, lineNote(l.percent, l.selfMs));
+  for (const l of hottest) add(l.line, lineNote(l.percent, l.selfMs, unit));
   return {
     lines,
     notes: [...notes].sort((a, b) => a[0] - b[0]).map(([line, texts]) => ({ line, text: texts.join('  |  ') })),

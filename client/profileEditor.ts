@@ -6,6 +6,7 @@ import type { HotframeContext } from './ctx';
 import { loadProfile } from './commands';
 import type { ProfileSummary } from '../server/protocol';
 import { formatDuration, formatPercent } from './statusBar';
+import { formatWeight } from '../server/shared/format';
 
 export const PROFILE_EDITOR_VIEW_TYPE = 'hotframe.profileSummary';
 
@@ -17,9 +18,14 @@ export function summaryHtml(file: string, summary: ProfileSummary | null, error:
   const rows: [string, string][] = summary
     ? [
         ['Format', summary.format],
-        ['Samples', String(summary.samples)],
-        ['Duration', formatDuration(summary.durationMs)],
-        ['GC share', formatPercent(summary.gcPercent)],
+        ...(summary.unit === 'ms'
+          ? ([
+              ['Samples', String(summary.samples)],
+              ['Duration', formatDuration(summary.durationMs)],
+              ['GC share', formatPercent(summary.gcPercent)],
+            ] as [string, string][])
+          : ([['Allocated (sampled)', formatWeight(summary.samples, summary.unit)]] as [string, string][])),
+        ...(summary.notes ?? []).map((note): [string, string] => ['Recording', note]),
         ['Files not found locally', String(summary.unresolvedFiles.length)],
       ]
     : [];

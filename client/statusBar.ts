@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import type { HotframeContext } from './ctx';
 import type { ProfileSummary } from '../server/protocol';
+import { formatWeight } from '../server/shared/format';
 
 export function formatDuration(ms: number): string {
   if (ms >= 1000) return `${(ms / 1000).toFixed(1)} s`;
@@ -14,6 +15,8 @@ export function formatPercent(percent: number): string {
 }
 
 export function statusText(profile: ProfileSummary): string {
+  // An allocation profile has no duration or GC share: it shows what was allocated.
+  if (profile.unit !== undefined && profile.unit !== 'ms') return `$(flame) ${profile.name} · ${formatWeight(profile.samples, profile.unit)} allocated`;
   return `$(flame) ${profile.name} · ${formatDuration(profile.durationMs)} · GC ${formatPercent(profile.gcPercent)}`;
 }
 
@@ -40,7 +43,7 @@ export class ProfileStatusBar implements vscode.Disposable {
       return;
     }
     this.item.text = statusText(profile);
-    const lines = [`Hotframe: ${profile.path}`, `${profile.samples} samples, ${profile.format}`];
+    const lines = [`Hotframe: ${profile.path}`, profile.unit === 'ms' ? `${profile.samples} samples, ${profile.format}` : profile.format, ...(profile.notes ?? [])];
     if (baseline) lines.push(`Compared with ${baseline.name}`);
     if (profile.unresolvedFiles.length > 0) lines.push(`${profile.unresolvedFiles.length} files not found locally`);
     lines.push('Click to show the flame graph');

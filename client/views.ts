@@ -5,7 +5,8 @@ import * as vscode from 'vscode';
 import type { HotframeContext } from './ctx';
 import { Requests, type OverviewResult } from '../server/protocol';
 import type { CallSite, FunctionCost, Insight, AttributedLibraryCost } from '../server/profile/types';
-import { formatDuration, formatPercent } from './statusBar';
+import { formatDuration as formatTime, formatPercent } from './statusBar';
+import { formatWeight } from '../server/shared/format';
 
 export const OPEN_LOCATION_COMMAND = 'hotframe._openLocation';
 /** Items per section: a review starts with the top of the list; the flame graph has the rest. */
@@ -130,6 +131,9 @@ export class OverviewTree implements vscode.TreeDataProvider<OverviewNode>, vsco
 
   getTreeItem(node: OverviewNode): vscode.TreeItem {
     const None = vscode.TreeItemCollapsibleState.None;
+    // Allocation profiles: every figure in bytes (or objects), never as time.
+    const unit = this.overview?.profile?.unit ?? 'ms';
+    const formatDuration = (value: number): string => (unit === 'ms' ? formatTime(value) : formatWeight(value, unit));
     switch (node.kind) {
       case 'section': {
         // Call sites expand into their libraries: start folded so the insights stay in view.
@@ -145,7 +149,7 @@ export class OverviewTree implements vscode.TreeDataProvider<OverviewNode>, vsco
         const f = node.value;
         const item = new vscode.TreeItem(f.name || '(anonymous)', None);
         item.description = `self ${formatDuration(f.selfMs)} / total ${formatDuration(f.totalMs)}`;
-        item.tooltip = `${location(f.file, f.line)}\n${f.selfSamples} self samples, ${f.totalSamples} total (${f.category})`;
+        item.tooltip = unit === 'ms' ? `${location(f.file, f.line)}\n${f.selfSamples} self samples, ${f.totalSamples} total (${f.category})` : `${location(f.file, f.line)}${f.inferred === true ? ' (placed by its name: no URL in the profile)' : ''}\n${f.category}`;
         item.iconPath = new vscode.ThemeIcon('symbol-function');
         item.command = openCommand(f.file, f.line);
         return item;
@@ -154,7 +158,7 @@ export class OverviewTree implements vscode.TreeDataProvider<OverviewNode>, vsco
         const c = node.value;
         const item = new vscode.TreeItem(`${c.function || '(anonymous)'} · ${path.basename(c.file)}:${c.line}`, c.libraries.length ? vscode.TreeItemCollapsibleState.Collapsed : None);
         item.description = `${formatDuration(c.ms)} · ${formatPercent(c.percent)}`;
-        item.tooltip = `${location(c.file, c.line)}\nLibrary time beneath this call: ${formatDuration(c.ms)} (${c.samples} samples)`;
+        item.tooltip = unit === 'ms' ? `${location(c.file, c.line)}\nLibrary time beneath this call: ${formatDuration(c.ms)} (${c.samples} samples)` : `${location(c.file, c.line)}\nAllocated in libraries beneath this call: ${formatDuration(c.ms)}`;
         item.iconPath = new vscode.ThemeIcon('call-outgoing');
         item.command = openCommand(c.file, c.line);
         return item;

@@ -1,7 +1,7 @@
 // Custom requests between the extension (client/) and the language server (server/lsp).
 // The client only displays; every number here is computed in the server process. Types only,
 // so the client can import this file without pulling analysis code into its bundle.
-import type { CallSite, FlameNode, FunctionCost, Insight, PathMapping, ProfileFormat } from './profile/types';
+import type { CallSite, FlameNode, FunctionCost, Insight, PathMapping, ProfileFormat, WeightUnit } from './profile/types';
 
 export const Requests = {
   /** Load a profile (progress via workDoneToken, cancellable). Fails with one-line message; previous state is kept. */
@@ -25,12 +25,20 @@ export interface LoadProfileParams {
   pathMappings: PathMapping[];
   /** Workspace folders used for the automatic suffix match. */
   roots: string[];
+  /** pprof: the sample type to read ('wall', 'inuse_space/bytes'); absent: the profile's default. */
+  sampleType?: string;
 }
 
 export interface ProfileSummary {
   name: string;
   path: string;
   format: ProfileFormat;
+  /** What the figures measure: ms for CPU profiles, bytes/objects for allocation profiles (every `*Ms` field then holds that unit). */
+  unit: WeightUnit;
+  /** What kind of recording this is (an allocation profile's retention, pprof's sample type), one line each. */
+  notes: string[];
+  /** pprof: the file's sample types and the one read. */
+  sampleTypes?: { available: string[]; chosen: string };
   samples: number;
   durationMs: number;
   gcPercent: number;
@@ -59,6 +67,8 @@ export interface FunctionHeat {
   selfMs: number;
   totalMs: number;
   percent: number; // total share, 0..100
+  /** Placed by its name: the profile recorded no URL for it. */
+  inferred?: boolean;
 }
 
 export interface FileHeat {
@@ -80,7 +90,8 @@ export interface FlameGraphParams {
 export interface FlameGraphResult {
   title: string;
   mode: FlameMode;
-  unit: 'samples' | 'ms';
+  /** What node values count: samples (timed by totalMs), ms, or an allocation profile's bytes/objects. */
+  unit: 'samples' | 'ms' | 'bytes' | 'objects';
   totalMs: number;
   root: FlameNode;
   /** Files the webview may ask to open (absolute local paths that exist). */

@@ -10,6 +10,7 @@ import type { CancellationToken, Connection, Hover, ProgressToken } from 'vscode
 import type { Finding } from '../../rules/api';
 import { costIndexOf, type CostIndex, type CostTable, type MeasuredCost } from '../profile/costIndex';
 import { formatMs, formatPercent } from '../profile/insights';
+import { formatWeight } from '../shared/format';
 import type { LineDetail } from '../profile/report';
 import type { Insight, PathMapping } from '../profile/types';
 import { oneLine, ProfileSession, type FromWorker, type LoadedProfile, type SessionRequest, type SessionResult, type ToWorker } from '../profile/worker';
@@ -135,7 +136,8 @@ function loadParams(raw: unknown): LoadProfileParams & { workDoneToken?: Progres
     : [];
   const roots = isStringArray(params.roots) ? params.roots : [];
   const token = typeof params.workDoneToken === 'string' || typeof params.workDoneToken === 'number' ? params.workDoneToken : undefined;
-  return { path: params.path, role: params.role, pathMappings: mappings, roots, workDoneToken: token };
+  const sampleType = typeof params.sampleType === 'string' && params.sampleType.length <= 200 ? params.sampleType : undefined;
+  return { path: params.path, role: params.role, pathMappings: mappings, roots, workDoneToken: token, ...(sampleType !== undefined ? { sampleType } : {}) };
 }
 
 /** Markdown-escapes text from the profile (function names, paths). */
@@ -147,30 +149,34 @@ function shareText(samples: number, total: number): string {
   return formatPercent(total > 0 ? (samples / total) * 100 : 0);
 }
 
-/** The hover text for one measured line. */
+/** The hover text for one measured line, in the profile's unit (ms, or bytes for an allocation profile). */
 export function hoverMarkdown(detail: LineDetail): string {
   const parts: string[] = [];
   const total = detail.samples;
+  const unit = detail.unit ?? 'ms';
+  const amount = (value: number): string => (unit === 'ms' ? formatMs(value) : formatWeight(value, unit));
+  const of = unit === 'ms' ? 'of samples' : `of allocated ${unit}`;
   if (detail.line !== null) {
-    parts.push(`**Hotframe** · this line: ${formatMs(detail.line.selfMs)} self (${shareText(detail.line.selfSamples, total)} of samples)`);
+    parts.push(`**Hotframe** · this line: ${amount(detail.line.selfMs)} self (${shareText(detail.line.selfSamples, total)} ${of})`);
   } else {
     parts.push('**Hotframe**');
   }
   for (const { cost, callers, callees } of detail.functions) {
+    const inferred = cost.inferred === true ? ' (placed by its name: the profile recorded no URL)' : '';
     parts.push(
-      `\`${md(cost.name || '(anonymous)')}\`: self ${formatMs(cost.selfMs)} (${shareText(cost.selfSamples, total)}), ` +
-        `total ${formatMs(cost.totalMs)} (${shareText(cost.totalSamples, total)})`,
+      `\`${md(cost.name || '(anonymous)')}\`${unit === 'ms' ? '' : ' allocates'}: self ${amount(cost.selfMs)} (${shareText(cost.selfSamples, total)}), ` +
+        `total ${amount(cost.totalMs)} (${shareText(cost.totalSamples, total)} ${of})${inferred}`,
     );
-    if (callers.length > 0) parts.push(`callers: ${callers.map((e) => `${md(e.name || '(anonymous)')} ${formatMs(e.ms)}`).join(', ')}`);
-    if (callees.length > 0) parts.push(`callees: ${callees.map((e) => `${md(e.name || '(anonymous)')} ${formatMs(e.ms)}`).join(', ')}`);
+    if (callers.length > 0) parts.push(`callers: ${callers.map((e) => `${md(e.name || '(anonymous)')} ${amount(e.ms)}`).join(', ')}`);
+    if (callees.length > 0) parts.push(`callees: ${callees.map((e) => `${md(e.name || '(anonymous)')} ${amount(e.ms)}`).join(', ')}`);
   }
   for (const site of detail.callSites) {
     const libraries = site.libraries
       .slice(0, 4)
-      .map((l) => `${md(l.name || '(anonymous)')} ${formatMs(l.ms)}`)
+      .map((l) => `${md(l.name || '(anonymous)')} ${amount(l.ms)}`)
       .join(', ');
     const where = site.exactLine === true ? 'calls on this line' : `calls in \`${md(site.function || '(anonymous)')}\``;
-    parts.push(`${where} spent ${formatMs(site.ms)} (${formatPercent(site.percent)}) in libraries: ${libraries}`);
+    parts.push(`${where} ${unit === 'ms' ? 'spent' : 'allocated'} ${amount(site.ms)} (${formatPercent(site.percent)}) in libraries: ${libraries}`);
   }
   return parts.join('\n\n');
 }
@@ -217,7 +223,7 @@ export function registerProfileFeatures(
     }
     try {
       const options = { roots: params.roots, pathMappings: params.pathMappings };
-      const result = (await backend.request({ kind: 'load', path: params.path, role: params.role, options }, controller.signal, report)) as LoadedProfile;
+      const result = (await backend.request({ kind: 'load', path: params.path, role: params.role, options, sampleType: params.sampleType }, controller.signal, report)) as LoadedProfile;
       // A cancel that arrives after the worker committed the profile is too late: the worker
       // holds the new profile now, so this thread and the client take it too.
       if (params.role === 'primary' && result.costTable !== null) {
@@ -256,7 +262,7 @@ export function registerProfileFeatures(
       lines: (costs?.lines ?? []).map((l) => ({ line: l.line, selfMs: l.selfMs, selfSamples: l.selfSamples, percent: percent(l.selfSamples) })),
       functions: (costs?.functions ?? [])
         .filter((f) => f.line > 0)
-        .map((f) => ({ name: f.name, line: f.line, column: Math.max(1, f.column), selfMs: f.selfMs, totalMs: f.totalMs, percent: percent(f.totalSamples) })),
+        .map((f) => ({ name: f.name, line: f.line, column: Math.max(1, f.column), selfMs: f.selfMs, totalMs: f.totalMs, percent: percent(f.totalSamples), ...(f.inferred === true ? { inferred: true } : {}) })),
       callSites: costs?.callSites ?? [],
     };
   });

@@ -13,7 +13,7 @@ import { inferLocations } from './inferLocations';
 import { isLocalCandidate, PathResolver } from './pathMapping';
 import { ProfileInputError } from './profileInputError';
 import { SourceMapCache } from './sourceMaps';
-import type { CallSite, FlameNode, FunctionCost, LineCost, NormalizedProfile, ProfileReport, ReportOptions } from './types';
+import type { CallSite, FlameNode, FunctionCost, LineCost, NormalizedProfile, ProfileReport, ReportOptions, WeightUnit } from './types';
 
 export interface AnalysisOptions extends ReportOptions {
   /** More roots for the suffix match (workspace folders); `root` comes first. */
@@ -37,6 +37,8 @@ export interface FunctionDetail {
 
 /** What a hover on one source line can tell. */
 export interface LineDetail {
+  /** What the `ms` figures measure (bytes for allocation profiles). */
+  unit: WeightUnit;
   samples: number;
   durationMs: number;
   line: LineCost | null;
@@ -111,7 +113,7 @@ export class AnalyzedProfile {
     const functions = heat.functions.filter((f) => f.line === line).map((cost) => this.functionDetail(cost));
     const callSites = heat.callSites.filter((s) => s.line === line);
     if (lineCost === null && functions.length === 0 && callSites.length === 0) return null;
-    return { samples: this.profile.samples, durationMs: this.profile.durationMs, line: lineCost, functions, callSites };
+    return { unit: this.report.unit, samples: this.profile.samples, durationMs: this.profile.durationMs, line: lineCost, functions, callSites };
   }
 
   private functionDetail(cost: FunctionCost): FunctionDetail {

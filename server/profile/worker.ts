@@ -22,7 +22,7 @@ export interface LoadedProfile {
 }
 
 export type SessionRequest =
-  | { kind: 'load'; path: string; role: ProfileRole; options: AnalysisOptions }
+  | { kind: 'load'; path: string; role: ProfileRole; options: AnalysisOptions; sampleType?: string }
   | { kind: 'clear' }
   | { kind: 'flame'; params: FlameGraphParams }
   | { kind: 'overview' }
@@ -52,10 +52,10 @@ export class ProfileSession {
   private baseline: { path: string; analyzed: AnalyzedProfile } | null = null;
 
   /** Loads a profile; on any failure (or abort) the previous state is kept. */
-  async load(path: string, role: ProfileRole, options: AnalysisOptions, signal?: AbortSignal, onProgress?: (fraction: number) => void): Promise<LoadedProfile> {
+  async load(path: string, role: ProfileRole, options: AnalysisOptions, signal?: AbortSignal, onProgress?: (fraction: number) => void, sampleType?: string): Promise<LoadedProfile> {
     let analyzed: AnalyzedProfile;
     try {
-      analyzed = await analyzeProfileFile(path, options, { signal, onProgress: (fraction) => onProgress?.(fraction * 0.8) });
+      analyzed = await analyzeProfileFile(path, options, { signal, onProgress: (fraction) => onProgress?.(fraction * 0.8), sampleType });
       // Analysis is synchronous: let an abort posted meanwhile arrive before committing.
       await new Promise<void>((done) => setImmediate(done));
       signal?.throwIfAborted();
@@ -91,7 +91,7 @@ export class ProfileSession {
       return {
         title: `${basename(baseline.path)} → ${basename(primary.path)}`,
         mode: 'diff',
-        unit: 'samples',
+        unit: flameUnit(primary.analyzed),
         totalMs: primary.analyzed.profile.durationMs,
         root: diffFlameTree(baseline.analyzed, primary.analyzed, params.onlyMyCode, minFraction),
         openableFiles: [...files].sort(),
@@ -100,7 +100,7 @@ export class ProfileSession {
     return {
       title: basename(primary.path),
       mode: params.mode,
-      unit: 'samples',
+      unit: flameUnit(primary.analyzed),
       totalMs: primary.analyzed.profile.durationMs,
       root: primary.analyzed.flame(params.mode, params.onlyMyCode, minFraction),
       openableFiles: primary.analyzed.openableFiles(),
@@ -125,7 +125,7 @@ export class ProfileSession {
   async handle(request: SessionRequest, signal?: AbortSignal, onProgress?: (fraction: number) => void): Promise<SessionResult> {
     switch (request.kind) {
       case 'load':
-        return this.load(request.path, request.role, request.options, signal, onProgress);
+        return this.load(request.path, request.role, request.options, signal, onProgress, request.sampleType);
       case 'clear':
         this.clear();
         return null;
@@ -139,12 +139,20 @@ export class ProfileSession {
   }
 }
 
+/** Flame values are samples (timed by the duration) for CPU profiles, the weight itself for allocation profiles. */
+function flameUnit(analyzed: AnalyzedProfile): FlameGraphResult['unit'] {
+  return analyzed.report.unit === 'ms' ? 'samples' : analyzed.report.unit;
+}
+
 export function summaryOf(path: string, analyzed: AnalyzedProfile): ProfileSummary {
   const { report } = analyzed;
   return {
     name: basename(path),
     path,
     format: report.format,
+    unit: report.unit,
+    notes: report.notes,
+    ...(report.sampleTypes !== undefined ? { sampleTypes: report.sampleTypes } : {}),
     samples: report.samples,
     durationMs: report.durationMs,
     gcPercent: gcPercent(analyzed.profile, analyzed.aggregates),

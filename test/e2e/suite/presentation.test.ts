@@ -9,6 +9,8 @@ const summary: ProfileSummary = {
   name: 'before.cpuprofile',
   path: '/p/before.cpuprofile',
   format: 'cpuprofile',
+  unit: 'ms',
+  notes: [],
   samples: 9000,
   durationMs: 12_345,
   gcPercent: 8.04,
