@@ -46,7 +46,8 @@ function assertOneLineError(run: Run, pattern: RegExp): void {
 describe('hotframe profile', () => {
   it('prints the report as JSON: categories, functions by self samples, lines, call sites, insights', async () => {
     const report = await profileJson(join(PROFILES, 'service.cpuprofile'), '--top', '5');
-    assert.deepEqual(Object.keys(report), ['format', 'samples', 'durationMs', 'categories', 'functions', 'lines', 'callSites', 'insights', 'unresolvedFiles', 'warnings']);
+    // unit and notes say what the figures measure (issue 16: allocation profiles and pprof).
+    assert.deepEqual(Object.keys(report), ['format', 'unit', 'notes', 'samples', 'durationMs', 'categories', 'functions', 'lines', 'callSites', 'insights', 'unresolvedFiles', 'warnings']);
     assert.equal(report.format, 'cpuprofile');
     assert.deepEqual(Object.keys(report.categories).sort(), ['dependency', 'gc', 'idle', 'native', 'node', 'program', 'user']);
     const categorized = Object.values(report.categories).reduce((sum, c) => sum + c.samples, 0);
