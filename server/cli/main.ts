@@ -7,8 +7,8 @@ const USAGE = `usage: hotframe <command> [options]
 
 commands:
   analyze [paths..] [--format text|json|sarif] [--rule <id>=<level>] [--profile FILE] [--root DIR]
-  profile FILE [--root DIR] [--top N] [--format text|json]
-  diff BEFORE AFTER [--root DIR] [--top N] [--format text|json]
+  profile FILE [--root DIR] [--top N] [--format text|json] [--sample-type TYPE] [--alloc ALLOCATION_PROFILE]
+  diff BEFORE AFTER [--root DIR] [--top N] [--format text|json] [--sample-type TYPE]
 
 exit codes: 0 no findings, 1 findings, 2 usage or input error`;
 

@@ -1,8 +1,10 @@
-// `hotframe profile FILE [--root DIR] [--top N] [--format text|json] [--sample-type TYPE]`
+// `hotframe profile FILE [--root DIR] [--top N] [--format text|json] [--sample-type TYPE] [--alloc FILE]`
+// With --alloc, an allocation profile of the same service names who makes the garbage in the GC insight.
 import { statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 
 import { ProfileInputError } from '../profile/profileInputError';
+import { withAllocationSites } from '../profile/allocationJoin';
 import { analyzeProfileFile, type AnalyzedProfile } from '../profile/report';
 import type { ProfileReport } from '../profile/types';
 import { flagValue, parseArgs, type ParsedArgs } from './args';
@@ -93,13 +95,19 @@ function cpuReportJson(report: ProfileReport, top: number): Record<string, unkno
 }
 
 export async function runProfile(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, ['root', 'top', 'format', 'sample-type']);
+  const args = parseArgs(argv, ['root', 'top', 'format', 'sample-type', 'alloc']);
   if (args.positionals.length !== 1) {
-    throw new CliError(`profile: expected one profile FILE, got ${args.positionals.length} (usage: hotframe profile FILE [--root DIR] [--top N] [--format text|json] [--sample-type TYPE])`);
+    throw new CliError(`profile: expected one profile FILE, got ${args.positionals.length} (usage: hotframe profile FILE [--root DIR] [--top N] [--format text|json] [--sample-type TYPE] [--alloc ALLOCATION_PROFILE])`);
   }
   const options = profileCliOptions(args);
   const file = args.positionals[0];
-  const { report } = await analyzeProfileForCli(file, options.root, options.sampleType);
+  let { report } = await analyzeProfileForCli(file, options.root, options.sampleType);
+  const allocFile = flagValue(args, 'alloc');
+  if (allocFile !== undefined) {
+    const allocation = await analyzeProfileForCli(allocFile, options.root);
+    if (allocation.report.unit === 'ms') throw new CliError(`--alloc ${allocFile}: not an allocation profile (it measures CPU time)`);
+    report = { ...report, insights: withAllocationSites(report.insights, allocation, basename(allocFile)) };
+  }
   process.stdout.write(options.format === 'json' ? JSON.stringify(reportJson(report, options.top), null, 2) + '\n' : profileText(basename(file), report, options.top, options.root));
   return 0;
 }

@@ -12,6 +12,7 @@ import { gunzipSync } from 'node:zlib';
 
 import { bundles } from '../../test/unit/bundles';
 import { reportJson } from '../cli/profileCommand';
+import { allocationSites, withAllocationSites } from './allocationJoin';
 import { diffReports } from './diff';
 import { analyzeProfileFile } from './report';
 import type { FunctionCost, ProfileReport } from './types';
@@ -331,5 +332,23 @@ describe('allocation profiles and pprof, recorded in this run', function () {
     const bad = hotframe('profile', recorded(/^time\.pb\.gz$/), '--sample-type', 'space');
     assert.equal(bad.status, 2);
     assert.match(bad.stderr, /^hotframe: .*time\.pb\.gz: no sample type "space"; the profile has sample\/count, wall\/nanoseconds\n$/);
+  });
+
+  it('joined to a CPU profile: the GC insight names the top allocating user code', async () => {
+    const cpu = (await analyzeProfileFile(recorded(/^time\.pb\.gz$/), { root: WORKLOADS })).report;
+    const allocation = await analyzeProfileFile(recorded(/^inspector\.heapprofile$/), { root: WORKLOADS });
+    const sites = allocationSites(allocation);
+    assert.equal(sites[0].function, 'buildGarbage');
+    close(sites[0].amount, fn(allocation.report, 'buildGarbage').totalMs, 'bytes under buildGarbage');
+    // An insight list with a GC insight (the recording's own GC share varies from run to run).
+    const gc = { id: 'gc-pressure' as const, seed: '001' as const, title: 'GC', message: 'GC took 27% of CPU.', samples: 1, ms: 1, percent: 27, location: null };
+    const joined = withAllocationSites([gc, ...cpu.insights.filter((i) => i.id !== 'gc-pressure')], allocation, 'inspector.heapprofile');
+    const message = joined.find((i) => i.id === 'gc-pressure')?.message ?? '';
+    assert.match(message, /Who makes the garbage \(inspector\.heapprofile\): buildGarbage at .*allocate\.js:12 allocates [\d.]+ MB \([\d.]+% of bytes\); retainBlocks at .*allocate\.js:8/);
+    assert.doesNotMatch(message, /\[eval\]/);
+    assert.deepEqual(joined.find((i) => i.id === 'gc-pressure')?.location, { file: WORKLOAD, line: 12 });
+    // A --heap-prof file holds no garbage: the insight says so.
+    const leak = await analyzeProfileFile(recorded(/^Heap\..*\.heapprofile$/), { root: WORKLOADS });
+    assert.match(withAllocationSites([gc], leak, 'Heap.heapprofile')[0].message, /may hold only what was still alive/);
   });
 });
