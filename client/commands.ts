@@ -13,7 +13,7 @@ import { Requests, type FlameGraphParams, type FlameGraphResult, type FlameMode,
 
 /** What the file picker offers; the server decides what the content actually is. */
 export const PROFILE_FILTERS: Record<string, string[]> = {
-  'CPU profiles': ['cpuprofile', 'log', 'json', 'gz'],
+  Profiles: ['cpuprofile', 'log', 'json', 'gz', 'heapprofile', 'pprof', 'pb'],
   'All files': ['*'],
 };
 
@@ -51,11 +51,12 @@ function errorMessage(error: unknown): string {
  * Loads a profile in the server with a cancellable notification. Failure shows one error message
  * and leaves the previously loaded profile in place (the server keeps its state too).
  */
-export async function loadProfile(ctx: HotframeContext, file: string, role: ProfileRole): Promise<ProfileSummary | null> {
+export async function loadProfile(ctx: HotframeContext, file: string, role: ProfileRole, sampleType?: string): Promise<ProfileSummary | null> {
   const name = path.basename(file);
   const params: LoadProfileParams & { workDoneToken: string } = {
     path: file,
     role,
+    ...(sampleType !== undefined ? { sampleType } : {}),
     pathMappings: readConfig().pathMappings,
     roots: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
     workDoneToken: ctx.nextProgressToken(),
@@ -85,7 +86,8 @@ export async function loadProfile(ctx: HotframeContext, file: string, role: Prof
     // A cancelled request resolves without a result: nothing changes.
     if (!summary) return null;
     ctx.setProfile(role, summary);
-    ctx.output.appendLine(`[profile] ${role} ${summary.path}: ${summary.samples} samples, ${summary.durationMs} ms`);
+    ctx.output.appendLine(`[profile] ${role} ${summary.path}: ${summary.format}, ${summary.unit === 'ms' ? `${summary.samples} samples, ${summary.durationMs} ms` : `${summary.samples} ${summary.unit}`}`);
+    for (const note of summary.notes ?? []) ctx.output.appendLine(`[profile] ${note}`);
     for (const warning of summary.warnings) ctx.output.appendLine(`[profile] warning: ${warning}`);
     return summary;
   } catch (error) {
@@ -126,7 +128,7 @@ function countFrames(node: FlameNode): number {
 export async function requestFlameGraph(ctx: HotframeContext, mode: FlameMode, onlyMyCode: boolean): Promise<FlameGraphResult> {
   const params: FlameGraphParams = { mode, onlyMyCode };
   const graph = await ctx.request<FlameGraphResult>(Requests.flameGraph, params);
-  ctx.lastFlameGraph = { title: graph.title, mode: graph.mode, frames: countFrames(graph.root) };
+  ctx.lastFlameGraph = { title: graph.title, mode: graph.mode, frames: countFrames(graph.root), unit: graph.unit };
   return graph;
 }
 
@@ -150,17 +152,27 @@ function isFlameMode(value: unknown): value is FlameMode {
 
 export function registerCommands(ctx: HotframeContext, parts: CommandParts): vscode.Disposable[] {
   const { heat, tree, statusBar, flame } = parts;
-  const open = async (arg: unknown, title: string): Promise<ProfileSummary | null> => {
+  const open = async (arg: unknown, title: string, sampleType?: unknown): Promise<ProfileSummary | null> => {
     const file = profilePathOf(arg) ?? (arg === undefined ? await pickProfile(title) : null);
     if (!file) {
       if (arg !== undefined) ctx.showError(`Hotframe: not a local file: ${String(arg)}`);
       return null;
     }
-    return loadProfile(ctx, file, 'primary');
+    const given = typeof sampleType === 'string' ? sampleType : undefined;
+    const summary = await loadProfile(ctx, file, 'primary', given);
+    // A pprof file with several sample types, opened by a person (picker or explorer): they pick one.
+    const interactive = arg === undefined || arg instanceof vscode.Uri;
+    if (summary?.sampleTypes === undefined || summary.sampleTypes.available.length < 2 || given !== undefined || !interactive) return summary;
+    const { available, chosen } = summary.sampleTypes;
+    const picked = await vscode.window.showQuickPick(
+      [chosen, ...available.filter((t) => t !== chosen)].map((t) => ({ label: t, description: t === chosen ? 'shown now' : undefined })),
+      { title: `${path.basename(file)} has ${available.length} sample types: which one to show?` },
+    );
+    return picked === undefined || picked.label === chosen ? summary : loadProfile(ctx, file, 'primary', picked.label);
   };
   const register = (id: string, run: (...args: unknown[]) => unknown): vscode.Disposable => vscode.commands.registerCommand(id, run);
   return [
-    register('hotframe.openProfile', (arg) => open(arg, 'Open CPU Profile')),
+    register('hotframe.openProfile', (arg, sampleType) => open(arg, 'Open Profile', sampleType)),
     register('hotframe.openWithHotframe', (arg) => open(arg, 'Open CPU Profile')),
     // Compare: the loaded profile is the AFTER; the picked one becomes the BEFORE baseline.
     register('hotframe.compareProfile', async (before, after) => {

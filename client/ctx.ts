@@ -11,7 +11,7 @@ export class HotframeContext implements vscode.Disposable {
   lastError: string | null = null;
   activationMs = -1;
   /** What was last sent to the flame graph panel. */
-  lastFlameGraph: { title: string; mode: FlameMode; frames: number } | null = null;
+  lastFlameGraph: { title: string; mode: FlameMode; frames: number; unit: string } | null = null;
 
   private readonly changed = new vscode.EventEmitter<ProfileRole | 'cleared'>();
   /** Fires after a profile is loaded (with its role) or both are cleared; views re-query the server. */

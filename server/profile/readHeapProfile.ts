@@ -63,6 +63,7 @@ export function readHeapProfile(json: unknown, label: string): NormalizedProfile
     }
     nodes++;
     let at: number;
+    let line = 0;
     if (parent === -1) at = 0;
     else {
       const frame = frameOf(node.callFrame);
@@ -74,10 +75,13 @@ export function readHeapProfile(json: unknown, label: string): NormalizedProfile
         builder.functions[func].category = 'user';
       }
       at = builder.child(parent, func, 0);
+      line = frame.line;
     }
     const size = finite(node.selfSize) ?? 0;
     if (size > 0) {
       builder.addSelf(at, size, size);
+      // Function level: the heat goes on the declaration line (the format records no other).
+      if (line > 0) builder.addLine(at, line, size, size);
       total += size;
     } else if (size < 0) bad++;
     if (Array.isArray(node.children)) for (let c = node.children.length - 1; c >= 0; c--) stack.push({ node: node.children[c], parent: at });

@@ -154,7 +154,9 @@ export function readPprof(bytes: Uint8Array, label: string, options: PprofOption
       node = builder.child(node, path[i].func, callerLine);
     }
     builder.addSelf(node, samples, weight);
-    const leafLine = path.length > 0 ? positionLine(path[path.length - 1], funcStart) : 0;
+    // The leaf's line when it is a position, else (function-level profiles) the function's own line.
+    const leaf = path.length > 0 ? path[path.length - 1] : undefined;
+    const leafLine = leaf === undefined ? 0 : positionLine(leaf, funcStart) || leaf.line;
     if (leafLine > 0) builder.addLine(node, leafLine, samples, weight);
     totalSamples += samples;
     totalMs += weight;

@@ -64,7 +64,7 @@ export interface DebugState {
   statusBar: string | null;
   heat: Record<string, { lines: { line: number; bucket: number }[]; notes: { line: number; text: string }[] }>;
   overview: { hotFunctions: number; top: HotFunction[]; callSites: number; insights: string[]; unresolvedFiles: number } | null;
-  flame: { title: string; mode: string; frames: number } | null;
+  flame: { title: string; mode: string; frames: number; unit: string } | null;
 }
 
 export async function debugState(): Promise<DebugState> {
