@@ -118,6 +118,14 @@ describe('frame text', () => {
     assert.equal(facts.location, '/a.js:3');
   });
 
+  it('describes an allocation profile frame in bytes, never as time (allocates 366 MB of 990 MB)', () => {
+    const scale = graphScale({ unit: 'bytes', totalMs: 0 }, 990_000_000);
+    const facts = frameFacts({ name: 'buildGarbage', value: 366_000_000, self: 300_000_000, category: 'user', file: '/a.js', line: 12, delta: -1_500_000, children: [] }, scale);
+    assert.equal(facts.total, 'total 366 MB (37.0%)');
+    assert.equal(facts.self, 'self 300 MB (30.3%)');
+    assert.equal(facts.delta, '\u22121.50 MB vs baseline (allocates less)');
+  });
+
   it('gives file without line when the line is unknown', () => {
     assert.equal(frameLocation({ file: '/a.js', line: 0 }), '/a.js');
     assert.equal(frameLocation({ file: '', line: 5 }), null);
