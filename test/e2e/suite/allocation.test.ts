@@ -33,7 +33,9 @@ describe('allocation profiles and pprof', function () {
     declaration = fs.readFileSync(workload, 'utf8').split('\n').findIndex((l) => l.startsWith('function buildGarbage')) + 1;
     out = path.join(dir, 'profiles');
     // The machine's node (the one the unit tests use), not the editor's: @datadog/pprof loads a native addon.
-    const run = spawnSync('node', [path.join(repo, 'test', 'fixtures', 'recordAllocation.mjs'), out, '400', workload], { encoding: 'utf8' });
+    const env = { ...process.env };
+    delete env.ELECTRON_RUN_AS_NODE;
+    const run = spawnSync('node', [path.join(repo, 'test', 'fixtures', 'recordAllocation.mjs'), out, '400', workload], { encoding: 'utf8', env });
     assert.equal(run.status, 0, `recording failed: ${run.stderr}`);
   });
 
