@@ -13,6 +13,7 @@ import { gunzipSync } from 'node:zlib';
 import { bundles } from '../../test/unit/bundles';
 import { reportJson } from '../cli/profileCommand';
 import { allocationSites, withAllocationSites } from './allocationJoin';
+import { costIndexOf, describeCost } from './costIndex';
 import { diffReports } from './diff';
 import { analyzeProfileFile } from './report';
 import type { FunctionCost, ProfileReport } from './types';
@@ -350,5 +351,16 @@ describe('allocation profiles and pprof, recorded in this run', function () {
     // A --heap-prof file holds no garbage: the insight says so.
     const leak = await analyzeProfileFile(recorded(/^Heap\..*\.heapprofile$/), { root: WORKLOADS });
     assert.match(withAllocationSites([gc], leak, 'Heap.heapprofile')[0].message, /may hold only what was still alive/);
+  });
+
+  it('a finding in code that allocates heavily says how much (allocation profile loaded)', async () => {
+    const analyzed = await analyzeProfileFile(recorded(/^inspector\.heapprofile$/), { root: WORKLOADS });
+    const index = costIndexOf(analyzed.costTable());
+    // A finding inside buildGarbage (line 16, the push), charged its function's total.
+    const cost = index.costOf(WORKLOAD, { ruleId: 'blocking-sync-call', range: { start: 0, end: 0, loc: { start: { line: 16, column: 4 }, end: { line: 16, column: 10 } } }, enclosingFunction: { name: 'buildGarbage', line: 12, column: 0 } });
+    assert.ok(cost !== null);
+    assert.equal(cost.unit, 'bytes');
+    close(cost.totalMs, fn(analyzed.report, 'buildGarbage').totalMs, 'bytes under buildGarbage');
+    assert.match(describeCost(cost), /^allocates [\d.]+ MB, [\d.]+% of allocated bytes$/);
   });
 });

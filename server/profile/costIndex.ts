@@ -6,6 +6,7 @@ import type { Finding, RuleId } from '../../rules/api';
 import { formatMs, formatPercent } from './insights';
 import { analyzeProfileFile, type AnalysisOptions } from './report';
 import type { CallSite, FunctionCost, InsightId, LineCost, ReportOptions } from './types';
+import { formatWeight } from '../shared/format';
 
 /**
  * Library work the profile shows but no stack ties to the finding's line, because it runs after
@@ -28,6 +29,8 @@ export interface MeasuredCost {
   percent: number;
   /** Present when the finding's rule is about work the profile measured elsewhere (see DeferredCost). */
   deferred?: DeferredCost;
+  /** Allocation profiles: selfMs/totalMs hold this weight (bytes, objects), not time. */
+  unit?: 'bytes' | 'objects';
 }
 
 export interface CostIndex {
@@ -53,6 +56,8 @@ export function rankingPercent(cost: MeasuredCost): number {
 
 /** "1.9 s, 23% of CPU", or with deferred work "2.7 ms here; mongoose hydration 1.09 s, 12.3% of CPU". */
 export function describeCost(cost: MeasuredCost): string {
+  // Code that allocates heavily says how much (an allocation profile loaded).
+  if (cost.unit !== undefined) return `allocates ${formatWeight(cost.totalMs, cost.unit)}, ${formatPercent(cost.percent)} of allocated ${cost.unit}`;
   const own = `${formatMs(cost.totalMs)}, ${formatPercent(cost.percent)} of CPU`;
   if (cost.deferred === undefined) return own;
   const { label, ms, percent } = cost.deferred;
@@ -69,6 +74,8 @@ export interface FileCosts {
 /** Per-file costs of a whole profile; plain data, so it can cross from the profile worker. */
 export interface CostTable {
   samples: number;
+  /** Allocation profiles: what the costs measure (absent: CPU ms). */
+  unit?: 'bytes' | 'objects';
   files: Record<string, FileCosts>;
   /** Deferred library work measured across the whole profile, by the insight that found it. */
   deferred: DeferredCost[];
@@ -120,7 +127,10 @@ export function costIndexOf(table: CostTable): CostIndex {
     return { selfMs: fn.selfMs, totalMs: fn.totalMs, percent: percent(fn.totalSamples) };
   };
   return {
-    costOf: (filePath, finding) => withDeferred(ownCost(filePath, finding), finding.ruleId),
+    costOf: (filePath, finding) => {
+      const cost = withDeferred(ownCost(filePath, finding), finding.ruleId);
+      return cost === null || table.unit === undefined ? cost : { ...cost, unit: table.unit };
+    },
   };
 }
 

@@ -82,7 +82,8 @@ export class AnalyzedProfile {
       const label = DEFERRED_WORK[insight.id];
       return label === undefined ? [] : [{ insight: insight.id, label, ms: insight.ms, percent: total > 0 ? (insight.samples / total) * 100 : 0 }];
     });
-    return { samples: total, files: Object.fromEntries(this.heat()), deferred };
+    const unit = this.report.unit;
+    return { samples: total, files: Object.fromEntries(this.heat()), deferred, ...(unit !== 'ms' ? { unit } : {}) };
   }
 
   /** Absolute local paths that frames resolved to (the flame graph may open these). */
