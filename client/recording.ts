@@ -125,6 +125,11 @@ export class ProfileRecorder implements vscode.Disposable {
       void vscode.window.showInformationMessage(`Hotframe is already recording ${this.current.label}.`, 'Stop').then((choice) => choice && this.stop());
       return null;
     }
+    // The extension runs nothing of an untrusted workspace; recording runs its scripts.
+    if (!vscode.workspace.isTrusted) {
+      this.ctx.showError('Hotframe: recording runs this workspace\'s code; trust the workspace first (Manage Workspace Trust)');
+      return null;
+    }
     const what = request === undefined ? await this.ask() : this.fromRequest(request);
     if (what === null) return null;
     return this.run(what.argv, what.cwd, what.env, what.label);
