@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { startRecording, type Recording, type RecordingResult } from '../server/shared/recordProfile';
+import { parseCommandLine, startRecording, type Recording, type RecordingResult } from '../server/shared/recordProfile';
 import type { HotframeContext } from './ctx';
 
 export const RECORD_COMMAND = 'hotframe.recordProfile';
@@ -19,49 +19,6 @@ export interface RecordRequest {
   command: string | string[];
   cwd?: string;
   env?: Record<string, string>;
-}
-
-export interface ParsedCommandLine {
-  argv: string[];
-  env: Record<string, string>;
-}
-
-/** Words of a typed command line (quotes and backslashes as in a shell), or why it cannot run without one. */
-export function parseCommandLine(line: string): ParsedCommandLine | { error: string } {
-  const words: string[] = [];
-  let word: string | null = null;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i];
-    if (c === ' ' || c === '\t') {
-      if (word !== null) words.push(word);
-      word = null;
-    } else if (c === "'" || c === '"') {
-      const end = line.indexOf(c, i + 1);
-      if (end === -1) return { error: `an unclosed ${c}` };
-      let quoted = line.slice(i + 1, end);
-      if (c === '"') {
-        if (/[$`]/.test(quoted)) return { error: 'shell expansion ($, `) inside double quotes' };
-        quoted = quoted.replace(/\\(["\\])/g, '$1');
-      }
-      word = (word ?? '') + quoted;
-      i = end;
-    } else if (c === '\\' && i + 1 < line.length) {
-      word = (word ?? '') + line[++i];
-    } else if ('|&;<>()$`*?~{}!#\n'.includes(c)) {
-      return { error: `shell syntax (${c})` };
-    } else {
-      word = (word ?? '') + c;
-    }
-  }
-  if (word !== null) words.push(word);
-  const env: Record<string, string> = {};
-  while (words.length > 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0])) {
-    const assignment = words.shift()!;
-    const eq = assignment.indexOf('=');
-    env[assignment.slice(0, eq)] = assignment.slice(eq + 1);
-  }
-  if (words.length === 0) return { error: 'no command' };
-  return { argv: words, env };
 }
 
 interface ScriptPick extends vscode.QuickPickItem {

@@ -255,3 +255,50 @@ export function startRecording(options: RecordOptions): Recording {
     },
   };
 }
+
+/**
+ * A command line typed in the editor, as a program and its arguments, without a shell: quotes and
+ * backslashes group words as in a shell, leading `NAME=value` words set the environment, and shell
+ * syntax (pipes, `&&`, redirections, `$`, globs) is refused, so it never means more than it says.
+ */
+export interface ParsedCommandLine {
+  argv: string[];
+  env: Record<string, string>;
+}
+
+export function parseCommandLine(line: string): ParsedCommandLine | { error: string } {
+  const words: string[] = [];
+  let word: string | null = null;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (c === ' ' || c === '\t') {
+      if (word !== null) words.push(word);
+      word = null;
+    } else if (c === "'" || c === '"') {
+      const end = line.indexOf(c, i + 1);
+      if (end === -1) return { error: `an unclosed ${c}` };
+      let quoted = line.slice(i + 1, end);
+      if (c === '"') {
+        if (/[$`]/.test(quoted)) return { error: 'shell expansion ($, `) inside double quotes' };
+        quoted = quoted.replace(/\\(["\\])/g, '$1');
+      }
+      word = (word ?? '') + quoted;
+      i = end;
+    } else if (c === '\\' && i + 1 < line.length) {
+      word = (word ?? '') + line[++i];
+    } else if ('|&;<>()$`*?~{}!#\n'.includes(c)) {
+      return { error: `shell syntax (${c})` };
+    } else {
+      word = (word ?? '') + c;
+    }
+  }
+  if (word !== null) words.push(word);
+  const env: Record<string, string> = {};
+  while (words.length > 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0])) {
+    const assignment = words.shift()!;
+    const eq = assignment.indexOf('=');
+    env[assignment.slice(0, eq)] = assignment.slice(eq + 1);
+  }
+  if (words.length === 0) return { error: 'no command' };
+  return { argv: words, env };
+}
