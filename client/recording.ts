@@ -187,7 +187,7 @@ export class ProfileRecorder implements vscode.Disposable {
   }
 
   private async pickAnother(result: RecordingResult): Promise<void> {
-    const items = result.profiles.map((p) => ({ label: path.basename(p.path), description: p.cpuMs === null ? `${p.weight} busy samples` : `${Math.round(p.cpuMs)} ms of CPU`, file: p.path }));
+    const items = result.profiles.map((p) => ({ label: path.basename(p.path), description: p.cpuMs === null ? 'CPU time not recorded' : `${Math.round(p.cpuMs)} ms of CPU (its process)`, file: p.path }));
     const picked = await vscode.window.showQuickPick(items, { title: 'Hotframe: open a recorded profile' });
     if (picked) await this.openProfile(picked.file);
   }

@@ -59,7 +59,7 @@ export async function runRecord(argv: string[]): Promise<number> {
   });
   const busiest = saved[0];
   process.stderr.write(`hotframe: the command ${ended}; ${saved.length} ${kind.label}${saved.length === 1 ? '' : 's'} in ${displayPath(cwd, out) || '.'}:\n`);
-  for (const profile of saved) process.stderr.write(`  ${displayPath(cwd, profile.path)} (${profile.cpuMs === null ? `${profile.weight} busy samples` : `${Math.round(profile.cpuMs)} ms of CPU`})${profile === busiest ? ' <- the busiest, reported below' : ''}\n`);
+  for (const profile of saved) process.stderr.write(`  ${displayPath(cwd, profile.path)} (${profile.cpuMs === null ? `${profile.weight ?? '?'} busy samples` : `${Math.round(profile.cpuMs)} ms of CPU`})${profile === busiest ? ' <- the busiest, reported below' : ''}\n`);
   const { report } = await analyzeProfileForCli(busiest.path, options.root);
   process.stdout.write(options.format === 'json' ? JSON.stringify(reportJson(report, options.top), null, 2) + '\n' : profileText(basename(busiest.path), report, options.top, options.root));
   return 0;

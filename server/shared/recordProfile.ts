@@ -83,10 +83,10 @@ export interface RecordOptions {
 
 export interface RecordedProfile {
   path: string;
-  /** CPU time the process used (user + system), when it recorded it at exit. */
+  /** CPU time its process used (user + system; all threads of the process), recorded at exit. */
   cpuMs: number | null;
-  /** The kind's own measure of how busy it was (CPU profiles: samples not idle). */
-  weight: number;
+  /** The kind's own measure of how busy it was (CPU profiles: samples not idle), when it was needed. */
+  weight: number | null;
 }
 
 function cpuTimesIn(dir: string): Map<string, number> {
@@ -189,7 +189,11 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals, ownGroup: bool
   }
 }
 
-/** The profiles of `kind` in `dir`, busiest first: by CPU time used, then by the kind's weight. */
+/**
+ * The profiles of `kind` in `dir`, busiest first: by the CPU time their process used; threads of
+ * one process (worker threads record too) and processes that did not say are ranked by the kind's
+ * weight, read only for them (reading every profile would parse large files for nothing).
+ */
 export function profilesIn(dir: string, kindName: ProfileKindName): RecordedProfile[] {
   const kind: ProfileKind = PROFILE_KINDS[kindName];
   let names: string[];
@@ -199,9 +203,9 @@ export function profilesIn(dir: string, kindName: ProfileKindName): RecordedProf
     return [];
   }
   const cpu = cpuTimesIn(dir);
-  return names
-    .map((name) => ({ path: join(dir, name), cpuMs: cpu.get(name) ?? null, weight: kind.weight(join(dir, name)) }))
-    .sort((a, b) => (b.cpuMs ?? -1) - (a.cpuMs ?? -1) || b.weight - a.weight || a.path.localeCompare(b.path));
+  const profiles: RecordedProfile[] = names.map((name) => ({ path: join(dir, name), cpuMs: cpu.get(name) ?? null, weight: null }));
+  const weightOf = (profile: RecordedProfile): number => (profile.weight ??= kind.weight(profile.path));
+  return profiles.sort((a, b) => (b.cpuMs ?? -1) - (a.cpuMs ?? -1) || weightOf(b) - weightOf(a) || a.path.localeCompare(b.path));
 }
 
 export function startRecording(options: RecordOptions): Recording {
