@@ -10,6 +10,7 @@ import type { ProfileStatusBar } from './statusBar';
 import { OPEN_LOCATION_COMMAND, type OverviewTree } from './views';
 import type { FlamePanel } from './flamePanel';
 import { RECORD_COMMAND, STOP_COMMAND, type ProfileRecorder } from './recording';
+import { profileHintShown } from './profileHint';
 import type { FlameNode } from '../server/profile/types';
 import { Requests, type FlameGraphParams, type FlameGraphResult, type FlameMode, type LoadProfileParams, type ProfileRole, type ProfileSummary } from '../server/protocol';
 
@@ -238,6 +239,7 @@ export function registerCommands(ctx: HotframeContext, parts: CommandParts): vsc
           unresolvedFiles: overview.profile?.unresolvedFiles.length ?? 0,
         },
         flame: ctx.lastFlameGraph,
+        profileHintShown: profileHintShown(ctx),
         recording: {
           active: recorder.isRecording,
           status: recorder.statusText,

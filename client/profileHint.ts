@@ -14,6 +14,11 @@ function profileUriOf(tab: vscode.Tab | undefined): vscode.Uri | null {
   return null;
 }
 
+/** Whether the hint was shown (for the e2e suite). */
+export function profileHintShown(ctx: HotframeContext): boolean {
+  return ctx.extension.globalState.get<boolean>(SHOWN) === true;
+}
+
 export function offerHotframeForProfileTabs(ctx: HotframeContext): vscode.Disposable {
   const check = (): void => {
     if (ctx.extension.globalState.get<boolean>(SHOWN)) return;

@@ -59,6 +59,22 @@ async function drive(port: number, ms: number): Promise<number> {
   return ok;
 }
 
+describe('the way to Hotframe from a profile opened elsewhere', () => {
+  it('offers Open With Hotframe in the editor title of a profile file, and says so once', async () => {
+    const menus = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON.contributes.menus as Record<string, { command: string; when: string }[]>;
+    const title = menus['editor/title']?.find((m) => m.command === 'hotframe.openWithHotframe');
+    assert.ok(title, 'no editor/title entry');
+    assert.match(title.when, /cpuprofile/);
+    const before = (await debugState()) as DebugState & { profileHintShown: boolean };
+    assert.equal(before.profileHintShown, false, 'the hint was shown before any profile was opened elsewhere');
+    // VS Code's default editor for the file (its profile viewer where installed, else text).
+    await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(path.join(demoRoot(), 'profiles', 'after.cpuprofile')), 'default');
+    await waitFor('the one-time hint', async () => (((await debugState()) as DebugState & { profileHintShown: boolean }).profileHintShown ? true : undefined));
+    await screenshot('profile-hint');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+});
+
 describe('recording a profile', () => {
   let redis: ChildProcess | null = null;
 
