@@ -3,7 +3,7 @@
 // engine finds for the file under that rule's id: the same positions, messages and fixes.
 //
 // The engine runs once per file, not once per rule: the first of our rules to start on a file
-// analyzes it with every enabled Hotframe rule and keeps the result on the file's SourceCode, and
+// analyzes it with every Hotframe rule and keeps the result on the file's SourceCode, and
 // each rule then reports its own share. ESLint's parse is not used: the engine parses with Babel
 // (TypeScript and JSX included) as in the editor and the command line.
 //
@@ -98,7 +98,8 @@ function eslintLevel(severity: Severity): Linter.RuleSeverity {
 const rules: Record<string, Rule.RuleModule> = Object.fromEntries(allRules.map((rule) => [rule.meta.id, toEslintRule(rule)]));
 
 const plugin = {
-  meta: { name: 'hotframe/eslint-plugin', version: typeof VERSION === 'string' ? VERSION : 'dev' },
+  // The npm package's name, as ESLint asks (config caching and --print-config show it).
+  meta: { name: 'hotframe', version: typeof VERSION === 'string' ? VERSION : 'dev' },
   rules,
   configs: {} as Record<string, Linter.Config>,
 } satisfies ESLint.Plugin;
