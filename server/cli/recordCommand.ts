@@ -1,4 +1,4 @@
-// `hotframe record [--out DIR] [--root DIR] [--top N] [--format text|json] -- <command> [args..]`
+// `hotframe record [--out DIR] [--root DIR] [--top N] [--format text|json] [--kind cpu|allocation] -- <command> [args..]`
 // Runs the command with --cpu-prof in NODE_OPTIONS (every Node process it starts is recorded),
 // waits for it to end (Ctrl+C stops it: the terminal signals the command with us), copies the
 // profiles into --out and prints the report of the busiest one.
@@ -12,23 +12,25 @@ import { displayPath } from './fileAnalysis';
 import { analyzeProfileForCli, profileCliOptions, reportJson } from './profileCommand';
 import { profileText } from './profileText';
 
-const USAGE = 'usage: hotframe record [--out DIR] [--root DIR] [--top N] [--format text|json] -- <command> [args..]';
+const USAGE = 'usage: hotframe record [--out DIR] [--root DIR] [--top N] [--format text|json] [--kind cpu|allocation] -- <command> [args..]';
 
 export async function runRecord(argv: string[]): Promise<number> {
   // Everything after the first `--` is the command, untouched (its own flags are not ours).
   const split = argv.indexOf('--');
   if (split === -1 || split === argv.length - 1) throw new CliError(`record: no command after \`--\` (${USAGE})`);
   const command = argv.slice(split + 1);
-  const args = parseArgs(argv.slice(0, split), ['out', 'root', 'top', 'format']);
+  const args = parseArgs(argv.slice(0, split), ['out', 'root', 'top', 'format', 'kind']);
   if (args.positionals.length > 0) throw new CliError(`record: unexpected '${args.positionals[0]}' before \`--\` (${USAGE})`);
   const options = profileCliOptions(args);
   const cwd = process.cwd();
   const out = resolve(cwd, flagValue(args, 'out') ?? 'profiles');
-  const kind = PROFILE_KINDS.cpu;
+  const kindName = flagValue(args, 'kind') ?? 'cpu';
+  if (kindName !== 'cpu' && kindName !== 'allocation') throw new CliError(`--kind ${kindName}: expected cpu or allocation`);
+  const kind = PROFILE_KINDS[kindName];
 
   let recording;
   try {
-    recording = startRecording({ command, cwd, kind: 'cpu', stdio: 'inherit' });
+    recording = startRecording({ command, cwd, kind: kindName, stdio: 'inherit' });
   } catch (error) {
     throw new CliError(`record: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -59,7 +61,7 @@ export async function runRecord(argv: string[]): Promise<number> {
   });
   const busiest = saved[0];
   process.stderr.write(`hotframe: the command ${ended}; ${saved.length} ${kind.label}${saved.length === 1 ? '' : 's'} in ${displayPath(cwd, out) || '.'}:\n`);
-  for (const profile of saved) process.stderr.write(`  ${displayPath(cwd, profile.path)} (${profile.cpuMs === null ? `${profile.weight ?? '?'} busy samples` : `${Math.round(profile.cpuMs)} ms of CPU`})${profile === busiest ? ' <- the busiest, reported below' : ''}\n`);
+  for (const profile of saved) process.stderr.write(`  ${displayPath(cwd, profile.path)} (${profile.cpuMs === null ? `${profile.weight ?? '?'} ${kindName === 'cpu' ? 'busy samples' : 'bytes allocated'}` : `${Math.round(profile.cpuMs)} ms of CPU`})${profile === busiest ? ' <- the busiest, reported below' : ''}\n`);
   const { report } = await analyzeProfileForCli(busiest.path, options.root);
   process.stdout.write(options.format === 'json' ? JSON.stringify(reportJson(report, options.top), null, 2) + '\n' : profileText(basename(busiest.path), report, options.top, options.root));
   return 0;

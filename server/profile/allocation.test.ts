@@ -363,4 +363,30 @@ describe('allocation profiles and pprof, recorded in this run', function () {
     close(cost.totalMs, fn(analyzed.report, 'buildGarbage').totalMs, 'bytes under buildGarbage');
     assert.match(describeCost(cost), /^allocates [\d.]+ MB, [\d.]+% of allocated bytes$/);
   });
+
+  it('hotframe record --kind allocation: a heap profile with the garbage, said so in the file and the report', async () => {
+    const { cli } = await bundles();
+    const project = mkdtempSync(join(tmpdir(), 'hotframe-record-alloc-'));
+    try {
+      copyFileSync(WORKLOAD, join(project, 'allocate.js'));
+      const run = spawnSync(process.execPath, [cli, 'record', '--kind', 'allocation', '--out', 'p', '--format', 'json', '--', process.execPath, 'allocate.js', '300'], { cwd: project, encoding: 'utf8' });
+      assert.equal(run.status, 0, run.stderr);
+      assert.match(run.stderr, /exited with code 0; 1 allocation profile in p:/);
+      const written = readdirSync(join(project, 'p')).filter((name) => /^Heap\..*\.heapprofile$/.test(name));
+      assert.equal(written.length, 1, readdirSync(join(project, 'p')).join(', '));
+      const file = join(project, 'p', written[0]);
+      assert.equal((JSON.parse(readFileSync(file, 'utf8')) as { $hotframe: { includeObjectsCollectedByMinorGC: boolean } }).$hotframe.includeObjectsCollectedByMinorGC, true);
+      // The workload prints its count first (it shares the terminal), then comes the report.
+      const report = JSON.parse(run.stdout.slice(run.stdout.indexOf('{'))) as { unit: string; notes: string[]; functions: { name: string; selfBytes: number }[] };
+      assert.equal(report.unit, 'bytes');
+      assert.match(report.notes[0], /^allocation profile with garbage: recorded with objects collected by minor \(Scavenge\) and major \(Mark-Compact\) GCs kept/);
+      // Recorded with the garbage: the short-lived objects outweigh the kept blocks.
+      const expected = heapSelfByName(file);
+      const garbage = report.functions.find((f) => f.name === 'buildGarbage');
+      assert.ok(garbage !== undefined && garbage.selfBytes === expected.byName.get('buildGarbage'));
+      assert.ok(garbage.selfBytes > 10 * (expected.byName.get('retainBlocks') ?? 0));
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
+  });
 });
