@@ -9,7 +9,7 @@ import type { HeatDecorations } from './decorations';
 import type { ProfileStatusBar } from './statusBar';
 import { OPEN_LOCATION_COMMAND, type OverviewTree } from './views';
 import type { FlamePanel } from './flamePanel';
-import { RECORD_COMMAND, STOP_COMMAND, type ProfileRecorder } from './recording';
+import { RECORD_ALLOCATION_COMMAND, RECORD_COMMAND, STOP_COMMAND, type ProfileRecorder } from './recording';
 import { profileHintShown } from './profileHint';
 import type { FlameNode } from '../server/profile/types';
 import { Requests, type FlameGraphParams, type FlameGraphResult, type FlameMode, type LoadProfileParams, type ProfileRole, type ProfileSummary } from '../server/protocol';
@@ -231,6 +231,7 @@ export function registerCommands(ctx: HotframeContext, parts: CommandParts): vsc
     }),
     register('hotframe.showFlameGraph', (mode) => showFlameGraph(ctx, flame, isFlameMode(mode) ? mode : ctx.baseline ? 'diff' : 'normal')),
     register(RECORD_COMMAND, (request) => recorder.record(request)),
+    register(RECORD_ALLOCATION_COMMAND, (request) => recorder.record(request, 'allocation')),
     register(STOP_COMMAND, () => recorder.stop()),
     register(OPEN_LOCATION_COMMAND, (file, line) => openLocation(ctx, file, line)),
     // Internal commands for the e2e suite: state that the VS Code API cannot read back.

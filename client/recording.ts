@@ -8,10 +8,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { parseCommandLine, startRecording, type Recording, type RecordingResult } from '../server/shared/recordProfile';
+import { parseCommandLine, PROFILE_KINDS, startRecording, type ProfileKindName, type Recording, type RecordingResult } from '../server/shared/recordProfile';
 import type { HotframeContext } from './ctx';
 
 export const RECORD_COMMAND = 'hotframe.recordProfile';
+export const RECORD_ALLOCATION_COMMAND = 'hotframe.recordAllocationProfile';
 export const STOP_COMMAND = 'hotframe.stopRecording';
 
 /** What the command accepts from code (tests, keybindings): a typed command line, or argv. */
@@ -58,6 +59,12 @@ export class ProfileRecorder implements vscode.Disposable {
   private current: { recording: Recording; label: string; timer: NodeJS.Timeout } | null = null;
   /** The last recording's outcome, for the e2e suite. */
   last: { label: string; result: RecordingResult; opened: string | null } | null = null;
+  /** What the current (or last) recording records. */
+  private kind: ProfileKindName = 'cpu';
+
+  private get title(): string {
+    return this.kind === 'cpu' ? 'Record CPU Profile' : 'Record Allocation Profile';
+  }
 
   constructor(
     private readonly ctx: HotframeContext,
@@ -76,8 +83,12 @@ export class ProfileRecorder implements vscode.Disposable {
     return this.current ? this.item.text : null;
   }
 
-  /** The command: asks what to run unless told; resolves when the recording has ended and its profile is open. */
-  async record(request?: unknown): Promise<RecordingResult | null> {
+  /**
+   * The command: asks what to run unless told; resolves when the recording has ended and its
+   * profile is open. `kind` 'allocation' records allocation profiles with the garbage kept
+   * (Hotframe: Record Allocation Profile…).
+   */
+  async record(request?: unknown, kind: ProfileKindName = 'cpu'): Promise<RecordingResult | null> {
     if (this.current) {
       void vscode.window.showInformationMessage(`Hotframe is already recording ${this.current.label}.`, 'Stop').then((choice) => choice && this.stop());
       return null;
@@ -87,6 +98,7 @@ export class ProfileRecorder implements vscode.Disposable {
       this.ctx.showError('Hotframe: recording runs this workspace\'s code; trust the workspace first (Manage Workspace Trust)');
       return null;
     }
+    this.kind = kind;
     const what = request === undefined ? await this.ask() : this.fromRequest(request);
     if (what === null) return null;
     return this.run(what.argv, what.cwd, what.env, what.label);
@@ -113,17 +125,17 @@ export class ProfileRecorder implements vscode.Disposable {
       }
       return { argv: parsed.argv, cwd, env: { ...parsed.env, ...env }, label: r.command };
     }
-    this.ctx.showError('Hotframe: Record CPU Profile needs a command');
+    this.ctx.showError(`Hotframe: ${this.title} needs a command`);
     return null;
   }
 
   private async ask(): Promise<{ argv: string[]; cwd: string; env: Record<string, string>; label: string } | null> {
     const typed: ScriptPick = { label: '$(terminal) Type a command…', detail: 'Run as a program and its arguments (not in a shell); NODE_OPTIONS records every Node process it starts', typed: true };
-    const picked = await vscode.window.showQuickPick<ScriptPick>([...npmScripts(), typed], { title: 'Hotframe: Record CPU Profile', placeHolder: 'Run an npm script or a command with the CPU profiler' });
+    const picked = await vscode.window.showQuickPick<ScriptPick>([...npmScripts(), typed], { title: `Hotframe: ${this.title}`, placeHolder: `Run an npm script or a command with the ${this.kind === 'cpu' ? 'CPU profiler' : 'allocation sampler (collected objects kept)'}` });
     if (!picked) return null;
     if (!picked.typed) return { argv: picked.argv!, cwd: picked.cwd!, env: {}, label: picked.label };
     const line = await vscode.window.showInputBox({
-      title: 'Hotframe: Record CPU Profile',
+      title: `Hotframe: ${this.title}`,
       prompt: 'The command to run, e.g. node server.js (no shell: use an npm script for pipes or &&)',
       value: this.ctx.extension.workspaceState.get<string>('hotframe.lastRecordCommand') ?? 'node ',
       validateInput: (value) => {
@@ -142,7 +154,7 @@ export class ProfileRecorder implements vscode.Disposable {
     const output = this.ctx.output;
     let recording: Recording;
     try {
-      recording = startRecording({ command: argv, cwd, env, kind: 'cpu', stdio: 'pipe', onOutput: (text) => output.append(text) });
+      recording = startRecording({ command: argv, cwd, env, kind: this.kind, stdio: 'pipe', onOutput: (text) => output.append(text) });
     } catch (error) {
       this.ctx.showError(`Hotframe: cannot record: ${error instanceof Error ? error.message : String(error)}`);
       return null;
@@ -171,7 +183,7 @@ export class ProfileRecorder implements vscode.Disposable {
     output.appendLine(`[record] ${label} ${ended}; ${result.profiles.length} profile(s) in ${result.dir}`);
     this.last = { label, result, opened: null };
     if (result.profiles.length === 0) {
-      this.ctx.showError(`Hotframe: ${label} ${ended} and no Node process wrote a CPU profile`);
+      this.ctx.showError(`Hotframe: ${label} ${ended} and no Node process wrote a ${PROFILE_KINDS[this.kind].label}`);
       return result;
     }
     const busiest = result.profiles[0];
