@@ -1,5 +1,5 @@
 // Records profiles of a command the user gives (`hotframe record -- …`, and the editor's
-// "Record CPU Profile…"): a small preload given through NODE_OPTIONS (`--require`) starts V8's
+// "Record CPU Profile…" / "Record Allocation Profile…"): a small preload given through NODE_OPTIONS (`--require`) starts V8's
 // profiler in every Node process the command starts (npm, the service, its child processes) and
 // writes each one's profile into one fresh folder when that process exits: the same file
 // `node --cpu-prof` writes. (Node 20 refuses `--cpu-prof` itself in NODE_OPTIONS: "is not allowed
