@@ -47,7 +47,8 @@ describe('attribution', () => {
       ],
     );
     const [mongoose, clock, spawn] = report.callSites;
-    assert.equal(mongoose.percent, (8 / 20) * 100);
+    // A share of CPU time: 20 ms of samples minus 2 ms idle.
+    assert.equal(mongoose.percent, (8 / 18) * 100);
     // Each library function on the path, once: exec holds all 8, completeMany the 6 below it.
     assert.deepEqual(
       mongoose.libraries.map((l) => [l.name, l.samples, l.category]),
@@ -97,7 +98,7 @@ describe('insights', () => {
     assert.deepEqual([hydration?.samples, hydration?.ms, hydration?.percent], [6, 60, (6 / 18) * 100]);
     assert.deepEqual(hydration?.location, { file: handlerJs, line: 12 });
     assert.match(hydration?.message ?? '', /\.lean\(\)/);
-    assert.match(hydration?.message ?? '', /33\.3% of CPU \(60 ms\)/);
+    assert.match(hydration?.message ?? '', /60\.0 ms \(33\.3% of CPU time, idle excluded\)/);
     const clock = byId.get('date-now-hot');
     assert.deepEqual(clock?.location, { file: handlerJs, line: 4 });
     assert.match(clock?.message ?? '', /494 ticks.*setInterval/);

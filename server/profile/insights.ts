@@ -1,8 +1,10 @@
 // Recognizes, in a measured profile, the costs behind the incidents in shared/seeds, and turns
-// each into advice carrying the measured share and the incident's own figures. Shares here are
-// of CPU time: samples that were not idle ("GC 27% of CPU" in seed 001 means the same).
+// each into advice carrying the measured share and the incident's own figures. Shares are of
+// the profile's CPU time (idle excluded), like every share in a report ("GC 27% of CPU" in seed
+// 001 means the same).
 import type { Aggregates, FunctionIndex, ResolvedFunction } from './aggregate';
 import { costUnder, type CostUnder, type UserFrames } from './attribution';
+import { formatCost, percentOf } from '../shared/format';
 import type { Insight, InsightId, NormalizedProfile } from './types';
 
 /** GC share of CPU at or above which seed 001's advice applies (the incident had 27%). */
@@ -17,23 +19,9 @@ export const HOT_PERCENT = 1;
  */
 export const DEFERRED_WORK: Partial<Record<InsightId, string>> = { 'mongoose-hydration': 'mongoose hydration' };
 
-export function formatMs(ms: number): string {
-  if (ms >= 1000) return `${(ms / 1000).toFixed(ms >= 10_000 ? 1 : 2)} s`;
-  return `${ms >= 10 ? ms.toFixed(0) : ms.toFixed(1)} ms`;
-}
-
-export function formatPercent(percent: number): string {
-  return `${percent >= 10 ? percent.toFixed(1) : percent.toFixed(2)}%`;
-}
-
-/** Samples spent doing something (idle excluded), the denominator of every share in this file. */
-export function busySamples(profile: NormalizedProfile, aggregates: Aggregates): number {
-  return Math.max(0, profile.samples - aggregates.categories.idle.samples);
-}
-
-export function gcPercent(profile: NormalizedProfile, aggregates: Aggregates): number {
-  const busy = busySamples(profile, aggregates);
-  return busy > 0 ? (aggregates.categories.gc.samples / busy) * 100 : 0;
+/** GC's share of CPU time (idle excluded). */
+export function gcPercent(aggregates: Aggregates): number {
+  return percentOf(aggregates.categories.gc.ms, aggregates.cpuMs);
 }
 
 function lastSegment(name: string): string {
@@ -108,7 +96,7 @@ const DETECTORS: Detector[] = [
 ];
 
 function measured(percent: number, ms: number): string {
-  return `${formatPercent(percent)} of CPU (${formatMs(ms)})`;
+  return formatCost(ms, percent);
 }
 
 /** Self time of hot user lines that are Date.now() calls, most expensive first. */
@@ -116,7 +104,8 @@ function dateNowLines(aggregates: Aggregates, index: FunctionIndex, readLine: So
   const userFiles = new Set(index.functions.filter((f) => f.category === 'user' && f.resolved).map((f) => f.file));
   return aggregates.lines
     .filter((l) => l.selfSamples > 0 && userFiles.has(l.file) && DATE_NOW_CALL.test(readLine(l.file, l.line) ?? ''))
-    .map((l) => ({ file: l.file, line: l.line, samples: l.selfSamples, ms: l.selfMs }));
+    .map((l) => ({ file: l.file, line: l.line, samples: l.selfSamples, ms: l.selfMs }))
+    .sort((a, b) => b.ms - a.ms);
 }
 
 export function findInsights(
@@ -126,10 +115,9 @@ export function findInsights(
   aggregates: Aggregates,
   readLine: SourceLineReader = () => null,
 ): Insight[] {
-  const busy = busySamples(profile, aggregates);
   const insights: Insight[] = [];
   const gc = aggregates.categories.gc;
-  const gcShare = gcPercent(profile, aggregates);
+  const gcShare = gcPercent(aggregates);
   if (gcShare >= GC_PRESSURE_PERCENT) {
     insights.push({
       id: 'gc-pressure',
@@ -158,12 +146,12 @@ export function findInsights(
         samples += line.samples;
         ms += line.ms;
       }
-      if (lines.length > 0 && (top === undefined || lines[0].samples > top.samples)) {
+      if (lines.length > 0 && (top === undefined || lines[0].ms > top.ms)) {
         location = { file: lines[0].file, line: lines[0].line };
         where = `, on the Date.now() call at ${location.file}:${location.line}`;
       }
     }
-    const percent = busy > 0 ? (samples / busy) * 100 : 0;
+    const percent = percentOf(ms, aggregates.cpuMs);
     if (samples === 0 || percent < HOT_PERCENT) continue;
     insights.push({
       id: detector.id,
@@ -176,5 +164,5 @@ export function findInsights(
       location,
     });
   }
-  return insights.sort((a, b) => b.percent - a.percent);
+  return insights.sort((a, b) => b.ms - a.ms);
 }

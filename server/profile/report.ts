@@ -12,6 +12,7 @@ import { loadProfile, type LoadOptions } from './load';
 import { isLocalCandidate, PathResolver } from './pathMapping';
 import { ProfileInputError } from './profileInputError';
 import { SourceMapCache } from './sourceMaps';
+import { SHARE_OF } from '../shared/format';
 import type { CallSite, FlameNode, FunctionCost, LineCost, NormalizedProfile, ProfileReport, ReportOptions } from './types';
 
 export interface AnalysisOptions extends ReportOptions {
@@ -36,7 +37,8 @@ export interface FunctionDetail {
 
 /** What a hover on one source line can tell. */
 export interface LineDetail {
-  samples: number;
+  /** The profile's CPU time (idle excluded): the denominator of every share shown. */
+  cpuMs: number;
   durationMs: number;
   line: LineCost | null;
   /** Functions declared on the line. */
@@ -74,12 +76,11 @@ export class AnalyzedProfile {
 
   /** Per-file costs of every file with samples, for the cost index. */
   costTable(): CostTable {
-    const total = this.profile.samples;
     const deferred = this.report.insights.flatMap((insight) => {
       const label = DEFERRED_WORK[insight.id];
-      return label === undefined ? [] : [{ insight: insight.id, label, ms: insight.ms, percent: total > 0 ? (insight.samples / total) * 100 : 0 }];
+      return label === undefined ? [] : [{ insight: insight.id, label, ms: insight.ms, percent: insight.percent }];
     });
-    return { samples: total, files: Object.fromEntries(this.heat()), deferred };
+    return { cpuMs: this.report.cpuMs, files: Object.fromEntries(this.heat()), deferred };
   }
 
   /** Absolute local paths that frames resolved to (the flame graph may open these). */
@@ -110,7 +111,7 @@ export class AnalyzedProfile {
     const functions = heat.functions.filter((f) => f.line === line).map((cost) => this.functionDetail(cost));
     const callSites = heat.callSites.filter((s) => s.line === line);
     if (lineCost === null && functions.length === 0 && callSites.length === 0) return null;
-    return { samples: this.profile.samples, durationMs: this.profile.durationMs, line: lineCost, functions, callSites };
+    return { cpuMs: this.report.cpuMs, durationMs: this.profile.durationMs, line: lineCost, functions, callSites };
   }
 
   private functionDetail(cost: FunctionCost): FunctionDetail {
@@ -135,7 +136,7 @@ export class AnalyzedProfile {
     }
     const edges = (map: Map<number, { samples: number; ms: number }>): CallEdge[] =>
       [...map.entries()]
-        .sort((a, b) => b[1].samples - a[1].samples)
+        .sort((a, b) => b[1].ms - a[1].ms)
         .slice(0, EDGES_SHOWN)
         .map(([f, edge]) => ({ name: this.index.functions[f].name, file: this.index.functions[f].file, line: this.index.functions[f].line, ...edge }));
     return { cost, callers: edges(callers), callees: edges(callees) };
@@ -227,15 +228,17 @@ export function buildReport(profile: NormalizedProfile, options: AnalysisOptions
     return { file: resolved.file, line };
   };
   const aggregates = aggregate(profile, index, shape, locateLine);
-  const attribution = attribute(profile, index);
+  const attribution = attribute(profile, index, aggregates.cpuMs);
   const insights = findInsights(profile, index, attribution.frames, aggregates, sourceLineReader());
   const functions = aggregates.functions
     .filter((f) => f.totalSamples > 0 || f.selfSamples > 0)
-    .sort((a, b) => b.selfSamples - a.selfSamples || b.totalSamples - a.totalSamples || a.name.localeCompare(b.name));
+    .sort((a, b) => b.selfMs - a.selfMs || b.totalMs - a.totalMs || a.name.localeCompare(b.name));
   const report: ProfileReport = {
     format: profile.format,
     samples: profile.samples,
     durationMs: profile.durationMs,
+    cpuMs: aggregates.cpuMs,
+    shareOf: SHARE_OF,
     categories: aggregates.categories,
     functions,
     lines: aggregates.lines,

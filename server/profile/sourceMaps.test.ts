@@ -58,7 +58,7 @@ describe('source maps', () => {
       const { report } = buildReport(profile, { root });
       const getTimestamp = report.functions.find((f) => f.name === 'getTimestamp');
       assert.deepEqual([getTimestamp?.file, getTimestamp?.line, getTimestamp?.selfSamples, getTimestamp?.totalSamples], [source, 3, 7, 10]);
-      assert.deepEqual(report.lines, [{ file: source, line: 4, selfSamples: 7, selfMs: 7 }]);
+      assert.deepEqual(report.lines, [{ file: source, line: 4, selfSamples: 7, selfMs: 7, percent: 70 }]);
       assert.deepEqual(report.unresolvedFiles, []);
       // With source maps off, the generated file is what is shown.
       const raw = buildReport(profile, { root, sourceMaps: false }).report;

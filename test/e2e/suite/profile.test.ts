@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { browserAction, debugState, demoFile, demoRoot, openInEditor, screenshot, waitFor, type DebugState, type HotFunction } from './workbench';
 
-const STATUS = /^\$\(flame\) (\S+) · \d+(\.\d)? (s|ms) · GC \d+(\.\d)?%$/;
+const STATUS = /^\$\(flame\) (\S+) · \d+(\.\d+)? (s|ms) · GC \d+(\.\d+)?% CPU$/;
 
 async function stateWhen(what: string, ready: (s: DebugState) => boolean, timeoutMs = 30_000): Promise<DebugState> {
   return waitFor(what, async () => {
@@ -90,7 +90,7 @@ describe('profiles', () => {
     const heat = state.heat[key]!;
     const note = heat.notes.find((n) => n.line === hot.line);
     assert.ok(note, `no note on ${hot.name}'s line ${hot.line}: ${JSON.stringify(heat.notes)}`);
-    assert.match(note.text, new RegExp(`^${hot.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: self \\d+(\\.\\d)? (ms|s) · total \\d+(\\.\\d)? (ms|s) · \\d+(\\.\\d)?%`));
+    assert.match(note.text, new RegExp(`^${hot.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: self \\d+(\\.\\d+)? (ms|s) · total \\d+(\\.\\d+)? (ms|s) · \\d+(\\.\\d+)?% CPU`));
     for (const l of heat.lines) assert.ok(l.bucket >= 1 && l.bucket <= 8 && l.line >= 1 && l.line <= editor.document.lineCount);
     await screenshot('2-heat');
   });
