@@ -67,7 +67,11 @@ export class ProfileSession {
     onProgress?.(1);
     const entry = { path, analyzed };
     if (role === 'baseline') this.baseline = entry;
-    else this.primary = entry;
+    else {
+      // Opening another profile ends a comparison: the old "before" says nothing about the new one.
+      this.primary = entry;
+      this.baseline = null;
+    }
     return {
       summary: summaryOf(path, analyzed),
       costTable: role === 'primary' ? analyzed.costTable() : null,
