@@ -119,7 +119,7 @@ export interface CallSite {
   libraries: AttributedLibraryCost[];
 }
 
-export type InsightId = 'gc-pressure' | 'mongoose-hydration' | 'spawn-env-walk' | 'date-now-hot';
+export type InsightId = 'gc-pressure' | 'mongoose-hydration' | 'spawn-env-walk' | 'date-now-hot' | 'blocking-sync-io';
 
 export interface Insight {
   id: InsightId;
@@ -133,6 +133,8 @@ export interface Insight {
   percent: number;
   /** The user call site it points at, when there is one. */
   location: { file: string; line: number } | null;
+  /** The static rule that flags the same code; a finding of it on `location`'s line carries this insight. */
+  rule?: 'blocking-sync-call';
 }
 
 /** d3-flame-graph's input shape plus what the tooltip and click need. */
