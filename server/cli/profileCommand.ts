@@ -70,6 +70,7 @@ export function reportJson(report: ProfileReport, top: number): ProfileReport {
       .map((s) => ({ ...s, ms: round(s.ms), percent: roundPercent(s.percent), libraries: s.libraries.map((l) => ({ ...l, ms: round(l.ms) })) })),
     insights: report.insights.map((i) => ({ ...i, ms: round(i.ms), percent: roundPercent(i.percent) })),
     unresolvedFiles: report.unresolvedFiles,
+    dependencySources: report.dependencySources,
     warnings: report.warnings,
   };
 }

@@ -78,6 +78,11 @@ export function profileText(name: string, report: ProfileReport, top: number, ro
     for (const file of report.unresolvedFiles.slice(0, top)) out.push(`  ${printable(file)}`);
     if (report.unresolvedFiles.length > top) out.push(`  ... and ${report.unresolvedFiles.length - top} more`);
   }
+  if (report.dependencySources.length > 0) {
+    out.push('', `Sources named by dependencies' source maps but not installed (${report.dependencySources.length}; shown on the built files, nothing to map)`);
+    for (const file of report.dependencySources.slice(0, top)) out.push(`  ${printable(file)}`);
+    if (report.dependencySources.length > top) out.push(`  ... and ${report.dependencySources.length - top} more`);
+  }
   if (report.warnings.length > 0) {
     out.push('', `Warnings (${report.warnings.length})`);
     for (const warning of report.warnings.slice(0, top)) out.push(`  ${printable(warning)}`);

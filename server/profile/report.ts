@@ -170,6 +170,8 @@ function locator(profile: NormalizedProfile, options: AnalysisOptions) {
   /** The local generated file of each function when a source map applies to it, else ''. */
   const generated: string[] = new Array(profile.functions.length).fill('');
   const unresolved = new Set<string>();
+  /** Sources that only a dependency's source map names (its package ships the build, not these). */
+  const dependencySources = new Set<string>();
 
   const locate = (f: number): ResolvedFunction => {
     const fn = profile.functions[f];
@@ -186,11 +188,18 @@ function locator(profile: NormalizedProfile, options: AnalysisOptions) {
     // A bundle's frames may come from libraries bundled into it.
     const category = fn.category === 'user' && /[\\/]node_modules[\\/]/.test(original.file) ? 'dependency' : fn.category;
     const resolved = paths.exists(original.file);
+    if (!resolved && /[\\/]node_modules[\\/]/.test(path.file)) {
+      // A package published with maps but without its sources: no --root or mapping can find
+      // them, so they are listed apart, and the frame stays on the installed built file.
+      dependencySources.add(original.file);
+      generated[f] = '';
+      return { name: fn.name, file: path.file, line: fn.line, column: fn.column, category: 'dependency', resolved: true };
+    }
     if (!resolved) unresolved.add(original.file);
     return { name: fn.name, file: original.file, line: original.line, column: original.column, category, resolved };
   };
 
-  return { locate, generated, maps, unresolved };
+  return { locate, generated, maps, unresolved, dependencySources };
 }
 
 /** Source files bigger than this are not read for insights (generated bundles, data). */
@@ -215,7 +224,7 @@ function sourceLineReader(): SourceLineReader {
 
 /** Analyzes a normalized profile. Pure apart from reading local files (existence, source maps). */
 export function buildReport(profile: NormalizedProfile, options: AnalysisOptions = {}): AnalyzedProfile {
-  const { locate, generated, maps, unresolved } = locator(profile, options);
+  const { locate, generated, maps, unresolved, dependencySources } = locator(profile, options);
   const index = indexFunctions(profile, locate);
   const shape = shapeOf(profile.tree);
   const locateLine = (func: number, line: number): { file: string; line: number } => {
@@ -245,6 +254,7 @@ export function buildReport(profile: NormalizedProfile, options: AnalysisOptions
     callSites: attribution.callSites,
     insights,
     unresolvedFiles: [...unresolved].sort(),
+    dependencySources: [...dependencySources].sort(),
     warnings: [...profile.warnings, ...maps.warnings],
   };
   return new AnalyzedProfile(profile, index, shape, aggregates, attribution, report);

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSync } from 'esbuild';
@@ -65,6 +65,24 @@ describe('source maps', () => {
       assert.deepEqual([raw.functions[0].file, raw.functions[0].line], [file, fn.line]);
     });
   }
+
+  it('list sources named only by a dependency\'s map apart, not as files to map with --root, and keep its frames on the built file', () => {
+    // A package published with its build and maps, but without the sources the maps name.
+    const pkg = join(root, 'node_modules', 'clockpkg');
+    const src = join(pkg, 'src', 'index.ts');
+    mkdirSync(join(pkg, 'src'), { recursive: true });
+    writeFileSync(src, readFileSync(source, 'utf8'));
+    const file = join(pkg, 'dist', 'index.js');
+    buildSync({ entryPoints: [src], outfile: file, bundle: true, platform: 'node', format: 'cjs', sourcemap: 'linked', logLevel: 'silent' });
+    rmSync(join(pkg, 'src'), { recursive: true });
+    const fn = positionOf(readFileSync(file, 'utf8'), 'function getTimestamp');
+    const profile = profileOf([{ frames: [{ name: 'getTimestamp', url: file, line: fn.line, column: fn.column }], samples: 4 }], { format: 'cpuprofile' });
+    const { report } = buildReport(profile, { root });
+    assert.deepEqual(report.unresolvedFiles, []);
+    assert.deepEqual(report.dependencySources, [src]);
+    const getTimestamp = report.functions.find((f) => f.name === 'getTimestamp');
+    assert.deepEqual([getTimestamp?.file, getTimestamp?.line, getTimestamp?.category], [file, fn.line, 'dependency']);
+  });
 
   it('ignore files without a mapping comment and report a named map that is missing', () => {
     const plain = join(root, 'plain.js');

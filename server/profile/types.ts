@@ -173,6 +173,11 @@ export interface ProfileReport {
   insights: Insight[];
   /** Files named by frames that could not be found locally (listed, never silently dropped). */
   unresolvedFiles: string[];
+  /**
+   * Sources named only by installed dependencies' source maps, whose packages do not ship them:
+   * not a path-mapping problem (no --root finds them); their frames stay on the built files.
+   */
+  dependencySources: string[];
   warnings: string[];
 }
 

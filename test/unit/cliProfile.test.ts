@@ -46,7 +46,7 @@ function assertOneLineError(run: Run, pattern: RegExp): void {
 describe('hotframe profile', () => {
   it('prints the report as JSON: categories, functions by self samples, lines, call sites, insights', async () => {
     const report = await profileJson(join(PROFILES, 'service.cpuprofile'), '--top', '5');
-    assert.deepEqual(Object.keys(report), ['format', 'samples', 'durationMs', 'cpuMs', 'shareOf', 'categories', 'functions', 'lines', 'callSites', 'insights', 'unresolvedFiles', 'warnings']);
+    assert.deepEqual(Object.keys(report), ['format', 'samples', 'durationMs', 'cpuMs', 'shareOf', 'categories', 'functions', 'lines', 'callSites', 'insights', 'unresolvedFiles', 'dependencySources', 'warnings']);
     assert.equal(report.format, 'cpuprofile');
     assert.deepEqual(Object.keys(report.categories).sort(), ['dependency', 'gc', 'idle', 'native', 'node', 'program', 'user']);
     const categorized = Object.values(report.categories).reduce((sum, c) => sum + c.samples, 0);
@@ -167,6 +167,7 @@ describe('profile text', () => {
       callSites: [],
       insights: [],
       unresolvedFiles: [],
+      dependencySources: [],
       warnings: [],
     };
     const text = profileText('p.cpuprofile', report, 5, '/root');
