@@ -199,6 +199,7 @@ export function registerCommands(ctx: HotframeContext, parts: CommandParts): vsc
         baseline: ctx.baseline,
         lastError: ctx.lastError,
         statusBar: statusBar.text,
+        statusBarTooltip: statusBar.tooltip,
         heat: Object.fromEntries(heat.applied),
         overview: overview && {
           hotFunctions: overview.hotFunctions.length,

@@ -24,6 +24,10 @@ export class ProfileStatusBar implements vscode.Disposable {
     return this.ctx.profile ? this.item.text : null;
   }
 
+  get tooltip(): string | null {
+    return this.ctx.profile && typeof this.item.tooltip === 'string' ? this.item.tooltip : null;
+  }
+
   private update(): void {
     const { profile, baseline } = this.ctx;
     if (!profile) {
