@@ -278,6 +278,8 @@ describe('profiles', () => {
     assert.match(state.statusBarTooltip ?? '', /Comparing: before\.cpuprofile \(before\) → after\.cpuprofile \(after\)/);
     const drawn = await browserAction<{ frames: number }>('flameFrames');
     if (drawn) assert.ok(drawn.frames > 1, 'the webview drew no frames in diff mode');
+    // Earlier tests' error toasts would cover the graph (this shot is docs/images/compare.png).
+    await vscode.commands.executeCommand('notifications.clearAll');
     await screenshot('4-diff');
   });
 
