@@ -122,17 +122,27 @@ function syncModuleOf(f: ResolvedFunction): string | null {
   return SYNC_MODULE.exec(f.file)?.[1] ?? null;
 }
 
-/** The line in `fn`'s body (from its first line, at most this far) that calls `name(`: the call site a .cpuprofile does not record. */
+/** How far below a function's first line its calls are looked for. */
 const CALL_SEARCH_LINES = 200;
 
+/**
+ * The line of a function that calls `name(`: the call site a .cpuprofile does not record. Read
+ * from the function's first line to the end of the top-level block it is in (a `}` in column 0),
+ * at most CALL_SEARCH_LINES; null unless exactly one line calls it (two calls cannot be told apart).
+ */
 function callLineOf(readLine: SourceLineReader, file: string, from: number, name: string): number | null {
   const call = new RegExp(`\\b${name}\\s*\\(`);
+  let found: number | null = null;
   for (let line = from; line < from + CALL_SEARCH_LINES; line++) {
     const text = readLine(file, line);
-    if (text === null) return null;
-    if (call.test(text)) return line;
+    if (text === null) break;
+    if (call.test(text)) {
+      if (found !== null) return null;
+      found = line;
+    }
+    if (line > from && text.startsWith('}')) break;
   }
-  return null;
+  return found;
 }
 
 /**

@@ -171,7 +171,7 @@ describe('hotframe analyze', function () {
     const text = await analyze(dir, 'routes', '--profile', 'app.cpuprofile');
     assert.deepEqual(
       text.stdout.split('\n').slice(0, 2).map((line) => line.slice(0, 16) + ' ... ' + line.slice(line.indexOf('[mongoose'))),
-      ['routes/b.js:6:18 ... [mongoose-missing-lean]  (30 ms, 30.0% of CPU)', 'routes/a.js:6:18 ... [mongoose-missing-lean]  (not in profile)'],
+      ['routes/b.js:6:18 ... [mongoose-missing-lean]  (30.0 ms, 30.3% of CPU time, idle excluded)', 'routes/a.js:6:18 ... [mongoose-missing-lean]  (not in profile)'],
     );
     rmSync(dir, { recursive: true, force: true });
   });
