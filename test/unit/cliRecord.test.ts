@@ -18,9 +18,11 @@ else spawnSync(process.execPath, [__filename, 'child'], { stdio: 'inherit' });
 `;
 
 // A service that runs until stopped, without a SIGINT handler of its own.
-const SERVICE = `function tick() { let x = 0; for (let i = 0; i < 2e5; i++) x += Math.sqrt(i); return x; }
+// 'serving' only once tick has run a while, so that the profile cut by Ctrl+C holds it (printed
+// at once, the signal could land before tick was ever sampled).
+const SERVICE = `let runs = 0;
+function tick() { let x = 0; for (let i = 0; i < 2e5; i++) x += Math.sqrt(i); if (++runs === 20) console.log('serving'); return x; }
 setInterval(tick, 5);
-console.log('serving');
 `;
 
 function project(): string {
