@@ -5,8 +5,7 @@ import * as vscode from 'vscode';
 import { readConfig, affectsHeat } from './config';
 import type { HotframeContext } from './ctx';
 import { Requests, type FileHeat, type FileHeatParams } from '../server/protocol';
-import { formatDuration, formatPercent } from './statusBar';
-import { formatWeight, type WeightUnit } from '../server/shared/format';
+import { formatMs, formatPercent, formatWeight, SHARE_OF_SHORT, type WeightUnit } from '../server/shared/format';
 
 /** Decoration types cannot vary their background per range, so heat is quantized into buckets. */
 const BUCKETS = 8;
@@ -29,16 +28,17 @@ export function heatBucket(percent: number): number {
 
 /** A figure in the profile's unit; every label carries its unit. */
 function amount(value: number, unit: WeightUnit): string {
-  return unit === 'ms' ? formatDuration(value) : formatWeight(value, unit);
+  return unit === 'ms' ? formatMs(value) : formatWeight(value, unit);
 }
 
+/** "12.3 ms · 4.20% CPU": the line's self time and its share of CPU time (idle excluded); an allocation profile's "allocates 1.20 MiB · 4.20% of bytes". */
 export function lineNote(percent: number, selfMs: number, unit: WeightUnit = 'ms'): string {
-  return unit === 'ms' ? `${formatPercent(percent)} · ${formatDuration(selfMs)}` : `allocates ${amount(selfMs, unit)} · ${formatPercent(percent)} of ${unit}`;
+  return unit === 'ms' ? `${formatMs(selfMs)} · ${formatPercent(percent)} ${SHARE_OF_SHORT}` : `allocates ${amount(selfMs, unit)} · ${formatPercent(percent)} of ${unit}`;
 }
 
-/** "self 2 ms · total 40 ms · 3%", or for an allocation profile "allocates 366 MB · 37% of bytes (self 300 MB)". */
+/** "self 1.20 ms · total 42.0 ms · 4.20% CPU", or for an allocation profile "allocates 366 MiB · 37.0% of bytes (self 300 MiB)". */
 export function functionNote(selfMs: number, totalMs: number, percent: number, unit: WeightUnit = 'ms', inferred = false): string {
-  if (unit === 'ms') return `self ${formatDuration(selfMs)} · total ${formatDuration(totalMs)} · ${formatPercent(percent)}`;
+  if (unit === 'ms') return `self ${formatMs(selfMs)} · total ${formatMs(totalMs)} · ${formatPercent(percent)} ${SHARE_OF_SHORT}`;
   return `allocates ${amount(totalMs, unit)} · ${formatPercent(percent)} of ${unit} (self ${amount(selfMs, unit)})${inferred ? ' · placed by name (no URL in the profile)' : ''}`;
 }
 

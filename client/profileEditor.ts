@@ -5,8 +5,7 @@ import * as vscode from 'vscode';
 import type { HotframeContext } from './ctx';
 import { loadProfile } from './commands';
 import type { ProfileSummary } from '../server/protocol';
-import { formatDuration, formatPercent } from './statusBar';
-import { formatWeight } from '../server/shared/format';
+import { formatMs, formatShare, formatWeight } from '../server/shared/format';
 
 export const PROFILE_EDITOR_VIEW_TYPE = 'hotframe.profileSummary';
 
@@ -21,10 +20,11 @@ export function summaryHtml(file: string, summary: ProfileSummary | null, error:
         ...(summary.unit === 'ms'
           ? ([
               ['Samples', String(summary.samples)],
-              ['Duration', formatDuration(summary.durationMs)],
-              ['GC share', formatPercent(summary.gcPercent)],
+              ['Duration', formatMs(summary.durationMs)],
+              ['CPU time (idle excluded)', formatMs(summary.cpuMs)],
+              ['GC', formatShare(summary.gcPercent)],
             ] as [string, string][])
-          : ([['Allocated (sampled)', formatWeight(summary.samples, summary.unit)]] as [string, string][])),
+          : ([['Allocated (sampled)', formatWeight(summary.cpuMs, summary.unit)]] as [string, string][])),
         ...(summary.notes ?? []).map((note): [string, string] => ['Recording', note]),
         ['Files not found locally', String(summary.unresolvedFiles.length)],
       ]

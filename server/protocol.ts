@@ -41,6 +41,9 @@ export interface ProfileSummary {
   sampleTypes?: { available: string[]; chosen: string };
   samples: number;
   durationMs: number;
+  /** CPU time (idle excluded), the denominator of every percent Hotframe shows for this profile. */
+  cpuMs: number;
+  /** GC's share of CPU time (idle excluded). */
   gcPercent: number;
   /** Files named by frames that are not found locally. */
   unresolvedFiles: string[];
@@ -56,7 +59,7 @@ export interface LineHeat {
   line: number; // 1-based
   selfMs: number;
   selfSamples: number;
-  /** Share of all samples in the profile, 0..100. */
+  /** selfMs as a share of the profile's CPU time (idle excluded), 0..100. */
   percent: number;
 }
 
@@ -66,7 +69,8 @@ export interface FunctionHeat {
   column: number; // 1-based
   selfMs: number;
   totalMs: number;
-  percent: number; // total share, 0..100
+  /** totalMs as a share of the profile's CPU time (idle excluded), 0..100. */
+  percent: number;
   /** Placed by its name: the profile recorded no URL for it. */
   inferred?: boolean;
 }
@@ -90,9 +94,10 @@ export interface FlameGraphParams {
 export interface FlameGraphResult {
   title: string;
   mode: FlameMode;
-  /** What node values count: samples (timed by totalMs), ms, or an allocation profile's bytes/objects. */
-  unit: 'samples' | 'ms' | 'bytes' | 'objects';
-  totalMs: number;
+  /** Frame values are ms (self and total), like every other figure; an allocation profile's are bytes or objects. */
+  unit: 'ms' | 'bytes' | 'objects';
+  /** The profile's CPU time (idle excluded): every share in the graph is a frame's ms over this (allocation profiles: all their bytes). */
+  cpuMs: number;
   root: FlameNode;
   /** Files the webview may ask to open (absolute local paths that exist). */
   openableFiles: string[];

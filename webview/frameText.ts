@@ -2,40 +2,34 @@
 // them in the page with textContent only, since frame names come from the profile (untrusted).
 import type { FlameGraphResult } from '../server/protocol';
 import type { Category, FlameNode } from '../server/profile/types';
-import { formatWeight } from '../server/shared/format';
+import { formatDeltaMs, formatMs, formatPercent, formatWeight, percentOf } from '../server/shared/format';
 
-/** How to turn a frame's value (samples or ms) into milliseconds and a share of the root. */
+/** What a frame's value (ms) is a share of: the profile's CPU time, idle excluded (allocation profiles: all their bytes). */
 export interface GraphScale {
   rootValue: number;
-  msPerUnit: number;
+  cpuMs: number;
   /** Allocation profiles: values are this weight, shown as it is (bytes, objects), never as time. */
   weight?: 'bytes' | 'objects';
 }
 
-export function graphScale(graph: Pick<FlameGraphResult, 'unit' | 'totalMs'>, rootValue: number): GraphScale {
-  if (graph.unit === 'bytes' || graph.unit === 'objects') return { rootValue, msPerUnit: 1, weight: graph.unit };
-  const msPerUnit = graph.unit === 'ms' ? 1 : rootValue > 0 ? graph.totalMs / rootValue : 0;
-  return { rootValue, msPerUnit };
+export function graphScale(graph: Pick<FlameGraphResult, 'cpuMs'> & Partial<Pick<FlameGraphResult, 'unit'>>, rootValue: number): GraphScale {
+  if (graph.unit === 'bytes' || graph.unit === 'objects') return { rootValue, cpuMs: graph.cpuMs, weight: graph.unit };
+  return { rootValue, cpuMs: graph.cpuMs };
+}
+
+/** A share of the profile's CPU time (or of an allocation profile's bytes), as every view of Hotframe writes it. */
+export function cpuShare(ms: number, scale: Pick<GraphScale, 'cpuMs' | 'weight'>): string {
+  return `${formatPercent(percentOf(ms, scale.cpuMs))} of ${scale.weight ?? 'CPU'}`;
 }
 
 /** A frame's value in the graph's unit. */
-export function formatValue(value: number, scale: GraphScale): string {
-  return scale.weight !== undefined ? formatWeight(value, scale.weight) : formatMs(value * scale.msPerUnit);
+export function formatValue(value: number, scale: Pick<GraphScale, 'weight'>): string {
+  return scale.weight !== undefined ? formatWeight(value, scale.weight) : formatMs(value);
 }
 
-export function formatMs(ms: number): string {
-  const abs = Math.abs(ms);
-  if (abs >= 1000) return `${(ms / 1000).toFixed(2)} s`;
-  if (abs >= 100) return `${ms.toFixed(0)} ms`;
-  if (abs >= 10) return `${ms.toFixed(1)} ms`;
-  return `${ms.toFixed(2)} ms`;
-}
-
-export function formatPercent(part: number, whole: number): string {
-  if (whole <= 0) return '0%';
-  const percent = (100 * part) / whole;
-  if (percent > 0 && percent < 0.1) return '<0.1%';
-  return `${percent.toFixed(1)}%`;
+/** Idle is not CPU time, and the root holds idle: neither has a share of CPU time. */
+function hasShare(node: FlameNode, isRoot: boolean): boolean {
+  return !isRoot && node.category !== 'idle';
 }
 
 const categoryWords: Record<Category, string> = {
@@ -70,20 +64,31 @@ export interface FrameFacts {
   folded?: string;
 }
 
-export function frameFacts(node: FlameNode, scale: GraphScale): FrameFacts {
+/** `isRoot`: the frame is the graph's root ("all"), which holds idle time too. */
+export function frameFacts(node: FlameNode, scale: GraphScale, isRoot = false): FrameFacts {
+  const withShare = (ms: number): string => (hasShare(node, isRoot) ? `${formatValue(ms, scale)} (${cpuShare(ms, scale)})` : formatValue(ms, scale));
   const facts: FrameFacts = {
     name: node.name === '' ? '(anonymous)' : node.name,
-    total: `total ${formatValue(node.value, scale)} (${formatPercent(node.value, scale.rootValue)})`,
-    self: `self ${formatValue(node.self, scale)} (${formatPercent(node.self, scale.rootValue)})`,
+    total: `total ${withShare(node.value)}`,
+    self: `self ${withShare(node.self)}`,
     location: frameLocation(node) ?? 'no source file',
-    category: categoryLabel(node.category),
+    category: categoryLabel(node.category) + (isRoot ? (scale.weight === undefined ? ` · CPU time (idle excluded) ${formatMs(scale.cpuMs)}` : ` · allocated ${formatValue(scale.cpuMs, scale)}`) : ''),
   };
   if (node.delta !== undefined) {
-    const sign = node.delta > 0 ? '+' : node.delta < 0 ? '\u2212' : '\u00b1';
-    const verdict = scale.weight !== undefined ? (node.delta > 0 ? 'allocates more' : node.delta < 0 ? 'allocates less' : 'unchanged') : node.delta > 0 ? 'slower' : node.delta < 0 ? 'faster' : 'unchanged';
-    // Diff deltas are in ms for CPU profiles and in the weight itself for allocation profiles.
-    facts.delta = `${sign}${scale.weight !== undefined ? formatWeight(Math.abs(node.delta), scale.weight) : formatMs(Math.abs(node.delta))} vs baseline (${verdict})`;
+    if (scale.weight !== undefined) {
+      // Allocation profiles compare bytes (or objects) as they are.
+      const verdict = node.delta > 0 ? 'allocates more' : node.delta < 0 ? 'allocates less' : 'unchanged';
+      facts.delta = `${node.delta > 0 ? '+' : node.delta < 0 ? '\u2212' : '\u00b1'}${formatWeight(Math.abs(node.delta), scale.weight)} vs baseline (${verdict})`;
+    } else {
+      const verdict = !changeCounts(node) ? 'idle and VM time are not compared' : node.delta > 0 ? 'slower' : node.delta < 0 ? 'faster' : 'unchanged';
+      facts.delta = `${formatDeltaMs(node.delta)} vs baseline (${verdict})`;
+    }
   }
   if (node.collapsed) facts.folded = `${node.collapsed} tiny frame${node.collapsed === 1 ? '' : 's'} folded in`;
   return facts;
+}
+
+/** Idle and the VM's own work (program) change with load and recording, not with code: never a regression. */
+export function changeCounts(node: Pick<FlameNode, 'category' | 'name'>): boolean {
+  return node.category !== 'idle' && node.category !== 'program';
 }

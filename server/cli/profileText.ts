@@ -4,9 +4,8 @@
 import { relative, isAbsolute } from 'node:path';
 
 import type { ProfileDiff } from '../profile/diff';
-import { formatMs, formatPercent } from '../profile/insights';
+import { formatMs, formatPercent, formatWeight, SHARE_OF } from '../shared/format';
 import { CATEGORIES, type FunctionCost, type ProfileReport, type WeightUnit } from '../profile/types';
-import { formatWeight } from '../shared/format';
 
 /** A figure in the report's unit: ms for CPU profiles, bytes or objects for allocation profiles. */
 function amount(value: number, unit: WeightUnit): string {
@@ -29,15 +28,16 @@ function pad(text: string, width: number): string {
   return text.length >= width ? text : ' '.repeat(width - text.length) + text;
 }
 
-function share(samples: number, total: number): string {
-  return formatPercent(total > 0 ? (samples / total) * 100 : 0);
+/** A share of CPU time, or "-" for idle (not CPU time). */
+function share(percent: number | null): string {
+  return percent === null ? '-' : formatPercent(percent);
 }
 
-function functionRows(functions: FunctionCost[], total: number, root: string, unit: WeightUnit): string[] {
+function functionRows(functions: FunctionCost[], root: string, unit: WeightUnit): string[] {
   const rows = [`  ${pad('self', 10)} ${pad('self%', 7)} ${pad('total', 10)} ${pad('total%', 7)}  function (category)  location`];
   for (const f of functions) {
     rows.push(
-      `  ${pad(amount(f.selfMs, unit), 10)} ${pad(share(f.selfSamples, total), 7)} ${pad(amount(f.totalMs, unit), 10)} ${pad(share(f.totalSamples, total), 7)}  ` +
+      `  ${pad(amount(f.selfMs, unit), 10)} ${pad(share(f.selfPercent), 7)} ${pad(amount(f.totalMs, unit), 10)} ${pad(share(f.totalPercent), 7)}  ` +
         `${printable(f.name || '(anonymous)')} (${f.category})  ${where(f.file, f.line, root, f.category)}${f.inferred === true ? ' (inferred from the name)' : ''}`,
     );
   }
@@ -49,37 +49,39 @@ export function profileText(name: string, report: ProfileReport, top: number, ro
   const { unit } = report;
   if (unit === 'ms') {
     const counted = report.format === 'cpuprofile' || report.format === 'pprof' ? 'samples' : 'ticks';
-    out.push(`${printable(name)}: ${report.format}, ${report.samples} ${counted}, ${formatMs(report.durationMs)}`);
+    out.push(`${printable(name)}: ${report.format}, ${report.samples} ${counted}, ${formatMs(report.durationMs)}, CPU time (idle excluded) ${formatMs(report.cpuMs)}`);
+    out.push(`Every % below is ${SHARE_OF}: ms / ${formatMs(report.cpuMs)}.`);
     for (const note of report.notes) out.push(`  ${printable(note)}`);
     out.push('', `Summary by category`, `  ${'category'.padEnd(11)} ${pad(counted, 9)} ${pad('ms', 10)} ${pad('%', 7)}`);
     for (const category of CATEGORIES) {
       const cost = report.categories[category];
-      out.push(`  ${category.padEnd(11)} ${pad(String(cost.samples), 9)} ${pad(formatMs(cost.ms), 10)} ${pad(share(cost.samples, report.samples), 7)}`);
+      out.push(`  ${category.padEnd(11)} ${pad(String(cost.samples), 9)} ${pad(formatMs(cost.ms), 10)} ${pad(share(cost.percent), 7)}`);
     }
   } else {
-    // Allocation profiles: every figure is the weight (bytes or objects) and every share a share of it.
-    out.push(`${printable(name)}: ${report.format}, ${amount(report.samples, unit)} allocated (sampled)${report.durationMs > 0 ? `, ${formatMs(report.durationMs)}` : ''}`);
+    // Allocation profiles: every figure is the weight (bytes or objects) and every share a share of all of it.
+    out.push(`${printable(name)}: ${report.format}, ${amount(report.cpuMs, unit)} allocated (sampled)${report.durationMs > 0 ? `, ${formatMs(report.durationMs)}` : ''}`);
+    out.push(`Every % below is a share of the ${unit} allocated: ${unit} / ${amount(report.cpuMs, unit)}.`);
     for (const note of report.notes) out.push(`  ${printable(note)}`);
     out.push('', `Summary by category`, `  ${'category'.padEnd(11)} ${pad(unit, 10)} ${pad('%', 7)}`);
     for (const category of CATEGORIES) {
       const cost = report.categories[category];
-      out.push(`  ${category.padEnd(11)} ${pad(amount(cost.ms, unit), 10)} ${pad(share(cost.samples, report.samples), 7)}`);
+      out.push(`  ${category.padEnd(11)} ${pad(amount(cost.ms, unit), 10)} ${pad(share(cost.percent), 7)}`);
     }
   }
   const what = unit === 'ms' ? 'time' : unit;
-  out.push('', `Top ${top} by self ${what}`, ...functionRows(report.functions.slice(0, top), report.samples, root, unit));
-  const byTotal = [...report.functions].sort((a, b) => b.totalSamples - a.totalSamples).slice(0, top);
-  out.push('', `Top ${top} by total ${what} (each ${unit === 'ms' ? 'sample' : 'allocation'} counted once per function)`, ...functionRows(byTotal, report.samples, root, unit));
+  out.push('', `Top ${top} by self ${what}`, ...functionRows(report.functions.slice(0, top), root, unit));
+  const byTotal = [...report.functions].sort((a, b) => b.totalMs - a.totalMs).slice(0, top);
+  out.push('', `Top ${top} by total ${what} (each ${unit === 'ms' ? 'sample' : 'allocation'} counted once per function)`, ...functionRows(byTotal, root, unit));
   if (report.lines.length > 0) {
     out.push('', `Hot lines`);
     for (const line of report.lines.slice(0, top)) {
-      out.push(`  ${pad(amount(line.selfMs, unit), 10)} ${pad(share(line.selfSamples, report.samples), 7)}  ${where(line.file, line.line, root)}`);
+      out.push(`  ${pad(amount(line.selfMs, unit), 10)} ${pad(share(line.percent), 7)}  ${where(line.file, line.line, root)}`);
     }
   }
   if (report.callSites.length > 0) {
     out.push('', unit === 'ms' ? `User call sites (library time charged to the user code that called it)` : `User call sites (${unit} allocated in libraries charged to the user code that called them)`);
     for (const site of report.callSites.slice(0, top)) {
-      out.push(`  ${pad(amount(site.ms, unit), 10)} ${pad(formatPercent(site.percent), 7)}  ${printable(site.function || '(anonymous)')}  ${where(site.file, site.line, root, 'user')}`);
+      out.push(`  ${pad(amount(site.ms, unit), 10)} ${pad(share(site.percent), 7)}  ${printable(site.function || '(anonymous)')}  ${where(site.file, site.line, root, 'user')}`);
       for (const library of site.libraries.slice(0, 3)) {
         out.push(`  ${' '.repeat(19)}    ${pad(amount(library.ms, unit), 9)}  ${printable(library.name || '(anonymous)')} (${library.category})  ${where(library.file, library.line, root)}`);
       }
@@ -96,6 +98,11 @@ export function profileText(name: string, report: ProfileReport, top: number, ro
     out.push('', `Unresolved files (${report.unresolvedFiles.length}; map them with --root)`);
     for (const file of report.unresolvedFiles.slice(0, top)) out.push(`  ${printable(file)}`);
     if (report.unresolvedFiles.length > top) out.push(`  ... and ${report.unresolvedFiles.length - top} more`);
+  }
+  if (report.dependencySources.length > 0) {
+    out.push('', `Sources named by dependencies' source maps but not installed (${report.dependencySources.length}; shown on the built files, nothing to map)`);
+    for (const file of report.dependencySources.slice(0, top)) out.push(`  ${printable(file)}`);
+    if (report.dependencySources.length > top) out.push(`  ... and ${report.dependencySources.length - top} more`);
   }
   if (report.warnings.length > 0) {
     out.push('', `Warnings (${report.warnings.length})`);

@@ -322,8 +322,8 @@ describe('allocation profiles and pprof, recorded in this run', function () {
     const hotframe = (...args: string[]) => spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', timeout: 60_000 });
     const text = hotframe('profile', recorded(/^inspector\.heapprofile$/), '--root', WORKLOADS, '--top', '3');
     assert.equal(text.status, 0, text.stderr);
-    assert.match(text.stdout, /^inspector\.heapprofile: heapprofile, [\d.]+ MB allocated \(sampled\)/);
-    assert.match(text.stdout, /Top 3 by self bytes\n.*\n\s+[\d.]+ MB\s+[\d.]+%\s+[\d.]+ MB\s+[\d.]+%\s+buildGarbage \(user\)\s+allocate\.js:12/);
+    assert.match(text.stdout, /^inspector\.heapprofile: heapprofile, [\d.]+ [KMG]iB allocated \(sampled\)/);
+    assert.match(text.stdout, /Top 3 by self bytes\n.*\n\s+[\d.]+ [KMG]iB\s+[\d.]+%\s+[\d.]+ [KMG]iB\s+[\d.]+%\s+buildGarbage \(user\)\s+allocate\.js:12/);
     const objects = hotframe('profile', recorded(/^heap\.pb\.gz$/), '--root', WORKLOADS, '--format', 'json', '--sample-type', 'inuse_objects');
     assert.equal(objects.status, 0, objects.stderr);
     const json = JSON.parse(objects.stdout) as { unit: string; functions: Record<string, unknown>[]; sampleTypes: { chosen: string } };
@@ -345,7 +345,7 @@ describe('allocation profiles and pprof, recorded in this run', function () {
     const gc = { id: 'gc-pressure' as const, seed: '001' as const, title: 'GC', message: 'GC took 27% of CPU.', samples: 1, ms: 1, percent: 27, location: null };
     const joined = withAllocationSites([gc, ...cpu.insights.filter((i) => i.id !== 'gc-pressure')], allocation, 'inspector.heapprofile');
     const message = joined.find((i) => i.id === 'gc-pressure')?.message ?? '';
-    assert.match(message, /Who makes the garbage \(inspector\.heapprofile\): buildGarbage at .*allocate\.js:12 allocates [\d.]+ MB \([\d.]+% of bytes\); retainBlocks at .*allocate\.js:8/);
+    assert.match(message, /Who makes the garbage \(inspector\.heapprofile\): buildGarbage at .*allocate\.js:12 allocates [\d.]+ [KMG]iB \([\d.]+% of bytes\); retainBlocks at .*allocate\.js:8/);
     assert.doesNotMatch(message, /\[eval\]/);
     assert.deepEqual(joined.find((i) => i.id === 'gc-pressure')?.location, { file: WORKLOAD, line: 12 });
     // A --heap-prof file holds no garbage: the insight says so.
@@ -361,7 +361,7 @@ describe('allocation profiles and pprof, recorded in this run', function () {
     assert.ok(cost !== null);
     assert.equal(cost.unit, 'bytes');
     close(cost.totalMs, fn(analyzed.report, 'buildGarbage').totalMs, 'bytes under buildGarbage');
-    assert.match(describeCost(cost), /^allocates [\d.]+ MB, [\d.]+% of allocated bytes$/);
+    assert.match(describeCost(cost), /^allocates [\d.]+ [KMG]iB, [\d.]+% of allocated bytes$/);
   });
 
   it('hotframe record --kind allocation: a heap profile with the garbage, said so in the file and the report', async () => {

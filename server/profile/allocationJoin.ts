@@ -4,9 +4,8 @@
 // inside libraries go to the user code that called them), so the list names lines a reviewer can
 // change rather than `push` or `JSON.parse`.
 import type { AnalyzedProfile } from './report';
-import { formatPercent } from './insights';
+import { formatPercent, formatWeight } from '../shared/format';
 import type { Insight } from './types';
-import { formatWeight } from '../shared/format';
 
 export interface AllocationSite {
   function: string;

@@ -67,7 +67,11 @@ export class ProfileSession {
     onProgress?.(1);
     const entry = { path, analyzed };
     if (role === 'baseline') this.baseline = entry;
-    else this.primary = entry;
+    else {
+      // Opening another profile ends a comparison: the old "before" says nothing about the new one.
+      this.primary = entry;
+      this.baseline = null;
+    }
     return {
       summary: summaryOf(path, analyzed),
       costTable: role === 'primary' ? analyzed.costTable() : null,
@@ -92,7 +96,7 @@ export class ProfileSession {
         title: `${basename(baseline.path)} → ${basename(primary.path)}`,
         mode: 'diff',
         unit: flameUnit(primary.analyzed),
-        totalMs: primary.analyzed.profile.durationMs,
+        cpuMs: primary.analyzed.report.cpuMs,
         root: diffFlameTree(baseline.analyzed, primary.analyzed, params.onlyMyCode, minFraction),
         openableFiles: [...files].sort(),
       };
@@ -101,7 +105,7 @@ export class ProfileSession {
       title: basename(primary.path),
       mode: params.mode,
       unit: flameUnit(primary.analyzed),
-      totalMs: primary.analyzed.profile.durationMs,
+      cpuMs: primary.analyzed.report.cpuMs,
       root: primary.analyzed.flame(params.mode, params.onlyMyCode, minFraction),
       openableFiles: primary.analyzed.openableFiles(),
     };
@@ -139,9 +143,9 @@ export class ProfileSession {
   }
 }
 
-/** Flame values are samples (timed by the duration) for CPU profiles, the weight itself for allocation profiles. */
+/** Flame values are ms for CPU profiles, the weight itself (bytes, objects) for allocation profiles. */
 function flameUnit(analyzed: AnalyzedProfile): FlameGraphResult['unit'] {
-  return analyzed.report.unit === 'ms' ? 'samples' : analyzed.report.unit;
+  return analyzed.report.unit;
 }
 
 export function summaryOf(path: string, analyzed: AnalyzedProfile): ProfileSummary {
@@ -155,7 +159,8 @@ export function summaryOf(path: string, analyzed: AnalyzedProfile): ProfileSumma
     ...(report.sampleTypes !== undefined ? { sampleTypes: report.sampleTypes } : {}),
     samples: report.samples,
     durationMs: report.durationMs,
-    gcPercent: gcPercent(analyzed.profile, analyzed.aggregates),
+    cpuMs: report.cpuMs,
+    gcPercent: gcPercent(analyzed.aggregates),
     unresolvedFiles: report.unresolvedFiles,
     warnings: report.warnings,
   };

@@ -16,7 +16,7 @@ async function stateWhen(what: string, ready: (s: DebugState) => boolean, timeou
   }, [], timeoutMs);
 }
 
-const BYTES = '\\d+(\\.\\d+)? (B|kB|MB|GB)';
+const BYTES = '\\d+(\\.\\d+)? (B|KiB|MiB|GiB)';
 
 describe('allocation profiles and pprof', function () {
   this.timeout(120_000);
@@ -61,7 +61,7 @@ describe('allocation profiles and pprof', function () {
       const state = await debugState();
       assert.match(state.statusBar ?? '', new RegExp(`^\\$\\(flame\\) ${pattern.replace('.', '\\.')} · ${BYTES} allocated$`));
       const { text, buckets } = await heatOnGarbage();
-      assert.match(text, new RegExp(`^buildGarbage: allocates ${BYTES} · \\d+(\\.\\d)?% of bytes \\(self ${BYTES}\\)`));
+      assert.match(text, new RegExp(`^buildGarbage: allocates ${BYTES} · \\d+(\\.\\d+)?% of bytes \\(self ${BYTES}\\)`));
       assert.ok(buckets >= 1, 'the declaration line has a heat background');
       await vscode.commands.executeCommand('hotframe.showFlameGraph');
       const flame = await stateWhen('the flame graph in bytes', (s) => s.flame?.unit === 'bytes' && s.flame.title === pattern);
@@ -77,7 +77,7 @@ describe('allocation profiles and pprof', function () {
     assert.equal(summary?.unit, 'ms');
     assert.equal(summary?.sampleTypes?.chosen, 'wall/nanoseconds');
     const { text } = await heatOnGarbage();
-    assert.match(text, /^buildGarbage: self \d+(\.\d)? (ms|s) · total \d+(\.\d)? (ms|s) · \d+(\.\d)?%/);
+    assert.match(text, /^buildGarbage: self \d+(\.\d+)? (ms|s) · total \d+(\.\d+)? (ms|s) · \d+(\.\d+)?% CPU/);
     await vscode.commands.executeCommand('hotframe.clearProfile');
   });
 });
