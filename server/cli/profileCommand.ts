@@ -69,7 +69,8 @@ export function reportJson(report: ProfileReport, top: number): Record<string, u
     if (value === null || typeof value !== 'object') return value;
     const out: Record<string, unknown> = {};
     for (const [key, inner] of Object.entries(value)) {
-      if (key === 'samples' || key === 'selfSamples' || key === 'totalSamples') continue;
+      // cpuMs is the total weight here: it is given as totalBytes (totalObjects) below.
+      if (key === 'samples' || key === 'selfSamples' || key === 'totalSamples' || key === 'cpuMs') continue;
       const renamed = key === 'selfMs' ? `self${name}` : key === 'totalMs' ? `total${name}` : key === 'ms' ? name.toLowerCase() : key;
       out[renamed] = key === 'unresolvedFiles' || key === 'warnings' || key === 'notes' ? inner : rename(inner);
     }
