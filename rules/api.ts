@@ -127,6 +127,12 @@ export interface ReportDescriptor {
   when?: (hot: HotContext) => boolean;
   /** Extra data added to the message after `when` has run, e.g. the path through helpers. */
   describe?: (hot: HotContext) => Record<string, string | number>;
+  /**
+   * This finding's severity when the user has not set a level for the rule: lower than the rule's
+   * default for what only matters when the code runs often or on much data ("quiet without
+   * evidence"); a profile that shows the code hot raises it as it raises any finding.
+   */
+  severity?: Severity | ((hot: HotContext) => Severity);
 }
 
 /** How a local name was declared (the kinds of Babel's Binding#kind). */

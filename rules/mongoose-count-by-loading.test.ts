@@ -14,6 +14,12 @@ const project: ProjectView = {
 
 runRuleTests(rule, {
   valid: [
+    {
+      name: 'Model.find(q, callback) whose documents are used beyond their length',
+      code: `${TASK}app.get('/open', (req, res) => {
+  Task.find({ done: false }, (err, tasks) => res.json({ open: tasks.length, first: tasks[0] }));
+});`,
+    },
     { name: 'countDocuments', code: `${TASK}app.get('/n', async (req, res) => res.json({ n: await Task.countDocuments({ done: false }) }));` },
     { name: 'estimatedDocumentCount', code: `${TASK}app.get('/n', async (req, res) => res.json({ n: await Task.estimatedDocumentCount() }));` },
     {
@@ -53,6 +59,16 @@ const n5 = () => Task.find({}).then(countOf);`,
     { name: 'distinct() returns values, not documents', code: `${TASK}const n = async () => (await Task.find({}).distinct('owner')).length;` },
   ],
   invalid: [
+    {
+      name: 'Model.find(q, callback) whose documents are only counted (no fix: the callback would change meaning)',
+      code: `${TASK}app.get('/open', (req, res) => {
+  Task.find({ done: false }, function (err, tasks) {
+    res.json({ open: tasks.length });
+  });
+});`,
+      errors: [{ messageId: 'countByLoading', line: 4, column: 3, severity: 'warning', message: /^`Task\.find\(\)` loads and hydrates every matching document only to take `\.length` on every request/ }],
+      output: null,
+    },
     {
       name: "seed 004's count endpoint: (await M.find(q)).length",
       code: `${TASK}app.get('/count', async (req, res) => {

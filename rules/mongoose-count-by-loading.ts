@@ -62,6 +62,12 @@ function countFixes(query: ModelQuery, context: RuleContext): Fix[] | null {
     if (!direct || count === null || callback.node.async) return [];
     return replace(title, query.call.node.start, query.then.node.end, count);
   }
+  if (query.callback !== null) {
+    // Model.find(q, (err, docs) => res.json({ count: docs.length })): no fix offered, the callback's
+    // parameter would change meaning.
+    const param = query.callback.get('params')[1];
+    return param?.node && onlyLengthReads(param) ? [] : null;
+  }
   const parent = valueRoot(query.end).parentPath;
   if (!parent?.isAwaitExpression()) return null;
   const length = isLengthRead(parent);
@@ -96,7 +102,8 @@ export const mongooseCountByLoading: RuleModule = {
           const fixes = countFixes(query, context);
           if (fixes === null) return;
           context.report({
-            node: path.node,
+            // Model.find(q, (err, docs) => ...): the `Model.find` part, not the whole callback.
+            node: query.callback !== null && query.chained.length === 0 ? path.node.callee : path.node,
             messageId: 'countByLoading',
             data: { model: modelLabel(query.model, context.source), method: query.method, where: '' },
             fixes,

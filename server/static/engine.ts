@@ -70,6 +70,8 @@ const NO_PROJECT: ProjectView = { moduleAt: () => null };
 interface RuleRun {
   rule: RuleModule;
   severity: Severity;
+  /** The user set this rule's level: per-finding severities give way to it. */
+  chosen: boolean;
   reports: ReportDescriptor[];
   failed: boolean;
   visitor: RuleVisitor | null;
@@ -229,7 +231,7 @@ export function analyzeSource(input: AnalyzeInput): AnalysisResult {
   for (const rule of input.rules ?? allRules) {
     const level = input.levels?.[rule.meta.id] ?? rule.meta.defaultSeverity;
     if (level === 'off') continue;
-    const run: RuleRun = { rule, severity: level, reports: [], failed: false, visitor: null };
+    const run: RuleRun = { rule, severity: level, chosen: input.levels?.[rule.meta.id] !== undefined, reports: [], failed: false, visitor: null };
     runs.push(run);
     const context: RuleContext = {
       filePath: input.filePath,
@@ -277,7 +279,8 @@ export function analyzeSource(input: AnalyzeInput): AnalysisResult {
           ruleId: run.rule.meta.id,
           messageId: report.messageId,
           message: fillMessage(template, data),
-          severity: run.severity,
+          // A level the user chose wins over the finding's own (quieter) severity.
+          severity: run.chosen || report.severity === undefined ? run.severity : typeof report.severity === 'function' ? report.severity(hot) : report.severity,
           range,
           fixes: report.fixes ?? [],
           enclosingFunction: enclosingFunctionOf(functions, range.start, range.end),
