@@ -233,6 +233,24 @@ export const all = async () => JSON.stringify(await models.find({}));`,
 });`,
     },
     {
+      name: "calipso (mongoose 3): query.sort(s).limit(n).find(callback), documents handed to the CMS's renderItem()",
+      code: `const calipso = require('calipso');
+function repoList(req, res, template, block, next) {
+  var Repo = calipso.db.model('Repo');
+  Repo.find({ type: req.moduleParams.type }).sort('name').limit(100).find(function (err, all) {
+    calipso.theme.renderItem(req, res, template, block, { all: all }, next);
+  });
+}`,
+      errors: [{ messageId: 'missingLean', line: 4, column: 3, message: /^`Repo\.find\(\)` hydrates full mongoose documents that are only rendered with renderItem\(\); add/ }],
+      output: `const calipso = require('calipso');
+function repoList(req, res, template, block, next) {
+  var Repo = calipso.db.model('Repo');
+  Repo.find({ type: req.moduleParams.type }).lean().sort('name').limit(100).find(function (err, all) {
+    calipso.theme.renderItem(req, res, template, block, { all: all }, next);
+  });
+}`,
+    },
+    {
       name: 'a single document read is quiet without a profile (information, says what would make it matter)',
       code: `${USER}app.get('/users/:id', async (req, res) => {
   res.json(await User.findById(req.params.id));

@@ -203,9 +203,10 @@ function usageAsArgument(call: NodePath<t.CallExpression>, argument: t.Node): Us
   if (callee.type === 'MemberExpression') {
     const object = unwrapExpression(callee.object);
     // res.render('tasks', { tasks }): the view's locals are read by the template, field by field.
-    if (name === 'render' && call.node.arguments.indexOf(argument as t.Expression) >= 1) {
-      const receiver = object.type === 'Identifier' ? object.name : 'res';
-      return { sink: `rendered with ${receiver}.render()`, documentUse: false };
+    // calipso.theme.renderItem(req, res, template, block, { all }, next): a CMS's own view renderer.
+    if (name !== null && /^render(Item|View|Template|Page)?$/.test(name) && call.node.arguments.indexOf(argument as t.Expression) >= 1) {
+      const receiver = object.type === 'Identifier' ? `${object.name}.` : '';
+      return { sink: `rendered with ${receiver}${name}()`, documentUse: false };
     }
     if (name === 'stringify' && object.type === 'Identifier' && object.name === 'JSON') {
       return { sink: 'serialized with JSON.stringify()', documentUse: false };

@@ -398,9 +398,11 @@ export function modelQueryAt(call: NodePath<t.CallExpression>, context: RuleCont
       query.then = link.call;
       break;
     }
-    if (link.name === 'exec' && args.length > 0) {
-      // query.exec(function (err, docs) {...}): the callback receives the documents.
-      query.callback = callbackArgument(link.call);
+    const callback = link.name === 'exec' || link.name === 'find' || link.name === 'findOne' ? callbackArgument(link.call) : null;
+    if (callback !== null) {
+      // query.exec(function (err, docs) {...}), mongoose 3's query.sort(s).find(cb): the callback receives the documents.
+      if (link.name === 'findOne') query.resultKind = 'doc';
+      query.callback = callback;
       query.end = link.call;
       break;
     }
