@@ -60,6 +60,16 @@ schema.methods.siblings = function () { return this.find({ parent: this.parent }
       code: `app.get('/u', async (req, res) => res.json(await store.find({ active: true })));`,
     },
     {
+      name: 'an edit form filled from one document (calipso.form.render) is not a view sink',
+      code: `const calipso = require('calipso');
+function edit(req, res, template, block, next) {
+  var Role = calipso.db.model('Role');
+  Role.findById(req.moduleParams.id, function (err, c) {
+    calipso.form.render(roleForm, { role: c }, req, function (form) { calipso.theme.renderItem(req, res, form, block, {}, next); });
+  });
+}`,
+    },
+    {
       name: 'callback documents mutated and saved',
       code: `${USER}app.post('/u/:id', (req, res) => {
   User.findById(req.params.id, function (err, user) { user.name = req.body.name; user.save(() => res.json(user)); });

@@ -204,8 +204,12 @@ function usageAsArgument(call: NodePath<t.CallExpression>, argument: t.Node): Us
     const object = unwrapExpression(callee.object);
     // res.render('tasks', { tasks }): the view's locals are read by the template, field by field.
     // calipso.theme.renderItem(req, res, template, block, { all }, next): a CMS's own view renderer.
-    if (name !== null && /^render(Item|View|Template|Page)?$/.test(name) && call.node.arguments.indexOf(argument as t.Expression) >= 1) {
-      const receiver = object.type === 'Identifier' ? `${object.name}.` : '';
+    // Not a form renderer (calipso.form.render(form, { content: doc })): an edit form of one document
+    // may read it through getters, and is not where hydration costs.
+    const receiverName = object.type === 'Identifier' ? object.name : memberName(object) ?? '';
+    if (name !== null && /^render(Item|View|Template|Page)?$/.test(name) && !/form/i.test(receiverName) &&
+        call.node.arguments.indexOf(argument as t.Expression) >= 1) {
+      const receiver = object.type === 'Identifier' ? `${object.name}.` : name === 'render' ? 'res.' : '';
       return { sink: `rendered with ${receiver}${name}()`, documentUse: false };
     }
     if (name === 'stringify' && object.type === 'Identifier' && object.name === 'JSON') {
