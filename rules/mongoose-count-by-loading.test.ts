@@ -60,6 +60,18 @@ const n5 = () => Task.find({}).then(countOf);`,
   ],
   invalid: [
     {
+      name: 'formio: documents loaded only to check that some exist (!docs || !docs.length)',
+      code: `const mongoose = require('mongoose');
+module.exports = (router) => async function removeAction(req, actionId) {
+  const actions = await router.formio.actions.model.find({ _id: actionId, form: req.formId }).exec();
+  if (!actions || !actions.length) {
+    throw Error('Could not find the action');
+  }
+};`,
+      errors: [{ messageId: 'countByLoading', line: 3, column: 25, severity: 'warning', message: /^`router\.formio\.actions\.model\.find\(\)` loads and hydrates every matching document only to take `\.length`/ }],
+      output: null,
+    },
+    {
       name: 'Model.find(q, callback) whose documents are only counted (no fix: the callback would change meaning)',
       code: `${TASK}app.get('/open', (req, res) => {
   Task.find({ done: false }, function (err, tasks) {

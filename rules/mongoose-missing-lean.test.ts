@@ -25,6 +25,12 @@ runRuleTests(rule, {
 module.exports = { read(frame) { return models.Post.findOne(frame.data, frame.options); } };`,
     },
     {
+      name: "Bookshelf's registry: ghostBookshelf.model('Tag', Tag) defines no mongoose model (ghost)",
+      code: `const ghostBookshelf = require('./base');
+const Tag = ghostBookshelf.model('Tag', ghostBookshelf.Model.extend({ tableName: 'tags' }));
+app.get('/tags/:id', async (req, res) => res.json(await Tag.findOne({ id: req.params.id })));`,
+    },
+    {
       name: 'the MongoDB driver: collection.find().sort().limit() is a cursor of plain objects',
       code: `app.get('/u', async (req, res) => res.json(await db.collection('users').find({}).sort({ name: 1 }).limit(20).toArray()));`,
     },
@@ -259,6 +265,16 @@ function repoList(req, res, template, block, next) {
     calipso.theme.renderItem(req, res, template, block, { all: all }, next);
   });
 }`,
+    },
+    {
+      name: 'a schema handed to any receiver defines a model: registry.model(name, userSchema)',
+      code: `const userSchema = require('./schemas/user');
+const User = registry.model('User', userSchema);
+app.get('/u', async (req, res) => res.json(await User.find({})));`,
+      errors: [{ messageId: 'missingLean', line: 3, column: 50 }],
+      output: `const userSchema = require('./schemas/user');
+const User = registry.model('User', userSchema);
+app.get('/u', async (req, res) => res.json(await User.find({}).lean()));`,
     },
     {
       name: 'a single document read is quiet without a profile (information, says what would make it matter)',

@@ -48,6 +48,11 @@ const CONNECTION_NAME = /^(conn|connection|db|database)$|(Connection|Conn|Db)$/;
 function isMongooseReceiver(node: t.Node, roleOf: (name: string) => MongooseRole): boolean {
   const target = unwrapExpression(node);
   if (target.type === 'Identifier') return roleOf(target.name) === 'mongoose' || CONNECTION_NAME.test(target.name);
+  // require('mongoose').model('User', schema)
+  if (target.type === 'CallExpression' && target.callee.type === 'Identifier' && target.callee.name === 'require') {
+    const arg = target.arguments[0];
+    return arg?.type === 'StringLiteral' && arg.value === 'mongoose';
+  }
   // mongoose.connection.model('X'), this.db.model('X')
   const name = memberName(target);
   return name !== null && CONNECTION_NAME.test(name);
@@ -78,9 +83,23 @@ export function isModelExpression(node: t.Node, roleOf: (name: string) => Mongoo
   if (!isStringArgument(args[0])) return false;
   if (callee.type === 'Identifier') return roleOf(callee.name) === 'model';
   if (memberName(callee) !== 'model' || callee.type !== 'MemberExpression') return false;
-  // Two arguments (name, schema) define a model whatever the receiver (mongoose, a connection);
-  // the one-argument lookup is only trusted on mongoose itself or a connection-like receiver.
-  return args.length >= 2 || isMongooseReceiver(callee.object, roleOf);
+  // Two arguments (name, schema) define a model on mongoose or a connection-like receiver, or on any
+  // receiver when the second argument is a schema (`app.db.model('X', userSchema)`): Bookshelf's
+  // registry also reads `ghostBookshelf.model('Tag', Tag)`. The one-argument lookup is only trusted
+  // on mongoose itself or a connection-like receiver.
+  if (isMongooseReceiver(callee.object, roleOf)) return true;
+  return args.length >= 2 && looksLikeSchema(args[1]);
+}
+
+/** `new Schema(...)`, `new mongoose.Schema(...)`, `userSchema`, `models.schema`: a mongoose schema by its look. */
+function looksLikeSchema(node: t.Node): boolean {
+  const target = unwrapExpression(node);
+  if (target.type === 'NewExpression') {
+    const callee = unwrapExpression(target.callee);
+    return (callee.type === 'Identifier' && callee.name === 'Schema') || memberName(callee) === 'Schema';
+  }
+  const name = target.type === 'Identifier' ? target.name : memberName(target);
+  return name !== null && /schema$/i.test(name);
 }
 
 function roleResolver(context: RuleContext): (name: string) => MongooseRole {
