@@ -65,6 +65,8 @@ export interface Finding {
   range: SourceRange;
   /** Quick fixes specific to the rule (the disable-comment fixes are added by the engine). */
   fixes: Fix[];
+  /** 'frequency' when the finding needs the code to run often to matter (see ReportDescriptor.evidence). */
+  evidence?: 'code' | 'frequency';
   /**
    * The innermost named function containing the finding, so that profile costs can be joined
    * onto it (see server/profile). Null at module level.
@@ -128,11 +130,13 @@ export interface ReportDescriptor {
   /** Extra data added to the message after `when` has run, e.g. the path through helpers. */
   describe?: (hot: HotContext) => Record<string, string | number>;
   /**
-   * This finding's severity when the user has not set a level for the rule: lower than the rule's
-   * default for what only matters when the code runs often or on much data ("quiet without
-   * evidence"); a profile that shows the code hot raises it as it raises any finding.
+   * What the finding rests on. 'code': certain from the code alone (a spawn per request, counting
+   * by loading). 'frequency': it only matters if the code runs often or the environment is large
+   * (a clock read, an env copy); such findings are shown one severity step below the rule's level
+   * (warning -> information) and their message says what would make them matter, until a loaded
+   * profile shows the code hot, which raises them. Default 'code'.
    */
-  severity?: Severity | ((hot: HotContext) => Severity);
+  evidence?: 'code' | 'frequency';
 }
 
 /** How a local name was declared (the kinds of Babel's Binding#kind). */

@@ -313,19 +313,29 @@ export const mongooseMissingLean: RuleModule = {
           if (end == null) return;
           const callbackInCall = query.callback !== null && query.chained.length === 0;
           const fix = callbackInCall ? callbackLeanFix(path.node, query.callback!.node) : { start: end, end, text: '.lean()' };
-          context.report({
+          const base = {
             // Model.find(q, function (err, docs) {...}): the finding is the `Model.find` part, not the whole callback.
             node: callbackInCall ? path.node.callee : path.node,
             messageId: 'missingLean',
             data: { model: modelLabel(query.model, context.source), method: query.method, use: usage.sink, where: '', matters: '' },
             fixes: fix === null ? [] : [{ title: 'Add .lean() to the query', edits: [fix] }],
+          };
+          // Hydrating one document, or a page of them, costs microseconds unless it runs often: only
+          // an unbounded list read on a request or message path is certain to cost; the others need
+          // frequency (one severity lower until a profile shows them hot).
+          context.report({
+            ...base,
+            when: (hot: HotContext) => isUnboundedHotRead(query, hot),
+            describe: (hot: HotContext) => ({ where: whereItRuns(hot.contextOf(path)) }),
+          });
+          context.report({
+            ...base,
+            evidence: 'frequency',
+            when: (hot: HotContext) => !isUnboundedHotRead(query, hot),
             describe: (hot: HotContext) => ({
               where: whereItRuns(hot.contextOf(path)),
-              matters: isUnboundedHotRead(query, hot) ? '' : ' This matters when the read returns many documents or runs often; a profile showing it hot raises it.',
+              matters: ' This matters when the read returns many documents or runs often; a profile showing it hot raises it.',
             }),
-            // Hydrating one document, or a page of them, costs microseconds unless it runs often:
-            // only an unbounded list read on a request or message path is worth a warning unseen.
-            severity: (hot: HotContext) => (isUnboundedHotRead(query, hot) ? 'warning' : 'information'),
           });
         },
       },

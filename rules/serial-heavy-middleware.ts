@@ -436,7 +436,7 @@ export const serialHeavyMiddleware: RuleModule = {
     },
     messages: {
       independentIo: 'Middlewares {{names}} each await independent I/O but run one after another on every request; neither reads what the other writes, so start the I/O together (Promise.all in one middleware) (seed 004: serial middleware chains, task list 6 s -> 800 ms).',
-      repeatedPasses: 'Middlewares {{names}} each iterate over the same `{{data}}` on every request; compute it in one pass (seed 004: toJson/fillCreator/fillExecutor re-walked the same data; page 8-10x faster once fixed).',
+      repeatedPasses: 'Middlewares {{names}} each iterate over the same `{{data}}` on every request; compute it in one pass (seed 004: toJson/fillCreator/fillExecutor re-walked the same data; page 8-10x faster once fixed). It matters when the data is large; a profile showing the chain hot raises it.',
     },
     fixable: false,
   },
@@ -464,7 +464,7 @@ export const serialHeavyMiddleware: RuleModule = {
       const busiest = [...walkers.values()].filter((w) => w.members.length >= 2).sort((a, b) => b.members.length - a.members.length)[0];
       if (busiest) {
         // Another pass over an array costs as much as the array is long: quiet until a profile says so.
-        context.report({ node: busiest.members[0].registration.node, messageId: 'repeatedPasses', data: { names: names(busiest.members), data: busiest.display }, severity: 'information' });
+        context.report({ node: busiest.members[0].registration.node, messageId: 'repeatedPasses', data: { names: names(busiest.members), data: busiest.display }, evidence: 'frequency' });
       }
     };
 

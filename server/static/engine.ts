@@ -70,8 +70,6 @@ const NO_PROJECT: ProjectView = { moduleAt: () => null };
 interface RuleRun {
   rule: RuleModule;
   severity: Severity;
-  /** The user set this rule's level: per-finding severities give way to it. */
-  chosen: boolean;
   reports: ReportDescriptor[];
   failed: boolean;
   visitor: RuleVisitor | null;
@@ -198,6 +196,9 @@ function rangeOf(node: t.Node): Finding['range'] | null {
   };
 }
 
+/** Quiet without evidence: a finding that needs frequency to matter is shown one step lower. */
+const QUIETER: Record<Severity, Severity> = { error: 'warning', warning: 'information', information: 'hint', hint: 'hint' };
+
 export function analyzeSource(input: AnalyzeInput): AnalysisResult {
   const result: AnalysisResult = { findings: [], parseErrors: [], skipped: null, ruleErrors: [] };
   const skip = fileSkipOf(input.text);
@@ -231,7 +232,7 @@ export function analyzeSource(input: AnalyzeInput): AnalysisResult {
   for (const rule of input.rules ?? allRules) {
     const level = input.levels?.[rule.meta.id] ?? rule.meta.defaultSeverity;
     if (level === 'off') continue;
-    const run: RuleRun = { rule, severity: level, chosen: input.levels?.[rule.meta.id] !== undefined, reports: [], failed: false, visitor: null };
+    const run: RuleRun = { rule, severity: level, reports: [], failed: false, visitor: null };
     runs.push(run);
     const context: RuleContext = {
       filePath: input.filePath,
@@ -275,16 +276,17 @@ export function analyzeSource(input: AnalyzeInput): AnalysisResult {
         const data = { ...report.data, ...report.describe?.(hot) };
         const template = run.rule.meta.messages[report.messageId];
         if (template === undefined) throw new Error(`unknown messageId '${report.messageId}'`);
+        const frequency = report.evidence === 'frequency';
         const finding: Finding = {
           ruleId: run.rule.meta.id,
           messageId: report.messageId,
           message: fillMessage(template, data),
-          // A level the user chose wins over the finding's own (quieter) severity.
-          severity: run.chosen || report.severity === undefined ? run.severity : typeof report.severity === 'function' ? report.severity(hot) : report.severity,
+          severity: frequency ? QUIETER[run.severity] : run.severity,
           range,
           fixes: report.fixes ?? [],
           enclosingFunction: enclosingFunctionOf(functions, range.start, range.end),
         };
+        if (frequency) finding.evidence = 'frequency';
         if (!isDisabled(directives, finding)) findings.push(finding);
       }
       result.findings.push(...findings);
