@@ -15,6 +15,15 @@ const project: ProjectView = {
 runRuleTests(rule, {
   valid: [
     {
+      name: 'test code: a check inside it(...) never serves a request (formio test/actions.js)',
+      code: `${TASK}describe('tasks', () => {
+  it('leaves no open task', async () => {
+    const open = await Task.find({ done: false }).exec();
+    if (open && open.length !== 0) throw new Error('open tasks left');
+  });
+});`,
+    },
+    {
       name: 'Model.find(q, callback) whose documents are used beyond their length',
       code: `${TASK}app.get('/open', (req, res) => {
   Task.find({ done: false }, (err, tasks) => res.json({ open: tasks.length, first: tasks[0] }));

@@ -328,6 +328,22 @@ function looksLikeModel(node: t.Node): boolean {
   return false;
 }
 
+/** Test-runner blocks: code inside them checks data once per test run, it never serves a request. */
+const TEST_BLOCKS = new Set(['it', 'test', 'describe', 'before', 'after', 'beforeEach', 'afterEach', 'beforeAll', 'afterAll']);
+
+/** True when `path` sits in a function handed to `it(...)`, `describe(...)`, `beforeEach(...)` and the like. */
+export function insideTestBlock(path: NodePath): boolean {
+  return path.findParent((p) => {
+    if (!p.isFunction()) return false;
+    const call = p.parentPath;
+    if (!call?.isCallExpression() || !call.node.arguments.includes(p.node as t.Expression)) return false;
+    // it(...), and it.only(...) / describe.skip(...) through their object.
+    const callee = unwrapExpression(call.node.callee);
+    const root = callee.type === 'MemberExpression' ? unwrapExpression(callee.object) : callee;
+    return root.type === 'Identifier' && TEST_BLOCKS.has(root.name);
+  }) !== null;
+}
+
 /** A short label for messages: the model expression's source text, shortened when long. */
 export function modelLabel(node: t.Node, source: string): string {
   const target = unwrapExpression(node);
@@ -401,7 +417,7 @@ export function modelQueryAt(call: NodePath<t.CallExpression>, context: RuleCont
   if (method === null || !Object.hasOwn(READ_METHODS, method)) return null;
   const calleePath = call.get('callee');
   const modelPath = calleePath.isMemberExpression() ? calleePath.get('object') : null;
-  if (!modelPath) return null;
+  if (!modelPath || insideTestBlock(call)) return null;
   const resolved = isModelPath(modelPath, context);
   const library = resolved ? 'mongoose' : dataLibraryOf(call, context);
   if (!resolved && (COLLECTION_NAME.test(receiverName(callee.object) ?? '') || library === 'other')) return null;
