@@ -15,6 +15,15 @@ const project: ProjectView = {
 runRuleTests(rule, {
   valid: [
     {
+      name: 'one-time work: an installer checks whether default content exists (calipso content.js install)',
+      code: `${TASK}function install(next) {
+  Task.find({ alias: 'welcome' }).sort('-created').find(function (err, existing) {
+    if (!existing || existing.length === 0) return new Task({ alias: 'welcome' }).save(next);
+    next();
+  });
+}`,
+    },
+    {
       name: 'test code: a check inside it(...) never serves a request (formio test/actions.js)',
       code: `${TASK}describe('tasks', () => {
   it('leaves no open task', async () => {

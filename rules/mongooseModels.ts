@@ -344,6 +344,25 @@ export function insideTestBlock(path: NodePath): boolean {
   }) !== null;
 }
 
+/** Names of one-time work: an installer, a migration, a seed, a setup step (issue 11: "one-time work is not per-request work"). */
+const ONE_TIME_NAME = /^(install|uninstall|setup|seed|migrate|migration|upgrade|bootstrap)([A-Z_]|$)/i;
+
+/** The name a function is known by: its own, its variable's, or its property's. */
+function functionName(fn: NodePath): string | null {
+  const node = fn.node as t.Function;
+  if ((node.type === 'FunctionDeclaration' || node.type === 'FunctionExpression') && node.id) return node.id.name;
+  if (node.type === 'ObjectMethod' || node.type === 'ClassMethod') return node.key.type === 'Identifier' ? node.key.name : null;
+  const holder = fn.parentPath;
+  if (holder?.isVariableDeclarator() && holder.node.id.type === 'Identifier') return holder.node.id.name;
+  if (holder?.isObjectProperty() && holder.node.key.type === 'Identifier') return holder.node.key.name;
+  return null;
+}
+
+/** True when `path` sits in a function named as one-time work (`function install(next) {...}`, `seedDatabase`). */
+export function insideOneTimeWork(path: NodePath): boolean {
+  return path.findParent((p) => p.isFunction() && ONE_TIME_NAME.test(functionName(p) ?? '')) !== null;
+}
+
 /** A short label for messages: the model expression's source text, shortened when long. */
 export function modelLabel(node: t.Node, source: string): string {
   const target = unwrapExpression(node);
@@ -417,7 +436,7 @@ export function modelQueryAt(call: NodePath<t.CallExpression>, context: RuleCont
   if (method === null || !Object.hasOwn(READ_METHODS, method)) return null;
   const calleePath = call.get('callee');
   const modelPath = calleePath.isMemberExpression() ? calleePath.get('object') : null;
-  if (!modelPath || insideTestBlock(call)) return null;
+  if (!modelPath || insideTestBlock(call) || insideOneTimeWork(call)) return null;
   const resolved = isModelPath(modelPath, context);
   const library = resolved ? 'mongoose' : dataLibraryOf(call, context);
   if (!resolved && (COLLECTION_NAME.test(receiverName(callee.object) ?? '') || library === 'other')) return null;
