@@ -86,7 +86,7 @@ module.exports = (router) => async function removeAction(req, actionId) {
     throw Error('Could not find the action');
   }
 };`,
-      errors: [{ messageId: 'countByLoading', line: 3, column: 25, severity: 'warning', message: /^`router\.formio\.actions\.model\.find\(\)` loads and hydrates every matching document only to take `\.length`/ }],
+      errors: [{ messageId: 'countByLoading', line: 3, column: 25, severity: 'warning', message: /^router\.formio\.actions\.model\.find\(\) loads and hydrates every matching document only to take \.length/ }],
       output: null,
     },
     {
@@ -96,7 +96,7 @@ module.exports = (router) => async function removeAction(req, actionId) {
     res.json({ open: tasks.length });
   });
 });`,
-      errors: [{ messageId: 'countByLoading', line: 4, column: 3, severity: 'warning', message: /^`Task\.find\(\)` loads and hydrates every matching document only to take `\.length` on every request/ }],
+      errors: [{ messageId: 'countByLoading', line: 4, column: 3, severity: 'warning', message: /^Task\.find\(\) loads and hydrates every matching document only to take \.length on every request/ }],
       output: null,
     },
     {
@@ -106,7 +106,7 @@ module.exports = (router) => async function removeAction(req, actionId) {
 });`,
       errors: [{
         messageId: 'countByLoading', line: 4, column: 28, endLine: 4, endColumn: 65,
-        message: '`Task.find()` loads and hydrates every matching document only to take `.length` on every request; use `Task.countDocuments()` (seed 004: count TTFB 5 s -> 197 ms).',
+        message: 'Task.find() loads and hydrates every matching document only to take .length on every request; use Task.countDocuments() (seed 004: count TTFB 5 s -> 197 ms).',
       }],
       output: `${TASK}app.get('/count', async (req, res) => {
   res.json({ count: (await Task.countDocuments({ project: req.params.id })) });
@@ -115,7 +115,7 @@ module.exports = (router) => async function removeAction(req, actionId) {
     {
       name: 'exec() and select() do not change the count',
       code: `${TASK}const n = async (q) => (await Task.find(q).select('_id').exec()).length;`,
-      errors: [{ messageId: 'countByLoading', line: 3, column: 31, message: /only to take `\.length`; use/ }],
+      errors: [{ messageId: 'countByLoading', line: 3, column: 31, message: /only to take \.length; use/ }],
       output: `${TASK}const n = async (q) => (await Task.countDocuments(q));`,
     },
     {
@@ -137,7 +137,7 @@ module.exports = (router) => async function removeAction(req, actionId) {
     {
       name: 'then(d => d.length) becomes countDocuments',
       code: `${TASK}function countOpen() { return Task.find({ done: false }).then((docs) => docs.length); }`,
-      errors: [{ messageId: 'countByLoading', line: 3, column: 31, message: /only to take `\.length`; use/ }],
+      errors: [{ messageId: 'countByLoading', line: 3, column: 31, message: /only to take \.length; use/ }],
       output: `${TASK}function countOpen() { return Task.countDocuments({ done: false }); }`,
     },
     {

@@ -226,7 +226,7 @@ export const all = async () => JSON.stringify(await models.find({}));`,
     res.json(users);
   });
 });`,
-      errors: [{ messageId: 'missingLean', line: 4, column: 3, endLine: 4, endColumn: 12, severity: 'warning', message: /^`User\.find\(\)` hydrates full mongoose documents that are only sent with res\.json\(\) on every request; add `\.lean\(\)` \(seed 004[^.]*\.5x faster\)\.$/ }],
+      errors: [{ messageId: 'missingLean', line: 4, column: 3, endLine: 4, endColumn: 12, severity: 'warning', message: /^User\.find\(\) hydrates full mongoose documents that are only sent with res\.json\(\) on every request; add \.lean\(\) \(seed 004[^.]*\.5x faster\)\.$/ }],
       output: `${USER}app.get('/users', (req, res) => {
   User.find({ active: true }).lean().exec(function (err, users) {
     if (err) return res.status(500).end();
@@ -257,7 +257,7 @@ function repoList(req, res, template, block, next) {
     calipso.theme.renderItem(req, res, template, block, { all: all }, next);
   });
 }`,
-      errors: [{ messageId: 'missingLean', line: 4, column: 3, message: /^`Repo\.find\(\)` hydrates full mongoose documents that are only rendered with renderItem\(\); add/ }],
+      errors: [{ messageId: 'missingLean', line: 4, column: 3, message: /^Repo\.find\(\) hydrates full mongoose documents that are only rendered with renderItem\(\); add/ }],
       output: `const calipso = require('calipso');
 function repoList(req, res, template, block, next) {
   var Repo = calipso.db.model('Repo');
@@ -281,7 +281,7 @@ app.get('/u', async (req, res) => res.json(await User.find({}).lean()));`,
       code: `${USER}app.get('/users/:id', async (req, res) => {
   res.json(await User.findById(req.params.id));
 });`,
-      errors: [{ messageId: 'missingLean', line: 4, column: 18, severity: 'information', message: /on every request; add `\.lean\(\)` .* This matters when the read returns many documents or runs often; a profile showing it hot raises it\.$/ }],
+      errors: [{ messageId: 'missingLean', line: 4, column: 18, severity: 'information', message: /on every request; add \.lean\(\) .* This matters when the read returns many documents or runs often; a profile showing it hot raises it\.$/ }],
       output: `${USER}app.get('/users/:id', async (req, res) => {
   res.json(await User.findById(req.params.id).lean());
 });`,
@@ -299,7 +299,7 @@ const schema = new mongoose.Schema({ title: String, author: String });
 schema.statics.list = function (options) {
   return this.find(options.criteria).populate('author', 'name').sort({ createdAt: -1 }).exec();
 };`,
-      errors: [{ messageId: 'missingLean', line: 4, column: 10, severity: 'information', message: /^`this\.find\(\)` hydrates full mongoose documents that are only returned; add/ }],
+      errors: [{ messageId: 'missingLean', line: 4, column: 10, severity: 'information', message: /^this\.find\(\) hydrates full mongoose documents that are only returned; add/ }],
       output: `const mongoose = require('mongoose');
 const schema = new mongoose.Schema({ title: String, author: String });
 schema.statics.list = function (options) {
@@ -326,7 +326,7 @@ schema.static('recent', async function () { const docs = await this.find({}).lea
     res.json({ posts: posts });
   });
 };`,
-      errors: [{ messageId: 'missingLean', line: 2, column: 3, message: /^`req\.list\.model\.find\(\)` hydrates/ }],
+      errors: [{ messageId: 'missingLean', line: 2, column: 3, message: /^req\.list\.model\.find\(\) hydrates/ }],
       output: `module.exports = function (req, res) {
   req.list.model.find({ state: 'published' }).lean().populate('author').exec(function (err, posts) {
     res.json({ posts: posts });
@@ -365,7 +365,7 @@ app.get('/u', async (req, res) => res.json(await active()));`,
 });`,
       errors: [{
         messageId: 'missingLean', line: 4, column: 23, endLine: 4, endColumn: 50,
-        message: '`User.find()` hydrates full mongoose documents that are only sent with res.json() on every request; add `.lean()` (seed 004: completeMany took 2+ s, lean reads were >= 1.5x faster).',
+        message: 'User.find() hydrates full mongoose documents that are only sent with res.json() on every request; add .lean() (seed 004: completeMany took 2+ s, lean reads were >= 1.5x faster).',
       }],
       output: `${USER}app.get('/users', async (req, res) => {
   const users = await User.find({ active: true }).lean().sort({ name: 1 }).exec();
@@ -437,7 +437,7 @@ router.get('/tasks', async (ctx) => {
       name: 'inline one-argument lookup mongoose.model(\'User\')',
       code: `const mongoose = require('mongoose');
 app.get('/u', async (req, res) => res.send(await mongoose.model('User').where({ a: 1 })));`,
-      errors: [{ messageId: 'missingLean', line: 2, column: 50, message: /`mongoose\.model\('User'\)\.where\(\)`/ }],
+      errors: [{ messageId: 'missingLean', line: 2, column: 50, message: /mongoose\.model\('User'\)\.where\(\)/ }],
       output: `const mongoose = require('mongoose');
 app.get('/u', async (req, res) => res.send(await mongoose.model('User').where({ a: 1 }).lean()));`,
     },
@@ -457,7 +457,7 @@ app.get('/t', async (req, res) => { res.json(await Task.find().lean()); });`,
       name: 'model imported by destructuring from ./models (CommonJS)',
       code: `const { Task } = require('./models');
 app.get('/t', async (req, res) => res.json(await Task.find({ done: false })));`,
-      errors: [{ messageId: 'missingLean', line: 2, column: 50, message: /`Task\.find\(\)`/ }],
+      errors: [{ messageId: 'missingLean', line: 2, column: 50, message: /Task\.find\(\)/ }],
       output: `const { Task } = require('./models');
 app.get('/t', async (req, res) => res.json(await Task.find({ done: false }).lean()));`,
     },
@@ -465,7 +465,7 @@ app.get('/t', async (req, res) => res.json(await Task.find({ done: false }).lean
       name: 'model used through the whole module object (models.User)',
       code: `const models = require('./models');
 app.get('/u', async (req, res) => res.json(await models.User.findOne({})));`,
-      errors: [{ messageId: 'missingLean', line: 2, column: 50, message: /`models\.User\.findOne\(\)`/ }],
+      errors: [{ messageId: 'missingLean', line: 2, column: 50, message: /models\.User\.findOne\(\)/ }],
       output: `const models = require('./models');
 app.get('/u', async (req, res) => res.json(await models.User.findOne({}).lean()));`,
     },

@@ -422,7 +422,7 @@ function independent(a: Effects, b: Effects): boolean {
 }
 
 function names(members: readonly Middleware[]): string {
-  return members.map((m) => `\`${m.label}\``).join(', ');
+  return members.map((m) => m.label).join(', ');
 }
 
 export const serialHeavyMiddleware: RuleModule = {
@@ -436,7 +436,7 @@ export const serialHeavyMiddleware: RuleModule = {
     },
     messages: {
       independentIo: 'Middlewares {{names}} each await independent I/O but run one after another on every request; neither reads what the other writes, so start the I/O together (Promise.all in one middleware) (seed 004: serial middleware chains, task list 6 s -> 800 ms).',
-      repeatedPasses: 'Middlewares {{names}} each iterate over the same `{{data}}` on every request; compute it in one pass (seed 004: toJson/fillCreator/fillExecutor re-walked the same data; page 8-10x faster once fixed). It matters when the data is large; a profile showing the chain hot raises it.',
+      repeatedPasses: 'Middlewares {{names}} each iterate over the same {{data}} on every request; compute it in one pass (seed 004: toJson/fillCreator/fillExecutor re-walked the same data; page 8-10x faster once fixed). It matters when the data is large; a profile showing the chain hot raises it.',
     },
     fixable: false,
   },
