@@ -254,9 +254,8 @@ function punchHole(previous: Previous, text: string, failed: ParsedSource, at: {
   const removedFrom = leadIsHole ? first : first + 1;
   const removedEnd = trailing === null ? body.length : holes.has(trailing) ? last + 1 : last;
 
-  // The hole's own error: its text parsed alone, or the whole parse's when that alone parses.
-  // When the text alone parses (it fails only with its neighbours), the whole parse's error if it
-  // is in the hole, else one saying so at the hole's start.
+  // The hole's own error: its text parsed alone. When that parses (the text fails only with its
+  // neighbours), the whole parse's error if it is in the hole, else one saying so at its start.
   const own = parseSlice(text.slice(holeStart, newHoleEnd), startPosition, previous.plugins);
   const inHole = (offset: number | undefined) => offset !== undefined && offset >= holeStart && offset <= newHoleEnd;
   let error: ParseProblem = {
