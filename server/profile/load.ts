@@ -18,6 +18,8 @@ export interface LoadOptions {
   onProgress?: (fraction: number) => void;
   /** V8 logs: name C++ frames of the running Node binary with `nm` (default true). */
   nativeSymbols?: boolean;
+  /** V8 logs: functions TurboFan inlined become frames of their own (default true; see V8LogOptions). */
+  inlinedFrames?: boolean;
 }
 
 const GZIP_MAGIC = [0x1f, 0x8b];
@@ -63,7 +65,7 @@ export async function loadProfile(path: string, options: LoadOptions = {}): Prom
     signal?.throwIfAborted();
     let profile: NormalizedProfile;
     if (findCpuprofile(json) !== undefined) profile = readCpuprofile(json, path);
-    else if (isPreprocessed(json)) profile = await readPreprocessed(json, path);
+    else if (isPreprocessed(json)) profile = await readPreprocessed(json, path, { inlinedFrames: options.inlinedFrames });
     else {
       const trace = readTraceProfile(json, path);
       if (trace === undefined) throw new ProfileInputError(`not a CPU profile: ${path} is JSON without "nodes" (cpuprofile) or "code"/"ticks" (--prof-process --preprocess) or a trace with ProfileChunk events`);
@@ -76,7 +78,7 @@ export async function loadProfile(path: string, options: LoadOptions = {}): Prom
   if (!(text.startsWith('v8-version,') || text.includes('\ncode-creation,') || text.startsWith('code-creation,') || text.startsWith('shared-library,'))) {
     throw new ProfileInputError(`not a CPU profile: ${path} is neither JSON nor a V8 log (starts with ${describeStart(start)})`);
   }
-  const reader = new V8LogReader(path, { nativeSymbols: options.nativeSymbols });
+  const reader = new V8LogReader(path, { nativeSymbols: options.nativeSymbols, inlinedFrames: options.inlinedFrames });
   // V8 escapes everything outside printable ASCII in its log, so latin1 decodes it exactly.
   let rest = '';
   const feed = (chunk: Buffer): void => {

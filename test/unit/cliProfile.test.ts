@@ -79,14 +79,17 @@ describe('hotframe profile', () => {
   it('charges the clock read to the call site in onMessages at its call line (raw V8 log)', async () => {
     const report = await profileJson(join(PROFILES, 'service.v8.log'));
     assert.equal(report.format, 'v8log');
-    // getTimestamp and handleMessage are inlined into onMessages' loop on line 20; Date.now's
-    // clock_gettime runs in the vDSO.
-    const site = report.callSites.find((s) => s.function === 'onMessages');
-    assert.equal(site?.line, 20);
+    // getTimestamp and handleMessage are inlined into onMessages' loop on line 20; the log's
+    // inlining table gives them back as frames, so the clock read is charged where the
+    // cpuprofile charges it: getTimestamp's `Date.now()` in clock.js:4 (Date.now's
+    // clock_gettime runs in the vDSO).
+    const site = report.callSites.find((s) => s.function === 'getTimestamp');
+    assert.equal(site?.line, 4);
+    assert.equal(site?.file, join(WORKLOADS, 'clock.js'));
     const vdso = site?.libraries.find((l) => l.name === '[vdso]');
     assert.ok(vdso !== undefined && vdso.samples > 0);
     const clock = report.insights.find((i) => i.id === 'date-now-hot');
-    assert.deepEqual(clock?.location, { file: join(WORKLOADS, 'service.js'), line: 20 });
+    assert.deepEqual(clock?.location, { file: join(WORKLOADS, 'clock.js'), line: 4 });
     const spawn = report.insights.find((i) => i.id === 'spawn-env-walk');
     // The V8 log records the call line: the execSync call on line 38.
     assert.deepEqual(spawn?.location, { file: join(WORKLOADS, 'service.js'), line: 38 });
