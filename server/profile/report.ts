@@ -8,6 +8,7 @@ import { attribute, type Attribution } from './attribution';
 import type { CostTable, FileCosts } from './costIndex';
 import { DEFAULT_MIN_FRACTION, invertTree, mergeProfile, toFlameNodes, type MergedTree } from './flameTree';
 import { DEFERRED_WORK, findInsights, type SourceLineReader } from './insights';
+import { placeInlinedLines } from './inlinedLines';
 import { loadProfile, type LoadOptions } from './load';
 import { isLocalCandidate, PathResolver } from './pathMapping';
 import { ProfileInputError } from './profileInputError';
@@ -226,7 +227,22 @@ export function buildReport(profile: NormalizedProfile, options: AnalysisOptions
     }
     return { file: resolved.file, line };
   };
-  const aggregates = aggregate(profile, index, shape, locateLine);
+  // A cpuprofile's inlined code carries the callee's line numbers: keep every line in its function.
+  const inlineWarnings: string[] = [];
+  let lineProfile = profile;
+  if (profile.format === 'cpuprofile') {
+    const localFileOf = (f: number): string => {
+      if (generated[f] !== '') return generated[f];
+      const resolved = index.functions[index.canonicalOf[f]];
+      return resolved.resolved ? resolved.file : '';
+    };
+    const placed = placeInlinedLines(profile, shape, localFileOf);
+    lineProfile = { ...profile, lineTicks: placed.lineTicks };
+    if (placed.unplaced > 0) {
+      inlineWarnings.push(`${placed.unplaced} line tick(s) of inlined code (${placed.unplacedMs.toFixed(1)} ms) name lines outside their function and no callee holding them: kept in the function's self time, not on a line`);
+    }
+  }
+  const aggregates = aggregate(lineProfile, index, shape, locateLine);
   const attribution = attribute(profile, index);
   const insights = findInsights(profile, index, attribution.frames, aggregates, sourceLineReader());
   const functions = aggregates.functions
@@ -242,7 +258,7 @@ export function buildReport(profile: NormalizedProfile, options: AnalysisOptions
     callSites: attribution.callSites,
     insights,
     unresolvedFiles: [...unresolved].sort(),
-    warnings: [...profile.warnings, ...maps.warnings],
+    warnings: [...profile.warnings, ...maps.warnings, ...inlineWarnings],
   };
   return new AnalyzedProfile(profile, index, shape, aggregates, attribution, report);
 }
