@@ -86,6 +86,13 @@ export class V8LogReader {
   private readonly libraryNames: string[] = [];
   private readonly libraryStarts: number[] = [];
   private readonly libraryEnds: number[] = [];
+  /**
+   * Addresses above 2^53 (kernel, pointer-tagged, or a tos that is a double's bits) do not fit a
+   * number exactly: they are kept as BigInts and stand in the stack as -(1 + index).
+   */
+  private readonly wide: bigint[] = [];
+  private readonly wideIndex = new Map<bigint, number>();
+  private readonly wideLibraries: { start: bigint; end: bigint; library: number }[] = [];
   /** Distinct addresses seen in shared libraries (outside builtins), to be named at the end. */
   private readonly nativePc = new Map<number, number>();
   private readonly nativePcAddress: number[] = [];
@@ -241,6 +248,15 @@ export class V8LogReader {
     const library = this.libraryNames.length;
     const name = unquote(f[1]);
     this.libraryNames.push(name);
+    if (end >= 2 ** 53) {
+      // Mapped above 2^53 (a kernel's): compared exactly, apart from the others.
+      const wideStart = wideHex(f[2] ?? '');
+      const wideEnd = wideHex(f[3] ?? '');
+      if (wideStart !== null && wideEnd !== null) this.wideLibraries.push({ start: wideStart, end: wideEnd, library });
+      this.libraryStarts.push(start);
+      this.libraryEnds.push(start);
+      return;
+    }
     this.code.addLibrary(start, end, library);
     this.libraryStarts.push(start);
     this.libraryEnds.push(end);
@@ -264,10 +280,10 @@ export class V8LogReader {
     for (let i = start; i <= end; field++) {
       let j = text.indexOf(',', i);
       if (j === -1 || j > end) j = end;
-      if (field === 1) pc = parseHexAt(text, i, j);
+      if (field === 1) pc = this.hexAt(text, i, j);
       else if (field === 2) time = parseDecimalAt(text, i, j);
       else if (field === 3) external = j === i + 1 && text.charCodeAt(i) === 49; /* '1' */
-      else if (field === 4) tos = parseHexAt(text, i, j);
+      else if (field === 4) tos = this.hexAt(text, i, j);
       else if (field === 5) {
         vmState = parseDecimalAt(text, i, j);
         previous = pc;
@@ -276,12 +292,12 @@ export class V8LogReader {
         const c = text.charCodeAt(i);
         if (c === 43 /* + */ || c === 45 /* - */) {
           const offset = parseHexAt(text, i + 1, j);
-          if (!Number.isNaN(offset)) {
+          if (!Number.isNaN(offset) && previous >= 0) {
             previous += c === 43 ? offset : -offset;
             addresses.push(previous);
           }
         } else if (c !== 111 /* o(verflow) */) {
-          const addr = parseHexAt(text, i, j);
+          const addr = this.hexAt(text, i, j);
           if (!Number.isNaN(addr)) addresses.push(addr);
         }
       }
@@ -292,7 +308,8 @@ export class V8LogReader {
       // In an external callback the pc may point inside the callback: use the callback itself.
       pc = tos;
       tos = 0;
-    } else if (tos) {
+    } else if (tos < 0) tos = 0;
+    else if (tos) {
       const entry = this.code.find(tos);
       if (entry === -1 || this.entryKind[entry] !== EntryKind.Js) tos = 0;
     }
@@ -322,8 +339,33 @@ export class V8LogReader {
     this.ticks++;
   }
 
+  /** An address between i and j: a number below 2^53, else -(1 + its index in `wide`); NaN when not hex. */
+  private hexAt(text: string, i: number, j: number): number {
+    const value = parseHexAt(text, i, j);
+    if (!Number.isNaN(value) || j - i <= 13) return value;
+    let digits = text.slice(i, j);
+    if (/^0[xX]/.test(digits)) digits = digits.slice(2);
+    if (!/^[0-9a-fA-F]{1,32}$/.test(digits)) return NaN;
+    const exact = BigInt(`0x${digits}`);
+    if (exact < 2n ** 53n) return Number(exact);
+    let index = this.wideIndex.get(exact);
+    if (index === undefined) {
+      index = this.wide.length;
+      this.wide.push(exact);
+      this.wideIndex.set(exact, index);
+    }
+    return -(index + 1);
+  }
+
   /** The frame key of an address, or null when the frame is skipped. */
   private frameKey(addr: number, isReturn: boolean, isTop: boolean): number | null {
+    if (addr < 0) {
+      // Above 2^53: only a shared library mapped that high can hold it.
+      const exact = this.wide[-addr - 1];
+      const lib = this.wideLibraries.find((l) => exact >= l.start && exact < l.end);
+      if (lib !== undefined) return libraryKey(lib.library);
+      return isTop ? KEY_UNKNOWN : null;
+    }
     // Inside a shared library (Node's binary embeds the builtins and bytecode handlers) the
     // frame is native, as prof-process sees it; a builtin covering the address names it.
     const library = this.code.findLibrary(addr);
@@ -519,6 +561,11 @@ function parseDecimalAt(text: string, i: number, j: number): number {
     value = value * 10 + (c - 48);
   }
   return value;
+}
+
+function wideHex(text: string): bigint | null {
+  const digits = text.replace(/^0[xX]/, '');
+  return /^[0-9a-fA-F]{1,32}$/.test(digits) ? BigInt(`0x${digits}`) : null;
 }
 
 function parseAddress(text: string): number {

@@ -50,6 +50,9 @@ export interface NormalizedProfile {
   lineTicks: LineTicks[];
   /** Non-fatal problems seen while reading (dangling ids, negative deltas...), one line each. */
   warnings: string[];
+  /** Traces: every thread with a CPU profile ("pid:tid", name, samples), and the id of the one read. */
+  threads?: { id: string; name: string; samples: number }[];
+  thread?: string;
 }
 
 /** A file location after path mapping and source maps. */
