@@ -333,7 +333,8 @@ export function readTraceProfile(json: unknown, label: string, thread?: string):
   if (events === undefined) return undefined;
   const names = new Map<string, string>();
   const profiles = new Map<string, TraceProfile>();
-  const threadOf = (event: Record<string, unknown>): string => `${String(event.pid ?? '')}:${String(event.tid ?? '')}`;
+  const threadOf = (event: Record<string, unknown>): string =>
+    event.pid === undefined && event.tid === undefined ? `profile ${String(event.id ?? '')}` : `${String(event.pid ?? '')}:${String(event.tid ?? '')}`;
   const profileOf = (event: Record<string, unknown>, key: string): TraceProfile => {
     let p = profiles.get(key);
     if (p === undefined) profiles.set(key, (p = { thread: { id: threadOf(event), name: '', samples: 0 }, start: undefined, chunks: [], whole: undefined }));
@@ -405,11 +406,10 @@ export function readTraceProfile(json: unknown, label: string, thread?: string):
     parts.endTime = end;
     profile = buildCpuprofile(parts, label);
   }
+  if (found.length === 1) return profile;
   const threads = found.map((p) => p.thread);
-  if (threads.length > 1) {
-    const how = thread === undefined ? 'the busiest' : 'as asked';
-    profile.warnings.unshift(`the trace holds ${threads.length} threads with CPU profiles (${threads.map(describeThread).join(', ')}); read ${describeThread(chosen.thread)}, ${how}: choose another with --thread ID`);
-  }
+  const how = thread === undefined ? 'the busiest' : 'as asked';
+  profile.warnings.unshift(`the trace holds ${threads.length} threads with CPU profiles (${threads.map(describeThread).join(', ')}); read ${describeThread(chosen.thread)}, ${how}: choose another with --thread ID`);
   return { ...profile, threads, thread: chosen.thread.id };
 }
 
