@@ -61,11 +61,23 @@ export interface FunctionHeat {
   percent: number; // total share, 0..100
 }
 
+/** A line that makes a call, with the total time under the call (CallLine, share of samples). */
+export interface CallLineHeat {
+  line: number; // 1-based
+  callee: string;
+  ms: number;
+  percent: number;
+  /** 'exactLine': recorded by the V8 log; 'fromSource': the one call to that name in the caller's source. */
+  found: 'exactLine' | 'fromSource';
+}
+
 export interface FileHeat {
   profile: ProfileSummary | null;
   lines: LineHeat[];
   functions: FunctionHeat[];
   callSites: CallSite[];
+  /** Lines that make calls, with their own heat (the callee's total). */
+  callLines: CallLineHeat[];
 }
 
 export type FlameMode = 'normal' | 'inverted' | 'diff';

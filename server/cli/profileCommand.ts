@@ -57,6 +57,7 @@ export function reportJson(report: ProfileReport, top: number): ProfileReport {
     functions: report.functions.slice(0, top).map((f) => ({ ...f, selfMs: round(f.selfMs), totalMs: round(f.totalMs) })),
     lines: report.lines.slice(0, top).map((l) => ({ ...l, selfMs: round(l.selfMs) })),
     callSites: report.callSites.slice(0, top).map((s) => ({ ...s, ms: round(s.ms), libraries: s.libraries.map((l) => ({ ...l, ms: round(l.ms) })) })),
+    callLines: report.callLines.slice(0, top).map((c) => ({ ...c, ms: round(c.ms) })),
     insights: report.insights.map((i) => ({ ...i, ms: round(i.ms) })),
     unresolvedFiles: report.unresolvedFiles,
     warnings: report.warnings,

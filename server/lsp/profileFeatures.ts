@@ -156,6 +156,11 @@ export function hoverMarkdown(detail: LineDetail): string {
   } else {
     parts.push('**Hotframe**');
   }
+  if (detail.callLine !== null) {
+    const call = detail.callLine;
+    const how = call.found === 'fromSource' ? ' (the one call to it in this function, found in the source)' : '';
+    parts.push(`this call: ${formatMs(call.ms)}, ${formatPercent(call.percent)} of samples, in \`${md(call.callee || '(anonymous)')}\` and below${how}`);
+  }
   for (const { cost, callers, callees } of detail.functions) {
     parts.push(
       `\`${md(cost.name || '(anonymous)')}\`: self ${formatMs(cost.selfMs)} (${shareText(cost.selfSamples, total)}), ` +
@@ -248,7 +253,7 @@ export function registerProfileFeatures(
     const uri = (raw as Partial<FileHeatParams> | null)?.uri;
     if (typeof uri !== 'string') throw invalid('fileHeat: expected {uri}');
     const current = primary;
-    if (current === null) return { profile: null, lines: [], functions: [], callSites: [] };
+    if (current === null) return { profile: null, lines: [], functions: [], callSites: [], callLines: [] };
     const costs = uri.startsWith('file:') ? current.table.files[resolve(uriToPath(uri))] : undefined;
     const percent = (samples: number): number => (current.table.samples > 0 ? (samples / current.table.samples) * 100 : 0);
     return {
@@ -258,6 +263,7 @@ export function registerProfileFeatures(
         .filter((f) => f.line > 0)
         .map((f) => ({ name: f.name, line: f.line, column: Math.max(1, f.column), selfMs: f.selfMs, totalMs: f.totalMs, percent: percent(f.totalSamples) })),
       callSites: costs?.callSites ?? [],
+      callLines: (costs?.callLines ?? []).map((c) => ({ line: c.line, callee: c.callee, ms: c.ms, percent: c.percent, found: c.found })),
     };
   });
 
@@ -288,7 +294,7 @@ export function registerProfileFeatures(
     const costs = current.table.files[file];
     const line = params.position.line + 1;
     // Most hovers land on unmeasured lines: answer those without a round trip to the worker.
-    if (costs === undefined || !(costs.lines.some((l) => l.line === line) || costs.functions.some((f) => f.line === line) || costs.callSites.some((s) => s.line === line))) {
+    if (costs === undefined || !(costs.lines.some((l) => l.line === line) || costs.functions.some((f) => f.line === line) || costs.callSites.some((s) => s.line === line) || costs.callLines.some((c) => c.line === line))) {
       return null;
     }
     try {

@@ -28,6 +28,8 @@ interface FunctionSpan {
   bodyLine: number;
   bodyColumn: number;
   endLine: number;
+  /** Calls made by the function itself (not by functions nested in it): callee name -> lines. */
+  calls: Map<string, number[]>;
 }
 
 const before = (line: number, column: number, l2: number, c2: number): boolean => line < l2 || (line === l2 && column < c2);
@@ -41,8 +43,25 @@ export class FunctionRanges {
    * parameter list), or null when the file cannot be read or no function has its header there.
    */
   rangeAt(file: string, line: number, column: number): LineRange | null {
+    const best = this.spanAt(file, line, column);
+    return best === null ? null : { start: best.startLine, end: best.endLine };
+  }
+
+  /**
+   * The line of the one call the function at (line, column) makes to `callee` (by the name it is
+   * called by: `f()`, `x.f()`, `new F()`), or 0 when there is none or more than one.
+   */
+  callLineOf(file: string, line: number, column: number, callee: string): number {
+    const span = this.spanAt(file, line, column);
+    const lines = span?.calls.get(callee);
+    return lines !== undefined && lines.length === 1 ? lines[0] : 0;
+  }
+
+  private spanAt(file: string, line: number, column: number): FunctionSpan | null {
     const spans = this.spansOf(file);
     if (spans === null || line <= 0) return null;
+    // V8 places a CommonJS module's own code, which is no function in the source, at 1:1.
+    if (line === 1 && column <= 1 && spans.length > 0 && spans[0].startColumn === -1) return spans[0];
     const col = column - 1;
     let best: FunctionSpan | null = null;
     for (const s of spans) {
@@ -50,7 +69,7 @@ export class FunctionRanges {
       if (before(line, col, s.startLine, s.startColumn) || !before(line, col, s.bodyLine, s.bodyColumn + 1)) continue;
       if (best === null || before(best.startLine, best.startColumn, s.startLine, s.startColumn)) best = s;
     }
-    return best === null ? null : { start: best.startLine, end: best.endLine };
+    return best;
   }
 
   private spansOf(file: string): FunctionSpan[] | null {
@@ -72,24 +91,47 @@ export class FunctionRanges {
 }
 
 function collectSpans(ast: t.File): FunctionSpan[] {
-  const spans: FunctionSpan[] = [];
-  const stack: t.Node[] = [ast];
+  // The first span is the file's top level (column -1: no function header to match).
+  const endLine = ast.loc?.end.line ?? 1;
+  const program: FunctionSpan = { startLine: 1, startColumn: -1, bodyLine: 1, bodyColumn: -1, endLine, calls: new Map() };
+  const spans: FunctionSpan[] = [program];
+  // Each node with the span of the function it is in.
+  const stack: { node: t.Node; owner: FunctionSpan | null }[] = [{ node: ast, owner: program }];
   while (stack.length > 0) {
-    const node = stack.pop() as t.Node;
+    const { node, owner: outer } = stack.pop() as { node: t.Node; owner: FunctionSpan | null };
+    let owner = outer;
     if (isFunctionNode(node) && node.loc && node.body.loc) {
-      spans.push({
+      owner = {
         startLine: node.loc.start.line,
         startColumn: node.loc.start.column,
         bodyLine: node.body.loc.start.line,
         bodyColumn: node.body.loc.start.column,
         endLine: node.loc.end.line,
-      });
+        calls: new Map(),
+      };
+      spans.push(owner);
+    }
+    if (owner !== null && (node.type === 'CallExpression' || node.type === 'NewExpression' || node.type === 'OptionalCallExpression') && node.loc) {
+      const name = calleeName(node.callee);
+      if (name !== '') {
+        const lines = owner.calls.get(name) ?? [];
+        // One call per line counts once: `f(f(x))` is still one line.
+        if (!lines.includes(node.loc.start.line)) lines.push(node.loc.start.line);
+        owner.calls.set(name, lines);
+      }
     }
     forEachChild(node, (child) => {
-      stack.push(child);
+      stack.push({ node: child, owner });
     });
   }
   return spans;
+}
+
+/** `f` for `f()`, `a.b.f()`, `a?.f()`, `new F()`; '' for computed callees. */
+function calleeName(callee: t.Node): string {
+  if (callee.type === 'Identifier') return callee.name;
+  if ((callee.type === 'MemberExpression' || callee.type === 'OptionalMemberExpression') && !callee.computed && callee.property.type === 'Identifier') return callee.property.name;
+  return '';
 }
 
 function isFunctionNode(node: t.Node): node is t.Function {

@@ -114,6 +114,21 @@ export interface CallSite {
   libraries: AttributedLibraryCost[];
 }
 
+/** A line in a user function that calls another frame, charged with the total time under that call. */
+export interface CallLine {
+  /** The calling user function. */
+  function: string;
+  file: string;
+  line: number;
+  /** The callee with the most time under calls from this line. */
+  callee: string;
+  samples: number;
+  ms: number;
+  percent: number;
+  /** How the line is known: recorded by the format (V8 log) or found as the one call to the callee in the caller's source (cpuprofile). */
+  found: 'exactLine' | 'fromSource';
+}
+
 export type InsightId = 'gc-pressure' | 'mongoose-hydration' | 'spawn-env-walk' | 'date-now-hot';
 
 export interface Insight {
@@ -153,6 +168,8 @@ export interface ProfileReport {
   functions: FunctionCost[];
   lines: LineCost[];
   callSites: CallSite[];
+  /** Call lines in user code, most expensive first. */
+  callLines: CallLine[];
   insights: Insight[];
   /** Files named by frames that could not be found locally (listed, never silently dropped). */
   unresolvedFiles: string[];

@@ -163,6 +163,7 @@ describe('profile text', () => {
       },
       functions: [{ name: '\u001b[31mred', file: '/root/app.js', line: 3, column: 1, selfSamples: 4, totalSamples: 4, selfMs: 4, totalMs: 4, category: 'user' }],
       lines: [],
+      callLines: [],
       callSites: [],
       insights: [],
       unresolvedFiles: [],
