@@ -46,7 +46,7 @@ function assertOneLineError(run: Run, pattern: RegExp): void {
 describe('hotframe profile', () => {
   it('prints the report as JSON: categories, functions by self samples, lines, call sites, insights', async () => {
     const report = await profileJson(join(PROFILES, 'service.cpuprofile'), '--top', '5');
-    assert.deepEqual(Object.keys(report), ['format', 'samples', 'durationMs', 'categories', 'functions', 'lines', 'callSites', 'insights', 'unresolvedFiles', 'warnings']);
+    assert.deepEqual(Object.keys(report), ['format', 'samples', 'durationMs', 'categories', 'functions', 'lines', 'callSites', 'callLines', 'insights', 'unresolvedFiles', 'warnings']);
     assert.equal(report.format, 'cpuprofile');
     assert.deepEqual(Object.keys(report.categories).sort(), ['dependency', 'gc', 'idle', 'native', 'node', 'program', 'user']);
     const categorized = Object.values(report.categories).reduce((sum, c) => sum + c.samples, 0);
@@ -55,7 +55,7 @@ describe('hotframe profile', () => {
     assert.deepEqual(Object.keys(report.functions[0]), ['name', 'file', 'line', 'column', 'selfSamples', 'totalSamples', 'selfMs', 'totalMs', 'category']);
     for (let i = 1; i < report.functions.length; i++) assert.ok(report.functions[i - 1].selfSamples >= report.functions[i].selfSamples);
     for (const f of report.functions) assert.ok(f.totalSamples <= report.samples && f.selfSamples <= f.totalSamples, f.name);
-    assert.ok(report.lines.length <= 5 && report.callSites.length <= 5);
+    assert.ok(report.lines.length <= 5 && report.callSites.length <= 5 && report.callLines.length <= 5);
     assert.deepEqual(report.unresolvedFiles, []);
   });
 
