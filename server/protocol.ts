@@ -25,6 +25,8 @@ export interface LoadProfileParams {
   pathMappings: PathMapping[];
   /** Workspace folders used for the automatic suffix match. */
   roots: string[];
+  /** A trace with several threads: the one to read ("pid:tid"); default the busiest. */
+  thread?: string;
 }
 
 export interface ProfileSummary {
@@ -37,6 +39,9 @@ export interface ProfileSummary {
   /** Files named by frames that are not found locally. */
   unresolvedFiles: string[];
   warnings: string[];
+  /** A trace with several threads: all of them, and the id of the one read. */
+  threads?: { id: string; name: string; samples: number }[];
+  thread?: string;
 }
 
 export interface FileHeatParams {

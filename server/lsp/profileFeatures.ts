@@ -135,7 +135,8 @@ function loadParams(raw: unknown): LoadProfileParams & { workDoneToken?: Progres
     : [];
   const roots = isStringArray(params.roots) ? params.roots : [];
   const token = typeof params.workDoneToken === 'string' || typeof params.workDoneToken === 'number' ? params.workDoneToken : undefined;
-  return { path: params.path, role: params.role, pathMappings: mappings, roots, workDoneToken: token };
+  const thread = typeof params.thread === 'string' ? params.thread : undefined;
+  return { path: params.path, role: params.role, pathMappings: mappings, roots, workDoneToken: token, thread };
 }
 
 /** Markdown-escapes text from the profile (function names, paths). */
@@ -222,7 +223,7 @@ export function registerProfileFeatures(
     }
     try {
       const options = { roots: params.roots, pathMappings: params.pathMappings };
-      const result = (await backend.request({ kind: 'load', path: params.path, role: params.role, options }, controller.signal, report)) as LoadedProfile;
+      const result = (await backend.request({ kind: 'load', path: params.path, role: params.role, options, thread: params.thread }, controller.signal, report)) as LoadedProfile;
       // A cancel that arrives after the worker committed the profile is too late: the worker
       // holds the new profile now, so this thread and the client take it too.
       if (params.role === 'primary' && result.costTable !== null) {
