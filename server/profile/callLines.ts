@@ -4,7 +4,7 @@
 // the line is the one call to the child's name in the caller's own body (`fromSource`); a name
 // called on several lines, or not at all (a callback, a getter), gives no line.
 // A sample counts once per line even when the line's call recurses.
-import { percentOf } from './attribution';
+import { percentOf } from '../shared/format';
 import type { FunctionIndex, TreeShape } from './aggregate';
 import type { FunctionRanges } from './inlinedLines';
 import type { CallLine, NormalizedProfile } from './types';
@@ -21,6 +21,8 @@ export interface CallLineInputs {
   /** Recorded (func, line) -> the file and line shown (source maps). */
   locateLine: (func: number, line: number) => { file: string; line: number };
   ranges: FunctionRanges;
+  /** The profile's CPU time (idle excluded): the denominator of every percent. */
+  cpuMs: number;
 }
 
 /** The name a call in source uses for a frame: "Module._load" -> "_load", "get x" -> "x". */
@@ -29,7 +31,7 @@ export function calledName(frameName: string): string {
   return m === null || frameName.startsWith('(') ? '' : m[1];
 }
 
-export function callLinesOf({ profile, index, shape, localFileOf, locateLine, ranges }: CallLineInputs): CallLine[] {
+export function callLinesOf({ profile, index, shape, localFileOf, locateLine, ranges, cpuMs }: CallLineInputs): CallLine[] {
   const { tree, functions } = profile;
   const keys = new Map<string, number>();
   const sites: { func: number; file: string; line: number; found: CallLine['found']; samples: number; ms: number; callees: Map<number, number> }[] = [];
@@ -117,7 +119,7 @@ export function callLinesOf({ profile, index, shape, localFileOf, locateLine, ra
         callee: callee === -1 ? '' : index.functions[callee].name,
         samples: s.samples,
         ms: s.ms,
-        percent: percentOf(s.samples, profile.samples),
+        percent: percentOf(s.ms, cpuMs),
         found: s.found,
       };
     });

@@ -17,10 +17,11 @@ if (process.argv[2] === 'child') burnInChild(400);
 else spawnSync(process.execPath, [__filename, 'child'], { stdio: 'inherit' });
 `;
 
-// A service that runs until stopped, without a SIGINT handler of its own.
-const SERVICE = `function tick() { let x = 0; for (let i = 0; i < 2e5; i++) x += Math.sqrt(i); return x; }
+// A service that runs until stopped, without a SIGINT handler of its own. It says 'serving' only
+// after 30 ticks have run, so the profile holds tick's samples however slow the machine is.
+const SERVICE = `let ticks = 0;
+function tick() { let x = 0; for (let i = 0; i < 2e5; i++) x += Math.sqrt(i); if (++ticks === 30) console.log('serving'); return x; }
 setInterval(tick, 5);
-console.log('serving');
 `;
 
 function project(): string {
