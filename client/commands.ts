@@ -77,11 +77,18 @@ function errorMessage(error: unknown): string {
   return message.split('\n')[0]?.trim() || 'unknown error';
 }
 
+/** Which part of a file to read: a pprof sample type, a trace's thread; absent: the server's default. */
+export interface ProfilePick {
+  sampleType?: string;
+  thread?: string;
+}
+
 /**
  * Loads a profile in the server with a cancellable notification. Failure shows one error message
  * and leaves the previously loaded profile in place (the server keeps its state too).
  */
-export async function loadProfile(ctx: HotframeContext, file: string, role: ProfileRole, sampleType?: string): Promise<ProfileSummary | null> {
+export async function loadProfile(ctx: HotframeContext, file: string, role: ProfileRole, pick: ProfilePick = {}): Promise<ProfileSummary | null> {
+  const { sampleType, thread } = pick;
   const name = path.basename(file);
   const params: LoadProfileParams & { workDoneToken: string } = {
     path: file,
@@ -90,6 +97,7 @@ export async function loadProfile(ctx: HotframeContext, file: string, role: Prof
     pathMappings: readConfig().pathMappings,
     roots: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
     workDoneToken: ctx.nextProgressToken(),
+    ...(thread !== undefined ? { thread } : {}),
   };
   const title = role === 'baseline' ? `Hotframe: loading baseline ${name}` : `Hotframe: loading ${name}`;
   try {
@@ -120,12 +128,24 @@ export async function loadProfile(ctx: HotframeContext, file: string, role: Prof
     ctx.output.appendLine(`[profile] ${role} ${summary.path}: ${summary.format}, ${summary.unit === 'ms' ? `${summary.samples} samples, ${summary.durationMs} ms` : `${summary.samples} ${summary.unit}`}`);
     for (const note of summary.notes ?? []) ctx.output.appendLine(`[profile] ${note}`);
     for (const warning of summary.warnings) ctx.output.appendLine(`[profile] warning: ${warning}`);
+    // A trace with several threads: offer the others (not awaited: the load is done).
+    if (thread === undefined && (summary.threads?.length ?? 0) > 1) void offerThreads(ctx, file, role, summary);
     return summary;
   } catch (error) {
     if (error instanceof vscode.CancellationError) return null;
     ctx.showError(`Hotframe: ${errorMessage(error)}`);
     return null;
   }
+}
+
+/** The threads of a trace in a quick pick, the one read first; picking another loads it. */
+async function offerThreads(ctx: HotframeContext, file: string, role: ProfileRole, summary: ProfileSummary): Promise<void> {
+  const threads = summary.threads ?? [];
+  const items = [...threads]
+    .sort((a, b) => (a.id === summary.thread ? -1 : b.id === summary.thread ? 1 : b.samples - a.samples))
+    .map((t) => ({ label: t.name || t.id, description: `${t.id} · ${t.samples} samples`, detail: t.id === summary.thread ? 'read now (the busiest)' : undefined, id: t.id }));
+  const picked = await vscode.window.showQuickPick(items, { title: `Hotframe: ${summary.name} holds ${threads.length} threads with CPU profiles`, placeHolder: 'The thread to show' });
+  if (picked !== undefined && picked.id !== summary.thread) await loadProfile(ctx, file, role, { thread: picked.id });
 }
 
 export async function openLocation(ctx: HotframeContext, file: unknown, line: unknown): Promise<boolean> {
@@ -190,7 +210,7 @@ export function registerCommands(ctx: HotframeContext, parts: CommandParts): vsc
       return null;
     }
     const given = typeof sampleType === 'string' ? sampleType : undefined;
-    const summary = await loadProfile(ctx, file, 'primary', given);
+    const summary = await loadProfile(ctx, file, 'primary', { sampleType: given });
     // A pprof file with several sample types, opened by a person (picker or explorer): they pick one.
     const interactive = arg === undefined || arg instanceof vscode.Uri;
     if (summary?.sampleTypes === undefined || summary.sampleTypes.available.length < 2 || given !== undefined || !interactive) return summary;
@@ -199,7 +219,7 @@ export function registerCommands(ctx: HotframeContext, parts: CommandParts): vsc
       [chosen, ...available.filter((t) => t !== chosen)].map((t) => ({ label: t, description: t === chosen ? 'shown now' : undefined })),
       { title: `${path.basename(file)} has ${available.length} sample types: which one to show?` },
     );
-    return picked === undefined || picked.label === chosen ? summary : loadProfile(ctx, file, 'primary', picked.label);
+    return picked === undefined || picked.label === chosen ? summary : loadProfile(ctx, file, 'primary', { sampleType: picked.label });
   };
   const register = (id: string, run: (...args: unknown[]) => unknown): vscode.Disposable => vscode.commands.registerCommand(id, run);
   return [

@@ -4,7 +4,8 @@ import * as vscode from 'vscode';
 import { HotframeContext } from './ctx';
 import { createLanguageClient } from './languageClient';
 import { affectsPathMappings } from './config';
-import { registerCommands, requestFlameGraph, openLocation, loadProfile } from './commands';
+import { registerCommands, requestFlameGraph, openLocation, loadProfile, type ProfilePick } from './commands';
+import type { ProfileSummary } from '../server/protocol';
 import { HeatDecorations } from './decorations';
 import { OverviewTree } from './views';
 import { ProfileStatusBar } from './statusBar';
@@ -47,8 +48,10 @@ export function activate(extension: vscode.ExtensionContext): void {
       if (!affectsPathMappings(event)) return;
       const { profile, baseline } = ctx;
       void (async () => {
-        if (profile) await loadProfile(ctx, profile.path, 'primary');
-        if (baseline) await loadProfile(ctx, baseline.path, 'baseline');
+        // Reloaded as picked: the same pprof sample type and trace thread (no picker again).
+        const pickOf = (summary: ProfileSummary): ProfilePick => ({ sampleType: summary.sampleTypes?.chosen, thread: summary.thread });
+        if (profile) await loadProfile(ctx, profile.path, 'primary', pickOf(profile));
+        if (baseline) await loadProfile(ctx, baseline.path, 'baseline', pickOf(baseline));
       })();
     }),
     ctx.onDidChangeProfile((change) => {

@@ -15,8 +15,8 @@ export async function runDiff(argv: string[]): Promise<number> {
   }
   const options = profileCliOptions(args);
   const [beforeFile, afterFile] = args.positionals;
-  const before = await analyzeProfileForCli(beforeFile, options.root, options.sampleType);
-  const after = await analyzeProfileForCli(afterFile, options.root, options.sampleType);
+  const before = await analyzeProfileForCli(beforeFile, options.root, { sampleType: options.sampleType });
+  const after = await analyzeProfileForCli(afterFile, options.root, { sampleType: options.sampleType });
   let diff: ProfileDiff;
   try {
     diff = diffReports(before.report, after.report);

@@ -1,4 +1,4 @@
-// `hotframe profile FILE [--root DIR] [--top N] [--format text|json] [--sample-type TYPE] [--alloc FILE]`
+// `hotframe profile FILE [--root DIR] [--top N] [--format text|json] [--thread ID] [--sample-type TYPE] [--alloc FILE]`
 // With --alloc, an allocation profile of the same service names who makes the garbage in the GC insight.
 import { statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
@@ -41,9 +41,9 @@ export function profileCliOptions(args: ParsedArgs): ProfileCliOptions {
 }
 
 /** Loads and analyzes one profile; unreadable input becomes a one-line CliError. */
-export async function analyzeProfileForCli(path: string, root: string, sampleType?: string): Promise<AnalyzedProfile> {
+export async function analyzeProfileForCli(path: string, root: string, pick: { sampleType?: string; thread?: string } = {}): Promise<AnalyzedProfile> {
   try {
-    return await analyzeProfileFile(resolve(path), { root }, { sampleType });
+    return await analyzeProfileFile(resolve(path), { root }, pick);
   } catch (error) {
     if (error instanceof ProfileInputError) throw new CliError(error.message);
     throw error;
@@ -100,6 +100,7 @@ function cpuReportJson(report: ProfileReport, top: number): Record<string, unkno
     callSites: report.callSites
       .slice(0, top)
       .map((s) => ({ ...s, ms: round(s.ms), percent: roundPercent(s.percent), libraries: s.libraries.map((l) => ({ ...l, ms: round(l.ms) })) })),
+    callLines: report.callLines.slice(0, top).map((c) => ({ ...c, ms: round(c.ms), percent: roundPercent(c.percent) })),
     insights: report.insights.map((i) => ({ ...i, ms: round(i.ms), percent: roundPercent(i.percent) })),
     unresolvedFiles: report.unresolvedFiles,
     dependencySources: report.dependencySources,
@@ -108,13 +109,16 @@ function cpuReportJson(report: ProfileReport, top: number): Record<string, unkno
 }
 
 export async function runProfile(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, ['root', 'top', 'format', 'sample-type', 'alloc']);
+  const args = parseArgs(argv, ['root', 'top', 'format', 'thread', 'sample-type', 'alloc']);
   if (args.positionals.length !== 1) {
-    throw new CliError(`profile: expected one profile FILE, got ${args.positionals.length} (usage: hotframe profile FILE [--root DIR] [--top N] [--format text|json] [--sample-type TYPE] [--alloc ALLOCATION_PROFILE])`);
+    throw new CliError(`profile: expected one profile FILE, got ${args.positionals.length} (usage: hotframe profile FILE [--root DIR] [--top N] [--format text|json] [--thread ID] [--sample-type TYPE] [--alloc ALLOCATION_PROFILE])`);
   }
   const options = profileCliOptions(args);
   const file = args.positionals[0];
-  let { report } = await analyzeProfileForCli(file, options.root, options.sampleType);
+  const analyzed = await analyzeProfileForCli(file, options.root, { sampleType: options.sampleType, thread: flagValue(args, 'thread') });
+  let { report } = analyzed;
+  // A trace with several threads: say which one this is, on stderr so the JSON stays clean.
+  if ((analyzed.profile.threads?.length ?? 0) > 1) process.stderr.write(`hotframe: ${report.warnings.find((w) => w.startsWith('the trace holds')) ?? ''}\n`);
   const allocFile = flagValue(args, 'alloc');
   if (allocFile !== undefined) {
     const allocation = await analyzeProfileForCli(allocFile, options.root);

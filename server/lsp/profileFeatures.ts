@@ -139,8 +139,18 @@ function loadParams(raw: unknown): LoadProfileParams & { workDoneToken?: Progres
     : [];
   const roots = isStringArray(params.roots) ? params.roots : [];
   const token = typeof params.workDoneToken === 'string' || typeof params.workDoneToken === 'number' ? params.workDoneToken : undefined;
+  // Both name a part of the file: a pprof sample type, a trace's thread; bounded like every input.
   const sampleType = typeof params.sampleType === 'string' && params.sampleType.length <= 200 ? params.sampleType : undefined;
-  return { path: params.path, role: params.role, pathMappings: mappings, roots, workDoneToken: token, ...(sampleType !== undefined ? { sampleType } : {}) };
+  const thread = typeof params.thread === 'string' && params.thread.length <= 200 ? params.thread : undefined;
+  return {
+    path: params.path,
+    role: params.role,
+    pathMappings: mappings,
+    roots,
+    workDoneToken: token,
+    ...(sampleType !== undefined ? { sampleType } : {}),
+    ...(thread !== undefined ? { thread } : {}),
+  };
 }
 
 /**
@@ -163,6 +173,11 @@ export function hoverMarkdown(detail: LineDetail): string {
     parts.push(`**Hotframe** · this line: ${unit === 'ms' ? '' : 'allocates '}self ${share(detail.line.selfMs)}`);
   } else {
     parts.push('**Hotframe**');
+  }
+  if (detail.callLine !== null) {
+    const call = detail.callLine;
+    const how = call.found === 'fromSource' ? ' (the one call to it in this function, found in the source)' : '';
+    parts.push(`this call${unit === 'ms' ? '' : ' allocates'}: ${share(call.ms)}, in **${md(call.callee || '(anonymous)')}** and below${how}`);
   }
   for (const { cost, callers, callees } of detail.functions) {
     const inferred = cost.inferred === true ? ' (placed by its name: the profile recorded no URL)' : '';
@@ -223,7 +238,7 @@ export function registerProfileFeatures(
     }
     try {
       const options = { roots: params.roots, pathMappings: params.pathMappings };
-      const result = (await backend.request({ kind: 'load', path: params.path, role: params.role, options, sampleType: params.sampleType }, controller.signal, report)) as LoadedProfile;
+      const result = (await backend.request({ kind: 'load', path: params.path, role: params.role, options, sampleType: params.sampleType, thread: params.thread }, controller.signal, report)) as LoadedProfile;
       // A cancel that arrives after the worker committed the profile is too late: the worker
       // holds the new profile now, so this thread and the client take it too.
       if (params.role === 'primary' && result.costTable !== null) {
@@ -254,7 +269,7 @@ export function registerProfileFeatures(
     const uri = (raw as Partial<FileHeatParams> | null)?.uri;
     if (typeof uri !== 'string') throw invalid('fileHeat: expected {uri}');
     const current = primary;
-    if (current === null) return { profile: null, lines: [], functions: [], callSites: [] };
+    if (current === null) return { profile: null, lines: [], functions: [], callSites: [], callLines: [] };
     const costs = uri.startsWith('file:') ? current.table.files[resolve(uriToPath(uri))] : undefined;
     return {
       profile: current.summary,
@@ -263,6 +278,7 @@ export function registerProfileFeatures(
         .filter((f) => f.line > 0)
         .map((f) => ({ name: f.name, line: f.line, column: Math.max(1, f.column), selfMs: f.selfMs, totalMs: f.totalMs, percent: f.totalPercent ?? 0, ...(f.inferred === true ? { inferred: true } : {}) })),
       callSites: costs?.callSites ?? [],
+      callLines: (costs?.callLines ?? []).map((c) => ({ line: c.line, callee: c.callee, ms: c.ms, percent: c.percent, found: c.found })),
     };
   });
 
@@ -293,7 +309,7 @@ export function registerProfileFeatures(
     const costs = current.table.files[file];
     const line = params.position.line + 1;
     // Most hovers land on unmeasured lines: answer those without a round trip to the worker.
-    if (costs === undefined || !(costs.lines.some((l) => l.line === line) || costs.functions.some((f) => f.line === line) || costs.callSites.some((s) => s.line === line))) {
+    if (costs === undefined || !(costs.lines.some((l) => l.line === line) || costs.functions.some((f) => f.line === line) || costs.callSites.some((s) => s.line === line) || costs.callLines.some((c) => c.line === line))) {
       return null;
     }
     try {

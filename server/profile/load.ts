@@ -7,7 +7,7 @@ import { open, readFile, stat } from 'node:fs/promises';
 import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import { ProfileInputError } from './profileInputError';
-import { buildCpuprofile, readCpuprofile, findCpuprofile, readTraceProfile, type CpuprofileParts } from './readCpuprofile';
+import { buildCpuprofile, readCpuprofile, findCpuprofile, isLegacyCpuprofile, readLegacyCpuprofile, readTraceProfile, type CpuprofileParts } from './readCpuprofile';
 import { isHeapProfile, readHeapProfile } from './readHeapProfile';
 import { NotPprofError, readPprof } from './readPprof';
 import { readPreprocessed, isPreprocessed } from './readPreprocessed';
@@ -23,6 +23,10 @@ export interface LoadOptions {
   nativeSymbols?: boolean;
   /** pprof: the sample type to read ('wall', 'space', 'inuse_space/bytes'); default: the profile's default, else its last. */
   sampleType?: string;
+  /** V8 logs: functions TurboFan inlined become frames of their own (default true; see V8LogOptions). */
+  inlinedFrames?: boolean;
+  /** Traces with several threads: the thread to read ("pid:tid", tid or name); default the busiest. */
+  thread?: string;
 }
 
 const GZIP_MAGIC = [0x1f, 0x8b];
@@ -70,11 +74,13 @@ export async function loadProfile(path: string, options: LoadOptions = {}): Prom
     signal?.throwIfAborted();
     let profile: NormalizedProfile;
     if (findCpuprofile(json) !== undefined) profile = readCpuprofile(json, path);
-    else if (isPreprocessed(json)) profile = await readPreprocessed(json, path);
+    // A heap profile has a `head` tree too: it is told apart from the legacy cpuprofile by its selfSize.
     else if (isHeapProfile(json)) profile = readHeapProfile(json, path);
+    else if (isLegacyCpuprofile(json)) profile = readLegacyCpuprofile(json as { head: Record<string, unknown> } & Record<string, unknown>, path);
+    else if (isPreprocessed(json)) profile = await readPreprocessed(json, path, { inlinedFrames: options.inlinedFrames });
     else {
-      const trace = readTraceProfile(json, path);
-      if (trace === undefined) throw new ProfileInputError(`not a CPU profile: ${path} is JSON without "nodes" (cpuprofile) or "code"/"ticks" (--prof-process --preprocess) or "head" (heap profile) or a trace with ProfileChunk events`);
+      const trace = readTraceProfile(json, path, options.thread);
+      if (trace === undefined) throw new ProfileInputError(`not a CPU profile: ${path} is JSON without "nodes" or "head" (cpuprofile) or "code"/"ticks" (--prof-process --preprocess) or "head" with "selfSize" (heap profile) or a trace with ProfileChunk / CpuProfile events`);
       profile = trace;
     }
     options.onProgress?.(1);
@@ -95,7 +101,7 @@ export async function loadProfile(path: string, options: LoadOptions = {}): Prom
       throw error instanceof NotPprofError ? new ProfileInputError(unknown) : error;
     }
   }
-  const reader = new V8LogReader(path, { nativeSymbols: options.nativeSymbols });
+  const reader = new V8LogReader(path, { nativeSymbols: options.nativeSymbols, inlinedFrames: options.inlinedFrames });
   // V8 escapes everything outside printable ASCII in its log, so latin1 decodes it exactly.
   let rest = '';
   const feed = (chunk: Buffer): void => {
