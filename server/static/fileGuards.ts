@@ -26,7 +26,11 @@ export function fileSkipOf(text: string): FileSkip | null {
   return null;
 }
 
-/** 1-based number of the first line longer than `limit`, or null. Scans with indexOf, no split. */
+/**
+ * 1-based number of the first line of code longer than `limit`, or null. Scans with indexOf, no
+ * split. "Minified" is about code: a long line that is only a `//` comment (Babel and tsc end every
+ * file with `//# sourceMappingURL=data:...` when they inline the map) costs the parser nothing.
+ */
 function longestLineOver(text: string, limit: number): number | null {
   if (text.length <= limit) return null;
   let start = 0;
@@ -34,9 +38,16 @@ function longestLineOver(text: string, limit: number): number | null {
   while (start <= text.length) {
     let end = text.indexOf('\n', start);
     if (end === -1) end = text.length;
-    if (end - start > limit) return line;
+    if (end - start > limit && !isLineComment(text, start)) return line;
     start = end + 1;
     line++;
   }
   return null;
+}
+
+/** The line starting at `start` is a `//` comment after optional blanks. */
+function isLineComment(text: string, start: number): boolean {
+  let i = start;
+  while (text[i] === ' ' || text[i] === '\t') i++;
+  return text[i] === '/' && text[i + 1] === '/';
 }
