@@ -65,6 +65,8 @@ export interface Finding {
   range: SourceRange;
   /** Quick fixes specific to the rule (the disable-comment fixes are added by the engine). */
   fixes: Fix[];
+  /** 'frequency' when the finding needs the code to run often to matter (see ReportDescriptor.evidence). */
+  evidence?: 'code' | 'frequency';
   /**
    * The innermost named function containing the finding, so that profile costs can be joined
    * onto it (see server/profile). Null at module level.
@@ -86,6 +88,18 @@ export interface ExecutionContext {
   timerIntervalMs: number | null;
   /** True when the node sits inside a loop body within its function. */
   inLoop: boolean;
+  /**
+   * True when the function runs once per item of something the handler iterates: it is reached
+   * through a call inside a loop, or is a callback of forEach/map/filter/reduce/..., on the way
+   * from the registration.
+   */
+  perItem: boolean;
+  /**
+   * For kind 'message': the source delivers at a high rate (a pub/sub `message`, a socket or
+   * stream `data`, a queue consumer, Kafka's eachMessage), not an in-process event bus, a child's
+   * IPC message or an interactive terminal.
+   */
+  highRate: boolean;
 }
 
 /**
@@ -127,6 +141,14 @@ export interface ReportDescriptor {
   when?: (hot: HotContext) => boolean;
   /** Extra data added to the message after `when` has run, e.g. the path through helpers. */
   describe?: (hot: HotContext) => Record<string, string | number>;
+  /**
+   * What the finding rests on. 'code': certain from the code alone (a spawn per request, counting
+   * by loading). 'frequency': it only matters if the code runs often or the environment is large
+   * (a clock read, an env copy); such findings are shown one severity step below the rule's level
+   * (warning -> information) and their message says what would make them matter, until a loaded
+   * profile shows the code hot, which raises them. Default 'code'.
+   */
+  evidence?: 'code' | 'frequency';
 }
 
 /** How a local name was declared (the kinds of Babel's Binding#kind). */

@@ -47,7 +47,7 @@ export interface ParseProblem {
   column: number; // 0-based
 }
 
-export type SkipReason = 'binary' | 'minified' | 'too-large';
+export type SkipReason = 'binary' | 'minified' | 'too-large' | 'browser';
 
 export interface AnalysisResult {
   findings: Finding[];
@@ -196,9 +196,12 @@ function rangeOf(node: t.Node): Finding['range'] | null {
   };
 }
 
+/** Quiet without evidence: a finding that needs frequency to matter is shown one step lower. */
+const QUIETER: Record<Severity, Severity> = { error: 'warning', warning: 'information', information: 'hint', hint: 'hint' };
+
 export function analyzeSource(input: AnalyzeInput): AnalysisResult {
   const result: AnalysisResult = { findings: [], parseErrors: [], skipped: null, ruleErrors: [] };
-  const skip = fileSkipOf(input.text);
+  const skip = fileSkipOf(input.text, input.filePath);
   if (skip) {
     result.skipped = skip;
     return result;
@@ -273,15 +276,17 @@ export function analyzeSource(input: AnalyzeInput): AnalysisResult {
         const data = { ...report.data, ...report.describe?.(hot) };
         const template = run.rule.meta.messages[report.messageId];
         if (template === undefined) throw new Error(`unknown messageId '${report.messageId}'`);
+        const frequency = report.evidence === 'frequency';
         const finding: Finding = {
           ruleId: run.rule.meta.id,
           messageId: report.messageId,
           message: fillMessage(template, data),
-          severity: run.severity,
+          severity: frequency ? QUIETER[run.severity] : run.severity,
           range,
           fixes: report.fixes ?? [],
           enclosingFunction: enclosingFunctionOf(functions, range.start, range.end),
         };
+        if (frequency) finding.evidence = 'frequency';
         if (!isDisabled(directives, finding)) findings.push(finding);
       }
       result.findings.push(...findings);
