@@ -10,6 +10,8 @@ import { OverviewTree } from './views';
 import { ProfileStatusBar } from './statusBar';
 import { ProfileEditorProvider } from './profileEditor';
 import { FlamePanel } from './flamePanel';
+import { ProfileRecorder } from './recording';
+import { offerHotframeForProfileTabs } from './profileHint';
 
 export const OVERVIEW_VIEW_ID = 'hotframe.overview';
 
@@ -26,8 +28,11 @@ export function activate(extension: vscode.ExtensionContext): void {
     openFile: (file, line) => void openLocation(ctx, file, line),
     log: (line) => output.appendLine(`[flame] ${line}`),
   });
+  const recorder = new ProfileRecorder(ctx, (file) => loadProfile(ctx, file, 'primary'));
   extension.subscriptions.push(
     output,
+    recorder,
+    offerHotframeForProfileTabs(ctx),
     ctx,
     // Disposing the client stops the server process when the extension host shuts down.
     ctx.client,
@@ -36,7 +41,7 @@ export function activate(extension: vscode.ExtensionContext): void {
     statusBar,
     vscode.window.registerTreeDataProvider(OVERVIEW_VIEW_ID, tree),
     ProfileEditorProvider.register(ctx),
-    ...registerCommands(ctx, { heat, tree, statusBar, flame }),
+    ...registerCommands(ctx, { heat, tree, statusBar, flame, recorder }),
     flame,
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (!affectsPathMappings(event)) return;

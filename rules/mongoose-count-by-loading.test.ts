@@ -60,7 +60,7 @@ const n5 = () => Task.find({}).then(countOf);`,
 });`,
       errors: [{
         messageId: 'countByLoading', line: 4, column: 28, endLine: 4, endColumn: 65,
-        message: '`Task.find()` loads and hydrates every matching document only to take `.length` on every request; use `Task.countDocuments()` (seed 004: count TTFB 5 s -> 197 ms).',
+        message: 'Task.find() loads and hydrates every matching document only to take .length on every request; use Task.countDocuments() (seed 004: count TTFB 5 s -> 197 ms).',
       }],
       output: `${TASK}app.get('/count', async (req, res) => {
   res.json({ count: (await Task.countDocuments({ project: req.params.id })) });
@@ -69,7 +69,7 @@ const n5 = () => Task.find({}).then(countOf);`,
     {
       name: 'exec() and select() do not change the count',
       code: `${TASK}const n = async (q) => (await Task.find(q).select('_id').exec()).length;`,
-      errors: [{ messageId: 'countByLoading', line: 3, column: 31, message: /only to take `\.length`; use/ }],
+      errors: [{ messageId: 'countByLoading', line: 3, column: 31, message: /only to take \.length; use/ }],
       output: `${TASK}const n = async (q) => (await Task.countDocuments(q));`,
     },
     {
@@ -91,7 +91,7 @@ const n5 = () => Task.find({}).then(countOf);`,
     {
       name: 'then(d => d.length) becomes countDocuments',
       code: `${TASK}function countOpen() { return Task.find({ done: false }).then((docs) => docs.length); }`,
-      errors: [{ messageId: 'countByLoading', line: 3, column: 31, message: /only to take `\.length`; use/ }],
+      errors: [{ messageId: 'countByLoading', line: 3, column: 31, message: /only to take \.length; use/ }],
       output: `${TASK}function countOpen() { return Task.countDocuments({ done: false }); }`,
     },
     {

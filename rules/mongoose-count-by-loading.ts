@@ -42,8 +42,9 @@ function countCallText(query: ModelQuery, context: RuleContext): string | null {
   return `${context.source.slice(model.start, model.end)}.countDocuments(${filterText})`;
 }
 
+// Safe: the count of the same filter is the number `.length` read (limits and skips are never fixed).
 function replace(title: string, start: number | null | undefined, end: number | null | undefined, text: string): Fix[] {
-  return start == null || end == null ? [] : [{ title, edits: [{ start, end, text }] }];
+  return start == null || end == null ? [] : [{ title, edits: [{ start, end, text }], safe: true }];
 }
 
 /** The finding's fixes, or null when the query's result is used for more than its length. */
@@ -83,7 +84,7 @@ export const mongooseCountByLoading: RuleModule = {
       summary: 'Teambition: a count endpoint loaded and hydrated every document to count it; counting in the database cut its TTFB from ~5 s to 197 ms.',
     },
     messages: {
-      countByLoading: '`{{model}}.{{method}}()` loads and hydrates every matching document only to take `.length`{{where}}; use `{{model}}.countDocuments()` (seed 004: count TTFB 5 s -> 197 ms).',
+      countByLoading: '{{model}}.{{method}}() loads and hydrates every matching document only to take .length{{where}}; use {{model}}.countDocuments() (seed 004: count TTFB 5 s -> 197 ms).',
     },
     fixable: true,
   },

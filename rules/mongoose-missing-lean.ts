@@ -240,7 +240,7 @@ export const mongooseMissingLean: RuleModule = {
       summary: 'Teambition: mongoose hydration (completeMany) took 2+ s of CPU per task-list request; adding .lean() made DB reads at least 1.5x faster.',
     },
     messages: {
-      missingLean: '`{{model}}.{{method}}()` hydrates full mongoose documents that are only {{use}}{{where}}; add `.lean()` (seed 004: completeMany took 2+ s, lean reads were >= 1.5x faster).',
+      missingLean: '{{model}}.{{method}}() hydrates full mongoose documents that are only {{use}}{{where}}; add .lean() (seed 004: completeMany took 2+ s, lean reads were >= 1.5x faster).',
     },
     fixable: true,
   },

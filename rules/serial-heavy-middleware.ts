@@ -419,7 +419,7 @@ function independent(a: Effects, b: Effects): boolean {
 }
 
 function names(members: readonly Middleware[]): string {
-  return members.map((m) => `\`${m.label}\``).join(', ');
+  return members.map((m) => m.label).join(', ');
 }
 
 export const serialHeavyMiddleware: RuleModule = {
@@ -433,7 +433,7 @@ export const serialHeavyMiddleware: RuleModule = {
     },
     messages: {
       independentIo: 'Middlewares {{names}} each await independent I/O but run one after another on every request; neither reads what the other writes, so start the I/O together (Promise.all in one middleware) (seed 004: serial middleware chains, task list 6 s -> 800 ms).',
-      repeatedPasses: 'Middlewares {{names}} each iterate over the same `{{data}}` on every request; compute it in one pass (seed 004: toJson/fillCreator/fillExecutor re-walked the same data; page 8-10x faster once fixed).',
+      repeatedPasses: 'Middlewares {{names}} each iterate over the same {{data}} on every request; compute it in one pass (seed 004: toJson/fillCreator/fillExecutor re-walked the same data; page 8-10x faster once fixed).',
     },
     fixable: false,
   },

@@ -3,7 +3,7 @@
 // exists under one of the roots. Existence checks are cached: a profile names each file many
 // times and a suffix search probes several candidates per file.
 import { existsSync, statSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import type { PathMapping } from './types';
@@ -81,6 +81,20 @@ export class PathResolver {
       for (const root of this.roots) {
         const candidate = join(root, suffix);
         if (this.isFile(candidate)) return { file: candidate, resolved: true };
+      }
+    }
+    // A package file: where Node would find that package from a root (its node_modules, or an
+    // ancestor's, as in a monorepo or a demo folder inside a checkout), before the recording
+    // machine's own path, which may exist here too but is not the code the user opened.
+    const inPackages = path.lastIndexOf('/node_modules/');
+    if (inPackages !== -1) {
+      const packaged = path.slice(inPackages + 1);
+      for (const root of this.roots) {
+        for (let dir = root; ; dir = dirname(dir)) {
+          const candidate = join(dir, packaged);
+          if (this.isFile(candidate)) return { file: candidate, resolved: true };
+          if (dirname(dir) === dir) break;
+        }
       }
     }
     // A real local file outside every root (a profile of another checkout) is still the best answer.

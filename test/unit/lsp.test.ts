@@ -465,7 +465,7 @@ describe('language server ranking by a loaded profile', function () {
     const raising = waitForPublish(client, hot, (d) => d.length === 1 && d[0].severity === 1);
     await client.connection.sendRequest('hotframe/loadProfile', { path: join(dir, 'app.cpuprofile'), role: 'primary', pathMappings: [], roots: [dir] });
     const [raised] = await raising;
-    assert.equal(raised.message, plain.message + ' — 30 ms, 30.0% of CPU in this profile');
+    assert.equal(raised.message, plain.message + ' — 30.0 ms, 30.3% of CPU time, idle excluded in this profile');
     assert.deepEqual(raised.range, plain.range);
     // The cold file was republished too, unchanged: 0 of its samples are on the finding's line.
     const coldNow = client.published.filter((p) => p.uri === cold).at(-1)!;
@@ -509,10 +509,10 @@ describe('language server ranking by a loaded profile', function () {
     await client.connection.sendRequest('hotframe/loadProfile', { path: join(dir, 'spawn.cpuprofile'), role: 'primary', pathMappings: [], roots: [dir] });
     const published = await ranked;
     const finding = published.find((d) => d.code === 'spawn-without-env')!;
-    const insight = published.find((d) => d.code === 'profile-insight')!;
+    const insight = published.find((d) => d.code === 'profile-insight' && (d.data as { insightId?: string }).insightId === 'spawn-env-walk')!;
     // No samples on line 3 itself: the cost is that of `stats`, 60 of 100 samples.
     // ...and loud with it: the profile shows the code hot, which raises it to a warning (2) with its cost.
-    assert.deepEqual([finding.code, finding.severity, finding.message], ['spawn-without-env', 2, plain.message + ' — 60 ms, 60.0% of CPU in this profile']);
+    assert.deepEqual([finding.code, finding.severity, finding.message], ['spawn-without-env', 2, plain.message + ' — 60.0 ms, 100% of CPU time, idle excluded in this profile']);
     assert.deepEqual([insight.code, insight.severity, insight.source, insight.data], ['profile-insight', 3, 'hotframe', { insightId: 'spawn-env-walk' }]);
     assert.deepEqual(insight.range, { start: { line: 1, character: 0 }, end: { line: 1, character: 'function stats() {'.length } });
     assert.match(insight.message, /^normalizeSpawnArguments copies process\.env on every spawn: child_process normalizeSpawnArguments \(a for-in over process\.env\) took .*seed 003/);
