@@ -14,6 +14,30 @@ const project: ProjectView = {
 
 runRuleTests(rule, {
   valid: [
+    {
+      name: 'one-time work: an installer checks whether default content exists (calipso content.js install)',
+      code: `${TASK}function install(next) {
+  Task.find({ alias: 'welcome' }).sort('-created').find(function (err, existing) {
+    if (!existing || existing.length === 0) return new Task({ alias: 'welcome' }).save(next);
+    next();
+  });
+}`,
+    },
+    {
+      name: 'test code: a check inside it(...) never serves a request (formio test/actions.js)',
+      code: `${TASK}describe('tasks', () => {
+  it('leaves no open task', async () => {
+    const open = await Task.find({ done: false }).exec();
+    if (open && open.length !== 0) throw new Error('open tasks left');
+  });
+});`,
+    },
+    {
+      name: 'Model.find(q, callback) whose documents are used beyond their length',
+      code: `${TASK}app.get('/open', (req, res) => {
+  Task.find({ done: false }, (err, tasks) => res.json({ open: tasks.length, first: tasks[0] }));
+});`,
+    },
     { name: 'countDocuments', code: `${TASK}app.get('/n', async (req, res) => res.json({ n: await Task.countDocuments({ done: false }) }));` },
     { name: 'estimatedDocumentCount', code: `${TASK}app.get('/n', async (req, res) => res.json({ n: await Task.estimatedDocumentCount() }));` },
     {
@@ -53,6 +77,28 @@ const n5 = () => Task.find({}).then(countOf);`,
     { name: 'distinct() returns values, not documents', code: `${TASK}const n = async () => (await Task.find({}).distinct('owner')).length;` },
   ],
   invalid: [
+    {
+      name: 'formio: documents loaded only to check that some exist (!docs || !docs.length)',
+      code: `const mongoose = require('mongoose');
+module.exports = (router) => async function removeAction(req, actionId) {
+  const actions = await router.formio.actions.model.find({ _id: actionId, form: req.formId }).exec();
+  if (!actions || !actions.length) {
+    throw Error('Could not find the action');
+  }
+};`,
+      errors: [{ messageId: 'countByLoading', line: 3, column: 25, severity: 'warning', message: /^router\.formio\.actions\.model\.find\(\) loads and hydrates every matching document only to take \.length/ }],
+      output: null,
+    },
+    {
+      name: 'Model.find(q, callback) whose documents are only counted (no fix: the callback would change meaning)',
+      code: `${TASK}app.get('/open', (req, res) => {
+  Task.find({ done: false }, function (err, tasks) {
+    res.json({ open: tasks.length });
+  });
+});`,
+      errors: [{ messageId: 'countByLoading', line: 4, column: 3, severity: 'warning', message: /^Task\.find\(\) loads and hydrates every matching document only to take \.length on every request/ }],
+      output: null,
+    },
     {
       name: "seed 004's count endpoint: (await M.find(q)).length",
       code: `${TASK}app.get('/count', async (req, res) => {

@@ -127,6 +127,19 @@ app.get('/x', f(), f());`,
   ],
   invalid: [
     {
+      name: 'a chain handed over as a spread array: app.get(path, ...chain, handler)',
+      code: `${LOADERS}const chain = [loadUser, loadProject];
+app.get('/p/:uid/:pid', ...chain, (req, res) => res.json({ user: req.user, project: req.project }));`,
+      errors: [{ messageId: 'independentIo', line: 4, column: 1, severity: 'warning', message: /^Middlewares loadUser, loadProject each await independent I\/O/ }],
+      output: null,
+    },
+    {
+      name: 'router.use([a, b]): an array of functions is one chain',
+      code: `${LOADERS}router.use([loadUser, loadProject]);`,
+      errors: [{ messageId: 'independentIo', line: 3, column: 1 }],
+      output: null,
+    },
+    {
       name: 'two loaders that await independent queries, one after another',
       code: `${LOADERS}app.get('/p/:uid/:pid', loadUser, loadProject, (req, res) => res.json({ user: req.user, project: req.project }));`,
       errors: [{
@@ -139,8 +152,8 @@ app.get('/x', f(), f());`,
       name: "seed 004: [mdl.toJson(), mdl.fillCreator(), mdl.fillExecutor()] re-walk res.locals.tasks",
       code: `${MDL}router.get('/tasks', loadTasks, [mdl.toJson(), mdl.fillCreator(), mdl.fillExecutor()], (req, res) => res.json(res.locals.tasks));`,
       errors: [{
-        messageId: 'repeatedPasses', line: 16, column: 1,
-        message: 'Middlewares mdl.toJson(), mdl.fillCreator(), mdl.fillExecutor() each iterate over the same res.locals.tasks on every request; compute it in one pass (seed 004: toJson/fillCreator/fillExecutor re-walked the same data; page 8-10x faster once fixed).',
+        messageId: 'repeatedPasses', line: 16, column: 1, severity: 'information',
+        message: 'Middlewares mdl.toJson(), mdl.fillCreator(), mdl.fillExecutor() each iterate over the same res.locals.tasks on every request; compute it in one pass (seed 004: toJson/fillCreator/fillExecutor re-walked the same data; page 8-10x faster once fixed). It matters when the data is large; a profile showing the chain hot raises it.',
       }],
       output: null,
     },

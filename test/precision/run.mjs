@@ -10,7 +10,7 @@
 // labelled. Exit code 1 when a target is missed (see TARGETS) or the corpus cannot be installed.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -110,10 +110,12 @@ if (!existsSync(cli)) {
 
 const corpus = readRows(join(here, 'corpus.tsv')).map(([name, version, integrity, shape]) => ({ name, version, integrity, shape }));
 const labels = new Map();
-for (const [project, rule, where, verdict, reason] of readRows(join(here, 'labels.tsv'))) {
-  if (!['tp', 'fp', 'miss'].includes(verdict) || !reason) throw new Error(`labels.tsv: bad row ${[project, rule, where, verdict].join(' ')}`);
+// labels.tsv and any labels-<who>.tsv beside it (engineers labelling different rules), in one format.
+const labelFiles = readdirSync(here).filter((name) => /^labels(?:-[\w-]+)?\.tsv$/.test(name)).sort();
+for (const [project, rule, where, verdict, reason] of labelFiles.flatMap((name) => readRows(join(here, name)))) {
+  if (!['tp', 'fp', 'miss'].includes(verdict) || !reason) throw new Error(`labels: bad row ${[project, rule, where, verdict].join(' ')}`);
   const key = `${project}\t${rule}\t${where}`;
-  if (labels.has(key)) throw new Error(`labels.tsv: ${project} ${rule} ${where} is labelled twice`);
+  if (labels.has(key)) throw new Error(`labels: ${project} ${rule} ${where} is labelled twice`);
   labels.set(key, { project, rule, where, verdict, reason });
 }
 
