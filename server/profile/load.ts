@@ -6,7 +6,7 @@ import { open, readFile, stat } from 'node:fs/promises';
 import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import { ProfileInputError } from './profileInputError';
-import { buildCpuprofile, readCpuprofile, findCpuprofile, readTraceProfile, type CpuprofileParts } from './readCpuprofile';
+import { buildCpuprofile, readCpuprofile, findCpuprofile, isLegacyCpuprofile, readLegacyCpuprofile, readTraceProfile, type CpuprofileParts } from './readCpuprofile';
 import { readPreprocessed, isPreprocessed } from './readPreprocessed';
 import { scanCpuprofile } from './scanCpuprofile';
 import { V8LogReader } from './readV8Log';
@@ -18,6 +18,10 @@ export interface LoadOptions {
   onProgress?: (fraction: number) => void;
   /** V8 logs: name C++ frames of the running Node binary with `nm` (default true). */
   nativeSymbols?: boolean;
+  /** V8 logs: functions TurboFan inlined become frames of their own (default true; see V8LogOptions). */
+  inlinedFrames?: boolean;
+  /** Traces with several threads: the thread to read ("pid:tid", tid or name); default the busiest. */
+  thread?: string;
 }
 
 const GZIP_MAGIC = [0x1f, 0x8b];
@@ -63,10 +67,11 @@ export async function loadProfile(path: string, options: LoadOptions = {}): Prom
     signal?.throwIfAborted();
     let profile: NormalizedProfile;
     if (findCpuprofile(json) !== undefined) profile = readCpuprofile(json, path);
-    else if (isPreprocessed(json)) profile = await readPreprocessed(json, path);
+    else if (isLegacyCpuprofile(json)) profile = readLegacyCpuprofile(json as { head: Record<string, unknown> } & Record<string, unknown>, path);
+    else if (isPreprocessed(json)) profile = await readPreprocessed(json, path, { inlinedFrames: options.inlinedFrames });
     else {
-      const trace = readTraceProfile(json, path);
-      if (trace === undefined) throw new ProfileInputError(`not a CPU profile: ${path} is JSON without "nodes" (cpuprofile) or "code"/"ticks" (--prof-process --preprocess) or a trace with ProfileChunk events`);
+      const trace = readTraceProfile(json, path, options.thread);
+      if (trace === undefined) throw new ProfileInputError(`not a CPU profile: ${path} is JSON without "nodes" or "head" (cpuprofile) or "code"/"ticks" (--prof-process --preprocess) or a trace with ProfileChunk / CpuProfile events`);
       profile = trace;
     }
     options.onProgress?.(1);
@@ -76,7 +81,7 @@ export async function loadProfile(path: string, options: LoadOptions = {}): Prom
   if (!(text.startsWith('v8-version,') || text.includes('\ncode-creation,') || text.startsWith('code-creation,') || text.startsWith('shared-library,'))) {
     throw new ProfileInputError(`not a CPU profile: ${path} is neither JSON nor a V8 log (starts with ${describeStart(start)})`);
   }
-  const reader = new V8LogReader(path, { nativeSymbols: options.nativeSymbols });
+  const reader = new V8LogReader(path, { nativeSymbols: options.nativeSymbols, inlinedFrames: options.inlinedFrames });
   // V8 escapes everything outside printable ASCII in its log, so latin1 decodes it exactly.
   let rest = '';
   const feed = (chunk: Buffer): void => {
