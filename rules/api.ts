@@ -94,6 +94,18 @@ export interface ExecutionContext {
   timerIntervalMs: number | null;
   /** True when the node sits inside a loop body within its function. */
   inLoop: boolean;
+  /**
+   * True when the function runs once per item of something the handler iterates: it is reached
+   * through a call inside a loop, or is a callback of forEach/map/filter/reduce/..., on the way
+   * from the registration.
+   */
+  perItem: boolean;
+  /**
+   * For kind 'message': the source delivers at a high rate (a pub/sub `message`, a socket or
+   * stream `data`, a queue consumer, Kafka's eachMessage), not an in-process event bus, a child's
+   * IPC message or an interactive terminal.
+   */
+  highRate: boolean;
 }
 
 /**

@@ -44,6 +44,48 @@ app.post('/up', async (req, res) => {
       code: `const fs = require('fs');
 app.get('/v', (req, res) => { const fs = makeVirtualFs(); res.end(fs.readFileSync('/a')); });`,
     },
+    {
+      name: 'the ensure-directory idiom: after the first run one stat (labelled on signalk applicationData)',
+      code: `const fs = require('fs');
+app.post('/data/:app', (req, res) => {
+  if (!fs.existsSync(dataDir)) fs.mkdirSync(dataDir);
+  if (!fs.existsSync(userDir)) {
+    fs.mkdirSync(userDir, { recursive: true });
+  }
+  res.sendStatus(204);
+});`,
+    },
+    {
+      name: 'once-guards: a cache filled on first use, a flag set by the guarded block, ||=',
+      code: `const fs = require('fs');
+let template;
+let ready = false;
+app.get('/', (req, res) => {
+  if (!template) template = fs.readFileSync('./index.html', 'utf8');
+  if (!ready) { ready = true; fs.mkdirSync('/tmp/x', { recursive: true }); }
+  cache.page ||= fs.readFileSync('./page.html');
+  res.end(template);
+});`,
+    },
+    {
+      name: 'a CLI: keypresses on process.stdin, files under bin/ or cli/ (labelled on json-server, calipso)',
+      filename: 'lib/cli/run.js',
+      code: `const fs = require('fs');
+res.on('data', (chunk) => fs.writeSync(fd, chunk));
+app.listen(3000);`,
+    },
+    {
+      name: 'a keypress handler on process.stdin is not a message stream',
+      code: `const fs = require('fs');
+process.stdin.on('data', (chunk) => { if (chunk.trim() === 's') fs.writeFileSync('db.json', '{}'); });
+app.listen(3000);`,
+    },
+    {
+      name: 'a one-shot timer (a delayed launch or a retry) is not a stats timer (labelled on pm2 InteractorClient)',
+      code: `const fs = require('fs');
+setTimeout(() => { fs.writeFileSync(pidFile, String(process.pid)); }, 100);
+app.listen(3000);`,
+    },
   ],
   invalid: [
     {
@@ -60,8 +102,8 @@ setInterval(collectStats, 10 * 1000);
 app.get('/stats', (req, res) => res.json(stats));
 app.listen(3000);`,
       errors: [
-        { messageId: 'inServerTimer', line: 6, column: 15, message: /^child_process\.execSync\(\) blocks the event loop in a timer of a module that serves requests \(via collectStats\): requests wait while it runs; use the asynchronous child_process\.exec\. In seed 003/ },
-        { messageId: 'inServerTimer', line: 7, column: 16 },
+        { messageId: 'blocksExec', line: 6, column: 15, message: /^child_process\.execSync\(\) blocks the event loop in a timer of a module that serves requests \(via collectStats\): the whole child process runs while nothing else does\. In seed 003.* Use the asynchronous child_process\.exec\.$/ },
+        { messageId: 'blocksExec', line: 7, column: 16 },
       ],
       output: null,
     },
@@ -79,9 +121,9 @@ router.post('/login', (req, res) => {
   res.end(zlib.gzipSync(page));
 });`,
       errors: [
-        { messageId: 'perRequest', line: 6, column: 28, message: /^crypto\.pbkdf2Sync\(\) blocks the event loop on every request \(via hash\); use the asynchronous crypto\.pbkdf2\./ },
-        { messageId: 'perRequest', line: 9, column: 16, message: /^fs\.readFileSync\(\) blocks/ },
-        { messageId: 'perRequest', line: 10, column: 11, message: /^zlib\.gzipSync\(\)/ },
+        { messageId: 'blocksIo', line: 6, column: 28, message: /^crypto\.pbkdf2Sync\(\) blocks the event loop on every request \(via hash\): the whole key derivation or generation runs on the event loop\. Use the asynchronous crypto\.pbkdf2\./ },
+        { messageId: 'blocksIo', line: 9, column: 16, message: /^fs\.readFileSync\(\) blocks the event loop on every request: every request waits for the disk meanwhile\. Use the asynchronous fs\.readFile\. A small file read takes microseconds/ },
+        { messageId: 'blocksIo', line: 10, column: 11, message: /^zlib\.gzipSync\(\)/ },
       ],
       output: null,
     },
@@ -94,7 +136,7 @@ const sub = new Redis();
 sub.on('message', (channel: string, message: string): void => {
   save('/tmp/last', message);
 });`,
-      errors: [{ messageId: 'perMessage', line: 5, column: 3, message: /^fs\.writeFileSync\(\) blocks the event loop on every message; / }],
+      errors: [{ messageId: 'blocksIo', line: 5, column: 3, message: /^fs\.writeFileSync\(\) blocks the event loop on every message: / }],
       output: null,
     },
     {
@@ -105,8 +147,8 @@ const http = require('http');
 fastify.route({ method: 'POST', url: '/hash', handler: async (req) => crypto.scryptSync(req.body.pw, 'salt', 64) });
 http.createServer((req, res) => res.end(zlib.inflateSync(cache))).listen(8080);`,
       errors: [
-        { messageId: 'perRequest', line: 4, column: 71, message: /^crypto\.scryptSync\(\) blocks the event loop on every request \(via handler\)/ },
-        { messageId: 'perRequest', line: 5, column: 41, message: /^zlib\.inflateSync\(\)/ },
+        { messageId: 'blocksIo', line: 4, column: 71, message: /^crypto\.scryptSync\(\) blocks the event loop on every request \(via handler\)/ },
+        { messageId: 'blocksIo', line: 5, column: 41, message: /^zlib\.inflateSync\(\)/ },
       ],
       output: null,
     },
@@ -116,13 +158,13 @@ http.createServer((req, res) => res.end(zlib.inflateSync(cache))).listen(8080);`
 exports.download = (req, res) => {
   res.end(fs.readFileSync(req.query.path));
 };`,
-      errors: [{ messageId: 'perRequest', line: 3, column: 11, message: /^fs\.readFileSync\(\) blocks the event loop on every request \(via exports\.download\)/ }],
+      errors: [{ messageId: 'blocksIo', line: 3, column: 11, message: /^fs\.readFileSync\(\) blocks the event loop on every request \(via exports\.download\)/ }],
       output: null,
     },
     {
       name: "require('child_process').execFileSync inline in a koa middleware",
       code: `app.use(async (ctx) => { ctx.body = require('child_process').execFileSync('git', ['rev-parse', 'HEAD'], { env: {} }); });`,
-      errors: [{ messageId: 'perRequest', line: 1, column: 37 }],
+      errors: [{ messageId: 'blocksExec', line: 1, column: 37 }],
       output: null,
     },
   ],

@@ -1,40 +1,87 @@
 // blocking-sync-call: synchronous child_process / fs / zlib / crypto calls while a server serves (seed 003).
 import type { NodePath } from '@babel/traverse';
 import type * as t from '@babel/types';
+import { isToolingFile } from '../server/static/fileGuards';
 import { viaText } from '../server/static/hotContext';
 import { moduleMemberOf } from '../server/static/imports';
+import { isOnceGuarded } from '../server/static/runsOnce';
 import type { ExecutionContext, RuleModule } from './api';
 
 /** Modules whose `*Sync` functions block the event loop; fs-extra and graceful-fs mirror fs. */
 const BLOCKING_MODULES = new Set(['child_process', 'fs', 'fs-extra', 'graceful-fs', 'zlib', 'crypto']);
 
-function messageIdOf(context: ExecutionContext, servesRequests: boolean): string | null {
-  if (context.kind === 'request') return 'perRequest';
-  if (context.kind === 'message') return 'perMessage';
-  if (context.kind === 'timer' && servesRequests) return 'inServerTimer';
+function whereText(context: ExecutionContext, servesRequests: boolean): string | null {
+  if (context.kind === 'request') return 'on every request';
+  if (context.kind === 'message') return 'on every message';
+  // A periodic timer (setInterval, a setTimeout that reschedules itself) of a serving module: seed 003's stats timer.
+  if (context.kind === 'timer' && servesRequests && context.timerIntervalMs !== null) return 'in a timer of a module that serves requests';
   return null;
 }
 
-const INCIDENT = "In seed 003, execSync('free -m') and df -k on a stats timer each spent 7.5 s in normalizeSpawnArguments (~16k env vars), blocking every request for ~20 s.";
+/** `fs.existsSync(dir)` / `fs.mkdirSync(dir)` of `if (!fs.existsSync(dir)) fs.mkdirSync(dir)`: after the first run one stat. */
+function isEnsureDirectory(path: NodePath<t.CallExpression>, member: string, source: string): boolean {
+  const text = (node: t.Node | undefined): string | null => node?.start != null && node.end != null ? source.slice(node.start, node.end) : null;
+  let ifPath: NodePath | null = null;
+  let existsCall: t.CallExpression | null = null;
+  if (member === 'existsSync') {
+    const not = path.parentPath;
+    if (not?.node.type !== 'UnaryExpression' || not.node.operator !== '!' || not.parentPath?.node.type !== 'IfStatement') return false;
+    ifPath = not.parentPath;
+    existsCall = path.node;
+  } else if (member === 'mkdirSync') {
+    let up: NodePath | null = path.parentPath;
+    for (let depth = 0; up && depth < 3 && up.node.type !== 'IfStatement'; depth++) up = up.parentPath;
+    if (!up || up.node.type !== 'IfStatement') return false;
+    const test = up.node.test;
+    if (test.type !== 'UnaryExpression' || test.operator !== '!' || test.argument.type !== 'CallExpression') return false;
+    ifPath = up;
+    existsCall = test.argument;
+  } else {
+    return false;
+  }
+  const ifNode = ifPath.node as t.IfStatement;
+  const callee = existsCall.callee;
+  const calleeName = callee.type === 'MemberExpression' && callee.property.type === 'Identifier' ? callee.property.name
+    : callee.type === 'Identifier' ? callee.name : null;
+  if (calleeName !== 'existsSync') return false;
+  // The consequent only creates the directory tested.
+  const body = ifNode.consequent.type === 'BlockStatement' ? ifNode.consequent.body : [ifNode.consequent];
+  if (body.length !== 1 || body[0].type !== 'ExpressionStatement' || body[0].expression.type !== 'CallExpression') return false;
+  const mkdir = body[0].expression;
+  const mkdirName = mkdir.callee.type === 'MemberExpression' && mkdir.callee.property.type === 'Identifier' ? mkdir.callee.property.name
+    : mkdir.callee.type === 'Identifier' ? mkdir.callee.name : null;
+  return mkdirName === 'mkdirSync' && text(mkdir.arguments[0]) !== null && text(mkdir.arguments[0]) === text(existsCall.arguments[0]);
+}
+
+/** What the blocking costs, told for the kind of call: an exec waits for a whole child process, fs for the disk. */
+function costText(source: string): string {
+  if (source === 'child_process') return `the whole child process runs while nothing else does. ${EXEC_INCIDENT}`;
+  if (source === 'zlib') return 'the whole (de)compression runs on the event loop.';
+  if (source === 'crypto') return 'the whole key derivation or generation runs on the event loop.';
+  return 'every request waits for the disk meanwhile.';
+}
+
+const EXEC_INCIDENT = "In seed 003, execSync('free -m') and df -k on a stats timer of a web service blocked every request for ~20 s (7.5 s per call in normalizeSpawnArguments with ~16k env vars).";
+const FREQUENCY = 'A small file read takes microseconds: this matters on busy endpoints, large files or slow disks; a loaded profile that shows this code hot raises this finding.';
 
 const rule: RuleModule = {
   meta: {
     id: 'blocking-sync-call',
-    description: 'Flags synchronous child_process, fs, zlib and crypto calls in request/message handlers and in timers of a serving module.',
+    description: 'Flags synchronous child_process, fs, zlib and crypto calls in request/message handlers and in periodic timers of a serving module.',
     defaultSeverity: 'warning',
     incident: {
       seed: '003',
       summary: "execSync('free -m') / df -k on a stats timer of a web service blocked requests for ~20 s.",
     },
     messages: {
-      perRequest: `{{call}}() blocks the event loop on every request{{via}}; use the asynchronous {{async}}. ${INCIDENT}`,
-      perMessage: `{{call}}() blocks the event loop on every message{{via}}; use the asynchronous {{async}}. ${INCIDENT}`,
-      inServerTimer: `{{call}}() blocks the event loop in a timer of a module that serves requests{{via}}: requests wait while it runs; use the asynchronous {{async}}. ${INCIDENT}`,
+      blocksExec: '{{call}}() blocks the event loop {{where}}{{via}}: {{cost}} Use the asynchronous {{async}}.',
+      blocksIo: `{{call}}() blocks the event loop {{where}}{{via}}: {{cost}} Use the asynchronous {{async}}. ${FREQUENCY}`,
     },
     fixable: false,
   },
   create(context) {
-    const pending: { path: NodePath<t.CallExpression>; call: string; async: string }[] = [];
+    const pending: { path: NodePath<t.CallExpression>; call: string; async: string; source: string }[] = [];
+    if (isToolingFile(context.filePath)) return { visitor: {} };
     return {
       visitor: {
         CallExpression(path) {
@@ -48,19 +95,23 @@ const rule: RuleModule = {
           }
           const origin = moduleMemberOf(path, callee, context.importOf);
           if (!origin || !BLOCKING_MODULES.has(origin.source) || !origin.member.endsWith('Sync')) return;
+          if (isEnsureDirectory(path, origin.member, context.source) || isOnceGuarded(path, context.source)) return;
           const asyncName = origin.member.slice(0, -'Sync'.length);
-          pending.push({ path, call: `${origin.source}.${origin.member}`, async: `${origin.source}.${asyncName}` });
+          pending.push({ path, call: `${origin.source}.${origin.member}`, async: `${origin.source}.${asyncName}`, source: origin.source });
         },
       },
       finish(hot) {
         for (const item of pending) {
-          const where = hot.contextOf(item.path);
-          const messageId = messageIdOf(where, hot.servesRequests);
-          if (messageId === null) continue;
+          const context_ = hot.contextOf(item.path);
+          const where = whereText(context_, hot.servesRequests);
+          if (where === null) continue;
+          const exec = item.source === 'child_process';
           context.report({
             node: item.path.node,
-            messageId,
-            data: { call: item.call, async: item.async, via: viaText(where) },
+            messageId: exec ? 'blocksExec' : 'blocksIo',
+            data: { call: item.call, async: item.async, via: viaText(context_), where, cost: costText(item.source) },
+            // An exec blocks for a whole process however rarely it runs; a file read matters when it runs often.
+            evidence: exec ? 'code' : 'frequency',
           });
         }
       },

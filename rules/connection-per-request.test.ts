@@ -47,6 +47,18 @@ app.get('/p', (req, res) => https.get({ host: 'x', agent }, (r) => r.pipe(res)))
       code: `class Client { constructor() { this.n = 1; } }
 app.get('/c', (req, res) => res.json(new Client()));`,
     },
+    {
+      name: "a guard clause on the client it fills: the first request connects, the others return early (labelled on formio's sanityCheck)",
+      code: `const { MongoClient } = require('mongodb');
+let db = null;
+async function connection() {
+  if (db) return;
+  const client = new MongoClient(url);
+  await client.connect();
+  db = client.db();
+}
+app.use(async (req, res, next) => { await connection(); next(); });`,
+    },
   ],
   invalid: [
     {

@@ -1,6 +1,7 @@
 // connection-per-request: opening a database / Redis / TCP connection inside a handler (seed 002).
 import type { NodePath } from '@babel/traverse';
 import type * as t from '@babel/types';
+import { isOnceGuarded } from '../server/static/runsOnce';
 import { viaText } from '../server/static/hotContext';
 import { qualifiedNameOf } from '../server/static/imports';
 import type { ExecutionContext, RuleModule } from './api';
@@ -68,6 +69,8 @@ const rule: RuleModule = {
       }
       const name = qualifiedNameOf(path, callee, context.importOf);
       if (name === null || !(isNew ? CONNECTING_CLASSES : CONNECTING_CALLS).has(name)) return;
+      // `if (db) return;` ... `db = client.db()`: the first request connects, the others reuse it.
+      if (isOnceGuarded(path, context.source)) return;
       pending.push({ path, messageId: 'connectionPerRequest', what: shownCallee(callee, context.source, isNew) });
     }
     return {

@@ -3,10 +3,7 @@ import type { NodePath } from '@babel/traverse';
 import type * as t from '@babel/types';
 import { bindingOf } from '../server/static/bindings';
 import { viaText } from '../server/static/hotContext';
-import type { ExecutionContext, RuleModule } from './api';
-
-/** Timers firing more often than this read the clock "hot"; a 1 s refresh is the recommended fix. */
-const FAST_TIMER_MS = 1000;
+import type { ExecutionContext, RuleContext, RuleModule } from './api';
 
 /** `Date` here is the global, not a local class or parameter. */
 function isGlobalDate(path: NodePath, node: t.Node): boolean {
@@ -48,40 +45,77 @@ function isCachedClockInit(path: NodePath, source: string): boolean {
   return false;
 }
 
-function isHot(context: ExecutionContext): boolean {
-  if (context.kind === 'request' || context.kind === 'message') return true;
-  return context.kind === 'timer' && context.timerIntervalMs !== null && context.timerIntervalMs < FAST_TIMER_MS;
+/** Once per element of something iterated on a hot path: the loop itself, or a helper/callback it calls. */
+function isPerItem(context: ExecutionContext): boolean {
+  return context.inLoop || context.perItem;
 }
 
-function messageIdOf(context: ExecutionContext): string {
-  if (context.kind === 'request') return 'perRequest';
-  if (context.kind === 'message') return 'perMessage';
-  return 'fastTimer';
+/**
+ * The value is subtracted, to measure a duration or an age (`Date.now() - start`, `const t0 = Date.now()`
+ * later used in `Date.now() - t0`). A coarse clock would break such a measurement, so it is never suggested.
+ */
+function isSubtracted(path: NodePath, node: t.Node, context: RuleContextLike): boolean {
+  let current: t.Node = node;
+  let parentPath: NodePath | null = path.parentPath;
+  if (parentPath && node !== path.node) parentPath = parentPath.parentPath; // `+new Date`: the unary is the node
+  // Through `.getTime()` / `.valueOf()` and parentheses.
+  while (parentPath) {
+    const parent = parentPath.node;
+    if (parent.type === 'ParenthesizedExpression') { current = parent; parentPath = parentPath.parentPath; continue; }
+    if (parent.type === 'MemberExpression' && parent.object === current && parentPath.parentPath?.node.type === 'CallExpression') {
+      current = parentPath.parentPath.node;
+      parentPath = parentPath.parentPath.parentPath;
+      continue;
+    }
+    break;
+  }
+  if (!parentPath) return false;
+  const parent = parentPath.node;
+  if (parent.type === 'BinaryExpression' && parent.operator === '-') return true;
+  if (parent.type === 'VariableDeclarator' && parent.init === current && parent.id.type === 'Identifier') {
+    const binding = context.bindingOf(parentPath, parent.id.name);
+    return binding?.referencePaths.some((ref) => {
+      const up = ref.parentPath?.node;
+      return up?.type === 'BinaryExpression' && up.operator === '-';
+    }) ?? false;
+  }
+  return false;
 }
 
-function describeContext(context: ExecutionContext): Record<string, string | number> {
-  return {
-    via: viaText(context),
-    loop: context.inLoop ? ', inside a loop,' : '',
-    interval: context.timerIntervalMs ?? 0,
-  };
+interface RuleContextLike {
+  bindingOf: RuleContext['bindingOf'];
 }
 
-const INCIDENT = "In seed 000 Runtime_DateCurrentTime took 494 ticks (19.4% of C++, 10.3% of all ticks) across 16 pm2 workers at 60-85% CPU; read a coarse clock refreshed by setInterval(..., 1000).unref() instead.";
+/** The message for a read worth reporting, or null to stay quiet. */
+function messageIdOf(context: ExecutionContext, subtracted: boolean): string | null {
+  // Timers iterate the service's own state at their own pace, not request or message data.
+  if (context.kind !== 'request' && context.kind !== 'message') return null;
+  if (isPerItem(context)) return 'perItem';
+  // One read per HTTP request (a timestamp, an expiry, a duration) is harmless: only a high-rate
+  // message source makes a single read per event the incident, and never when it measures time.
+  if (context.kind === 'message' && context.highRate && !subtracted) return 'perMessage';
+  return null;
+}
+
+function contextText(context: ExecutionContext): string {
+  return context.kind === 'request' ? 'request' : 'message';
+}
+
+const INCIDENT = "In seed 000 Runtime_DateCurrentTime took 494 ticks (19.4% of C++, 10.3% of all ticks) across 16 pm2 workers at 60-85% CPU, read once per Redis message through getTimestamp().";
+const FREQUENCY = 'It matters only when this runs thousands of times a second; a loaded profile that shows this code hot raises this finding with its measured cost.';
 
 const rule: RuleModule = {
   meta: {
     id: 'date-now-hot-path',
-    description: 'Flags Date.now() / new Date() evaluated per request, per message or in a sub-second timer.',
+    description: 'Flags Date.now() / new Date() read once per item of a loop on a hot path, or on every message of a high-rate source.',
     defaultSeverity: 'warning',
     incident: {
       seed: '000',
       summary: "Date.now() per Redis message via getTimestamp() (models.js:43): 494 ticks, 19.4% of C++ / 10.3% of total.",
     },
     messages: {
-      perRequest: `{{call}} runs per request{{via}}{{loop}}. ${INCIDENT}`,
-      perMessage: `{{call}} runs per message{{via}}{{loop}}. ${INCIDENT}`,
-      fastTimer: `{{call}} runs every {{interval}} ms in a timer{{via}}{{loop}}. ${INCIDENT}`,
+      perItem: `{{call}} runs once per item of a loop, on every {{context}}{{via}}: read the clock once before the loop and reuse the value (the items of one pass then share one instant). ${INCIDENT} ${FREQUENCY}`,
+      perMessage: `{{call}} runs on every message{{via}} of a high-rate source (pub/sub, socket or stream data, a queue consumer). ${INCIDENT} If second precision is enough, read a coarse clock refreshed by setInterval(..., 1000).unref() instead. ${FREQUENCY}`,
     },
     fixable: false,
   },
@@ -109,8 +143,14 @@ const rule: RuleModule = {
       finish(hot) {
         for (const item of pending) {
           const where = hot.contextOf(item.path);
-          if (!isHot(where) || isCachedClockInit(item.path, context.source)) continue;
-          context.report({ node: item.node, messageId: messageIdOf(where), data: { call: item.call, ...describeContext(where) } });
+          const messageId = messageIdOf(where, isSubtracted(item.path, item.node, context));
+          if (messageId === null || isCachedClockInit(item.path, context.source)) continue;
+          context.report({
+            node: item.node,
+            messageId,
+            data: { call: item.call, context: contextText(where), via: viaText(where) },
+            evidence: 'frequency',
+          });
         }
       },
     };

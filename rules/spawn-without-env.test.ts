@@ -50,6 +50,37 @@ readFileAsync('/etc/hosts');`,
 function run(cp) { return cp.exec('x'); }
 run({ exec() {} });`,
     },
+    {
+      name: 'start-up spawns: forking a worker once, git describe for --version (labelled on cnpmjs.org, nodemon)',
+      code: `const childProcess = require('child_process');
+const syncer = childProcess.fork('./sync.js');
+childProcess.exec('git describe --tags', (err, out) => console.log(out));
+app.listen(3000);`,
+    },
+    {
+      name: 'a Gruntfile task, a test and a script spawn on purpose with the developer environment',
+      filename: 'Gruntfile.js',
+      code: `const { spawn } = require('child_process');
+app.get('/build', (req, res) => spawn('npm', ['run', 'build']));`,
+    },
+    {
+      name: 'a test file starting the server under test',
+      filename: 'test/graphite_tests.js',
+      code: `const { spawn } = require('child_process');
+app.get('/x', (req, res) => spawn('node', ['stats.js']));`,
+    },
+    {
+      name: 'a one-shot timer (a retry or a delayed launch) is not a stats timer (labelled on pm2)',
+      code: `const { spawn } = require('child_process');
+setTimeout(() => spawn('pm2-agent', [], { detached: true }), 1000);
+app.listen(3000);`,
+    },
+    {
+      name: 'a CLI keypress handler on process.stdin is not a message stream (labelled on json-server)',
+      code: `const { execSync } = require('child_process');
+process.stdin.on('data', (chunk) => { if (chunk.trim() === 's') execSync('df -k'); });
+app.listen(3000);`,
+    },
   ],
   invalid: [
     {
@@ -65,7 +96,7 @@ function collectStats() {
 setInterval(collectStats, 5000);
 app.listen(3000);`,
       errors: [
-        { messageId: 'missingEnv', line: 5, column: 15, endLine: 5, endColumn: 34, message: /^execSync\(\) without an env option copies every environment variable on each call; seed 003: pods with ~16k injected variables \(13,793 seen by execve\) spent 7\.5 s/ },
+        { messageId: 'missingEnv', line: 5, column: 15, endLine: 5, endColumn: 34, message: /^execSync\(\) runs in a timer of a module that serves requests \(via collectStats\) without an env option: Node copies every environment variable on each call\. 'free' needs nothing but PATH: pass env: \{ PATH: process\.env\.PATH \}\. In seed 003, pods with ~16k injected variables \(13,793 seen by execve\) spent 7\.5 s/ },
         { messageId: 'missingEnv', line: 6, column: 16 },
       ],
       output: `const express = require('express');
@@ -82,115 +113,141 @@ app.listen(3000);`,
     {
       name: 'exec with a callback: options go before the callback; namespace import (ESM)',
       code: `import * as cp from 'node:child_process';
-cp.exec('df -k /data', (err, stdout) => console.log(stdout));`,
-      errors: [{ messageId: 'missingEnv', line: 2, column: 1 }],
+app.get('/s', (req, res) => {
+cp.exec('df -k /data', (err, stdout) => console.log(stdout));
+});`,
+      errors: [{ messageId: 'missingEnv', line: 3, column: 1 }],
       output: `import * as cp from 'node:child_process';
-cp.exec('df -k /data', { env: ${ENV} }, (err, stdout) => console.log(stdout));`,
+app.get('/s', (req, res) => {
+cp.exec('df -k /data', { env: ${ENV} }, (err, stdout) => console.log(stdout));
+});`,
     },
     {
       name: 'spawn / execFile / fork with args: options go after the args',
       code: `const child_process = require('child_process');
+app.get('/s', (req, res) => {
 child_process.spawn('df', ['-k']);
 child_process.execFile('free', ['-m'], function (err, out) {});
-child_process.fork('./worker.js');`,
+child_process.fork('./worker.js');
+});`,
       errors: [
-        { messageId: 'missingEnv', line: 2, column: 1 },
         { messageId: 'missingEnv', line: 3, column: 1 },
         { messageId: 'missingEnv', line: 4, column: 1 },
+        { messageId: 'missingEnv', line: 5, column: 1, message: /^fork\(\) runs on every request without an env option: .* Pass only what the child needs \(PATH, HOME, its own settings\): 'worker\.js' may read configuration from the environment/ },
       ],
       output: `const child_process = require('child_process');
+app.get('/s', (req, res) => {
 child_process.spawn('df', ['-k'], { env: ${ENV} });
 child_process.execFile('free', ['-m'], { env: ${ENV} }, function (err, out) {});
-child_process.fork('./worker.js', { env: ${ENV} });`,
+child_process.fork('./worker.js');
+});`,
     },
     {
       name: "require('child_process').x(...) inline, with an empty options object",
-      code: `require('child_process').spawnSync('ls', {});`,
-      errors: [{ messageId: 'missingEnv', line: 1, column: 1, endColumn: 45 }],
-      output: `require('child_process').spawnSync('ls', { env: ${ENV} });`,
+      code: `app.get('/s', (req, res) => {
+require('child_process').spawnSync('ls', {});
+});`,
+      errors: [{ messageId: 'missingEnv', line: 2, column: 1, endColumn: 45 }],
+      output: `app.get('/s', (req, res) => {
+require('child_process').spawnSync('ls', { env: ${ENV} });
+});`,
     },
     {
       name: 'env: process.env, {...process.env}, Object.assign({}, process.env)',
       code: `const { exec, spawn: run } = require('child_process');
+app.get('/s', (req, res) => {
 exec('a', { env: process.env });
 run('b', [], { env: { ...process.env, DEBUG: '1' } });
-exec('c', { cwd: '/', env: Object.assign({}, process.env) }, () => {});`,
+exec('c', { cwd: '/', env: Object.assign({}, process.env) }, () => {});
+});`,
       errors: [
-        { messageId: 'wholeEnv', line: 2, column: 18, endColumn: 29, message: /^exec\(\) is given the whole process\.env/ },
-        { messageId: 'wholeEnv', line: 3, column: 21, message: /^spawn\(\) is given/ },
-        { messageId: 'wholeEnv', line: 4, column: 28 },
+        { messageId: 'wholeEnv', line: 3, column: 18, endColumn: 29, message: /^exec\(\) runs on every request with the whole process\.env, copied on each call\. Pass only what the child needs/ },
+        { messageId: 'wholeEnv', line: 4, column: 21, message: /^spawn\(\) runs on every request with the whole/ },
+        { messageId: 'wholeEnv', line: 5, column: 28 },
       ],
-      output: `const { exec, spawn: run } = require('child_process');
-exec('a', { env: ${ENV} });
-run('b', [], { env: { PATH: process.env.PATH, DEBUG: '1' } });
-exec('c', { cwd: '/', env: Object.assign({}, ${ENV}) }, () => {});`,
+      output: null,
     },
     {
       name: 'options in a const without env: reported, no fix (not a literal at the call)',
       filename: 'stats.ts',
       code: `import { execSync } from 'child_process';
 const opts = { encoding: 'utf8' as const };
-export const df = (): string => execSync('df -k', opts);`,
+export const df = (): string => execSync('df -k', opts);
+app.get('/df', (req, res) => res.send(df()));`,
       errors: [{ messageId: 'missingEnv', line: 3, column: 33 }],
       output: null,
     },
     {
       name: 'args held in a const array; an args parameter of unknown shape is not guessed',
       code: `const { spawn } = require('child_process');
+app.get('/s', (req, res) => {
 const argv = ['-k', '/'];
 spawn('df', argv);
-function run(cmd, list) { return spawn(cmd, list); }`,
-      errors: [{ messageId: 'missingEnv', line: 3, column: 1 }],
+function run(cmd, list) { return spawn(cmd, list); }
+});`,
+      errors: [{ messageId: 'missingEnv', line: 4, column: 1 }],
       output: `const { spawn } = require('child_process');
+app.get('/s', (req, res) => {
 const argv = ['-k', '/'];
 spawn('df', argv, { env: ${ENV} });
-function run(cmd, list) { return spawn(cmd, list); }`,
+function run(cmd, list) { return spawn(cmd, list); }
+});`,
     },
     {
       name: 'promisified exec / execFile (util.promisify and a destructured promisify)',
       code: `const util = require('util');
 const { promisify } = require('node:util');
 const cp = require('child_process');
+app.get('/s', (req, res) => {
 const execAsync = util.promisify(cp.exec);
 const execFileAsync = promisify(cp.execFile);
 async function stats() {
   const { stdout } = await execAsync('free -m');
   await execFileAsync('df', ['-k'], { env: process.env });
   return stdout;
-}`,
+}
+});`,
       errors: [
-        { messageId: 'missingEnv', line: 7, column: 28, message: /^execAsync\(\) without an env option/ },
-        { messageId: 'wholeEnv', line: 8, column: 44, message: /^execFileAsync\(\) is given the whole process\.env/ },
+        { messageId: 'missingEnv', line: 8, column: 28, message: /^execAsync\(\) runs on every request \(via stats\) without an env option/ },
+        { messageId: 'wholeEnv', line: 9, column: 44, message: /^execFileAsync\(\) runs on every request \(via stats\) with the whole process\.env/ },
       ],
       output: `const util = require('util');
 const { promisify } = require('node:util');
 const cp = require('child_process');
+app.get('/s', (req, res) => {
 const execAsync = util.promisify(cp.exec);
 const execFileAsync = promisify(cp.execFile);
 async function stats() {
   const { stdout } = await execAsync('free -m', { env: ${ENV} });
   await execFileAsync('df', ['-k'], { env: ${ENV} });
   return stdout;
-}`,
+}
+});`,
     },
     {
       name: 'a require inside a function (lazy require)',
-      code: `function diskUsage() {
+      code: `app.get('/s', (req, res) => {
+function diskUsage() {
   const { execSync } = require('child_process');
   return execSync('df -k');
-}`,
-      errors: [{ messageId: 'missingEnv', line: 3, column: 10 }],
-      output: `function diskUsage() {
+}
+});`,
+      errors: [{ messageId: 'missingEnv', line: 4, column: 10 }],
+      output: `app.get('/s', (req, res) => {
+function diskUsage() {
   const { execSync } = require('child_process');
   return execSync('df -k', { env: ${ENV} });
-}`,
+}
+});`,
     },
     {
       name: 'env shorthand bound to process.env: reported, no fix',
       code: `const cp = require('child_process');
+app.get('/s', (req, res) => {
 const env = process.env;
-cp.execFileSync('ls', ['-1'], { env });`,
-      errors: [{ messageId: 'wholeEnv', line: 3, column: 33 }],
+cp.execFileSync('ls', ['-1'], { env });
+});`,
+      errors: [{ messageId: 'wholeEnv', line: 4, column: 33 }],
       output: null,
     },
   ],

@@ -3,7 +3,9 @@ import type { NodePath } from '@babel/traverse';
 import type * as t from '@babel/types';
 import { bindingOf } from '../server/static/bindings';
 import { moduleMemberOf, qualifiedNameOf, type ModuleMember } from '../server/static/imports';
-import type { Fix, ImportBinding, RuleModule } from './api';
+import { isToolingFile } from '../server/static/fileGuards';
+import { viaText } from '../server/static/hotContext';
+import type { ExecutionContext, Fix, HotContext, ImportBinding, ReportDescriptor, RuleModule } from './api';
 
 /** child_process functions and whether their second argument may be an `args` array. */
 const SPAWNERS = new Map<string, { takesArgs: boolean }>([
@@ -17,6 +19,42 @@ const SPAWNERS = new Map<string, { takesArgs: boolean }>([
 ]);
 
 const MINIMAL_ENV = '{ PATH: process.env.PATH }';
+
+/**
+ * Commands that need nothing from the environment but PATH (system tools reading /proc or the
+ * kernel): only for these is `{ PATH }` offered as a fix. `node`, `npm`, `git`, `docker`, a shell
+ * script... read their configuration from the environment (HOME, NODE_OPTIONS, npm_config_*,
+ * DOCKER_HOST), where a PATH-only env would break them.
+ */
+const SYSTEM_TOOLS = new Set([
+  'df', 'free', 'ps', 'uptime', 'hostname', 'uname', 'id', 'whoami', 'nproc', 'vmstat', 'iostat', 'mpstat', 'netstat',
+  'ss', 'lsof', 'du', 'ls', 'cat', 'wc', 'top', 'ip', 'ifconfig', 'sysctl', 'getconf', 'pgrep', 'pidof', 'stat', 'date', 'kill',
+]);
+
+/** The program a spawn runs when the code names it: `execSync('free -m')` -> 'free', `spawn('/bin/df', ...)` -> 'df'. */
+function commandOf(call: t.CallExpression): string | null {
+  const first = call.arguments[0];
+  let text: string | null = null;
+  if (first?.type === 'StringLiteral') text = first.value;
+  else if (first?.type === 'TemplateLiteral') text = first.quasis[0]?.value.cooked ?? null;
+  if (text === null) return null;
+  const word = text.trim().split(/\s+/)[0] ?? '';
+  const base = word.slice(word.lastIndexOf('/') + 1);
+  return base === '' ? null : base;
+}
+
+/** The call runs while the process serves: per request or message, or in a timer of a serving module. */
+function isServingPath(context: ExecutionContext, hot: HotContext): boolean {
+  // A periodic timer (seed 003's stats timer), not a one-shot retry or a start-up delay.
+  return context.kind === 'request' || context.kind === 'message'
+    || (context.kind === 'timer' && hot.servesRequests && context.timerIntervalMs !== null);
+}
+
+function servingText(context: ExecutionContext): string {
+  if (context.kind === 'request') return 'on every request';
+  if (context.kind === 'message') return 'on every message';
+  return 'in a timer of a module that serves requests';
+}
 
 function isProcessEnv(node: t.Node | null | undefined): boolean {
   return !!node && node.type === 'MemberExpression' && !node.computed
@@ -125,24 +163,42 @@ function addEnvFix(object: t.ObjectExpression): Fix | null {
   return { title: 'Pass a minimal env', edits: [{ start: last.end, end: last.end, text: `, env: ${MINIMAL_ENV}` }] };
 }
 
-const INCIDENT = "seed 003: pods with ~16k injected variables (13,793 seen by execve) spent 7.5 s per call (TestEnv: 7.494s) in Node's normalizeSpawnArguments copying process.env, blocking requests for ~20 s. Pass a small env such as { PATH: process.env.PATH }.";
+const INCIDENT = "In seed 003, pods with ~16k injected variables (13,793 seen by execve) spent 7.5 s per call (TestEnv: 7.494s) in Node's normalizeSpawnArguments copying process.env, blocking requests for ~20 s.";
+const FREQUENCY = 'It matters when the environment is large (Kubernetes injects variables per service) and the call runs often; a loaded profile showing normalizeSpawnArguments hot raises this finding.';
+const TOOL_ADVICE = '{{command}} needs nothing but PATH: pass env: { PATH: process.env.PATH }.';
+const CHOOSE_ADVICE = 'Pass only what the child needs (PATH, HOME, its own settings): {{command}} may read configuration from the environment, so choose the variables rather than passing PATH alone.';
 
 const rule: RuleModule = {
   meta: {
     id: 'spawn-without-env',
-    description: 'Flags child_process calls without a small explicit env (Node copies all of process.env on every call).',
+    description: 'Flags child_process calls on a serving path (per request, per message, in a timer of a serving module) without a small explicit env (Node copies all of process.env on every call).',
     defaultSeverity: 'warning',
     incident: {
       seed: '003',
       summary: "execSync('free -m') / df -k on a stats timer with ~16k env vars: 7.5 s in normalizeSpawnArguments per call.",
     },
     messages: {
-      missingEnv: `{{name}}() without an env option copies every environment variable on each call; ${INCIDENT}`,
-      wholeEnv: `{{name}}() is given the whole process.env, copied on each call; ${INCIDENT}`,
+      missingEnv: `{{name}}() runs {{where}}{{via}} without an env option: Node copies every environment variable on each call. {{advice}} ${INCIDENT} ${FREQUENCY}`,
+      wholeEnv: `{{name}}() runs {{where}}{{via}} with the whole process.env, copied on each call. {{advice}} ${INCIDENT} ${FREQUENCY}`,
     },
     fixable: true,
   },
   create(context) {
+    if (isToolingFile(context.filePath)) return { visitor: {} };
+    /** Reports only on a serving path, known after the traversal; the PATH-only fix only for system tools. */
+    const report = (path: NodePath, call: t.CallExpression, descriptor: ReportDescriptor): void => {
+      const command = commandOf(call);
+      const tool = command !== null && SYSTEM_TOOLS.has(command);
+      const advice = (tool ? TOOL_ADVICE : CHOOSE_ADVICE).replace('{{command}}', command !== null ? `'${command}'` : 'the command');
+      context.report({
+        ...descriptor,
+        fixes: tool ? descriptor.fixes : [],
+        data: { ...descriptor.data, advice },
+        evidence: 'frequency',
+        when: (hot) => isServingPath(hot.contextOf(path), hot),
+        describe: (hot) => ({ where: servingText(hot.contextOf(path)), via: viaText(hot.contextOf(path)) }),
+      });
+    };
     return {
       visitor: {
         CallExpression(path) {
@@ -160,7 +216,7 @@ const rule: RuleModule = {
           const options = optionsOf(path, spawner.takesArgs);
           if (options.kind === 'unknown') return;
           if (options.kind === 'absent') {
-            context.report({
+            report(path, path.node, {
               node: path.node,
               messageId: 'missingEnv',
               data: { name },
@@ -175,7 +231,7 @@ const rule: RuleModule = {
             // `{ ...opts }` may carry an env we cannot see: stay quiet rather than guess.
             if (properties.some((p) => p.type === 'SpreadElement')) return;
             const fix = options.atCall ? addEnvFix(options.object) : null;
-            context.report({ node: path.node, messageId: 'missingEnv', data: { name }, fixes: fix ? [fix] : [] });
+            report(path, path.node, { node: path.node, messageId: 'missingEnv', data: { name }, fixes: fix ? [fix] : [] });
             return;
           }
           if (envProperty.type !== 'ObjectProperty') return;
@@ -190,7 +246,7 @@ const rule: RuleModule = {
               fixes.push({ title: 'Pass a minimal env', edits: [{ start: whole.start, end: whole.end, text: replacement }] });
             }
           }
-          context.report({ node: envProperty.value, messageId: 'wholeEnv', data: { name }, fixes });
+          report(path, path.node, { node: envProperty.value, messageId: 'wholeEnv', data: { name }, fixes });
         },
       },
     };

@@ -16,7 +16,7 @@ export interface FileFinding {
 
 export interface FileProblem {
   file: string;
-  /** 'binary' | 'minified' | 'too-large' | 'unreadable: <code>' | 'parse-error: <message> (<line>:<column>)' */
+  /** 'binary' | 'minified' | 'too-large' | 'browser' | 'unreadable: <code>' | 'parse-error: <message> (<line>:<column>)' */
   reason: string;
   /** The syntax error (1-based line and column); null for files that were not analyzed at all. */
   parseError: { line: number; column: number; message: string } | null;

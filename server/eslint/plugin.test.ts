@@ -29,7 +29,7 @@ app.get('/n', async (req, res) => {
 `;
 
 const SPAWN_MESSAGE =
-  "execSync() without an env option copies every environment variable on each call; seed 003: pods with ~16k injected variables (13,793 seen by execve) spent 7.5 s per call (TestEnv: 7.494s) in Node's normalizeSpawnArguments copying process.env, blocking requests for ~20 s. Pass a small env such as { PATH: process.env.PATH }.";
+  "execSync() runs on every request without an env option: Node copies every environment variable on each call. 'free' needs nothing but PATH: pass env: { PATH: process.env.PATH }. In seed 003, pods with ~16k injected variables (13,793 seen by execve) spent 7.5 s per call (TestEnv: 7.494s) in Node's normalizeSpawnArguments copying process.env, blocking requests for ~20 s. It matters when the environment is large (Kubernetes injects variables per service) and the call runs often; a loaded profile showing normalizeSpawnArguments hot raises this finding.";
 
 // ESLint's RuleTester runs its cases as mocha tests when `describe`/`it` exist (they do here).
 const ruleTester = new RuleTester({ languageOptions: { ecmaVersion: 'latest', sourceType: 'commonjs' } });

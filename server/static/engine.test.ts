@@ -62,6 +62,19 @@ describe('static engine', () => {
       assert.equal(fine.findings.length, 1);
     });
 
+    it('does not call a file minified for a long comment line (an inline source map)', () => {
+      // Babel/tsc output with an inline map: short lines of code, then one 12k-character comment.
+      const map = `//# sourceMappingURL=data:application/json;charset=utf-8;base64,${'QUJD'.repeat(3000)}`;
+      const compiled = analyzeSource({ filePath: 'a.js', text: `"use strict";\nprobe();\n${map}`, rules: [contextProbe] });
+      assert.equal(compiled.skipped, null);
+      assert.equal(compiled.findings.length, 1);
+      const indented = analyzeSource({ filePath: 'a.js', text: `probe();\n  \t// ${'x'.repeat(12_000)}\n`, rules: [contextProbe] });
+      assert.equal(indented.skipped, null);
+      // Code before the comment on the same long line is still code.
+      const codeThenComment = analyzeSource({ filePath: 'a.js', text: `probe();\nvar a=${'1+'.repeat(5001)}1; ${map}`, rules: [contextProbe] });
+      assert.equal(codeThenComment.skipped?.reason, 'minified');
+    });
+
     it('turns nesting too deep to walk into one problem, not a crash', () => {
       const deep = analyzeSource({ filePath: 'a.js', text: `probe();\n${'x=(\n'.repeat(3000)}1${')\n'.repeat(3000)}`, rules: [contextProbe] });
       assert.equal(deep.skipped, null);

@@ -47,7 +47,7 @@ export interface ParseProblem {
   column: number; // 0-based
 }
 
-export type SkipReason = 'binary' | 'minified' | 'too-large';
+export type SkipReason = 'binary' | 'minified' | 'too-large' | 'browser';
 
 export interface AnalysisResult {
   findings: Finding[];
@@ -201,7 +201,7 @@ const QUIETER: Record<Severity, Severity> = { error: 'warning', warning: 'inform
 
 export function analyzeSource(input: AnalyzeInput): AnalysisResult {
   const result: AnalysisResult = { findings: [], parseErrors: [], skipped: null, ruleErrors: [] };
-  const skip = fileSkipOf(input.text);
+  const skip = fileSkipOf(input.text, input.filePath);
   if (skip) {
     result.skipped = skip;
     return result;

@@ -11,8 +11,8 @@ export interface FileSkip {
   message: string;
 }
 
-/** Null when the text is fit to analyze; otherwise why not. */
-export function fileSkipOf(text: string): FileSkip | null {
+/** Null when the text is fit to analyze; otherwise why not. `filePath` (when known) names browser code. */
+export function fileSkipOf(text: string, filePath?: string): FileSkip | null {
   if (text.length > MAX_FILE_CHARS) {
     return { reason: 'too-large', message: `Skipped: ${text.length} characters is over the 2 MB limit.` };
   }
@@ -23,10 +23,55 @@ export function fileSkipOf(text: string): FileSkip | null {
   if (longLine !== null) {
     return { reason: 'minified', message: `Skipped: line ${longLine} is over ${MAX_LINE_CHARS} characters (minified?).` };
   }
+  const browser = browserCodeOf(text, filePath);
+  if (browser !== null) return { reason: 'browser', message: `Skipped: browser code (${browser}), not a Node.js request path.` };
   return null;
 }
 
-/** 1-based number of the first line longer than `limit`, or null. Scans with indexOf, no split. */
+/** Folders that hold what a web server sends to browsers (vendor bundles, front-end scripts). */
+const BROWSER_FOLDERS = new Set(['public', 'static', 'assets', 'bower_components']);
+/** `window.x`, `document[x]` as code: not after a dot (`dom.window.document`), a word character or a quote on its line. */
+const BROWSER_GLOBAL = /^[^'"`]*?(?<![.\w$])(?:window|document)\s*[.[]|\$\(\s*(?:window|document)\s*\)/;
+/** `const document =`, `(err, document)`, `document =>`: the file names its own `document`/`window`. */
+const LOCAL_BROWSER_NAME = /(?:\b(?:const|let|var)\s+|(?<![$\w]\s*)\(\s*|,\s*)(?:document|window)\s*[,)=:]|\b(?:document|window)\s*=>/;
+/** Lines of code using the browser's globals before a file anywhere counts as front-end code. */
+const BROWSER_LINES = 3;
+
+/**
+ * Why the file is browser code, or null. The rules are about a Node.js service: a front-end file
+ * served from public/ or a script driving the DOM has no request path of its own, and its clock
+ * reads and loops run in a user's tab (issue 11: vendor bundles under public/, an editor's
+ * front-end files). A folder name alone is not enough (a checkout may live under /srv/static):
+ * under a browser folder one line using `window`/`document` (or a `.min.js` name) decides, elsewhere three.
+ */
+function browserCodeOf(text: string, filePath: string | undefined): string | null {
+  const segments = filePath === undefined ? [] : filePath.split(/[\\/]/);
+  const folder = segments.slice(0, -1).reverse().find((segment) => BROWSER_FOLDERS.has(segment));
+  if (folder !== undefined && /\.min\.js$/.test(segments[segments.length - 1])) return `a .min.js under ${folder}/`;
+  const needed = folder !== undefined ? 1 : BROWSER_LINES;
+  // A mongoose app's `document` is often a variable or a parameter: then the name says nothing.
+  if (LOCAL_BROWSER_NAME.test(text)) return null;
+  let lines = 0;
+  for (const line of text.split('\n', 50_000)) {
+    const code = line.trimStart();
+    if (code.startsWith('//') || code.startsWith('*') || code.startsWith('/*')) continue;
+    if (BROWSER_GLOBAL.test(code) && ++lines >= needed) return folder !== undefined ? `uses window/document, under ${folder}/` : 'uses window/document';
+  }
+  return null;
+}
+
+/** The line starting at `start` is a `//` comment after optional blanks. */
+function isLineComment(text: string, start: number): boolean {
+  let i = start;
+  while (text[i] === ' ' || text[i] === '\t') i++;
+  return text[i] === '/' && text[i + 1] === '/';
+}
+
+/**
+ * 1-based number of the first line of code longer than `limit`, or null. Scans with indexOf, no
+ * split. "Minified" is about code: a long line that is only a `//` comment (Babel and tsc end every
+ * file with `//# sourceMappingURL=data:...` when they inline the map) costs the parser nothing.
+ */
 function longestLineOver(text: string, limit: number): number | null {
   if (text.length <= limit) return null;
   let start = 0;
@@ -34,9 +79,27 @@ function longestLineOver(text: string, limit: number): number | null {
   while (start <= text.length) {
     let end = text.indexOf('\n', start);
     if (end === -1) end = text.length;
-    if (end - start > limit) return line;
+    if (end - start > limit && !isLineComment(text, start)) return line;
     start = end + 1;
     line++;
   }
   return null;
+}
+
+/** Folders of a project whose code never serves: tests, build and release scripts, benchmarks, command-line entry points. */
+const TOOLING_FOLDERS = new Set(['test', 'tests', '__tests__', 'spec', 'specs', 'e2e', 'benchmark', 'benchmarks', 'bench',
+  'scripts', 'script', 'bin', 'cli', 'tools', 'build', 'install', 'installer']);
+const TOOLING_FILES = /^(?:gruntfile|gulpfile|jakefile|webpack\.config|rollup\.config|vite\.config|karma\.conf)\.[cm]?[jt]s$|\.(?:test|spec)\.[cm]?[jt]sx?$/i;
+/** How many folders above the file are looked at: the checkout itself may sit under /home/me/test/. */
+const TOOLING_DEPTH = 3;
+
+/**
+ * A file of a project's tooling rather than its service: a test, a Gruntfile/gulpfile, a script,
+ * a benchmark, a CLI entry point or an installer (issue 11: the env incident needs a spawn on a
+ * serving path; these spawn on purpose, once, with the developer's environment).
+ */
+export function isToolingFile(filePath: string): boolean {
+  const segments = filePath.split(/[\\/]/);
+  if (TOOLING_FILES.test(segments[segments.length - 1])) return true;
+  return segments.slice(-1 - TOOLING_DEPTH, -1).some((segment) => TOOLING_FOLDERS.has(segment.toLowerCase()));
 }

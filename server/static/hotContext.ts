@@ -34,15 +34,25 @@ export interface FunctionSpan {
 
 /** How a call or a registration names its target, resolved once every function is known. */
 type Target =
-  | { kind: 'node'; node: t.Node }
-  | { kind: 'member'; key: string }
-  | { kind: 'method'; owner: t.Node; name: string };
+  | { kind: 'node'; node: t.Node; perItem?: boolean }
+  | { kind: 'member'; key: string; perItem?: boolean }
+  | { kind: 'method'; owner: t.Node; name: string; perItem?: boolean };
+
+/** Array methods whose callback runs once per element. */
+const ITERATION_METHODS = new Set([
+  'forEach', 'map', 'filter', 'reduce', 'reduceRight', 'some', 'every', 'find', 'findIndex', 'findLast',
+  'findLastIndex', 'flatMap', 'sort',
+]);
+/** Receivers whose `message` events are a child's or a worker's IPC, not a stream of client messages. */
+const IPC_RECEIVER = /child|worker|fork|cluster|ipc|proc/i;
 
 interface FunctionInfo extends FunctionSpan {
   node: t.Node;
   parent: FunctionInfo | null;
   /** Function literals directly nested in this one (they inherit its context). */
   nested: FunctionInfo[];
+  /** A callback of forEach/map/...: runs once per element of what its parent iterates. */
+  iterationCallback: boolean;
   calls: Target[];
   /** What `this.x` means inside: a class/object node, a member chain ("Foo.prototype"), or nothing. */
   thisOwner: t.Node | string | null;
@@ -58,6 +68,8 @@ interface Registration {
   oneShotFrom: FunctionInfo | null;
   /** Guessed from a handler's shape, not seen being registered: yields to real registrations. */
   inferred: boolean;
+  /** For messages: the source delivers at a high rate (see ExecutionContext.highRate). */
+  highRate: boolean;
 }
 
 export interface HotContextCollector {
@@ -69,8 +81,10 @@ export interface HotContextCollector {
 }
 
 const RANK = new Map<ExecutionKind, number>(HOTNESS_ORDER.map((kind, index) => [kind, index]));
-const UNKNOWN: ExecutionContext = { kind: 'unknown', via: [], registeredAt: null, timerIntervalMs: null, inLoop: false };
-const STARTUP: ExecutionContext = { kind: 'startup', via: [], registeredAt: null, timerIntervalMs: null, inLoop: false };
+const UNKNOWN: ExecutionContext = {
+  kind: 'unknown', via: [], registeredAt: null, timerIntervalMs: null, inLoop: false, perItem: false, highRate: false,
+};
+const STARTUP: ExecutionContext = { ...UNKNOWN, kind: 'startup' };
 
 function positionOf(node: t.Node): SourcePosition | null {
   return node.loc ? { line: node.loc.start.line, column: node.loc.start.column } : null;
@@ -88,6 +102,7 @@ export function createHotContextCollector(importOf: (localName: string) => Impor
     column: 0,
     parent: null,
     nested: [],
+    iterationCallback: false,
     calls: [],
     thisOwner: null,
     context: STARTUP,
@@ -166,8 +181,8 @@ export function createHotContextCollector(importOf: (localName: string) => Impor
   }
 
   function register(kind: ExecutionKind, targets: Target[], call: t.Node, intervalMs: number | null = null,
-    oneShotFrom: FunctionInfo | null = null): void {
-    if (targets.length > 0) registrations.push({ kind, targets, at: positionOf(call), intervalMs, oneShotFrom, inferred: false });
+    oneShotFrom: FunctionInfo | null = null, highRate = false): void {
+    if (targets.length > 0) registrations.push({ kind, targets, at: positionOf(call), intervalMs, oneShotFrom, inferred: false, highRate });
   }
 
   function isServerModuleObject(node: t.Node): boolean {
@@ -279,13 +294,18 @@ export function createHotContextCollector(importOf: (localName: string) => Impor
       const event = stringValue(args[0]);
       if (event === null || args.length < 2) return false;
       const onProcess = callee.object.type === 'Identifier' && callee.object.name === 'process' && bindingOf(path, 'process') === undefined;
+      const receiver = memberChain(callee.object);
+      // A terminal's keypresses (`process.stdin.on('data')` in a CLI) come at typing speed: not a service's traffic.
+      const onStdin = receiver === 'process.stdin' && bindingOf(path, 'process') === undefined;
       let kind: ExecutionKind | null = null;
-      if (onProcess && SIGNAL_EVENTS.has(event)) kind = 'signal';
+      if ((onProcess && SIGNAL_EVENTS.has(event)) || (onStdin && (MESSAGE_EVENTS.has(event) || event === 'keypress'))) kind = 'signal';
       else if (event === 'request') kind = 'request';
       else if (MESSAGE_EVENTS.has(event)) kind = 'message';
       if (kind === null) return false;
       if (kind !== 'signal') servesRequests = true;
-      register(kind, handlerTargets(path, args.slice(1), from), node);
+      // `process.on('message')` / `child.on('message')` is IPC with a parent or a child: a handful of messages.
+      const ipc = onProcess || (receiver !== null && IPC_RECEIVER.test(receiver.split('.').pop() ?? ''));
+      register(kind, handlerTargets(path, args.slice(1), from), node, null, null, kind === 'message' && !ipc);
       return true;
     }
     if (SUBSCRIBE_METHODS.has(property) || property === 'consume') {
@@ -297,7 +317,10 @@ export function createHotContextCollector(importOf: (localName: string) => Impor
       const targets = handlerTargets(path, handlers, from);
       if (targets.length === 0) return false;
       servesRequests = true;
-      register('message', targets, node);
+      // A broker channel is named by a string (`sub.subscribe('orders', fn)`, `channel.consume(q, fn)`);
+      // `DomainEvents.subscribe(SomeEvent, fn)` is an in-process event bus firing on rare events.
+      const channel = args[0] !== undefined && (stringValue(args[0]) !== null || args[0].type === 'TemplateLiteral');
+      register('message', targets, node, null, null, property === 'consume' || channel);
       return true;
     }
     return false;
@@ -328,6 +351,7 @@ export function createHotContextCollector(importOf: (localName: string) => Impor
       column: node.loc?.start.column ?? 0,
       parent,
       nested: [],
+      iterationCallback: path.listKey === 'arguments' && isIterationCall(path.parent),
       calls: [],
       thisOwner,
       context: null,
@@ -358,20 +382,22 @@ export function createHotContextCollector(importOf: (localName: string) => Impor
     if (isHandlerShaped(node) && !registeredNodes.has(node)) {
       // A controller exported to a router in another file: its parameters say what it is.
       servesRequests = true;
-      registrations.push({ kind: 'request', targets: [{ kind: 'node', node }], at: null, intervalMs: null, oneShotFrom: null, inferred: true });
+      registrations.push({
+        kind: 'request', targets: [{ kind: 'node', node }], at: null, intervalMs: null, oneShotFrom: null, inferred: true, highRate: false,
+      });
     }
     if ((node.type === 'ClassMethod' || node.type === 'ClassPrivateMethod') && node.decorators) {
       const registration = decoratorRegistration(node.decorators);
       if (registration) {
         if (registration.kind !== 'timer') servesRequests = true;
         registeredNodes.add(node);
-        register(registration.kind, [{ kind: 'node', node }], node, registration.intervalMs);
+        register(registration.kind, [{ kind: 'node', node }], node, registration.intervalMs, null, registration.kind === 'message');
       }
     }
     if (KAFKA_HANDLERS.has(name ?? '') && (node.type === 'ObjectMethod' || path.parent.type === 'ObjectProperty')) {
       servesRequests = true;
       registeredNodes.add(node);
-      register('message', [{ kind: 'node', node }], node);
+      register('message', [{ kind: 'node', node }], node, null, null, true);
     }
     stack.push(info);
   }
@@ -389,13 +415,14 @@ export function createHotContextCollector(importOf: (localName: string) => Impor
       const callee = node.callee;
       if (callee.type !== 'Super' && callee.type !== 'V8IntrinsicIdentifier') {
         const target = targetOf(path, callee, from);
-        if (target) from.calls.push(target);
+        if (target) from.calls.push(isInLoop(path, path.getFunctionParent()) ? { ...target, perItem: true } : target);
       }
-      // A local function passed along (`items.map(format)`) is called by the receiver.
+      // A local function passed along (`items.map(format)`) is called by the receiver, per item for iterations.
+      const iteration = isIterationCall(node);
       for (const arg of node.arguments) {
         if (arg.type !== 'Identifier') continue;
         const fn = functionOfBinding(path, arg.name);
-        if (fn) from.calls.push({ kind: 'node', node: fn });
+        if (fn) from.calls.push({ kind: 'node', node: fn, perItem: iteration });
       }
     },
     ObjectProperty(path) {
@@ -405,7 +432,7 @@ export function createHotContextCollector(importOf: (localName: string) => Impor
       if (!fn) return;
       servesRequests = true;
       registeredNodes.add(fn);
-      register('message', [{ kind: 'node', node: fn }], node);
+      register('message', [{ kind: 'node', node: fn }], node, null, null, true);
     },
   };
 
@@ -420,29 +447,37 @@ export function createHotContextCollector(importOf: (localName: string) => Impor
     }
   }
 
+  /** Hotter kind first; within a kind, a high-rate source, then per-item execution. */
   function hotter(a: ExecutionContext, b: ExecutionContext | null): boolean {
     if (b === null) return true;
-    return (RANK.get(a.kind) ?? 99) < (RANK.get(b.kind) ?? 99);
+    const byKind = (RANK.get(a.kind) ?? 99) - (RANK.get(b.kind) ?? 99);
+    if (byKind !== 0) return byKind < 0;
+    if (a.highRate !== b.highRate) return a.highRate;
+    return a.perItem && !b.perItem;
   }
 
   /** Breadth-first from the seed, so `via` is the shortest path; a function keeps its hottest context. */
   function propagate(seeds: FunctionInfo[], base: ExecutionContext): void {
-    const queue: { info: FunctionInfo; via: string[] }[] = [];
-    for (const seed of seeds) queue.push({ info: seed, via: seed.name !== null && seed !== moduleInfo ? [seed.name] : [] });
+    const queue: { info: FunctionInfo; via: string[]; perItem: boolean }[] = [];
+    for (const seed of seeds) queue.push({ info: seed, via: seed.name !== null && seed !== moduleInfo ? [seed.name] : [], perItem: false });
     for (let i = 0; i < queue.length; i++) {
-      const { info, via } = queue[i];
-      const context: ExecutionContext = { ...base, via };
+      const { info, via, perItem } = queue[i];
+      const context: ExecutionContext = { ...base, via, perItem };
       if (info !== moduleInfo) {
         if (!hotter(context, info.context)) continue;
         info.context = context;
       }
       for (const call of info.calls) {
         const callee = resolve(call);
-        if (callee && callee !== moduleInfo) queue.push({ info: callee, via: callee.name !== null ? [...via, callee.name] : via });
+        // Per item only one call deep: a helper called in a loop runs per item, but what the helper
+        // calls (once per its own run) is not "per item" of every loop above it.
+        if (callee && callee !== moduleInfo) {
+          queue.push({ info: callee, via: callee.name !== null ? [...via, callee.name] : via, perItem: call.perItem === true });
+        }
       }
       for (const child of info.nested) {
         if (registeredNodes.has(child.node)) continue;
-        queue.push({ info: child, via: child.name !== null ? [...via, child.name] : via });
+        queue.push({ info: child, via: child.name !== null ? [...via, child.name] : via, perItem: perItem || child.iterationCallback });
       }
     }
   }
@@ -496,6 +531,8 @@ export function createHotContextCollector(importOf: (localName: string) => Impor
         registeredAt: registration.at,
         timerIntervalMs: registration.kind === 'timer' ? registration.intervalMs : null,
         inLoop: false,
+        perItem: false,
+        highRate: registration.highRate,
       });
     }
     if (!startupDone) propagate([moduleInfo], STARTUP);
@@ -512,6 +549,13 @@ export function createHotContextCollector(importOf: (localName: string) => Impor
   }
 
   return { visitor, finish, functions: () => infos };
+}
+
+/** `items.forEach(...)`, `rows.map(...)`: a call whose function argument runs once per element. */
+function isIterationCall(node: t.Node): boolean {
+  if (node.type !== 'CallExpression' && node.type !== 'OptionalCallExpression') return false;
+  const property = calleeProperty(node.callee);
+  return property !== null && ITERATION_METHODS.has(property);
 }
 
 /** Inside a loop body (or test/update) below its function; a `for` init runs once and does not count. */

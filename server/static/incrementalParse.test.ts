@@ -227,7 +227,8 @@ describe('analysis of incrementally parsed documents', () => {
     }
     assert.ok(findingsKeptWhileBroken > 100, `only ${findingsKeptWhileBroken} findings kept around syntax errors`);
     assert.ok(incremental > 100, `only ${incremental} analyses ran on an incremental parse`);
-    assert.ok(findings > 2000, `only ${findings} findings compared: the corpus lost its patterns`);
+    // 1,878 after issue 11 made single clock reads per request and start-up spawns quiet (2,000+ before).
+    assert.ok(findings > 1500, `only ${findings} findings compared: the corpus lost its patterns`);
   });
 });
 

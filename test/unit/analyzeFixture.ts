@@ -73,7 +73,8 @@ export function writeLeanProfile(path: string, hotFile: string, coldFile: string
 }
 
 /** A stats timer spawning without `env`: spawn-without-env at 3:10-3:29 (1-based), inside `stats` (line 2). */
-export const SPAWN_TIMER = "const { execSync } = require('child_process');\nfunction stats() {\n  return execSync('free -m');\n}\nsetInterval(stats, 1000);\n";
+/** Seed 003: a stats timer of a module that serves requests (the env copy is on a serving path). */
+export const SPAWN_TIMER = "const { execSync } = require('child_process');\nfunction stats() {\n  return execSync('free -m');\n}\nsetInterval(stats, 1000);\nrequire('http').createServer((req, res) => res.end()).listen(8080);\n";
 
 /**
  * A .cpuprofile of 100 samples of 1 ms: 60 in node's normalizeSpawnArguments called from `stats`

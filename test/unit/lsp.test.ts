@@ -206,8 +206,8 @@ describe('language server over stdio', function () {
     const steps: [string, string][] = [
       ['// Task routes in', '// Task routes, typed in'], // before the first statement
       ['projectOf(req) })); // expect: mongoose-missing-lean', 'projectOf(req) }).lean());'], // a finding goes
-      ['function listTasksV1(', 'function stamp() {\n  return Date.now();\n}\n\nasync function listTasksV1('],
-      ["views: await counters.incr(`task:${req.params.taskId}:views`) }", "views: await counters.incr(`task:${req.params.taskId}:views`), at: stamp() }"], // one comes
+      ['function listTasksV1(', 'function stamp(ids) {\n  return ids.map(() => Date.now());\n}\n\nasync function listTasksV1('],
+      ["views: await counters.incr(`task:${req.params.taskId}:views`) }", "views: await counters.incr(`task:${req.params.taskId}:views`), at: stamp([1, 2]) }"], // one comes (a clock read per item)
       ['function sendBoard(req, res) {', 'function sendBoard(req, res {'], // broken: the other statements keep their findings
       ['function sendBoard(req, res {', 'function sendBoard(req, res) {'], // mended
       ['const redis = new Redis(', 'const redisClient = new Redis('], // `redis` below becomes a global
@@ -249,8 +249,9 @@ describe('language server over stdio', function () {
   it("keeps a file's findings while another statement has a syntax error, and reports the error once, at its place", async () => {
     // What the buffer looks like between keystrokes: one call not yet closed near the top of a
     // handler-dense file. Only the broken statement's findings may go.
+    // (a clock read per item: one read per request is quiet since issue 11)
     const block = (i: number) => `function stamp${i}() {
-  return Date.now();
+  return [0, 1].map(() => Date.now());
 }
 router.get('/items${i}', async (req, res) => {
   const items = await Item.find({ group: ${i} });
@@ -586,13 +587,18 @@ describe('language server ranking by a loaded profile', function () {
   it("ranks a finding by its enclosing function's cost and shows the profile's insights on their line", async () => {
     const uri = pathToFileURL(join(dir, 'stats.js')).href;
     await open(client, uri, SPAWN_TIMER);
-    const [plain] = await client.diagnosticsFor(uri, 1);
-    assert.deepEqual([plain.code, plain.severity, plain.range], ['spawn-without-env', 2, { start: { line: 2, character: 9 }, end: { line: 2, character: 28 } }]);
-    const ranked = waitForPublish(client, uri, (d) => d.length === 2);
+    // The stats timer's execSync is also a blocking-sync-call (certain from the code: a warning).
+    const plain = (await client.diagnosticsFor(uri, 1)).find((d) => d.code === 'spawn-without-env')!;
+    // Quiet without evidence: an env copy matters only with a large environment, so it shows as information (3)...
+    assert.deepEqual([plain.code, plain.severity, plain.range], ['spawn-without-env', 3, { start: { line: 2, character: 9 }, end: { line: 2, character: 28 } }]);
+    const ranked = waitForPublish(client, uri, (d) => d.some((x) => x.code === 'profile-insight'));
     await client.connection.sendRequest('hotframe/loadProfile', { path: join(dir, 'spawn.cpuprofile'), role: 'primary', pathMappings: [], roots: [dir] });
-    const [finding, insight] = await ranked;
+    const published = await ranked;
+    const finding = published.find((d) => d.code === 'spawn-without-env')!;
+    const insight = published.find((d) => d.code === 'profile-insight' && (d.data as { insightId?: string }).insightId === 'spawn-env-walk')!;
     // No samples on line 3 itself: the cost is that of `stats`, 60 of 100 samples.
-    assert.deepEqual([finding.code, finding.severity, finding.message], ['spawn-without-env', 1, plain.message + ' — 60.0 ms, 100% of CPU time, idle excluded in this profile']);
+    // ...and loud with it: the profile shows the code hot, which raises it to a warning (2) with its cost.
+    assert.deepEqual([finding.code, finding.severity, finding.message], ['spawn-without-env', 2, plain.message + ' — 60.0 ms, 100% of CPU time, idle excluded in this profile']);
     assert.deepEqual([insight.code, insight.severity, insight.source, insight.data], ['profile-insight', 3, 'hotframe', { insightId: 'spawn-env-walk' }]);
     assert.deepEqual(insight.range, { start: { line: 1, character: 0 }, end: { line: 1, character: 'function stats() {'.length } });
     assert.match(insight.message, /^normalizeSpawnArguments copies process\.env on every spawn: child_process normalizeSpawnArguments \(a for-in over process\.env\) took .*seed 003/);

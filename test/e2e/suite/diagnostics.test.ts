@@ -40,7 +40,8 @@ describe('diagnostics on the demo workspace', () => {
     }
   });
 
-  it('follows hotframe.rules.<id> (off removes the finding, information lowers it)', async () => {
+  // A clock read needs frequency to matter (issue 11): it shows one step below the rule's level.
+  it('follows hotframe.rules.<id> (off removes the finding, a level moves it, one step below for a frequency finding)', async () => {
     const target = expected.find((e) => e.rule === 'date-now-hot-path');
     assert.ok(target, 'no date-now-hot-path marker');
     const uri = (await openInEditor(target.file)).document.uri;
@@ -49,13 +50,13 @@ describe('diagnostics on the demo workspace', () => {
     try {
       await config.update('rules.date-now-hot-path', 'off', vscode.ConfigurationTarget.Workspace);
       await waitForDiagnostics(uri, 'date-now-hot-path to be turned off', (l) => onLine(l) === undefined);
-      await config.update('rules.date-now-hot-path', 'information', vscode.ConfigurationTarget.Workspace);
-      const list = await waitForDiagnostics(uri, 'date-now-hot-path as information', (l) => onLine(l)?.severity === vscode.DiagnosticSeverity.Information);
+      await config.update('rules.date-now-hot-path', 'error', vscode.ConfigurationTarget.Workspace);
+      const list = await waitForDiagnostics(uri, 'date-now-hot-path at error, shown as a warning', (l) => onLine(l)?.severity === vscode.DiagnosticSeverity.Warning);
       assert.ok(onLine(list));
     } finally {
       await config.update('rules.date-now-hot-path', undefined, vscode.ConfigurationTarget.Workspace);
     }
-    await waitForDiagnostics(uri, 'date-now-hot-path back at its default', (l) => onLine(l)?.severity === vscode.DiagnosticSeverity.Warning);
+    await waitForDiagnostics(uri, 'date-now-hot-path back at its default (warning), shown as information', (l) => onLine(l)?.severity === vscode.DiagnosticSeverity.Information);
   });
 
   it('shows the squiggles in the editor', async () => {
