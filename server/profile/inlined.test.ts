@@ -3,10 +3,10 @@
 // below are read off the two workload files by hand, not computed by the code under test.
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { loadProfile } from './load';
 import { buildReport } from './report';
@@ -82,5 +82,38 @@ describe('inlined callees on a recorded profile', function () {
     let foldedMixSelf = 0;
     for (let n = 1; n < folded.tree.count; n++) if (folded.tree.func[n] === foldedMix) foldedMixSelf += folded.tree.selfSamples[n];
     assert.ok(foldedMixSelf < mixSelf / 4, `folded mix self ${foldedMixSelf}`);
+  });
+});
+
+describe('inlined callees without a frame of their own', () => {
+  // What a recording gives when TurboFan inlined mix on every call (seen on a loaded machine):
+  // no mix frame anywhere, run's ticks on mix's line 11, and the module's top level (which
+  // spans every line of inlined.js) the only other function of the file. Built here, not recorded,
+  // so that the case is tested every run.
+  it('does not move such ticks to the module top level around the function (it holds line 11 but is no callee)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hotframe-inlined-'));
+    try {
+      const url = pathToFileURL(MAIN).href;
+      const frame = (functionName: string, lineNumber: number, columnNumber: number, file = url) => ({ functionName, scriptId: '81', url: file, lineNumber, columnNumber });
+      const profile = {
+        nodes: [
+          { id: 1, callFrame: frame('(root)', -1, -1, ''), children: [2] },
+          { id: 2, callFrame: frame('', 0, 0), children: [3] },
+          { id: 3, callFrame: frame('run', 11, 12), positionTicks: [{ line: 11, ticks: 90 }, { line: 14, ticks: 10 }] },
+        ],
+        startTime: 0,
+        endTime: 100_000,
+        samples: [...Array(90).fill(3), ...Array(10).fill(3)],
+        timeDeltas: Array(100).fill(1000),
+      };
+      const file = join(dir, 'inlined.cpuprofile');
+      writeFileSync(file, JSON.stringify(profile));
+      const { report } = buildReport(await loadProfile(file), { root: WORKLOADS });
+      for (const line of report.lines) if (line.file === MAIN) assert.ok(MAIN_CODE.has(line.line), `heat on inlined.js:${line.line}, outside any code that ran`);
+      assert.equal(report.lines.find((l) => l.file === MAIN && l.line === 14)?.selfSamples, 10);
+      assert.ok(report.warnings.some((w) => /line tick\(s\) of inlined code/.test(w)), report.warnings.join('\n'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

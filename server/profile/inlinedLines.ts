@@ -196,9 +196,13 @@ export function placeInlinedLines(profile: NormalizedProfile, shape: TreeShape, 
     }
     let best = -1;
     let bestStart = -1;
+    const own = rangeOf(f) as LineRange;
     for (const g of byFile.get(functions[f].url) ?? []) {
       if (g === f || nodeOfFunc[g] === -1 || !inRange(g, line)) continue;
-      const start = (rangeOf(g) as LineRange).start;
+      // A function around f (the module's top level holds every line) is no callee inlined into it.
+      const range = rangeOf(g) as LineRange;
+      if (range.start <= own.start && range.end >= own.end) continue;
+      const start = range.start;
       if (start > bestStart) {
         best = nodeOfFunc[g];
         bestStart = start;
