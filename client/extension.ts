@@ -10,6 +10,7 @@ import { OverviewTree } from './views';
 import { ProfileStatusBar } from './statusBar';
 import { ProfileEditorProvider } from './profileEditor';
 import { FlamePanel } from './flamePanel';
+import { Notifications } from '../server/protocol';
 
 export const OVERVIEW_VIEW_ID = 'hotframe.overview';
 
@@ -45,6 +46,10 @@ export function activate(extension: vscode.ExtensionContext): void {
         if (profile) await loadProfile(ctx, profile.path, 'primary');
         if (baseline) await loadProfile(ctx, baseline.path, 'baseline');
       })();
+    }),
+    // Restricted mode ends: the server may now run nm and apply path mappings (docs/security.md).
+    vscode.workspace.onDidGrantWorkspaceTrust(() => {
+      if (ctx.client.isRunning()) void ctx.client.sendNotification(Notifications.workspaceTrusted);
     }),
     ctx.onDidChangeProfile((change) => {
       // An open flame graph follows the primary profile; Compare shows its own diff view.
