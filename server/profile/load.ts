@@ -32,6 +32,8 @@ const SNIFF_BYTES = 64 * 1024;
  * the usual cpuprofile) take at most this many bytes, after gunzip; memory is about twice that.
  */
 export const MAX_PROFILE_BYTES = 512 * 1024 * 1024;
+/** The longest V8 log line (a script-source line holds a whole script, escaped). */
+const MAX_LOG_LINE_CHARS = 64 * 1024 * 1024;
 /** JSON held whole (gunzipped, or parsed by JSON.parse) takes several times its size in memory. */
 export const MAX_JSON_BYTES = 256 * 1024 * 1024;
 
@@ -106,9 +108,23 @@ async function loadOpenProfile(file: RegularFile, options: LoadOptions): Promise
   }
   const reader = new V8LogReader(path, { nativeSymbols: options.nativeSymbols, mayReadScript: options.mayReadScript });
   // V8 escapes everything outside printable ASCII in its log, so latin1 decodes it exactly.
-  let rest = '';
+  // A line not yet ended, in pieces: one long line is joined once, not re-copied per chunk.
+  const partial: string[] = [];
+  let partialLength = 0;
+  const keep = (piece: string): void => {
+    partial.push(piece);
+    partialLength += piece.length;
+    if (partialLength > MAX_LOG_LINE_CHARS) throw new ProfileInputError(`${path}: a line longer than ${formatCap(MAX_LOG_LINE_CHARS)}; not a V8 log`);
+  };
   const feed = (chunk: Buffer): void => {
-    const text = rest + chunk.toString('latin1');
+    let text = chunk.toString('latin1');
+    if (partial.length > 0) {
+      if (text.indexOf('\n') === -1) return keep(text);
+      partial.push(text);
+      text = partial.join('');
+      partial.length = 0;
+      partialLength = 0;
+    }
     let from = 0;
     for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', from)) {
       const end = nl > from && text.charCodeAt(nl - 1) === 13 /* \r */ ? nl - 1 : nl;
@@ -117,11 +133,11 @@ async function loadOpenProfile(file: RegularFile, options: LoadOptions): Promise
       else reader.line(text.slice(from, end));
       from = nl + 1;
     }
-    rest = text.slice(from);
+    if (from < text.length) keep(text.slice(from));
   };
   feed(start);
   for (let next = await chunks.next(); !next.done; next = await chunks.next()) feed(next.value);
-  if (rest.length > 0) reader.line(rest);
+  if (partial.length > 0) reader.line(partial.join(''));
   signal?.throwIfAborted();
   const profile = await reader.finish();
   options.onProgress?.(1);
