@@ -70,7 +70,7 @@ interface Pending {
  */
 const CANCEL_GRACE_MS = 2000;
 
-class WorkerBackend implements ProfileBackend {
+export class WorkerBackend implements ProfileBackend {
   private worker: Worker | null = null;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
