@@ -3,7 +3,9 @@
 import * as vscode from 'vscode';
 import { HotframeContext } from './ctx';
 import { createLanguageClient } from './languageClient';
-import { affectsPathMappings } from './config';
+import * as path from 'node:path';
+import { affectsPathMappings, readConfig } from './config';
+import { isInsideFolders } from './flameSession';
 import { registerCommands, requestFlameGraph, openLocation, loadProfile } from './commands';
 import { HeatDecorations } from './decorations';
 import { OverviewTree } from './views';
@@ -25,6 +27,8 @@ export function activate(extension: vscode.ExtensionContext): void {
     extensionUri: extension.extensionUri,
     requestGraph: (mode, onlyMyCode) => requestFlameGraph(ctx, mode, onlyMyCode),
     openFile: (file, line) => void openLocation(ctx, file, line),
+    mayOpen: (file) =>
+      isInsideFolders(file, [...(vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath), ...readConfig().pathMappings.map((m) => m.to)], path),
     log: (line) => output.appendLine(`[flame] ${line}`),
   });
   extension.subscriptions.push(

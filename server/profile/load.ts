@@ -41,20 +41,27 @@ export async function loadProfile(path: string, options: LoadOptions = {}): Prom
   options.signal?.throwIfAborted();
   // One descriptor for every read: the path is opened once, checked to be a regular file, and
   // never re-opened (it could be swapped for a FIFO or /dev/zero in between).
-  let file: RegularFile;
+  let file: OpenProfile;
   try {
-    file = openRegularFile(path);
+    file = { ...openRegularFile(path), readers: [] };
   } catch (error) {
     throw asInputError(path, error);
   }
   try {
     return await loadOpenProfile(file, options);
   } finally {
+    // A reader left early (an error, a cap) is stopped before the descriptor goes.
+    for (const reader of file.readers) await reader.return(undefined);
     closeSync(file.fd);
   }
 }
 
-async function loadOpenProfile(file: RegularFile, options: LoadOptions): Promise<NormalizedProfile> {
+/** The open profile file and the chunk readers started on it. */
+interface OpenProfile extends RegularFile {
+  readers: AsyncGenerator<Buffer>[];
+}
+
+async function loadOpenProfile(file: OpenProfile, options: LoadOptions): Promise<NormalizedProfile> {
   const { signal } = options;
   const { path, size } = file;
   if (size === 0) throw new ProfileInputError(`${path}: empty file`);
@@ -62,6 +69,7 @@ async function loadOpenProfile(file: RegularFile, options: LoadOptions): Promise
   const gzipped = head[0] === GZIP_MAGIC[0] && head[1] === GZIP_MAGIC[1];
   if (!gzipped && size > MAX_PROFILE_BYTES) throw new ProfileInputError(`${path}: larger than ${formatCap(MAX_PROFILE_BYTES)}; not read`);
   const chunks = byteChunks(file, gzipped, options);
+  file.readers.push(chunks);
 
   // Look at the first decoded bytes to choose the reader.
   const first = await chunks.next();
