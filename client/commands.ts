@@ -1,4 +1,5 @@
 // Every command of the extension, public and internal, registered in one place.
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { WorkDoneProgress, type WorkDoneProgressBegin, type WorkDoneProgressReport } from 'vscode-languageclient/node';
@@ -8,20 +9,27 @@ import type { HeatDecorations } from './decorations';
 import type { ProfileStatusBar } from './statusBar';
 import { OPEN_LOCATION_COMMAND, type OverviewTree } from './views';
 import type { FlamePanel } from './flamePanel';
+import { RECORD_COMMAND, STOP_COMMAND, type ProfileRecorder } from './recording';
+import { profileHintShown } from './profileHint';
 import type { FlameNode } from '../server/profile/types';
 import { Requests, type FlameGraphParams, type FlameGraphResult, type FlameMode, type LoadProfileParams, type ProfileRole, type ProfileSummary } from '../server/protocol';
 
-/** What the file picker offers; the server decides what the content actually is. */
+/**
+ * What the file picker offers: profile types only (.cpuprofile, a raw --prof log, --preprocess
+ * JSON, any of them gzipped); the server decides what the content actually is.
+ */
 export const PROFILE_FILTERS: Record<string, string[]> = {
   'CPU profiles': ['cpuprofile', 'log', 'json', 'gz'],
-  'All files': ['*'],
 };
+
+const LAST_PROFILE_FOLDER = 'hotframe.lastProfileFolder';
 
 export interface CommandParts {
   heat: HeatDecorations;
   tree: OverviewTree;
   statusBar: ProfileStatusBar;
   flame: FlamePanel;
+  recorder: ProfileRecorder;
 }
 
 /**
@@ -36,8 +44,29 @@ export function profilePathOf(arg: unknown): string | null {
   return path.resolve(base, arg);
 }
 
-async function pickProfile(title: string): Promise<string | null> {
-  const picked = await vscode.window.showOpenDialog({ title, canSelectMany: false, filters: PROFILE_FILTERS, openLabel: 'Load Profile' });
+function isDirectory(folder: string): boolean {
+  try {
+    return fs.statSync(folder).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Where the picker opens: the folder of the last profile opened, else the folder of a profile in
+ * the workspace (a `profiles/` folder, wherever `--cpu-prof-dir` wrote), else the workspace.
+ */
+export async function profileFolder(ctx: HotframeContext): Promise<vscode.Uri | undefined> {
+  const last = ctx.extension.workspaceState.get<string>(LAST_PROFILE_FOLDER);
+  if (last && isDirectory(last)) return vscode.Uri.file(last);
+  const found = await vscode.workspace.findFiles('**/*.cpuprofile', '**/node_modules/**', 1);
+  if (found[0]) return vscode.Uri.file(path.dirname(found[0].fsPath));
+  return vscode.workspace.workspaceFolders?.[0]?.uri;
+}
+
+async function pickProfile(ctx: HotframeContext, title: string): Promise<string | null> {
+  const defaultUri = await profileFolder(ctx);
+  const picked = await vscode.window.showOpenDialog({ title, canSelectMany: false, filters: PROFILE_FILTERS, openLabel: 'Load Profile', defaultUri });
   return picked?.[0] ? profilePathOf(picked[0]) : null;
 }
 
@@ -85,6 +114,7 @@ export async function loadProfile(ctx: HotframeContext, file: string, role: Prof
     // A cancelled request resolves without a result: nothing changes.
     if (!summary) return null;
     ctx.setProfile(role, summary);
+    void ctx.extension.workspaceState.update(LAST_PROFILE_FOLDER, path.dirname(file));
     ctx.output.appendLine(`[profile] ${role} ${summary.path}: ${summary.samples} samples, ${summary.durationMs} ms`);
     for (const warning of summary.warnings) ctx.output.appendLine(`[profile] warning: ${warning}`);
     return summary;
@@ -149,9 +179,9 @@ function isFlameMode(value: unknown): value is FlameMode {
 }
 
 export function registerCommands(ctx: HotframeContext, parts: CommandParts): vscode.Disposable[] {
-  const { heat, tree, statusBar, flame } = parts;
+  const { heat, tree, statusBar, flame, recorder } = parts;
   const open = async (arg: unknown, title: string): Promise<ProfileSummary | null> => {
-    const file = profilePathOf(arg) ?? (arg === undefined ? await pickProfile(title) : null);
+    const file = profilePathOf(arg) ?? (arg === undefined ? await pickProfile(ctx, title) : null);
     if (!file) {
       if (arg !== undefined) ctx.showError(`Hotframe: not a local file: ${String(arg)}`);
       return null;
@@ -169,7 +199,7 @@ export function registerCommands(ctx: HotframeContext, parts: CommandParts): vsc
       } else if (!ctx.profile) {
         if (!(await open(undefined, 'Pick the AFTER profile (the one to examine)'))) return null;
       }
-      const file = profilePathOf(before) ?? (before === undefined ? await pickProfile('Pick the BEFORE profile to compare with') : null);
+      const file = profilePathOf(before) ?? (before === undefined ? await pickProfile(ctx, 'Pick the BEFORE profile to compare with') : null);
       if (!file) {
         if (before !== undefined) ctx.showError(`Hotframe: not a local file: ${String(before)}`);
         return null;
@@ -187,6 +217,8 @@ export function registerCommands(ctx: HotframeContext, parts: CommandParts): vsc
       ctx.clearProfiles();
     }),
     register('hotframe.showFlameGraph', (mode) => showFlameGraph(ctx, flame, isFlameMode(mode) ? mode : ctx.baseline ? 'diff' : 'normal')),
+    register(RECORD_COMMAND, (request) => recorder.record(request)),
+    register(STOP_COMMAND, () => recorder.stop()),
     register(OPEN_LOCATION_COMMAND, (file, line) => openLocation(ctx, file, line)),
     // Internal commands for the e2e suite: state that the VS Code API cannot read back.
     register('hotframe._activationMs', () => ctx.activationMs),
@@ -207,6 +239,12 @@ export function registerCommands(ctx: HotframeContext, parts: CommandParts): vsc
           unresolvedFiles: overview.profile?.unresolvedFiles.length ?? 0,
         },
         flame: ctx.lastFlameGraph,
+        profileHintShown: profileHintShown(ctx),
+        recording: {
+          active: recorder.isRecording,
+          status: recorder.statusText,
+          last: recorder.last && { label: recorder.last.label, profiles: recorder.last.result.profiles.map((p) => p.path), opened: recorder.last.opened, code: recorder.last.result.code, signal: recorder.last.result.signal },
+        },
       };
     }),
   ];

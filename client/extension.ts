@@ -13,6 +13,8 @@ import { ProfileStatusBar } from './statusBar';
 import { ProfileEditorProvider } from './profileEditor';
 import { FlamePanel } from './flamePanel';
 import { Notifications } from '../server/protocol';
+import { ProfileRecorder } from './recording';
+import { offerHotframeForProfileTabs } from './profileHint';
 
 export const OVERVIEW_VIEW_ID = 'hotframe.overview';
 
@@ -31,8 +33,11 @@ export function activate(extension: vscode.ExtensionContext): void {
       isInsideFolders(file, [...(vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath), ...readConfig().pathMappings.map((m) => m.to)], path),
     log: (line) => output.appendLine(`[flame] ${line}`),
   });
+  const recorder = new ProfileRecorder(ctx, (file) => loadProfile(ctx, file, 'primary'));
   extension.subscriptions.push(
     output,
+    recorder,
+    offerHotframeForProfileTabs(ctx),
     ctx,
     // Disposing the client stops the server process when the extension host shuts down.
     ctx.client,
@@ -41,7 +46,7 @@ export function activate(extension: vscode.ExtensionContext): void {
     statusBar,
     vscode.window.registerTreeDataProvider(OVERVIEW_VIEW_ID, tree),
     ProfileEditorProvider.register(ctx),
-    ...registerCommands(ctx, { heat, tree, statusBar, flame }),
+    ...registerCommands(ctx, { heat, tree, statusBar, flame, recorder }),
     flame,
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (!affectsPathMappings(event)) return;

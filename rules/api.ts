@@ -55,6 +55,12 @@ export interface TextEdit {
 export interface Fix {
   title: string;
   edits: TextEdit[];
+  /**
+   * True when applying the fix cannot change what the program computes, so a tool may apply it
+   * unasked (ESLint's `--fix`). Fixes that change behaviour on purpose (a minimal env for a child,
+   * lean documents without virtuals) are offered, never applied unasked.
+   */
+  safe?: boolean;
 }
 
 export interface Finding {

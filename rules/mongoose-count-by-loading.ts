@@ -42,8 +42,9 @@ function countCallText(query: ModelQuery, context: RuleContext): string | null {
   return `${context.source.slice(model.start, model.end)}.countDocuments(${filterText})`;
 }
 
+// Safe: the count of the same filter is the number `.length` read (limits and skips are never fixed).
 function replace(title: string, start: number | null | undefined, end: number | null | undefined, text: string): Fix[] {
-  return start == null || end == null ? [] : [{ title, edits: [{ start, end, text }] }];
+  return start == null || end == null ? [] : [{ title, edits: [{ start, end, text }], safe: true }];
 }
 
 /** The finding's fixes, or null when the query's result is used for more than its length. */

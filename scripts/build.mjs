@@ -1,5 +1,6 @@
 // Bundles every entry point with esbuild. One bundle per process: the extension host client,
-// the language server, the CLI, the profile worker, the webview script, and the e2e suite.
+// the language server, the CLI, the profile worker, the webview script, and the e2e suite; and
+// the ESLint plugin (loaded into ESLint's process; `eslint` itself stays outside the bundle).
 import { build } from 'esbuild';
 import { existsSync, mkdirSync, copyFileSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -24,6 +25,9 @@ const entries = [
   { ...node, entryPoints: ['server/lsp/main.ts'], outfile: 'dist/server.js' },
   { ...node, entryPoints: ['server/cli/main.ts'], outfile: 'dist/cli.js' },
   { ...node, entryPoints: ['server/profile/worker.ts'], outfile: 'dist/profileWorker.js' },
+  { ...node, entryPoints: ['server/eslint/plugin.ts'], outfile: 'dist/eslint-plugin.js', external: ['eslint'],
+    // `require('hotframe/eslint-plugin')` and `import hotframe from …` both get the plugin itself.
+    footer: { js: 'module.exports = module.exports.default;' } },
   {
     bundle: true,
     platform: 'browser',

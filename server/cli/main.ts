@@ -10,6 +10,7 @@ commands:
   analyze [paths..] [--format text|json|sarif] [--rule <id>=<level>] [--profile FILE] [--root DIR]
   profile FILE [--root DIR] [--top N] [--format text|json]
   diff BEFORE AFTER [--root DIR] [--top N] [--format text|json]
+  record [--out DIR] [--root DIR] [--top N] [--format text|json] -- <command> [args..]
 
 exit codes: 0 no findings, 1 findings, 2 usage or input error`;
 
@@ -23,6 +24,8 @@ async function loadCommand(name: string): Promise<Command | null> {
       return (await import('./profileCommand')).runProfile;
     case 'diff':
       return (await import('./diffCommand')).runDiff;
+    case 'record':
+      return (await import('./recordCommand')).runRecord;
     default:
       return null;
   }
@@ -41,7 +44,9 @@ async function main(argv: string[]): Promise<number> {
   const command = await loadCommand(name);
   if (command === null) throw new CliError(`unknown command '${name}' (try: hotframe --help)`);
   // `hotframe profile --help` is how most people ask; the usage covers every command.
-  if (rest.includes('--help') || rest.includes('-h')) {
+  // (Only before `--`: what follows is `hotframe record`'s command and its own flags.)
+  const ours = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
+  if (ours.includes('--help') || ours.includes('-h')) {
     process.stdout.write(USAGE + '\n');
     return 0;
   }

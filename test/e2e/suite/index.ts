@@ -12,6 +12,7 @@ export async function run(): Promise<void> {
   await import('./diagnostics.test');
   await import('./quickFix.test');
   await import('./profile.test');
+  await import('./record.test');
   const grep = process.env.HOTFRAME_E2E_GREP;
   if (grep) mocha.grep(new RegExp(grep));
   const failures = await new Promise<number>((resolve) => mocha.run(resolve));

@@ -1,0 +1,199 @@
+// "Hotframe: Record CPU Profile…": pick an npm script or type a command, run it with the
+// profiler in every Node process it starts (server/shared/recordProfile.ts), show a Stop button
+// with the elapsed time, and open the profile when the command ends.
+//
+// A typed command runs as a program and its arguments, not through a shell: `FOO=1 node x.js`
+// sets FOO, quotes group words, and shell syntax (pipes, `&&`, `$(…)`) is refused with a hint to
+// use an npm script (which runs in npm's shell, as the user wrote it).
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { parseCommandLine, startRecording, type Recording, type RecordingResult } from '../server/shared/recordProfile';
+import type { HotframeContext } from './ctx';
+
+export const RECORD_COMMAND = 'hotframe.recordProfile';
+export const STOP_COMMAND = 'hotframe.stopRecording';
+
+/** What the command accepts from code (tests, keybindings): a typed command line, or argv. */
+export interface RecordRequest {
+  command: string | string[];
+  cwd?: string;
+  env?: Record<string, string>;
+}
+
+interface ScriptPick extends vscode.QuickPickItem {
+  argv?: string[];
+  cwd?: string;
+  typed?: true;
+}
+
+function npmScripts(): ScriptPick[] {
+  const picks: ScriptPick[] = [];
+  for (const folder of vscode.workspace.workspaceFolders ?? []) {
+    const file = path.join(folder.uri.fsPath, 'package.json');
+    let scripts: Record<string, unknown> = {};
+    try {
+      const stat = fs.statSync(file);
+      if (!stat.isFile() || stat.size > 1024 * 1024) continue;
+      const manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as { scripts?: unknown };
+      if (manifest.scripts && typeof manifest.scripts === 'object') scripts = manifest.scripts as Record<string, unknown>;
+    } catch {
+      continue;
+    }
+    for (const [name, body] of Object.entries(scripts)) {
+      if (typeof body !== 'string' || /^(pre|post)/.test(name)) continue;
+      picks.push({ label: `npm run ${name}`, description: body, detail: folder.name, argv: [process.platform === 'win32' ? 'npm.cmd' : 'npm', 'run', name], cwd: folder.uri.fsPath });
+    }
+  }
+  return picks;
+}
+
+function formatElapsed(ms: number): string {
+  const seconds = Math.floor(ms / 1000);
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+}
+
+export class ProfileRecorder implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('hotframe.recording', vscode.StatusBarAlignment.Left, 11);
+  private current: { recording: Recording; label: string; timer: NodeJS.Timeout } | null = null;
+  /** The last recording's outcome, for the e2e suite. */
+  last: { label: string; result: RecordingResult; opened: string | null } | null = null;
+
+  constructor(
+    private readonly ctx: HotframeContext,
+    private readonly openProfile: (file: string) => Promise<unknown>,
+  ) {
+    this.item.name = 'Hotframe Recording';
+    this.item.command = STOP_COMMAND;
+    this.item.tooltip = 'Stop the command and open its CPU profile';
+  }
+
+  get isRecording(): boolean {
+    return this.current !== null;
+  }
+
+  get statusText(): string | null {
+    return this.current ? this.item.text : null;
+  }
+
+  /** The command: asks what to run unless told; resolves when the recording has ended and its profile is open. */
+  async record(request?: unknown): Promise<RecordingResult | null> {
+    if (this.current) {
+      void vscode.window.showInformationMessage(`Hotframe is already recording ${this.current.label}.`, 'Stop').then((choice) => choice && this.stop());
+      return null;
+    }
+    // The extension runs nothing of an untrusted workspace; recording runs its scripts.
+    if (!vscode.workspace.isTrusted) {
+      this.ctx.showError('Hotframe: recording runs this workspace\'s code; trust the workspace first (Manage Workspace Trust)');
+      return null;
+    }
+    const what = request === undefined ? await this.ask() : this.fromRequest(request);
+    if (what === null) return null;
+    return this.run(what.argv, what.cwd, what.env, what.label);
+  }
+
+  stop(): void {
+    if (!this.current) return;
+    this.item.text = `$(loading~spin) Hotframe: stopping ${this.current.label}…`;
+    this.current.recording.stop();
+  }
+
+  private fromRequest(request: unknown): { argv: string[]; cwd: string; env: Record<string, string>; label: string } | null {
+    const r = request as Partial<RecordRequest> | null;
+    const cwd = typeof r?.cwd === 'string' ? r.cwd : vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
+    const env = r?.env && typeof r.env === 'object' ? Object.fromEntries(Object.entries(r.env).filter(([, v]) => typeof v === 'string')) : {};
+    if (Array.isArray(r?.command) && r.command.length > 0 && r.command.every((w) => typeof w === 'string')) {
+      return { argv: r.command, cwd, env, label: r.command.join(' ') };
+    }
+    if (typeof r?.command === 'string') {
+      const parsed = parseCommandLine(r.command);
+      if ('error' in parsed) {
+        this.ctx.showError(`Hotframe: cannot record "${r.command}": ${parsed.error}`);
+        return null;
+      }
+      return { argv: parsed.argv, cwd, env: { ...parsed.env, ...env }, label: r.command };
+    }
+    this.ctx.showError('Hotframe: Record CPU Profile needs a command');
+    return null;
+  }
+
+  private async ask(): Promise<{ argv: string[]; cwd: string; env: Record<string, string>; label: string } | null> {
+    const typed: ScriptPick = { label: '$(terminal) Type a command…', detail: 'Run as a program and its arguments (not in a shell); NODE_OPTIONS records every Node process it starts', typed: true };
+    const picked = await vscode.window.showQuickPick<ScriptPick>([...npmScripts(), typed], { title: 'Hotframe: Record CPU Profile', placeHolder: 'Run an npm script or a command with the CPU profiler' });
+    if (!picked) return null;
+    if (!picked.typed) return { argv: picked.argv!, cwd: picked.cwd!, env: {}, label: picked.label };
+    const line = await vscode.window.showInputBox({
+      title: 'Hotframe: Record CPU Profile',
+      prompt: 'The command to run, e.g. node server.js (no shell: use an npm script for pipes or &&)',
+      value: this.ctx.extension.workspaceState.get<string>('hotframe.lastRecordCommand') ?? 'node ',
+      validateInput: (value) => {
+        const parsed = parseCommandLine(value);
+        return 'error' in parsed ? `Cannot run without a shell: ${parsed.error}` : null;
+      },
+    });
+    if (line === undefined) return null;
+    const parsed = parseCommandLine(line);
+    if ('error' in parsed) return null;
+    await this.ctx.extension.workspaceState.update('hotframe.lastRecordCommand', line);
+    return { argv: parsed.argv, cwd: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd(), env: parsed.env, label: line };
+  }
+
+  private async run(argv: string[], cwd: string, env: Record<string, string>, label: string): Promise<RecordingResult | null> {
+    const output = this.ctx.output;
+    let recording: Recording;
+    try {
+      recording = startRecording({ command: argv, cwd, env, kind: 'cpu', stdio: 'pipe', onOutput: (text) => output.append(text) });
+    } catch (error) {
+      this.ctx.showError(`Hotframe: cannot record: ${error instanceof Error ? error.message : String(error)}`);
+      return null;
+    }
+    output.appendLine(`[record] ${label} (in ${cwd}; profiles go to ${recording.dir})`);
+    const tick = (): void => {
+      if (this.current) this.item.text = `$(debug-stop) Hotframe: recording ${formatElapsed(Date.now() - recording.startedAt)} · Stop`;
+    };
+    this.current = { recording, label, timer: setInterval(tick, 1000) };
+    tick();
+    this.item.show();
+    void vscode.commands.executeCommand('setContext', 'hotframe.recording', true);
+    let result: RecordingResult;
+    try {
+      result = await recording.done;
+    } catch (error) {
+      this.ctx.showError(`Hotframe: ${error instanceof Error ? error.message : String(error)}`);
+      return null;
+    } finally {
+      clearInterval(this.current.timer);
+      this.current = null;
+      this.item.hide();
+      void vscode.commands.executeCommand('setContext', 'hotframe.recording', false);
+    }
+    const ended = result.signal !== null ? `ended by ${result.signal}` : `exited with code ${result.code}`;
+    output.appendLine(`[record] ${label} ${ended}; ${result.profiles.length} profile(s) in ${result.dir}`);
+    this.last = { label, result, opened: null };
+    if (result.profiles.length === 0) {
+      this.ctx.showError(`Hotframe: ${label} ${ended} and no Node process wrote a CPU profile`);
+      return result;
+    }
+    const busiest = result.profiles[0];
+    await this.openProfile(busiest.path);
+    this.last.opened = busiest.path;
+    if (result.profiles.length > 1) {
+      const cpu = busiest.cpuMs === null ? '' : ` (${Math.round(busiest.cpuMs)} ms of CPU)`;
+      void vscode.window
+        .showInformationMessage(`Hotframe: ${result.profiles.length} Node processes were recorded; opened the busiest, ${path.basename(busiest.path)}${cpu}.`, 'Open Another…')
+        .then((choice) => (choice ? this.pickAnother(result) : undefined));
+    }
+    return result;
+  }
+
+  private async pickAnother(result: RecordingResult): Promise<void> {
+    const items = result.profiles.map((p) => ({ label: path.basename(p.path), description: p.cpuMs === null ? 'CPU time not recorded' : `${Math.round(p.cpuMs)} ms of CPU (its process)`, file: p.path }));
+    const picked = await vscode.window.showQuickPick(items, { title: 'Hotframe: open a recorded profile' });
+    if (picked) await this.openProfile(picked.file);
+  }
+
+  dispose(): void {
+    this.current?.recording.stop();
+    this.item.dispose();
+  }
+}

@@ -1,0 +1,133 @@
+// Hotframe: Record CPU Profile… on the demo service, under load, in the real editor: the npm
+// script runs with the recorder in NODE_OPTIONS (npm and the service are both Node processes),
+// the status bar shows the elapsed time and Stop, Stop signals the process group, and the
+// busiest profile (the service's) opens on the workspace's source.
+import * as assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as http from 'node:http';
+import * as net from 'node:net';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as url from 'node:url';
+import * as vscode from 'vscode';
+import { debugState, demoRoot, EXTENSION_ID, screenshot, waitFor, type DebugState } from './workbench';
+
+interface RecordingState {
+  active: boolean;
+  status: string | null;
+  last: { label: string; profiles: string[]; opened: string | null; code: number | null; signal: string | null } | null;
+}
+
+async function recordingState(): Promise<RecordingState> {
+  return ((await debugState()) as DebugState & { recording: RecordingState }).recording;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function get(port: number, route: string, agent: http.Agent): Promise<number> {
+  return new Promise((resolve) => {
+    const request = http.get({ host: '127.0.0.1', port, path: route, agent }, (response) => {
+      response.resume();
+      response.once('end', () => resolve(response.statusCode ?? 0));
+    });
+    request.once('error', () => resolve(0));
+    request.setTimeout(10_000, () => request.destroy());
+  });
+}
+
+/** The demo's load: 8 connections on the /v1 routes (hydration, count by loading, board) for `ms`. */
+async function drive(port: number, ms: number): Promise<number> {
+  const routes = ['/v1/projects/3/tasks', '/v1/projects/3/tasks/count', '/v1/projects/4/board', '/v1/projects/5/reports/tags'];
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+  const end = Date.now() + ms;
+  let ok = 0;
+  await Promise.all(
+    Array.from({ length: 8 }, async (_, worker) => {
+      for (let i = worker; Date.now() < end; i++) if ((await get(port, routes[i % routes.length], agent)) === 200) ok++;
+    }),
+  );
+  agent.destroy();
+  return ok;
+}
+
+describe('the way to Hotframe from a profile opened elsewhere', () => {
+  it('offers Open With Hotframe in the editor title of a profile file, and says so once', async () => {
+    const menus = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON.contributes.menus as Record<string, { command: string; when: string }[]>;
+    const title = menus['editor/title']?.find((m) => m.command === 'hotframe.openWithHotframe');
+    assert.ok(title, 'no editor/title entry');
+    assert.match(title.when, /cpuprofile/);
+    const before = (await debugState()) as DebugState & { profileHintShown: boolean };
+    assert.equal(before.profileHintShown, false, 'the hint was shown before any profile was opened elsewhere');
+    // VS Code's default editor for the file (its profile viewer where installed, else text).
+    await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(path.join(demoRoot(), 'profiles', 'after.cpuprofile')), 'default');
+    await waitFor('the one-time hint', async () => (((await debugState()) as DebugState & { profileHintShown: boolean }).profileHintShown ? true : undefined));
+    await screenshot('profile-hint');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+});
+
+describe('recording a profile', () => {
+  let redis: ChildProcess | null = null;
+
+  after(() => {
+    if (redis?.pid !== undefined && redis.exitCode === null) redis.kill('SIGTERM');
+  });
+
+  it('records the demo service under load from its npm script, stops it and opens the busiest profile', async function () {
+    this.timeout(180_000);
+    const repository = vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath;
+    const [redisPort, httpPort, mongoPort] = [await freePort(), await freePort(), await freePort()];
+    redis = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    const env = {
+      // The workspace is a copy of examples/demo-app: it runs on the repository's node_modules.
+      NODE_PATH: path.join(repository, 'node_modules'),
+      PORT: String(httpPort),
+      REDIS_PORT: String(redisPort),
+      FAKE_MONGO_PORT: String(mongoPort),
+    };
+    const recorded = vscode.commands.executeCommand<{ profiles: { path: string }[] } | null>('hotframe.recordProfile', { command: 'npm run start', cwd: demoRoot(), env });
+
+    await waitFor('the demo service to answer', async () => ((await get(httpPort, '/v1/projects/3/tasks/count', new http.Agent())) === 200 ? true : undefined), [], 90_000);
+    const running = await recordingState();
+    assert.equal(running.active, true);
+    assert.match(running.status ?? '', /^\$\(debug-stop\) Hotframe: recording \d+:\d\d · Stop$/);
+    const served = await drive(httpPort, 5_000);
+    assert.ok(served > 10, `only ${served} requests answered`);
+    const later = await recordingState();
+    assert.notEqual(later.status, running.status, 'the elapsed time moves');
+    await screenshot('recording');
+
+    await vscode.commands.executeCommand('hotframe.stopRecording');
+    const result = await recorded;
+    assert.ok(result, 'the recording returned nothing');
+    const state = await waitFor('the recorded profile to load', async () => {
+      const s = await debugState();
+      return s.overview !== null && s.profile?.path === (s as DebugState & { recording: RecordingState }).recording.last?.opened ? s : undefined;
+    }, [], 60_000);
+    const { last } = (state as DebugState & { recording: RecordingState }).recording;
+    assert.ok(last !== null);
+    // npm and the service: two Node processes, two profiles; the service did the work.
+    assert.ok(last.profiles.length >= 2, `profiles: ${last.profiles.join(', ')}`);
+    assert.equal(last.opened, last.profiles[0]);
+    assert.equal((await recordingState()).active, false);
+    assert.match(state.profile!.name, /^CPU\..*\.cpuprofile$/);
+    assert.ok(state.profile!.samples > 100, `${state.profile!.samples} samples`);
+    // The opened profile is the service's, recorded from the workspace's own files under load.
+    const profile = JSON.parse(fs.readFileSync(last.opened!, 'utf8')) as { nodes: { callFrame: { functionName: string; url: string } }[] };
+    const tasksFile = url.pathToFileURL(path.join(demoRoot(), 'routes', 'tasks.js')).href;
+    const handlers = new Set(profile.nodes.filter((n) => n.callFrame.url === tasksFile).map((n) => n.callFrame.functionName));
+    assert.ok(handlers.has('listTasksV1') || handlers.has('countTasksV1'), `routes/tasks.js frames: ${[...handlers].join(', ')}`);
+    assert.ok(!state.profile!.unresolvedFiles.some((file) => file.endsWith('tasks.js')), `unresolved: ${state.profile!.unresolvedFiles.join(', ')}`);
+    console.log(`recorded ${last.profiles.length} profiles; unresolved files in the opened one: ${state.profile!.unresolvedFiles.join(', ') || 'none'}`);
+    await screenshot('recorded-profile');
+  });
+});

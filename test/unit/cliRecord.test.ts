@@ -1,0 +1,87 @@
+// `hotframe record -- <command>` as a process: a real Node command that starts a child Node
+// process is recorded (both processes), stopped by Ctrl+C (SIGINT to the foreground process
+// group), and reported; a command that writes no profile is one line and exit 2.
+import { strict as assert } from 'node:assert';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import type { ProfileReport } from '../../server/profile/types';
+import { bundles } from './bundles';
+
+// A parent that runs a child Node process doing the CPU work: both are recorded.
+const PARENT_AND_CHILD = `const { spawnSync } = require('node:child_process');
+function burnInChild(ms) { const end = Date.now() + ms; let x = 0; while (Date.now() < end) x += Math.sqrt(x + 1); return x; }
+if (process.argv[2] === 'child') burnInChild(400);
+else spawnSync(process.execPath, [__filename, 'child'], { stdio: 'inherit' });
+`;
+
+// A service that runs until stopped, without a SIGINT handler of its own. It says 'serving' only
+// after 30 ticks have run, so the profile holds tick's samples however slow the machine is.
+const SERVICE = `let ticks = 0;
+function tick() { let x = 0; for (let i = 0; i < 2e5; i++) x += Math.sqrt(i); if (++ticks === 30) console.log('serving'); return x; }
+setInterval(tick, 5);
+`;
+
+function project(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'hotframe-record-test-'));
+  writeFileSync(join(dir, 'work.js'), PARENT_AND_CHILD);
+  writeFileSync(join(dir, 'service.js'), SERVICE);
+  return dir;
+}
+
+describe('hotframe record', () => {
+  it('records the command and the Node processes it starts, and reports the busiest', async () => {
+    const { cli } = await bundles();
+    const dir = project();
+    const run = spawnSync(process.execPath, [cli, 'record', '--out', 'p', '--format', 'json', '--', process.execPath, 'work.js'], { cwd: dir, encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stderr);
+    const written = readdirSync(join(dir, 'p')).filter((name) => name.endsWith('.cpuprofile'));
+    assert.equal(written.length, 2, `two processes, two profiles: ${written.join(', ')}`);
+    assert.match(run.stderr, /exited with code 0; 2 CPU profiles in p:/);
+    assert.match(run.stderr, /<- the busiest, reported below/);
+    const report = JSON.parse(run.stdout) as ProfileReport;
+    // The child did the work: its profile is the busiest, and its burn loop is in the report.
+    const burn = report.functions.find((f) => f.name === 'burnInChild');
+    assert.ok(burn && burn.file.endsWith('work.js'), JSON.stringify(report.functions.slice(0, 5).map((f) => f.name)));
+  });
+
+  it('stops on Ctrl+C (SIGINT to the process group) and still writes and reports the profile', async () => {
+    const { cli } = await bundles();
+    const dir = project();
+    // Its own process group, as a terminal's foreground job.
+    const child = spawn(process.execPath, [cli, 'record', '--out', 'p', '--top', '3', '--', process.execPath, 'service.js'], { cwd: dir, detached: true });
+    let stdout = '';
+    let stderr = '';
+    let interrupted = false;
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (!interrupted && stdout.includes('serving')) {
+        interrupted = true;
+        process.kill(-child.pid!, 'SIGINT');
+      }
+    });
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    assert.equal(code, 0, stderr);
+    assert.match(stderr, /exited with code 130; 1 CPU profile in p:/);
+    assert.match(stdout, /tick \(user\)/);
+    assert.equal(readdirSync(join(dir, 'p')).length, 1);
+  });
+
+  it('says in one line when no Node process wrote a profile, and when the command is missing', async () => {
+    const { cli } = await bundles();
+    const dir = project();
+    const none = spawnSync(process.execPath, [cli, 'record', '--', 'sh', '-c', 'exit 3'], { cwd: dir, encoding: 'utf8' });
+    assert.equal(none.status, 2);
+    assert.match(none.stderr, /^hotframe: record: the command exited with code 3 and no Node process wrote a CPU profile/);
+    assert.equal(none.stderr.trim().split('\n').length, 1);
+    const missing = spawnSync(process.execPath, [cli, 'record', '--out', 'p'], { cwd: dir, encoding: 'utf8' });
+    assert.equal(missing.status, 2);
+    assert.match(missing.stderr, /no command after `--`/);
+    const notFound = spawnSync(process.execPath, [cli, 'record', '--', 'no-such-program-hotframe'], { cwd: dir, encoding: 'utf8' });
+    assert.equal(notFound.status, 2);
+    assert.match(notFound.stderr, /cannot run no-such-program-hotframe: ENOENT/);
+  });
+});
