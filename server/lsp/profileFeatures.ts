@@ -104,6 +104,15 @@ export class WorkerBackend implements ProfileBackend {
     worker.postMessage({ id, request: pending.request } satisfies ToWorker);
   }
 
+  /** Stops the worker (its listeners keep a process alive despite unref); pending requests fail. */
+  async stop(): Promise<void> {
+    const worker = this.worker;
+    this.worker = null;
+    for (const pending of this.pending.values()) pending.reject(new Error('profile worker stopped'));
+    this.pending.clear();
+    await worker?.terminate();
+  }
+
   /** Stops a stuck worker; cancelled requests end, the others go to a fresh worker. */
   private restart(worker: Worker): void {
     this.worker = null;

@@ -28,15 +28,24 @@ describe('hostile input: a stalled profile worker', function () {
     );
     const lost: string[] = [];
     const backend = new WorkerBackend(script, (reason) => lost.push(reason));
-    const first = (await backend.request({ kind: 'overview' })) as unknown as { threadId: number };
-
-    const cancel = new AbortController();
-    const stalled = backend.request({ kind: 'load', path: 'stall', role: 'primary', options: {} }, cancel.signal);
-    const behind = backend.request({ kind: 'overview' });
-    cancel.abort();
-    await assert.rejects(stalled, /cancelled/);
-    const answered = (await behind) as unknown as { threadId: number };
-    assert.notEqual(answered.threadId, first.threadId, 'answered by a new worker');
-    assert.deepEqual(lost, ['profile worker did not answer a cancel and was restarted']);
+    try {
+      await probe(backend, lost);
+    } finally {
+      await backend.stop();
+    }
   });
 });
+
+/** The stall, the cancel, the replacement; `lost` collects what the backend reported. */
+async function probe(backend: WorkerBackend, lost: string[]): Promise<void> {
+  const first = (await backend.request({ kind: 'overview' })) as unknown as { threadId: number };
+
+  const cancel = new AbortController();
+  const stalled = backend.request({ kind: 'load', path: 'stall', role: 'primary', options: {} }, cancel.signal);
+  const behind = backend.request({ kind: 'overview' });
+  cancel.abort();
+  await assert.rejects(stalled, /cancelled/);
+  const answered = (await behind) as unknown as { threadId: number };
+  assert.notEqual(answered.threadId, first.threadId, 'answered by a new worker');
+  assert.deepEqual(lost, ['profile worker did not answer a cancel and was restarted']);
+}
