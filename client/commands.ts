@@ -195,11 +195,12 @@ export function registerCommands(ctx: HotframeContext, parts: CommandParts): vsc
     // Compare: the loaded profile is the AFTER; the picked one becomes the BEFORE baseline.
     register('hotframe.compareProfile', async (before, after) => {
       if (after !== undefined) {
-        if (!(await open(after, 'Pick the AFTER profile'))) return null;
+        if (!(await open(after, 'Compare: pick the AFTER profile (the new recording)'))) return null;
       } else if (!ctx.profile) {
-        if (!(await open(undefined, 'Pick the AFTER profile (the one to examine)'))) return null;
+        if (!(await open(undefined, 'Compare: pick the AFTER profile first (the new recording)'))) return null;
       }
-      const file = profilePathOf(before) ?? (before === undefined ? await pickProfile(ctx, 'Pick the BEFORE profile to compare with') : null);
+      const loaded = ctx.profile?.name ?? 'the loaded profile';
+      const file = profilePathOf(before) ?? (before === undefined ? await pickProfile(ctx, `Compare: pick the BEFORE profile (${loaded} is AFTER)`) : null);
       if (!file) {
         if (before !== undefined) ctx.showError(`Hotframe: not a local file: ${String(before)}`);
         return null;
@@ -230,6 +231,7 @@ export function registerCommands(ctx: HotframeContext, parts: CommandParts): vsc
         baseline: ctx.baseline,
         lastError: ctx.lastError,
         statusBar: statusBar.text,
+        statusBarTooltip: statusBar.tooltip,
         heat: Object.fromEntries(heat.applied),
         overview: overview && {
           hotFunctions: overview.hotFunctions.length,

@@ -49,7 +49,11 @@ export class HotframeContext implements vscode.Disposable {
 
   setProfile(role: ProfileRole, summary: ProfileSummary): void {
     if (role === 'baseline') this.baseline = summary;
-    else this.profile = summary;
+    else {
+      // Opening another profile ends a comparison (the server drops its baseline too).
+      this.profile = summary;
+      this.baseline = null;
+    }
     this.changed.fire(role);
   }
 

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { readConfig, affectsHeat } from './config';
 import type { HotframeContext } from './ctx';
 import { Requests, type FileHeat, type FileHeatParams } from '../server/protocol';
-import { formatDuration, formatPercent } from './statusBar';
+import { formatMs, formatPercent, SHARE_OF_SHORT } from '../server/shared/format';
 
 /** Decoration types cannot vary their background per range, so heat is quantized into buckets. */
 const BUCKETS = 8;
@@ -26,12 +26,14 @@ export function heatBucket(percent: number): number {
   return Math.min(BUCKETS, Math.max(1, Math.ceil(Math.sqrt(Math.min(percent, 100) / 100) * BUCKETS)));
 }
 
+/** "12.3 ms · 4.20% CPU": the line's self time and its share of CPU time (idle excluded). */
 export function lineNote(percent: number, selfMs: number): string {
-  return `${formatPercent(percent)} · ${formatDuration(selfMs)}`;
+  return `${formatMs(selfMs)} · ${formatPercent(percent)} ${SHARE_OF_SHORT}`;
 }
 
+/** "self 1.20 ms · total 42.0 ms · 4.20% CPU": the share is the total's, like the hover's. */
 export function functionNote(selfMs: number, totalMs: number, percent: number): string {
-  return `self ${formatDuration(selfMs)} · total ${formatDuration(totalMs)} · ${formatPercent(percent)}`;
+  return `self ${formatMs(selfMs)} · total ${formatMs(totalMs)} · ${formatPercent(percent)} ${SHARE_OF_SHORT}`;
 }
 
 /** Works out what to draw for one file; pure so that it is testable without an editor. */

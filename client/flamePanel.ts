@@ -56,7 +56,8 @@ export class FlamePanel implements vscode.Disposable {
   /** Recomputes the current view (e.g. after a new profile was loaded); errors show in the panel. */
   refresh(): Promise<void> {
     const { mode, onlyMyCode } = this.session.view;
-    return this.session.request(mode, onlyMyCode);
+    // A new profile ends a comparison: its graph is the plain one until Compare is run again.
+    return this.session.request(mode === 'diff' ? 'normal' : mode, onlyMyCode);
   }
 
   dispose(): void {

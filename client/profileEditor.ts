@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { HotframeContext } from './ctx';
 import { loadProfile } from './commands';
 import type { ProfileSummary } from '../server/protocol';
-import { formatDuration, formatPercent } from './statusBar';
+import { formatMs, formatShare } from '../server/shared/format';
 
 export const PROFILE_EDITOR_VIEW_TYPE = 'hotframe.profileSummary';
 
@@ -18,8 +18,9 @@ export function summaryHtml(file: string, summary: ProfileSummary | null, error:
     ? [
         ['Format', summary.format],
         ['Samples', String(summary.samples)],
-        ['Duration', formatDuration(summary.durationMs)],
-        ['GC share', formatPercent(summary.gcPercent)],
+        ['Duration', formatMs(summary.durationMs)],
+        ['CPU time (idle excluded)', formatMs(summary.cpuMs)],
+        ['GC', formatShare(summary.gcPercent)],
         ['Files not found locally', String(summary.unresolvedFiles.length)],
       ]
     : [];

@@ -2,19 +2,10 @@
 import * as vscode from 'vscode';
 import type { HotframeContext } from './ctx';
 import type { ProfileSummary } from '../server/protocol';
-
-export function formatDuration(ms: number): string {
-  if (ms >= 1000) return `${(ms / 1000).toFixed(1)} s`;
-  return `${Math.round(ms)} ms`;
-}
-
-export function formatPercent(percent: number): string {
-  // One decimal under 10% so that "GC 0.4%" does not read as "GC 0%".
-  return percent < 10 ? `${Math.round(percent * 10) / 10}%` : `${Math.round(percent)}%`;
-}
+import { formatMs, formatPercent, formatShare } from '../server/shared/format';
 
 export function statusText(profile: ProfileSummary): string {
-  return `$(flame) ${profile.name} · ${formatDuration(profile.durationMs)} · GC ${formatPercent(profile.gcPercent)}`;
+  return `$(flame) ${profile.name} · ${formatMs(profile.durationMs)} · GC ${formatPercent(profile.gcPercent)} CPU`;
 }
 
 export class ProfileStatusBar implements vscode.Disposable {
@@ -33,6 +24,10 @@ export class ProfileStatusBar implements vscode.Disposable {
     return this.ctx.profile ? this.item.text : null;
   }
 
+  get tooltip(): string | null {
+    return this.ctx.profile && typeof this.item.tooltip === 'string' ? this.item.tooltip : null;
+  }
+
   private update(): void {
     const { profile, baseline } = this.ctx;
     if (!profile) {
@@ -40,8 +35,12 @@ export class ProfileStatusBar implements vscode.Disposable {
       return;
     }
     this.item.text = statusText(profile);
-    const lines = [`Hotframe: ${profile.path}`, `${profile.samples} samples, ${profile.format}`];
-    if (baseline) lines.push(`Compared with ${baseline.name}`);
+    const lines = [
+      `Hotframe: ${profile.path}`,
+      `${profile.samples} samples, ${profile.format}, ${formatMs(profile.durationMs)} recorded, ${formatMs(profile.cpuMs)} CPU time (idle excluded)`,
+      `GC: ${formatShare(profile.gcPercent)}`,
+    ];
+    if (baseline) lines.push(`Comparing: ${baseline.name} (before) → ${profile.name} (after)`);
     if (profile.unresolvedFiles.length > 0) lines.push(`${profile.unresolvedFiles.length} files not found locally`);
     lines.push('Click to show the flame graph');
     this.item.tooltip = lines.join('\n');

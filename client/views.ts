@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { HotframeContext } from './ctx';
 import { Requests, type OverviewResult } from '../server/protocol';
 import type { CallSite, FunctionCost, Insight, AttributedLibraryCost } from '../server/profile/types';
-import { formatDuration, formatPercent } from './statusBar';
+import { formatCost, formatCostShort, formatMs, percentOf } from '../server/shared/format';
 
 export const OPEN_LOCATION_COMMAND = 'hotframe._openLocation';
 /** Items per section: a review starts with the top of the list; the flame graph has the rest. */
@@ -37,6 +37,20 @@ function capped(nodes: OverviewNode[]): OverviewNode[] {
 /** Idle time is not a cost to review; GC and native frames are, so they stay listed. */
 function busyFunctions(o: OverviewResult): FunctionCost[] {
   return o.hotFunctions.filter((f) => f.category !== 'idle');
+}
+
+/** "self 1.20 ms · total 42.0 ms · 4.20% CPU", the editor note's figures. */
+export function functionDescription(f: FunctionCost): string {
+  return `self ${formatMs(f.selfMs)} · total ${formatCostShort(f.totalMs, f.totalPercent)}`;
+}
+
+export function functionTooltip(f: FunctionCost): string {
+  return [
+    location(f.file, f.line),
+    `self ${formatCost(f.selfMs, f.selfPercent)}`,
+    `total ${formatCost(f.totalMs, f.totalPercent)}`,
+    `${f.selfSamples} self samples, ${f.totalSamples} total (${f.category})`,
+  ].join('\n');
 }
 
 function location(file: string, line: number): string {
@@ -130,6 +144,7 @@ export class OverviewTree implements vscode.TreeDataProvider<OverviewNode>, vsco
 
   getTreeItem(node: OverviewNode): vscode.TreeItem {
     const None = vscode.TreeItemCollapsibleState.None;
+    const cpuMs = this.overview?.profile?.cpuMs ?? 0;
     switch (node.kind) {
       case 'section': {
         // Call sites expand into their libraries: start folded so the insights stay in view.
@@ -144,17 +159,19 @@ export class OverviewTree implements vscode.TreeDataProvider<OverviewNode>, vsco
       case 'function': {
         const f = node.value;
         const item = new vscode.TreeItem(f.name || '(anonymous)', None);
-        item.description = `self ${formatDuration(f.selfMs)} / total ${formatDuration(f.totalMs)}`;
-        item.tooltip = `${location(f.file, f.line)}\n${f.selfSamples} self samples, ${f.totalSamples} total (${f.category})`;
+        // The label is the name only: numbers go in the description, which VS Code shows beside
+        // it, and in full in the tooltip, so a narrow view never cuts a figure off.
+        item.description = functionDescription(f);
+        item.tooltip = functionTooltip(f);
         item.iconPath = new vscode.ThemeIcon('symbol-function');
         item.command = openCommand(f.file, f.line);
         return item;
       }
       case 'callSite': {
         const c = node.value;
-        const item = new vscode.TreeItem(`${c.function || '(anonymous)'} · ${path.basename(c.file)}:${c.line}`, c.libraries.length ? vscode.TreeItemCollapsibleState.Collapsed : None);
-        item.description = `${formatDuration(c.ms)} · ${formatPercent(c.percent)}`;
-        item.tooltip = `${location(c.file, c.line)}\nLibrary time beneath this call: ${formatDuration(c.ms)} (${c.samples} samples)`;
+        const item = new vscode.TreeItem(c.function || '(anonymous)', c.libraries.length ? vscode.TreeItemCollapsibleState.Collapsed : None);
+        item.description = `${formatCostShort(c.ms, c.percent)} · ${path.basename(c.file)}:${c.line}`;
+        item.tooltip = `${location(c.file, c.line)}\nLibrary time beneath this call: ${formatCost(c.ms, c.percent)}, ${c.samples} samples`;
         item.iconPath = new vscode.ThemeIcon('call-outgoing');
         item.command = openCommand(c.file, c.line);
         return item;
@@ -162,8 +179,9 @@ export class OverviewTree implements vscode.TreeDataProvider<OverviewNode>, vsco
       case 'library': {
         const l = node.value;
         const item = new vscode.TreeItem(l.name || '(anonymous)', None);
-        item.description = `${formatDuration(l.ms)} · ${l.category}`;
-        item.tooltip = location(l.file, l.line);
+        const percent = cpuMs > 0 ? percentOf(l.ms, cpuMs) : null;
+        item.description = `${formatCostShort(l.ms, percent)} · ${l.category}`;
+        item.tooltip = `${location(l.file, l.line)}\n${formatCost(l.ms, percent)} under this call, ${l.samples} samples (${l.category})`;
         item.iconPath = new vscode.ThemeIcon('package');
         item.command = openCommand(l.file, l.line);
         return item;
@@ -171,8 +189,8 @@ export class OverviewTree implements vscode.TreeDataProvider<OverviewNode>, vsco
       case 'insight': {
         const i = node.value;
         const item = new vscode.TreeItem(i.title, None);
-        item.description = `${formatPercent(i.percent)} · ${formatDuration(i.ms)}`;
-        item.tooltip = new vscode.MarkdownString().appendText(i.message);
+        item.description = formatCostShort(i.ms, i.percent);
+        item.tooltip = new vscode.MarkdownString().appendText(`${formatCost(i.ms, i.percent)}\n\n${i.message}`);
         item.iconPath = new vscode.ThemeIcon('lightbulb');
         if (i.location) item.command = openCommand(i.location.file, i.location.line);
         return item;

@@ -71,6 +71,8 @@ export interface Finding {
   range: SourceRange;
   /** Quick fixes specific to the rule (the disable-comment fixes are added by the engine). */
   fixes: Fix[];
+  /** 'frequency' when the finding needs the code to run often to matter (see ReportDescriptor.evidence). */
+  evidence?: 'code' | 'frequency';
   /**
    * The innermost named function containing the finding, so that profile costs can be joined
    * onto it (see server/profile). Null at module level.
@@ -133,6 +135,14 @@ export interface ReportDescriptor {
   when?: (hot: HotContext) => boolean;
   /** Extra data added to the message after `when` has run, e.g. the path through helpers. */
   describe?: (hot: HotContext) => Record<string, string | number>;
+  /**
+   * What the finding rests on. 'code': certain from the code alone (a spawn per request, counting
+   * by loading). 'frequency': it only matters if the code runs often or the environment is large
+   * (a clock read, an env copy); such findings are shown one severity step below the rule's level
+   * (warning -> information) and their message says what would make them matter, until a loaded
+   * profile shows the code hot, which raises them. Default 'code'.
+   */
+  evidence?: 'code' | 'frequency';
 }
 
 /** How a local name was declared (the kinds of Babel's Binding#kind). */

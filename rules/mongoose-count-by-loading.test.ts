@@ -14,6 +14,30 @@ const project: ProjectView = {
 
 runRuleTests(rule, {
   valid: [
+    {
+      name: 'one-time work: an installer checks whether default content exists (calipso content.js install)',
+      code: `${TASK}function install(next) {
+  Task.find({ alias: 'welcome' }).sort('-created').find(function (err, existing) {
+    if (!existing || existing.length === 0) return new Task({ alias: 'welcome' }).save(next);
+    next();
+  });
+}`,
+    },
+    {
+      name: 'test code: a check inside it(...) never serves a request (formio test/actions.js)',
+      code: `${TASK}describe('tasks', () => {
+  it('leaves no open task', async () => {
+    const open = await Task.find({ done: false }).exec();
+    if (open && open.length !== 0) throw new Error('open tasks left');
+  });
+});`,
+    },
+    {
+      name: 'Model.find(q, callback) whose documents are used beyond their length',
+      code: `${TASK}app.get('/open', (req, res) => {
+  Task.find({ done: false }, (err, tasks) => res.json({ open: tasks.length, first: tasks[0] }));
+});`,
+    },
     { name: 'countDocuments', code: `${TASK}app.get('/n', async (req, res) => res.json({ n: await Task.countDocuments({ done: false }) }));` },
     { name: 'estimatedDocumentCount', code: `${TASK}app.get('/n', async (req, res) => res.json({ n: await Task.estimatedDocumentCount() }));` },
     {
@@ -54,13 +78,35 @@ const n5 = () => Task.find({}).then(countOf);`,
   ],
   invalid: [
     {
+      name: 'formio: documents loaded only to check that some exist (!docs || !docs.length)',
+      code: `const mongoose = require('mongoose');
+module.exports = (router) => async function removeAction(req, actionId) {
+  const actions = await router.formio.actions.model.find({ _id: actionId, form: req.formId }).exec();
+  if (!actions || !actions.length) {
+    throw Error('Could not find the action');
+  }
+};`,
+      errors: [{ messageId: 'countByLoading', line: 3, column: 25, severity: 'warning', message: /^router\.formio\.actions\.model\.find\(\) loads and hydrates every matching document only to take \.length/ }],
+      output: null,
+    },
+    {
+      name: 'Model.find(q, callback) whose documents are only counted (no fix: the callback would change meaning)',
+      code: `${TASK}app.get('/open', (req, res) => {
+  Task.find({ done: false }, function (err, tasks) {
+    res.json({ open: tasks.length });
+  });
+});`,
+      errors: [{ messageId: 'countByLoading', line: 4, column: 3, severity: 'warning', message: /^Task\.find\(\) loads and hydrates every matching document only to take \.length on every request/ }],
+      output: null,
+    },
+    {
       name: "seed 004's count endpoint: (await M.find(q)).length",
       code: `${TASK}app.get('/count', async (req, res) => {
   res.json({ count: (await Task.find({ project: req.params.id })).length });
 });`,
       errors: [{
         messageId: 'countByLoading', line: 4, column: 28, endLine: 4, endColumn: 65,
-        message: '`Task.find()` loads and hydrates every matching document only to take `.length` on every request; use `Task.countDocuments()` (seed 004: count TTFB 5 s -> 197 ms).',
+        message: 'Task.find() loads and hydrates every matching document only to take .length on every request; use Task.countDocuments() (seed 004: count TTFB 5 s -> 197 ms).',
       }],
       output: `${TASK}app.get('/count', async (req, res) => {
   res.json({ count: (await Task.countDocuments({ project: req.params.id })) });
@@ -69,7 +115,7 @@ const n5 = () => Task.find({}).then(countOf);`,
     {
       name: 'exec() and select() do not change the count',
       code: `${TASK}const n = async (q) => (await Task.find(q).select('_id').exec()).length;`,
-      errors: [{ messageId: 'countByLoading', line: 3, column: 31, message: /only to take `\.length`; use/ }],
+      errors: [{ messageId: 'countByLoading', line: 3, column: 31, message: /only to take \.length; use/ }],
       output: `${TASK}const n = async (q) => (await Task.countDocuments(q));`,
     },
     {
@@ -91,7 +137,7 @@ const n5 = () => Task.find({}).then(countOf);`,
     {
       name: 'then(d => d.length) becomes countDocuments',
       code: `${TASK}function countOpen() { return Task.find({ done: false }).then((docs) => docs.length); }`,
-      errors: [{ messageId: 'countByLoading', line: 3, column: 31, message: /only to take `\.length`; use/ }],
+      errors: [{ messageId: 'countByLoading', line: 3, column: 31, message: /only to take \.length; use/ }],
       output: `${TASK}function countOpen() { return Task.countDocuments({ done: false }); }`,
     },
     {

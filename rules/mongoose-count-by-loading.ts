@@ -21,12 +21,26 @@ function isLengthRead(path: NodePath): NodePath<t.MemberExpression> | null {
   return member;
 }
 
-/** Every reference of the variable is a `.length` read (and there is at least one). */
+/** `!docs`, `docs && ...`, `if (docs)`: a truthiness test (always true for an array) reads no document. */
+function isTruthinessTest(path: NodePath): boolean {
+  const value = valueRoot(path);
+  const parent = value.parentPath;
+  if (parent?.isUnaryExpression() && parent.node.operator === '!') return true;
+  if (parent?.isLogicalExpression() && parent.node.left === value.node) return true;
+  if (!parent || !(parent.isIfStatement() || parent.isConditionalExpression())) return false;
+  return (parent.node as t.IfStatement | t.ConditionalExpression).test === value.node;
+}
+
+/**
+ * Every reference of the variable is a `.length` read or a truthiness test (formio:
+ * `if (!actions || !actions.length) throw ...`), and at least one reads the length.
+ */
 function onlyLengthReads(id: NodePath): boolean {
   if (id.node.type !== 'Identifier') return false;
   const binding = bindingOf(id, id.node.name);
   if (!binding || !binding.constant || binding.referencePaths.length === 0) return false;
-  return binding.referencePaths.every((reference) => isLengthRead(reference) !== null);
+  return binding.referencePaths.some((reference) => isLengthRead(reference) !== null) &&
+    binding.referencePaths.every((reference) => isLengthRead(reference) !== null || isTruthinessTest(reference));
 }
 
 /** `M.countDocuments(<filter>)` for a fixable query, else null (options, limits, spread arguments). */
@@ -63,6 +77,12 @@ function countFixes(query: ModelQuery, context: RuleContext): Fix[] | null {
     if (!direct || count === null || callback.node.async) return [];
     return replace(title, query.call.node.start, query.then.node.end, count);
   }
+  if (query.callback !== null) {
+    // Model.find(q, (err, docs) => res.json({ count: docs.length })): no fix offered, the callback's
+    // parameter would change meaning.
+    const param = query.callback.get('params')[1];
+    return param?.node && onlyLengthReads(param) ? [] : null;
+  }
   const parent = valueRoot(query.end).parentPath;
   if (!parent?.isAwaitExpression()) return null;
   const length = isLengthRead(parent);
@@ -84,7 +104,7 @@ export const mongooseCountByLoading: RuleModule = {
       summary: 'Teambition: a count endpoint loaded and hydrated every document to count it; counting in the database cut its TTFB from ~5 s to 197 ms.',
     },
     messages: {
-      countByLoading: '`{{model}}.{{method}}()` loads and hydrates every matching document only to take `.length`{{where}}; use `{{model}}.countDocuments()` (seed 004: count TTFB 5 s -> 197 ms).',
+      countByLoading: '{{model}}.{{method}}() loads and hydrates every matching document only to take .length{{where}}; use {{model}}.countDocuments() (seed 004: count TTFB 5 s -> 197 ms).',
     },
     fixable: true,
   },
@@ -97,7 +117,8 @@ export const mongooseCountByLoading: RuleModule = {
           const fixes = countFixes(query, context);
           if (fixes === null) return;
           context.report({
-            node: path.node,
+            // Model.find(q, (err, docs) => ...): the `Model.find` part, not the whole callback.
+            node: query.callback !== null && query.chained.length === 0 ? path.node.callee : path.node,
             messageId: 'countByLoading',
             data: { model: modelLabel(query.model, context.source), method: query.method, where: '' },
             fixes,

@@ -18,6 +18,69 @@ const project: ProjectView = {
 
 runRuleTests(rule, {
   valid: [
+    // Issue 11, from real code: what the rule must leave alone.
+    {
+      name: 'Bookshelf-style models.Post.findOne() in a module that does not import mongoose (ghost)',
+      code: `const models = require('../../models');
+module.exports = { read(frame) { return models.Post.findOne(frame.data, frame.options); } };`,
+    },
+    {
+      name: "Bookshelf's registry: ghostBookshelf.model('Tag', Tag) defines no mongoose model (ghost)",
+      code: `const ghostBookshelf = require('./base');
+const Tag = ghostBookshelf.model('Tag', ghostBookshelf.Model.extend({ tableName: 'tags' }));
+app.get('/tags/:id', async (req, res) => res.json(await Tag.findOne({ id: req.params.id })));`,
+    },
+    {
+      name: 'the MongoDB driver: collection.find().sort().limit() is a cursor of plain objects',
+      code: `app.get('/u', async (req, res) => res.json(await db.collection('users').find({}).sort({ name: 1 }).limit(20).toArray()));`,
+    },
+    {
+      name: 'a query helper hands the query out unexecuted; its caller adds .lean()',
+      code: `${USER}function active() {
+  return User.find({ active: true }).sort({ name: 1 });
+}
+app.get('/u', async (req, res) => res.json(await active().lean()));`,
+    },
+    {
+      name: 'schema.query helpers return the query for chaining',
+      code: `const mongoose = require('mongoose');
+const schema = new mongoose.Schema({ name: String });
+schema.query.byName = function (name) { return this.where({ name: new RegExp(name, 'i') }); };`,
+    },
+    {
+      name: 'callback documents handed to an unknown function (keystone: req.list.getData(item))',
+      code: `module.exports = function (req, res) {
+  req.list.model.find({}).populate('author').exec(function (err, items) {
+    res.json({ results: items.map(function (item) { return req.list.getData(item); }) });
+  });
+};`,
+    },
+    {
+      name: 'this.find() inside a document method is not a model read',
+      code: `const mongoose = require('mongoose');
+const schema = new mongoose.Schema({ name: String });
+schema.methods.siblings = function () { return this.find({ parent: this.parent }); };`,
+    },
+    {
+      name: 'an unresolved receiver without a mongoose-only method or a model name',
+      code: `app.get('/u', async (req, res) => res.json(await store.find({ active: true })));`,
+    },
+    {
+      name: 'an edit form filled from one document (calipso.form.render) is not a view sink',
+      code: `const calipso = require('calipso');
+function edit(req, res, template, block, next) {
+  var Role = calipso.db.model('Role');
+  Role.findById(req.moduleParams.id, function (err, c) {
+    calipso.form.render(roleForm, { role: c }, req, function (form) { calipso.theme.renderItem(req, res, form, block, {}, next); });
+  });
+}`,
+    },
+    {
+      name: 'callback documents mutated and saved',
+      code: `${USER}app.post('/u/:id', (req, res) => {
+  User.findById(req.params.id, function (err, user) { user.name = req.body.name; user.save(() => res.json(user)); });
+});`,
+    },
     { name: 'already lean', code: `${USER}app.get('/u', async (req, res) => res.json(await User.find({}).lean()));` },
     { name: 'lean after other builders, before exec', code: `${USER}app.get('/u', async (req, res) => res.json(await User.find({}).sort({ name: 1 }).lean().exec()));` },
     { name: '{ lean: true } in the options argument', code: `${USER}app.get('/u', async (req, res) => res.json(await User.find({}, null, { lean: true })));` },
@@ -154,6 +217,146 @@ export const all = async () => JSON.stringify(await models.find({}));`,
     },
   ],
   invalid: [
+    // Issue 11, from real code (calipso, keystone, formio, mongoose studio).
+    {
+      name: 'Model.find(q, callback): the documents go straight to res.json()',
+      code: `${USER}app.get('/users', (req, res) => {
+  User.find({ active: true }, function (err, users) {
+    if (err) return res.status(500).end();
+    res.json(users);
+  });
+});`,
+      errors: [{ messageId: 'missingLean', line: 4, column: 3, endLine: 4, endColumn: 12, severity: 'warning', message: /^User\.find\(\) hydrates full mongoose documents that are only sent with res\.json\(\) on every request; add \.lean\(\) \(seed 004[^.]*\.5x faster\)\.$/ }],
+      output: `${USER}app.get('/users', (req, res) => {
+  User.find({ active: true }).lean().exec(function (err, users) {
+    if (err) return res.status(500).end();
+    res.json(users);
+  });
+});`,
+    },
+    {
+      name: 'calipso todoApp: .exec(callback) whose documents are only rendered (res.render as a sink)',
+      code: `${USER}app.get('/todos', function (req, res) {
+  User.find({ owner: req.user.id }).sort('-updated').exec(function (err, todos) {
+    res.render('todo-view', { title: 'Todos', todos: todos });
+  });
+});`,
+      errors: [{ messageId: 'missingLean', line: 4, column: 3, severity: 'warning', message: /only rendered with res\.render\(\) on every request/ }],
+      output: `${USER}app.get('/todos', function (req, res) {
+  User.find({ owner: req.user.id }).lean().sort('-updated').exec(function (err, todos) {
+    res.render('todo-view', { title: 'Todos', todos: todos });
+  });
+});`,
+    },
+    {
+      name: "calipso (mongoose 3): query.sort(s).limit(n).find(callback), documents handed to the CMS's renderItem()",
+      code: `const calipso = require('calipso');
+function repoList(req, res, template, block, next) {
+  var Repo = calipso.db.model('Repo');
+  Repo.find({ type: req.moduleParams.type }).sort('name').limit(100).find(function (err, all) {
+    calipso.theme.renderItem(req, res, template, block, { all: all }, next);
+  });
+}`,
+      errors: [{ messageId: 'missingLean', line: 4, column: 3, message: /^Repo\.find\(\) hydrates full mongoose documents that are only rendered with renderItem\(\); add/ }],
+      output: `const calipso = require('calipso');
+function repoList(req, res, template, block, next) {
+  var Repo = calipso.db.model('Repo');
+  Repo.find({ type: req.moduleParams.type }).lean().sort('name').limit(100).find(function (err, all) {
+    calipso.theme.renderItem(req, res, template, block, { all: all }, next);
+  });
+}`,
+    },
+    {
+      name: 'a schema handed to any receiver defines a model: registry.model(name, userSchema)',
+      code: `const userSchema = require('./schemas/user');
+const User = registry.model('User', userSchema);
+app.get('/u', async (req, res) => res.json(await User.find({})));`,
+      errors: [{ messageId: 'missingLean', line: 3, column: 50 }],
+      output: `const userSchema = require('./schemas/user');
+const User = registry.model('User', userSchema);
+app.get('/u', async (req, res) => res.json(await User.find({}).lean()));`,
+    },
+    {
+      name: 'a single document read is quiet without a profile (information, says what would make it matter)',
+      code: `${USER}app.get('/users/:id', async (req, res) => {
+  res.json(await User.findById(req.params.id));
+});`,
+      errors: [{ messageId: 'missingLean', line: 4, column: 18, severity: 'information', message: /on every request; add \.lean\(\) .* This matters when the read returns many documents or runs often; a profile showing it hot raises it\.$/ }],
+      output: `${USER}app.get('/users/:id', async (req, res) => {
+  res.json(await User.findById(req.params.id).lean());
+});`,
+    },
+    {
+      name: 'a page of documents (limit) is information too',
+      code: `${USER}app.get('/users', async (req, res) => res.json(await User.find({}).limit(20)));`,
+      errors: [{ messageId: 'missingLean', line: 3, column: 54, severity: 'information' }],
+      output: `${USER}app.get('/users', async (req, res) => res.json(await User.find({}).lean().limit(20)));`,
+    },
+    {
+      name: 'schema statics: this.find() is the model; the documents are returned',
+      code: `const mongoose = require('mongoose');
+const schema = new mongoose.Schema({ title: String, author: String });
+schema.statics.list = function (options) {
+  return this.find(options.criteria).populate('author', 'name').sort({ createdAt: -1 }).exec();
+};`,
+      errors: [{ messageId: 'missingLean', line: 4, column: 10, severity: 'information', message: /^this\.find\(\) hydrates full mongoose documents that are only returned; add/ }],
+      output: `const mongoose = require('mongoose');
+const schema = new mongoose.Schema({ title: String, author: String });
+schema.statics.list = function (options) {
+  return this.find(options.criteria).lean().populate('author', 'name').sort({ createdAt: -1 }).exec();
+};`,
+    },
+    {
+      name: "statics object and schema.static('name', fn)",
+      code: `const mongoose = require('mongoose');
+const schema = new mongoose.Schema({ name: String }, { statics: { async named(n) { return this.findOne({ name: n }); } } });
+schema.static('recent', async function () { const docs = await this.find({}).sort({ _id: -1 }); return docs; });`,
+      errors: [
+        { messageId: 'missingLean', line: 2, column: 91 },
+        { messageId: 'missingLean', line: 3, column: 64 },
+      ],
+      output: `const mongoose = require('mongoose');
+const schema = new mongoose.Schema({ name: String }, { statics: { async named(n) { return this.findOne({ name: n }).lean(); } } });
+schema.static('recent', async function () { const docs = await this.find({}).lean().sort({ _id: -1 }); return docs; });`,
+    },
+    {
+      name: 'a model the analysis cannot resolve, unmistakable by .populate()/.exec() (keystone: req.list.model)',
+      code: `module.exports = function (req, res) {
+  req.list.model.find({ state: 'published' }).populate('author').exec(function (err, posts) {
+    res.json({ posts: posts });
+  });
+};`,
+      errors: [{ messageId: 'missingLean', line: 2, column: 3, message: /^req\.list\.model\.find\(\) hydrates/ }],
+      output: `module.exports = function (req, res) {
+  req.list.model.find({ state: 'published' }).lean().populate('author').exec(function (err, posts) {
+    res.json({ posts: posts });
+  });
+};`,
+    },
+    {
+      name: 'a model named so (formio: resources.form.model) in a module that imports mongoose',
+      code: `const mongoose = require('mongoose');
+module.exports = (router) => async function getForms(req, res) {
+  res.json(await router.formio.resources.form.model.findOne({ _id: req.params.formId }));
+};`,
+      errors: [{ messageId: 'missingLean', line: 3, column: 18 }],
+      output: `const mongoose = require('mongoose');
+module.exports = (router) => async function getForms(req, res) {
+  res.json(await router.formio.resources.form.model.findOne({ _id: req.params.formId }).lean());
+};`,
+    },
+    {
+      name: 'a query helper whose caller in the module awaits and sends it',
+      code: `${USER}function active() {
+  return User.find({ active: true });
+}
+app.get('/u', async (req, res) => res.json(await active()));`,
+      errors: [{ messageId: 'missingLean', line: 4, column: 10, message: /only sent with res\.json\(\)/ }],
+      output: `${USER}function active() {
+  return User.find({ active: true }).lean();
+}
+app.get('/u', async (req, res) => res.json(await active()));`,
+    },
     {
       name: 'awaited find sent with res.json (the fix goes before .sort/.exec)',
       code: `${USER}app.get('/users', async (req, res) => {
@@ -162,7 +365,7 @@ export const all = async () => JSON.stringify(await models.find({}));`,
 });`,
       errors: [{
         messageId: 'missingLean', line: 4, column: 23, endLine: 4, endColumn: 50,
-        message: '`User.find()` hydrates full mongoose documents that are only sent with res.json() on every request; add `.lean()` (seed 004: completeMany took 2+ s, lean reads were >= 1.5x faster).',
+        message: 'User.find() hydrates full mongoose documents that are only sent with res.json() on every request; add .lean() (seed 004: completeMany took 2+ s, lean reads were >= 1.5x faster).',
       }],
       output: `${USER}app.get('/users', async (req, res) => {
   const users = await User.find({ active: true }).lean().sort({ name: 1 }).exec();
@@ -234,7 +437,7 @@ router.get('/tasks', async (ctx) => {
       name: 'inline one-argument lookup mongoose.model(\'User\')',
       code: `const mongoose = require('mongoose');
 app.get('/u', async (req, res) => res.send(await mongoose.model('User').where({ a: 1 })));`,
-      errors: [{ messageId: 'missingLean', line: 2, column: 50, message: /`mongoose\.model\('User'\)\.where\(\)`/ }],
+      errors: [{ messageId: 'missingLean', line: 2, column: 50, message: /mongoose\.model\('User'\)\.where\(\)/ }],
       output: `const mongoose = require('mongoose');
 app.get('/u', async (req, res) => res.send(await mongoose.model('User').where({ a: 1 }).lean()));`,
     },
@@ -254,7 +457,7 @@ app.get('/t', async (req, res) => { res.json(await Task.find().lean()); });`,
       name: 'model imported by destructuring from ./models (CommonJS)',
       code: `const { Task } = require('./models');
 app.get('/t', async (req, res) => res.json(await Task.find({ done: false })));`,
-      errors: [{ messageId: 'missingLean', line: 2, column: 50, message: /`Task\.find\(\)`/ }],
+      errors: [{ messageId: 'missingLean', line: 2, column: 50, message: /Task\.find\(\)/ }],
       output: `const { Task } = require('./models');
 app.get('/t', async (req, res) => res.json(await Task.find({ done: false }).lean()));`,
     },
@@ -262,7 +465,7 @@ app.get('/t', async (req, res) => res.json(await Task.find({ done: false }).lean
       name: 'model used through the whole module object (models.User)',
       code: `const models = require('./models');
 app.get('/u', async (req, res) => res.json(await models.User.findOne({})));`,
-      errors: [{ messageId: 'missingLean', line: 2, column: 50, message: /`models\.User\.findOne\(\)`/ }],
+      errors: [{ messageId: 'missingLean', line: 2, column: 50, message: /models\.User\.findOne\(\)/ }],
       output: `const models = require('./models');
 app.get('/u', async (req, res) => res.json(await models.User.findOne({}).lean()));`,
     },

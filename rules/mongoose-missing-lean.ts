@@ -4,7 +4,7 @@ import type { NodePath } from '@babel/traverse';
 import type * as t from '@babel/types';
 import { bindingOf } from '../server/static/bindings';
 import type { HotContext, RuleModule } from './api';
-import { memberName, methodCallOn, modelLabel, modelQueryAt, unwrapExpression, valueRoot, whereItRuns } from './mongooseModels';
+import { memberName, methodCallOn, modelLabel, modelQueryAt, unwrapExpression, valueRoot, whereItRuns, type ModelQuery } from './mongooseModels';
 
 /** What a value turned out to be used for. */
 interface Usage {
@@ -14,7 +14,8 @@ interface Usage {
   documentUse: boolean;
 }
 
-type ValueKind = 'doc' | 'array' | 'plain';
+/** 'query': an unexecuted query returned from a plain function (followed like its result in callers). */
+type ValueKind = 'doc' | 'array' | 'plain' | 'query';
 
 const NONE: Usage = { sink: null, documentUse: false };
 const DOCUMENT_USE: Usage = { sink: null, documentUse: true };
@@ -69,8 +70,11 @@ function callbackParam(call: NodePath<t.CallExpression>, index: number): NodePat
  * `const u = await getUser(id); u.save()` keeps `getUser`'s query unflagged.
  */
 function usageOfReturn(returnOrArrow: NodePath, kind: ValueKind, depth: number): Usage {
-  const returned: Usage = { sink: 'returned', documentUse: false };
   const fn = returnOrArrow.isArrowFunctionExpression() ? returnOrArrow : returnOrArrow.getFunctionParent();
+  // A query handed out unexecuted from a plain function (a query helper) is the caller's to finish:
+  // it may chain `.lean()` itself, so only what callers in this module do with it counts.
+  const returned: Usage = { sink: kind === 'query' ? null : 'returned', documentUse: false };
+  if (kind === 'query') kind = 'array';
   if (!fn) return returned;
   let name: string | null = null;
   if (fn.isFunctionDeclaration() && fn.node.id) name = fn.node.id.name;
@@ -151,7 +155,7 @@ function usageOf(path: NodePath, kind: ValueKind, depth: number): Usage {
     const index = parent.node.elements.indexOf(node as t.Expression);
     return usageThroughPromiseAll(parent, index, kind, depth) ?? usageOf(parent, 'plain', depth + 1);
   }
-  if (parent.isCallExpression() && parent.node.arguments.includes(node as t.Expression)) return usageAsArgument(parent);
+  if (parent.isCallExpression() && parent.node.arguments.includes(node as t.Expression)) return usageAsArgument(parent, node);
   if (parent.isNewExpression()) return DOCUMENT_USE;
   if (parent.isForOfStatement() && parent.node.right === node) {
     if (kind !== 'array') return NONE;
@@ -193,11 +197,21 @@ function usageOfAssignment(assignment: NodePath<t.AssignmentExpression>, kind: V
   return DOCUMENT_USE;
 }
 
-function usageAsArgument(call: NodePath<t.CallExpression>): Usage {
+function usageAsArgument(call: NodePath<t.CallExpression>, argument: t.Node): Usage {
   const callee = unwrapExpression(call.node.callee);
   const name = memberName(callee);
   if (callee.type === 'MemberExpression') {
     const object = unwrapExpression(callee.object);
+    // res.render('tasks', { tasks }): the view's locals are read by the template, field by field.
+    // calipso.theme.renderItem(req, res, template, block, { all }, next): a CMS's own view renderer.
+    // Not a form renderer (calipso.form.render(form, { content: doc })): an edit form of one document
+    // may read it through getters, and is not where hydration costs.
+    const receiverName = object.type === 'Identifier' ? object.name : memberName(object) ?? '';
+    if (name !== null && /^render(Item|View|Template|Page)?$/.test(name) && !/form/i.test(receiverName) &&
+        call.node.arguments.indexOf(argument as t.Expression) >= 1) {
+      const receiver = object.type === 'Identifier' ? `${object.name}.` : name === 'render' ? 'res.' : '';
+      return { sink: `rendered with ${receiver}${name}()`, documentUse: false };
+    }
     if (name === 'stringify' && object.type === 'Identifier' && object.name === 'JSON') {
       return { sink: 'serialized with JSON.stringify()', documentUse: false };
     }
@@ -230,6 +244,36 @@ function usageAsObject(value: NodePath, member: NodePath<t.MemberExpression>, ki
   return resultKind ? usageOf(call.call, resultKind, depth + 1) : NONE;
 }
 
+/**
+ * `M.find(q, cb)` runs the query at once, so `.lean()` cannot be chained after it: the fix turns it
+ * into `M.find(q).lean().exec(cb)`, which mongoose runs the same way.
+ */
+function callbackLeanFix(call: t.CallExpression, callback: t.Node): { start: number; end: number; text: string } | null {
+  const index = call.arguments.indexOf(callback as t.Expression);
+  const before = index > 0 ? call.arguments[index - 1].end : call.callee.end;
+  if (before == null || callback.start == null) return null;
+  return { start: before, end: callback.start, text: index > 0 ? ').lean().exec(' : '().lean().exec(' };
+}
+
+/** `return User.find(q)` (not awaited) from a function that is not async: a query builder handed out. */
+function isPlainFunctionReturn(end: NodePath): boolean {
+  const parent = valueRoot(end).parentPath;
+  const returned = parent?.isReturnStatement() || (parent?.isArrowFunctionExpression() && parent.node.body === valueRoot(end).node);
+  if (!returned) return false;
+  const fn = parent?.isArrowFunctionExpression() ? parent : parent?.getFunctionParent();
+  return fn !== null && fn !== undefined && !(fn.node as t.Function).async && !isCallbackReturn(parent as NodePath);
+}
+
+/** An array read with no limit (it grows with the collection), on a request or message path. */
+function isUnboundedHotRead(query: ModelQuery, hot: HotContext): boolean {
+  if (query.resultKind !== 'array' || query.chained.includes('limit')) return false;
+  const hasLimitOption = query.call.node.arguments.some((arg) => arg.type === 'ObjectExpression' && arg.properties.some((prop) =>
+    prop.type === 'ObjectProperty' && !prop.computed && prop.key.type === 'Identifier' && prop.key.name === 'limit'));
+  if (hasLimitOption) return false;
+  const kind = hot.contextOf(query.call).kind;
+  return kind === 'request' || kind === 'message';
+}
+
 export const mongooseMissingLean: RuleModule = {
   meta: {
     id: 'mongoose-missing-lean',
@@ -240,7 +284,7 @@ export const mongooseMissingLean: RuleModule = {
       summary: 'Teambition: mongoose hydration (completeMany) took 2+ s of CPU per task-list request; adding .lean() made DB reads at least 1.5x faster.',
     },
     messages: {
-      missingLean: '`{{model}}.{{method}}()` hydrates full mongoose documents that are only {{use}}{{where}}; add `.lean()` (seed 004: completeMany took 2+ s, lean reads were >= 1.5x faster).',
+      missingLean: '{{model}}.{{method}}() hydrates full mongoose documents that are only {{use}}{{where}}; add .lean() (seed 004: completeMany took 2+ s, lean reads were >= 1.5x faster).{{matters}}',
     },
     fixable: true,
   },
@@ -255,18 +299,43 @@ export const mongooseMissingLean: RuleModule = {
             const param = callbackParam(query.then, 0);
             if (param === null || param === 'none') return;
             usage = usageOfBinding(param, query.resultKind, 0);
+          } else if (query.callback !== null) {
+            // Model.find(q, function (err, docs) {...}) / query.exec((err, doc) => ...)
+            const param = query.callback.get('params')[1];
+            if (!param) return;
+            usage = usageOfBinding(param, query.resultKind, 0);
           } else {
-            usage = usageOf(query.end, query.resultKind, 0);
+            const handedOut = !query.chained.includes('exec') && isPlainFunctionReturn(query.end);
+            usage = usageOf(query.end, handedOut ? 'query' : query.resultKind, 0);
           }
           if (usage.documentUse || usage.sink === null) return;
           const end = path.node.end;
           if (end == null) return;
-          context.report({
-            node: path.node,
+          const callbackInCall = query.callback !== null && query.chained.length === 0;
+          const fix = callbackInCall ? callbackLeanFix(path.node, query.callback!.node) : { start: end, end, text: '.lean()' };
+          const base = {
+            // Model.find(q, function (err, docs) {...}): the finding is the `Model.find` part, not the whole callback.
+            node: callbackInCall ? path.node.callee : path.node,
             messageId: 'missingLean',
-            data: { model: modelLabel(query.model, context.source), method: query.method, use: usage.sink, where: '' },
-            fixes: [{ title: 'Add .lean() to the query', edits: [{ start: end, end, text: '.lean()' }] }],
+            data: { model: modelLabel(query.model, context.source), method: query.method, use: usage.sink, where: '', matters: '' },
+            fixes: fix === null ? [] : [{ title: 'Add .lean() to the query', edits: [fix] }],
+          };
+          // Hydrating one document, or a page of them, costs microseconds unless it runs often: only
+          // an unbounded list read on a request or message path is certain to cost; the others need
+          // frequency (one severity lower until a profile shows them hot).
+          context.report({
+            ...base,
+            when: (hot: HotContext) => isUnboundedHotRead(query, hot),
             describe: (hot: HotContext) => ({ where: whereItRuns(hot.contextOf(path)) }),
+          });
+          context.report({
+            ...base,
+            evidence: 'frequency',
+            when: (hot: HotContext) => !isUnboundedHotRead(query, hot),
+            describe: (hot: HotContext) => ({
+              where: whereItRuns(hot.contextOf(path)),
+              matters: ' This matters when the read returns many documents or runs often; a profile showing it hot raises it.',
+            }),
           });
         },
       },

@@ -48,6 +48,11 @@ const CONNECTION_NAME = /^(conn|connection|db|database)$|(Connection|Conn|Db)$/;
 function isMongooseReceiver(node: t.Node, roleOf: (name: string) => MongooseRole): boolean {
   const target = unwrapExpression(node);
   if (target.type === 'Identifier') return roleOf(target.name) === 'mongoose' || CONNECTION_NAME.test(target.name);
+  // require('mongoose').model('User', schema)
+  if (target.type === 'CallExpression' && target.callee.type === 'Identifier' && target.callee.name === 'require') {
+    const arg = target.arguments[0];
+    return arg?.type === 'StringLiteral' && arg.value === 'mongoose';
+  }
   // mongoose.connection.model('X'), this.db.model('X')
   const name = memberName(target);
   return name !== null && CONNECTION_NAME.test(name);
@@ -78,9 +83,23 @@ export function isModelExpression(node: t.Node, roleOf: (name: string) => Mongoo
   if (!isStringArgument(args[0])) return false;
   if (callee.type === 'Identifier') return roleOf(callee.name) === 'model';
   if (memberName(callee) !== 'model' || callee.type !== 'MemberExpression') return false;
-  // Two arguments (name, schema) define a model whatever the receiver (mongoose, a connection);
-  // the one-argument lookup is only trusted on mongoose itself or a connection-like receiver.
-  return args.length >= 2 || isMongooseReceiver(callee.object, roleOf);
+  // Two arguments (name, schema) define a model on mongoose or a connection-like receiver, or on any
+  // receiver when the second argument is a schema (`app.db.model('X', userSchema)`): Bookshelf's
+  // registry also reads `ghostBookshelf.model('Tag', Tag)`. The one-argument lookup is only trusted
+  // on mongoose itself or a connection-like receiver.
+  if (isMongooseReceiver(callee.object, roleOf)) return true;
+  return args.length >= 2 && looksLikeSchema(args[1]);
+}
+
+/** `new Schema(...)`, `new mongoose.Schema(...)`, `userSchema`, `models.schema`: a mongoose schema by its look. */
+function looksLikeSchema(node: t.Node): boolean {
+  const target = unwrapExpression(node);
+  if (target.type === 'NewExpression') {
+    const callee = unwrapExpression(target.callee);
+    return (callee.type === 'Identifier' && callee.name === 'Schema') || memberName(callee) === 'Schema';
+  }
+  const name = target.type === 'Identifier' ? target.name : memberName(target);
+  return name !== null && /schema$/i.test(name);
 }
 
 function roleResolver(context: RuleContext): (name: string) => MongooseRole {
@@ -111,9 +130,17 @@ export function isModelPath(path: NodePath, context: RuleContext, depth = 0): bo
   if (isModelExpression(node, roleOf)) return true;
   if (depth > MAX_ALIAS_DEPTH) return false;
 
+  if (node.type === 'ThisExpression') return staticsKind(path) === 'static';
   if (node.type === 'MemberExpression' && unwrapExpression(node.object).type === 'ThisExpression') {
     const name = memberName(node);
+    // `this.constructor` inside a document method is the document's model.
+    if (name === 'constructor') return staticsKind(path) === 'method';
     return name !== null && isInjectedModel(path, name, context);
+  }
+  // `this.model('Task')` inside a static or a document method looks up a model.
+  if (node.type === 'CallExpression' && memberName(unwrapExpression(node.callee)) === 'model' && node.arguments.length === 1) {
+    const callee = unwrapExpression(node.callee);
+    if (callee.type === 'MemberExpression' && unwrapExpression(callee.object).type === 'ThisExpression') return staticsKind(path) !== null;
   }
 
   let rootName: string | null = null;
@@ -190,6 +217,152 @@ function isImportedModel(context: RuleContext, imported: ImportBinding, member: 
   return moduleSummary(context, imported.source)?.mongooseModelExports.has(exportName) === true;
 }
 
+/** `schema.statics.x = fn`, `schema.static('x', fn)`, `statics: { x() {} }` — and the same for methods. */
+function schemaBucketOf(fn: NodePath): 'static' | 'method' | null {
+  const bucket = (name: string | null): 'static' | 'method' | null =>
+    name === 'statics' || name === 'static' ? 'static' : name === 'methods' || name === 'method' ? 'method' : null;
+  let holder = fn.parentPath;
+  if (!holder) return null;
+  // schema.statics.findRecent = function () {...}
+  if (holder.isAssignmentExpression() && holder.node.right === fn.node) {
+    const left = unwrapExpression(holder.node.left);
+    return left.type === 'MemberExpression' ? bucket(memberName(unwrapExpression(left.object))) : null;
+  }
+  // schema.static('findRecent', function () {...})
+  if (holder.isCallExpression() && holder.node.arguments[1] === fn.node) return bucket(memberName(unwrapExpression(holder.node.callee)));
+  // { findRecent() {...} } or { findRecent: function () {...} } inside statics/methods objects
+  if (fn.isObjectMethod()) holder = fn;
+  else if (!holder.isObjectProperty() || holder.node.value !== fn.node) return null;
+  const object = holder.parentPath;
+  const owner = object?.parentPath;
+  if (!object?.isObjectExpression() || !owner) return null;
+  // schema.statics = { ... }, schema.static({ ... }), new Schema(def, { statics: { ... } })
+  if (owner.isAssignmentExpression() && owner.node.right === object.node) return bucket(memberName(unwrapExpression(owner.node.left)));
+  if (owner.isCallExpression() && owner.node.arguments[0] === object.node) return bucket(memberName(unwrapExpression(owner.node.callee)));
+  if (owner.isObjectProperty() && owner.node.value === object.node && !owner.node.computed) {
+    const key = owner.node.key;
+    return bucket(key.type === 'Identifier' ? key.name : key.type === 'StringLiteral' ? key.value : null);
+  }
+  return null;
+}
+
+/** What `this` is where `path` sits: a model (inside schema statics), a document (methods), or unknown. */
+export function staticsKind(path: NodePath): 'static' | 'method' | null {
+  // Arrow functions take `this` from where they are written.
+  const fn = path.findParent((p) => p.isFunction() && !p.isArrowFunctionExpression());
+  return fn ? schemaBucketOf(fn) : null;
+}
+
+/** Libraries with their own `find`/`findOne` (plain results): the unresolved-model guesses stay off in their files. */
+const OTHER_DATA_LIBRARIES = /^(mongodb|monk|mongojs|sequelize|sequelize-typescript|typeorm|objection|bookshelf|knex|waterline|sails|@prisma\/client|@mikro-orm\/.*|@nestjs\/(sequelize|typeorm)|nedb|@seald-io\/nedb|lowdb|loki|lokijs|dynamoose)$/;
+const otherLibraryByContext = new WeakMap<RuleContext, 'mongoose' | 'other' | 'unknown'>();
+
+function requireSource(node: t.Node | null | undefined): string | null {
+  const target = node ? unwrapExpression(node) : null;
+  if (target?.type !== 'CallExpression' || target.callee.type !== 'Identifier' || target.callee.name !== 'require') return null;
+  const arg = target.arguments[0];
+  return arg?.type === 'StringLiteral' ? arg.value : null;
+}
+
+/** Does the module import mongoose, or a data library whose `find` results are not mongoose documents? */
+function dataLibraryOf(path: NodePath, context: RuleContext): 'mongoose' | 'other' | 'unknown' {
+  const known = otherLibraryByContext.get(context);
+  if (known !== undefined) return known;
+  const program = path.findParent((p) => p.isProgram());
+  let found = false;
+  let mongoose = false;
+  for (const statement of program?.isProgram() ? program.node.body : []) {
+    const sources: (string | null)[] = [];
+    if (statement.type === 'ImportDeclaration') sources.push(statement.source.value);
+    if (statement.type === 'VariableDeclaration') for (const d of statement.declarations) sources.push(requireSource(d.init), d.init?.type === 'MemberExpression' ? requireSource(d.init.object) : null);
+    if (sources.some((source) => source !== null && OTHER_DATA_LIBRARIES.test(source))) found = true;
+    if (sources.includes('mongoose') || sources.includes('@nestjs/mongoose')) mongoose = true;
+  }
+  // A mongoose module that also imports the driver (for ObjectId, say) is still a mongoose module.
+  const flavour = mongoose ? 'mongoose' : found ? 'other' : 'unknown';
+  otherLibraryByContext.set(context, flavour);
+  return flavour;
+}
+
+/** Names that say "a mongoose model" when the analysis cannot resolve the value: `list.model`, `submissionModel`, `db.models[name]`. */
+const MODEL_NAME = /(^model$|Model$|^models$)/;
+/** Receivers of the MongoDB driver or similar, whose `find()` returns a cursor of plain objects. */
+const COLLECTION_NAME = /coll(ection)?s?$|^(cursor|bucket)$/i;
+
+/** `users` for `users`, `db.users`, `db.collection('users')` → `collection`: the last name of a receiver. */
+function receiverName(node: t.Node): string | null {
+  const target = unwrapExpression(node);
+  if (target.type === 'Identifier') return target.name;
+  if (target.type === 'CallExpression') return memberName(unwrapExpression(target.callee)) ?? (target.callee.type === 'Identifier' ? target.callee.name : null);
+  return memberName(target);
+}
+
+/**
+ * An expression the analysis cannot resolve, but that real mongoose code names unmistakably:
+ * `req.list.model`, `keystone.list('X').model`, `formio.resources.form.model`, `submissionModel`,
+ * `this.userModel`, `db.models[name]`, `models.User`, `formio.mongoose.model('form')`.
+ */
+function looksLikeModel(node: t.Node): boolean {
+  const target = unwrapExpression(node);
+  if (target.type === 'Identifier') return /.Model$/.test(target.name);
+  if (target.type === 'MemberExpression') {
+    const name = memberName(target);
+    if (name !== null) {
+      if (MODEL_NAME.test(name) && name !== 'models') return true;
+      // models.User / db.models.User
+      const object = unwrapExpression(target.object);
+      return /^[A-Z]/.test(name) && (memberName(object) === 'models' || (object.type === 'Identifier' && object.name === 'models'));
+    }
+    // db.models[name], mongoose.models[name]
+    const object = unwrapExpression(target.object);
+    return memberName(object) === 'models' || (object.type === 'Identifier' && object.name === 'models');
+  }
+  if (target.type === 'CallExpression') {
+    // formio.mongoose.model('form'), conn.model(name): a lookup by name on mongoose or a connection.
+    const callee = unwrapExpression(target.callee);
+    if (memberName(callee) !== 'model' || callee.type !== 'MemberExpression' || target.arguments.length !== 1) return false;
+    const receiver = unwrapExpression(callee.object);
+    const receiverName = receiver.type === 'Identifier' ? receiver.name : memberName(receiver);
+    return receiverName !== null && (receiverName === 'mongoose' || CONNECTION_NAME.test(receiverName));
+  }
+  return false;
+}
+
+/** Test-runner blocks: code inside them checks data once per test run, it never serves a request. */
+const TEST_BLOCKS = new Set(['it', 'test', 'describe', 'before', 'after', 'beforeEach', 'afterEach', 'beforeAll', 'afterAll']);
+
+/** True when `path` sits in a function handed to `it(...)`, `describe(...)`, `beforeEach(...)` and the like. */
+export function insideTestBlock(path: NodePath): boolean {
+  return path.findParent((p) => {
+    if (!p.isFunction()) return false;
+    const call = p.parentPath;
+    if (!call?.isCallExpression() || !call.node.arguments.includes(p.node as t.Expression)) return false;
+    // it(...), and it.only(...) / describe.skip(...) through their object.
+    const callee = unwrapExpression(call.node.callee);
+    const root = callee.type === 'MemberExpression' ? unwrapExpression(callee.object) : callee;
+    return root.type === 'Identifier' && TEST_BLOCKS.has(root.name);
+  }) !== null;
+}
+
+/** Names of one-time work: an installer, a migration, a seed, a setup step (issue 11: "one-time work is not per-request work"). */
+const ONE_TIME_NAME = /^(install|uninstall|setup|seed|migrate|migration|upgrade|bootstrap)([A-Z_]|$)/i;
+
+/** The name a function is known by: its own, its variable's, or its property's. */
+function functionName(fn: NodePath): string | null {
+  const node = fn.node as t.Function;
+  if ((node.type === 'FunctionDeclaration' || node.type === 'FunctionExpression') && node.id) return node.id.name;
+  if (node.type === 'ObjectMethod' || node.type === 'ClassMethod') return node.key.type === 'Identifier' ? node.key.name : null;
+  const holder = fn.parentPath;
+  if (holder?.isVariableDeclarator() && holder.node.id.type === 'Identifier') return holder.node.id.name;
+  if (holder?.isObjectProperty() && holder.node.key.type === 'Identifier') return holder.node.key.name;
+  return null;
+}
+
+/** True when `path` sits in a function named as one-time work (`function install(next) {...}`, `seedDatabase`). */
+export function insideOneTimeWork(path: NodePath): boolean {
+  return path.findParent((p) => p.isFunction() && ONE_TIME_NAME.test(functionName(p) ?? '')) !== null;
+}
+
 /** A short label for messages: the model expression's source text, shortened when long. */
 export function modelLabel(node: t.Node, source: string): string {
   const target = unwrapExpression(node);
@@ -222,6 +395,8 @@ export interface ModelQuery {
   end: NodePath;
   /** The `.then(callback)` call ending the chain, if any. */
   then: NodePath<t.CallExpression> | null;
+  /** The inline node-style callback that receives the result: `find(q, (err, docs) => ...)`, `.exec(cb)`. */
+  callback: NodePath<t.ArrowFunctionExpression | t.FunctionExpression> | null;
   /** A single document (findOne/findById) or an array of them (find). */
   resultKind: 'doc' | 'array';
   /** Set when the chain continues with a method that is not a document read (count, cursor, ...). */
@@ -261,17 +436,28 @@ export function modelQueryAt(call: NodePath<t.CallExpression>, context: RuleCont
   if (method === null || !Object.hasOwn(READ_METHODS, method)) return null;
   const calleePath = call.get('callee');
   const modelPath = calleePath.isMemberExpression() ? calleePath.get('object') : null;
-  if (!modelPath || !isModelPath(modelPath, context)) return null;
+  if (!modelPath || insideTestBlock(call) || insideOneTimeWork(call)) return null;
+  const resolved = isModelPath(modelPath, context);
+  const library = resolved ? 'mongoose' : dataLibraryOf(call, context);
+  if (!resolved && (COLLECTION_NAME.test(receiverName(callee.object) ?? '') || library === 'other')) return null;
 
   const query: ModelQuery = {
     call, model: callee.object, method, chained: [], lean: hasLeanOption(call.node.arguments),
-    end: call, then: null, resultKind: READ_METHODS[method], other: null,
+    end: call, then: null, callback: callbackArgument(call), resultKind: READ_METHODS[method], other: null,
   };
-  for (let link = methodCallOn(call); link !== null; link = methodCallOn(query.end)) {
+  for (let link = query.callback ? null : methodCallOn(call); link !== null; link = methodCallOn(query.end)) {
     const args = link.call.node.arguments;
     query.chained.push(link.name);
     if (link.name === 'then') {
       query.then = link.call;
+      break;
+    }
+    const callback = link.name === 'exec' || link.name === 'find' || link.name === 'findOne' ? callbackArgument(link.call) : null;
+    if (callback !== null) {
+      // query.exec(function (err, docs) {...}), mongoose 3's query.sort(s).find(cb): the callback receives the documents.
+      if (link.name === 'findOne') query.resultKind = 'doc';
+      query.callback = callback;
+      query.end = link.call;
       break;
     }
     if (!QUERY_BUILDERS.has(link.name)) {
@@ -284,7 +470,23 @@ export function modelQueryAt(call: NodePath<t.CallExpression>, context: RuleCont
     if (link.name === 'findOne') query.resultKind = 'doc';
     query.end = link.call;
   }
+  // A model the analysis could not resolve counts only when the code is unmistakably mongoose: the
+  // chain uses what only mongoose queries have (`exec`, `populate`, `lean`), or the receiver is named
+  // a model and the module imports mongoose or reads in node-callback style. A name alone is not
+  // enough: Bookshelf and Sequelize code says `models.Post.findOne()` too.
+  if (!resolved && !query.chained.some((name) => MONGOOSE_ONLY_METHODS.has(name)) &&
+      !(looksLikeModel(callee.object) && (library === 'mongoose' || query.callback !== null))) return null;
   return query;
+}
+
+/** Query methods that the MongoDB driver's cursors and other ORMs do not have. */
+const MONGOOSE_ONLY_METHODS = new Set(['exec', 'populate', 'lean']);
+
+/** The node-style callback ending `Model.find(q, cb)` / `query.exec(cb)`, when written inline. */
+function callbackArgument(call: NodePath<t.CallExpression>): NodePath<t.ArrowFunctionExpression | t.FunctionExpression> | null {
+  const args = call.get('arguments');
+  const last = args[args.length - 1];
+  return last && (last.isFunctionExpression() || last.isArrowFunctionExpression()) ? last : null;
 }
 
 /** " on every request (via listTasks)" and the like: mongoose rules apply anywhere, but say when code is hot. */

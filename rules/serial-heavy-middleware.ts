@@ -155,7 +155,10 @@ function middlewareArguments(call: NodePath<t.CallExpression>): NodePath[] {
     seen.add(arg.node);
     const node = unwrapExpression(arg.node);
     const array = arrayOfBinding(arg);
-    if (array !== null) {
+    if (arg.isSpreadElement()) {
+      // app.get('/tasks', ...chain, handler): the spread array's elements join the chain in place.
+      add(arg.get('argument') as NodePath);
+    } else if (array !== null) {
       add(array);
     } else if (node.type === 'ArrayExpression') {
       for (const element of (arg as NodePath<t.ArrayExpression>).get('elements')) if (element.node) add(element as NodePath);
@@ -419,7 +422,7 @@ function independent(a: Effects, b: Effects): boolean {
 }
 
 function names(members: readonly Middleware[]): string {
-  return members.map((m) => `\`${m.label}\``).join(', ');
+  return members.map((m) => m.label).join(', ');
 }
 
 export const serialHeavyMiddleware: RuleModule = {
@@ -433,7 +436,7 @@ export const serialHeavyMiddleware: RuleModule = {
     },
     messages: {
       independentIo: 'Middlewares {{names}} each await independent I/O but run one after another on every request; neither reads what the other writes, so start the I/O together (Promise.all in one middleware) (seed 004: serial middleware chains, task list 6 s -> 800 ms).',
-      repeatedPasses: 'Middlewares {{names}} each iterate over the same `{{data}}` on every request; compute it in one pass (seed 004: toJson/fillCreator/fillExecutor re-walked the same data; page 8-10x faster once fixed).',
+      repeatedPasses: 'Middlewares {{names}} each iterate over the same {{data}} on every request; compute it in one pass (seed 004: toJson/fillCreator/fillExecutor re-walked the same data; page 8-10x faster once fixed). It matters when the data is large; a profile showing the chain hot raises it.',
     },
     fixable: false,
   },
@@ -460,7 +463,8 @@ export const serialHeavyMiddleware: RuleModule = {
       }
       const busiest = [...walkers.values()].filter((w) => w.members.length >= 2).sort((a, b) => b.members.length - a.members.length)[0];
       if (busiest) {
-        context.report({ node: busiest.members[0].registration.node, messageId: 'repeatedPasses', data: { names: names(busiest.members), data: busiest.display } });
+        // Another pass over an array costs as much as the array is long: quiet until a profile says so.
+        context.report({ node: busiest.members[0].registration.node, messageId: 'repeatedPasses', data: { names: names(busiest.members), data: busiest.display }, evidence: 'frequency' });
       }
     };
 

@@ -49,6 +49,9 @@ export interface ProfileSummary {
   format: ProfileFormat;
   samples: number;
   durationMs: number;
+  /** CPU time (idle excluded), the denominator of every percent Hotframe shows for this profile. */
+  cpuMs: number;
+  /** GC's share of CPU time (idle excluded). */
   gcPercent: number;
   /** Files named by frames that are not found locally. */
   unresolvedFiles: string[];
@@ -64,7 +67,7 @@ export interface LineHeat {
   line: number; // 1-based
   selfMs: number;
   selfSamples: number;
-  /** Share of all samples in the profile, 0..100. */
+  /** selfMs as a share of the profile's CPU time (idle excluded), 0..100. */
   percent: number;
 }
 
@@ -74,7 +77,8 @@ export interface FunctionHeat {
   column: number; // 1-based
   selfMs: number;
   totalMs: number;
-  percent: number; // total share, 0..100
+  /** totalMs as a share of the profile's CPU time (idle excluded), 0..100. */
+  percent: number;
 }
 
 export interface FileHeat {
@@ -96,8 +100,10 @@ export interface FlameGraphParams {
 export interface FlameGraphResult {
   title: string;
   mode: FlameMode;
-  unit: 'samples' | 'ms';
-  totalMs: number;
+  /** Frame values are ms (self and total), like every other figure. */
+  unit: 'ms';
+  /** The profile's CPU time (idle excluded): every share in the graph is a frame's ms over this. */
+  cpuMs: number;
   root: FlameNode;
   /** Files the webview may ask to open (absolute local paths that exist). */
   openableFiles: string[];

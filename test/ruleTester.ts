@@ -2,7 +2,7 @@
 // under test, as mocha `describe` / `it`. Lines and columns are 1-BASED here (as in ESLint and
 // the CLI); the engine's Babel columns are 0-based and converted below.
 import assert from 'node:assert/strict';
-import type { Finding, ProjectView, RuleModule, TextEdit } from '../rules/api';
+import type { Finding, ProjectView, RuleModule, Severity, TextEdit } from '../rules/api';
 import { analyzeSource, type AnalysisResult } from '../server/static/engine';
 import { parseSource } from '../server/static/parse';
 
@@ -24,6 +24,8 @@ export interface ExpectedError {
   endColumn?: number; // 1-based
   /** Exact message text, or a pattern it must match. */
   message?: string | RegExp;
+  /** The finding's severity at the rule's default level (without a profile). */
+  severity?: Severity;
 }
 
 export interface InvalidCase extends ValidCase {
@@ -128,6 +130,7 @@ export function runRuleTests(rule: RuleModule, tests: RuleTests, options: RuleTe
             }
             assert.deepEqual(actual, wanted, `finding #${index + 1}: ${finding.message}`);
             assert.ok(!finding.message.includes('{{'), `unfilled placeholder in message: ${finding.message}`);
+            if (expected.severity !== undefined) assert.equal(finding.severity, expected.severity, `finding #${index + 1}: severity`);
             if (typeof expected.message === 'string') assert.equal(finding.message, expected.message);
             else if (expected.message) assert.match(finding.message, expected.message);
           });

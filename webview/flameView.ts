@@ -7,7 +7,7 @@ import { interrupt } from 'd3-transition';
 import type { FlameGraphResult, FlameMode } from '../server/protocol';
 import type { FlameNode } from '../server/profile/types';
 import { drawableTree, foldThreshold } from './drawableTree';
-import { graphScale, type GraphScale } from './frameText';
+import { changeCounts, graphScale, type GraphScale } from './frameText';
 import { categoryColour, diffColour, readPalette, type Palette } from './palette';
 import { frameMatches, normalizeSearchTerm } from './search';
 import type { Tooltip } from './tooltip';
@@ -39,7 +39,8 @@ type FrameElement = Element & { __data__?: FlameFrame<FlameNode> };
 
 export class FlameView {
   private chart: FlameChart<FlameNode> | null = null;
-  private scale: GraphScale = { rootValue: 0, msPerUnit: 0 };
+  private scale: GraphScale = { rootValue: 0, cpuMs: 0 };
+  private root: FlameNode | null = null;
   private mode: FlameMode = 'normal';
   private palette: Palette | null = null;
   private searchTerm = '';
@@ -65,6 +66,11 @@ export class FlameView {
     return this.scale;
   }
 
+  /** The drawn root ("all"): it holds idle time too, so it shows no share of CPU time. */
+  isRoot(node: FlameNode): boolean {
+    return node === this.root;
+  }
+
   render(graph: FlameGraphResult): RenderStats {
     this.destroy();
     const width = this.width();
@@ -72,6 +78,7 @@ export class FlameView {
     const tree = drawableTree(graph.root, foldThreshold(rootValue, width));
     this.mode = graph.mode;
     this.scale = graphScale(graph, tree.root.value);
+    this.root = tree.root;
     if (tree.root.value <= 0) return { nodes: tree.nodes, folded: tree.folded, empty: true };
 
     this.palette = readPalette(getComputedStyle(this.container));
@@ -172,7 +179,8 @@ export class FlameView {
     const palette = this.palette!;
     if (frame.highlight) return palette.match;
     const data = frame.data;
-    if (this.mode === 'diff') return diffColour(palette, data.delta ?? 0, data.value * this.scale.msPerUnit);
+    // Idle and the VM's own work follow load and recording, not code: never coloured as a change.
+    if (this.mode === 'diff') return diffColour(palette, changeCounts(data) ? (data.delta ?? 0) : 0, data.value);
     return categoryColour(palette, data.category, data.name);
   }
 }

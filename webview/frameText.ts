@@ -2,31 +2,26 @@
 // them in the page with textContent only, since frame names come from the profile (untrusted).
 import type { FlameGraphResult } from '../server/protocol';
 import type { Category, FlameNode } from '../server/profile/types';
+import { formatDeltaMs, formatMs, formatPercent, percentOf } from '../server/shared/format';
 
-/** How to turn a frame's value (samples or ms) into milliseconds and a share of the root. */
+/** What a frame's value (ms) is a share of: the profile's CPU time, idle excluded. */
 export interface GraphScale {
   rootValue: number;
-  msPerUnit: number;
+  cpuMs: number;
 }
 
-export function graphScale(graph: Pick<FlameGraphResult, 'unit' | 'totalMs'>, rootValue: number): GraphScale {
-  const msPerUnit = graph.unit === 'ms' ? 1 : rootValue > 0 ? graph.totalMs / rootValue : 0;
-  return { rootValue, msPerUnit };
+export function graphScale(graph: Pick<FlameGraphResult, 'cpuMs'>, rootValue: number): GraphScale {
+  return { rootValue, cpuMs: graph.cpuMs };
 }
 
-export function formatMs(ms: number): string {
-  const abs = Math.abs(ms);
-  if (abs >= 1000) return `${(ms / 1000).toFixed(2)} s`;
-  if (abs >= 100) return `${ms.toFixed(0)} ms`;
-  if (abs >= 10) return `${ms.toFixed(1)} ms`;
-  return `${ms.toFixed(2)} ms`;
+/** A share of the profile's CPU time, as every view of Hotframe writes it. */
+export function cpuShare(ms: number, scale: Pick<GraphScale, 'cpuMs'>): string {
+  return `${formatPercent(percentOf(ms, scale.cpuMs))} of CPU`;
 }
 
-export function formatPercent(part: number, whole: number): string {
-  if (whole <= 0) return '0%';
-  const percent = (100 * part) / whole;
-  if (percent > 0 && percent < 0.1) return '<0.1%';
-  return `${percent.toFixed(1)}%`;
+/** Idle is not CPU time, and the root holds idle: neither has a share of CPU time. */
+function hasShare(node: FlameNode, isRoot: boolean): boolean {
+  return !isRoot && node.category !== 'idle';
 }
 
 const categoryWords: Record<Category, string> = {
@@ -61,19 +56,25 @@ export interface FrameFacts {
   folded?: string;
 }
 
-export function frameFacts(node: FlameNode, scale: GraphScale): FrameFacts {
+/** `isRoot`: the frame is the graph's root ("all"), which holds idle time too. */
+export function frameFacts(node: FlameNode, scale: GraphScale, isRoot = false): FrameFacts {
+  const withShare = (ms: number): string => (hasShare(node, isRoot) ? `${formatMs(ms)} (${cpuShare(ms, scale)})` : formatMs(ms));
   const facts: FrameFacts = {
     name: node.name === '' ? '(anonymous)' : node.name,
-    total: `total ${formatMs(node.value * scale.msPerUnit)} (${formatPercent(node.value, scale.rootValue)})`,
-    self: `self ${formatMs(node.self * scale.msPerUnit)} (${formatPercent(node.self, scale.rootValue)})`,
+    total: `total ${withShare(node.value)}`,
+    self: `self ${withShare(node.self)}`,
     location: frameLocation(node) ?? 'no source file',
-    category: categoryLabel(node.category),
+    category: categoryLabel(node.category) + (isRoot ? ` · CPU time (idle excluded) ${formatMs(scale.cpuMs)}` : ''),
   };
   if (node.delta !== undefined) {
-    const sign = node.delta > 0 ? '+' : node.delta < 0 ? '\u2212' : '\u00b1';
-    const verdict = node.delta > 0 ? 'slower' : node.delta < 0 ? 'faster' : 'unchanged';
-    facts.delta = `${sign}${formatMs(Math.abs(node.delta))} vs baseline (${verdict})`;
+    const verdict = !changeCounts(node) ? 'idle and VM time are not compared' : node.delta > 0 ? 'slower' : node.delta < 0 ? 'faster' : 'unchanged';
+    facts.delta = `${formatDeltaMs(node.delta)} vs baseline (${verdict})`;
   }
   if (node.collapsed) facts.folded = `${node.collapsed} tiny frame${node.collapsed === 1 ? '' : 's'} folded in`;
   return facts;
+}
+
+/** Idle and the VM's own work (program) change with load and recording, not with code: never a regression. */
+export function changeCounts(node: Pick<FlameNode, 'category' | 'name'>): boolean {
+  return node.category !== 'idle' && node.category !== 'program';
 }

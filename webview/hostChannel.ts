@@ -18,8 +18,8 @@ export function parseHostMessage(data: unknown): ToWebview | null {
   if (data.type !== 'render' || !isRecord(data.graph)) return null;
   const graph = data.graph;
   if (!isRecord(graph.root) || (graph.mode !== 'normal' && graph.mode !== 'inverted' && graph.mode !== 'diff')) return null;
-  if (graph.unit !== 'samples' && graph.unit !== 'ms') return null;
-  if (typeof graph.title !== 'string' || typeof graph.totalMs !== 'number' || !Array.isArray(graph.openableFiles)) return null;
+  if (graph.unit !== 'ms') return null;
+  if (typeof graph.title !== 'string' || typeof graph.cpuMs !== 'number' || !Array.isArray(graph.openableFiles)) return null;
   if (data.onlyMyCode !== undefined && typeof data.onlyMyCode !== 'boolean') return null;
   // The tree itself is checked node by node when it is copied for drawing (drawableTree).
   return data as ToWebview;

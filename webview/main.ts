@@ -5,7 +5,7 @@ import type { FlameNode } from '../server/profile/types';
 import { DetailsBar } from './detailsBar';
 import { element, setText } from './dom';
 import { FlameView } from './flameView';
-import { formatPercent, frameFacts, type FrameFacts } from './frameText';
+import { cpuShare, frameFacts, type FrameFacts } from './frameText';
 import { connectHost } from './hostChannel';
 import { Legend } from './legend';
 import type { ToWebview } from './protocol';
@@ -20,7 +20,7 @@ let graph: FlameGraphResult | null = null;
 let openable: ReadonlySet<string> = new Set();
 
 const host = connectHost(receive);
-const describe = (node: FlameNode): FrameFacts => frameFacts(node, view.currentScale);
+const describe = (node: FlameNode): FrameFacts => frameFacts(node, view.currentScale, view.isRoot(node));
 const canOpen = (node: FlameNode) => openable.has(node.file);
 const openSource = (node: FlameNode) => {
   if (canOpen(node)) host.post({ type: 'open', file: node.file, line: node.line > 0 ? node.line : 1 });
@@ -47,9 +47,9 @@ const view: FlameView = new FlameView(chartArea, tooltip, {
     if (open) openSource(node);
   },
   deselect: () => details.clear(),
-  searchResult(matches, matched, total) {
+  searchResult(matches, matched) {
     toolbar.setSearchSummary(
-      matches === 0 && toolbar.searchText().trim() === '' ? '' : `${matches} match${matches === 1 ? '' : 'es'} \u00b7 ${formatPercent(matched, total)}`,
+      matches === 0 && toolbar.searchText().trim() === '' ? '' : `${matches} match${matches === 1 ? '' : 'es'} \u00b7 ${cpuShare(matched, view.currentScale)}`,
     );
   },
 });

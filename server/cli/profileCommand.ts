@@ -46,6 +46,9 @@ export async function analyzeProfileForCli(path: string, root: string): Promise<
 }
 
 const round = (ms: number): number => Math.round(ms * 1000) / 1000;
+/** Percentages to 1e-6 of a percent: `percent * cpuMs / 100` still gives `ms` to the microsecond. */
+const roundPercent = (percent: number): number => Math.round(percent * 1e6) / 1e6;
+const roundShare = (percent: number | null): number | null => (percent === null ? null : roundPercent(percent));
 
 /** The report for `--format json`, lists cut to `top`, ms rounded to the microsecond. */
 export function reportJson(report: ProfileReport, top: number): ProfileReport {
@@ -53,12 +56,21 @@ export function reportJson(report: ProfileReport, top: number): ProfileReport {
     format: report.format,
     samples: report.samples,
     durationMs: round(report.durationMs),
-    categories: Object.fromEntries(Object.entries(report.categories).map(([k, c]) => [k, { samples: c.samples, ms: round(c.ms) }])) as ProfileReport['categories'],
-    functions: report.functions.slice(0, top).map((f) => ({ ...f, selfMs: round(f.selfMs), totalMs: round(f.totalMs) })),
-    lines: report.lines.slice(0, top).map((l) => ({ ...l, selfMs: round(l.selfMs) })),
-    callSites: report.callSites.slice(0, top).map((s) => ({ ...s, ms: round(s.ms), libraries: s.libraries.map((l) => ({ ...l, ms: round(l.ms) })) })),
-    insights: report.insights.map((i) => ({ ...i, ms: round(i.ms) })),
+    cpuMs: round(report.cpuMs),
+    shareOf: report.shareOf,
+    categories: Object.fromEntries(
+      Object.entries(report.categories).map(([k, c]) => [k, { samples: c.samples, ms: round(c.ms), percent: roundShare(c.percent) }]),
+    ) as ProfileReport['categories'],
+    functions: report.functions
+      .slice(0, top)
+      .map((f) => ({ ...f, selfMs: round(f.selfMs), totalMs: round(f.totalMs), selfPercent: roundShare(f.selfPercent), totalPercent: roundShare(f.totalPercent) })),
+    lines: report.lines.slice(0, top).map((l) => ({ ...l, selfMs: round(l.selfMs), percent: roundPercent(l.percent) })),
+    callSites: report.callSites
+      .slice(0, top)
+      .map((s) => ({ ...s, ms: round(s.ms), percent: roundPercent(s.percent), libraries: s.libraries.map((l) => ({ ...l, ms: round(l.ms) })) })),
+    insights: report.insights.map((i) => ({ ...i, ms: round(i.ms), percent: roundPercent(i.percent) })),
     unresolvedFiles: report.unresolvedFiles,
+    dependencySources: report.dependencySources,
     warnings: report.warnings,
   };
 }

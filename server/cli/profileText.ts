@@ -4,7 +4,7 @@
 import { relative, isAbsolute } from 'node:path';
 
 import type { ProfileDiff } from '../profile/diff';
-import { formatMs, formatPercent } from '../profile/insights';
+import { formatMs, formatPercent, SHARE_OF } from '../shared/format';
 import { CATEGORIES, type FunctionCost, type ProfileReport } from '../profile/types';
 import { printable } from './printable';
 
@@ -21,15 +21,16 @@ function pad(text: string, width: number): string {
   return text.length >= width ? text : ' '.repeat(width - text.length) + text;
 }
 
-function share(samples: number, total: number): string {
-  return formatPercent(total > 0 ? (samples / total) * 100 : 0);
+/** A share of CPU time, or "-" for idle (not CPU time). */
+function share(percent: number | null): string {
+  return percent === null ? '-' : formatPercent(percent);
 }
 
-function functionRows(functions: FunctionCost[], total: number, root: string): string[] {
+function functionRows(functions: FunctionCost[], root: string): string[] {
   const rows = [`  ${pad('self', 10)} ${pad('self%', 7)} ${pad('total', 10)} ${pad('total%', 7)}  function (category)  location`];
   for (const f of functions) {
     rows.push(
-      `  ${pad(formatMs(f.selfMs), 10)} ${pad(share(f.selfSamples, total), 7)} ${pad(formatMs(f.totalMs), 10)} ${pad(share(f.totalSamples, total), 7)}  ` +
+      `  ${pad(formatMs(f.selfMs), 10)} ${pad(share(f.selfPercent), 7)} ${pad(formatMs(f.totalMs), 10)} ${pad(share(f.totalPercent), 7)}  ` +
         `${printable(f.name || '(anonymous)')} (${f.category})  ${where(f.file, f.line, root)}`,
     );
   }
@@ -39,25 +40,26 @@ function functionRows(functions: FunctionCost[], total: number, root: string): s
 export function profileText(name: string, report: ProfileReport, top: number, root: string): string {
   const out: string[] = [];
   const unit = report.format === 'cpuprofile' ? 'samples' : 'ticks';
-  out.push(`${printable(name)}: ${report.format}, ${report.samples} ${unit}, ${formatMs(report.durationMs)}`);
+  out.push(`${printable(name)}: ${report.format}, ${report.samples} ${unit}, ${formatMs(report.durationMs)}, CPU time (idle excluded) ${formatMs(report.cpuMs)}`);
+  out.push(`Every % below is ${SHARE_OF}: ms / ${formatMs(report.cpuMs)}.`);
   out.push('', `Summary by category`, `  ${'category'.padEnd(11)} ${pad(unit, 9)} ${pad('ms', 10)} ${pad('%', 7)}`);
   for (const category of CATEGORIES) {
     const cost = report.categories[category];
-    out.push(`  ${category.padEnd(11)} ${pad(String(cost.samples), 9)} ${pad(formatMs(cost.ms), 10)} ${pad(share(cost.samples, report.samples), 7)}`);
+    out.push(`  ${category.padEnd(11)} ${pad(String(cost.samples), 9)} ${pad(formatMs(cost.ms), 10)} ${pad(share(cost.percent), 7)}`);
   }
-  out.push('', `Top ${top} by self time`, ...functionRows(report.functions.slice(0, top), report.samples, root));
-  const byTotal = [...report.functions].sort((a, b) => b.totalSamples - a.totalSamples).slice(0, top);
-  out.push('', `Top ${top} by total time (each sample counted once per function)`, ...functionRows(byTotal, report.samples, root));
+  out.push('', `Top ${top} by self time`, ...functionRows(report.functions.slice(0, top), root));
+  const byTotal = [...report.functions].sort((a, b) => b.totalMs - a.totalMs).slice(0, top);
+  out.push('', `Top ${top} by total time (each sample counted once per function)`, ...functionRows(byTotal, root));
   if (report.lines.length > 0) {
     out.push('', `Hot lines`);
     for (const line of report.lines.slice(0, top)) {
-      out.push(`  ${pad(formatMs(line.selfMs), 10)} ${pad(share(line.selfSamples, report.samples), 7)}  ${where(line.file, line.line, root)}`);
+      out.push(`  ${pad(formatMs(line.selfMs), 10)} ${pad(share(line.percent), 7)}  ${where(line.file, line.line, root)}`);
     }
   }
   if (report.callSites.length > 0) {
     out.push('', `User call sites (library time charged to the user code that called it)`);
     for (const site of report.callSites.slice(0, top)) {
-      out.push(`  ${pad(formatMs(site.ms), 10)} ${pad(formatPercent(site.percent), 7)}  ${printable(site.function || '(anonymous)')}  ${where(site.file, site.line, root)}`);
+      out.push(`  ${pad(formatMs(site.ms), 10)} ${pad(share(site.percent), 7)}  ${printable(site.function || '(anonymous)')}  ${where(site.file, site.line, root)}`);
       for (const library of site.libraries.slice(0, 3)) {
         out.push(`  ${' '.repeat(19)}    ${pad(formatMs(library.ms), 9)}  ${printable(library.name || '(anonymous)')} (${library.category})  ${where(library.file, library.line, root)}`);
       }
@@ -74,6 +76,11 @@ export function profileText(name: string, report: ProfileReport, top: number, ro
     out.push('', `Unresolved files (${report.unresolvedFiles.length}; map them with --root)`);
     for (const file of report.unresolvedFiles.slice(0, top)) out.push(`  ${printable(file)}`);
     if (report.unresolvedFiles.length > top) out.push(`  ... and ${report.unresolvedFiles.length - top} more`);
+  }
+  if (report.dependencySources.length > 0) {
+    out.push('', `Sources named by dependencies' source maps but not installed (${report.dependencySources.length}; shown on the built files, nothing to map)`);
+    for (const file of report.dependencySources.slice(0, top)) out.push(`  ${printable(file)}`);
+    if (report.dependencySources.length > top) out.push(`  ... and ${report.dependencySources.length - top} more`);
   }
   if (report.warnings.length > 0) {
     out.push('', `Warnings (${report.warnings.length})`);

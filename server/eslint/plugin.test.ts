@@ -65,7 +65,7 @@ ruleTester.run('hotframe/mongoose-count-by-loading', plugin.rules['mongoose-coun
       code: COUNT,
       errors: [
         {
-          message: '`Task.find()` loads and hydrates every matching document only to take `.length` on every request; use `Task.countDocuments()` (seed 004: count TTFB 5 s -> 197 ms).',
+          message: 'Task.find() loads and hydrates every matching document only to take .length on every request; use Task.countDocuments() (seed 004: count TTFB 5 s -> 197 ms).',
           line: 5,
           column: 24,
           endLine: 5,

@@ -83,8 +83,21 @@ export function buildDiagnostics(
   lineLength: (line: number) => number,
 ): Diagnostic[] {
   const threshold = profile.hotThresholdPercent();
-  const diagnostics = findings.map((finding, index) => findingToDiagnostic(finding, index, profile.costOf(filePath, finding), threshold));
+  const insights = profile.insightsFor(filePath);
+  const carried = new Set<InsightDiagnostic>();
+  const diagnostics = findings.map((finding, index) => {
+    const diagnostic = findingToDiagnostic(finding, index, profile.costOf(filePath, finding), threshold);
+    // A profile insight about the very code the finding flags (a *Sync call measured while
+    // serving) is said once, on the finding, with what the profile measured there.
+    const joined = insights.find((i) => i.rule === finding.ruleId && i.line === finding.range.loc.start.line);
+    if (joined !== undefined) {
+      carried.add(joined);
+      diagnostic.message += ` — measured in this profile: ${joined.cost} in this call`;
+      if (diagnostic.severity !== undefined && diagnostic.severity > DiagnosticSeverity.Warning) diagnostic.severity = DiagnosticSeverity.Warning;
+    }
+    return diagnostic;
+  });
   for (const problem of parseErrors) diagnostics.push(parseErrorToDiagnostic(problem));
-  for (const insight of profile.insightsFor(filePath)) diagnostics.push(insightToDiagnostic(insight, lineLength(insight.line - 1)));
+  for (const insight of insights) if (!carried.has(insight)) diagnostics.push(insightToDiagnostic(insight, lineLength(insight.line - 1)));
   return diagnostics;
 }

@@ -9,7 +9,7 @@ import type { CancellationToken, Connection, Hover, ProgressToken } from 'vscode
 
 import type { Finding } from '../../rules/api';
 import { costIndexOf, type CostIndex, type CostTable, type MeasuredCost } from '../profile/costIndex';
-import { formatMs, formatPercent } from '../profile/insights';
+import { formatCost, formatMs, percentOf } from '../shared/format';
 import type { LineDetail } from '../profile/report';
 import type { Insight, PathMapping } from '../profile/types';
 import { oneLine, ProfileSession, type FromWorker, type LoadedProfile, type SessionRequest, type SessionResult, type ToWorker } from '../profile/worker';
@@ -30,6 +30,10 @@ export interface InsightDiagnostic {
   line: number; // 1-based
   message: string;
   insightId: string;
+  /** A finding of this rule on the same line carries the insight instead of a second diagnostic. */
+  rule?: string;
+  /** The measured cost, for the finding that carries it: "1.20 s (14.0% of CPU time, idle excluded)". */
+  cost: string;
 }
 
 export interface ProfileFeatures {
@@ -181,29 +185,26 @@ function loadParams(raw: unknown): LoadProfileParams & { workDoneToken?: Progres
   return { path: params.path, role: params.role, pathMappings: mappings, roots, workDoneToken: token };
 }
 
-/** Markdown-escapes text from the profile (function names, paths). */
+/**
+ * Markdown-escapes text from the profile (function names, paths). Never inside a code span:
+ * there a backslash is literal, and the hover would show "\`Task\.find\`".
+ */
 function md(text: string): string {
   return text.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, (c) => `\\${c}`).replace(/[\r\n]+/g, ' ');
 }
 
-function shareText(samples: number, total: number): string {
-  return formatPercent(total > 0 ? (samples / total) * 100 : 0);
-}
-
-/** The hover text for one measured line. */
+/** The hover text for one measured line. Every share is of the profile's CPU time, idle excluded. */
 export function hoverMarkdown(detail: LineDetail): string {
   const parts: string[] = [];
-  const total = detail.samples;
+  // Our own figures carry no markdown syntax; only names and paths from the profile are escaped.
+  const share = (ms: number): string => formatCost(ms, percentOf(ms, detail.cpuMs));
   if (detail.line !== null) {
-    parts.push(`**Hotframe** · this line: ${formatMs(detail.line.selfMs)} self (${shareText(detail.line.selfSamples, total)} of samples)`);
+    parts.push(`**Hotframe** · this line: self ${share(detail.line.selfMs)}`);
   } else {
     parts.push('**Hotframe**');
   }
   for (const { cost, callers, callees } of detail.functions) {
-    parts.push(
-      `\`${md(cost.name || '(anonymous)')}\`: self ${formatMs(cost.selfMs)} (${shareText(cost.selfSamples, total)}), ` +
-        `total ${formatMs(cost.totalMs)} (${shareText(cost.totalSamples, total)})`,
-    );
+    parts.push(`**${md(cost.name || '(anonymous)')}**: self ${share(cost.selfMs)}, total ${share(cost.totalMs)}`);
     if (callers.length > 0) parts.push(`callers: ${callers.map((e) => `${md(e.name || '(anonymous)')} ${formatMs(e.ms)}`).join(', ')}`);
     if (callees.length > 0) parts.push(`callees: ${callees.map((e) => `${md(e.name || '(anonymous)')} ${formatMs(e.ms)}`).join(', ')}`);
   }
@@ -212,8 +213,8 @@ export function hoverMarkdown(detail: LineDetail): string {
       .slice(0, 4)
       .map((l) => `${md(l.name || '(anonymous)')} ${formatMs(l.ms)}`)
       .join(', ');
-    const where = site.exactLine === true ? 'calls on this line' : `calls in \`${md(site.function || '(anonymous)')}\``;
-    parts.push(`${where} spent ${formatMs(site.ms)} (${formatPercent(site.percent)}) in libraries: ${libraries}`);
+    const where = site.exactLine === true ? 'calls on this line' : `calls in **${md(site.function || '(anonymous)')}**`;
+    parts.push(`${where} spent ${formatCost(site.ms, site.percent)} in libraries: ${libraries}`);
   }
   return parts.join('\n\n');
 }
@@ -296,13 +297,12 @@ export function registerProfileFeatures(
     const current = primary;
     if (current === null) return { profile: null, lines: [], functions: [], callSites: [] };
     const costs = uri.startsWith('file:') ? current.table.files[resolve(uriToPath(uri))] : undefined;
-    const percent = (samples: number): number => (current.table.samples > 0 ? (samples / current.table.samples) * 100 : 0);
     return {
       profile: current.summary,
-      lines: (costs?.lines ?? []).map((l) => ({ line: l.line, selfMs: l.selfMs, selfSamples: l.selfSamples, percent: percent(l.selfSamples) })),
+      lines: (costs?.lines ?? []).map((l) => ({ line: l.line, selfMs: l.selfMs, selfSamples: l.selfSamples, percent: l.percent })),
       functions: (costs?.functions ?? [])
         .filter((f) => f.line > 0)
-        .map((f) => ({ name: f.name, line: f.line, column: Math.max(1, f.column), selfMs: f.selfMs, totalMs: f.totalMs, percent: percent(f.totalSamples) })),
+        .map((f) => ({ name: f.name, line: f.line, column: Math.max(1, f.column), selfMs: f.selfMs, totalMs: f.totalMs, percent: f.totalPercent ?? 0 })),
       callSites: costs?.callSites ?? [],
     };
   });
@@ -352,7 +352,13 @@ export function registerProfileFeatures(
       const file = resolve(filePath);
       return (primary?.insights ?? [])
         .filter((insight) => insight.location !== null && insight.location.file === file)
-        .map((insight) => ({ line: insight.location?.line ?? 1, message: `${insight.title}: ${insight.message}`, insightId: insight.id }));
+        .map((insight) => ({
+          line: insight.location?.line ?? 1,
+          message: `${insight.title}: ${insight.message}`,
+          insightId: insight.id,
+          rule: insight.rule,
+          cost: formatCost(insight.ms, insight.percent),
+        }));
     },
   };
 }

@@ -51,14 +51,17 @@ describe('aggregate', () => {
     ]);
     const { report } = buildReport(profile, { root });
     assert.equal(report.samples, 31);
+    // Shares are of CPU time: 31 ms minus 10 ms idle; idle itself has none.
+    assert.equal(report.cpuMs, 21);
+    const cpu = (ms: number): number => (ms / 21) * 100;
     assert.deepEqual(report.categories, {
-      user: { samples: 5, ms: 5 },
-      dependency: { samples: 4, ms: 4 },
-      node: { samples: 2, ms: 2 },
-      native: { samples: 6, ms: 6 },
-      gc: { samples: 3, ms: 3 },
-      program: { samples: 1, ms: 1 },
-      idle: { samples: 10, ms: 10 },
+      user: { samples: 5, ms: 5, percent: cpu(5) },
+      dependency: { samples: 4, ms: 4, percent: cpu(4) },
+      node: { samples: 2, ms: 2, percent: cpu(2) },
+      native: { samples: 6, ms: 6, percent: cpu(6) },
+      gc: { samples: 3, ms: 3, percent: cpu(3) },
+      program: { samples: 1, ms: 1, percent: cpu(1) },
+      idle: { samples: 10, ms: 10, percent: null },
     });
     assert.equal(report.functions.find((f) => f.name === 'A')?.totalSamples, 17);
     // A dependency that is not on disk is listed, never dropped silently; natives and node: urls are not files.
@@ -75,9 +78,9 @@ describe('aggregate', () => {
     const { report } = buildReport(profile, { root });
     const file = join(root, 'src', 'rec.js');
     assert.deepEqual(report.lines, [
-      { file, line: 2, selfSamples: 5, selfMs: 5 },
-      { file, line: 6, selfSamples: 4, selfMs: 4 },
-      { file, line: 7, selfSamples: 1, selfMs: 1 },
+      { file, line: 2, selfSamples: 5, selfMs: 5, percent: 50 },
+      { file, line: 6, selfSamples: 4, selfMs: 4, percent: 40 },
+      { file, line: 7, selfSamples: 1, selfMs: 1, percent: 10 },
     ]);
   });
 

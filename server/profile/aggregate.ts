@@ -1,6 +1,7 @@
 // Sums a normalized profile into per-function, per-line and per-category costs. A function's
 // total counts each sample once even when the function is on the stack several times
 // (recursion): a function can never cost more than the whole profile.
+import { percentOf } from '../shared/format';
 import { CATEGORIES, type Category, type CategoryCost, type CallTree, type FunctionCost, type LineCost, type NormalizedProfile } from './types';
 
 /** A function after path mapping and source maps; several profile functions can merge into one. */
@@ -28,6 +29,8 @@ export interface TreeShape {
 }
 
 export interface Aggregates {
+  /** The denominator of every percentage: ms of every sample that was not idle. */
+  cpuMs: number;
   /** One entry per resolved function, indexed like FunctionIndex.functions (unsorted). */
   functions: FunctionCost[];
   categories: Record<Category, CategoryCost>;
@@ -77,8 +80,15 @@ export function shapeOf(tree: CallTree): TreeShape {
 
 function emptyCategories(): Record<Category, CategoryCost> {
   const result = {} as Record<Category, CategoryCost>;
-  for (const category of CATEGORIES) result[category] = { samples: 0, ms: 0 };
+  for (const category of CATEGORIES) result[category] = { samples: 0, ms: 0, percent: category === 'idle' ? null : 0 };
   return result;
+}
+
+/** Time spent doing something: every category but idle. The one denominator of a profile's shares. */
+export function cpuTimeMs(categories: Record<Category, CategoryCost>): number {
+  let ms = 0;
+  for (const category of CATEGORIES) if (category !== 'idle') ms += categories[category].ms;
+  return ms;
 }
 
 export function aggregate(profile: NormalizedProfile, index: FunctionIndex, shape: TreeShape, locateLine: LineLocator): Aggregates {
@@ -92,6 +102,8 @@ export function aggregate(profile: NormalizedProfile, index: FunctionIndex, shap
     totalSamples: 0,
     selfMs: 0,
     totalMs: 0,
+    selfPercent: null,
+    totalPercent: null,
     category: f.category,
   }));
   const categories = emptyCategories();
@@ -112,7 +124,16 @@ export function aggregate(profile: NormalizedProfile, index: FunctionIndex, shap
     categories[cost.category].ms += tree.selfMs[n];
   }
   addTotalsOncePerFunction(tree, index, shape, costs);
-  return { functions: costs, categories, lines: lineCosts(profile, locateLine) };
+  // Shares come from time, never from sample counts: samples differ in length (idle and GC
+  // samples are far longer), so a count share would rank frames differently from their ms.
+  const cpuMs = cpuTimeMs(categories);
+  for (const category of CATEGORIES) if (category !== 'idle') categories[category].percent = percentOf(categories[category].ms, cpuMs);
+  for (const cost of costs) {
+    if (cost.category === 'idle') continue;
+    cost.selfPercent = percentOf(cost.selfMs, cpuMs);
+    cost.totalPercent = percentOf(cost.totalMs, cpuMs);
+  }
+  return { cpuMs, functions: costs, categories, lines: lineCosts(profile, locateLine, cpuMs) };
 }
 
 /**
@@ -146,7 +167,7 @@ function addTotalsOncePerFunction(tree: CallTree, index: FunctionIndex, shape: T
   }
 }
 
-function lineCosts(profile: NormalizedProfile, locateLine: LineLocator): LineCost[] {
+function lineCosts(profile: NormalizedProfile, locateLine: LineLocator, cpuMs: number): LineCost[] {
   const byKey = new Map<string, LineCost>();
   for (const tick of profile.lineTicks) {
     const func = profile.tree.func[tick.node];
@@ -156,11 +177,12 @@ function lineCosts(profile: NormalizedProfile, locateLine: LineLocator): LineCos
     const key = `${file}\u0000${line}`;
     let cost = byKey.get(key);
     if (cost === undefined) {
-      cost = { file, line, selfSamples: 0, selfMs: 0 };
+      cost = { file, line, selfSamples: 0, selfMs: 0, percent: 0 };
       byKey.set(key, cost);
     }
     cost.selfSamples += tick.samples;
     cost.selfMs += tick.ms;
   }
-  return [...byKey.values()].sort((a, b) => b.selfSamples - a.selfSamples || a.file.localeCompare(b.file) || a.line - b.line);
+  for (const cost of byKey.values()) cost.percent = percentOf(cost.selfMs, cpuMs);
+  return [...byKey.values()].sort((a, b) => b.selfMs - a.selfMs || a.file.localeCompare(b.file) || a.line - b.line);
 }

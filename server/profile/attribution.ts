@@ -3,6 +3,7 @@
 // site's line is where that user frame called into the library when the format records it (V8
 // log), else the user function's own line (cpuprofile).
 import type { FunctionIndex } from './aggregate';
+import { percentOf } from '../shared/format';
 import type { AttributedLibraryCost, CallSite, Category, NormalizedProfile } from './types';
 
 /** Categories whose cost is charged to the user code above them. */
@@ -77,7 +78,8 @@ export interface Attribution {
   keys: SiteKey[];
 }
 
-export function attribute(profile: NormalizedProfile, index: FunctionIndex): Attribution {
+/** `cpuMs` is the profile's CPU time (idle excluded), the denominator of every call site's percent. */
+export function attribute(profile: NormalizedProfile, index: FunctionIndex, cpuMs: number): Attribution {
   const frames = userFramesOf(profile, index);
   const { tree } = profile;
   const sites = new Map<string, SiteTotals>();
@@ -110,15 +112,15 @@ export function attribute(profile: NormalizedProfile, index: FunctionIndex): Att
       site.libraries.set(f, library);
     }
   }
-  const ordered = [...sites.values()].sort((a, b) => b.samples - a.samples || a.key.func - b.key.func || a.key.line - b.key.line);
-  const callSites = ordered.map((site) => toCallSite(profile, index, site));
+  const ordered = [...sites.values()].sort((a, b) => b.ms - a.ms || a.key.func - b.key.func || a.key.line - b.key.line);
+  const callSites = ordered.map((site) => toCallSite(index, site, cpuMs));
   return { frames, callSites, keys: ordered.map((site) => site.key) };
 }
 
-function toCallSite(profile: NormalizedProfile, index: FunctionIndex, site: SiteTotals): CallSite {
+function toCallSite(index: FunctionIndex, site: SiteTotals, cpuMs: number): CallSite {
   const user = index.functions[site.key.func];
   const libraries: AttributedLibraryCost[] = [...site.libraries.entries()]
-    .sort((a, b) => b[1].samples - a[1].samples || a[0] - b[0])
+    .sort((a, b) => b[1].ms - a[1].ms || a[0] - b[0])
     .slice(0, LIBRARIES_PER_SITE)
     .map(([f, cost]) => {
       const fn = index.functions[f];
@@ -131,13 +133,9 @@ function toCallSite(profile: NormalizedProfile, index: FunctionIndex, site: Site
     exactLine: site.key.exactLine,
     samples: site.samples,
     ms: site.ms,
-    percent: percentOf(site.samples, profile.samples),
+    percent: percentOf(site.ms, cpuMs),
     libraries,
   };
-}
-
-export function percentOf(samples: number, total: number): number {
-  return total > 0 ? (samples / total) * 100 : 0;
 }
 
 /** Cost of every sample with a matching frame on its stack, and the user call sites it is charged to. */
@@ -172,5 +170,5 @@ export function costUnder(profile: NormalizedProfile, index: FunctionIndex, fram
     site.ms += tree.selfMs[n];
     sites.set(id, site);
   }
-  return { samples, ms, sites: [...sites.values()].sort((a, b) => b.samples - a.samples) };
+  return { samples, ms, sites: [...sites.values()].sort((a, b) => b.ms - a.ms) };
 }

@@ -3,7 +3,7 @@
 import { resolve } from 'node:path';
 
 import type { Finding, RuleId } from '../../rules/api';
-import { formatMs, formatPercent } from './insights';
+import { formatMs, formatShare, percentOf } from '../shared/format';
 import { analyzeProfileFile, type AnalysisOptions } from './report';
 import type { CallSite, FunctionCost, InsightId, LineCost, ReportOptions } from './types';
 
@@ -17,14 +17,14 @@ export interface DeferredCost {
   /** What it is, for messages: "mongoose hydration". */
   label: string;
   ms: number;
-  /** Share of the profile's samples, 0..100. */
+  /** Share of the profile's CPU time (idle excluded), 0..100. */
   percent: number;
 }
 
 export interface MeasuredCost {
   selfMs: number;
   totalMs: number;
-  /** Total share of the profile's samples, 0..100. */
+  /** totalMs as a share of the profile's CPU time (idle excluded), 0..100. */
   percent: number;
   /** Present when the finding's rule is about work the profile measured elsewhere (see DeferredCost). */
   deferred?: DeferredCost;
@@ -51,12 +51,15 @@ export function rankingPercent(cost: MeasuredCost): number {
   return Math.max(cost.percent, cost.deferred?.percent ?? 0);
 }
 
-/** "1.9 s, 23% of CPU", or with deferred work "2.7 ms here; mongoose hydration 1.09 s, 12.3% of CPU". */
+/**
+ * "1.90 s, 23.0% of CPU time, idle excluded", or with deferred work
+ * "2.70 ms here; mongoose hydration after the query: 1.09 s, 12.3% of CPU time, idle excluded".
+ */
 export function describeCost(cost: MeasuredCost): string {
-  const own = `${formatMs(cost.totalMs)}, ${formatPercent(cost.percent)} of CPU`;
+  const own = `${formatMs(cost.totalMs)}, ${formatShare(cost.percent)}`;
   if (cost.deferred === undefined) return own;
   const { label, ms, percent } = cost.deferred;
-  return `${formatMs(cost.totalMs)} here; ${label} after the query: ${formatMs(ms)}, ${formatPercent(percent)} of CPU`;
+  return `${formatMs(cost.totalMs)} here; ${label} after the query: ${formatMs(ms)}, ${formatShare(percent)}`;
 }
 
 /** Everything measured in one local file. */
@@ -68,7 +71,8 @@ export interface FileCosts {
 
 /** Per-file costs of a whole profile; plain data, so it can cross from the profile worker. */
 export interface CostTable {
-  samples: number;
+  /** The profile's CPU time (idle excluded): the denominator of every percent. */
+  cpuMs: number;
   files: Record<string, FileCosts>;
   /** Deferred library work measured across the whole profile, by the insight that found it. */
   deferred: DeferredCost[];
@@ -93,7 +97,7 @@ function enclosingCost(costs: FileCosts, enclosing: NonNullable<Finding['enclosi
 }
 
 export function costIndexOf(table: CostTable): CostIndex {
-  const percent = (samples: number): number => (table.samples > 0 ? (samples / table.samples) * 100 : 0);
+  const percent = (ms: number): number => percentOf(ms, table.cpuMs);
   const withDeferred = (cost: MeasuredCost | null, ruleId: RuleId): MeasuredCost | null => {
     // Only code the profile saw running gets the deferred work: a query that never ran
     // cannot have caused it.
@@ -112,12 +116,13 @@ export function costIndexOf(table: CostTable): CostIndex {
     const lineSamples = (lineCost?.selfSamples ?? 0) + calls.reduce((sum, s) => sum + s.samples, 0);
     if (lineSamples > 0) {
       const selfMs = lineCost?.selfMs ?? 0;
-      return { selfMs, totalMs: selfMs + calls.reduce((sum, s) => sum + s.ms, 0), percent: percent(lineSamples) };
+      const totalMs = selfMs + calls.reduce((sum, s) => sum + s.ms, 0);
+      return { selfMs, totalMs, percent: percent(totalMs) };
     }
     if (finding.enclosingFunction === null) return null;
     const fn = enclosingCost(costs, finding.enclosingFunction);
     if (fn === null || fn.totalSamples === 0) return null;
-    return { selfMs: fn.selfMs, totalMs: fn.totalMs, percent: percent(fn.totalSamples) };
+    return { selfMs: fn.selfMs, totalMs: fn.totalMs, percent: percent(fn.totalMs) };
   };
   return {
     costOf: (filePath, finding) => withDeferred(ownCost(filePath, finding), finding.ruleId),

@@ -56,7 +56,9 @@ describe('analysis of recorded profiles', () => {
     assert.ok(cost !== null && cost.percent > 1 && cost.selfMs > 0 && cost.totalMs >= cost.selfMs, JSON.stringify(cost));
     const { report } = buildReport(await loadProfile(join(PROFILES, 'service.cpuprofile')), { root: WORKLOADS });
     const line = report.lines.find((l) => l.file === join(WORKLOADS, 'clock.js') && l.line === 4);
-    assert.equal(cost?.percent, ((line?.selfSamples ?? 0) / report.samples) * 100);
+    // From time, over CPU time (idle excluded): the same percent the report gives the line.
+    assert.equal(cost?.percent, ((line?.selfMs ?? 0) / report.cpuMs) * 100);
+    assert.equal(cost?.percent, line?.percent);
     // Module-level code of a file the profile never ran: nothing to say.
     assert.equal(index.costOf(join(WORKLOADS, 'typed.ts'), { ...finding, enclosingFunction: null }), null);
   });

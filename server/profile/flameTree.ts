@@ -158,18 +158,17 @@ export interface FlameOptions {
 }
 
 /**
- * FlameNode objects for d3-flame-graph, values in samples. Nodes below the threshold are never
+ * FlameNode objects for d3-flame-graph, values in ms (the time base of every figure, so that a
+ * frame's width, its tooltip and the editor's hover agree). Nodes below the threshold are never
  * materialized: each parent gets one "(N small frames)" child holding their summed value.
  */
 export function toFlameNodes(merged: MergedTree, options: FlameOptions): FlameNode {
   const count = merged.count;
-  const value = Float64Array.from(merged.self);
-  const ms = Float64Array.from(merged.selfMs);
+  const value = Float64Array.from(merged.selfMs);
   const base = Float64Array.from(merged.baseMs);
   for (let n = count - 1; n > 0; n--) {
     const p = merged.parent[n];
     value[p] += value[n];
-    ms[p] += ms[n];
     base[p] += base[n];
   }
   const minFraction = options.minFraction ?? DEFAULT_MIN_FRACTION;
@@ -181,13 +180,13 @@ export function toFlameNodes(merged: MergedTree, options: FlameOptions): FlameNo
   const root: FlameNode = {
     name: options.rootName,
     value: value[0],
-    self: merged.self[0],
+    self: merged.selfMs[0],
     category: 'program',
     file: '',
     line: 0,
     children: [],
   };
-  if (options.withDelta === true) root.delta = ms[0] - base[0];
+  if (options.withDelta === true) root.delta = value[0] - base[0];
   nodes[0] = root;
   for (let n = 1; n < count; n++) {
     const p = merged.parent[n];
@@ -195,8 +194,8 @@ export function toFlameNodes(merged: MergedTree, options: FlameOptions): FlameNo
     const kept = parentNode !== null && value[n] > 0 && value[n] >= threshold;
     if (kept) {
       const label = merged.labels[merged.label[n]];
-      const node: FlameNode = { name: label.name, value: value[n], self: merged.self[n], category: label.category, file: label.file, line: label.line, children: [] };
-      if (options.withDelta === true) node.delta = ms[n] - base[n];
+      const node: FlameNode = { name: label.name, value: value[n], self: merged.selfMs[n], category: label.category, file: label.file, line: label.line, children: [] };
+      if (options.withDelta === true) node.delta = value[n] - base[n];
       nodes[n] = node;
       parentNode.children.push(node);
       continue;
@@ -214,7 +213,7 @@ export function toFlameNodes(merged: MergedTree, options: FlameOptions): FlameNo
       // Only the top of a folded subtree adds its value; its descendants are inside it already.
       bucket.value += value[n];
       bucket.self += value[n];
-      if (bucket.delta !== undefined) bucket.delta += ms[n] - base[n];
+      if (bucket.delta !== undefined) bucket.delta += value[n] - base[n];
     }
   }
   for (const [target, bucket] of small) {

@@ -1,8 +1,10 @@
 // Recognizes, in a measured profile, the costs behind the incidents in shared/seeds, and turns
-// each into advice carrying the measured share and the incident's own figures. Shares here are
-// of CPU time: samples that were not idle ("GC 27% of CPU" in seed 001 means the same).
+// each into advice carrying the measured share and the incident's own figures. Shares are of
+// the profile's CPU time (idle excluded), like every share in a report ("GC 27% of CPU" in seed
+// 001 means the same).
 import type { Aggregates, FunctionIndex, ResolvedFunction } from './aggregate';
-import { costUnder, type CostUnder, type UserFrames } from './attribution';
+import { costUnder, siteOf, type CostUnder, type SiteKey, type UserFrames } from './attribution';
+import { formatCost, percentOf } from '../shared/format';
 import type { Insight, InsightId, NormalizedProfile } from './types';
 
 /** GC share of CPU at or above which seed 001's advice applies (the incident had 27%). */
@@ -17,23 +19,9 @@ export const HOT_PERCENT = 1;
  */
 export const DEFERRED_WORK: Partial<Record<InsightId, string>> = { 'mongoose-hydration': 'mongoose hydration' };
 
-export function formatMs(ms: number): string {
-  if (ms >= 1000) return `${(ms / 1000).toFixed(ms >= 10_000 ? 1 : 2)} s`;
-  return `${ms >= 10 ? ms.toFixed(0) : ms.toFixed(1)} ms`;
-}
-
-export function formatPercent(percent: number): string {
-  return `${percent >= 10 ? percent.toFixed(1) : percent.toFixed(2)}%`;
-}
-
-/** Samples spent doing something (idle excluded), the denominator of every share in this file. */
-export function busySamples(profile: NormalizedProfile, aggregates: Aggregates): number {
-  return Math.max(0, profile.samples - aggregates.categories.idle.samples);
-}
-
-export function gcPercent(profile: NormalizedProfile, aggregates: Aggregates): number {
-  const busy = busySamples(profile, aggregates);
-  return busy > 0 ? (aggregates.categories.gc.samples / busy) * 100 : 0;
+/** GC's share of CPU time (idle excluded). */
+export function gcPercent(aggregates: Aggregates): number {
+  return percentOf(aggregates.categories.gc.ms, aggregates.cpuMs);
 }
 
 function lastSegment(name: string): string {
@@ -108,7 +96,7 @@ const DETECTORS: Detector[] = [
 ];
 
 function measured(percent: number, ms: number): string {
-  return `${formatPercent(percent)} of CPU (${formatMs(ms)})`;
+  return formatCost(ms, percent);
 }
 
 /** Self time of hot user lines that are Date.now() calls, most expensive first. */
@@ -116,7 +104,104 @@ function dateNowLines(aggregates: Aggregates, index: FunctionIndex, readLine: So
   const userFiles = new Set(index.functions.filter((f) => f.category === 'user' && f.resolved).map((f) => f.file));
   return aggregates.lines
     .filter((l) => l.selfSamples > 0 && userFiles.has(l.file) && DATE_NOW_CALL.test(readLine(l.file, l.line) ?? ''))
-    .map((l) => ({ file: l.file, line: l.line, samples: l.selfSamples, ms: l.selfMs }));
+    .map((l) => ({ file: l.file, line: l.line, samples: l.selfSamples, ms: l.selfMs }))
+    .sort((a, b) => b.ms - a.ms);
+}
+
+/** Node modules whose `*Sync` functions block the event loop (the blocking-sync-call rule's list). */
+const SYNC_MODULE = /^(?:node:)?(fs|zlib|crypto|child_process)$/;
+/** Frames of the module loader: a sync call under them runs at start-up (require), not while serving. */
+const LOADER = /^(?:node:)?internal\/modules\//;
+/** One insight per call site, for the most expensive few. */
+const SYNC_SITES = 5;
+
+/** `fs`, `zlib`… when `f` is one of their `*Sync` functions (`writeFileSync`, `Object.writeFileSync`), else null. */
+function syncModuleOf(f: ResolvedFunction): string | null {
+  // A plain identifier only: the name is searched for in source text below.
+  if (f.category === 'user' || !/^\w+Sync$/.test(lastSegment(f.name))) return null;
+  return SYNC_MODULE.exec(f.file)?.[1] ?? null;
+}
+
+/** How far below a function's first line its calls are looked for. */
+const CALL_SEARCH_LINES = 200;
+
+/**
+ * The line of a function that calls `name(`: the call site a .cpuprofile does not record. Read
+ * from the function's first line to the end of the top-level block it is in (a `}` in column 0),
+ * at most CALL_SEARCH_LINES; null unless exactly one line calls it (two calls cannot be told apart).
+ */
+function callLineOf(readLine: SourceLineReader, file: string, from: number, name: string): number | null {
+  const call = new RegExp(`\\b${name}\\s*\\(`);
+  let found: number | null = null;
+  for (let line = from; line < from + CALL_SEARCH_LINES; line++) {
+    const text = readLine(file, line);
+    if (text === null) break;
+    if (call.test(text)) {
+      if (found !== null) return null;
+      found = line;
+    }
+    if (line > from && text.startsWith('}')) break;
+  }
+  return found;
+}
+
+/**
+ * Synchronous I/O and CPU-bound sync calls (fs/zlib/crypto/child_process `*Sync`) measured after
+ * start-up, i.e. while the process serves: nothing else runs meanwhile. One insight per user call
+ * site, placed on the line that makes the call (recorded by V8 logs; found in the function's
+ * source for a .cpuprofile, else the function's line).
+ */
+function blockingSyncInsights(profile: NormalizedProfile, index: FunctionIndex, frames: UserFrames, aggregates: Aggregates, readLine: SourceLineReader): Insight[] {
+  const { tree } = profile;
+  const moduleOf = index.functions.map(syncModuleOf);
+  const loader = index.functions.map((f) => LOADER.test(f.file));
+  // Per node: the outermost sync call above (or at) it, and whether start-up code is on its stack.
+  const top = new Int32Array(tree.count).fill(-1);
+  const startup = new Uint8Array(tree.count);
+  const sites = new Map<string, { key: SiteKey; func: number; samples: number; ms: number }>();
+  for (let n = 1; n < tree.count; n++) {
+    const p = tree.parent[n];
+    const f = tree.func[n] < 0 ? -1 : index.canonicalOf[tree.func[n]];
+    startup[n] = startup[p] === 1 || (f >= 0 && loader[f]) ? 1 : 0;
+    top[n] = top[p] !== -1 ? top[p] : f >= 0 && moduleOf[f] !== null ? n : -1;
+    const ms = tree.selfMs[n];
+    if (top[n] === -1 || startup[n] === 1 || tree.selfSamples[n] === 0) continue;
+    const key = siteOf(profile, index, frames, top[n]);
+    if (key === null) continue;
+    const func = index.canonicalOf[tree.func[top[n]]];
+    const id = `${key.func}:${key.line}:${func}`;
+    const site = sites.get(id) ?? { key, func, samples: 0, ms: 0 };
+    site.samples += tree.selfSamples[n];
+    site.ms += ms;
+    sites.set(id, site);
+  }
+  const insights: Insight[] = [];
+  for (const site of [...sites.values()].sort((a, b) => b.ms - a.ms).slice(0, SYNC_SITES)) {
+    const percent = percentOf(site.ms, aggregates.cpuMs);
+    if (percent < HOT_PERCENT) break;
+    const callee = index.functions[site.func];
+    const user = index.functions[site.key.func];
+    const name = lastSegment(callee.name);
+    const call = `${moduleOf[site.func]}.${name}`;
+    const line = site.key.exactLine ? site.key.line : (callLineOf(readLine, user.file, user.line, name) ?? site.key.line);
+    const asyncName = name.slice(0, -'Sync'.length);
+    insights.push({
+      id: 'blocking-sync-io',
+      seed: '003',
+      title: `${call}() blocks the event loop while serving`,
+      message:
+        `${call}() took ${measured(percent, site.ms)} after start-up, called from ${user.name || '(anonymous)'} at ${user.file}:${line}; ` +
+        `while it runs no request, message or timer is handled. Use the asynchronous ${moduleOf[site.func]}.${asyncName} ` +
+        `(or move the work off the serving path). In seed 003 a sync call on a stats timer blocked requests for ~20 s; ` +
+        `a json-server under load spent 27% of CPU in writeFileSync on its request path.`,
+      samples: site.samples,
+      ms: site.ms,
+      percent,
+      location: { file: user.file, line },
+      rule: 'blocking-sync-call',
+    });
+  }
+  return insights;
 }
 
 export function findInsights(
@@ -126,10 +211,9 @@ export function findInsights(
   aggregates: Aggregates,
   readLine: SourceLineReader = () => null,
 ): Insight[] {
-  const busy = busySamples(profile, aggregates);
   const insights: Insight[] = [];
   const gc = aggregates.categories.gc;
-  const gcShare = gcPercent(profile, aggregates);
+  const gcShare = gcPercent(aggregates);
   if (gcShare >= GC_PRESSURE_PERCENT) {
     insights.push({
       id: 'gc-pressure',
@@ -158,12 +242,12 @@ export function findInsights(
         samples += line.samples;
         ms += line.ms;
       }
-      if (lines.length > 0 && (top === undefined || lines[0].samples > top.samples)) {
+      if (lines.length > 0 && (top === undefined || lines[0].ms > top.ms)) {
         location = { file: lines[0].file, line: lines[0].line };
         where = `, on the Date.now() call at ${location.file}:${location.line}`;
       }
     }
-    const percent = busy > 0 ? (samples / busy) * 100 : 0;
+    const percent = percentOf(ms, aggregates.cpuMs);
     if (samples === 0 || percent < HOT_PERCENT) continue;
     insights.push({
       id: detector.id,
@@ -176,5 +260,6 @@ export function findInsights(
       location,
     });
   }
-  return insights.sort((a, b) => b.percent - a.percent);
+  insights.push(...blockingSyncInsights(profile, index, frames, aggregates, readLine));
+  return insights.sort((a, b) => b.ms - a.ms);
 }

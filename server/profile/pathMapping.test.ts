@@ -23,6 +23,20 @@ describe('path mapping', () => {
     assert.deepEqual(paths.resolve('/build/src/lib/db.js'), { file: join(root, 'src', 'lib', 'db.js'), resolved: true });
   });
 
+  it('finds a package file where Node would, from the root up, before the recording machine\'s own path', () => {
+    // A checkout with the service in a sub-folder and its packages at the top (the demo's layout),
+    // recorded elsewhere on this same machine: the recorded path exists too, but is not this checkout.
+    const checkout = mkdtempSync(join(tmpdir(), 'hotframe-paths-checkout-'));
+    const recorded = mkdtempSync(join(tmpdir(), 'hotframe-paths-recorded-'));
+    for (const top of [checkout, recorded]) {
+      mkdirSync(join(top, 'node_modules', 'bson', 'lib'), { recursive: true });
+      writeFileSync(join(top, 'node_modules', 'bson', 'lib', 'bson.js'), '');
+      mkdirSync(join(top, 'service'), { recursive: true });
+    }
+    const paths = new PathResolver([join(checkout, 'service')]);
+    assert.deepEqual(paths.resolve(join(recorded, 'node_modules', 'bson', 'lib', 'bson.js')), { file: join(checkout, 'node_modules', 'bson', 'lib', 'bson.js'), resolved: true });
+  });
+
   it('lets an explicit prefix mapping win over the suffix match', () => {
     const paths = new PathResolver([root], [{ from: '/usr/src/service/', to: elsewhere }]);
     assert.deepEqual(paths.resolve('/usr/src/service/app.js'), { file: join(elsewhere, 'app.js'), resolved: true });

@@ -3,7 +3,7 @@
 // exists under one of the roots. Existence checks are cached: a profile names each file many
 // times and a suffix search probes several candidates per file.
 import { statSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { ReadScope } from '../shared/readScope';
@@ -59,7 +59,17 @@ export class PathResolver {
     this.mappings = mappings
       .map((m) => ({ from: stripTrailingSlash(normalizeRecordedPath(m.from)), to: resolve(m.to) }))
       .sort((a, b) => b.from.length - a.from.length);
-    this.scope = new ReadScope([...this.roots, ...this.mappings.map((m) => m.to), ...extraFolders]);
+    // Package files are looked for where Node would find them (below), so the node_modules
+    // folders of the roots and of the folders above them are readable too: installed packages.
+    const packages = this.roots.flatMap((root) => {
+      const folders: string[] = [];
+      for (let dir = root; ; dir = dirname(dir)) {
+        folders.push(join(dir, 'node_modules'));
+        if (dirname(dir) === dir) break;
+      }
+      return folders;
+    });
+    this.scope = new ReadScope([...this.roots, ...this.mappings.map((m) => m.to), ...extraFolders, ...packages]);
   }
 
   resolve(url: string): ResolvedPath {
@@ -86,6 +96,20 @@ export class PathResolver {
       for (const root of this.roots) {
         const candidate = join(root, suffix);
         if (this.isFile(candidate)) return { file: candidate, resolved: true };
+      }
+    }
+    // A package file: where Node would find that package from a root (its node_modules, or an
+    // ancestor's, as in a monorepo or a demo folder inside a checkout), before the recording
+    // machine's own path, which may exist here too but is not the code the user opened.
+    const inPackages = path.lastIndexOf('/node_modules/');
+    if (inPackages !== -1) {
+      const packaged = path.slice(inPackages + 1);
+      for (const root of this.roots) {
+        for (let dir = root; ; dir = dirname(dir)) {
+          const candidate = join(dir, packaged);
+          if (this.isFile(candidate)) return { file: candidate, resolved: true };
+          if (dirname(dir) === dir) break;
+        }
       }
     }
     // A file outside the roots, the mappings and the profile's folder is never read: the profile

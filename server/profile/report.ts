@@ -14,6 +14,7 @@ import { loadProfile, type LoadOptions } from './load';
 import { isLocalCandidate, PathResolver } from './pathMapping';
 import { ProfileInputError } from './profileInputError';
 import { SourceMapCache } from './sourceMaps';
+import { SHARE_OF } from '../shared/format';
 import type { CallSite, FlameNode, FunctionCost, LineCost, NormalizedProfile, ProfileReport, ReportOptions } from './types';
 
 export interface AnalysisOptions extends ReportOptions {
@@ -52,7 +53,8 @@ export interface FunctionDetail {
 
 /** What a hover on one source line can tell. */
 export interface LineDetail {
-  samples: number;
+  /** The profile's CPU time (idle excluded): the denominator of every share shown. */
+  cpuMs: number;
   durationMs: number;
   line: LineCost | null;
   /** Functions declared on the line. */
@@ -90,12 +92,11 @@ export class AnalyzedProfile {
 
   /** Per-file costs of every file with samples, for the cost index. */
   costTable(): CostTable {
-    const total = this.profile.samples;
     const deferred = this.report.insights.flatMap((insight) => {
       const label = DEFERRED_WORK[insight.id];
-      return label === undefined ? [] : [{ insight: insight.id, label, ms: insight.ms, percent: total > 0 ? (insight.samples / total) * 100 : 0 }];
+      return label === undefined ? [] : [{ insight: insight.id, label, ms: insight.ms, percent: insight.percent }];
     });
-    return { samples: total, files: Object.fromEntries(this.heat()), deferred };
+    return { cpuMs: this.report.cpuMs, files: Object.fromEntries(this.heat()), deferred };
   }
 
   /** Absolute local paths that frames resolved to (the flame graph may open these). */
@@ -126,7 +127,7 @@ export class AnalyzedProfile {
     const functions = heat.functions.filter((f) => f.line === line).map((cost) => this.functionDetail(cost));
     const callSites = heat.callSites.filter((s) => s.line === line);
     if (lineCost === null && functions.length === 0 && callSites.length === 0) return null;
-    return { samples: this.profile.samples, durationMs: this.profile.durationMs, line: lineCost, functions, callSites };
+    return { cpuMs: this.report.cpuMs, durationMs: this.profile.durationMs, line: lineCost, functions, callSites };
   }
 
   private functionDetail(cost: FunctionCost): FunctionDetail {
@@ -151,7 +152,7 @@ export class AnalyzedProfile {
     }
     const edges = (map: Map<number, { samples: number; ms: number }>): CallEdge[] =>
       [...map.entries()]
-        .sort((a, b) => b[1].samples - a[1].samples)
+        .sort((a, b) => b[1].ms - a[1].ms)
         .slice(0, EDGES_SHOWN)
         .map(([f, edge]) => ({ name: this.index.functions[f].name, file: this.index.functions[f].file, line: this.index.functions[f].line, ...edge }));
     return { cost, callers: edges(callers), callees: edges(callees) };
@@ -184,6 +185,8 @@ function locator(profile: NormalizedProfile, options: AnalysisOptions) {
   /** The local generated file of each function when a source map applies to it, else ''. */
   const generated: string[] = new Array(profile.functions.length).fill('');
   const unresolved = new Set<string>();
+  /** Sources that only a dependency's source map names (its package ships the build, not these). */
+  const dependencySources = new Set<string>();
 
   const locate = (f: number): ResolvedFunction => {
     const fn = profile.functions[f];
@@ -200,11 +203,18 @@ function locator(profile: NormalizedProfile, options: AnalysisOptions) {
     // A bundle's frames may come from libraries bundled into it.
     const category = fn.category === 'user' && /[\\/]node_modules[\\/]/.test(original.file) ? 'dependency' : fn.category;
     const resolved = paths.exists(original.file);
+    if (!resolved && /[\\/]node_modules[\\/]/.test(path.file)) {
+      // A package published with maps but without its sources: no --root or mapping can find
+      // them, so they are listed apart, and the frame stays on the installed built file.
+      dependencySources.add(original.file);
+      generated[f] = '';
+      return { name: fn.name, file: path.file, line: fn.line, column: fn.column, category: 'dependency', resolved: true };
+    }
     if (!resolved) unresolved.add(original.file);
     return { name: fn.name, file: original.file, line: original.line, column: original.column, category, resolved };
   };
 
-  return { locate, generated, maps, unresolved, scope: paths.scope };
+  return { locate, generated, maps, unresolved, dependencySources, scope: paths.scope };
 }
 
 /** Source files bigger than this are not read for insights (generated bundles, data). */
@@ -225,7 +235,7 @@ function sourceLineReader(scope: ReadScope): SourceLineReader {
 
 /** Analyzes a normalized profile. Pure apart from reading local files (existence, source maps). */
 export function buildReport(profile: NormalizedProfile, options: AnalysisOptions = {}): AnalyzedProfile {
-  const { locate, generated, maps, unresolved, scope } = locator(profile, options);
+  const { locate, generated, maps, unresolved, dependencySources, scope } = locator(profile, options);
   const index = indexFunctions(profile, locate);
   const shape = shapeOf(profile.tree);
   const locateLine = (func: number, line: number): { file: string; line: number } => {
@@ -238,21 +248,24 @@ export function buildReport(profile: NormalizedProfile, options: AnalysisOptions
     return { file: resolved.file, line };
   };
   const aggregates = aggregate(profile, index, shape, locateLine);
-  const attribution = attribute(profile, index);
+  const attribution = attribute(profile, index, aggregates.cpuMs);
   const insights = findInsights(profile, index, attribution.frames, aggregates, sourceLineReader(scope));
   const functions = aggregates.functions
     .filter((f) => f.totalSamples > 0 || f.selfSamples > 0)
-    .sort((a, b) => b.selfSamples - a.selfSamples || b.totalSamples - a.totalSamples || a.name.localeCompare(b.name));
+    .sort((a, b) => b.selfMs - a.selfMs || b.totalMs - a.totalMs || a.name.localeCompare(b.name));
   const report: ProfileReport = {
     format: profile.format,
     samples: profile.samples,
     durationMs: profile.durationMs,
+    cpuMs: aggregates.cpuMs,
+    shareOf: SHARE_OF,
     categories: aggregates.categories,
     functions,
     lines: aggregates.lines,
     callSites: attribution.callSites,
     insights,
     unresolvedFiles: [...unresolved].sort(),
+    dependencySources: [...dependencySources].sort(),
     warnings: [...profile.warnings, ...maps.warnings],
   };
   return new AnalyzedProfile(profile, index, shape, aggregates, attribution, report);

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSync } from 'esbuild';
@@ -58,13 +58,31 @@ describe('source maps', () => {
       const { report } = buildReport(profile, { root });
       const getTimestamp = report.functions.find((f) => f.name === 'getTimestamp');
       assert.deepEqual([getTimestamp?.file, getTimestamp?.line, getTimestamp?.selfSamples, getTimestamp?.totalSamples], [source, 3, 7, 10]);
-      assert.deepEqual(report.lines, [{ file: source, line: 4, selfSamples: 7, selfMs: 7 }]);
+      assert.deepEqual(report.lines, [{ file: source, line: 4, selfSamples: 7, selfMs: 7, percent: 70 }]);
       assert.deepEqual(report.unresolvedFiles, []);
       // With source maps off, the generated file is what is shown.
       const raw = buildReport(profile, { root, sourceMaps: false }).report;
       assert.deepEqual([raw.functions[0].file, raw.functions[0].line], [file, fn.line]);
     });
   }
+
+  it('list sources named only by a dependency\'s map apart, not as files to map with --root, and keep its frames on the built file', () => {
+    // A package published with its build and maps, but without the sources the maps name.
+    const pkg = join(root, 'node_modules', 'clockpkg');
+    const src = join(pkg, 'src', 'index.ts');
+    mkdirSync(join(pkg, 'src'), { recursive: true });
+    writeFileSync(src, readFileSync(source, 'utf8'));
+    const file = join(pkg, 'dist', 'index.js');
+    buildSync({ entryPoints: [src], outfile: file, bundle: true, platform: 'node', format: 'cjs', sourcemap: 'linked', logLevel: 'silent' });
+    rmSync(join(pkg, 'src'), { recursive: true });
+    const fn = positionOf(readFileSync(file, 'utf8'), 'function getTimestamp');
+    const profile = profileOf([{ frames: [{ name: 'getTimestamp', url: file, line: fn.line, column: fn.column }], samples: 4 }], { format: 'cpuprofile' });
+    const { report } = buildReport(profile, { root });
+    assert.deepEqual(report.unresolvedFiles, []);
+    assert.deepEqual(report.dependencySources, [src]);
+    const getTimestamp = report.functions.find((f) => f.name === 'getTimestamp');
+    assert.deepEqual([getTimestamp?.file, getTimestamp?.line, getTimestamp?.category], [file, fn.line, 'dependency']);
+  });
 
   it('ignore files without a mapping comment and report a named map that is missing', () => {
     const plain = join(root, 'plain.js');

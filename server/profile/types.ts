@@ -64,6 +64,8 @@ export interface FrameLocation {
 export interface CategoryCost {
   samples: number;
   ms: number;
+  /** ms / the profile's CPU time (idle excluded), 0..100; null for idle, which is not CPU time. */
+  percent: number | null;
 }
 
 export interface FunctionCost {
@@ -75,6 +77,9 @@ export interface FunctionCost {
   totalSamples: number;
   selfMs: number;
   totalMs: number;
+  /** selfMs and totalMs as shares of the profile's CPU time (idle excluded), 0..100; null for idle frames. */
+  selfPercent: number | null;
+  totalPercent: number | null;
   category: Category;
 }
 
@@ -83,6 +88,8 @@ export interface LineCost {
   line: number;
   selfSamples: number;
   selfMs: number;
+  /** selfMs as a share of the profile's CPU time (idle excluded), 0..100. */
+  percent: number;
 }
 
 /** Cost below a user frame, spent in dependencies / node internals / native code. */
@@ -106,12 +113,13 @@ export interface CallSite {
   exactLine?: boolean;
   samples: number;
   ms: number;
+  /** ms as a share of the profile's CPU time (idle excluded), 0..100. */
   percent: number;
   /** Library functions that cost the most under this call, most expensive first. */
   libraries: AttributedLibraryCost[];
 }
 
-export type InsightId = 'gc-pressure' | 'mongoose-hydration' | 'spawn-env-walk' | 'date-now-hot';
+export type InsightId = 'gc-pressure' | 'mongoose-hydration' | 'spawn-env-walk' | 'date-now-hot' | 'blocking-sync-io';
 
 export interface Insight {
   id: InsightId;
@@ -121,15 +129,20 @@ export interface Insight {
   message: string;
   samples: number;
   ms: number;
+  /** ms as a share of the profile's CPU time (idle excluded), 0..100. */
   percent: number;
   /** The user call site it points at, when there is one. */
   location: { file: string; line: number } | null;
+  /** The static rule that flags the same code; a finding of it on `location`'s line carries this insight. */
+  rule?: 'blocking-sync-call';
 }
 
 /** d3-flame-graph's input shape plus what the tooltip and click need. */
 export interface FlameNode {
   name: string;
-  value: number; // total samples (or ms) of the subtree
+  /** Total ms of the subtree (the graph's widths are time, like every other figure). */
+  value: number;
+  /** Self ms. */
   self: number;
   category: Category;
   file: string;
@@ -145,14 +158,26 @@ export interface ProfileReport {
   format: ProfileFormat;
   samples: number;
   durationMs: number;
+  /**
+   * The one denominator of every percentage in this report: the time of every sample that was
+   * not idle, in ms (the sum of every category's ms but idle's). Every `percent` is `ms / cpuMs * 100`.
+   */
+  cpuMs: number;
+  /** What the percentages are a share of, for labels: "% of CPU time, idle excluded". */
+  shareOf: string;
   categories: Record<Category, CategoryCost>;
-  /** Sorted by selfSamples, descending. */
+  /** Sorted by selfMs, descending. */
   functions: FunctionCost[];
   lines: LineCost[];
   callSites: CallSite[];
   insights: Insight[];
   /** Files named by frames that could not be found locally (listed, never silently dropped). */
   unresolvedFiles: string[];
+  /**
+   * Sources named only by installed dependencies' source maps, whose packages do not ship them:
+   * not a path-mapping problem (no --root finds them); their frames stay on the built files.
+   */
+  dependencySources: string[];
   warnings: string[];
 }
 

@@ -51,4 +51,14 @@ describe('profile session (the worker logic)', () => {
     session.clear();
     assert.deepEqual(session.overview(), { profile: null, baseline: null, hotFunctions: [], callSites: [], insights: [] });
   });
+
+  it('ends a comparison when another profile is opened (the baseline does not stick to it)', async () => {
+    const session = new ProfileSession();
+    await session.load(join(PROFILES, 'service.cpuprofile'), 'primary', options);
+    await session.load(join(PROFILES, 'service.preprocessed.json.gz'), 'baseline', options);
+    assert.equal(session.overview().baseline?.name, 'service.preprocessed.json.gz');
+    await session.load(join(PROFILES, 'typed.cpuprofile'), 'primary', options);
+    assert.equal(session.overview().baseline, null);
+    assert.throws(() => session.flame({ mode: 'diff', onlyMyCode: false }), /no baseline profile loaded/);
+  });
 });

@@ -67,7 +67,11 @@ export class ProfileSession {
     onProgress?.(1);
     const entry = { path, analyzed };
     if (role === 'baseline') this.baseline = entry;
-    else this.primary = entry;
+    else {
+      // Opening another profile ends a comparison: the old "before" says nothing about the new one.
+      this.primary = entry;
+      this.baseline = null;
+    }
     return {
       summary: summaryOf(path, analyzed),
       costTable: role === 'primary' ? analyzed.costTable() : null,
@@ -91,8 +95,8 @@ export class ProfileSession {
       return {
         title: `${basename(baseline.path)} → ${basename(primary.path)}`,
         mode: 'diff',
-        unit: 'samples',
-        totalMs: primary.analyzed.profile.durationMs,
+        unit: 'ms',
+        cpuMs: primary.analyzed.report.cpuMs,
         root: diffFlameTree(baseline.analyzed, primary.analyzed, params.onlyMyCode, minFraction),
         openableFiles: [...files].sort(),
       };
@@ -100,8 +104,8 @@ export class ProfileSession {
     return {
       title: basename(primary.path),
       mode: params.mode,
-      unit: 'samples',
-      totalMs: primary.analyzed.profile.durationMs,
+      unit: 'ms',
+      cpuMs: primary.analyzed.report.cpuMs,
       root: primary.analyzed.flame(params.mode, params.onlyMyCode, minFraction),
       openableFiles: primary.analyzed.openableFiles(),
     };
@@ -147,7 +151,8 @@ export function summaryOf(path: string, analyzed: AnalyzedProfile): ProfileSumma
     format: report.format,
     samples: report.samples,
     durationMs: report.durationMs,
-    gcPercent: gcPercent(analyzed.profile, analyzed.aggregates),
+    cpuMs: report.cpuMs,
+    gcPercent: gcPercent(analyzed.aggregates),
     unresolvedFiles: report.unresolvedFiles,
     warnings: report.warnings,
   };

@@ -197,6 +197,9 @@ function rangeOf(node: t.Node): Finding['range'] | null {
   };
 }
 
+/** Quiet without evidence: a finding that needs frequency to matter is shown one step lower. */
+const QUIETER: Record<Severity, Severity> = { error: 'warning', warning: 'information', information: 'hint', hint: 'hint' };
+
 export function analyzeSource(input: AnalyzeInput): AnalysisResult {
   const result = analyzeOnce(input);
   if (!overflowed(result)) return result;
@@ -298,15 +301,17 @@ function analyzeOnce(input: AnalyzeInput): AnalysisResult {
         const data = { ...report.data, ...report.describe?.(hot) };
         const template = run.rule.meta.messages[report.messageId];
         if (template === undefined) throw new Error(`unknown messageId '${report.messageId}'`);
+        const frequency = report.evidence === 'frequency';
         const finding: Finding = {
           ruleId: run.rule.meta.id,
           messageId: report.messageId,
           message: fillMessage(template, data),
-          severity: run.severity,
+          severity: frequency ? QUIETER[run.severity] : run.severity,
           range,
           fixes: report.fixes ?? [],
           enclosingFunction: enclosingFunctionOf(functions, range.start, range.end),
         };
+        if (frequency) finding.evidence = 'frequency';
         if (!isDisabled(directives, finding)) findings.push(finding);
       }
       result.findings.push(...findings);

@@ -7,10 +7,54 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { editCorpus, firstDifference, randomFrom, typedEdit } from '../../test/editSessions';
 import { analyzeSource } from './engine';
-import { IncrementalParser } from './incrementalParse';
-import { parseSource, type ParsedSource } from './parse';
+import { IncrementalParser, isHole } from './incrementalParse';
+import { parseSlice, parseSource, type ParsedSource } from './parse';
 
 const comparable = (parsed: ParsedSource) => ({ ast: parsed.ast, problems: parsed.problems });
+/** The tree without its holes (problems differ: a hole carries its own error). */
+const comparableTree = (parsed: ParsedSource) => {
+  const ast = parsed.ast;
+  if (ast === null) return null;
+  return { ...ast, program: { ...ast.program, body: ast.program.body.filter((statement) => !isHole(statement)) }, errors: undefined };
+};
+
+/** Where a tree kept around holes differs from its text: each statement parsed alone, in order. */
+function keptStatementsDifference(text: string, parsed: ParsedSource): string | null {
+  const ast = parsed.ast!;
+  let end = ast.program.directives.at(-1)?.end ?? 0;
+  for (const [i, statement] of ast.program.body.entries()) {
+    if ((statement.start ?? 0) < end) return `statement ${i} starts at ${statement.start}, before ${end}`;
+    end = statement.end ?? 0;
+    if (isHole(statement)) continue;
+    // A string statement alone would read as a directive.
+    if (statement.type === 'ExpressionStatement' && statement.expression.type === 'StringLiteral') continue;
+    const start = statement.loc!.start;
+    const alone = parseSlice(text.slice(statement.start ?? 0, end), { index: start.index, line: start.line, column: start.column }, parsed.plugins);
+    if (alone.ast?.program.body.length !== 1) return `statement ${i} (${text.slice(statement.start ?? 0, end).slice(0, 40)}) does not parse alone as one`;
+    const difference = firstDifference(alone.ast.program.body[0], statement, `.program.body.${i}`);
+    if (difference !== null) return difference;
+  }
+  if (ast.program.end !== text.length || ast.end !== text.length) return `the tree ends at ${ast.program.end}, the text at ${text.length}`;
+  for (const comment of ast.comments ?? []) {
+    const written = text.slice(comment.start ?? 0, comment.end ?? 0);
+    if (written !== (comment.type === 'CommentLine' ? `//${comment.value}` : `/*${comment.value}*/`)) return `comment at ${comment.start} is not ${JSON.stringify(written)}`;
+  }
+  return null;
+}
+
+/** `text` with the text of the tree's holes replaced by spaces (line breaks kept). */
+function blankHoles(text: string, ast: NonNullable<ParsedSource['ast']>): string {
+  let out = '';
+  let from = 0;
+  for (const statement of ast.program.body) {
+    if (!isHole(statement)) continue;
+    const start = statement.start ?? 0;
+    const end = statement.end ?? 0;
+    out += text.slice(from, start) + text.slice(start, end).replace(/[^\r\n\u2028\u2029]/g, ' ');
+    from = end;
+  }
+  return out + text.slice(from);
+}
 
 describe('IncrementalParser', () => {
   it('gives the same AST as a whole parse after every edit of a session, reusing most of it', function () {
@@ -18,28 +62,47 @@ describe('IncrementalParser', () => {
     const files = editCorpus();
     assert.ok(files.length > 100, `expected a real corpus, found ${files.length} files`);
     const random = randomFrom(20261121);
-    const kinds = { full: 0, incremental: 0, unchanged: 0 };
+    const kinds = { full: 0, incremental: 0, partial: 0, unchanged: 0 };
+    let recoveredEdits = 0;
+    let editsWhileBroken = 0;
     for (const file of files) {
       let text = readFileSync(file, 'utf8');
       const parser = new IncrementalParser();
       let current = parser.parse(file, text).ast;
       let clean = text;
       for (let step = 0; step < 12; step++) {
-        // A broken file is put right the way people do: undo.
+        // A broken file is put right the way people do (undo), or edited elsewhere first.
         text = current === null ? clean : typedEdit(text, current, random);
         const got = parser.parse(file, text);
         kinds[parser.lastKind]++;
         const want = parseSource(file, text);
+        if (want.ast === null) {
+          // Nothing to compare with: every statement kept around a hole must be what its own text
+          // parses to at its place, and the holes and statements must follow each other in order.
+          current = null;
+          if (got.ast === null) continue;
+          const difference = keptStatementsDifference(text, got);
+          assert.equal(difference, null, `${file}, edit ${step + 1} (${parser.lastKind}, broken): ${difference}`);
+          assert.ok(got.problems.length > 0, `${file}, edit ${step + 1}: a broken text parsed without a problem`);
+          editsWhileBroken++;
+          // Half the time the next edit goes elsewhere while the hole stays (placed on the kept statements).
+          if (random() < 0.5) current = got.ast.program.body.some((statement) => !isHole(statement)) ? parseSource(file, blankHoles(text, got.ast)).ast : null;
+          continue;
+        }
         const difference = firstDifference(comparable(want), comparable(got));
         assert.equal(difference, null, `${file}, edit ${step + 1} (${parser.lastKind}): ${difference}`);
+        if (want.problems.length > 0 && parser.lastKind === 'incremental') recoveredEdits++;
         // The next edit is placed on the tree the editor would have (a fresh one when `got` is reused).
-        current = want.ast !== null && want.problems.length === 0 ? want.ast : null;
-        if (current !== null) clean = text;
+        current = want.ast;
+        if (want.problems.length === 0) clean = text;
       }
     }
-    const edits = kinds.full + kinds.incremental + kinds.unchanged;
+    const edits = kinds.full + kinds.incremental + kinds.partial + kinds.unchanged;
     assert.ok(kinds.incremental > edits / 2, `only ${kinds.incremental} of ${edits} parses were incremental`);
-    assert.ok(kinds.full > edits / 20, `only ${kinds.full} of ${edits} parses were whole: the fallbacks went untested`);
+    assert.ok(kinds.full > edits / 40, `only ${kinds.full} of ${edits} parses were whole: the fallbacks went untested`);
+    assert.ok(kinds.partial > edits / 40, `only ${kinds.partial} of ${edits} parses kept a tree around a syntax error`);
+    assert.ok(recoveredEdits > 20, `only ${recoveredEdits} incremental parses of texts with recovered errors`);
+    assert.ok(editsWhileBroken > 20, `only ${editsWhileBroken} broken versions compared`);
   });
 
   it('parses only the statements around a change in a 5,000-line file', () => {
@@ -63,7 +126,6 @@ describe('IncrementalParser', () => {
       ['joins statements (ASI)', base.replace('bar();', '(bar)();')],
       ['declares a name twice', base.replace('baz();', 'const a = 2;')],
       ['adds module syntax', base.replace('baz();', 'export const b = 1;')],
-      ['breaks the syntax', base.replace('baz();', 'baz(;')],
     ];
     for (const [why, changed] of cases) {
       const parser = new IncrementalParser();
@@ -72,6 +134,43 @@ describe('IncrementalParser', () => {
       assert.equal(parser.lastKind, 'full', why);
       assert.equal(firstDifference(comparable(parseSource('/virtual/a.js', changed)), comparable(got)), null, why);
     }
+  });
+
+  it('keeps the statements around a syntax error, reports it once in its statement, and mends the hole', () => {
+    const base = "const a = require('a');\nfoo(1);\nbar(2);\nfunction f() {}\nbaz(3);\n";
+    const parser = new IncrementalParser();
+    parser.parse('/virtual/a.js', base);
+    const broken = base.replace('bar(2);', 'bar(2;');
+    const got = parser.parse('/virtual/a.js', broken);
+    assert.equal(parser.lastKind, 'partial');
+    assert.equal(parseSource('/virtual/a.js', broken).ast, null);
+    const body = got.ast?.program.body ?? [];
+    assert.deepEqual(body.map((statement) => (isHole(statement) ? 'hole' : broken.slice(statement.start ?? 0, statement.end ?? 0))),
+      ["const a = require('a');", 'foo(1);', 'hole', 'function f() {}', 'baz(3);']);
+    assert.equal(got.problems.length, 1);
+    assert.equal(got.problems[0].line, 3);
+    // Typing elsewhere keeps the hole and its one error.
+    const elsewhere = broken.replace('baz(3)', 'baz(33)');
+    const typed = parser.parse('/virtual/a.js', elsewhere);
+    assert.equal(parser.lastKind, 'partial');
+    assert.equal(typed.ast?.program.body.filter(isHole).length, 1);
+    assert.deepEqual(typed.problems.map((problem) => problem.line), [3]);
+    // Closing the call mends it: the tree is a whole parse's again.
+    const mended = elsewhere.replace('bar(2;', 'bar(2);');
+    const fixed = parser.parse('/virtual/a.js', mended);
+    assert.equal(parser.lastKind, 'incremental');
+    assert.equal(firstDifference(comparable(parseSource('/virtual/a.js', mended)), comparable(fixed)), null);
+  });
+
+  it('stays incremental in a file with recovered errors, moving them with the edit', () => {
+    const base = "let a = 1;\nlet a = 2;\nfoo(1);\n'use strict'; function g(eval) {}\n";
+    const parser = new IncrementalParser();
+    const first = parser.parse('/virtual/a.js', base);
+    assert.ok(first.problems.length >= 1);
+    const changed = base.replace('foo(1);', 'foo(1);\nbar(\n  2);');
+    const got = parser.parse('/virtual/a.js', changed);
+    assert.equal(parser.lastKind, 'incremental');
+    assert.equal(firstDifference(comparable(parseSource('/virtual/a.js', changed)), comparable(got)), null);
   });
 });
 
@@ -85,6 +184,7 @@ describe('analysis of incrementally parsed documents', () => {
     const random = randomFrom(7);
     let incremental = 0;
     let findings = 0;
+    let findingsKeptWhileBroken = 0;
     for (const document of documents) {
       const file = document.file;
       let text = document.text;
@@ -96,16 +196,36 @@ describe('analysis of incrementally parsed documents', () => {
       for (let step = 0; step < 12; step++) {
         text = current === null ? clean : typedEdit(text, current, random);
         const got = analyzeSource({ filePath: file, text, parse });
-        if (parser.lastKind === 'incremental') incremental++;
+        const kind = parser.lastKind;
+        if (kind === 'incremental') incremental++;
+        const fresh = parseSource(file, text);
+        if (fresh.ast === null && kind === 'partial' && got.skipped === null) {
+          // A syntax error: the findings kept are those of the file with the hole's text blanked out.
+          const kept = parser.parse(file, text);
+          assert.equal(parser.lastKind, 'unchanged', 'the analysis parsed this text');
+          const blanked = blankHoles(text, kept.ast!);
+          // Only where the kept statements are the blanked text's (a statement before a hole may join the one after it).
+          if (firstDifference(comparableTree(parseSource(file, blanked)), comparableTree(kept)) !== null) {
+            current = null;
+            continue;
+          }
+          const want = analyzeSource({ filePath: file, text: blanked });
+          const difference = firstDifference(want.findings, got.findings);
+          assert.equal(difference, null, `${file}, edit ${step + 1} (${kind}, broken): ${difference}`);
+          findingsKeptWhileBroken += got.findings.length;
+          findings += want.findings.length;
+          current = random() < 0.5 ? parseSource(file, blanked).ast : null;
+          continue;
+        }
         const want = analyzeSource({ filePath: file, text });
         findings += want.findings.length;
         const difference = firstDifference(want, got);
-        assert.equal(difference, null, `${file}, edit ${step + 1} (${parser.lastKind}): ${difference}`);
-        const fresh = parseSource(file, text);
-        current = fresh.ast !== null && fresh.problems.length === 0 ? fresh.ast : null;
-        if (current !== null) clean = text;
+        assert.equal(difference, null, `${file}, edit ${step + 1} (${kind}): ${difference}`);
+        current = fresh.ast;
+        if (current !== null && fresh.problems.length === 0) clean = text;
       }
     }
+    assert.ok(findingsKeptWhileBroken > 100, `only ${findingsKeptWhileBroken} findings kept around syntax errors`);
     assert.ok(incremental > 100, `only ${incremental} analyses ran on an incremental parse`);
     assert.ok(findings > 2000, `only ${findings} findings compared: the corpus lost its patterns`);
   });

@@ -3,25 +3,45 @@
 // per document: the top-level statements around the changed text are parsed again (with one
 // unchanged statement on each side, so that a change that joins or splits statements shows),
 // put in place of the old ones, and the statements after them are moved by the edit's offset.
-// Whenever that could differ from a whole parse (syntax errors, module syntax, a name declared
-// twice, top-level await) the whole file is parsed instead.
+// Whenever that could differ from a whole parse (module syntax, a name declared again, top-level
+// await) the whole file is parsed instead. Errors Babel recovers from (a redeclaration, a
+// strict-mode violation) are kept with the tree and moved with it like its nodes.
+// A syntax error Babel cannot recover from (a call not yet closed while someone types) costs only
+// the statements it is in: they become a hole, an empty statement over their text, and the rest of
+// the tree and its findings stay; the error is reported once, where the hole's own parse fails.
+// The hole is parsed again, with its neighbours, by the first edit that touches it.
 // server/static/incrementalParse.test.ts compares both on thousands of edits to real files.
 import * as t from '@babel/types';
+import type { ParseProblem } from './engine';
 import { parseSlice, parseSource, type ParsedSource } from './parse';
 import { forEachChild } from './walk';
 
 // Read once: bundled CommonJS re-exports go through a getter on every access.
 const { getBindingIdentifiers, isDeclaration } = t;
 
-/** The previous parse of a document, kept only when it is clean (no recovered errors). */
+/** The previous parse of a document: its tree (with holes over unparsable statements) and problems. */
 interface Previous {
   filePath: string;
   text: string;
   ast: t.File;
   plugins: ParsedSource['plugins'];
+  problems: readonly ParseProblem[];
+  /** Offsets of `problems` in `text`, ascending. */
+  offsets: readonly number[];
 }
 
-export type ParseKind = 'full' | 'incremental' | 'unchanged';
+/**
+ * 'partial': the text does not parse; the tree holds the last good statements around a hole.
+ */
+export type ParseKind = 'full' | 'incremental' | 'partial' | 'unchanged';
+
+/** The empty statements standing for text that does not parse. */
+const holes = new WeakSet<t.Node>();
+
+/** Is this top-level statement a hole over text that did not parse? */
+export function isHole(statement: t.Node): boolean {
+  return holes.has(statement);
+}
 
 export class IncrementalParser {
   private previous: Previous | null = null;
@@ -35,28 +55,57 @@ export class IncrementalParser {
   parse(filePath: string, text: string): ParsedSource {
     const previous = this.previous;
     let parsed: ParsedSource | null = null;
+    let kind: ParseKind = 'full';
     if (previous !== null && previous.filePath === filePath) {
       if (previous.text === text) {
         this.lastKind = 'unchanged';
-        return { ast: previous.ast, problems: [], plugins: previous.plugins };
+        return { ast: previous.ast, problems: [...previous.problems], plugins: previous.plugins, problemOffsets: previous.offsets };
       }
       try {
-        parsed = reparse(previous, text);
+        parsed = reparse(previous, text, null);
+        if (parsed !== null) kind = hasHole(parsed) ? 'partial' : 'incremental';
       } catch {
         parsed = null; // a bug here must cost a whole parse, not the document (the old tree is dropped below)
       }
+      if (parsed === null) {
+        const whole = parseSource(filePath, text);
+        if (whole.ast === null) {
+          // Keep what still parses: the statements the edit did not touch, around a hole.
+          try {
+            parsed = reparse(previous, text, whole);
+            if (parsed !== null) kind = 'partial';
+          } catch {
+            parsed = null;
+          }
+        }
+        if (parsed === null) parsed = whole;
+      }
     }
-    this.lastKind = parsed === null ? 'full' : 'incremental';
     parsed ??= parseSource(filePath, text);
-    this.previous = parsed.ast !== null && parsed.problems.length === 0
-      ? { filePath, text, ast: parsed.ast, plugins: parsed.plugins }
+    this.lastKind = kind;
+    // Copies: the engine adds its own problems to the list it is given.
+    this.previous = parsed.ast !== null
+      ? { filePath, text, ast: parsed.ast, plugins: parsed.plugins, problems: [...parsed.problems], offsets: parsed.problemOffsets ?? parsed.problems.map(() => 0) }
       : null;
     return parsed;
   }
 }
 
-/** The AST of `text` made from the previous one, or null when only a whole parse is safe. */
-function reparse(previous: Previous, text: string): ParsedSource | null {
+function hasHoleIn(body: readonly t.Statement[], from: number, end: number): boolean {
+  for (let i = from; i < end; i++) if (holes.has(body[i])) return true;
+  return false;
+}
+
+function hasHole(parsed: ParsedSource): boolean {
+  return parsed.ast?.program.body.some((statement) => holes.has(statement)) ?? false;
+}
+
+/**
+ * The AST of `text` made from the previous one, or null when only a whole parse is safe. With
+ * `failed` (the whole parse of `text`, which did not recover), the changed statements become a
+ * hole instead of being parsed again.
+ */
+function reparse(previous: Previous, text: string, failed: ParsedSource | null): ParsedSource | null {
   const oldText = previous.text;
   const file = previous.ast;
   const program = file.program;
@@ -71,51 +120,76 @@ function reparse(previous: Previous, text: string): ParsedSource | null {
   const delta = text.length - oldText.length;
 
   // The slice: from the last statement wholly before the change (or the file's start) through the
-  // first statement wholly after it (or the file's end).
-  const first = lastEndingBy(body, prefix);
+  // first statement wholly after it (or the file's end). A hole the change touches is part of it.
+  let first = lastEndingBy(body, prefix);
+  if (first >= 0 && holes.has(body[first]) && (body[first].end ?? 0) === prefix) first--;
   const changedEnd = oldText.length - suffix;
   let last = Math.max(first, 0);
   while (last < body.length && (body[last].start ?? 0) < changedEnd) last++;
+  if (last < body.length && holes.has(body[last]) && (body[last].start ?? 0) === changedEnd) last++;
   const lead = first < 0 ? null : body[first];
   const trailing = last < body.length ? body[last] : null;
-  const sliceStart = lead === null ? 0 : lead.start ?? 0;
-  const oldSliceEnd = trailing === null ? oldText.length : trailing.end ?? 0;
+  if (failed !== null) return punchHole(previous, text, failed, { first, last, delta, prefix });
+  // A hole next to the change is not parsed again: the slice stops at its edge, unchecked.
+  const leadIsHole = lead !== null && holes.has(lead);
+  const trailingIsHole = trailing !== null && holes.has(trailing);
+  const sliceStart = lead === null ? 0 : leadIsHole ? lead.end ?? 0 : lead.start ?? 0;
+  const oldSliceEnd = trailing === null ? oldText.length : trailingIsHole ? trailing.start ?? 0 : trailing.end ?? 0;
   const newSliceEnd = oldSliceEnd + delta;
   const oldSlice = oldText.slice(sliceStart, oldSliceEnd);
   const newSlice = text.slice(sliceStart, newSliceEnd);
   // Module syntax decides a file's source type and checks exports against the whole file.
   if (MODULE_SYNTAX.test(oldSlice) || MODULE_SYNTAX.test(newSlice)) return null;
 
-  const start = lead?.loc?.start ?? { line: 1, column: 0 };
+  const start = (leadIsHole ? lead.loc?.end : lead?.loc?.start) ?? { line: 1, column: 0 };
   const part = parseSlice(newSlice, { index: sliceStart, line: start.line, column: start.column }, previous.plugins);
   const partAst = part.ast;
-  if (partAst === null || part.problems.length > 0) return null;
+  if (partAst === null) return null;
   const partProgram = partAst.program;
   const statements = partProgram.body;
   // Past the file's start a leading string statement would turn into a directive, and the unchanged
   // statements at the edges must come back as they were: otherwise the edit joined or split statements.
-  if (lead !== null) {
-    if (partProgram.directives.length > 0 || partProgram.interpreter || statements.length === 0) return null;
+  if (sliceStart > 0 && (partProgram.directives.length > 0 || partProgram.interpreter)) return null;
+  if (lead !== null && !leadIsHole) {
+    if (statements.length === 0) return null;
     if (statements[0].start !== lead.start || statements[0].end !== lead.end) return null;
   }
   const newTrailing = statements.at(-1);
-  if (trailing !== null && (newTrailing === undefined || newTrailing.start !== (trailing.start ?? 0) + delta || newTrailing.end !== newSliceEnd)) return null;
+  if (trailing !== null && !trailingIsHole) {
+    if (newTrailing === undefined || newTrailing.start !== (trailing.start ?? 0) + delta || newTrailing.end !== newSliceEnd) return null;
+  }
   if ((partProgram.extra as { topLevelAwait?: boolean } | undefined)?.topLevelAwait === true) return null;
+  // The statements between the unchanged edges, before and after the edit.
+  const replacedFrom = leadIsHole ? first + 1 : Math.max(first, 0);
+  const replacedEnd = trailing === null ? body.length : trailingIsHole ? last : last + 1;
+  const oldMiddleFrom = lead === null || leadIsHole ? replacedFrom : replacedFrom + 1;
+  const oldMiddleEnd = trailing === null || trailingIsHole ? replacedEnd : replacedEnd - 1;
+  const newMiddle = statements.slice(lead === null || leadIsHole ? 0 : 1, trailing === null || trailingIsHole ? statements.length : statements.length - 1);
   // The parser checks top-level redeclarations across the whole file; a part cannot see the rest.
-  const replacedFrom = Math.max(first, 0);
-  const replacedEnd = trailing === null ? body.length : last + 1;
-  if (declaresAny(statements, body, replacedFrom, replacedEnd)) return null;
+  if (declaresAny(newMiddle, body, oldMiddleFrom, oldMiddleEnd)) return null;
+  // A hole hides what its text declared: a kept statement's redeclaration error may refer to it.
+  const middleStart = lead === null || leadIsHole ? sliceStart : lead.end ?? 0;
+  // (to the end of the file, problems at its end included, when no statement follows)
+  const oldMiddleStop = trailing === null ? Infinity : trailing.start ?? 0;
+  if (hasHoleIn(body, oldMiddleFrom, oldMiddleEnd) && previous.offsets.some((offset) => offset < middleStart || offset >= oldMiddleStop)) return null;
+  // Problems: the part's between the edges; before and after, the kept ones (a kept statement's
+  // redeclaration error was found against statements the part does not see).
+  const newMiddleStop = oldMiddleStop + delta;
   const comments = file.comments ?? [];
   // Comments can only sit between tokens, so none straddles the slice's edges (statement edges).
   const commentsFrom = firstStartingAt(comments, sliceStart);
   const commentsTo = firstStartingAt(comments, oldSliceEnd);
+  let shift: Shift | null = null;
   if (trailing !== null) {
-    const oldEnd = trailing.loc?.end;
-    const newEnd = newTrailing?.loc?.end;
+    const oldEnd = trailingIsHole ? trailing.loc?.start : trailing.loc?.end;
+    const newEnd = trailingIsHole ? partProgram.loc?.end : newTrailing?.loc?.end;
     if (!oldEnd || !newEnd) return null;
-    const shift: Shift = { delta, lines: newEnd.line - oldEnd.line, line: oldEnd.line, columns: newEnd.column - oldEnd.column };
+    shift = { delta, lines: newEnd.line - oldEnd.line, line: oldEnd.line, columns: newEnd.column - oldEnd.column };
     // Shared position objects are told apart by their index, which a same-length edit leaves as it was.
     if (delta === 0 && (shift.lines !== 0 || shift.columns !== 0)) return null;
+  }
+  const problems = mergeProblems(previous, middleStart, oldMiddleStop, shift, part, middleStart, newMiddleStop);
+  if (shift !== null) {
     if (delta !== 0) {
       for (let i = replacedEnd; i < body.length; i++) shiftStatement(body[i], shift);
       for (let i = commentsTo; i < comments.length; i++) shiftSpan(comments[i], shift);
@@ -126,14 +200,177 @@ function reparse(previous: Previous, text: string): ParsedSource | null {
     copyEnd(partProgram, program);
     copyEnd(partAst, file);
   }
-  if (lead === null) {
+  if (sliceStart === 0) {
     program.directives = partProgram.directives;
     program.interpreter = partProgram.interpreter;
   }
   body.splice(replacedFrom, replacedEnd - replacedFrom, ...statements);
   comments.splice(commentsFrom, commentsTo - commentsFrom, ...(partAst.comments ?? []));
   file.comments = comments;
-  return { ast: file, problems: [], plugins: previous.plugins };
+  return { ast: file, problems: problems.problems, plugins: previous.plugins, problemOffsets: problems.offsets };
+}
+
+/**
+ * The text does not parse: the statements between the unchanged ones around the change (and any
+ * hole next to them) become one hole; the other statements and their problems stay, moved by the
+ * edit. The hole's text is parsed alone for its error, so that it is reported at the hole.
+ */
+function punchHole(previous: Previous, text: string, failed: ParsedSource, at: { first: number; last: number; delta: number; prefix: number }): ParsedSource | null {
+  const { first, delta } = at;
+  let last = at.last;
+  const file = previous.ast;
+  const program = file.program;
+  const body = program.body;
+  const lead = first < 0 ? null : body[first];
+  let trailing = last < body.length ? body[last] : null;
+  const leadIsHole = lead !== null && holes.has(lead);
+  // Where the hole starts (unchanged by the edit: it is before the change) and the old offset it
+  // ends at. At the file's start, the directives and the #! line stay unless the edit touched them.
+  const head = program.directives.at(-1) ?? program.interpreter;
+  const keepHead = lead === null && head != null && (head.end ?? 0) <= at.prefix;
+  const holeStart = lead === null ? (keepHead ? head.end ?? 0 : 0) : leadIsHole ? lead.start ?? 0 : lead.end ?? 0;
+  const startPosition: Position = lead === null
+    ? (keepHead ? copyPosition(head.loc?.end as Position) : { line: 1, column: 0, index: 0 })
+    : copyPosition((leadIsHole ? lead.loc?.start : lead.loc?.end) as Position);
+  let oldHoleEnd = trailing === null ? previous.text.length : holes.has(trailing) ? trailing.end ?? 0 : trailing.start ?? 0;
+  let endPosition = positionAt(text, startPosition, oldHoleEnd + delta);
+  let shift: Shift | null = null;
+  if (trailing !== null) {
+    const oldEnd = (holes.has(trailing) ? trailing.loc?.end : trailing.loc?.start) as Position;
+    shift = { delta, lines: endPosition.line - oldEnd.line, line: oldEnd.line, columns: endPosition.column - oldEnd.column };
+    if (delta === 0 && (shift.lines !== 0 || shift.columns !== 0)) {
+      // Same length, other lines (a selection typed over with a line break): shared position
+      // objects could not be told apart, so the hole runs to the end of the file.
+      trailing = null;
+      last = body.length;
+      shift = null;
+      oldHoleEnd = previous.text.length;
+      endPosition = positionAt(text, startPosition, text.length);
+    }
+  }
+  const newHoleEnd = oldHoleEnd + delta;
+  // Module syntax in the hole decides the file's source type: nothing to keep that a whole parse would agree with.
+  if (MODULE_SYNTAX.test(previous.text.slice(holeStart, oldHoleEnd)) || MODULE_SYNTAX.test(text.slice(holeStart, newHoleEnd))) return null;
+  const removedFrom = leadIsHole ? first : first + 1;
+  const removedEnd = trailing === null ? body.length : holes.has(trailing) ? last + 1 : last;
+
+  // The hole's own error: its text parsed alone. When that parses (the text fails only with its
+  // neighbours), the whole parse's error if it is in the hole, else one saying so at its start.
+  const own = parseSlice(text.slice(holeStart, newHoleEnd), startPosition, previous.plugins);
+  const inHole = (offset: number | undefined) => offset !== undefined && offset >= holeStart && offset <= newHoleEnd;
+  let error: ParseProblem = {
+    message: `Unexpected token: this code does not parse with the code around it (${startPosition.line}:${startPosition.column})`,
+    line: startPosition.line,
+    column: startPosition.column,
+  };
+  let errorOffset = holeStart;
+  if (own.ast === null) [error, errorOffset] = [own.problems[0], own.problemOffsets?.[0] ?? holeStart];
+  else if (inHole(failed.problemOffsets?.[0])) [error, errorOffset] = [failed.problems[0], failed.problemOffsets?.[0] ?? holeStart];
+  // Kept at an offset inside the hole (Babel may place it at the hole's end, where the next
+  // statement starts), so that it goes when the hole is parsed again.
+  errorOffset = Math.max(holeStart, Math.min(errorOffset, newHoleEnd - 1));
+  const errorParse: ParsedSource = { ast: null, problems: [error], plugins: previous.plugins, problemOffsets: [errorOffset] };
+  const problems = mergeProblems(previous, holeStart, trailing === null ? Infinity : oldHoleEnd, shift, errorParse, -Infinity, Infinity);
+
+  if (lead === null && !keepHead) {
+    program.directives = [];
+    program.interpreter = null;
+  }
+  const comments = file.comments ?? [];
+  const commentsFrom = firstStartingAt(comments, holeStart);
+  const commentsTo = firstStartingAt(comments, oldHoleEnd);
+  if (shift !== null) {
+    if (delta !== 0) {
+      for (let i = removedEnd; i < body.length; i++) shiftStatement(body[i], shift);
+      for (let i = commentsTo; i < comments.length; i++) shiftSpan(comments[i], shift);
+      shiftEnd(program, shift);
+      shiftEnd(file, shift);
+    }
+  } else {
+    program.end = text.length;
+    file.end = text.length;
+    if (program.loc) program.loc.end = copyPosition(endPosition);
+    if (file.loc) file.loc.end = copyPosition(endPosition);
+  }
+  const hole = {
+    type: 'EmptyStatement',
+    start: holeStart,
+    end: newHoleEnd,
+    loc: { start: startPosition, end: endPosition, filename: undefined, identifierName: undefined },
+  } as unknown as t.EmptyStatement;
+  holes.add(hole);
+  body.splice(removedFrom, removedEnd - removedFrom, hole);
+  comments.splice(commentsFrom, commentsTo - commentsFrom);
+  file.comments = comments;
+  return { ast: file, problems: problems.problems, plugins: previous.plugins, problemOffsets: problems.offsets };
+}
+
+interface Position {
+  line: number;
+  column: number;
+  index: number;
+}
+
+function copyPosition(position: Position): Position {
+  return { line: position.line, column: position.column, index: position.index };
+}
+
+/** The position of `offset` in `text`, counted from `from` (a position at or before it). */
+function positionAt(text: string, from: Position, offset: number): Position {
+  let line = from.line;
+  let lineStart = from.index - from.column;
+  for (let i = from.index; i < offset; i++) {
+    const code = text.charCodeAt(i);
+    // Babel's line terminators: \n, \r (\r\n counts once), U+2028, U+2029.
+    if (code === 10 || code === 0x2028 || code === 0x2029 || (code === 13 && text.charCodeAt(i + 1) !== 10)) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, column: offset - lineStart, index: offset };
+}
+
+/**
+ * The problems of the new version: the kept ones before `oldFrom` as they were, those from `oldTo`
+ * on moved by `shift`, and the part's between `newFrom` and `newTo` (new offsets).
+ */
+function mergeProblems(previous: Previous, oldFrom: number, oldTo: number, shift: Shift | null, part: ParsedSource, newFrom: number, newTo: number): { problems: ParseProblem[]; offsets: number[] } {
+  const problems: ParseProblem[] = [];
+  const offsets: number[] = [];
+  const partOffsets = part.problemOffsets ?? [];
+  let next = 0;
+  const addPart = (until: number) => {
+    for (; next < part.problems.length && partOffsets[next] < until; next++) {
+      if (partOffsets[next] < newFrom || partOffsets[next] >= newTo) continue;
+      problems.push(part.problems[next]);
+      offsets.push(partOffsets[next]);
+    }
+  };
+  for (let i = 0; i < previous.problems.length; i++) {
+    const offset = previous.offsets[i];
+    if (offset >= oldFrom && offset < oldTo) continue;
+    if (offset < oldFrom) {
+      addPart(offset);
+      problems.push(previous.problems[i]);
+      offsets.push(offset);
+      continue;
+    }
+    const moved = shift === null ? offset : offset + shift.delta;
+    addPart(moved);
+    problems.push(shift === null ? previous.problems[i] : shiftProblem(previous.problems[i], shift));
+    offsets.push(moved);
+  }
+  addPart(Infinity);
+  return { problems, offsets };
+}
+
+/** A kept problem moved by an edit above it; Babel's message ends with its "(line:column)". */
+function shiftProblem(problem: ParseProblem, shift: Shift): ParseProblem {
+  if (shift.lines === 0 && (problem.line !== shift.line || shift.columns === 0)) return problem;
+  const line = problem.line + shift.lines;
+  const column = problem.line === shift.line ? problem.column + shift.columns : problem.column;
+  const message = problem.message.replace(/\(\d+:\d+\)$/, `(${line}:${column})`);
+  return { ...problem, message, line, column };
 }
 
 // Texts are compared a chunk at a time by the engine's native string comparison (a slice of a long
@@ -281,14 +518,18 @@ function copyEnd(from: t.Node, to: t.Node): void {
   if (to.loc && from.loc) to.loc.end = from.loc.end;
 }
 
-/** Does a new statement declare a top-level name that a statement kept from before also declares? */
+/**
+ * Does a statement between the edges, new or old, declare a top-level name that a kept statement
+ * also declares? Then the redeclaration errors of the whole file may change.
+ */
 function declaresAny(statements: readonly t.Statement[], body: readonly t.Statement[], replacedFrom: number, replacedEnd: number): boolean {
-  const fresh = new Set<string>();
-  for (const statement of statements) collectTopLevelNames(statement, fresh);
-  if (fresh.size === 0) return false;
+  const names = new Set<string>();
+  for (const statement of statements) collectTopLevelNames(statement, names);
+  for (let i = replacedFrom; i < replacedEnd; i++) for (const name of topLevelNamesOf(body[i])) names.add(name);
+  if (names.size === 0) return false;
   for (let i = 0; i < body.length; i++) {
     if (i >= replacedFrom && i < replacedEnd) continue;
-    for (const name of topLevelNamesOf(body[i])) if (fresh.has(name)) return true;
+    for (const name of topLevelNamesOf(body[i])) if (names.has(name)) return true;
   }
   return false;
 }

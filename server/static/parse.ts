@@ -9,6 +9,8 @@ export interface ParsedSource {
   problems: ParseProblem[];
   /** The parser plugins that produced `ast` (a part of the file is re-parsed with the same ones). */
   plugins: readonly ParserPlugin[];
+  /** Where each problem is, as an offset into the text (the incremental parser moves them with edits). */
+  problemOffsets?: readonly number[];
 }
 
 /** Where a part of a file starts, so that its nodes carry the whole file's positions. */
@@ -52,11 +54,21 @@ function attempt(text: string, plugins: readonly ParserPlugin[], options: Parser
       attachComment: false,
       plugins: [...plugins],
     });
-    const problems = (ast.errors ?? []).map((error) => problemOf(error));
-    return { ast, problems, plugins };
+    // In source order (Babel reports some errors after later ones), so that a list kept across
+    // edits and a fresh one agree.
+    const errors = [...(ast.errors ?? [])].sort((a, b) => offsetOf(a) - offsetOf(b));
+    // The problems are returned on their own; the tree does not carry them (a tree kept across
+    // edits could not keep Babel's error objects true).
+    delete (ast as { errors?: unknown }).errors;
+    return { ast, problems: errors.map((error) => problemOf(error)), plugins, problemOffsets: errors.map(offsetOf) };
   } catch (error) {
-    return { ast: null, problems: [problemOf(error)], plugins };
+    return { ast: null, problems: [problemOf(error)], plugins, problemOffsets: [offsetOf(error)] };
   }
+}
+
+function offsetOf(error: unknown): number {
+  const index = (error as { loc?: { index?: unknown } } | null)?.loc?.index;
+  return typeof index === 'number' ? index : 0;
 }
 
 /** Babel errors carry `loc` (1-based line, 0-based column); anything else lands at 1:0. */

@@ -74,6 +74,48 @@ async function dblclickFrame(page, { name, timeoutMs = 15_000 }) {
   return { clicked };
 }
 
+/**
+ * Hovers the topmost frame named exactly `name` (in the inverted graph: the function's own row
+ * under the root) with the pointer, and returns the lines of the tooltip the page shows.
+ */
+async function frameTooltip(page, { name, timeoutMs = 15_000 }) {
+  const found = await untilFound(timeoutMs, async () => {
+    const flame = await flameFrame(page);
+    if (!flame) return null;
+    const index = await flame.frame.locator(FLAME_FRAME).evaluateAll((gs, wanted) => {
+      let best = -1;
+      let top = Infinity;
+      gs.forEach((g, i) => {
+        const box = g.getBoundingClientRect();
+        if (g.getAttribute('name') === wanted && box.width > 0 && box.top < top) {
+          best = i;
+          top = box.top;
+        }
+      });
+      return best;
+    }, String(name));
+    return index >= 0 ? { flame, index } : null;
+  });
+  if (!found) throw new Error(`no flame graph frame named ${JSON.stringify(name)}`);
+  const frame = found.flame.frame.locator(FLAME_FRAME).nth(found.index);
+  const box = await frame.boundingBox({ timeout: 5_000 });
+  if (!box) throw new Error(`frame ${JSON.stringify(name)} is not visible`);
+  await page.mouse.move(box.x + Math.min(box.width / 2, 12), box.y + box.height / 2);
+  const tooltip = found.flame.frame.locator('.tooltip');
+  await tooltip.waitFor({ state: 'visible', timeout: timeoutMs });
+  const lines = await tooltip.locator(':scope > div').allTextContents();
+  return { lines };
+}
+
+/** The label and description of the tree row whose label is exactly `label` in the view titled `view`. */
+async function treeItemText(page, { view, label, timeoutMs = 15_000 }) {
+  const escape = (text) => String(text).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const pane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: String(view) }) }).first();
+  const row = pane.locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${escape(label)}$`) }) }).first();
+  await row.waitFor({ state: 'visible', timeout: timeoutMs });
+  return { label: (await row.locator('.label-name').first().textContent()) ?? '', description: (await row.locator('.label-description').first().textContent()) ?? '' };
+}
+
 /** Clicks a button (e.g. Cancel) on the notification toast whose text contains `text`. */
 async function clickNotificationButton(page, { text, button, timeoutMs = 15_000 }) {
   const toast = page.locator('.notification-toast', { hasText: String(text) }).first();
@@ -142,6 +184,10 @@ export function runAction(page, request, shots, shotsDir) {
       return clickTreeItem(page, request);
     case 'clickInWebview':
       return clickInWebview(page, request);
+    case 'frameTooltip':
+      return frameTooltip(page, request);
+    case 'treeItemText':
+      return treeItemText(page, request);
     default:
       throw new Error(`unknown action ${JSON.stringify(request.kind)}`);
   }

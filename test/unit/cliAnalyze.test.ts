@@ -165,13 +165,13 @@ describe('hotframe analyze', function () {
     assert.equal(run.stderr, '');
     // b.js comes first although a.js sorts first by name: its line cost 30 of 100 samples.
     assert.deepEqual(JSON.parse(run.stdout).findings, [
-      { ...lean('routes/b.js'), cost: { selfMs: 30, totalMs: 30, percent: 30 } },
+      { ...lean('routes/b.js'), cost: { selfMs: 30, totalMs: 30, percent: 30.3 } }, // 30 ms of 99 ms CPU time (the reader gives the last sample no time)
       { ...lean('routes/a.js'), cost: null },
     ]);
     const text = await analyze(dir, 'routes', '--profile', 'app.cpuprofile');
     assert.deepEqual(
       text.stdout.split('\n').slice(0, 2).map((line) => line.slice(0, 16) + ' ... ' + line.slice(line.indexOf('[mongoose'))),
-      ['routes/b.js:6:18 ... [mongoose-missing-lean]  (30 ms, 30.0% of CPU)', 'routes/a.js:6:18 ... [mongoose-missing-lean]  (not in profile)'],
+      ['routes/b.js:6:18 ... [mongoose-missing-lean]  (30.0 ms, 30.3% of CPU time, idle excluded)', 'routes/a.js:6:18 ... [mongoose-missing-lean]  (not in profile)'],
     );
     rmSync(dir, { recursive: true, force: true });
   });

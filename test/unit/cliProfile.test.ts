@@ -8,7 +8,7 @@ import { join } from 'node:path';
 
 import { printable, profileText } from '../../server/cli/profileText';
 import type { ProfileDiff } from '../../server/profile/diff';
-import type { ProfileReport } from '../../server/profile/types';
+import { CATEGORIES, type ProfileReport } from '../../server/profile/types';
 import { bundles, REPO_ROOT } from './bundles';
 
 const FIXTURES = join(REPO_ROOT, 'test', 'fixtures');
@@ -46,13 +46,13 @@ function assertOneLineError(run: Run, pattern: RegExp): void {
 describe('hotframe profile', () => {
   it('prints the report as JSON: categories, functions by self samples, lines, call sites, insights', async () => {
     const report = await profileJson(join(PROFILES, 'service.cpuprofile'), '--top', '5');
-    assert.deepEqual(Object.keys(report), ['format', 'samples', 'durationMs', 'categories', 'functions', 'lines', 'callSites', 'insights', 'unresolvedFiles', 'warnings']);
+    assert.deepEqual(Object.keys(report), ['format', 'samples', 'durationMs', 'cpuMs', 'shareOf', 'categories', 'functions', 'lines', 'callSites', 'insights', 'unresolvedFiles', 'dependencySources', 'warnings']);
     assert.equal(report.format, 'cpuprofile');
     assert.deepEqual(Object.keys(report.categories).sort(), ['dependency', 'gc', 'idle', 'native', 'node', 'program', 'user']);
     const categorized = Object.values(report.categories).reduce((sum, c) => sum + c.samples, 0);
     assert.equal(categorized, report.samples);
     assert.equal(report.functions.length, 5);
-    assert.deepEqual(Object.keys(report.functions[0]), ['name', 'file', 'line', 'column', 'selfSamples', 'totalSamples', 'selfMs', 'totalMs', 'category']);
+    assert.deepEqual(Object.keys(report.functions[0]), ['name', 'file', 'line', 'column', 'selfSamples', 'totalSamples', 'selfMs', 'totalMs', 'selfPercent', 'totalPercent', 'category']);
     for (let i = 1; i < report.functions.length; i++) assert.ok(report.functions[i - 1].selfSamples >= report.functions[i].selfSamples);
     for (const f of report.functions) assert.ok(f.totalSamples <= report.samples && f.selfSamples <= f.totalSamples, f.name);
     assert.ok(report.lines.length <= 5 && report.callSites.length <= 5);
@@ -149,25 +149,30 @@ describe('profile text', () => {
       format: 'cpuprofile',
       samples: 4,
       durationMs: 4,
+      cpuMs: 4,
+      shareOf: '% of CPU time, idle excluded',
       categories: {
-        user: { samples: 4, ms: 4 },
-        dependency: { samples: 0, ms: 0 },
-        node: { samples: 0, ms: 0 },
-        native: { samples: 0, ms: 0 },
-        gc: { samples: 0, ms: 0 },
-        program: { samples: 0, ms: 0 },
-        idle: { samples: 0, ms: 0 },
+        user: { samples: 4, ms: 4, percent: 100 },
+        dependency: { samples: 0, ms: 0, percent: 0 },
+        node: { samples: 0, ms: 0, percent: 0 },
+        native: { samples: 0, ms: 0, percent: 0 },
+        gc: { samples: 0, ms: 0, percent: 0 },
+        program: { samples: 0, ms: 0, percent: 0 },
+        idle: { samples: 0, ms: 0, percent: null },
       },
-      functions: [{ name: '\u001b[31mred', file: '/root/app.js', line: 3, column: 1, selfSamples: 4, totalSamples: 4, selfMs: 4, totalMs: 4, category: 'user' }],
+      functions: [
+        { name: '\u001b[31mred', file: '/root/app.js', line: 3, column: 1, selfSamples: 4, totalSamples: 4, selfMs: 4, totalMs: 4, selfPercent: 100, totalPercent: 100, category: 'user' },
+      ],
       lines: [],
       callSites: [],
       insights: [],
       unresolvedFiles: [],
+      dependencySources: [],
       warnings: [],
     };
     const text = profileText('p.cpuprofile', report, 5, '/root');
     assert.doesNotMatch(text, /\u001b/);
-    assert.ok(text.includes('\n      4.0 ms  100.0%     4.0 ms  100.0%  \\x1b[31mred (user)  app.js:3\n'), text);
+    assert.ok(text.includes('\n     4.00 ms    100%    4.00 ms    100%  \\x1b[31mred (user)  app.js:3\n'), text);
   });
 });
 
@@ -210,11 +215,14 @@ describe('hotframe profile and diff on recorded GC pressure', () => {
     const run = await hotframe('profile', small, '--root', dir, '--format', 'json');
     assert.equal(run.status, 0, run.stderr);
     const report = JSON.parse(run.stdout) as ProfileReport;
-    const busy = report.samples - report.categories.idle.samples;
-    const gcShare = (report.categories.gc.samples / busy) * 100;
+    // A share of CPU time: GC's ms over every category's ms but idle's (the report's cpuMs).
+    const cpuMs = CATEGORIES.filter((c) => c !== 'idle').reduce((sum, c) => sum + report.categories[c].ms, 0);
+    assert.ok(Math.abs(cpuMs - report.cpuMs) < 0.01, `cpuMs ${report.cpuMs} vs ${cpuMs}`);
+    const gcShare = (report.categories.gc.ms / cpuMs) * 100;
     assert.ok(gcShare >= 10, `GC share ${gcShare.toFixed(1)}% with a 1 MB semi-space`);
     const gc = report.insights.find((i) => i.id === 'gc-pressure');
-    assert.equal(gc?.percent, gcShare);
+    assert.ok(Math.abs((gc?.percent ?? 0) - gcShare) < 1e-3, `${gc?.percent} vs ${gcShare}`);
+    assert.equal(gc?.percent, report.categories.gc.percent);
     assert.match(gc?.message ?? '', /--max-semi-space-size=64/);
   });
 

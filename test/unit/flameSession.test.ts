@@ -9,8 +9,8 @@ function graph(title: string, mode: FlameMode = 'normal'): FlameGraphResult {
   return {
     title,
     mode,
-    unit: 'samples',
-    totalMs: 10,
+    unit: 'ms',
+    cpuMs: 10,
     root: { name: '(root)', value: 10, self: 10, category: 'program', file: '', line: 0, children: [] },
     openableFiles: ['/srv/app/lib/models.js'],
   };

@@ -208,7 +208,7 @@ describe('language server over stdio', function () {
       ['projectOf(req) })); // expect: mongoose-missing-lean', 'projectOf(req) }).lean());'], // a finding goes
       ['function listTasksV1(', 'function stamp() {\n  return Date.now();\n}\n\nasync function listTasksV1('],
       ["views: await counters.incr(`task:${req.params.taskId}:views`) }", "views: await counters.incr(`task:${req.params.taskId}:views`), at: stamp() }"], // one comes
-      ['function sendBoard(req, res) {', 'function sendBoard(req, res {'], // broken: a whole parse with errors
+      ['function sendBoard(req, res) {', 'function sendBoard(req, res {'], // broken: the other statements keep their findings
       ['function sendBoard(req, res {', 'function sendBoard(req, res) {'], // mended
       ['const redis = new Redis(', 'const redisClient = new Redis('], // `redis` below becomes a global
       ["router.post('/v2/tasks/:taskId/views', countViewV2);\n", ''],
@@ -227,11 +227,96 @@ describe('language server over stdio', function () {
       await open(client, copy, text, version);
       const fresh = await client.diagnosticsFor(copy, version);
       await client.connection.sendNotification('textDocument/didClose', { textDocument: { uri: copy } });
-      assert.deepEqual(got, fresh, `after edit ${version - 1}: ${JSON.stringify(replace)}`);
+      if (replace === 'function sendBoard(req, res {') {
+        // Broken: the session keeps the findings of the other statements (what the text says with
+        // the broken function blanked out), and the error is the one a fresh open reports alone.
+        const brokenFunction = text.slice(text.indexOf(replace), text.indexOf('}\n', text.indexOf(replace)) + 1);
+        await open(client, copy, text.replace(brokenFunction, brokenFunction.replace(/[^\n]/g, ' ')), version + 100);
+        const blanked = await client.diagnosticsFor(copy, version + 100);
+        await client.connection.sendNotification('textDocument/didClose', { textDocument: { uri: copy } });
+        assert.deepEqual(fresh.map((d) => d.code), ['parse-error']);
+        assert.deepEqual(got.filter((d) => d.code !== 'parse-error'), blanked, 'the findings of the other statements stay');
+        assert.deepEqual(got.filter((d) => d.code === 'parse-error'), fresh, 'the syntax error, once, where a whole parse puts it');
+      } else {
+        assert.deepEqual(got, fresh, `after edit ${version - 1}: ${JSON.stringify(replace)}`);
+      }
       counts += `${got.length} `;
     }
     // The session went through fewer, more and broken states, not one state nine times.
-    assert.equal(counts.trim(), '4 3 3 4 1 4 4 4 4');
+    assert.equal(counts.trim(), '4 3 3 4 5 4 4 4 4');
+  });
+
+  it("keeps a file's findings while another statement has a syntax error, and reports the error once, at its place", async () => {
+    // What the buffer looks like between keystrokes: one call not yet closed near the top of a
+    // handler-dense file. Only the broken statement's findings may go.
+    const block = (i: number) => `function stamp${i}() {
+  return Date.now();
+}
+router.get('/items${i}', async (req, res) => {
+  const items = await Item.find({ group: ${i} });
+  res.json({ items, at: stamp${i}() });
+});
+router.get('/items${i}/count', async (req, res) => {
+  const all = await Item.find({ group: ${i} });
+  res.json({ count: all.length });
+});
+`;
+    let text = `'use strict';
+const express = require('express');
+const mongoose = require('mongoose');
+const Item = mongoose.model('Item', new mongoose.Schema({ group: Number }));
+const router = express.Router();
+${Array.from({ length: 8 }, (_, i) => block(i)).join('')}`;
+    const uri = 'file:///virtual/project/routes/typing.js';
+    const copy = 'file:///virtual/project/routes/typing-fresh.js';
+    const key = (d: Diagnostic) => `${String(d.code)} ${d.range.start.line}:${d.range.start.character}-${d.range.end.line}:${d.range.end.character} ${d.message}`;
+    let copyVersion = 0; // a publish is found by version: each opening of the copy gets its own
+    const freshDiagnostics = async (source: string) => {
+      copyVersion++;
+      await open(client, copy, source, copyVersion);
+      const diagnostics = await client.diagnosticsFor(copy, copyVersion);
+      await client.connection.sendNotification('textDocument/didClose', { textDocument: { uri: copy } });
+      return diagnostics;
+    };
+    await open(client, uri, text, 1);
+    const clean = await client.diagnosticsFor(uri, 1);
+    assert.ok(clean.length >= 24, `the file has ${clean.length} findings`);
+    let version = 1;
+    const edit = async (find: string, replace: string) => {
+      const at = text.indexOf(find);
+      assert.ok(at >= 0, find);
+      const range = { start: positionAt(text, at), end: positionAt(text, at + find.length) };
+      text = text.slice(0, at) + replace + text.slice(at + find.length);
+      version++;
+      await client.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [{ range, text: replace }] });
+      return client.diagnosticsFor(uri, version);
+    };
+    // The broken statement, blanked out (lines kept), is what the other statements' findings must match.
+    const blankedOut = (source: string, statement: string) => source.replace(statement, statement.replace(/[^\n]/g, ' '));
+    const brokenHandler = "router.get('/items1', async (req, res) => {\n  const items = await Item.find({ group: 1 };\n  res.json({ items, at: stamp1() });\n});";
+
+    const broken = await edit('Item.find({ group: 1 });\n  res.json({ items', 'Item.find({ group: 1 };\n  res.json({ items');
+    const errors = broken.filter((d) => d.code === 'parse-error');
+    assert.equal(errors.length, 1, 'the parse error is reported once');
+    assert.equal(errors[0].range.start.line, text.slice(0, text.indexOf('{ group: 1 };')).split('\n').length - 1, 'on the unclosed call');
+    const kept = broken.filter((d) => d.code !== 'parse-error');
+    assert.ok(kept.length >= clean.length - 3, `${kept.length} of ${clean.length} findings kept`);
+    assert.deepEqual(kept.map(key), (await freshDiagnostics(blankedOut(text, brokenHandler))).map(key));
+    // A fresh open of the broken text knows nothing better than the error (no earlier tree).
+    assert.deepEqual((await freshDiagnostics(text)).map((d) => d.code), ['parse-error']);
+
+    // Typing elsewhere while the error stays: findings follow the edit, the error stays one.
+    const typed = await edit("Item.find({ group: 6 });\n  res.json({ items", "Item.find({ group: 6 }).lean();\n  res.json({ items");
+    assert.equal(typed.filter((d) => d.code === 'parse-error').length, 1);
+    assert.equal(typed.length, broken.length - 1, 'the .lean() typed below took its finding away');
+    assert.deepEqual(typed.filter((d) => d.code !== 'parse-error').map(key),
+      (await freshDiagnostics(blankedOut(text, brokenHandler))).map(key));
+
+    // Closing the call: everything is back, as a fresh analysis has it.
+    const mended = await edit('{ group: 1 };', '{ group: 1 });');
+    assert.equal(mended.filter((d) => d.code === 'parse-error').length, 0);
+    assert.deepEqual(mended.map(key), (await freshDiagnostics(text)).map(key));
+    assert.equal(mended.length, clean.length - 1);
   });
 
   it('publishes only the newest version when two changes arrive together', async () => {
@@ -465,7 +550,7 @@ describe('language server ranking by a loaded profile', function () {
     const raising = waitForPublish(client, hot, (d) => d.length === 1 && d[0].severity === 1);
     await client.connection.sendRequest('hotframe/loadProfile', { path: join(dir, 'app.cpuprofile'), role: 'primary', pathMappings: [], roots: [dir] });
     const [raised] = await raising;
-    assert.equal(raised.message, plain.message + ' — 30 ms, 30.0% of CPU in this profile');
+    assert.equal(raised.message, plain.message + ' — 30.0 ms, 30.3% of CPU time, idle excluded in this profile');
     assert.deepEqual(raised.range, plain.range);
     // The cold file was republished too, unchanged: 0 of its samples are on the finding's line.
     const coldNow = client.published.filter((p) => p.uri === cold).at(-1)!;
@@ -507,7 +592,7 @@ describe('language server ranking by a loaded profile', function () {
     await client.connection.sendRequest('hotframe/loadProfile', { path: join(dir, 'spawn.cpuprofile'), role: 'primary', pathMappings: [], roots: [dir] });
     const [finding, insight] = await ranked;
     // No samples on line 3 itself: the cost is that of `stats`, 60 of 100 samples.
-    assert.deepEqual([finding.code, finding.severity, finding.message], ['spawn-without-env', 1, plain.message + ' — 60 ms, 60.0% of CPU in this profile']);
+    assert.deepEqual([finding.code, finding.severity, finding.message], ['spawn-without-env', 1, plain.message + ' — 60.0 ms, 100% of CPU time, idle excluded in this profile']);
     assert.deepEqual([insight.code, insight.severity, insight.source, insight.data], ['profile-insight', 3, 'hotframe', { insightId: 'spawn-env-walk' }]);
     assert.deepEqual(insight.range, { start: { line: 1, character: 0 }, end: { line: 1, character: 'function stats() {'.length } });
     assert.match(insight.message, /^normalizeSpawnArguments copies process\.env on every spawn: child_process normalizeSpawnArguments \(a for-in over process\.env\) took .*seed 003/);

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import type { FlameNode } from '../../server/profile/types';
 import { drawableTree, foldThreshold } from '../../webview/drawableTree';
-import { formatMs, formatPercent, frameFacts, frameLocation, graphScale } from '../../webview/frameText';
+import { changeCounts, frameFacts, frameLocation, graphScale } from '../../webview/frameText';
 import { categoryColour, diffColour, parseHexColour, readPalette } from '../../webview/palette';
 import { frameMatches, normalizeSearchTerm } from '../../webview/search';
 import { parseHostMessage } from '../../webview/hostChannel';
@@ -98,19 +98,31 @@ describe('search', () => {
 });
 
 describe('frame text', () => {
-  it('formats durations and shares', () => {
-    assert.deepEqual([formatMs(0.123), formatMs(12.34), formatMs(494), formatMs(47_700)], ['0.12 ms', '12.3 ms', '494 ms', '47.70 s']);
-    assert.deepEqual([formatPercent(494, 4796), formatPercent(1, 100_000), formatPercent(0, 10), formatPercent(5, 0)], ['10.3%', '<0.1%', '0.0%', '0%']);
+  it('describes a frame in ms and % of CPU time (incident 000: Date.now 494 of 4,796 ticks)', () => {
+    const scale = graphScale({ cpuMs: 4796 }, 9000);
+    const facts = frameFacts({ name: 'Date.now', value: 494, self: 494, category: 'native', file: '', line: 0, children: [] }, scale);
+    assert.deepEqual(facts, { name: 'Date.now', total: 'total 494 ms (10.3% of CPU)', self: 'self 494 ms (10.3% of CPU)', location: 'no source file', category: 'native / V8 builtins' });
   });
 
-  it('describes a frame in ms and % of the root (incident 000: Date.now 494 of 4,796 ticks)', () => {
-    const scale = graphScale({ unit: 'samples', totalMs: 9592 }, 4796);
-    const facts = frameFacts({ name: 'Date.now', value: 494, self: 494, category: 'native', file: '', line: 0, children: [] }, scale);
-    assert.deepEqual(facts, { name: 'Date.now', total: 'total 988 ms (10.3%)', self: 'self 988 ms (10.3%)', location: 'no source file', category: 'native / V8 builtins' });
+  it('gives idle and the root no share of CPU time (idle is not CPU time)', () => {
+    const scale = graphScale({ cpuMs: 4796 }, 9000);
+    const idle = frameFacts({ name: '(idle)', value: 4204, self: 4204, category: 'idle', file: '', line: 0, children: [] }, scale);
+    assert.equal(idle.total, 'total 4.20 s');
+    const root = frameFacts({ name: 'all', value: 9000, self: 0, category: 'program', file: '', line: 0, children: [] }, scale, true);
+    assert.equal(root.total, 'total 9.00 s');
+    assert.match(root.category, /CPU time \(idle excluded\) 4\.80 s/);
+  });
+
+  it('never calls idle or VM time a regression', () => {
+    const scale = graphScale({ cpuMs: 100 }, 100);
+    const idle = frameFacts({ name: '(idle)', value: 10, self: 10, category: 'idle', file: '', line: 0, delta: 40, children: [] }, scale);
+    assert.equal(idle.delta, '+40.0 ms vs baseline (idle and VM time are not compared)');
+    assert.equal(changeCounts({ name: '(program)', category: 'program' }), false);
+    assert.equal(changeCounts({ name: 'handler', category: 'user' }), true);
   });
 
   it('adds delta and folded counts when present', () => {
-    const scale = graphScale({ unit: 'ms', totalMs: 100 }, 100);
+    const scale = graphScale({ cpuMs: 100 }, 100);
     const facts = frameFacts({ name: '', value: 10, self: 10, category: 'user', file: '/a.js', line: 3, delta: -4, collapsed: 1, children: [] }, scale);
     assert.equal(facts.name, '(anonymous)');
     assert.equal(facts.delta, '\u22124.00 ms vs baseline (faster)');
@@ -156,7 +168,7 @@ describe('palette', () => {
 });
 
 describe('parseHostMessage', () => {
-  const graph = { title: 't', mode: 'normal', unit: 'samples', totalMs: 1, root: { name: 'r', value: 1, self: 1, category: 'program', file: '', line: 0, children: [] }, openableFiles: [] };
+  const graph = { title: 't', mode: 'normal', unit: 'ms', cpuMs: 1, root: { name: 'r', value: 1, self: 1, category: 'program', file: '', line: 0, children: [] }, openableFiles: [] };
   it('accepts render and error messages', () => {
     assert.deepEqual(parseHostMessage({ type: 'render', graph }), { type: 'render', graph });
     assert.deepEqual(parseHostMessage({ type: 'render', graph, onlyMyCode: true }), { type: 'render', graph, onlyMyCode: true });
@@ -172,7 +184,7 @@ describe('parseHostMessage', () => {
       { type: 'render', graph: { ...graph, mode: 'sideways' } },
       { type: 'render', graph: { ...graph, unit: 'ticks' } },
       { type: 'render', graph: { ...graph, title: 5 } },
-      { type: 'render', graph: { ...graph, totalMs: '1' } },
+      { type: 'render', graph: { ...graph, cpuMs: '1' } },
       { type: 'render', graph: { ...graph, openableFiles: 'x' } },
       { type: 'render', graph, onlyMyCode: 'yes' },
     ]) {

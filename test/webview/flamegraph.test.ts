@@ -128,7 +128,7 @@ describe('flame graph webview (headless Chromium)', function () {
     const frames = await drawnFrames(page);
     const highlighted = frames.filter((f) => isMatch(f.fill)).map((f) => f.name);
     assert.deepEqual(highlighted, ['getTimestamp']);
-    assert.equal(await text(page, '.search-summary'), '1 match · 11.7%');
+    assert.equal(await text(page, '.search-summary'), '1 match · 13.7% of CPU');
   });
 
   for (const [term, expected] of [
@@ -173,7 +173,7 @@ describe('flame graph webview (headless Chromium)', function () {
     const zoomedWidth = (await frameNamed(page, 'handleMessage')).width;
     assert.ok(Math.abs(zoomedWidth - fullWidth) < 1, `the zoomed frame spans the width: ${zoomedWidth} vs ${fullWidth}`);
     assert.match((await text(page, '.details-name')) ?? '', /^handleMessage$/);
-    assert.match((await text(page, '.details-cost')) ?? '', /^total 1\.70 s \(35\.4%\) · self 220 ms \(4\.6%\)$/);
+    assert.match((await text(page, '.details-cost')) ?? '', /^total 1\.70 s \(41\.5% of CPU\) · self 220 ms \(5\.37% of CPU\)$/);
 
     await page.click('button.reset');
     await h.settle();
@@ -295,7 +295,7 @@ describe('flame graph webview (headless Chromium)', function () {
     await h.settle();
     assert.deepEqual(await page.locator('.tooltip > div').allTextContents(), [
       'getTimestamp',
-      'total 560 ms (11.7%) · self 66.0 ms (1.4%)',
+      'total 560 ms (13.7% of CPU) · self 66.0 ms (1.61% of CPU)',
       `${APP}/models.js:43`,
       'your code',
     ]);

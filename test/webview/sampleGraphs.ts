@@ -40,12 +40,14 @@ function incidentTree(withDelta: boolean): FlameNode {
 }
 
 export function incidentGraph(mode: 'normal' | 'inverted' = 'normal'): FlameGraphResult {
+  const root = incidentTree(false);
+  const idle = root.children.filter((c) => c.category === 'idle').reduce((sum, c) => sum + c.value, 0);
   return {
     title: 'worker-3.cpuprofile',
     mode,
-    unit: 'samples',
-    totalMs: 4796,
-    root: incidentTree(false),
+    unit: 'ms',
+    cpuMs: root.value - idle,
+    root,
     openableFiles: [`${APP}/handler.js`, `${APP}/models.js`, `${APP}/weird.js`, `${APP}/evil.js`],
   };
 }

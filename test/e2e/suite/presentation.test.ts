@@ -12,6 +12,7 @@ const summary: ProfileSummary = {
   samples: 9000,
   durationMs: 12_345,
   gcPercent: 8.04,
+  cpuMs: 9000,
   unresolvedFiles: [],
   warnings: [],
 };
@@ -40,16 +41,16 @@ describe('presentation', () => {
         { line: 3, bucket: 3 },
         { line: 4, bucket: 1 },
       ],
-      notes: [{ line: 3, text: 'getTimestamp: self 340 ms · total 1.2 s · 12%  |  12% · 340 ms' }],
+      notes: [{ line: 3, text: 'getTimestamp: self 340 ms · total 1.20 s · 12.0% CPU  |  340 ms · 12.3% CPU' }],
     });
     assert.deepEqual(planHeat(heat, 0.1, 10).notes.map((n) => n.line), [3, 4]);
-    assert.equal(planHeat(heat, 0.1, 10).notes[1]!.text, '0.5% · 2 ms');
+    assert.equal(planHeat(heat, 0.1, 10).notes[1]!.text, '2.00 ms · 0.50% CPU');
   });
 
-  it('formats the status bar text', () => {
-    assert.equal(statusText(summary), '$(flame) before.cpuprofile · 12.3 s · GC 8%');
-    assert.equal(statusText({ ...summary, durationMs: 850, gcPercent: 27.4 }), '$(flame) before.cpuprofile · 850 ms · GC 27%');
-    assert.equal(statusText({ ...summary, gcPercent: 0.44 }), '$(flame) before.cpuprofile · 12.3 s · GC 0.4%');
+  it('formats the status bar text with the shared formatter (GC as a share of CPU time)', () => {
+    assert.equal(statusText(summary), '$(flame) before.cpuprofile · 12.3 s · GC 8.04% CPU');
+    assert.equal(statusText({ ...summary, durationMs: 850, gcPercent: 27.4 }), '$(flame) before.cpuprofile · 850 ms · GC 27.4% CPU');
+    assert.equal(statusText({ ...summary, gcPercent: 0.44 }), '$(flame) before.cpuprofile · 12.3 s · GC 0.44% CPU');
   });
 
   it('escapes profile strings in the summary page', () => {

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { browserAction, debugState, demoFile, demoRoot, openInEditor, screenshot, waitFor, type DebugState, type HotFunction } from './workbench';
 
-const STATUS = /^\$\(flame\) (\S+) · \d+(\.\d)? (s|ms) · GC \d+(\.\d)?%$/;
+const STATUS = /^\$\(flame\) (\S+) · \d+(\.\d+)? (s|ms) · GC \d+(\.\d+)?% CPU$/;
 
 async function stateWhen(what: string, ready: (s: DebugState) => boolean, timeoutMs = 30_000): Promise<DebugState> {
   return waitFor(what, async () => {
@@ -90,7 +90,7 @@ describe('profiles', () => {
     const heat = state.heat[key]!;
     const note = heat.notes.find((n) => n.line === hot.line);
     assert.ok(note, `no note on ${hot.name}'s line ${hot.line}: ${JSON.stringify(heat.notes)}`);
-    assert.match(note.text, new RegExp(`^${hot.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: self \\d+(\\.\\d)? (ms|s) · total \\d+(\\.\\d)? (ms|s) · \\d+(\\.\\d)?%`));
+    assert.match(note.text, new RegExp(`^${hot.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: self \\d+(\\.\\d+)? (ms|s) · total \\d+(\\.\\d+)? (ms|s) · \\d+(\\.\\d+)?% CPU`));
     for (const l of heat.lines) assert.ok(l.bucket >= 1 && l.bucket <= 8 && l.line >= 1 && l.line <= editor.document.lineCount);
     await screenshot('2-heat');
   });
@@ -152,6 +152,32 @@ describe('profiles', () => {
       return e && e.document.uri.fsPath === hot.file ? e : undefined;
     }, [vscode.window.onDidChangeActiveTextEditor]);
     assert.equal(editor.selection.active.line, hot.line - 1);
+  });
+
+  it('shows one function with the same numbers in the hover, the Hotframe view and the flame graph', async function () {
+    if (!process.env.HOTFRAME_E2E_ACTIONS) this.skip(); // the tree row and the tooltip are read in the browser
+    this.retries(1);
+    const number = String.raw`\d+(?:\.\d+)? (?:ms|s)`;
+    const share = String.raw`\d+(?:\.\d+)?%`;
+    // The hover on the function's declaration: "**name**: self A (p% of CPU time, idle excluded), total B (q% …)".
+    const editor = await openInEditor(hot.file);
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', editor.document.uri, new vscode.Position(hot.line - 1, 0));
+    // Markdown source: drop the escapes that keep names literal, to read what the hover renders.
+    const hoverText = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n').replace(/\\(.)/g, '$1');
+    const inHover = new RegExp(`\\*\\*${hot.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\*\\*: self (${number}) \\((${share}) of CPU time, idle excluded\\), total (${number}) \\((${share}) of CPU time, idle excluded\\)`).exec(hoverText);
+    assert.ok(inHover, `no function line for ${hot.name} in the hover: ${hoverText}`);
+    const [, selfMs, selfShare, totalMs, totalShare] = inHover;
+    // The Hotframe view's row, as drawn: "self A · total B · q% CPU".
+    await vscode.commands.executeCommand('workbench.view.extension.hotframe');
+    const row = await browserAction<{ label: string; description: string }>('treeItemText', { view: 'Profile', label: hot.name });
+    assert.equal(row?.description, `self ${selfMs} · total ${totalMs} · ${totalShare} CPU`);
+    // The flame graph, bottom-up: the function's own row under the root holds its self time.
+    await vscode.commands.executeCommand('hotframe.showFlameGraph', 'inverted');
+    await stateWhen('the inverted flame graph', (s) => s.flame?.mode === 'inverted');
+    const tip = await browserAction<{ lines: string[] }>('frameTooltip', { name: hot.name });
+    assert.equal(tip?.lines[0], hot.name);
+    assert.match(tip?.lines[1] ?? '', new RegExp(`^total ${selfMs.replace('.', '\\.')} \\(${selfShare.replace('.', '\\.')} of CPU\\) · `), JSON.stringify(tip));
+    await vscode.commands.executeCommand('hotframe.showFlameGraph', 'normal');
   });
 
   it('keeps the loaded profile and shows one error for a broken file', async () => {
@@ -247,9 +273,22 @@ describe('profiles', () => {
     assert.equal(state.profile?.name, 'after.cpuprofile');
     assert.equal(state.baseline?.name, 'before.cpuprofile');
     assert.ok(state.flame!.frames > 1);
+    // The loaded profile is "after", the picked one "before": the title reads before → after.
+    assert.equal(state.flame!.title, 'before.cpuprofile → after.cpuprofile');
+    assert.match(state.statusBarTooltip ?? '', /Comparing: before\.cpuprofile \(before\) → after\.cpuprofile \(after\)/);
     const drawn = await browserAction<{ frames: number }>('flameFrames');
     if (drawn) assert.ok(drawn.frames > 1, 'the webview drew no frames in diff mode');
+    // Earlier tests' error toasts would cover the graph (this shot is docs/images/compare.png).
+    await vscode.commands.executeCommand('notifications.clearAll');
     await screenshot('4-diff');
+  });
+
+  it('ends the comparison when another profile is opened', async () => {
+    await vscode.commands.executeCommand('hotframe.openProfile', before());
+    const state = await stateWhen('before.cpuprofile loaded alone', (s) => s.profile?.name === 'before.cpuprofile' && s.baseline === null);
+    assert.doesNotMatch(state.statusBarTooltip ?? '', /Comparing/);
+    // The open flame graph follows, as the plain graph of the new profile.
+    await stateWhen('the flame graph of the new profile', (s) => s.flame?.mode === 'normal' && s.flame.title === 'before.cpuprofile');
   });
 
   it('clears the profile and its heat', async () => {

@@ -62,6 +62,7 @@ export interface DebugState {
   baseline: { name: string } | null;
   lastError: string | null;
   statusBar: string | null;
+  statusBarTooltip: string | null;
   heat: Record<string, { lines: { line: number; bucket: number }[]; notes: { line: number; text: string }[] }>;
   overview: { hotFunctions: number; top: HotFunction[]; callSites: number; insights: string[]; unresolvedFiles: number } | null;
   flame: { title: string; mode: string; frames: number } | null;
@@ -78,7 +79,8 @@ let actionSequence = 0;
  * code-server launcher sets HOTFRAME_E2E_ACTIONS and watches the extension host log for the
  * marker line; other launchers (@vscode/test-electron) have no browser: the result is null.
  */
-export async function browserAction<T>(kind: 'screenshot' | 'flameFrames' | 'dblclickFrame' | 'clickNotificationButton' | 'clickTreeItem' | 'clickInWebview', args: Record<string, unknown> = {}): Promise<T | null> {
+export async function browserAction<T>(
+  kind: 'screenshot' | 'flameFrames' | 'dblclickFrame' | 'clickNotificationButton' | 'clickTreeItem' | 'clickInWebview' | 'frameTooltip' | 'treeItemText', args: Record<string, unknown> = {}): Promise<T | null> {
   const dir = process.env.HOTFRAME_E2E_ACTIONS;
   if (!dir) return null;
   const id = `${++actionSequence}-${kind}`;
