@@ -80,7 +80,7 @@ function errorMessage(error: unknown): string {
  * Loads a profile in the server with a cancellable notification. Failure shows one error message
  * and leaves the previously loaded profile in place (the server keeps its state too).
  */
-export async function loadProfile(ctx: HotframeContext, file: string, role: ProfileRole): Promise<ProfileSummary | null> {
+export async function loadProfile(ctx: HotframeContext, file: string, role: ProfileRole, thread?: string): Promise<ProfileSummary | null> {
   const name = path.basename(file);
   const params: LoadProfileParams & { workDoneToken: string } = {
     path: file,
@@ -88,6 +88,7 @@ export async function loadProfile(ctx: HotframeContext, file: string, role: Prof
     pathMappings: readConfig().pathMappings,
     roots: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
     workDoneToken: ctx.nextProgressToken(),
+    ...(thread !== undefined ? { thread } : {}),
   };
   const title = role === 'baseline' ? `Hotframe: loading baseline ${name}` : `Hotframe: loading ${name}`;
   try {
@@ -117,12 +118,24 @@ export async function loadProfile(ctx: HotframeContext, file: string, role: Prof
     void ctx.extension.workspaceState.update(LAST_PROFILE_FOLDER, path.dirname(file));
     ctx.output.appendLine(`[profile] ${role} ${summary.path}: ${summary.samples} samples, ${summary.durationMs} ms`);
     for (const warning of summary.warnings) ctx.output.appendLine(`[profile] warning: ${warning}`);
+    // A trace with several threads: offer the others (not awaited: the load is done).
+    if (thread === undefined && (summary.threads?.length ?? 0) > 1) void offerThreads(ctx, file, role, summary);
     return summary;
   } catch (error) {
     if (error instanceof vscode.CancellationError) return null;
     ctx.showError(`Hotframe: ${errorMessage(error)}`);
     return null;
   }
+}
+
+/** The threads of a trace in a quick pick, the one read first; picking another loads it. */
+async function offerThreads(ctx: HotframeContext, file: string, role: ProfileRole, summary: ProfileSummary): Promise<void> {
+  const threads = summary.threads ?? [];
+  const items = [...threads]
+    .sort((a, b) => (a.id === summary.thread ? -1 : b.id === summary.thread ? 1 : b.samples - a.samples))
+    .map((t) => ({ label: t.name || t.id, description: `${t.id} · ${t.samples} samples`, detail: t.id === summary.thread ? 'read now (the busiest)' : undefined, id: t.id }));
+  const picked = await vscode.window.showQuickPick(items, { title: `Hotframe: ${summary.name} holds ${threads.length} threads with CPU profiles`, placeHolder: 'The thread to show' });
+  if (picked !== undefined && picked.id !== summary.thread) await loadProfile(ctx, file, role, picked.id);
 }
 
 export async function openLocation(ctx: HotframeContext, file: unknown, line: unknown): Promise<boolean> {

@@ -16,6 +16,8 @@ const MAX_LINE_NOTES = 10;
 export interface AppliedHeat {
   /** 1-based lines with a background, with their bucket (1..BUCKETS). */
   lines: { line: number; bucket: number }[];
+  /** 1-based lines that make a call, with the bucket of the call's total (a gutter bar of their own). */
+  callLines: { line: number; bucket: number }[];
   /** End-of-line notes by 1-based line. */
   notes: { line: number; text: string }[];
 }
@@ -29,6 +31,11 @@ export function heatBucket(percent: number): number {
 /** "12.3 ms · 4.20% CPU": the line's self time and its share of CPU time (idle excluded). */
 export function lineNote(percent: number, selfMs: number): string {
   return `${formatMs(selfMs)} · ${formatPercent(percent)} ${SHARE_OF_SHORT}`;
+}
+
+/** "this call (parseEvents): 933 ms · 7.20% CPU": the total under the call made on the line. */
+export function callNote(callee: string, percent: number, ms: number): string {
+  return `this call (${callee || '(anonymous)'}): ${formatMs(ms)} · ${formatPercent(percent)} ${SHARE_OF_SHORT}`;
 }
 
 /** "self 1.20 ms · total 42.0 ms · 4.20% CPU": the share is the total's, like the hover's. */
@@ -56,14 +63,25 @@ export function planHeat(heat: FileHeat, thresholdPercent: number, lineCount: nu
     .sort((a, b) => b.percent - a.percent)
     .slice(0, MAX_LINE_NOTES);
   for (const l of hottest) add(l.line, lineNote(l.percent, l.selfMs));
+  const callLines = (heat.callLines ?? [])
+    .filter((c) => inFile(c.line) && heatBucket(c.percent) > 0)
+    .map((c) => ({ line: c.line, bucket: heatBucket(c.percent) }));
+  const hottestCalls = (heat.callLines ?? [])
+    .filter((c) => inFile(c.line) && c.percent >= thresholdPercent)
+    .sort((a, b) => b.percent - a.percent)
+    .slice(0, MAX_LINE_NOTES);
+  for (const c of hottestCalls) add(c.line, callNote(c.callee, c.percent, c.ms));
   return {
     lines,
+    callLines,
     notes: [...notes].sort((a, b) => a[0] - b[0]).map(([line, texts]) => ({ line, text: texts.join('  |  ') })),
   };
 }
 
 export class HeatDecorations implements vscode.Disposable {
   private readonly bucketTypes: vscode.TextEditorDecorationType[] = [];
+  /** Call lines: a left bar whose strength follows the call's total, apart from the self-time background. */
+  private readonly callTypes: vscode.TextEditorDecorationType[] = [];
   private readonly noteType = vscode.window.createTextEditorDecorationType({
     after: { margin: '0 0 0 3em', color: new vscode.ThemeColor('editorCodeLens.foreground'), fontStyle: 'italic' },
     rangeBehavior: vscode.DecorationRangeBehavior.ClosedClosed,
@@ -83,6 +101,17 @@ export class HeatDecorations implements vscode.Disposable {
           backgroundColor: `rgba(255, 90, 20, ${alpha.toFixed(3)})`,
           overviewRulerColor: `rgba(255, 90, 20, ${Math.min(1, alpha * 2).toFixed(3)})`,
           overviewRulerLane: vscode.OverviewRulerLane.Right,
+          rangeBehavior: vscode.DecorationRangeBehavior.ClosedClosed,
+        }),
+      );
+      this.callTypes.push(
+        vscode.window.createTextEditorDecorationType({
+          isWholeLine: true,
+          borderWidth: '0 0 0 4px',
+          borderStyle: 'solid',
+          borderColor: `rgba(200, 40, 160, ${Math.min(1, 0.25 + (0.75 * bucket) / BUCKETS).toFixed(3)})`,
+          overviewRulerColor: `rgba(200, 40, 160, ${Math.min(1, alpha * 2).toFixed(3)})`,
+          overviewRulerLane: vscode.OverviewRulerLane.Left,
           rangeBehavior: vscode.DecorationRangeBehavior.ClosedClosed,
         }),
       );
@@ -134,10 +163,16 @@ export class HeatDecorations implements vscode.Disposable {
     const config = readConfig(doc.uri);
     const heat = config.heatEnabled && this.ctx.profile && doc.uri.scheme === 'file' ? await this.heatOf(doc.uri) : null;
     if (editor.document.isClosed) return;
-    const plan = heat ? planHeat(heat, config.hotThresholdPercent, doc.lineCount) : { lines: [], notes: [] };
+    const plan: AppliedHeat = heat ? planHeat(heat, config.hotThresholdPercent, doc.lineCount) : { lines: [], callLines: [], notes: [] };
     this.bucketTypes.forEach((type, index) => {
       const ranges = plan.lines.filter((l) => l.bucket === index + 1).map((l) => doc.lineAt(l.line - 1).range);
       editor.setDecorations(type, ranges);
+    });
+    this.callTypes.forEach((type, index) => {
+      editor.setDecorations(
+        type,
+        plan.callLines.filter((l) => l.bucket === index + 1).map((l) => doc.lineAt(l.line - 1).range),
+      );
     });
     editor.setDecorations(
       this.noteType,
@@ -146,7 +181,7 @@ export class HeatDecorations implements vscode.Disposable {
         return { range: new vscode.Range(end, end), renderOptions: { after: { contentText: text } } };
       }),
     );
-    if (plan.lines.length > 0 || plan.notes.length > 0) this.applied.set(key, plan);
+    if (plan.lines.length > 0 || plan.callLines.length > 0 || plan.notes.length > 0) this.applied.set(key, plan);
     else this.applied.delete(key);
   }
 
@@ -169,6 +204,7 @@ export class HeatDecorations implements vscode.Disposable {
   dispose(): void {
     this.subscriptions.forEach((s) => s.dispose());
     this.bucketTypes.forEach((t) => t.dispose());
+    this.callTypes.forEach((t) => t.dispose());
     this.noteType.dispose();
   }
 }

@@ -41,6 +41,8 @@ export interface LoadProfileParams {
   pathMappings: PathMapping[];
   /** Workspace folders used for the automatic suffix match. */
   roots: string[];
+  /** A trace with several threads: the one to read ("pid:tid"); default the busiest. */
+  thread?: string;
 }
 
 export interface ProfileSummary {
@@ -56,6 +58,9 @@ export interface ProfileSummary {
   /** Files named by frames that are not found locally. */
   unresolvedFiles: string[];
   warnings: string[];
+  /** A trace with several threads: all of them, and the id of the one read. */
+  threads?: { id: string; name: string; samples: number }[];
+  thread?: string;
 }
 
 export interface FileHeatParams {
@@ -81,11 +86,23 @@ export interface FunctionHeat {
   percent: number;
 }
 
+/** A line that makes a call, with the total time under the call (CallLine, share of samples). */
+export interface CallLineHeat {
+  line: number; // 1-based
+  callee: string;
+  ms: number;
+  percent: number;
+  /** 'exactLine': recorded by the V8 log; 'fromSource': the one call to that name in the caller's source. */
+  found: 'exactLine' | 'fromSource';
+}
+
 export interface FileHeat {
   profile: ProfileSummary | null;
   lines: LineHeat[];
   functions: FunctionHeat[];
   callSites: CallSite[];
+  /** Lines that make calls, with their own heat (the callee's total). */
+  callLines: CallLineHeat[];
 }
 
 export type FlameMode = 'normal' | 'inverted' | 'diff';

@@ -1,4 +1,4 @@
-// `hotframe profile FILE [--root DIR] [--top N] [--format text|json]`
+// `hotframe profile FILE [--root DIR] [--top N] [--format text|json] [--thread ID]`
 import { statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 
@@ -36,9 +36,9 @@ export function profileCliOptions(args: ParsedArgs): ProfileCliOptions {
 }
 
 /** Loads and analyzes one profile; unreadable input becomes a one-line CliError. */
-export async function analyzeProfileForCli(path: string, root: string): Promise<AnalyzedProfile> {
+export async function analyzeProfileForCli(path: string, root: string, thread?: string): Promise<AnalyzedProfile> {
   try {
-    return await analyzeProfileFile(resolve(path), { root });
+    return await analyzeProfileFile(resolve(path), { root }, { thread });
   } catch (error) {
     if (error instanceof ProfileInputError) throw new CliError(error.message);
     throw error;
@@ -68,6 +68,7 @@ export function reportJson(report: ProfileReport, top: number): ProfileReport {
     callSites: report.callSites
       .slice(0, top)
       .map((s) => ({ ...s, ms: round(s.ms), percent: roundPercent(s.percent), libraries: s.libraries.map((l) => ({ ...l, ms: round(l.ms) })) })),
+    callLines: report.callLines.slice(0, top).map((c) => ({ ...c, ms: round(c.ms), percent: roundPercent(c.percent) })),
     insights: report.insights.map((i) => ({ ...i, ms: round(i.ms), percent: roundPercent(i.percent) })),
     unresolvedFiles: report.unresolvedFiles,
     dependencySources: report.dependencySources,
@@ -76,13 +77,15 @@ export function reportJson(report: ProfileReport, top: number): ProfileReport {
 }
 
 export async function runProfile(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, ['root', 'top', 'format']);
+  const args = parseArgs(argv, ['root', 'top', 'format', 'thread']);
   if (args.positionals.length !== 1) {
-    throw new CliError(`profile: expected one profile FILE, got ${args.positionals.length} (usage: hotframe profile FILE [--root DIR] [--top N] [--format text|json])`);
+    throw new CliError(`profile: expected one profile FILE, got ${args.positionals.length} (usage: hotframe profile FILE [--root DIR] [--top N] [--format text|json] [--thread ID])`);
   }
   const options = profileCliOptions(args);
   const file = args.positionals[0];
-  const { report } = await analyzeProfileForCli(file, options.root);
+  const { report, profile } = await analyzeProfileForCli(file, options.root, flagValue(args, 'thread'));
+  // A trace with several threads: say which one this is, on stderr so the JSON stays clean.
+  if ((profile.threads?.length ?? 0) > 1) process.stderr.write(`hotframe: ${report.warnings.find((w) => w.startsWith('the trace holds')) ?? ''}\n`);
   process.stdout.write(options.format === 'json' ? JSON.stringify(reportJson(report, options.top), null, 2) + '\n' : profileText(basename(file), report, options.top, options.root));
   return 0;
 }

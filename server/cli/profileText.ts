@@ -65,6 +65,13 @@ export function profileText(name: string, report: ProfileReport, top: number, ro
       }
     }
   }
+  if (report.callLines.length > 0) {
+    out.push('', 'Call lines (total time under the calls made on a user line; "source": the line is the one call to that name in the caller)');
+    for (const call of report.callLines.slice(0, top)) {
+      const how = call.found === 'fromSource' ? '  (source)' : '';
+      out.push(`  ${pad(formatMs(call.ms), 10)} ${pad(formatPercent(call.percent), 7)}  ${where(call.file, call.line, root)}  ${printable(call.function || '(anonymous)')} → ${printable(call.callee || '(anonymous)')}${how}`);
+    }
+  }
   if (report.insights.length > 0) {
     out.push('', 'Insights');
     for (const insight of report.insights) {

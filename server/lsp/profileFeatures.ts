@@ -182,7 +182,8 @@ function loadParams(raw: unknown): LoadProfileParams & { workDoneToken?: Progres
     : [];
   const roots = isStringArray(params.roots) ? params.roots : [];
   const token = typeof params.workDoneToken === 'string' || typeof params.workDoneToken === 'number' ? params.workDoneToken : undefined;
-  return { path: params.path, role: params.role, pathMappings: mappings, roots, workDoneToken: token };
+  const thread = typeof params.thread === 'string' ? params.thread : undefined;
+  return { path: params.path, role: params.role, pathMappings: mappings, roots, workDoneToken: token, thread };
 }
 
 /**
@@ -202,6 +203,11 @@ export function hoverMarkdown(detail: LineDetail): string {
     parts.push(`**Hotframe** · this line: self ${share(detail.line.selfMs)}`);
   } else {
     parts.push('**Hotframe**');
+  }
+  if (detail.callLine !== null) {
+    const call = detail.callLine;
+    const how = call.found === 'fromSource' ? ' (the one call to it in this function, found in the source)' : '';
+    parts.push(`this call: ${share(call.ms)}, in **${md(call.callee || '(anonymous)')}** and below${how}`);
   }
   for (const { cost, callers, callees } of detail.functions) {
     parts.push(`**${md(cost.name || '(anonymous)')}**: self ${share(cost.selfMs)}, total ${share(cost.totalMs)}`);
@@ -264,7 +270,7 @@ export function registerProfileFeatures(
     try {
       const trusted = isTrusted();
       const options = { roots: params.roots, pathMappings: trusted ? params.pathMappings : [], nativeSymbols: trusted };
-      const result = (await backend.request({ kind: 'load', path: params.path, role: params.role, options }, controller.signal, report)) as LoadedProfile;
+      const result = (await backend.request({ kind: 'load', path: params.path, role: params.role, options, thread: params.thread }, controller.signal, report)) as LoadedProfile;
       // A cancel that arrives after the worker committed the profile is too late: the worker
       // holds the new profile now, so this thread and the client take it too.
       if (params.role === 'primary' && result.costTable !== null) {
@@ -295,7 +301,7 @@ export function registerProfileFeatures(
     const uri = (raw as Partial<FileHeatParams> | null)?.uri;
     if (typeof uri !== 'string') throw invalid('fileHeat: expected {uri}');
     const current = primary;
-    if (current === null) return { profile: null, lines: [], functions: [], callSites: [] };
+    if (current === null) return { profile: null, lines: [], functions: [], callSites: [], callLines: [] };
     const costs = uri.startsWith('file:') ? current.table.files[resolve(uriToPath(uri))] : undefined;
     return {
       profile: current.summary,
@@ -304,6 +310,7 @@ export function registerProfileFeatures(
         .filter((f) => f.line > 0)
         .map((f) => ({ name: f.name, line: f.line, column: Math.max(1, f.column), selfMs: f.selfMs, totalMs: f.totalMs, percent: f.totalPercent ?? 0 })),
       callSites: costs?.callSites ?? [],
+      callLines: (costs?.callLines ?? []).map((c) => ({ line: c.line, callee: c.callee, ms: c.ms, percent: c.percent, found: c.found })),
     };
   });
 
@@ -334,7 +341,7 @@ export function registerProfileFeatures(
     const costs = current.table.files[file];
     const line = params.position.line + 1;
     // Most hovers land on unmeasured lines: answer those without a round trip to the worker.
-    if (costs === undefined || !(costs.lines.some((l) => l.line === line) || costs.functions.some((f) => f.line === line) || costs.callSites.some((s) => s.line === line))) {
+    if (costs === undefined || !(costs.lines.some((l) => l.line === line) || costs.functions.some((f) => f.line === line) || costs.callSites.some((s) => s.line === line) || costs.callLines.some((c) => c.line === line))) {
       return null;
     }
     try {

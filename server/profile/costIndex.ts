@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import type { Finding, RuleId } from '../../rules/api';
 import { formatMs, formatShare, percentOf } from '../shared/format';
 import { analyzeProfileFile, type AnalysisOptions } from './report';
-import type { CallSite, FunctionCost, InsightId, LineCost, ReportOptions } from './types';
+import type { CallLine, CallSite, FunctionCost, InsightId, LineCost, ReportOptions } from './types';
 
 /**
  * Library work the profile shows but no stack ties to the finding's line, because it runs after
@@ -67,6 +67,7 @@ export interface FileCosts {
   lines: LineCost[];
   functions: FunctionCost[];
   callSites: CallSite[];
+  callLines: CallLine[];
 }
 
 /** Per-file costs of a whole profile; plain data, so it can cross from the profile worker. */

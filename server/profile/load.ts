@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { createGunzip, type Gunzip } from 'node:zlib';
 import { formatCap, GuardedReadError, openRegularFile, readHead, readOpenFile, type RegularFile } from '../shared/guardedRead';
 import { ProfileInputError } from './profileInputError';
-import { buildCpuprofile, readCpuprofile, findCpuprofile, readTraceProfile, type CpuprofileParts } from './readCpuprofile';
+import { buildCpuprofile, readCpuprofile, findCpuprofile, isLegacyCpuprofile, readLegacyCpuprofile, readTraceProfile, type CpuprofileParts } from './readCpuprofile';
 import { readPreprocessed, isPreprocessed } from './readPreprocessed';
 import { scanCpuprofile } from './scanCpuprofile';
 import { V8LogReader } from './readV8Log';
@@ -20,6 +20,10 @@ export interface LoadOptions {
   onProgress?: (fraction: number) => void;
   /** V8 logs: name C++ frames of the running Node binary with `nm` (default true). */
   nativeSymbols?: boolean;
+  /** V8 logs: functions TurboFan inlined become frames of their own (default true; see V8LogOptions). */
+  inlinedFrames?: boolean;
+  /** Traces with several threads: the thread to read ("pid:tid", tid or name); default the busiest. */
+  thread?: string;
   /** V8 logs: whether a script the log names (but does not embed) may be read for its lines; default: none is read. */
   mayReadScript?: (path: string) => boolean;
 }
@@ -101,10 +105,11 @@ async function loadOpenProfile(file: OpenProfile, options: LoadOptions): Promise
     signal?.throwIfAborted();
     let profile: NormalizedProfile;
     if (findCpuprofile(json) !== undefined) profile = readCpuprofile(json, path);
-    else if (isPreprocessed(json)) profile = await readPreprocessed(json, path);
+    else if (isLegacyCpuprofile(json)) profile = readLegacyCpuprofile(json as { head: Record<string, unknown> } & Record<string, unknown>, path);
+    else if (isPreprocessed(json)) profile = await readPreprocessed(json, path, { inlinedFrames: options.inlinedFrames });
     else {
-      const trace = readTraceProfile(json, path);
-      if (trace === undefined) throw new ProfileInputError(`not a CPU profile: ${path} is JSON without "nodes" (cpuprofile) or "code"/"ticks" (--prof-process --preprocess) or a trace with ProfileChunk events`);
+      const trace = readTraceProfile(json, path, options.thread);
+      if (trace === undefined) throw new ProfileInputError(`not a CPU profile: ${path} is JSON without "nodes" or "head" (cpuprofile) or "code"/"ticks" (--prof-process --preprocess) or a trace with ProfileChunk / CpuProfile events`);
       profile = trace;
     }
     options.onProgress?.(1);
@@ -114,7 +119,7 @@ async function loadOpenProfile(file: OpenProfile, options: LoadOptions): Promise
   if (!(text.startsWith('v8-version,') || text.includes('\ncode-creation,') || text.startsWith('code-creation,') || text.startsWith('shared-library,'))) {
     throw new ProfileInputError(`not a CPU profile: ${path} is neither JSON nor a V8 log (starts with ${describeStart(start)})`);
   }
-  const reader = new V8LogReader(path, { nativeSymbols: options.nativeSymbols, mayReadScript: options.mayReadScript });
+  const reader = new V8LogReader(path, { nativeSymbols: options.nativeSymbols, inlinedFrames: options.inlinedFrames, mayReadScript: options.mayReadScript });
   // V8 escapes everything outside printable ASCII in its log, so latin1 decodes it exactly.
   // A line not yet ended, in pieces: one long line is joined once, not re-copied per chunk.
   const partial: string[] = [];

@@ -229,8 +229,10 @@ describe('readCpuprofile', () => {
     }
   });
 
-  it('tolerates nodes without callFrame or id', () => {
-    const p = readCpuprofile({ nodes: [{ id: 1, children: [2, 3] }, { id: 2 }, { nope: true }], samples: [2, 2], timeDeltas: [1, 1], startTime: 0, endTime: 5 }, 'bare.cpuprofile');
+  it('tolerates some nodes without callFrame or id, refuses a JSON where none has a callFrame', () => {
+    assert.throws(() => readCpuprofile({ nodes: [{ id: 1, children: [2] }, { id: 2 }], samples: [2, 2] }, 'bare.json'), /not a CPU profile: bare.json has "nodes" but none with a "callFrame"/);
+    const root = { functionName: '(root)', url: '', lineNumber: -1, columnNumber: -1 };
+    const p = readCpuprofile({ nodes: [{ id: 1, callFrame: root, children: [2, 3] }, { id: 2 }, { nope: true }], samples: [2, 2], timeDeltas: [1, 1], startTime: 0, endTime: 5 }, 'bare.cpuprofile');
     assert.equal(p.samples, 2);
     assert.match(p.warnings.join('\n'), /without a unique numeric id/);
     assert.equal(p.functions.some((f) => f.name === '(unknown)'), true);
@@ -262,7 +264,14 @@ describe('readCpuprofile', () => {
       ),
       't.json',
     );
-    assert.deepEqual(fromTrace, same);
+    // Two profiles: the busiest is read, both are listed, and a warning says so (issue 12).
+    assert.ok(fromTrace !== undefined);
+    const { threads, thread, warnings, ...rest } = fromTrace;
+    assert.deepEqual(threads?.map((t) => [t.id, t.samples]), [['profile 0x2', 3], ['profile 0x9', 1]]);
+    assert.equal(thread, 'profile 0x2');
+    assert.match(warnings[0], /^the trace holds 2 threads with CPU profiles .* choose another with --thread ID$/);
+    assert.deepEqual({ ...rest, warnings: warnings.slice(1) }, same);
+    assert.equal(readTraceProfile(trace, 't.json', 'profile 0x9')?.samples, 1);
     assert.equal(readTraceProfile({ traceEvents: [{ name: 'X' }] }, 't.json'), undefined);
     assert.equal(readTraceProfile({ nodes: [] }, 't.json'), undefined);
   });

@@ -37,6 +37,8 @@ export class CpuprofileParts {
   readonly tickCount: number[] = [];
   readonly indexOf = new Map<number, number>();
   badNodes = 0;
+  /** Nodes that carry a `callFrame` object: a JSON whose nodes have none is not a CPU profile. */
+  framedNodes = 0;
   samples: ArrayLike<unknown> | undefined;
   timeDeltas: ArrayLike<unknown> | undefined;
   startTime: number | undefined;
@@ -55,6 +57,7 @@ export class CpuprofileParts {
     const index = this.ids.length;
     this.indexOf.set(id, index);
     this.ids.push(id);
+    if (isRecord(node.callFrame)) this.framedNodes++;
     this.frames.push(internFrame(this.builder, node.callFrame));
     if (Array.isArray(node.children)) for (const c of node.children) this.childIds.push(typeof c === 'number' ? c : NaN);
     this.childStart.push(this.childIds.length);
@@ -90,6 +93,7 @@ export function buildCpuprofile(parts: CpuprofileParts, label: string): Normaliz
   const n = parts.nodeCount;
   const warnings: string[] = [];
   if (n === 0) throw new ProfileInputError(`not a CPU profile: ${label} has ${parts.badNodes > 0 ? 'no node with an id' : 'an empty "nodes" array'}`);
+  if (parts.framedNodes === 0) throw new ProfileInputError(`not a CPU profile: ${label} has "nodes" but none with a "callFrame"`);
   if (parts.badNodes > 0) warnings.push(`${parts.badNodes} node(s) without a unique numeric id were ignored`);
 
   // Parents from `children` (cpuprofile) or `parent` (trace-event chunks).
@@ -250,53 +254,165 @@ function internFrame(builder: CallTreeBuilder, callFrame: unknown): number {
   return builder.internFunction(name, url, line, column, kind);
 }
 
+/** The legacy profile shape (Node <= 10 with v8-profiler, old DevTools): a `head` call tree. */
+export function isLegacyCpuprofile(json: unknown): json is { head: Record<string, unknown> } {
+  return isRecord(json) && isRecord(json.head) && !Array.isArray(json.nodes);
+}
+
+/**
+ * Reads a legacy `head`-tree profile: nodes nest in `children` objects and carry their frame
+ * fields inline; `samples` are node ids and `timestamps` absolute µs (startTime / endTime are
+ * whole seconds there, too coarse to use). Without timestamps, time comes from hit counts.
+ */
+export function readLegacyCpuprofile(json: { head: Record<string, unknown> } & Record<string, unknown>, label: string): NormalizedProfile {
+  const parts = new CpuprofileParts();
+  let nextId = 1;
+  const stack: { node: Record<string, unknown>; id: number }[] = [];
+  const idOf = (node: Record<string, unknown>): number => finite(node.id) ?? -nextId++;
+  stack.push({ node: json.head, id: idOf(json.head) });
+  while (stack.length > 0) {
+    const { node, id } = stack.pop() as { node: Record<string, unknown>; id: number };
+    const kids = (Array.isArray(node.children) ? node.children : []).filter(isRecord);
+    const kidIds = kids.map(idOf);
+    parts.addNode({
+      id,
+      callFrame: { functionName: node.functionName, url: node.url, lineNumber: node.lineNumber, columnNumber: node.columnNumber ?? -1 },
+      hitCount: node.hitCount,
+      children: kidIds,
+      positionTicks: node.positionTicks,
+    });
+    for (let k = kids.length - 1; k >= 0; k--) stack.push({ node: kids[k], id: kidIds[k] });
+  }
+  const samples = Array.isArray(json.samples) ? json.samples : undefined;
+  const stamps = Array.isArray(json.timestamps) ? json.timestamps.map((t) => finite(t) ?? NaN) : undefined;
+  // One timestamp per sample, sometimes one more: the end of the last sample.
+  const n = samples?.length ?? 0;
+  if (samples !== undefined && stamps !== undefined && n > 0 && (stamps.length === n || stamps.length === n + 1) && stamps.every(Number.isFinite)) {
+    parts.samples = samples;
+    parts.timeDeltas = stamps.slice(0, n).map((t, i) => (i === 0 ? 0 : t - stamps[i - 1]));
+    parts.startTime = stamps[0];
+    parts.endTime = stamps[stamps.length - 1];
+  } else {
+    // Hit counts only; whole seconds give the duration.
+    const start = finite(json.startTime);
+    const end = finite(json.endTime);
+    if (start !== undefined && end !== undefined) {
+      parts.startTime = start * 1e6;
+      parts.endTime = end * 1e6;
+    }
+  }
+  return buildCpuprofile(parts, label);
+}
+
+/** One thread's CPU profile in a trace. */
+export interface TraceThread {
+  /** "pid:tid" as the trace names them. */
+  id: string;
+  name: string;
+  samples: number;
+}
+
+interface TraceProfile {
+  thread: TraceThread;
+  start: number | undefined;
+  chunks: Record<string, unknown>[];
+  /** A whole profile from one `CpuProfile` event (DevTools traces of 2018). */
+  whole: Record<string, unknown> | undefined;
+}
+
 /**
  * A CPU profile inside a Chrome / DevTools performance trace (an array of trace events or
  * `{ traceEvents: [...] }`): "Profile" gives the start time, "ProfileChunk" events carry nodes
- * (linked by `parent`), samples and time deltas. With several profiles, the one with the most
- * samples is read. Undefined when the JSON holds no such profile.
+ * (linked by `parent`), samples and time deltas; older traces hold one "CpuProfile" event with a
+ * whole profile. Every thread's profile is listed (`threads`); the one read is `thread` when
+ * given (its "pid:tid", tid or name), else the one with the most samples. Undefined when the
+ * JSON holds no such profile.
  */
-export function readTraceProfile(json: unknown, label: string): NormalizedProfile | undefined {
+export function readTraceProfile(json: unknown, label: string, thread?: string): NormalizedProfile | undefined {
   const events = Array.isArray(json) ? json : isRecord(json) && Array.isArray(json.traceEvents) ? json.traceEvents : undefined;
   if (events === undefined) return undefined;
-  const profiles = new Map<string, { start: number | undefined; chunks: Record<string, unknown>[]; samples: number }>();
-  const profileOf = (id: unknown): { start: number | undefined; chunks: Record<string, unknown>[]; samples: number } => {
-    const key = String(id);
+  const names = new Map<string, string>();
+  const profiles = new Map<string, TraceProfile>();
+  const threadOf = (event: Record<string, unknown>): string =>
+    event.pid === undefined && event.tid === undefined ? `profile ${String(event.id ?? '')}` : `${String(event.pid ?? '')}:${String(event.tid ?? '')}`;
+  const profileOf = (event: Record<string, unknown>, key: string): TraceProfile => {
     let p = profiles.get(key);
-    if (p === undefined) profiles.set(key, (p = { start: undefined, chunks: [], samples: 0 }));
+    if (p === undefined) profiles.set(key, (p = { thread: { id: threadOf(event), name: '', samples: 0 }, start: undefined, chunks: [], whole: undefined }));
     return p;
   };
   for (const event of events) {
-    if (!isRecord(event) || !isRecord(event.args) || !isRecord(event.args.data)) continue;
+    if (!isRecord(event) || !isRecord(event.args)) continue;
+    if (event.name === 'thread_name' && typeof event.args.name === 'string') {
+      names.set(threadOf(event), event.args.name);
+      continue;
+    }
+    if (!isRecord(event.args.data)) continue;
     const data = event.args.data;
-    if (event.name === 'Profile') profileOf(event.id).start = finite(data.startTime);
+    if (event.name === 'Profile') {
+      // Chunks come from the sampler's thread: the profiled thread is the Profile event's.
+      const p = profileOf(event, `id:${String(event.id)}:${String(event.pid)}`);
+      p.start = finite(data.startTime);
+      p.thread.id = threadOf(event);
+    }
     else if (event.name === 'ProfileChunk' && isRecord(data.cpuProfile)) {
-      const p = profileOf(event.id);
+      const p = profileOf(event, `id:${String(event.id)}:${String(event.pid)}`);
       p.chunks.push(data);
-      if (Array.isArray(data.cpuProfile.samples)) p.samples += data.cpuProfile.samples.length;
+      if (Array.isArray(data.cpuProfile.samples)) p.thread.samples += data.cpuProfile.samples.length;
+    } else if (event.name === 'CpuProfile' && isRecord(data.cpuProfile) && Array.isArray(data.cpuProfile.nodes)) {
+      const p = profileOf(event, `event:${profiles.size}`);
+      p.whole = data.cpuProfile;
+      p.thread.samples = Array.isArray(data.cpuProfile.samples) ? data.cpuProfile.samples.length : 0;
     }
   }
-  let best: { start: number | undefined; chunks: Record<string, unknown>[]; samples: number } | undefined;
-  for (const p of profiles.values()) if (p.chunks.length > 0 && (best === undefined || p.samples > best.samples)) best = p;
-  if (best === undefined) return undefined;
-  const parts = new CpuprofileParts();
-  const samples: unknown[] = [];
-  const deltas: unknown[] = [];
-  for (const chunk of best.chunks) {
-    const cpu = chunk.cpuProfile as Record<string, unknown>;
-    if (Array.isArray(cpu.nodes)) for (const node of cpu.nodes) parts.addNode(node);
-    const chunkSamples = Array.isArray(cpu.samples) ? cpu.samples : [];
-    const chunkDeltas = Array.isArray(chunk.timeDeltas) ? chunk.timeDeltas : [];
-    for (let i = 0; i < chunkSamples.length; i++) {
-      samples.push(chunkSamples[i]);
-      deltas.push(chunkDeltas[i] ?? 0);
-    }
+  const found = [...profiles.values()].filter((p) => p.chunks.length > 0 || p.whole !== undefined);
+  if (found.length === 0) return undefined;
+  for (const p of found) p.thread.name = names.get(p.thread.id) ?? '';
+  // Two profiles of one thread (a trace recorded twice) stay apart: number the repeats.
+  const seen = new Map<string, number>();
+  for (const p of found) {
+    const n = (seen.get(p.thread.id) ?? 0) + 1;
+    seen.set(p.thread.id, n);
+    if (n > 1) p.thread.id = `${p.thread.id}#${n}`;
   }
-  parts.samples = samples;
-  parts.timeDeltas = deltas;
-  parts.startTime = best.start ?? 0;
-  let end = parts.startTime;
-  for (const d of deltas) end += Math.max(0, finite(d) ?? 0);
-  parts.endTime = end;
-  return buildCpuprofile(parts, label);
+  let best: TraceProfile | undefined;
+  if (thread !== undefined) {
+    best = found.find((p) => p.thread.id === thread) ?? found.find((p) => p.thread.id.split(':')[1] === thread) ?? found.find((p) => p.thread.name === thread);
+    if (best === undefined) {
+      throw new ProfileInputError(`${label}: no thread "${thread}" with a CPU profile; threads: ${found.map((p) => describeThread(p.thread)).join(', ')}`);
+    }
+  } else for (const p of found) if (best === undefined || p.thread.samples > best.thread.samples) best = p;
+  const chosen = best as TraceProfile;
+  let profile: NormalizedProfile;
+  if (chosen.whole !== undefined) profile = readCpuprofile(chosen.whole, label);
+  else {
+    const parts = new CpuprofileParts();
+    const samples: unknown[] = [];
+    const deltas: unknown[] = [];
+    for (const chunk of chosen.chunks) {
+      const cpu = chunk.cpuProfile as Record<string, unknown>;
+      if (Array.isArray(cpu.nodes)) for (const node of cpu.nodes) parts.addNode(node);
+      const chunkSamples = Array.isArray(cpu.samples) ? cpu.samples : [];
+      const chunkDeltas = Array.isArray(chunk.timeDeltas) ? chunk.timeDeltas : [];
+      for (let i = 0; i < chunkSamples.length; i++) {
+        samples.push(chunkSamples[i]);
+        deltas.push(chunkDeltas[i] ?? 0);
+      }
+    }
+    parts.samples = samples;
+    parts.timeDeltas = deltas;
+    parts.startTime = chosen.start ?? 0;
+    let end = parts.startTime;
+    for (const d of deltas) end += Math.max(0, finite(d) ?? 0);
+    parts.endTime = end;
+    profile = buildCpuprofile(parts, label);
+  }
+  if (found.length === 1) return profile;
+  const threads = found.map((p) => p.thread);
+  const how = thread === undefined ? 'the busiest' : 'as asked';
+  profile.warnings.unshift(`the trace holds ${threads.length} threads with CPU profiles (${threads.map(describeThread).join(', ')}); read ${describeThread(chosen.thread)}, ${how}: choose another with --thread ID`);
+  return { ...profile, threads, thread: chosen.thread.id };
+}
+
+export function describeThread(t: TraceThread): string {
+  return `${t.id}${t.name === '' ? '' : ` "${t.name}"`} ${t.samples} samples`;
 }

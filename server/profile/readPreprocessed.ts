@@ -6,14 +6,14 @@ import { CallTreeBuilder } from './callTreeBuilder';
 import { TickTimeline } from './tickTimeline';
 import { GC_NAME, IDLE_NAME } from './categories';
 import { ProfileInputError } from './profileInputError';
-import { lineOf, parseJsName, parseSourcePositions, positionAt, textLineStarts, type SourcePositions } from './readV8Log';
+import { inliningAt, lineOf, parseJsName, parseSourcePositions, positionAt, textLineStarts, type SourcePositions } from './readV8Log';
 import type { NormalizedProfile } from './types';
 
 interface PreprocessedCode {
   name?: unknown;
   type?: unknown;
   kind?: unknown;
-  source?: { script?: unknown; positions?: unknown; inlined?: unknown };
+  source?: { script?: unknown; positions?: unknown; inlined?: unknown; fns?: unknown };
 }
 interface PreprocessedTick {
   tm?: unknown;
@@ -32,11 +32,17 @@ export function isPreprocessed(json: unknown): boolean {
   return isRecord(json) && Array.isArray(json.code) && Array.isArray(json.ticks);
 }
 
-export async function readPreprocessed(json: unknown, label: string): Promise<NormalizedProfile> {
+export async function readPreprocessed(json: unknown, label: string, options: { inlinedFrames?: boolean } = {}): Promise<NormalizedProfile> {
   if (!isPreprocessed(json)) throw new ProfileInputError(`not a CPU profile: ${label} has no "code" and "ticks" arrays`);
   const root = json as { code: unknown[]; ticks: unknown[]; scripts?: unknown };
   const code = root.code;
   const scripts = Array.isArray(root.scripts) ? root.scripts : [];
+  const functions = Array.isArray((json as { functions?: unknown }).functions) ? ((json as { functions: unknown[] }).functions) : [];
+  /** Script url -> index in `scripts`, for the positions of inlined functions. */
+  const scriptOfUrl = new Map<string, number>();
+  scripts.forEach((sc: unknown, i: number) => {
+    if (isRecord(sc) && typeof sc.url === 'string' && !scriptOfUrl.has(sc.url)) scriptOfUrl.set(sc.url, i);
+  });
   const builder = new CallTreeBuilder();
   const warnings: string[] = [];
 
@@ -62,7 +68,9 @@ export async function readPreprocessed(json: unknown, label: string): Promise<No
       entryInterpreted[index] = kind === 'Unopt' ? 1 : 0;
       const src = c.source;
       if (isRecord(src) && typeof src.script === 'number' && typeof src.positions === 'string') {
-        entryPositions[index] = parseSourcePositions(src.script, src.positions, typeof src.inlined === 'string' ? src.inlined : '');
+        // The inlined functions are indexes into `functions`; named like the log's SFIs ("S<i>").
+        const fns = Array.isArray(src.fns) ? src.fns.map((f) => `S${String(f)}`).join('') : '';
+        entryPositions[index] = parseSourcePositions(src.script, src.positions, typeof src.inlined === 'string' ? src.inlined : '', fns);
       }
     } else if (kind === 'BytecodeHandler') func = -1;
     else if (c.type === 'CODE' && kind !== 'Builtin' && kind !== '') func = builder.internFunction(`${kind}: ${name}`, '', 0, 0, 'native');
@@ -97,6 +105,34 @@ export async function readPreprocessed(json: unknown, label: string): Promise<No
     return line;
   };
 
+  // Functions TurboFan inlined at a code offset, outermost first, as in readV8Log (cached).
+  const inlinedCache = new Map<number, { funcs: number[]; lines: number[]; outerLine: number } | null>();
+  const inlinedFrames = (index: number, offset: number, isReturn: boolean): { funcs: number[]; lines: number[]; outerLine: number } | null => {
+    const p = entryPositions[index];
+    if (p === null || p.inlinedAt.length === 0 || options.inlinedFrames === false) return null;
+    const at = isReturn && entryInterpreted[index] === 0 && offset > 0 ? offset - 1 : offset;
+    const key = index * OFFSET_SPAN + Math.min(at, OFFSET_SPAN - 1);
+    let found = inlinedCache.get(key);
+    if (found === undefined) {
+      found = null;
+      const chain = inliningAt(p, at);
+      const fns = chain?.sfis.map((sfi) => functions[Number(sfi)]) ?? [];
+      if (chain !== null && fns.every((f) => isRecord(f) && typeof f.name === 'string')) {
+        const names = fns.map((f) => parseJsName((f as { name: string }).name));
+        found = {
+          funcs: names.map((js) => builder.internFunction(js.name, js.url, js.line, js.column, js.url === '' ? 'native' : 'js')),
+          lines: names.map((js, k) => {
+            const script = scriptOfUrl.get(js.url);
+            return script === undefined ? 0 : lineIn(script, chain.positions[k]);
+          }),
+          outerLine: lineIn(p.script, chain.outerPosition),
+        };
+      }
+      inlinedCache.set(key, found);
+    }
+    return found;
+  };
+
   const ticks = root.ticks;
   let count = 0;
   let malformed = 0;
@@ -127,6 +163,17 @@ export async function readPreprocessed(json: unknown, label: string): Promise<No
       }
       const func = funcOfEntry(index);
       if (func === -1) continue;
+      const inlined = entryIsJs[index] === 1 ? inlinedFrames(index, offset, i > 0) : null;
+      if (inlined !== null) {
+        // Innermost first, as the stack is listed: the inlined functions, then the code's own.
+        for (let k = inlined.funcs.length - 1; k >= 0; k--) {
+          funcs.push(inlined.funcs[k]);
+          lines.push(inlined.lines[k]);
+        }
+        funcs.push(func);
+        lines.push(inlined.outerLine);
+        continue;
+      }
       funcs.push(func);
       lines.push(entryIsJs[index] === 1 ? frameLine(index, offset, i > 0) : 0);
     }

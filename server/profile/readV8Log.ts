@@ -44,6 +44,11 @@ const nativePcKey = (pc: number): number => -(NATIVE_PC_BASE + pc);
 export interface V8LogOptions {
   /** Name C++ frames of Node's binary from its symbol table when it matches the log (default true). */
   nativeSymbols?: boolean;
+  /**
+   * Recover functions TurboFan inlined as frames of their own, as DevTools does (default true).
+   * False gives `node --prof-process`'s view: inlined code is its caller's, at the call line.
+   */
+  inlinedFrames?: boolean;
   /** Whether a script the log names but does not embed may be read for its line starts (default: none is). */
   mayReadScript?: (path: string) => boolean;
 }
@@ -60,7 +65,19 @@ export interface SourcePositions {
   /** Per inlining id: the position in its caller, and the caller's inlining id (-1 = the code's own function). */
   inlinedAt: Int32Array;
   inlinedParent: Int32Array;
+  /** Per inlining id: the index of the inlined function in `sfis`. */
+  inlinedFunction: Int32Array;
+  /** Addresses (as logged) of the inlined functions' SharedFunctionInfos. */
+  sfis: string[];
   script: number;
+}
+
+/** Functions TurboFan inlined into a frame's code, outermost first, with the line each is at. */
+interface InlinedFrames {
+  names: string[];
+  urls: string[];
+  positions: number[];
+  lines: Int32Array;
 }
 
 export class V8LogReader {
@@ -69,9 +86,20 @@ export class V8LogReader {
   private readonly entryKind: EntryKind[] = [];
   private readonly entryInterpreted: boolean[] = [];
   private readonly entrySourceInfo: (string | undefined)[] = [];
+  /** SFI address (as logged) -> the name of the latest JS code created for it ("fn /app/a.js:3:13"). */
+  private readonly sfiNames = new Map<string, string>();
+  /** Script id -> url, from script-source events. */
+  private readonly scriptUrlById = new Map<number, string>();
   private readonly libraryNames: string[] = [];
   private readonly libraryStarts: number[] = [];
   private readonly libraryEnds: number[] = [];
+  /**
+   * Addresses above 2^53 (kernel, pointer-tagged, or a tos that is a double's bits) do not fit a
+   * number exactly: they are kept as BigInts and stand in the stack as -(1 + index).
+   */
+  private readonly wide: bigint[] = [];
+  private readonly wideIndex = new Map<bigint, number>();
+  private readonly wideLibraries: { start: bigint; end: bigint; library: number }[] = [];
   /** Distinct addresses seen in shared libraries (outside builtins), to be named at the end. */
   private readonly nativePc = new Map<number, number>();
   private readonly nativePcAddress: number[] = [];
@@ -144,17 +172,29 @@ export class V8LogReader {
     const rawProfile = this.raw.build('v8log', 0, 0, []);
     const tree = rawProfile.tree;
     const builder = new CallTreeBuilder();
-    const funcs = frames.funcOf(builder);
+    const { funcs, inlinedFuncs } = frames.funcOf(builder);
+    /** The line a frame's innermost function is at: where its callees were called from, or where it was sampled. */
+    const leafLine = (frame: number): number => {
+      const inl = frames.inlined[frame];
+      return inl === undefined ? frames.line[frame] : inl.lines[inl.lines.length - 1];
+    };
     const newIndex = new Int32Array(tree.count);
     for (let i = 1; i < tree.count; i++) {
       const frame = tree.func[i];
       const parent = tree.parent[i];
-      const callLine = parent === 0 ? 0 : frames.line[tree.func[parent]];
-      const node = builder.child(newIndex[parent], funcs[frame], callLine);
+      const callLine = parent === 0 ? 0 : leafLine(tree.func[parent]);
+      let node = builder.child(newIndex[parent], funcs[frame], callLine);
+      // Inlined functions become frames of their own under the code's function, each called
+      // from the line the previous one is at (the outermost from the inlined call's line).
+      const inl = frames.inlined[frame];
+      const inlFuncs = inlinedFuncs[frame];
+      if (inl !== undefined && inlFuncs !== undefined) {
+        for (let k = 0; k < inlFuncs.length; k++) node = builder.child(node, inlFuncs[k], k === 0 ? frames.line[frame] : inl.lines[k - 1]);
+      }
       newIndex[i] = node;
       if (tree.selfSamples[i] > 0 || tree.selfMs[i] > 0) {
         builder.addSelf(node, tree.selfSamples[i], tree.selfMs[i]);
-        builder.addLine(node, frames.line[frame], tree.selfSamples[i], tree.selfMs[i]);
+        builder.addLine(node, leafLine(frame), tree.selfSamples[i], tree.selfMs[i]);
       }
     }
     return builder.build('v8log', this.ticks, durationMs, warnings);
@@ -177,6 +217,7 @@ export class V8LogReader {
     const state = f.length > 8 ? f[8] : '';
     this.entryInterpreted[id] = state === '~';
     this.entrySourceInfo[id] = undefined;
+    if (this.entryKind[id] === EntryKind.Js && f.length > 7 && f[7] !== '') this.sfiNames.set(f[7], this.entryName[id]);
     if (this.entryKind[id] === EntryKind.Other) this.entryName[id] = `${type}: ${this.entryName[id]}`;
     else if (this.entryKind[id] === EntryKind.Builtin && this.builtinAddresses.size < 64) this.builtinAddresses.set(this.entryName[id], start);
   }
@@ -204,6 +245,7 @@ export class V8LogReader {
     const id = Number(text.slice(14, a));
     if (b === -1 || !Number.isInteger(id)) return this.bad(text);
     this.scriptSources.set(id, text.slice(b + 1));
+    this.scriptUrlById.set(id, unescapeLog(text.slice(a + 1, b)));
   }
 
   private sharedLibrary(f: string[], text: string): void {
@@ -213,6 +255,15 @@ export class V8LogReader {
     const library = this.libraryNames.length;
     const name = unquote(f[1]);
     this.libraryNames.push(name);
+    if (end >= 2 ** 53) {
+      // Mapped above 2^53 (a kernel's): compared exactly, apart from the others.
+      const wideStart = wideHex(f[2] ?? '');
+      const wideEnd = wideHex(f[3] ?? '');
+      if (wideStart !== null && wideEnd !== null) this.wideLibraries.push({ start: wideStart, end: wideEnd, library });
+      this.libraryStarts.push(start);
+      this.libraryEnds.push(start);
+      return;
+    }
     this.code.addLibrary(start, end, library);
     this.libraryStarts.push(start);
     this.libraryEnds.push(end);
@@ -236,10 +287,10 @@ export class V8LogReader {
     for (let i = start; i <= end; field++) {
       let j = text.indexOf(',', i);
       if (j === -1 || j > end) j = end;
-      if (field === 1) pc = parseHexAt(text, i, j);
+      if (field === 1) pc = this.hexAt(text, i, j);
       else if (field === 2) time = parseDecimalAt(text, i, j);
       else if (field === 3) external = j === i + 1 && text.charCodeAt(i) === 49; /* '1' */
-      else if (field === 4) tos = parseHexAt(text, i, j);
+      else if (field === 4) tos = this.hexAt(text, i, j);
       else if (field === 5) {
         vmState = parseDecimalAt(text, i, j);
         previous = pc;
@@ -248,12 +299,12 @@ export class V8LogReader {
         const c = text.charCodeAt(i);
         if (c === 43 /* + */ || c === 45 /* - */) {
           const offset = parseHexAt(text, i + 1, j);
-          if (!Number.isNaN(offset)) {
+          if (!Number.isNaN(offset) && previous >= 0) {
             previous += c === 43 ? offset : -offset;
             addresses.push(previous);
           }
         } else if (c !== 111 /* o(verflow) */) {
-          const addr = parseHexAt(text, i, j);
+          const addr = this.hexAt(text, i, j);
           if (!Number.isNaN(addr)) addresses.push(addr);
         }
       }
@@ -264,7 +315,8 @@ export class V8LogReader {
       // In an external callback the pc may point inside the callback: use the callback itself.
       pc = tos;
       tos = 0;
-    } else if (tos) {
+    } else if (tos < 0) tos = 0;
+    else if (tos) {
       const entry = this.code.find(tos);
       if (entry === -1 || this.entryKind[entry] !== EntryKind.Js) tos = 0;
     }
@@ -294,8 +346,33 @@ export class V8LogReader {
     this.ticks++;
   }
 
+  /** An address between i and j: a number below 2^53, else -(1 + its index in `wide`); NaN when not hex. */
+  private hexAt(text: string, i: number, j: number): number {
+    const value = parseHexAt(text, i, j);
+    if (!Number.isNaN(value) || j - i <= 13) return value;
+    let digits = text.slice(i, j);
+    if (/^0[xX]/.test(digits)) digits = digits.slice(2);
+    if (!/^[0-9a-fA-F]{1,32}$/.test(digits)) return NaN;
+    const exact = BigInt(`0x${digits}`);
+    if (exact < 2n ** 53n) return Number(exact);
+    let index = this.wideIndex.get(exact);
+    if (index === undefined) {
+      index = this.wide.length;
+      this.wide.push(exact);
+      this.wideIndex.set(exact, index);
+    }
+    return -(index + 1);
+  }
+
   /** The frame key of an address, or null when the frame is skipped. */
   private frameKey(addr: number, isReturn: boolean, isTop: boolean): number | null {
+    if (addr < 0) {
+      // Above 2^53: only a shared library mapped that high can hold it.
+      const exact = this.wide[-addr - 1];
+      const lib = this.wideLibraries.find((l) => exact >= l.start && exact < l.end);
+      if (lib !== undefined) return libraryKey(lib.library);
+      return isTop ? KEY_UNKNOWN : null;
+    }
     // Inside a shared library (Node's binary embeds the builtins and bytecode handlers) the
     // frame is native, as prof-process sees it; a builtin covering the address names it.
     const library = this.code.findLibrary(addr);
@@ -369,10 +446,15 @@ export class V8LogReader {
     return index;
   }
 
-  /** Functions and source lines of every frame key seen in a tick. */
-  private async resolveFrames(warnings: string[]): Promise<{ line: Int32Array; funcOf: (b: CallTreeBuilder) => Int32Array }> {
+  /**
+   * Functions and source lines of every frame key seen in a tick. A frame in code where TurboFan
+   * inlined other functions also gets those functions, outermost first (as DevTools shows them):
+   * `line` is then the line of the outermost inlined call in the frame's own function.
+   */
+  private async resolveFrames(warnings: string[]): Promise<{ line: Int32Array; inlined: (InlinedFrames | undefined)[]; funcOf: (b: CallTreeBuilder) => { funcs: Int32Array; inlinedFuncs: (Int32Array | undefined)[] } }> {
     const n = this.frameKeys.length;
     const line = new Int32Array(n);
+    const inlined = new Array<InlinedFrames | undefined>(n);
     const positions = new Map<number, SourcePositions | null>();
     const positionsOf = (entry: number): SourcePositions | null => {
       let p = positions.get(entry);
@@ -385,8 +467,11 @@ export class V8LogReader {
     };
     // Source positions first, so that the scripts to load are known.
     const framePosition = new Int32Array(n).fill(-1);
-    const frameScript = new Int32Array(n).fill(-1);
-    const scriptUrls = new Map<number, string>();
+    const frameUrl = new Array<string>(n).fill('');
+    /** Url -> script id, for scripts whose source the log carries. */
+    const scriptOfUrl = new Map<string, number>();
+    for (const [id, url] of this.scriptUrlById) scriptOfUrl.set(url, id);
+    const urls = new Set<string>();
     for (let i = 0; i < n; i++) {
       const key = this.frameKeys[i];
       if (key < 0) continue;
@@ -394,30 +479,47 @@ export class V8LogReader {
       if (this.entryKind[entry] !== EntryKind.Js) continue;
       const p = positionsOf(entry);
       if (p === null) continue;
-      framePosition[i] = positionAt(p, key % OFFSET_SPAN);
-      frameScript[i] = p.script;
-      if (!scriptUrls.has(p.script)) scriptUrls.set(p.script, parseJsName(this.entryName[entry]).url);
+      const url = parseJsName(this.entryName[entry]).url;
+      if (!scriptOfUrl.has(url) && this.scriptSources.has(p.script)) scriptOfUrl.set(url, p.script);
+      frameUrl[i] = url;
+      urls.add(url);
+      const offset = key % OFFSET_SPAN;
+      const chain = this.options.inlinedFrames === false ? null : inliningAt(p, offset);
+      const names = chain === null ? [] : chain.sfis.map((sfi) => this.sfiNames.get(sfi));
+      if (chain !== null && names.every((name) => name !== undefined)) {
+        const inlinedUrls = names.map((name) => parseJsName(name as string).url);
+        inlined[i] = { names: names as string[], urls: inlinedUrls, positions: chain.positions, lines: new Int32Array(names.length) };
+        for (const u of inlinedUrls) urls.add(u);
+        framePosition[i] = chain.outerPosition;
+      } else framePosition[i] = positionAt(p, offset);
     }
-    const lineStarts = new Map<number, Int32Array>();
+    const lineStarts = new Map<string, Int32Array>();
     const missing: string[] = [];
-    for (const [script, url] of scriptUrls) {
-      const escaped = this.scriptSources.get(script);
+    for (const url of urls) {
+      const script = scriptOfUrl.get(url);
+      const escaped = script === undefined ? undefined : this.scriptSources.get(script);
       if (escaped !== undefined) {
-        lineStarts.set(script, escapedLineStarts(escaped));
+        lineStarts.set(url, escapedLineStarts(escaped));
         continue;
       }
       const local = readLocalScript(url, this.options.mayReadScript);
-      if (local !== null) lineStarts.set(script, textLineStarts(local));
+      if (local !== null) lineStarts.set(url, textLineStarts(local));
       else missing.push(url);
     }
     if (missing.length > 0) warnings.push(`no source for ${missing.length} script(s) (lines unknown), e.g. ${missing[0]}`);
     for (let i = 0; i < n; i++) {
-      const starts = frameScript[i] === -1 ? undefined : lineStarts.get(frameScript[i]);
+      const starts = lineStarts.get(frameUrl[i]);
       if (starts !== undefined && framePosition[i] >= 0) line[i] = lineOf(starts, framePosition[i]);
+      const inl = inlined[i];
+      if (inl === undefined) continue;
+      for (let k = 0; k < inl.names.length; k++) {
+        const s = lineStarts.get(inl.urls[k]);
+        inl.lines[k] = s !== undefined && inl.positions[k] >= 0 ? lineOf(s, inl.positions[k]) : 0;
+      }
     }
 
     const nativeNames = await this.nameNativePcs(warnings);
-    const funcOf = (builder: CallTreeBuilder): Int32Array => {
+    const funcOf = (builder: CallTreeBuilder): { funcs: Int32Array; inlinedFuncs: (Int32Array | undefined)[] } => {
       const out = new Int32Array(n);
       for (let i = 0; i < n; i++) {
         const key = this.frameKeys[i];
@@ -437,9 +539,17 @@ export class V8LogReader {
           } else out[i] = builder.internFunction(name, '', 0, 0, 'native');
         }
       }
-      return out;
+      const inlinedFuncs = inlined.map((inl) =>
+        inl === undefined
+          ? undefined
+          : Int32Array.from(inl.names, (full) => {
+              const js = parseJsName(full);
+              return builder.internFunction(js.name, js.url, js.line, js.column, js.url === '' ? 'native' : 'js');
+            }),
+      );
+      return { funcs: out, inlinedFuncs };
     };
-    return { line, funcOf };
+    return { line, inlined, funcOf };
   }
 }
 
@@ -469,6 +579,11 @@ function parseDecimalAt(text: string, i: number, j: number): number {
     value = value * 10 + (c - 48);
   }
   return value;
+}
+
+function wideHex(text: string): bigint | null {
+  const digits = text.replace(/^0[xX]/, '');
+  return /^[0-9a-fA-F]{1,32}$/.test(digits) ? BigInt(`0x${digits}`) : null;
 }
 
 function parseAddress(text: string): number {
@@ -502,11 +617,15 @@ function parseSourceInfo(info: string): SourcePositions | null {
   const f = info.split(',');
   const script = Number(f[0]);
   if (!Number.isInteger(script) || f.length < 4) return null;
-  return parseSourcePositions(script, f[3], f[4] ?? '');
+  return parseSourcePositions(script, f[3], f[4] ?? '', f[5] ?? '');
 }
 
-/** Source position table "C<code offset>O<script offset>[I<inlining id>]..." and inlining table "F<fn>O<offset>[I<parent>]...". */
-export function parseSourcePositions(script: number, table: string, inlined: string): SourcePositions {
+/**
+ * Source position table "C<code offset>O<script offset>[I<inlining id>]...", inlining table
+ * "F<function>O<offset in the caller>[I<caller's inlining id>]..." and the inlined functions
+ * "S<sfi address>..." (F indexes this list), as V8's code-source-info event logs them.
+ */
+export function parseSourcePositions(script: number, table: string, inlined: string, functions = ''): SourcePositions {
   const codeOffset: number[] = [];
   const position: number[] = [];
   const inlining: number[] = [];
@@ -518,26 +637,28 @@ export function parseSourcePositions(script: number, table: string, inlined: str
   }
   const inlinedAt: number[] = [];
   const inlinedParent: number[] = [];
+  const inlinedFunction: number[] = [];
   const fre = /F(\d*)O(\d+)(?:I(\d+))?/g;
   for (let m = fre.exec(inlined); m !== null; m = fre.exec(inlined)) {
+    inlinedFunction.push(m[1] === '' ? -1 : Number(m[1]));
     inlinedAt.push(Number(m[2]));
     inlinedParent.push(m[3] === undefined ? -1 : Number(m[3]));
   }
+  const sfis = functions.split('S').slice(1);
   return {
     codeOffset: Int32Array.from(codeOffset),
     position: Int32Array.from(position),
     inlining: Int32Array.from(inlining),
     inlinedAt: Int32Array.from(inlinedAt),
     inlinedParent: Int32Array.from(inlinedParent),
+    inlinedFunction: Int32Array.from(inlinedFunction),
+    sfis,
     script,
   };
 }
 
-/**
- * The script position of a code offset, in the code's own function: a position inside inlined
- * code is replaced by the call that inlined it (prof-process also charges the outer function).
- */
-export function positionAt(p: SourcePositions, offset: number): number {
+/** The entry of the position table covering a code offset, or -1. */
+function entryAt(p: SourcePositions, offset: number): number {
   let lo = 0;
   let hi = p.codeOffset.length - 1;
   let k = -1;
@@ -548,6 +669,15 @@ export function positionAt(p: SourcePositions, offset: number): number {
       lo = mid + 1;
     } else hi = mid - 1;
   }
+  return k;
+}
+
+/**
+ * The script position of a code offset, in the code's own function: a position inside inlined
+ * code is replaced by the call that inlined it (prof-process also charges the outer function).
+ */
+export function positionAt(p: SourcePositions, offset: number): number {
+  const k = entryAt(p, offset);
   if (k === -1) return -1;
   let position = p.position[k];
   let inl = p.inlining[k];
@@ -556,6 +686,31 @@ export function positionAt(p: SourcePositions, offset: number): number {
     inl = p.inlinedParent[inl];
   }
   return position;
+}
+
+/**
+ * The inlined functions a code offset is in, outermost first: for each, its SFI and the
+ * position in it (the next inlined call's position, the sampled position for the last), and
+ * the position of the outermost call in the code's own function. Null when the offset is not
+ * in inlined code or the chain cannot be followed (then `positionAt` alone applies).
+ */
+export function inliningAt(p: SourcePositions, offset: number): { outerPosition: number; sfis: string[]; positions: number[] } | null {
+  const k = entryAt(p, offset);
+  if (k === -1 || p.inlining[k] < 0) return null;
+  const sfis: string[] = [];
+  const positions: number[] = [];
+  let position = p.position[k];
+  let inl = p.inlining[k];
+  for (let guard = 0; inl >= 0; guard++) {
+    if (inl >= p.inlinedAt.length || guard >= 1000) return null;
+    const sfi = p.sfis[p.inlinedFunction[inl]];
+    if (sfi === undefined) return null;
+    sfis.push(sfi);
+    positions.push(position);
+    position = p.inlinedAt[inl];
+    inl = p.inlinedParent[inl];
+  }
+  return { outerPosition: position, sfis: sfis.reverse(), positions: positions.reverse() };
 }
 
 /** Line starts (UTF-16 offsets) of a script as the log escapes it, without unescaping it. */

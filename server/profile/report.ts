@@ -10,12 +10,14 @@ import { attribute, type Attribution } from './attribution';
 import type { CostTable, FileCosts } from './costIndex';
 import { DEFAULT_MIN_FRACTION, invertTree, mergeProfile, toFlameNodes, type MergedTree } from './flameTree';
 import { DEFERRED_WORK, findInsights, type SourceLineReader } from './insights';
+import { callLinesOf } from './callLines';
+import { FunctionRanges, placeInlinedLines } from './inlinedLines';
 import { loadProfile, type LoadOptions } from './load';
 import { isLocalCandidate, PathResolver } from './pathMapping';
 import { ProfileInputError } from './profileInputError';
 import { SourceMapCache } from './sourceMaps';
 import { SHARE_OF } from '../shared/format';
-import type { CallSite, FlameNode, FunctionCost, LineCost, NormalizedProfile, ProfileReport, ReportOptions } from './types';
+import type { CallLine, CallSite, FlameNode, FunctionCost, LineCost, NormalizedProfile, ProfileReport, ReportOptions } from './types';
 
 export interface AnalysisOptions extends ReportOptions {
   /** More roots for the suffix match (workspace folders); `root` comes first. */
@@ -61,6 +63,8 @@ export interface LineDetail {
   functions: FunctionDetail[];
   /** Library time charged to calls on the line. */
   callSites: CallSite[];
+  /** The call made on the line, with the total time under it. */
+  callLine: CallLine | null;
 }
 
 const EDGES_SHOWN = 5;
@@ -87,7 +91,7 @@ export class AnalyzedProfile {
 
   /** Everything measured in one local file (absolute path). */
   heatOf(file: string): FileCosts {
-    return this.heat().get(file) ?? { lines: [], functions: [], callSites: [] };
+    return this.heat().get(file) ?? { lines: [], functions: [], callSites: [], callLines: [] };
   }
 
   /** Per-file costs of every file with samples, for the cost index. */
@@ -126,8 +130,9 @@ export class AnalyzedProfile {
     const lineCost = heat.lines.find((l) => l.line === line) ?? null;
     const functions = heat.functions.filter((f) => f.line === line).map((cost) => this.functionDetail(cost));
     const callSites = heat.callSites.filter((s) => s.line === line);
-    if (lineCost === null && functions.length === 0 && callSites.length === 0) return null;
-    return { cpuMs: this.report.cpuMs, durationMs: this.profile.durationMs, line: lineCost, functions, callSites };
+    const callLine = heat.callLines.find((c) => c.line === line) ?? null;
+    if (lineCost === null && functions.length === 0 && callSites.length === 0 && callLine === null) return null;
+    return { cpuMs: this.report.cpuMs, durationMs: this.profile.durationMs, line: lineCost, functions, callSites, callLine };
   }
 
   private functionDetail(cost: FunctionCost): FunctionDetail {
@@ -164,7 +169,7 @@ export class AnalyzedProfile {
     const of = (file: string): FileCosts => {
       let entry = byFile.get(file);
       if (entry === undefined) {
-        entry = { lines: [], functions: [], callSites: [] };
+        entry = { lines: [], functions: [], callSites: [], callLines: [] };
         byFile.set(file, entry);
       }
       return entry;
@@ -172,6 +177,7 @@ export class AnalyzedProfile {
     for (const line of this.report.lines) of(line.file).lines.push(line);
     for (const fn of this.report.functions) if (fn.file !== '') of(fn.file).functions.push(fn);
     for (const site of this.report.callSites) of(site.file).callSites.push(site);
+    for (const call of this.report.callLines) of(call.file).callLines.push(call);
     this.heatByFile = byFile;
     return byFile;
   }
@@ -247,8 +253,25 @@ export function buildReport(profile: NormalizedProfile, options: AnalysisOptions
     }
     return { file: resolved.file, line };
   };
-  const aggregates = aggregate(profile, index, shape, locateLine);
+  // A cpuprofile's inlined code carries the callee's line numbers: keep every line in its function.
+  const inlineWarnings: string[] = [];
+  let lineProfile = profile;
+  const ranges = new FunctionRanges();
+  const localFileOf = (f: number): string => {
+    if (generated[f] !== '') return generated[f];
+    const resolved = index.functions[index.canonicalOf[f]];
+    return resolved.resolved ? resolved.file : '';
+  };
+  if (profile.format === 'cpuprofile') {
+    const placed = placeInlinedLines(profile, shape, localFileOf, ranges);
+    lineProfile = { ...profile, lineTicks: placed.lineTicks };
+    if (placed.unplaced > 0) {
+      inlineWarnings.push(`${placed.unplaced} line tick(s) of inlined code (${placed.unplacedMs.toFixed(1)} ms) name lines outside their function and no callee holding them: kept in the function's self time, not on a line`);
+    }
+  }
+  const aggregates = aggregate(lineProfile, index, shape, locateLine);
   const attribution = attribute(profile, index, aggregates.cpuMs);
+  const callLines = callLinesOf({ profile, index, shape, localFileOf, locateLine, ranges, cpuMs: aggregates.cpuMs });
   const insights = findInsights(profile, index, attribution.frames, aggregates, sourceLineReader(scope));
   const functions = aggregates.functions
     .filter((f) => f.totalSamples > 0 || f.selfSamples > 0)
@@ -263,10 +286,11 @@ export function buildReport(profile: NormalizedProfile, options: AnalysisOptions
     functions,
     lines: aggregates.lines,
     callSites: attribution.callSites,
+    callLines,
     insights,
     unresolvedFiles: [...unresolved].sort(),
     dependencySources: [...dependencySources].sort(),
-    warnings: [...profile.warnings, ...maps.warnings],
+    warnings: [...profile.warnings, ...maps.warnings, ...inlineWarnings],
   };
   return new AnalyzedProfile(profile, index, shape, aggregates, attribution, report);
 }

@@ -50,6 +50,9 @@ export interface NormalizedProfile {
   lineTicks: LineTicks[];
   /** Non-fatal problems seen while reading (dangling ids, negative deltas...), one line each. */
   warnings: string[];
+  /** Traces: every thread with a CPU profile ("pid:tid", name, samples), and the id of the one read. */
+  threads?: { id: string; name: string; samples: number }[];
+  thread?: string;
 }
 
 /** A file location after path mapping and source maps. */
@@ -119,6 +122,21 @@ export interface CallSite {
   libraries: AttributedLibraryCost[];
 }
 
+/** A line in a user function that calls another frame, charged with the total time under that call. */
+export interface CallLine {
+  /** The calling user function. */
+  function: string;
+  file: string;
+  line: number;
+  /** The callee with the most time under calls from this line. */
+  callee: string;
+  samples: number;
+  ms: number;
+  percent: number;
+  /** How the line is known: recorded by the format (V8 log) or found as the one call to the callee in the caller's source (cpuprofile). */
+  found: 'exactLine' | 'fromSource';
+}
+
 export type InsightId = 'gc-pressure' | 'mongoose-hydration' | 'spawn-env-walk' | 'date-now-hot' | 'blocking-sync-io';
 
 export interface Insight {
@@ -170,6 +188,8 @@ export interface ProfileReport {
   functions: FunctionCost[];
   lines: LineCost[];
   callSites: CallSite[];
+  /** Call lines in user code, most expensive first. */
+  callLines: CallLine[];
   insights: Insight[];
   /** Files named by frames that could not be found locally (listed, never silently dropped). */
   unresolvedFiles: string[];

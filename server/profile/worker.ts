@@ -22,7 +22,7 @@ export interface LoadedProfile {
 }
 
 export type SessionRequest =
-  | { kind: 'load'; path: string; role: ProfileRole; options: AnalysisOptions }
+  | { kind: 'load'; path: string; role: ProfileRole; options: AnalysisOptions; thread?: string }
   | { kind: 'clear' }
   | { kind: 'flame'; params: FlameGraphParams }
   | { kind: 'overview' }
@@ -52,10 +52,10 @@ export class ProfileSession {
   private baseline: { path: string; analyzed: AnalyzedProfile } | null = null;
 
   /** Loads a profile; on any failure (or abort) the previous state is kept. */
-  async load(path: string, role: ProfileRole, options: AnalysisOptions, signal?: AbortSignal, onProgress?: (fraction: number) => void): Promise<LoadedProfile> {
+  async load(path: string, role: ProfileRole, options: AnalysisOptions, signal?: AbortSignal, onProgress?: (fraction: number) => void, thread?: string): Promise<LoadedProfile> {
     let analyzed: AnalyzedProfile;
     try {
-      analyzed = await analyzeProfileFile(path, options, { signal, onProgress: (fraction) => onProgress?.(fraction * 0.8) });
+      analyzed = await analyzeProfileFile(path, options, { signal, onProgress: (fraction) => onProgress?.(fraction * 0.8), thread });
       // Analysis is synchronous: let an abort posted meanwhile arrive before committing.
       await new Promise<void>((done) => setImmediate(done));
       signal?.throwIfAborted();
@@ -129,7 +129,7 @@ export class ProfileSession {
   async handle(request: SessionRequest, signal?: AbortSignal, onProgress?: (fraction: number) => void): Promise<SessionResult> {
     switch (request.kind) {
       case 'load':
-        return this.load(request.path, request.role, request.options, signal, onProgress);
+        return this.load(request.path, request.role, request.options, signal, onProgress, request.thread);
       case 'clear':
         this.clear();
         return null;
@@ -155,6 +155,7 @@ export function summaryOf(path: string, analyzed: AnalyzedProfile): ProfileSumma
     gcPercent: gcPercent(analyzed.aggregates),
     unresolvedFiles: report.unresolvedFiles,
     warnings: report.warnings,
+    ...(analyzed.profile.threads !== undefined ? { threads: analyzed.profile.threads, thread: analyzed.profile.thread } : {}),
   };
 }
 

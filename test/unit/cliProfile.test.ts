@@ -46,7 +46,7 @@ function assertOneLineError(run: Run, pattern: RegExp): void {
 describe('hotframe profile', () => {
   it('prints the report as JSON: categories, functions by self samples, lines, call sites, insights', async () => {
     const report = await profileJson(join(PROFILES, 'service.cpuprofile'), '--top', '5');
-    assert.deepEqual(Object.keys(report), ['format', 'samples', 'durationMs', 'cpuMs', 'shareOf', 'categories', 'functions', 'lines', 'callSites', 'insights', 'unresolvedFiles', 'dependencySources', 'warnings']);
+    assert.deepEqual(Object.keys(report), ['format', 'samples', 'durationMs', 'cpuMs', 'shareOf', 'categories', 'functions', 'lines', 'callSites', 'callLines', 'insights', 'unresolvedFiles', 'dependencySources', 'warnings']);
     assert.equal(report.format, 'cpuprofile');
     assert.deepEqual(Object.keys(report.categories).sort(), ['dependency', 'gc', 'idle', 'native', 'node', 'program', 'user']);
     const categorized = Object.values(report.categories).reduce((sum, c) => sum + c.samples, 0);
@@ -55,7 +55,7 @@ describe('hotframe profile', () => {
     assert.deepEqual(Object.keys(report.functions[0]), ['name', 'file', 'line', 'column', 'selfSamples', 'totalSamples', 'selfMs', 'totalMs', 'selfPercent', 'totalPercent', 'category']);
     for (let i = 1; i < report.functions.length; i++) assert.ok(report.functions[i - 1].selfSamples >= report.functions[i].selfSamples);
     for (const f of report.functions) assert.ok(f.totalSamples <= report.samples && f.selfSamples <= f.totalSamples, f.name);
-    assert.ok(report.lines.length <= 5 && report.callSites.length <= 5);
+    assert.ok(report.lines.length <= 5 && report.callSites.length <= 5 && report.callLines.length <= 5);
     assert.deepEqual(report.unresolvedFiles, []);
   });
 
@@ -79,14 +79,17 @@ describe('hotframe profile', () => {
   it('charges the clock read to the call site in onMessages at its call line (raw V8 log)', async () => {
     const report = await profileJson(join(PROFILES, 'service.v8.log'));
     assert.equal(report.format, 'v8log');
-    // getTimestamp and handleMessage are inlined into onMessages' loop on line 20; Date.now's
-    // clock_gettime runs in the vDSO.
-    const site = report.callSites.find((s) => s.function === 'onMessages');
-    assert.equal(site?.line, 20);
+    // getTimestamp and handleMessage are inlined into onMessages' loop on line 20; the log's
+    // inlining table gives them back as frames, so the clock read is charged where the
+    // cpuprofile charges it: getTimestamp's `Date.now()` in clock.js:4 (Date.now's
+    // clock_gettime runs in the vDSO).
+    const site = report.callSites.find((s) => s.function === 'getTimestamp');
+    assert.equal(site?.line, 4);
+    assert.equal(site?.file, join(WORKLOADS, 'clock.js'));
     const vdso = site?.libraries.find((l) => l.name === '[vdso]');
     assert.ok(vdso !== undefined && vdso.samples > 0);
     const clock = report.insights.find((i) => i.id === 'date-now-hot');
-    assert.deepEqual(clock?.location, { file: join(WORKLOADS, 'service.js'), line: 20 });
+    assert.deepEqual(clock?.location, { file: join(WORKLOADS, 'clock.js'), line: 4 });
     const spawn = report.insights.find((i) => i.id === 'spawn-env-walk');
     // The V8 log records the call line: the execSync call on line 38.
     assert.deepEqual(spawn?.location, { file: join(WORKLOADS, 'service.js'), line: 38 });
@@ -164,6 +167,7 @@ describe('profile text', () => {
         { name: '\u001b[31mred', file: '/root/app.js', line: 3, column: 1, selfSamples: 4, totalSamples: 4, selfMs: 4, totalMs: 4, selfPercent: 100, totalPercent: 100, category: 'user' },
       ],
       lines: [],
+      callLines: [],
       callSites: [],
       insights: [],
       unresolvedFiles: [],

@@ -597,6 +597,20 @@ describe('language server ranking by a loaded profile', function () {
     assert.deepEqual(insight.range, { start: { line: 1, character: 0 }, end: { line: 1, character: 'function stats() {'.length } });
     assert.match(insight.message, /^normalizeSpawnArguments copies process\.env on every spawn: child_process normalizeSpawnArguments \(a for-in over process\.env\) took .*seed 003/);
   });
+
+  it("lists a trace's threads in the summary and loads the one asked for (the editor's quick pick)", async () => {
+    const trace = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'peers', 'speedscope-chrome-66-worker.cpuprofile-events.json.gz');
+    const load = (thread?: string): Promise<{ samples: number; thread?: string; threads?: { id: string; name: string; samples: number }[] }> =>
+      client.connection.sendRequest('hotframe/loadProfile', { path: trace, role: 'primary', pathMappings: [], roots: [dir], ...(thread === undefined ? {} : { thread }) });
+    const busiest = await load();
+    assert.deepEqual(busiest.threads?.map((t) => [t.id, t.name, t.samples]), [
+      ['30834:30851', 'CrRendererMain', 4447],
+      ['30834:31089', 'DedicatedWorker thread', 3792],
+    ]);
+    assert.deepEqual([busiest.thread, busiest.samples], ['30834:30851', 4447]);
+    const worker = await load('30834:31089');
+    assert.deepEqual([worker.thread, worker.samples], ['30834:31089', 3792]);
+  });
 });
 
 /** The next publish for `uri` (after this call) whose diagnostics satisfy `accept`. */

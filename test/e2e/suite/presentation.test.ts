@@ -35,15 +35,24 @@ describe('presentation', () => {
         { name: 'idle', line: 6, column: 1, selfMs: 0, totalMs: 0, percent: 0 },
       ],
       callSites: [],
+      callLines: [
+        { line: 5, callee: 'execSync', ms: 1200, percent: 14, found: 'fromSource' },
+        { line: 12, callee: 'far', ms: 9, percent: 1, found: 'exactLine' }, // past the end of the file: ignored
+      ],
     };
     assert.deepEqual(planHeat(heat, 1, 10), {
       lines: [
         { line: 3, bucket: 3 },
         { line: 4, bucket: 1 },
       ],
-      notes: [{ line: 3, text: 'getTimestamp: self 340 ms · total 1.20 s · 12.0% CPU  |  340 ms · 12.3% CPU' }],
+      // A call line has its own heat (sqrt(14%) of 8 buckets) and note.
+      callLines: [{ line: 5, bucket: 3 }],
+      notes: [
+        { line: 3, text: 'getTimestamp: self 340 ms · total 1.20 s · 12.0% CPU  |  340 ms · 12.3% CPU' },
+        { line: 5, text: 'this call (execSync): 1.20 s · 14.0% CPU' },
+      ],
     });
-    assert.deepEqual(planHeat(heat, 0.1, 10).notes.map((n) => n.line), [3, 4]);
+    assert.deepEqual(planHeat(heat, 0.1, 10).notes.map((n) => n.line), [3, 4, 5]);
     assert.equal(planHeat(heat, 0.1, 10).notes[1]!.text, '2.00 ms · 0.50% CPU');
   });
 

@@ -95,6 +95,24 @@ describe('profiles', () => {
     await screenshot('2-heat');
   });
 
+  it('gives a call line its own heat, note and hover (a .cpuprofile call line found in the source)', async () => {
+    // messages.js:40 `for (const event of parseEvents(message)) ...` is onTaskEvents' one call to parseEvents.
+    const file = demoFile('messages.js');
+    const editor = await openInEditor(file);
+    const at = new vscode.Position(39, 0);
+    editor.revealRange(new vscode.Range(at, at), vscode.TextEditorRevealType.InCenter);
+    const key = editor.document.uri.toString();
+    const state = await stateWhen(`a call line on ${file}:40`, (s) => (s.heat[key]?.callLines ?? []).some((c) => c.line === 40));
+    const call = state.heat[key]!.callLines!.find((c) => c.line === 40)!;
+    assert.ok(call.bucket >= 1 && call.bucket <= 8);
+    const note = state.heat[key]!.notes.find((n) => n.line === 40);
+    assert.match(note?.text ?? '', /this call \(parseEvents\): \d+(\.\d+)? (ms|s) · \d+(\.\d+)?% CPU/);
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', editor.document.uri, new vscode.Position(39, 10));
+    const text = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
+    assert.match(text, /this call: \d+(\.\d+)? (ms|s) \(\d+(\.\d+)?% of CPU time[^)]*\), in \*\*parseEvents\*\* and below \(the one call to it in this function, found in the source\)/);
+    await screenshot('5-call-line');
+  });
+
   it('opens a hot function clicked in the Hotframe view', async function () {
     if (!process.env.HOTFRAME_E2E_ACTIONS) this.skip(); // needs the browser to click the tree
     // Once in CI (never in 12 runs here, 11 under extra CPU load) the row was not clickable for

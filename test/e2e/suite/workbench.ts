@@ -63,7 +63,7 @@ export interface DebugState {
   lastError: string | null;
   statusBar: string | null;
   statusBarTooltip: string | null;
-  heat: Record<string, { lines: { line: number; bucket: number }[]; notes: { line: number; text: string }[] }>;
+  heat: Record<string, { lines: { line: number; bucket: number }[]; callLines?: { line: number; bucket: number }[]; notes: { line: number; text: string }[] }>;
   overview: { hotFunctions: number; top: HotFunction[]; callSites: number; insights: string[]; unresolvedFiles: number } | null;
   flame: { title: string; mode: string; frames: number } | null;
 }
