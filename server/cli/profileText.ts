@@ -6,16 +6,15 @@ import { relative, isAbsolute } from 'node:path';
 import type { ProfileDiff } from '../profile/diff';
 import { formatMs, formatPercent, formatWeight, SHARE_OF } from '../shared/format';
 import { CATEGORIES, type FunctionCost, type ProfileReport, type WeightUnit } from '../profile/types';
+import { printable } from './printable';
 
 /** A figure in the report's unit: ms for CPU profiles, bytes or objects for allocation profiles. */
 function amount(value: number, unit: WeightUnit): string {
   return unit === 'ms' ? formatMs(value) : formatWeight(value, unit);
 }
 
-/** Control characters (terminal escapes included) shown as \xNN, so a profile cannot drive the terminal. */
-export function printable(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
-}
+// Control characters (terminal escapes included) are shown as \xNN, so a profile cannot drive the terminal.
+export { printable };
 
 function where(file: string, line: number, root: string, category?: string): string {
   // A user frame without a file is JavaScript the profile recorded without a URL.

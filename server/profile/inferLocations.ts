@@ -3,8 +3,10 @@
 // under the roots declares a function of that name exactly once, the frame is taken to be that
 // declaration and marked inferred. Two declarations, or none, leave the frame unplaced: a guess
 // between files would put heat on code that may never have run.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+
+import { tryReadGuardedText } from '../shared/guardedRead';
 
 const SOURCE = /\.(c|m)?(j|t)sx?$/;
 const SKIP_DIRS = new Set(['node_modules', '.git', 'dist', 'out', 'build', 'coverage']);
@@ -63,13 +65,9 @@ export function inferLocations(names: Iterable<string>, roots: string[]): Map<st
   if (wanted.length === 0) return new Map();
   const patterns = wanted.map((name) => ({ name, pattern: declarationPattern(name) }));
   for (const file of sourceFiles(roots)) {
-    let text: string;
-    try {
-      if (statSync(file).size > MAX_FILE_BYTES) continue;
-      text = readFileSync(file, 'utf8');
-    } catch {
-      continue;
-    }
+    // The one guarded read: a regular file within the cap, else skipped.
+    const text = tryReadGuardedText(file, MAX_FILE_BYTES);
+    if (text === null) continue;
     const lines = text.split('\n');
     for (const { name, pattern } of patterns) {
       if (!text.includes(name)) continue;

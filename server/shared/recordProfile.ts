@@ -14,9 +14,10 @@
 // collected kept, so that they show the garbage (what `node --heap-prof` cannot: it keeps only
 // objects alive at exit).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { readGuardedText } from './guardedRead';
 
 export interface ProfileKind {
   /** Shown to people: "CPU profile". */
@@ -34,14 +35,15 @@ export interface ProfileKind {
   weight(file: string): number;
 }
 
+/** The CPU-time index the preload appends to: a line per recorded process. */
+const MAX_INDEX_BYTES = 16 * 1024 * 1024;
 /** A .cpuprofile larger than this is not read to rank it (it still is listed and can be opened). */
 const MAX_RANKED_BYTES = 512 * 1024 * 1024;
 
 /** Samples that are not `(idle)`: how much the process ran while it was recorded. */
 export function busySamples(file: string): number {
   try {
-    if (statSync(file).size > MAX_RANKED_BYTES) return 0;
-    const profile = JSON.parse(readFileSync(file, 'utf8')) as { nodes?: { id: number; callFrame?: { functionName?: string } }[]; samples?: number[] };
+    const profile = JSON.parse(readGuardedText(file, MAX_RANKED_BYTES)) as { nodes?: { id: number; callFrame?: { functionName?: string } }[]; samples?: number[] };
     const idle = new Set((profile.nodes ?? []).filter((n) => n.callFrame?.functionName === '(idle)').map((n) => n.id));
     return (profile.samples ?? []).filter((id) => !idle.has(id)).length;
   } catch {
@@ -83,8 +85,7 @@ return (file) => session.post('HeapProfiler.stopSampling', (error, result) => {
 /** Bytes an allocation profile holds: how much its process allocated while recorded. */
 export function allocatedBytes(file: string): number {
   try {
-    if (statSync(file).size > MAX_RANKED_BYTES) return 0;
-    const profile = JSON.parse(readFileSync(file, 'utf8')) as { head?: unknown };
+    const profile = JSON.parse(readGuardedText(file, MAX_RANKED_BYTES)) as { head?: unknown };
     let total = 0;
     const stack: unknown[] = [profile.head];
     while (stack.length > 0) {
@@ -128,7 +129,7 @@ function cpuTimesIn(dir: string): Map<string, number> {
   const times = new Map<string, number>();
   let text = '';
   try {
-    text = readFileSync(join(dir, CPU_INDEX), 'utf8');
+    text = readGuardedText(join(dir, CPU_INDEX), MAX_INDEX_BYTES);
   } catch {
     return times;
   }
