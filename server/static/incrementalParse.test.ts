@@ -105,6 +105,19 @@ describe('IncrementalParser', () => {
     assert.ok(editsWhileBroken > 20, `only ${editsWhileBroken} broken versions compared`);
   });
 
+  it('moves a kept problem of the statement after an edit by that statement\'s start, not its end', () => {
+    // The statement after the edit spans two lines; its error is on its first line, which the
+    // comment typed before it pushes sideways (the edit-session test met this in mongoose's timers.js).
+    const before = "'use strict';\nfoo();\nexports.a\n(y) = 1;\n";
+    const after = before.replace('exports.a', '/* c */ exports.a');
+    const parser = new IncrementalParser();
+    parser.parse('/virtual/shift.js', before);
+    const got = parser.parse('/virtual/shift.js', after);
+    assert.equal(parser.lastKind, 'incremental');
+    assert.deepEqual(got.problems.map((p) => p.message), parseSource('/virtual/shift.js', after).problems.map((p) => p.message));
+    assert.deepEqual(got.problems.map((p) => p.message), ['Invalid left-hand side in assignment expression. (3:8)']);
+  });
+
   it('parses only the statements around a change in a 5,000-line file', () => {
     const block = (i: number) => `// block ${i}\nfunction stamp${i}() {\n  return Date.now();\n}\napp.get('/a${i}', (req, res) => res.json({ at: stamp${i}() }));\n`;
     let text = "'use strict';\n" + Array.from({ length: 1000 }, (_, i) => block(i)).join('');

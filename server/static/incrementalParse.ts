@@ -188,7 +188,15 @@ function reparse(previous: Previous, text: string, failed: ParsedSource | null):
     // Shared position objects are told apart by their index, which a same-length edit leaves as it was.
     if (delta === 0 && (shift.lines !== 0 || shift.columns !== 0)) return null;
   }
-  const problems = mergeProblems(previous, middleStart, oldMiddleStop, shift, part, middleStart, newMiddleStop);
+  // A kept problem inside the trailing statement (re-read in the part) moves as the statement's
+  // start does: the shift above is measured at its end, right only for what follows it.
+  let trailingShift: { until: number; shift: Shift } | null = null;
+  if (trailing !== null && !trailingIsHole && newTrailing !== undefined && trailing.loc && newTrailing.loc) {
+    const oldStart = trailing.loc.start;
+    const newStart = newTrailing.loc.start;
+    trailingShift = { until: oldSliceEnd, shift: { delta, lines: newStart.line - oldStart.line, line: oldStart.line, columns: newStart.column - oldStart.column } };
+  }
+  const problems = mergeProblems(previous, middleStart, oldMiddleStop, shift, part, middleStart, newMiddleStop, trailingShift);
   if (shift !== null) {
     if (delta !== 0) {
       for (let i = replacedEnd; i < body.length; i++) shiftStatement(body[i], shift);
@@ -334,7 +342,17 @@ function positionAt(text: string, from: Position, offset: number): Position {
  * The problems of the new version: the kept ones before `oldFrom` as they were, those from `oldTo`
  * on moved by `shift`, and the part's between `newFrom` and `newTo` (new offsets).
  */
-function mergeProblems(previous: Previous, oldFrom: number, oldTo: number, shift: Shift | null, part: ParsedSource, newFrom: number, newTo: number): { problems: ParseProblem[]; offsets: number[] } {
+function mergeProblems(
+  previous: Previous,
+  oldFrom: number,
+  oldTo: number,
+  shift: Shift | null,
+  part: ParsedSource,
+  newFrom: number,
+  newTo: number,
+  /** Problems before `until` (old offsets) move by this shift instead. */
+  leading: { until: number; shift: Shift } | null = null,
+): { problems: ParseProblem[]; offsets: number[] } {
   const problems: ParseProblem[] = [];
   const offsets: number[] = [];
   const partOffsets = part.problemOffsets ?? [];
@@ -355,9 +373,10 @@ function mergeProblems(previous: Previous, oldFrom: number, oldTo: number, shift
       offsets.push(offset);
       continue;
     }
-    const moved = shift === null ? offset : offset + shift.delta;
+    const by = leading !== null && offset < leading.until ? leading.shift : shift;
+    const moved = by === null ? offset : offset + by.delta;
     addPart(moved);
-    problems.push(shift === null ? previous.problems[i] : shiftProblem(previous.problems[i], shift));
+    problems.push(by === null ? previous.problems[i] : shiftProblem(previous.problems[i], by));
     offsets.push(moved);
   }
   addPart(Infinity);
