@@ -3,13 +3,16 @@
 import * as vscode from 'vscode';
 import { HotframeContext } from './ctx';
 import { createLanguageClient } from './languageClient';
-import { affectsPathMappings } from './config';
+import * as path from 'node:path';
+import { affectsPathMappings, readConfig } from './config';
+import { isInsideFolders } from './flameSession';
 import { registerCommands, requestFlameGraph, openLocation, loadProfile } from './commands';
 import { HeatDecorations } from './decorations';
 import { OverviewTree } from './views';
 import { ProfileStatusBar } from './statusBar';
 import { ProfileEditorProvider } from './profileEditor';
 import { FlamePanel } from './flamePanel';
+import { Notifications } from '../server/protocol';
 import { ProfileRecorder } from './recording';
 import { offerHotframeForProfileTabs } from './profileHint';
 
@@ -26,6 +29,8 @@ export function activate(extension: vscode.ExtensionContext): void {
     extensionUri: extension.extensionUri,
     requestGraph: (mode, onlyMyCode) => requestFlameGraph(ctx, mode, onlyMyCode),
     openFile: (file, line) => void openLocation(ctx, file, line),
+    mayOpen: (file) =>
+      isInsideFolders(file, [...(vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath), ...readConfig().pathMappings.map((m) => m.to)], path),
     log: (line) => output.appendLine(`[flame] ${line}`),
   });
   const recorder = new ProfileRecorder(ctx, (file) => loadProfile(ctx, file, 'primary'));
@@ -50,6 +55,10 @@ export function activate(extension: vscode.ExtensionContext): void {
         if (profile) await loadProfile(ctx, profile.path, 'primary');
         if (baseline) await loadProfile(ctx, baseline.path, 'baseline');
       })();
+    }),
+    // Restricted mode ends: the server may now run nm and apply path mappings (docs/security.md).
+    vscode.workspace.onDidGrantWorkspaceTrust(() => {
+      if (ctx.client.isRunning()) void ctx.client.sendNotification(Notifications.workspaceTrusted);
     }),
     ctx.onDidChangeProfile((change) => {
       // An open flame graph follows the primary profile; Compare shows its own diff view.

@@ -11,6 +11,8 @@ export interface FlamePanelOptions {
   /** Asks the server for a recomputed tree (the webview's toggles). */
   requestGraph: (mode: FlameMode, onlyMyCode: boolean) => Promise<FlameGraphResult>;
   openFile: (file: string, line: number) => void;
+  /** Whether the webview may open this file (inside the workspace or a path mapping). */
+  mayOpen: (file: string) => boolean;
   /** Where a rejected webview message is reported (once per panel); default console.warn. */
   log?: (line: string) => void;
 }
@@ -27,6 +29,7 @@ export class FlamePanel implements vscode.Disposable {
       post: (message) => void this.panel?.webview.postMessage(message),
       requestGraph: options.requestGraph,
       openFile: options.openFile,
+      mayOpen: options.mayOpen,
       log: options.log ?? ((line) => console.warn(line)),
     });
   }

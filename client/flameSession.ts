@@ -10,7 +10,20 @@ export interface FlameSessionHost {
   post(message: ToWebview): void;
   requestGraph(mode: FlameMode, onlyMyCode: boolean): Promise<FlameGraphResult>;
   openFile(file: string, line: number): void;
+  /**
+   * Whether a file may be opened at the webview's request: only inside the workspace folders or
+   * an explicit path mapping (a profile is untrusted and could declare /etc/passwd openable).
+   */
+  mayOpen(file: string): boolean;
   log(line: string): void;
+}
+
+/** True when `file` (absolute) lies inside one of `folders` (absolute). */
+export function isInsideFolders(file: string, folders: readonly string[], pathApi: { relative(from: string, to: string): string; isAbsolute(path: string): boolean }): boolean {
+  return folders.some((folder) => {
+    const rel = pathApi.relative(folder, file);
+    return rel !== '' && !rel.startsWith('..') && !pathApi.isAbsolute(rel);
+  });
 }
 
 export class FlameSession {
@@ -78,7 +91,8 @@ export class FlameSession {
         if (this.last) this.host.post(this.last);
         return;
       case 'open':
-        this.host.openFile(message.file, message.line);
+        if (this.host.mayOpen(message.file)) this.host.openFile(message.file, message.line);
+        else this.host.log(`Hotframe: not opening ${JSON.stringify(message.file.slice(0, 200))}: outside the workspace and the path mappings`);
         return;
       case 'request':
         void this.request(message.mode, message.onlyMyCode);

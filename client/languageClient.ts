@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { LanguageClient, RevealOutputChannelOn, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { SECTION } from './config';
+import type { InitializationOptions } from '../server/protocol';
 
 const LANGUAGES = ['javascript', 'typescript', 'javascriptreact', 'typescriptreact'];
 
@@ -18,9 +19,11 @@ export function createLanguageClient(extension: vscode.ExtensionContext, output:
     outputChannel: output,
     // Failed requests are reported once, by the command that made them (client/commands.ts).
     revealOutputChannelOn: RevealOutputChannelOn.Never,
-    initializationOptions: {
+    // Read when the server starts, so the trust state is the current one.
+    initializationOptions: (): InitializationOptions => ({
       workspaceRoots: (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath),
-    },
+      workspaceTrusted: vscode.workspace.isTrusted,
+    }),
   };
   return new LanguageClient('hotframe', 'Hotframe', serverOptions, clientOptions);
 }

@@ -3,7 +3,8 @@
 //
 // - Node 20 or newer.
 // - Debian/Ubuntu packages: chromium (the webview tests and the VS Code window of the e2e suite),
-//   libkrb5-dev and build-essential/python3 (native modules of code-server, built from source),
+//   libkrb5-dev and build-essential/python3 (native modules of code-server, built from source; cc and
+//   nm for the hostile-input suite's nm canary),
 //   ripgrep (VS Code's search; its npm package would download a binary), redis-server (the demo
 //   service that the e2e suite records a profile from), ca-certificates (npm over https).
 //

@@ -15,6 +15,22 @@ export const Requests = {
   overview: 'hotframe/overview',
 } as const;
 
+/** Notifications from the client. */
+export const Notifications = {
+  /** The user trusted the workspace (VS Code's workspace trust): nm may run, path settings apply. */
+  workspaceTrusted: 'hotframe/workspaceTrusted',
+} as const;
+
+/** What the client sends as `initializationOptions`. */
+export interface InitializationOptions {
+  workspaceRoots?: string[];
+  /**
+   * False in an untrusted workspace (restricted mode): the server then never runs nm and ignores
+   * path mappings, which come from workspace settings (docs/security.md). Absent means trusted.
+   */
+  workspaceTrusted?: boolean;
+}
+
 export type ProfileRole = 'primary' | 'baseline';
 
 export interface LoadProfileParams {

@@ -7,7 +7,7 @@ export interface ParsedArgs {
 }
 
 /**
- * Parses `--name value`, `--name=value` and bare positionals. `booleanFlags` take no value;
+ * Parses `--name value`, `--name=value`, bare positionals and `--` (the end of options). `booleanFlags` take no value;
  * any flag not in `known` is a usage error, so typos never pass silently.
  */
 export function parseArgs(argv: readonly string[], known: readonly string[], booleanFlags: readonly string[] = []): ParsedArgs {
@@ -15,7 +15,12 @@ export function parseArgs(argv: readonly string[], known: readonly string[], boo
   const flags = new Map<string, string[]>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
-    if (!arg.startsWith('--') || arg === '--') {
+    // `--` ends the options: what follows is positional, even when it starts with dashes.
+    if (arg === '--') {
+      positionals.push(...argv.slice(i + 1));
+      break;
+    }
+    if (!arg.startsWith('--')) {
       positionals.push(arg);
       continue;
     }

@@ -1,6 +1,5 @@
 // One file through the engine, as plain data (so it can come back from an analysis thread), and
 // the report assembled from many such outcomes in the order the files were listed.
-import { readFileSync } from 'node:fs';
 import { relative, sep } from 'node:path';
 
 import type { Finding, ProjectView, RuleId, RuleLevel } from '../../rules/api';
@@ -8,6 +7,8 @@ import type { CostIndex } from '../profile/costIndex';
 import { analyzeSource } from '../static/engine';
 import { ProjectIndex } from '../static/projectIndex';
 import { parseProblemEntry } from './findingFormats';
+import { GuardedReadError, readGuardedText } from '../shared/guardedRead';
+import { MAX_FILE_CHARS } from '../static/fileGuards';
 import type { AnalyzeReport, FileFinding, FileProblem } from './findingFormats';
 
 export type RuleLevels = Partial<Record<RuleId, RuleLevel>>;
@@ -40,9 +41,11 @@ export function analyzeFile(path: string, cwd: string, levels: RuleLevels, proje
   const outcome: FileOutcome = { path, file: displayPath(cwd, path), analyzed: false, problem: null, findings: [], ruleErrors: [] };
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    // Four bytes per character at most: anything longer is over the engine's limit anyway.
+    text = readGuardedText(path, 4 * MAX_FILE_CHARS);
   } catch (error) {
-    outcome.problem = { file: outcome.file, reason: `unreadable: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, parseError: null };
+    const reason = error instanceof GuardedReadError ? (error.code ?? error.reason) : String(error);
+    outcome.problem = { file: outcome.file, reason: `unreadable: ${reason}`, parseError: null };
     return outcome;
   }
   const result = analyzeSource({ filePath: path, text, levels, project });

@@ -1,5 +1,6 @@
 // What `hotframe analyze` found, and its text and JSON renderings (SARIF is in sarifFormat.ts).
 // Positions here are 1-based lines AND columns, end exclusive, like ESLint's output.
+import { printableAsUnicode } from './printable';
 import type { Finding, Severity } from '../../rules/api';
 import { describeCost, rankingMs, type MeasuredCost } from '../profile/costIndex';
 import type { ParseProblem } from '../static/engine';
@@ -107,11 +108,8 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 || word === 'information' ? '' : 's'}`;
 }
 
-/** File names and messages come from the analyzed tree: control characters (newlines, terminal escapes) are shown, not obeyed. */
-function printable(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
+/** File names and messages come from the analyzed tree: control characters (newlines, terminal escapes, bidi controls) are shown, not obeyed. */
+const printable = printableAsUnicode;
 
 /**
  * `file:line:col  severity  message  [rule]`, grouped per file (blank line between files), or one

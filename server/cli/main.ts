@@ -2,6 +2,7 @@
 // `hotframe` command line: the same engine as the editor, for CI and scripts.
 // Exit codes: 0 nothing found, 1 findings, 2 usage or input error (one line on stderr).
 import { CliError } from './errors';
+import { printable } from './printable';
 
 const USAGE = `usage: hotframe <command> [options]
 
@@ -63,7 +64,7 @@ main(process.argv.slice(2)).then(
     // bug, still one line, with a hint where to report it.
     const message = error instanceof Error ? error.message : String(error);
     const prefix = error instanceof CliError ? 'hotframe' : 'hotframe: internal error';
-    process.stderr.write(`${prefix}: ${message.split('\n')[0]}\n`);
+    process.stderr.write(`${prefix}: ${printable(message.split('\n')[0])}\n`);
     process.exitCode = 2;
   },
 );

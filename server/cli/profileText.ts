@@ -6,11 +6,10 @@ import { relative, isAbsolute } from 'node:path';
 import type { ProfileDiff } from '../profile/diff';
 import { formatMs, formatPercent, SHARE_OF } from '../shared/format';
 import { CATEGORIES, type FunctionCost, type ProfileReport } from '../profile/types';
+import { printable } from './printable';
 
-/** Control characters (terminal escapes included) shown as \xNN, so a profile cannot drive the terminal. */
-export function printable(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
-}
+// Control characters (terminal escapes included) are shown as \xNN, so a profile cannot drive the terminal.
+export { printable };
 
 function where(file: string, line: number, root: string): string {
   if (file === '') return '(native)';

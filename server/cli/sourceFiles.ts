@@ -2,12 +2,16 @@
 // node_modules, .git and whatever .gitignore files ignore (git's nesting rules, including the
 // .gitignore files of enclosing folders up to the repository root). A file named explicitly is
 // always analyzed, whatever its extension.
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import ignore from 'ignore';
 import type { Ignore } from 'ignore';
 
 import { CliError } from './errors';
+import { tryReadGuardedText } from '../shared/guardedRead';
+
+/** A .gitignore is a few KB; a FIFO or /dev/zero in its place must not stall the walk. */
+const MAX_GITIGNORE_BYTES = 1024 * 1024;
 
 export const SOURCE_EXTENSIONS: readonly string[] = ['.js', '.mjs', '.cjs', '.jsx', '.ts', '.mts', '.cts', '.tsx'];
 const ALWAYS_SKIPPED = new Set(['node_modules', '.git']);
@@ -26,13 +30,8 @@ export function isSourceFile(name: string): boolean {
 
 function scopeOf(dir: string): IgnoreScope | null {
   const file = join(dir, '.gitignore');
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return null;
-  }
-  return { dir, rules: ignore().add(text) };
+  const text = tryReadGuardedText(file, MAX_GITIGNORE_BYTES);
+  return text === null ? null : { dir, rules: ignore().add(text) };
 }
 
 /** .gitignore scopes of the folders above `dir`, outermost first, when `dir` is inside a git work tree. */
@@ -86,7 +85,7 @@ function walk(dir: string, scopes: readonly IgnoreScope[], out: string[]): void 
 
 /**
  * Absolute paths of the files to analyze, each once, folders expanded in name order.
- * A path that does not exist is a CliError (exit 2).
+ * A path that does not exist, or is neither a folder nor a regular file, is a CliError (exit 2).
  */
 export function collectSourceFiles(paths: readonly string[], cwd: string): string[] {
   const files: string[] = [];
@@ -99,7 +98,9 @@ export function collectSourceFiles(paths: readonly string[], cwd: string): strin
       throw new CliError(`no such file or folder: ${given}`);
     }
     if (stats.isDirectory()) walk(path, enclosingScopes(path), files);
-    else files.push(path);
+    else if (stats.isFile()) files.push(path);
+    // /dev/zero, a FIFO, /dev/stdin or a link to one: reading it would never end.
+    else throw new CliError(`${given}: not a regular file or folder`);
   }
   return [...new Set(files)];
 }

@@ -61,12 +61,20 @@ class InProcessBackend implements ProfileBackend {
 }
 
 interface Pending {
+  request: SessionRequest;
+  signal?: AbortSignal;
   resolve: (result: SessionResult) => void;
   reject: (error: Error) => void;
   onProgress?: (fraction: number) => void;
 }
 
-class WorkerBackend implements ProfileBackend {
+/**
+ * How long a cancelled request may go unanswered before the worker is taken for stuck and
+ * replaced: a cancel is checked between reads, so a healthy worker answers within milliseconds.
+ */
+const CANCEL_GRACE_MS = 2000;
+
+export class WorkerBackend implements ProfileBackend {
   private worker: Worker | null = null;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
@@ -78,13 +86,48 @@ class WorkerBackend implements ProfileBackend {
   ) {}
 
   request(request: SessionRequest, signal?: AbortSignal, onProgress?: (fraction: number) => void): Promise<SessionResult> {
+    return new Promise<SessionResult>((resolvePromise, reject) => this.send({ request, signal, resolve: resolvePromise, reject, onProgress }));
+  }
+
+  private send(pending: Pending): void {
     const worker = this.ensure();
     const id = this.nextId++;
-    return new Promise<SessionResult>((resolvePromise, reject) => {
-      this.pending.set(id, { resolve: resolvePromise, reject, onProgress });
-      signal?.addEventListener('abort', () => worker.postMessage({ id, abort: true } satisfies ToWorker), { once: true });
-      worker.postMessage({ id, request } satisfies ToWorker);
-    });
+    this.pending.set(id, pending);
+    pending.signal?.addEventListener(
+      'abort',
+      () => {
+        if (this.worker !== worker || !this.pending.has(id)) return;
+        worker.postMessage({ id, abort: true } satisfies ToWorker);
+        // A worker stuck in a read or a loop never sees the cancel: replace it, so the next load runs.
+        setTimeout(() => {
+          if (this.worker === worker && this.pending.has(id)) this.restart(worker);
+        }, CANCEL_GRACE_MS).unref();
+      },
+      { once: true },
+    );
+    worker.postMessage({ id, request: pending.request } satisfies ToWorker);
+  }
+
+  /** Stops the worker (its listeners keep a process alive despite unref); pending requests fail. */
+  async stop(): Promise<void> {
+    const worker = this.worker;
+    this.worker = null;
+    for (const pending of this.pending.values()) pending.reject(new Error('profile worker stopped'));
+    this.pending.clear();
+    await worker?.terminate();
+  }
+
+  /** Stops a stuck worker; cancelled requests end, the others go to a fresh worker. */
+  private restart(worker: Worker): void {
+    this.worker = null;
+    void worker.terminate();
+    const pending = [...this.pending.values()];
+    this.pending.clear();
+    this.onLost('profile worker did not answer a cancel and was restarted');
+    for (const p of pending) {
+      if (p.signal?.aborted === true) p.reject(new Error('cancelled'));
+      else this.send(p);
+    }
   }
 
   private ensure(): Worker {
@@ -185,12 +228,14 @@ export function hoverMarkdown(detail: LineDetail): string {
 /**
  * Registers the hotframe/* requests and the hover provider. `onProfileChanged` lets the
  * diagnostics side revalidate open documents when a profile is loaded or cleared. `settings`
- * gives the `hotframe.hotThresholdPercent` in force (default 1).
+ * gives the `hotframe.hotThresholdPercent` in force (default 1). `isTrusted` is the workspace's
+ * trust: in an untrusted one nm never runs and the (workspace-set) path mappings are ignored.
  */
 export function registerProfileFeatures(
   connection: Connection,
   onProfileChanged: () => void,
   settings?: () => { hotThresholdPercent: number },
+  isTrusted: () => boolean = () => true,
 ): ProfileFeatures {
   let primary: { summary: ProfileSummary; table: CostTable; index: CostIndex; insights: Insight[] } | null = null;
   /** The running load per role: a newer load of the same role aborts it. */
@@ -223,7 +268,8 @@ export function registerProfileFeatures(
       void connection.sendProgress(WorkDoneProgress.type, progress, { kind: 'begin', title: 'Loading profile', cancellable: true, percentage: 0 });
     }
     try {
-      const options = { roots: params.roots, pathMappings: params.pathMappings };
+      const trusted = isTrusted();
+      const options = { roots: params.roots, pathMappings: trusted ? params.pathMappings : [], nativeSymbols: trusted };
       const result = (await backend.request({ kind: 'load', path: params.path, role: params.role, options, thread: params.thread }, controller.signal, report)) as LoadedProfile;
       // A cancel that arrives after the worker committed the profile is too late: the worker
       // holds the new profile now, so this thread and the client take it too.

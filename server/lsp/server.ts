@@ -1,6 +1,5 @@
 // Connection wiring of the language server: the connection, the open documents, the settings,
 // validation, code actions and the profile half, joined in one place.
-import { readFileSync } from 'node:fs';
 import { format } from 'node:util';
 import {
   CodeActionKind,
@@ -13,7 +12,8 @@ import {
 import type { Connection, InitializeResult, Message, MessageReader, MessageWriter } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 
-import { ProjectIndex } from '../static/projectIndex';
+import { ProjectIndex, readModuleFromDisk } from '../static/projectIndex';
+import { Notifications, type InitializationOptions } from '../protocol';
 import { SOURCE_EXTENSIONS } from '../cli/sourceFiles';
 import { codeActionsFor } from './codeActions';
 import { registerProfileFeatures } from './profileFeatures';
@@ -58,14 +58,6 @@ function observedReader(reader: MessageReader, versions: IncomingVersions): Mess
   };
 }
 
-function readFromDisk(filePath: string): string | null {
-  try {
-    return readFileSync(filePath, 'utf8');
-  } catch {
-    return null;
-  }
-}
-
 /** stdout may be the protocol channel: route stray console output to the client's log instead. */
 function routeConsole(connection: Connection): void {
   console.log = (...args: unknown[]) => connection.console.log(format(...args));
@@ -84,21 +76,24 @@ export function startServer(reader: MessageReader, writer: MessageWriter): Conne
   // Cross-module facts read open documents from the editor (unsaved text wins over the disk).
   // Matched by path, not by URI string: editors and Node percent-encode file URIs differently.
   const openText = (filePath: string) => documents.all().find((document) => uriToPath(document.uri) === filePath)?.getText();
-  const project = new ProjectIndex({ readFile: (filePath) => openText(filePath) ?? readFromDisk(filePath) });
+  const project = new ProjectIndex({ readFile: (filePath) => openText(filePath) ?? readModuleFromDisk(filePath) });
   let versionedEdits = false;
   let watchFiles = false;
+  // Until the client says otherwise (VS Code's Restricted Mode), the workspace is trusted.
+  let workspaceTrusted = true;
 
   const validator: Validator = new Validator({
     connection,
     documents,
     settings: () => settings.current,
     project,
-    profile: registerProfileFeatures(connection, () => validator.republishAll(), () => settings.current),
+    profile: registerProfileFeatures(connection, () => validator.republishAll(), () => settings.current, () => workspaceTrusted),
     newerVersionQueued: (uri, version) => versions.newerThan(uri, version),
   });
 
   connection.onInitialize((params): InitializeResult => {
     settings.initialize(params.capabilities);
+    workspaceTrusted = (params.initializationOptions as InitializationOptions | null | undefined)?.workspaceTrusted !== false;
     versionedEdits = params.capabilities.workspace?.workspaceEdit?.documentChanges === true;
     watchFiles = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
     return {
@@ -109,6 +104,10 @@ export function startServer(reader: MessageReader, writer: MessageWriter): Conne
       },
       serverInfo: { name: 'hotframe', version: typeof VERSION === 'string' ? VERSION : 'dev' },
     };
+  });
+
+  connection.onNotification(Notifications.workspaceTrusted, () => {
+    workspaceTrusted = true;
   });
 
   connection.onInitialized(() => {

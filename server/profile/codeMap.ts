@@ -1,197 +1,205 @@
 // Address -> code entry for a V8 log, with code created, moved and deleted while ticks are read.
 // Live entries never overlap (a new entry evicts what it covers, as in V8's tools/codemap.mjs).
-// Lookups binary-search a sorted array; new code waits in an unsorted side list that is merged
-// in (one linear pass) by the next lookup: code is created in bursts and ticks come between them.
+// A log is untrusted input: any order of creations, moves, deletes and ticks must stay fast, so
+// both code entries and shared libraries live in balanced search trees (treaps keyed by start
+// address) where every event costs O(log n) expected, amortized over evictions: an entry is
+// evicted at most once. (A sorted array with a side list, merged on lookup, made a log of
+// interleaved code-move events and ticks quadratic: minutes for 19 MB.)
 // sfi-move needs nothing here: functions are identified by name and position, not by SFI address.
 
-/** Side-list length a lookup still scans instead of merging first. */
-const SCAN_PENDING = 8;
-/** Side-list length that forces a merge even without lookups (bounds the eviction scan). */
-const MERGE_AT = 4096;
+/** Disjoint intervals [key, key + length) in a treap; nodes are ids chosen by the caller. */
+class IntervalTreap {
+  key = new Float64Array(1024);
+  end = new Float64Array(1024);
+  private left = new Int32Array(1024).fill(-1);
+  private right = new Int32Array(1024).fill(-1);
+  private priority = new Float64Array(1024);
+  private root = -1;
+
+  /** Inserts node `id` as [start, end); the caller has removed whatever it overlaps. */
+  insert(id: number, start: number, end: number): void {
+    if (id >= this.key.length) this.grow(id + 1);
+    this.key[id] = start;
+    this.end[id] = end;
+    this.left[id] = -1;
+    this.right[id] = -1;
+    this.priority[id] = Math.random();
+    const [low, high] = this.split(this.root, start);
+    this.root = this.merge(this.merge(low, id), high);
+  }
+
+  /** Removes node `id` (which must be in the tree). */
+  remove(id: number): void {
+    this.root = this.removeFrom(this.root, id);
+  }
+
+  /** The node with the largest start <= x, or -1. */
+  floor(x: number): number {
+    let node = this.root;
+    let found = -1;
+    while (node !== -1) {
+      if (this.key[node] <= x) {
+        found = node;
+        node = this.right[node];
+      } else node = this.left[node];
+    }
+    return found;
+  }
+
+  /** The node with the smallest start >= x, or -1. */
+  ceil(x: number): number {
+    let node = this.root;
+    let found = -1;
+    while (node !== -1) {
+      if (this.key[node] >= x) {
+        found = node;
+        node = this.left[node];
+      } else node = this.right[node];
+    }
+    return found;
+  }
+
+  /** The node whose interval contains x, or -1. */
+  containing(x: number): number {
+    const node = this.floor(x);
+    return node !== -1 && x < this.end[node] ? node : -1;
+  }
+
+  /** Nodes with start < x go left, the rest right. */
+  private split(node: number, x: number): [number, number] {
+    if (node === -1) return [-1, -1];
+    if (this.key[node] < x) {
+      const [low, high] = this.split(this.right[node], x);
+      this.right[node] = low;
+      return [node, high];
+    }
+    const [low, high] = this.split(this.left[node], x);
+    this.left[node] = high;
+    return [low, node];
+  }
+
+  /** Every start in `a` is below every start in `b`. */
+  private merge(a: number, b: number): number {
+    if (a === -1) return b;
+    if (b === -1) return a;
+    if (this.priority[a] > this.priority[b]) {
+      this.right[a] = this.merge(this.right[a], b);
+      return a;
+    }
+    this.left[b] = this.merge(a, this.left[b]);
+    return b;
+  }
+
+  private removeFrom(node: number, id: number): number {
+    if (node === -1) return -1;
+    if (node === id) return this.merge(this.left[node], this.right[node]);
+    if (this.key[id] < this.key[node]) this.left[node] = this.removeFrom(this.left[node], id);
+    else this.right[node] = this.removeFrom(this.right[node], id);
+    return node;
+  }
+
+  private grow(at: number): void {
+    const n = Math.max(at, this.key.length * 2);
+    const copy = <T extends Float64Array | Int32Array>(from: T, to: T): T => (to.set(from), to);
+    this.key = copy(this.key, new Float64Array(n));
+    this.end = copy(this.end, new Float64Array(n));
+    this.left = copy(this.left, new Int32Array(n).fill(-1));
+    this.right = copy(this.right, new Int32Array(n).fill(-1));
+    this.priority = copy(this.priority, new Float64Array(n));
+  }
+}
 
 export class CodeMap {
-  private start = new Float64Array(1024);
-  private size = new Float64Array(1024);
-  private alive = new Uint8Array(1024);
+  /** Code entries by id (an id is never reused; moved code keeps its id). */
+  private readonly code = new IntervalTreap();
   private count = 0;
 
-  /** Ids sorted by start, and the start each had when it was sorted in (stale when moved). */
-  private sorted = new Int32Array(0);
-  private sortedStart = new Float64Array(0);
-  private pending: number[] = [];
-  private staleInSorted = 0;
-
-  private libraries: { start: number; end: number; id: number }[] = [];
+  /** Shared libraries as disjoint segments: a library listed later wins where it overlaps an earlier one. */
+  private readonly segments = new IntervalTreap();
+  private segmentLibrary: number[] = [];
+  private readonly libraryStarts = new Map<number, number>();
 
   /** Adds code at [start, start+size) and returns its id; whatever it overlaps is removed. */
   add(start: number, size: number): number {
     const id = this.count++;
-    if (id === this.start.length) this.grow();
-    this.start[id] = start;
-    this.size[id] = Math.max(1, size);
-    this.alive[id] = 1;
-    this.evict(start, this.size[id], id);
-    this.insert(id);
+    this.place(id, start, Math.max(1, size));
     return id;
   }
 
   /** The live entry starting exactly at `start`, or -1. */
   at(start: number): number {
-    const id = this.find(start);
-    return id !== -1 && this.start[id] === start ? id : -1;
+    const id = this.code.floor(start);
+    return id !== -1 && this.code.key[id] === start ? id : -1;
   }
 
   move(from: number, to: number): number {
     const id = this.at(from);
     if (id === -1) return -1;
-    this.alive[id] = 0;
-    this.staleInSorted++;
-    this.removePending(id);
-    this.start[id] = to;
-    this.alive[id] = 1;
-    this.evict(to, this.size[id], id);
-    this.insert(id);
+    const size = this.code.end[id] - this.code.key[id];
+    this.code.remove(id);
+    this.place(id, to, size);
     return id;
   }
 
   delete(start: number): number {
     const id = this.at(start);
     if (id === -1) return -1;
-    this.alive[id] = 0;
-    this.staleInSorted++;
-    this.removePending(id);
+    this.code.remove(id);
     return id;
   }
 
   startOf(id: number): number {
-    return this.start[id];
+    return this.code.key[id];
   }
 
   /** Static ranges (shared libraries): only consulted when no code entry covers the address. */
   addLibrary(start: number, end: number, id: number): void {
-    this.libraries.push({ start, end, id });
-    this.libraries.sort((a, b) => a.start - b.start);
+    if (!(end > start)) return;
+    if (!this.libraryStarts.has(id)) this.libraryStarts.set(id, start);
+    const segments = this.segments;
+    // Cut what the new range overlaps: at most one segment straddles its start, one its end.
+    const before = segments.floor(start);
+    if (before !== -1 && segments.end[before] > start) {
+      const [beforeEnd, library] = [segments.end[before], this.segmentLibrary[before]];
+      segments.remove(before);
+      if (segments.key[before] < start) segments.insert(before, segments.key[before], start);
+      if (beforeEnd > end) this.addSegment(end, beforeEnd, library);
+    }
+    for (let next = segments.ceil(start); next !== -1 && segments.key[next] < end; next = segments.ceil(start)) {
+      const [nextEnd, library] = [segments.end[next], this.segmentLibrary[next]];
+      segments.remove(next);
+      if (nextEnd > end) this.addSegment(end, nextEnd, library);
+    }
+    this.addSegment(start, end, id);
   }
 
   findLibrary(addr: number): number {
-    const libs = this.libraries;
-    let lo = 0;
-    let hi = libs.length - 1;
-    let found = -1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      if (libs[mid].start <= addr) {
-        found = mid;
-        lo = mid + 1;
-      } else hi = mid - 1;
-    }
-    // Libraries may be listed once per mapped segment: the nearest start may be a short one.
-    for (let i = found; i >= 0; i--) if (addr < libs[i].end) return libs[i].id;
-    return -1;
+    const segment = this.segments.containing(addr);
+    return segment === -1 ? -1 : this.segmentLibrary[segment];
   }
 
   libraryStart(id: number): number {
-    return this.libraries.find((l) => l.id === id)?.start ?? 0;
+    return this.libraryStarts.get(id) ?? 0;
   }
 
   /** The live code entry containing `addr`, or -1. */
   find(addr: number): number {
-    if (this.pending.length > SCAN_PENDING) this.merge();
-    for (const id of this.pending) if (this.contains(id, addr)) return id;
-    const starts = this.sortedStart;
-    let lo = 0;
-    let hi = starts.length - 1;
-    let k = -1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      if (starts[mid] <= addr) {
-        k = mid;
-        lo = mid + 1;
-      } else hi = mid - 1;
-    }
-    // Skip entries deleted or moved since they were sorted in; the first valid one decides.
-    for (; k >= 0; k--) {
-      const id = this.sorted[k];
-      if (this.alive[id] === 1 && this.start[id] === starts[k]) return this.contains(id, addr) ? id : -1;
-    }
-    return -1;
+    return this.code.containing(addr);
   }
 
-  private contains(id: number, addr: number): boolean {
-    return this.alive[id] === 1 && addr >= this.start[id] && addr < this.start[id] + this.size[id];
-  }
-
-  private insert(id: number): void {
-    this.pending.push(id);
-    if (this.pending.length >= MERGE_AT || this.staleInSorted > this.sorted.length / 2 + MERGE_AT) this.merge();
-  }
-
-  private removePending(id: number): void {
-    const i = this.pending.indexOf(id);
-    if (i !== -1) this.pending.splice(i, 1);
-  }
-
-  /** Removes live entries overlapping [start, start+size), except `keep`. */
-  private evict(start: number, size: number, keep: number): void {
+  /** Puts entry `id` at [start, start+size), evicting the live entries it overlaps. */
+  private place(id: number, start: number, size: number): void {
     const end = start + size;
-    for (let i = this.pending.length - 1; i >= 0; i--) {
-      const id = this.pending[i];
-      if (id !== keep && this.start[id] < end && start < this.start[id] + this.size[id]) {
-        this.alive[id] = 0;
-        this.pending.splice(i, 1);
-      }
-    }
-    const starts = this.sortedStart;
-    let lo = 0;
-    let hi = starts.length - 1;
-    let k = starts.length;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      if (starts[mid] >= end) {
-        k = mid;
-        hi = mid - 1;
-      } else lo = mid + 1;
-    }
-    // Every sorted entry starting before `end` may overlap; live ones are disjoint, so walk
-    // back until one ends at or before `start`.
-    for (let j = k - 1; j >= 0; j--) {
-      const id = this.sorted[j];
-      if (this.alive[id] !== 1 || this.start[id] !== starts[j] || id === keep) continue;
-      if (this.start[id] + this.size[id] <= start) break;
-      this.alive[id] = 0;
-      this.staleInSorted++;
-    }
+    const code = this.code;
+    const before = code.floor(start);
+    if (before !== -1 && code.end[before] > start) code.remove(before);
+    for (let next = code.ceil(start); next !== -1 && code.key[next] < end; next = code.ceil(start)) code.remove(next);
+    code.insert(id, start, end);
   }
 
-  private merge(): void {
-    const inPending = new Set(this.pending);
-    const fresh = this.pending.filter((id) => this.alive[id] === 1).sort((a, b) => this.start[a] - this.start[b]);
-    const ids = new Int32Array(this.sorted.length + fresh.length);
-    let n = 0;
-    let f = 0;
-    for (let k = 0; k < this.sorted.length; k++) {
-      const id = this.sorted[k];
-      if (this.alive[id] !== 1 || this.start[id] !== this.sortedStart[k] || inPending.has(id)) continue;
-      while (f < fresh.length && this.start[fresh[f]] < this.start[id]) ids[n++] = fresh[f++];
-      ids[n++] = id;
-    }
-    while (f < fresh.length) ids[n++] = fresh[f++];
-    this.sorted = ids.slice(0, n);
-    this.sortedStart = Float64Array.from(this.sorted, (id) => this.start[id]);
-    this.pending = [];
-    this.staleInSorted = 0;
-  }
-
-  private grow(): void {
-    const n = this.start.length * 2;
-    const start = new Float64Array(n);
-    start.set(this.start);
-    const size = new Float64Array(n);
-    size.set(this.size);
-    const alive = new Uint8Array(n);
-    alive.set(this.alive);
-    this.start = start;
-    this.size = size;
-    this.alive = alive;
+  private addSegment(start: number, end: number, library: number): void {
+    const id = this.segmentLibrary.length;
+    this.segmentLibrary.push(library);
+    this.segments.insert(id, start, end);
   }
 }

@@ -2,9 +2,11 @@
 // by name: gzip magic -> gunzip, then JSON (a cpuprofile, read from its bytes by
 // scanCpuprofile when it has the usual shape; `--prof-process --preprocess` output; a DevTools
 // trace with ProfileChunk events) or a raw V8 log (`node --prof`), read as a stream of lines.
-import { open, readFile, stat } from 'node:fs/promises';
-import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
-import { createGunzip } from 'node:zlib';
+import { closeSync, read, readSync } from 'node:fs';
+import { pipeline, Readable } from 'node:stream';
+import { promisify } from 'node:util';
+import { createGunzip, type Gunzip } from 'node:zlib';
+import { formatCap, GuardedReadError, openRegularFile, readHead, readOpenFile, type RegularFile } from '../shared/guardedRead';
 import { ProfileInputError } from './profileInputError';
 import { buildCpuprofile, readCpuprofile, findCpuprofile, isLegacyCpuprofile, readLegacyCpuprofile, readTraceProfile, type CpuprofileParts } from './readCpuprofile';
 import { readPreprocessed, isPreprocessed } from './readPreprocessed';
@@ -22,20 +24,56 @@ export interface LoadOptions {
   inlinedFrames?: boolean;
   /** Traces with several threads: the thread to read ("pid:tid", tid or name); default the busiest. */
   thread?: string;
+  /** V8 logs: whether a script the log names (but does not embed) may be read for its lines; default: none is read. */
+  mayReadScript?: (path: string) => boolean;
 }
 
 const GZIP_MAGIC = [0x1f, 0x8b];
 /** How much of the text is looked at to recognize a V8 log. */
 const SNIFF_BYTES = 64 * 1024;
+/**
+ * Caps that keep memory bounded whatever the input (docs/security.md): streamed readers (V8 logs,
+ * the usual cpuprofile) take at most this many bytes, after gunzip; memory is about twice that.
+ */
+export const MAX_PROFILE_BYTES = 512 * 1024 * 1024;
+/** The longest V8 log line (a script-source line holds a whole script, escaped). */
+const MAX_LOG_LINE_CHARS = 64 * 1024 * 1024;
+/** JSON held whole (gunzipped, or parsed by JSON.parse) takes several times its size in memory. */
+export const MAX_JSON_BYTES = 256 * 1024 * 1024;
 
 export async function loadProfile(path: string, options: LoadOptions = {}): Promise<NormalizedProfile> {
+  options.signal?.throwIfAborted();
+  // One descriptor for every read: the path is opened once, checked to be a regular file, and
+  // never re-opened (it could be swapped for a FIFO or /dev/zero in between).
+  let file: OpenProfile;
+  try {
+    file = { ...openRegularFile(path), readers: [] };
+  } catch (error) {
+    throw asInputError(path, error);
+  }
+  try {
+    return await loadOpenProfile(file, options);
+  } finally {
+    // A reader left early (an error, a cap) is stopped before the descriptor goes.
+    for (const reader of file.readers) await reader.return(undefined);
+    closeSync(file.fd);
+  }
+}
+
+/** The open profile file and the chunk readers started on it. */
+interface OpenProfile extends RegularFile {
+  readers: AsyncGenerator<Buffer>[];
+}
+
+async function loadOpenProfile(file: OpenProfile, options: LoadOptions): Promise<NormalizedProfile> {
   const { signal } = options;
-  signal?.throwIfAborted();
-  const size = await fileSize(path);
+  const { path, size } = file;
   if (size === 0) throw new ProfileInputError(`${path}: empty file`);
-  const head = await readHead(path, Math.min(size, SNIFF_BYTES));
+  const head = readHead(file, Math.min(size, SNIFF_BYTES));
   const gzipped = head[0] === GZIP_MAGIC[0] && head[1] === GZIP_MAGIC[1];
-  const chunks = byteChunks(path, size, gzipped, options);
+  if (!gzipped && size > MAX_PROFILE_BYTES) throw new ProfileInputError(`${path}: larger than ${formatCap(MAX_PROFILE_BYTES)}; not read`);
+  const chunks = byteChunks(file, gzipped, options);
+  file.readers.push(chunks);
 
   // Look at the first decoded bytes to choose the reader.
   const first = await chunks.next();
@@ -48,13 +86,13 @@ export async function loadProfile(path: string, options: LoadOptions = {}): Prom
     let bytes: Buffer | undefined;
     let parts: CpuprofileParts | null;
     if (gzipped) {
-      bytes = await collect(start, chunks);
+      bytes = await collect(path, start, chunks);
       signal?.throwIfAborted();
       parts = scanCpuprofile(bytes);
     } else {
       await chunks.return(undefined);
-      parts = scanFile(path, size, options);
-      if (parts === null) bytes = await readFile(path).catch((error: unknown) => Promise.reject(asInputError(path, error)));
+      parts = scanFile(file, options);
+      if (parts === null) bytes = readWholeJson(file);
     }
     if (parts !== null) {
       bytes = undefined;
@@ -81,11 +119,25 @@ export async function loadProfile(path: string, options: LoadOptions = {}): Prom
   if (!(text.startsWith('v8-version,') || text.includes('\ncode-creation,') || text.startsWith('code-creation,') || text.startsWith('shared-library,'))) {
     throw new ProfileInputError(`not a CPU profile: ${path} is neither JSON nor a V8 log (starts with ${describeStart(start)})`);
   }
-  const reader = new V8LogReader(path, { nativeSymbols: options.nativeSymbols, inlinedFrames: options.inlinedFrames });
+  const reader = new V8LogReader(path, { nativeSymbols: options.nativeSymbols, inlinedFrames: options.inlinedFrames, mayReadScript: options.mayReadScript });
   // V8 escapes everything outside printable ASCII in its log, so latin1 decodes it exactly.
-  let rest = '';
+  // A line not yet ended, in pieces: one long line is joined once, not re-copied per chunk.
+  const partial: string[] = [];
+  let partialLength = 0;
+  const keep = (piece: string): void => {
+    partial.push(piece);
+    partialLength += piece.length;
+    if (partialLength > MAX_LOG_LINE_CHARS) throw new ProfileInputError(`${path}: a line longer than ${formatCap(MAX_LOG_LINE_CHARS)}; not a V8 log`);
+  };
   const feed = (chunk: Buffer): void => {
-    const text = rest + chunk.toString('latin1');
+    let text = chunk.toString('latin1');
+    if (partial.length > 0) {
+      if (text.indexOf('\n') === -1) return keep(text);
+      partial.push(text);
+      text = partial.join('');
+      partial.length = 0;
+      partialLength = 0;
+    }
     let from = 0;
     for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', from)) {
       const end = nl > from && text.charCodeAt(nl - 1) === 13 /* \r */ ? nl - 1 : nl;
@@ -94,95 +146,99 @@ export async function loadProfile(path: string, options: LoadOptions = {}): Prom
       else reader.line(text.slice(from, end));
       from = nl + 1;
     }
-    rest = text.slice(from);
+    if (from < text.length) keep(text.slice(from));
   };
   feed(start);
   for (let next = await chunks.next(); !next.done; next = await chunks.next()) feed(next.value);
-  if (rest.length > 0) reader.line(rest);
+  if (partial.length > 0) reader.line(partial.join(''));
   signal?.throwIfAborted();
   const profile = await reader.finish();
   options.onProgress?.(1);
   return profile;
 }
 
-async function fileSize(path: string): Promise<number> {
-  try {
-    const info = await stat(path);
-    if (info.isDirectory()) throw new ProfileInputError(`${path}: is a directory, not a profile file`);
-    return info.size;
-  } catch (error) {
-    throw asInputError(path, error);
+/** The file's bytes (gunzipped when needed), chunk by chunk, reporting progress, honouring the signal and the cap. */
+async function* byteChunks(file: RegularFile, gzipped: boolean, options: LoadOptions): AsyncGenerator<Buffer> {
+  const { path } = file;
+  const plain = fileChunks(file, options);
+  let gunzip: Gunzip | undefined;
+  if (gzipped) {
+    gunzip = createGunzip();
+    pipeline(Readable.from(plain), gunzip, () => {}); // an error reaches the loop below through gunzip
   }
-}
-
-async function readHead(path: string, length: number): Promise<Buffer> {
-  const handle = await open(path, 'r').catch((error: unknown) => {
-    throw asInputError(path, error);
-  });
+  let decoded = 0;
   try {
-    const buffer = Buffer.alloc(length);
-    const { bytesRead } = await handle.read(buffer, 0, length, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
-}
-
-/** The file's bytes (gunzipped when needed), chunk by chunk, reporting progress and honouring the signal. */
-async function* byteChunks(path: string, size: number, gzipped: boolean, options: LoadOptions): AsyncGenerator<Buffer> {
-  // Small chunks keep each decoded string out of V8's large-object space (memory of the log reader).
-  const file = createReadStream(path, { highWaterMark: 64 * 1024 });
-  let read = 0;
-  file.on('data', (chunk) => {
-    read += chunk.length;
-    options.onProgress?.(Math.min(0.99, (read / size) * 0.9));
-  });
-  const source = gzipped ? file.pipe(createGunzip()) : file;
-  if (gzipped) file.on('error', (error) => source.destroy(error));
-  try {
-    for await (const chunk of source) {
+    for await (const chunk of gunzip ?? plain) {
       options.signal?.throwIfAborted();
+      decoded += (chunk as Buffer).length;
+      // A gzip bomb (a few MB that inflate to gigabytes) stops here, a chunk past the cap.
+      if (decoded > MAX_PROFILE_BYTES) throw new ProfileInputError(`${path}: larger than ${formatCap(MAX_PROFILE_BYTES)}${gzipped ? ' after gunzip' : ''}; not read`);
       yield chunk as Buffer;
     }
   } catch (error) {
-    if (options.signal?.aborted) throw error;
+    if (options.signal?.aborted || error instanceof ProfileInputError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'Z_BUF_ERROR' || /unexpected end of file/i.test(String((error as Error).message))) throw new ProfileInputError(`${path}: truncated gzip data`);
     if (typeof code === 'string' && code.startsWith('Z_')) throw new ProfileInputError(`${path}: corrupt gzip data (${(error as Error).message})`);
     throw asInputError(path, error);
   } finally {
-    file.destroy();
+    gunzip?.destroy();
   }
 }
 
-/** Scans a plain file with synchronous reads through the scanner's window (progress and abort per read). */
-function scanFile(path: string, size: number, options: LoadOptions): CpuprofileParts | null {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch (error) {
-    throw asInputError(path, error);
+const readAt = promisify(read);
+
+/**
+ * The plain bytes of the open file in 64 KB chunks (small chunks keep each decoded string out of
+ * V8's large-object space: memory of the log reader), by positional reads from the descriptor
+ * already checked; loadProfile closes it.
+ */
+async function* fileChunks(file: RegularFile, options: LoadOptions): AsyncGenerator<Buffer> {
+  for (let position = 0; ; ) {
+    const { bytesRead, buffer } = await readAt(file.fd, Buffer.allocUnsafe(64 * 1024), 0, 64 * 1024, position);
+    if (bytesRead === 0) return;
+    position += bytesRead;
+    options.onProgress?.(Math.min(0.99, (position / file.size) * 0.9));
+    yield buffer.subarray(0, bytesRead);
   }
+}
+
+/** Scans a plain file with synchronous reads through the scanner's window (progress, abort and the cap per read). */
+function scanFile(file: RegularFile, options: LoadOptions): CpuprofileParts | null {
   let read = 0;
+  return scanCpuprofile({
+    read(target, offset, length) {
+      options.signal?.throwIfAborted();
+      const n = readSync(file.fd, target, offset, length, read);
+      read += n;
+      if (read > MAX_PROFILE_BYTES) throw new ProfileInputError(`${file.path}: larger than ${formatCap(MAX_PROFILE_BYTES)}; not read`);
+      options.onProgress?.(Math.min(0.9, (read / file.size) * 0.9));
+      return n;
+    },
+  });
+}
+
+/** A plain JSON file whole, for JSON.parse, within MAX_JSON_BYTES. */
+function readWholeJson(file: RegularFile): Buffer {
   try {
-    return scanCpuprofile({
-      read(target, offset, length) {
-        options.signal?.throwIfAborted();
-        const n = readSync(fd, target, offset, length, null);
-        read += n;
-        options.onProgress?.(Math.min(0.9, (read / size) * 0.9));
-        return n;
-      },
-    });
-  } finally {
-    closeSync(fd);
+    return readOpenFile(file, MAX_JSON_BYTES);
+  } catch (error) {
+    throw asInputError(file.path, error);
   }
 }
 
-/** All (gunzipped) bytes in one buffer. */
-async function collect(first: Buffer, rest: AsyncGenerator<Buffer>): Promise<Buffer> {
+/** All (gunzipped) bytes in one buffer, within MAX_JSON_BYTES. */
+async function collect(path: string, first: Buffer, rest: AsyncGenerator<Buffer>): Promise<Buffer> {
   const parts = [first];
-  for (let next = await rest.next(); !next.done; next = await rest.next()) parts.push(next.value);
+  let length = first.length;
+  for (let next = await rest.next(); !next.done; next = await rest.next()) {
+    length += next.value.length;
+    if (length > MAX_JSON_BYTES) {
+      await rest.return(undefined);
+      throw new ProfileInputError(`${path}: JSON larger than ${formatCap(MAX_JSON_BYTES)} after gunzip; not read`);
+    }
+    parts.push(next.value);
+  }
   return Buffer.concat(parts);
 }
 
@@ -227,6 +283,7 @@ function describeStart(bytes: Buffer): string {
 
 function asInputError(path: string, error: unknown): Error {
   if (error instanceof ProfileInputError) return error;
+  if (error instanceof GuardedReadError) return new ProfileInputError(error.code === 'EISDIR' ? `${path}: is a directory, not a profile file` : error.message);
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (code === 'ENOENT') return new ProfileInputError(`${path}: no such file`);
   if (code === 'EACCES' || code === 'EPERM') return new ProfileInputError(`${path}: permission denied`);

@@ -4,14 +4,52 @@
 // only used when the embedded builtins the log created (code-creation Builtin lines) sit at the
 // addresses the table gives their Builtins_* symbols. nm's output is streamed and matched
 // against the sorted addresses that need a name, so no table is kept in memory.
+// The library's path comes from the log, which is untrusted (docs/security.md): nm runs only on
+// an absolute path (so neither `--plugin=x.so` nor a response file `@x` can be an option), after
+// `--`, on a regular file with an ELF or Mach-O header, with a minimal environment, a time limit
+// and a cap on its output. Anything else leaves the frames named by their library, with a warning.
 import { spawn } from 'node:child_process';
+import { closeSync } from 'node:fs';
+import { dirname, isAbsolute } from 'node:path';
+import { openRegularFile, readHead } from '../shared/guardedRead';
+
+/** nm on Node's binary takes about a second; a hung or endless nm is stopped. */
+const NM_TIMEOUT_MS = 20_000;
+/** Node's demangled symbol table is ~40 MB; more is not a table we want. */
+const NM_MAX_OUTPUT_BYTES = 256 * 1024 * 1024;
+
+/** Why `library` must not be given to nm, or null when it may. */
+export function refuseForNm(library: string): string | null {
+  if (!isAbsolute(library)) return 'not an absolute path';
+  let head: Buffer;
+  try {
+    const file = openRegularFile(library);
+    try {
+      head = readHead(file, 4);
+    } finally {
+      closeSync(file.fd);
+    }
+  } catch (error) {
+    return error instanceof Error ? error.message.slice(library.length + 2) : 'cannot be read';
+  }
+  const magic = head.length === 4 ? head.readUInt32BE(0) : 0;
+  const elf = magic === 0x7f454c46;
+  // Mach-O 32/64 in either byte order, and universal ("fat") binaries.
+  const machO = magic === 0xfeedface || magic === 0xfeedfacf || magic === 0xcefaedfe || magic === 0xcffaedfe || magic === 0xcafebabe;
+  return elf || machO ? null : 'not an ELF or Mach-O binary';
+}
+
+export type NativeNames = { names: (string | undefined)[] } | { names: null; warning: string | null };
 
 /**
  * Names of `addresses` (absolute, ascending) inside `library` loaded at `start`, index by index
- * (undefined between symbols); null when nm fails or the table does not match the log's builtins.
+ * (undefined between symbols); null names when nm may not or cannot run (with a warning for the
+ * report) or the table does not match the log's builtins (no warning: another binary).
  */
-export async function nameNativeCode(library: string, start: number, addresses: Float64Array, builtins: ReadonlyMap<string, number>): Promise<(string | undefined)[] | null> {
-  if (builtins.size === 0 || addresses.length === 0) return null;
+export async function nameNativeCode(library: string, start: number, addresses: Float64Array, builtins: ReadonlyMap<string, number>): Promise<NativeNames> {
+  if (builtins.size === 0 || addresses.length === 0) return { names: null, warning: null };
+  const refused = refuseForNm(library);
+  if (refused !== null) return { names: null, warning: `native frames of ${JSON.stringify(library)} are not named: ${refused}, so nm is not run on it` };
   // The table holds absolute addresses (a fixed-address binary) or offsets from the load address (PIE): try both.
   const hypotheses = [0, start].map((offset) => ({ offset, next: 0, names: new Array<string | undefined>(addresses.length), matches: 0, mismatches: 0 }));
   /** One line of nm output; the name is only cut out of `text` when it is needed. */
@@ -28,10 +66,26 @@ export async function nameNativeCode(library: string, start: number, addresses: 
       for (let k = h.next; k < addresses.length && addresses[k] < to; k++) h.names[k] = shortName(text.slice(nameStart, nameEnd));
     }
   };
-  const ok = await new Promise<boolean>((resolve) => {
-    const nm = spawn('nm', ['-C', '-n', '-S', '--defined-only', library], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const failure = await new Promise<string | null>((resolve) => {
+    // Fixed options, `--`, then the one operand; no shell; only PATH (to find nm) and the C locale.
+    const nm = spawn('nm', ['-C', '-n', '-S', '--defined-only', '--', library], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C' },
+      cwd: dirname(library),
+      timeout: NM_TIMEOUT_MS,
+      killSignal: 'SIGKILL',
+      windowsHide: true,
+    });
     let rest = '';
+    let output = 0;
+    let stopped: string | null = null;
     nm.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.length;
+      if (output > NM_MAX_OUTPUT_BYTES) {
+        stopped ??= `nm printed more than ${NM_MAX_OUTPUT_BYTES / 1024 / 1024} MB`;
+        nm.kill('SIGKILL');
+        return;
+      }
       const text = rest + chunk.toString('latin1');
       let from = 0;
       for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', from)) {
@@ -48,12 +102,16 @@ export async function nameNativeCode(library: string, start: number, addresses: 
       }
       rest = text.slice(from);
     });
-    nm.on('error', () => resolve(false));
-    nm.on('close', (code) => resolve(code === 0));
+    nm.on('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ENOENT' ? 'nm is not installed' : `nm failed (${error.code ?? error.message})`));
+    nm.on('close', (code, signal) => {
+      if (stopped !== null) resolve(stopped);
+      else if (signal !== null) resolve(`nm was stopped after ${NM_TIMEOUT_MS / 1000} s`);
+      else resolve(code === 0 ? null : `nm exited with code ${code}`);
+    });
   });
-  if (!ok) return null;
+  if (failure !== null) return { names: null, warning: `native frames of ${JSON.stringify(library)} are not named: ${failure}` };
   const trusted = hypotheses.find((h) => h.matches > 0 && h.mismatches === 0);
-  return trusted === undefined ? null : trusted.names;
+  return trusted === undefined ? { names: null, warning: null } : { names: trusted.names };
 }
 
 function hexAt(text: string, i: number, j: number): number {

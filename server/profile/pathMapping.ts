@@ -2,9 +2,11 @@
 // Explicit `{from, to}` prefixes win; otherwise the longest suffix of the recorded path that
 // exists under one of the roots. Existence checks are cached: a profile names each file many
 // times and a suffix search probes several candidates per file.
-import { existsSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import { ReadScope } from '../shared/readScope';
 
 import type { PathMapping } from './types';
 
@@ -48,13 +50,26 @@ export class PathResolver {
   private readonly mappings: PathMapping[];
   private readonly existence = new Map<string, boolean>();
   private readonly results = new Map<string, ResolvedPath>();
+  /** Where a recorded path may resolve to: the roots, the mapping targets and `extraFolders` (the profile's folder). */
+  readonly scope: ReadScope;
 
-  constructor(roots: readonly string[], mappings: readonly PathMapping[] = []) {
+  constructor(roots: readonly string[], mappings: readonly PathMapping[] = [], extraFolders: readonly string[] = []) {
     this.roots = roots.map((root) => resolve(root));
     // Longest prefix first, so '/app/lib' wins over '/app'.
     this.mappings = mappings
       .map((m) => ({ from: stripTrailingSlash(normalizeRecordedPath(m.from)), to: resolve(m.to) }))
       .sort((a, b) => b.from.length - a.from.length);
+    // Package files are looked for where Node would find them (below), so the node_modules
+    // folders of the roots and of the folders above them are readable too: installed packages.
+    const packages = this.roots.flatMap((root) => {
+      const folders: string[] = [];
+      for (let dir = root; ; dir = dirname(dir)) {
+        folders.push(join(dir, 'node_modules'));
+        if (dirname(dir) === dir) break;
+      }
+      return folders;
+    });
+    this.scope = new ReadScope([...this.roots, ...this.mappings.map((m) => m.to), ...extraFolders, ...packages]);
   }
 
   resolve(url: string): ResolvedPath {
@@ -74,7 +89,7 @@ export class PathResolver {
         return { file: local, resolved: this.isFile(local) };
       }
     }
-    if (isAbsolute(path) && this.isFile(path) && this.isUnderRoots(path)) return { file: path, resolved: true };
+    if (isAbsolute(path) && this.isFile(path)) return { file: path, resolved: true };
     const segments = path.split('/').filter((s) => s !== '' && !/^[A-Za-z]:$/.test(s));
     for (let start = 0; start < segments.length; start++) {
       const suffix = segments.slice(start).join('/');
@@ -97,16 +112,12 @@ export class PathResolver {
         }
       }
     }
-    // A real local file outside every root (a profile of another checkout) is still the best answer.
-    if (isAbsolute(path) && this.isFile(path)) return { file: path, resolved: true };
+    // A file outside the roots, the mappings and the profile's folder is never read: the profile
+    // is untrusted and could name /etc/passwd (a profile of another checkout needs a mapping).
     return { file: path, resolved: false };
   }
 
-  private isUnderRoots(path: string): boolean {
-    return this.roots.length === 0 || this.roots.some((root) => path === root || path.startsWith(root.endsWith('/') ? root : root + '/'));
-  }
-
-  /** Whether a local file exists (cached). */
+  /** Whether a local file exists inside the scope (cached). */
   exists(path: string): boolean {
     return this.isFile(path);
   }
@@ -115,7 +126,7 @@ export class PathResolver {
     let known = this.existence.get(path);
     if (known === undefined) {
       try {
-        known = existsSync(path) && statSync(path).isFile();
+        known = this.scope.allows(path) && statSync(path, { throwIfNoEntry: false })?.isFile() === true;
       } catch {
         known = false;
       }

@@ -9,8 +9,8 @@
 // bytecode-handler frames are skipped, an unknown top pc is '(unknown)', unknown callers dropped.
 // Native frames are named by the builtin covering them, else by the symbol of Node's binary
 // (nativeSymbols.ts, checked against the log), else by their library.
-import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { tryReadGuardedText } from '../shared/guardedRead';
 import { CallTreeBuilder } from './callTreeBuilder';
 import { TickTimeline } from './tickTimeline';
 import { GC_NAME, IDLE_NAME } from './categories';
@@ -49,7 +49,14 @@ export interface V8LogOptions {
    * False gives `node --prof-process`'s view: inlined code is its caller's, at the call line.
    */
   inlinedFrames?: boolean;
+  /** Whether a script the log names but does not embed may be read for its line starts (default: none is). */
+  mayReadScript?: (path: string) => boolean;
 }
+
+/** A script read for its line starts: larger ones are generated bundles or not scripts at all. */
+const MAX_SCRIPT_BYTES = 16 * 1024 * 1024;
+/** Symbol tables read per log (Node's binary is one; a crafted log may name thousands). */
+const MAX_NM_RUNS = 2;
 
 export interface SourcePositions {
   codeOffset: Int32Array;
@@ -393,7 +400,7 @@ export class V8LogReader {
   }
 
   /** Names of the native addresses, from the symbol table of each library that holds logged builtins (Node's binary). */
-  private async nameNativePcs(): Promise<(string | undefined)[]> {
+  private async nameNativePcs(warnings: string[]): Promise<(string | undefined)[]> {
     const names = new Array<string | undefined>(this.nativePcAddress.length);
     const byPath = new Map<string, number[]>();
     for (let pc = 0; pc < this.nativePcAddress.length; pc++) {
@@ -402,13 +409,24 @@ export class V8LogReader {
       if (list === undefined) byPath.set(path, (list = []));
       list.push(pc);
     }
+    const librariesByPath = new Map<string, number[]>();
+    for (let i = 0; i < this.libraryNames.length; i++) {
+      const list = librariesByPath.get(this.libraryNames[i]);
+      if (list === undefined) librariesByPath.set(this.libraryNames[i], [i]);
+      else list.push(i);
+    }
+    const builtins = [...this.builtinAddresses.values()];
+    let nmRuns = 0;
     for (const [path, pcs] of byPath) {
-      const libraries = this.libraryNames.flatMap((name, i) => (name === path ? [i] : []));
-      const holdsBuiltins = [...this.builtinAddresses.values()].some((a) => libraries.some((l) => a >= this.libraryStarts[l] && a < this.libraryEnds[l]));
-      if (!holdsBuiltins) continue;
+      const libraries = librariesByPath.get(path) ?? [];
+      const holdsBuiltins = builtins.some((a) => libraries.some((l) => a >= this.libraryStarts[l] && a < this.libraryEnds[l]));
+      // Node's binary is one library; a log naming many that hold builtins gets nm on the first few only.
+      if (!holdsBuiltins || nmRuns++ >= MAX_NM_RUNS) continue;
       pcs.sort((a, b) => this.nativePcAddress[a] - this.nativePcAddress[b]);
       const found = await nameNativeCode(path, this.libraryStarts[libraries[0]], Float64Array.from(pcs, (pc) => this.nativePcAddress[pc]), this.builtinAddresses);
-      if (found !== null) pcs.forEach((pc, k) => (names[pc] = found[k]));
+      const named = found.names;
+      if (named !== null) pcs.forEach((pc, k) => (names[pc] = named[k]));
+      else if (found.warning !== null) warnings.push(found.warning);
     }
     return names;
   }
@@ -484,7 +502,7 @@ export class V8LogReader {
         lineStarts.set(url, escapedLineStarts(escaped));
         continue;
       }
-      const local = await readLocalScript(url);
+      const local = readLocalScript(url, this.options.mayReadScript);
       if (local !== null) lineStarts.set(url, textLineStarts(local));
       else missing.push(url);
     }
@@ -500,7 +518,7 @@ export class V8LogReader {
       }
     }
 
-    const nativeNames = await this.nameNativePcs();
+    const nativeNames = await this.nameNativePcs(warnings);
     const funcOf = (builder: CallTreeBuilder): { funcs: Int32Array; inlinedFuncs: (Int32Array | undefined)[] } => {
       const out = new Int32Array(n);
       for (let i = 0; i < n; i++) {
@@ -753,8 +771,9 @@ export function lineOf(starts: Int32Array, position: number): number {
   return lo + 1;
 }
 
-async function readLocalScript(url: string): Promise<string | null> {
-  if (url === '' || url.startsWith('node:')) return null;
+/** A script the log names, read only where the caller allows (never /dev/zero, a FIFO or a file outside the workspace). */
+function readLocalScript(url: string, mayRead: ((path: string) => boolean) | undefined): string | null {
+  if (url === '' || url.startsWith('node:') || mayRead === undefined) return null;
   let path = url;
   if (url.startsWith('file://')) {
     try {
@@ -763,9 +782,5 @@ async function readLocalScript(url: string): Promise<string | null> {
       return null;
     }
   } else if (!url.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(url)) return null;
-  try {
-    return await readFile(path, 'utf8');
-  } catch {
-    return null;
-  }
+  return mayRead(path) ? tryReadGuardedText(path, MAX_SCRIPT_BYTES) : null;
 }

@@ -1,7 +1,9 @@
 // The one analysis of a loaded profile: locations resolved (path mapping, then source maps),
 // costs aggregated, library time attributed to user call sites, insights found. Views (CLI text
 // and JSON, editor heat, hover, flame graph) all read from the `AnalyzedProfile` built here.
-import { readFileSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { tryReadGuardedText } from '../shared/guardedRead';
+import type { ReadScope } from '../shared/readScope';
 
 import { aggregate, indexFunctions, shapeOf, type Aggregates, type FunctionIndex, type ResolvedFunction, type TreeShape } from './aggregate';
 import { attribute, type Attribution } from './attribution';
@@ -20,6 +22,20 @@ import type { CallLine, CallSite, FlameNode, FunctionCost, LineCost, NormalizedP
 export interface AnalysisOptions extends ReportOptions {
   /** More roots for the suffix match (workspace folders); `root` comes first. */
   roots?: string[];
+  /** The folder of the profile file: files in it may be read too (set by analyzeProfileFile). */
+  profileFolder?: string;
+  /** V8 logs: run nm on Node's binary to name C++ frames (default true; false in an untrusted workspace). */
+  nativeSymbols?: boolean;
+}
+
+function rootsOf(options: AnalysisOptions): string[] {
+  const roots = [...(options.root !== undefined ? [options.root] : []), ...(options.roots ?? [])];
+  return roots.length > 0 ? roots : [process.cwd()];
+}
+
+/** Where files named by a profile may be read: the roots, the mapping targets, the profile's folder (docs/security.md). */
+function readScopeOf(options: AnalysisOptions): ReadScope {
+  return new PathResolver(rootsOf(options), options.pathMappings ?? [], options.profileFolder === undefined ? [] : [options.profileFolder]).scope;
 }
 
 /** One caller or callee of a function, with the samples that went through that edge. */
@@ -169,9 +185,8 @@ export class AnalyzedProfile {
 
 /** Where each profile function lives locally, and how to map its lines. */
 function locator(profile: NormalizedProfile, options: AnalysisOptions) {
-  const roots = [...(options.root !== undefined ? [options.root] : []), ...(options.roots ?? [])];
-  const paths = new PathResolver(roots.length > 0 ? roots : [process.cwd()], options.pathMappings ?? []);
-  const maps = new SourceMapCache();
+  const paths = new PathResolver(rootsOf(options), options.pathMappings ?? [], options.profileFolder === undefined ? [] : [options.profileFolder]);
+  const maps = new SourceMapCache(paths.scope);
   const useMaps = options.sourceMaps !== false;
   /** The local generated file of each function when a source map applies to it, else ''. */
   const generated: string[] = new Array(profile.functions.length).fill('');
@@ -205,23 +220,19 @@ function locator(profile: NormalizedProfile, options: AnalysisOptions) {
     return { name: fn.name, file: original.file, line: original.line, column: original.column, category, resolved };
   };
 
-  return { locate, generated, maps, unresolved, dependencySources };
+  return { locate, generated, maps, unresolved, dependencySources, scope: paths.scope };
 }
 
 /** Source files bigger than this are not read for insights (generated bundles, data). */
 const MAX_SOURCE_BYTES = 4 * 1024 * 1024;
 
-/** Reads lines of local source files, each file once. */
-function sourceLineReader(): SourceLineReader {
+/** Reads lines of local source files inside the read scope, each file once. */
+function sourceLineReader(scope: ReadScope): SourceLineReader {
   const files = new Map<string, string[] | null>();
   return (file, line) => {
     let lines = files.get(file);
     if (lines === undefined) {
-      try {
-        lines = statSync(file).size <= MAX_SOURCE_BYTES ? readFileSync(file, 'utf8').split('\n') : null;
-      } catch {
-        lines = null;
-      }
+      lines = scope.allows(file) ? (tryReadGuardedText(file, MAX_SOURCE_BYTES)?.split('\n') ?? null) : null;
       files.set(file, lines);
     }
     return lines?.[line - 1] ?? null;
@@ -230,7 +241,7 @@ function sourceLineReader(): SourceLineReader {
 
 /** Analyzes a normalized profile. Pure apart from reading local files (existence, source maps). */
 export function buildReport(profile: NormalizedProfile, options: AnalysisOptions = {}): AnalyzedProfile {
-  const { locate, generated, maps, unresolved, dependencySources } = locator(profile, options);
+  const { locate, generated, maps, unresolved, dependencySources, scope } = locator(profile, options);
   const index = indexFunctions(profile, locate);
   const shape = shapeOf(profile.tree);
   const locateLine = (func: number, line: number): { file: string; line: number } => {
@@ -261,7 +272,7 @@ export function buildReport(profile: NormalizedProfile, options: AnalysisOptions
   const aggregates = aggregate(lineProfile, index, shape, locateLine);
   const attribution = attribute(profile, index, aggregates.cpuMs);
   const callLines = callLinesOf({ profile, index, shape, localFileOf, locateLine, ranges, cpuMs: aggregates.cpuMs });
-  const insights = findInsights(profile, index, attribution.frames, aggregates, sourceLineReader());
+  const insights = findInsights(profile, index, attribution.frames, aggregates, sourceLineReader(scope));
   const functions = aggregates.functions
     .filter((f) => f.totalSamples > 0 || f.selfSamples > 0)
     .sort((a, b) => b.selfMs - a.selfMs || b.totalMs - a.totalMs || a.name.localeCompare(b.name));
@@ -290,8 +301,10 @@ export function buildReport(profile: NormalizedProfile, options: AnalysisOptions
  */
 export async function analyzeProfileFile(path: string, options: AnalysisOptions = {}, load: LoadOptions = {}): Promise<AnalyzedProfile> {
   let profile: NormalizedProfile;
+  options = { ...options, profileFolder: options.profileFolder ?? dirname(resolve(path)) };
+  const scope = readScopeOf(options);
   try {
-    profile = await loadProfile(path, load);
+    profile = await loadProfile(path, { nativeSymbols: options.nativeSymbols, mayReadScript: (file) => scope.allows(file), ...load });
   } catch (error) {
     if (error instanceof ProfileInputError || load.signal?.aborted === true) throw error;
     const code = (error as NodeJS.ErrnoException | null)?.code;

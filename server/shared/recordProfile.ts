@@ -13,9 +13,10 @@
 // second kind (allocation profiles: HeapProfiler.startSampling / .heapprofile) is one more entry
 // in PROFILE_KINDS.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { readGuardedText } from './guardedRead';
 
 export interface ProfileKind {
   /** Shown to people: "CPU profile". */
@@ -33,14 +34,15 @@ export interface ProfileKind {
   weight(file: string): number;
 }
 
+/** The CPU-time index the preload appends to: a line per recorded process. */
+const MAX_INDEX_BYTES = 16 * 1024 * 1024;
 /** A .cpuprofile larger than this is not read to rank it (it still is listed and can be opened). */
 const MAX_RANKED_BYTES = 512 * 1024 * 1024;
 
 /** Samples that are not `(idle)`: how much the process ran while it was recorded. */
 export function busySamples(file: string): number {
   try {
-    if (statSync(file).size > MAX_RANKED_BYTES) return 0;
-    const profile = JSON.parse(readFileSync(file, 'utf8')) as { nodes?: { id: number; callFrame?: { functionName?: string } }[]; samples?: number[] };
+    const profile = JSON.parse(readGuardedText(file, MAX_RANKED_BYTES)) as { nodes?: { id: number; callFrame?: { functionName?: string } }[]; samples?: number[] };
     const idle = new Set((profile.nodes ?? []).filter((n) => n.callFrame?.functionName === '(idle)').map((n) => n.id));
     return (profile.samples ?? []).filter((id) => !idle.has(id)).length;
   } catch {
@@ -93,7 +95,7 @@ function cpuTimesIn(dir: string): Map<string, number> {
   const times = new Map<string, number>();
   let text = '';
   try {
-    text = readFileSync(join(dir, CPU_INDEX), 'utf8');
+    text = readGuardedText(join(dir, CPU_INDEX), MAX_INDEX_BYTES);
   } catch {
     return times;
   }

@@ -17,6 +17,7 @@ import type {
 } from '../../rules/api';
 import { allRules } from '../../rules/index';
 import { bindingOf, fileChanged } from './bindings';
+import { blankSegments, isStackOverflow, lineAt, overflowingSegments, topLevelSegments, withHalfTheStack } from './deepNesting';
 import { readDisableDirectives, isDisabled } from './disableComments';
 import { fileSkipOf } from './fileGuards';
 import { createHotContextCollector, type FunctionSpan } from './hotContext';
@@ -200,6 +201,30 @@ function rangeOf(node: t.Node): Finding['range'] | null {
 const QUIETER: Record<Severity, Severity> = { error: 'warning', warning: 'information', information: 'hint', hint: 'hint' };
 
 export function analyzeSource(input: AnalyzeInput): AnalysisResult {
+  const result = analyzeOnce(input);
+  if (!overflowed(result)) return result;
+  // Nesting too deep for the recursive parser or walk: analyze the file without the statements
+  // that overflow on their own, so one crafted statement does not cost the file its findings.
+  const fresh = { ...input, parse: undefined };
+  const overflows = (start: number, end: number): boolean => withHalfTheStack(() => overflowed(analyzeOnce({ ...fresh, text: input.text.slice(start, end) })));
+  const bad = overflowingSegments(topLevelSegments(input.text), overflows);
+  if (bad.length === 0) return result;
+  const contained = analyzeOnce({ ...fresh, text: blankSegments(input.text, bad) });
+  const notAnalyzed = bad.map(({ start, end }) => {
+    const line = lineAt(input.text, start);
+    const last = lineAt(input.text, end - 1);
+    return { message: `Not analyzed: nested too deeply (lines ${line}-${last})`, line, column: 0 };
+  });
+  contained.parseErrors = [...notAnalyzed, ...contained.parseErrors].sort((a, b) => a.line - b.line || a.column - b.column);
+  return contained;
+}
+
+/** The parser, the walk or a rule ran out of stack. */
+function overflowed(result: AnalysisResult): boolean {
+  return result.parseErrors.some((problem) => isStackOverflow(problem.message)) || result.ruleErrors.some((error) => isStackOverflow(error.message));
+}
+
+function analyzeOnce(input: AnalyzeInput): AnalysisResult {
   const result: AnalysisResult = { findings: [], parseErrors: [], skipped: null, ruleErrors: [] };
   const skip = fileSkipOf(input.text, input.filePath);
   if (skip) {

@@ -7,6 +7,7 @@ import type { ImportBinding, ModuleSummary, ProjectView } from '../../rules/api'
 import { isModelExpression, memberName, mongooseRoleOf, unwrapExpression } from '../../rules/mongooseModels';
 import { collectImports, requiredModule, type ImportTable } from './imports';
 import { parseSource } from './parse';
+import { tryReadGuardedText } from '../shared/guardedRead';
 
 export interface ProjectIndexOptions {
   /**
@@ -23,7 +24,7 @@ const TS_SOURCE_FOR: Record<string, string[]> = { '.js': ['.ts', '.tsx'], '.jsx'
 /** Re-export chains longer than this are not followed (cycles are cut earlier). */
 const MAX_REEXPORT_DEPTH = 8;
 /** Larger files are not models files; skip rather than parse megabytes. */
-const MAX_MODULE_BYTES = 2 * 1024 * 1024;
+export const MAX_MODULE_BYTES = 2 * 1024 * 1024;
 
 const EMPTY: ModuleSummary = { mongooseModelExports: new Set<string>() };
 
@@ -33,14 +34,12 @@ interface CacheEntry {
   stamps: Map<string, number | null>;
 }
 
-function readFromDisk(filePath: string): string | null {
-  try {
-    const stat = fs.statSync(filePath, { throwIfNoEntry: false });
-    if (!stat?.isFile() || stat.size > MAX_MODULE_BYTES) return null;
-    return fs.readFileSync(filePath, 'utf8');
-  } catch {
-    return null;
-  }
+/**
+ * A module's text through the guarded reader: a document may `require('/dev/zero')` or import a
+ * FIFO, whose stat size is 0 and whose read never ends (docs/security.md).
+ */
+export function readModuleFromDisk(filePath: string): string | null {
+  return tryReadGuardedText(filePath, MAX_MODULE_BYTES);
 }
 
 // `throwIfNoEntry: false`: resolution probes many missing candidates; exceptions would dominate.
@@ -67,7 +66,7 @@ export class ProjectIndex implements ProjectView {
 
   constructor(options: ProjectIndexOptions = {}) {
     this.injectedReader = options.readFile !== undefined;
-    const reader = options.readFile ?? readFromDisk;
+    const reader = options.readFile ?? readModuleFromDisk;
     // An injected reader that throws means "cannot read", like a missing file.
     this.readFile = (filePath) => {
       try {

@@ -1,6 +1,7 @@
 // FlameSession: the flame panel's message state, driven by a recording host.
 import assert from 'node:assert/strict';
-import { FlameSession, type FlameSessionHost } from '../../client/flameSession';
+import { posix } from 'node:path';
+import { FlameSession, isInsideFolders, type FlameSessionHost } from '../../client/flameSession';
 import type { FlameGraphResult, FlameMode } from '../../server/protocol';
 import type { ToWebview } from '../../webview/protocol';
 
@@ -31,6 +32,7 @@ function recordingHost() {
     post: (m) => posted.push(m),
     requestGraph: (mode, onlyMyCode) => new Promise((resolve, reject) => pending.push({ mode, onlyMyCode, resolve, reject })),
     openFile: (file, line) => opened.push([file, line]),
+    mayOpen: (file) => isInsideFolders(file, ['/srv/app'], posix),
     log: (line) => logged.push(line),
   };
   return { host, posted, opened, logged, pending };
@@ -125,5 +127,16 @@ describe('FlameSession', () => {
     r.pending[0]!.resolve(graph('late toggle answer', 'inverted'));
     await tick();
     assert.deepEqual(r.posted.map((m) => (m.type === 'render' ? m.graph.title : m.message)), ['from the command']);
+  });
+
+  it('opens a declared file only inside the workspace or a mapping', () => {
+    const r = recordingHost();
+    const session = new FlameSession(r.host);
+    session.show({ ...graph('a'), openableFiles: ['/srv/app/lib/models.js', '/etc/passwd', '/srv/app/../../etc/shadow', '/srv/application/x.js'] });
+    session.receive({ type: 'ready' });
+    for (const file of ['/etc/passwd', '/srv/app/../../etc/shadow', '/srv/application/x.js', '/srv/app/lib/models.js']) session.receive({ type: 'open', file, line: 3 });
+    assert.deepEqual(r.opened, [['/srv/app/lib/models.js', 3]]);
+    assert.equal(r.logged.length, 3);
+    assert.match(r.logged[0], /not opening "\/etc\/passwd": outside the workspace/);
   });
 });

@@ -1,0 +1,158 @@
+// Hostile inputs through the language server as an editor drives it (real JSON-RPC over the
+// child's stdio): a document importing special files, profiles that are special files, and an
+// untrusted workspace. After each probe the server still answers a fresh document, its peak
+// memory (VmHWM of the process) stays under the bound, and failures come back as one line.
+import { strict as assert } from 'node:assert';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+import type { Diagnostic, PublishDiagnosticsParams } from 'vscode-languageserver';
+
+import { bundles } from '../unit/bundles';
+import { LEAN_HANDLER, writeLeanProfile } from '../unit/analyzeFixture';
+import { MAX_PEAK_MB, mkfifo, nativeLog, tempDir } from './probe';
+
+interface Server {
+  child: ChildProcessWithoutNullStreams;
+  connection: MessageConnection;
+  diagnostics(uri: string, version: number): Promise<Diagnostic[]>;
+  peakMb(): number;
+}
+
+async function startServer(cwd: string, options: { trusted?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<Server> {
+  const { server } = await bundles();
+  const child = spawn(process.execPath, [server, '--stdio'], { cwd, env: { ...process.env, ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+  const published: PublishDiagnosticsParams[] = [];
+  const waiters: (() => void)[] = [];
+  connection.onNotification('textDocument/publishDiagnostics', (params: PublishDiagnosticsParams) => {
+    published.push(params);
+    waiters.splice(0).forEach((w) => w());
+  });
+  connection.onRequest('workspace/configuration', (params: { items: unknown[] }) => params.items.map(() => ({})));
+  connection.onRequest('client/registerCapability', () => null);
+  connection.listen();
+  const initializationOptions = options.trusted === undefined ? undefined : { workspaceRoots: [cwd], workspaceTrusted: options.trusted };
+  await connection.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities: { workspace: { configuration: true } }, initializationOptions });
+  await connection.sendNotification('initialized', {});
+  after(() => {
+    if (child.exitCode === null) child.kill();
+  });
+  return {
+    child,
+    connection,
+    diagnostics: (uri, version) =>
+      new Promise((resolve) => {
+        const check = (): void => {
+          const found = published.find((p) => p.uri === uri && p.version === version);
+          if (found === undefined) waiters.push(check);
+          else resolve(found.diagnostics);
+        };
+        check();
+      }),
+    peakMb: () => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? Infinity) / 1024,
+  };
+}
+
+async function openDocument(server: Server, path: string, text: string): Promise<Diagnostic[]> {
+  const uri = pathToFileURL(path).href;
+  await server.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'javascript', version: 1, text } });
+  return server.diagnostics(uri, 1);
+}
+
+/** The server is alive and analyzes a new document. */
+async function assertStillAnswers(server: Server, dir: string, name: string): Promise<void> {
+  const diagnostics = await openDocument(server, join(dir, name), LEAN_HANDLER);
+  assert.deepEqual(diagnostics.map((d) => d.code), ['mongoose-missing-lean']);
+  assert.ok(server.peakMb() < MAX_PEAK_MB, `server peak memory ${Math.round(server.peakMb())} MB`);
+}
+
+describe('hostile input: the language server', function () {
+  this.timeout(120_000);
+  const dir = tempDir('lsp');
+
+  before(() => {
+    mkfifo(join(dir, 'fifo.js'));
+    symlinkSync('/dev/zero', join(dir, 'zero.js'));
+    writeLeanProfile(join(dir, 'app.cpuprofile'), join(dir, 'fresh-1.js'), join(dir, 'fresh-1.js'));
+    mkfifo(join(dir, 'pipe.cpuprofile'));
+  });
+
+  it('a document importing /dev/zero, a FIFO and a link to /dev/zero is analyzed; the server goes on', async () => {
+    const server = await startServer(dir);
+    const text = [
+      "const express = require('express');",
+      "const A = require('/dev/zero');",
+      "const B = require('./fifo');",
+      "const C = require('./zero');",
+      "import D from '/dev/stdin';",
+      'const app = express();',
+      "app.get('/x', async (req, res) => {",
+      '  res.json(await A.find({}));',
+      '  res.json(await B.find({}));',
+      '  res.json(await C.find({}));',
+      '  res.json(await D.find({}));',
+      '});',
+      '',
+    ].join('\n');
+    await openDocument(server, join(dir, 'imports.js'), text);
+    await assertStillAnswers(server, dir, 'fresh-1.js');
+  });
+
+  it('a profile that is a FIFO or /dev/zero fails with one line, and the next load works', async () => {
+    const server = await startServer(dir);
+    for (const path of [join(dir, 'pipe.cpuprofile'), '/dev/zero', join(dir, 'zero.js')]) {
+      await assert.rejects(server.connection.sendRequest('hotframe/loadProfile', { path, role: 'primary', pathMappings: [], roots: [dir] }), (error: Error) => {
+        assert.match(error.message, /^[^\n]*: not a regular file \((a FIFO|a character device)\)$/);
+        return true;
+      });
+    }
+    const summary = (await server.connection.sendRequest('hotframe/loadProfile', { path: join(dir, 'app.cpuprofile'), role: 'primary', pathMappings: [], roots: [dir] })) as { samples: number };
+    assert.ok(summary.samples > 0);
+    await assertStillAnswers(server, dir, 'fresh-2.js');
+  });
+
+  describe('an untrusted workspace (VS Code Restricted Mode)', () => {
+    const bin = join(dir, 'bin');
+    const calls = join(dir, 'nm-called');
+    const env = (): NodeJS.ProcessEnv => ({ PATH: `${bin}:${process.env.PATH}` });
+
+    before(() => {
+      mkdirSync(bin);
+      writeFileSync(join(bin, 'nm'), `#!/bin/sh\necho "$@" >> ${JSON.stringify(calls)}\n`);
+      chmodSync(join(bin, 'nm'), 0o755);
+      // A log naming a real ELF binary (node itself), as a recorded log does.
+      writeFileSync(join(dir, 'native.v8.log'), nativeLog(process.execPath));
+      // A profile recorded in a container, and its source here.
+      mkdirSync(join(dir, 'mapped'));
+      writeLeanProfile(join(dir, 'container.cpuprofile'), '/usr/src/app/fresh-3.js', '/usr/src/app/fresh-3.js');
+      writeFileSync(join(dir, 'mapped', 'fresh-3.js'), LEAN_HANDLER);
+    });
+
+    beforeEach(() => rmSync(calls, { force: true }));
+
+    const load = (server: Server, path: string, pathMappings: unknown[] = []) =>
+      server.connection.sendRequest('hotframe/loadProfile', { path, role: 'primary', pathMappings, roots: [join(dir, 'elsewhere')] }) as Promise<{ unresolvedFiles: string[] }>;
+
+    it('control: in a trusted workspace nm runs on the binary and path mappings apply', async () => {
+      const server = await startServer(dir, { trusted: true, env: env() });
+      await load(server, join(dir, 'native.v8.log'));
+      assert.ok(existsSync(calls), 'nm ran');
+      const summary = await load(server, join(dir, 'container.cpuprofile'), [{ from: '/usr/src/app', to: join(dir, 'mapped') }]);
+      assert.deepEqual(summary.unresolvedFiles, []);
+    });
+
+    it('untrusted: nm never runs and path mappings are ignored; trust granted later lifts both', async () => {
+      const server = await startServer(dir, { trusted: false, env: env() });
+      await load(server, join(dir, 'native.v8.log'));
+      assert.equal(existsSync(calls), false, 'nm did not run');
+      const summary = await load(server, join(dir, 'container.cpuprofile'), [{ from: '/usr/src/app', to: join(dir, 'mapped') }]);
+      assert.deepEqual(summary.unresolvedFiles, ['/usr/src/app/fresh-3.js']);
+      await server.connection.sendNotification('hotframe/workspaceTrusted');
+      await load(server, join(dir, 'native.v8.log'));
+      assert.ok(existsSync(calls), 'nm ran once trusted');
+    });
+  });
+});

@@ -1,0 +1,102 @@
+// A V8 log names shared libraries, and Hotframe runs nm on Node's binary to name C++ frames.
+// A canary shared object, compiled here with the system compiler, writes a marker file from its
+// constructor when anything loads it: given to nm as `--plugin=` (or through an `@file` response
+// file) it would run. The control proves the canary fires; the probes prove the log's path never
+// reaches nm as an option. A stand-in `nm` first on PATH records how nm is called.
+import { strict as assert } from 'node:assert';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { assertBounded, nativeLog, runCli, tempDir } from './probe';
+
+describe('hostile input: nm never gets an option from a profile', function () {
+  this.timeout(120_000);
+  const dir = tempDir('nm');
+  const marker = join(dir, 'canary-ran');
+  const canary = join(dir, 'canary.so');
+
+  before(() => {
+    writeFileSync(
+      join(dir, 'canary.c'),
+      `#include <stdio.h>\n__attribute__((constructor)) static void canary(void) {\n  FILE *f = fopen(${JSON.stringify(marker)}, "w");\n  if (f) { fputs("ran", f); fclose(f); }\n}\n`,
+    );
+    execFileSync('cc', ['-shared', '-fPIC', '-o', canary, join(dir, 'canary.c')]);
+    writeFileSync(join(dir, 'options.rsp'), `--plugin=${canary}\n`);
+    // Without an operand nm reads ./a.out: a cloned repository can ship one, and the plugin then loads.
+    copyFileSync(canary, join(dir, 'a.out'));
+  });
+
+  beforeEach(() => rmSync(marker, { force: true }));
+
+  it('control: the canary runs when the library path reaches nm as an option (how nm was called before)', () => {
+    for (const option of ['--plugin=./canary.so', '@options.rsp']) {
+      rmSync(marker, { force: true });
+      spawnSync('nm', ['-C', '-n', '-S', '--defined-only', option], { cwd: dir, stdio: 'ignore' });
+      assert.ok(existsSync(marker), `nm ${option} loaded the canary: the probes below can detect it`);
+    }
+  });
+
+  for (const library of ['--plugin=./canary.so', `--plugin=${'${DIR}'}/canary.so`, '@options.rsp', '@${DIR}/options.rsp']) {
+    it(`a log naming the library ${library} loads, nm never runs the canary, and the report says why names are missing`, async () => {
+      const path = library.replace('${DIR}', dir);
+      writeFileSync(join(dir, 'attack.v8.log'), nativeLog(path));
+      const run = await runCli(['profile', 'attack.v8.log', '--format', 'json'], dir);
+      assert.equal(run.code, 0, run.stderr);
+      assertBounded(run);
+      assert.equal(existsSync(marker), false, 'the canary did not run');
+      const report = JSON.parse(run.stdout) as { warnings: string[] };
+      assert.ok(
+        report.warnings.some((w) => w.includes('are not named') && /not an absolute path|not a regular file|no such file|not an ELF/.test(w)),
+        report.warnings.join('\n'),
+      );
+    });
+  }
+
+  describe('how nm is run (a stand-in nm first on PATH)', () => {
+    const bin = join(dir, 'bin');
+    const calls = join(dir, 'nm-calls');
+
+    before(() => {
+      mkdirSync(bin, { recursive: true });
+      // Records its arguments, one per line, and its environment; prints nothing (no symbols).
+      writeFileSync(join(bin, 'nm'), `#!/bin/sh\nfor a in "$@"; do echo "arg:$a"; done >> ${JSON.stringify(calls)}\nenv | sed 's/^/env:/' >> ${JSON.stringify(calls)}\n`);
+      chmodSync(join(bin, 'nm'), 0o755);
+    });
+
+    beforeEach(() => rmSync(calls, { force: true }));
+
+    const run = (library: string) => {
+      writeFileSync(join(dir, 'real.v8.log'), nativeLog(library));
+      return runCli(['profile', 'real.v8.log', '--format', 'json'], dir, { PATH: `${bin}:${process.env.PATH}`, HOTFRAME_SECRET: 'do-not-pass' });
+    };
+
+    it('an absolute path to an ELF file: fixed options, then --, then the path; only PATH and the locale in the environment', async () => {
+      const result = await run(canary);
+      assert.equal(result.code, 0, result.stderr);
+      const lines = readFileSync(calls, 'utf8').split('\n');
+      const args = lines.filter((l) => l.startsWith('arg:')).map((l) => l.slice(4));
+      assert.deepEqual(args, ['-C', '-n', '-S', '--defined-only', '--', canary]);
+      const env = lines.filter((l) => l.startsWith('env:')).map((l) => l.slice(4).split('=')[0]);
+      assert.ok(env.includes('PATH') && env.includes('LC_ALL'), env.join(' '));
+      assert.equal(env.includes('HOTFRAME_SECRET'), false, 'the parent environment is not passed on');
+    });
+
+    it('a file that is not a binary (the canary source) is never given to nm', async () => {
+      const result = await run(join(dir, 'canary.c'));
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(existsSync(calls), false, 'nm did not run');
+      assert.match(result.stdout, /not an ELF or Mach-O binary/);
+    });
+
+    it('a FIFO or /dev/zero is never given to nm', async () => {
+      execFileSync('mkfifo', [join(dir, 'lib.fifo')]);
+      for (const library of [join(dir, 'lib.fifo'), '/dev/zero']) {
+        const result = await run(library);
+        assert.equal(result.code, 0, result.stderr);
+        assert.equal(existsSync(calls), false, `nm did not run on ${library}`);
+        assert.match(result.stdout, /not a regular file/);
+      }
+    });
+  });
+});
