@@ -123,6 +123,21 @@ this.child.on('message', (message) => { if (message.type === 'online') this.onli
 process.on('message', (message) => { state.at = Date.now(); });
 process.stdin.on('data', (chunk) => { if (chunk.trim() === 's') save(\`db-\${Date.now()}.json\`); });`,
     },
+    {
+      name: "a branch that opens the connection's session runs once per connection, not per message (labelled on signalk remoteProvider)",
+      code: `wss.on('connection', (ws) => {
+  let session = null;
+  ws.on('message', (data) => {
+    const msg = JSON.parse(data);
+    if (msg.type === 'hello' && !session) {
+      session = new Session(msg.gateway_id, ws);
+      ws.send(JSON.stringify({ type: 'hello_ack', server_time: Date.now() }));
+      return;
+    }
+    session.handle(msg);
+  });
+});`,
+    },
   ],
   invalid: [
     {
@@ -245,6 +260,28 @@ export class OrdersController {
   });
 });`,
       errors: [{ messageId: 'perItem', line: 5, column: 15, message: /^Date\.now\(\) runs once per item of a loop, on every message/ }],
+      output: null,
+    },
+    {
+      name: 'a guard on state reset per message is no once-guard; a guard that only maybe sets it is none either',
+      code: `wss.on('connection', (ws) => {
+  let session = null;
+  ws.on('message', (data) => {
+    let seen = null;
+    if (!seen) {
+      seen = true;
+      record({ at: Date.now() });
+    }
+    if (!session) {
+      if (data.length > 0) session = open(data);
+      ws.send(String(Date.now()));
+    }
+  });
+});`,
+      errors: [
+        { messageId: 'perMessage', line: 7, column: 20, endColumn: 30 },
+        { messageId: 'perMessage', line: 11, column: 22, endColumn: 32 },
+      ],
       output: null,
     },
   ],

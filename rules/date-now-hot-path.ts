@@ -45,6 +45,53 @@ function isCachedClockInit(path: NodePath, source: string): boolean {
   return false;
 }
 
+/** `X` in `!X` (or `X == null`), alone or as one operand of an `&&` chain: the test of a guard. */
+function negatedTargets(test: t.Expression, source: string, out: string[] = []): string[] {
+  if (test.type === 'LogicalExpression' && test.operator === '&&') {
+    negatedTargets(test.left, source, out);
+    negatedTargets(test.right, source, out);
+  } else if (test.type === 'UnaryExpression' && test.operator === '!') {
+    const target = targetText(test.argument, source);
+    if (target !== null) out.push(target);
+  } else if (test.type === 'BinaryExpression' && (test.operator === '==' || test.operator === '===')
+    && ((test.right.type === 'NullLiteral') || (test.right.type === 'Identifier' && test.right.name === 'undefined'))) {
+    const target = targetText(test.left, source);
+    if (target !== null) out.push(target);
+  }
+  return out;
+}
+
+/**
+ * A branch that sets the state guarding it runs once per lifetime of that state, not per event:
+ * `ws.on('message', (m) => { if (m.type === 'hello' && !session) { session = open(m); ws.send({ at: Date.now() }); } })`
+ * answers the hello of a connection once, whatever the message rate (labelled on signalk remoteProvider).
+ * The state must outlive the handler (a local reset on every call would run the branch every time), and
+ * the assignment must be a statement of the branch itself, so it surely runs when the branch does.
+ */
+function isInOnceBranch(path: NodePath, source: string, context: RuleContextLike): boolean {
+  const fn = path.getFunctionParent();
+  for (let child: NodePath = path, up = path.parentPath; up && up !== fn && !up.isProgram(); child = up, up = up.parentPath) {
+    if (!up.isIfStatement() || child.parentKey !== 'consequent') continue;
+    const consequent = up.node.consequent;
+    const statements = consequent.type === 'BlockStatement' ? consequent.body : [consequent];
+    const assigned = new Set<string>();
+    for (const statement of statements) {
+      if (statement.type !== 'ExpressionStatement' || statement.expression.type !== 'AssignmentExpression') continue;
+      if (statement.expression.operator !== '=') continue;
+      const target = targetText(statement.expression.left, source);
+      if (target !== null) assigned.add(target);
+    }
+    for (const target of negatedTargets(up.node.test, source)) {
+      if (!assigned.has(target)) continue;
+      // `this.x` and `a.b` outlive the call; a plain name must be bound outside the handler.
+      if (!/^[A-Za-z_$][\w$]*$/.test(target)) return true;
+      const binding = context.bindingOf(up, target);
+      if (binding && fn && binding.path !== fn && !binding.path.isDescendant(fn)) return true;
+    }
+  }
+  return false;
+}
+
 /** Once per element of something iterated on a hot path: the loop itself, or a helper/callback it calls. */
 function isPerItem(context: ExecutionContext): boolean {
   return context.inLoop || context.perItem;
@@ -145,6 +192,7 @@ const rule: RuleModule = {
           const where = hot.contextOf(item.path);
           const messageId = messageIdOf(where, isSubtracted(item.path, item.node, context));
           if (messageId === null || isCachedClockInit(item.path, context.source)) continue;
+          if (isInOnceBranch(item.path, context.source, context)) continue;
           context.report({
             node: item.node,
             messageId,
