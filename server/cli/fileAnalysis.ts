@@ -3,7 +3,7 @@
 import { relative, sep } from 'node:path';
 
 import type { Finding, ProjectView, RuleId, RuleLevel } from '../../rules/api';
-import type { CostIndex } from '../profile/costIndex';
+import { DEFAULT_HOT_THRESHOLD_PERCENT, severityWithCost, type CostIndex } from '../profile/costIndex';
 import { analyzeSource } from '../static/engine';
 import { ProjectIndex } from '../static/projectIndex';
 import { parseProblemEntry } from './findingFormats';
@@ -74,7 +74,12 @@ export function reportOf(outcomes: readonly FileOutcome[], costs: CostIndex | nu
     if (outcome.problem !== null) report.skipped.push(outcome.problem);
     for (const { finding, lineText } of outcome.findings) {
       const entry: FileFinding = { file: outcome.file, finding, lineText };
-      if (costs !== null) entry.cost = costs.costOf(outcome.path, finding);
+      if (costs !== null) {
+        // A finding in hot code is raised one severity step, as the editor does at the default threshold.
+        const cost = costs.costOf(outcome.path, finding);
+        entry.cost = cost;
+        entry.finding = { ...finding, severity: severityWithCost(finding.severity, cost, DEFAULT_HOT_THRESHOLD_PERCENT) };
+      }
       report.findings.push(entry);
     }
   }

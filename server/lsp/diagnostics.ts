@@ -7,7 +7,7 @@ import type { Diagnostic } from 'vscode-languageserver';
 import { ruleDocUrl } from '../../rules/api';
 import type { Finding, Severity } from '../../rules/api';
 import { parseErrorText } from '../cli/findingFormats';
-import { describeCost, rankingPercent, type MeasuredCost } from '../profile/costIndex';
+import { describeCost, rankingPercent, severityWithCost, type MeasuredCost } from '../profile/costIndex';
 import type { ParseProblem } from '../static/engine';
 import type { InsightDiagnostic, ProfileFeatures } from './profileFeatures';
 
@@ -22,8 +22,6 @@ const SEVERITY: Record<Severity, DiagnosticSeverity> = {
   hint: DiagnosticSeverity.Hint,
 };
 
-const RAISED: Record<Severity, Severity> = { hint: 'information', information: 'warning', warning: 'error', error: 'error' };
-
 /** Attached to each finding's diagnostic so a code action request can name the finding it is about. */
 export interface FindingDiagnosticData {
   findingIndex: number;
@@ -37,7 +35,7 @@ export function costSuffix(cost: MeasuredCost): string {
 export function findingToDiagnostic(finding: Finding, findingIndex: number, cost: MeasuredCost | null, hotThresholdPercent: number): Diagnostic {
   const { start, end } = finding.range.loc;
   const hot = cost !== null && rankingPercent(cost) >= hotThresholdPercent;
-  const severity = hot ? RAISED[finding.severity] : finding.severity;
+  const severity = severityWithCost(finding.severity, cost, hotThresholdPercent);
   const data: FindingDiagnosticData = { findingIndex };
   return {
     range: { start: { line: start.line - 1, character: start.column }, end: { line: end.line - 1, character: end.column } },

@@ -6,6 +6,7 @@ import { DidChangeConfigurationNotification } from 'vscode-languageserver';
 import type { RuleId, RuleLevel } from '../../rules/api';
 import { RULE_LEVELS, isRuleId, isRuleLevel } from '../cli/ruleLevels';
 import type { PathMapping } from '../profile/types';
+import { DEFAULT_HOT_THRESHOLD_PERCENT } from '../profile/costIndex';
 
 export interface HotframeSettings {
   /** `hotframe.rules.<id>`: per-rule level; absent = the rule's default severity. */
@@ -20,7 +21,7 @@ export interface HotframeSettings {
 
 export const DEFAULT_SETTINGS: Readonly<HotframeSettings> = Object.freeze({
   rules: {},
-  hotThresholdPercent: 1,
+  hotThresholdPercent: DEFAULT_HOT_THRESHOLD_PERCENT,
   pathMappings: [],
   heatEnabled: true,
 });

@@ -2,7 +2,7 @@
 // cost of a finding's line when the line has samples, else of its enclosing function.
 import { resolve } from 'node:path';
 
-import type { Finding, RuleId } from '../../rules/api';
+import type { Finding, RuleId, Severity } from '../../rules/api';
 import { formatMs, formatPercent, formatShare, formatWeight, percentOf } from '../shared/format';
 import { analyzeProfileFile, type AnalysisOptions } from './report';
 import type { CallLine, CallSite, FunctionCost, InsightId, LineCost, ReportOptions } from './types';
@@ -51,6 +51,19 @@ export function rankingMs(cost: MeasuredCost | null | undefined): number {
 
 export function rankingPercent(cost: MeasuredCost): number {
   return Math.max(cost.percent, cost.deferred?.percent ?? 0);
+}
+
+/** The share of CPU time at or above which a finding's code is hot, unless the user sets `hotframe.hotThresholdPercent`. */
+export const DEFAULT_HOT_THRESHOLD_PERCENT = 1;
+
+const RAISED: Record<Severity, Severity> = { hint: 'information', information: 'warning', warning: 'error', error: 'error' };
+
+/**
+ * A finding's severity once a profile has measured its code: one step up when that code is hot
+ * ("quiet without evidence, loud with it"), the same in the editor and on the command line.
+ */
+export function severityWithCost(severity: Severity, cost: MeasuredCost | null | undefined, hotThresholdPercent: number): Severity {
+  return cost != null && rankingPercent(cost) >= hotThresholdPercent ? RAISED[severity] : severity;
 }
 
 /**
