@@ -4,7 +4,7 @@
 import { relative, isAbsolute } from 'node:path';
 
 import type { ProfileDiff } from '../profile/diff';
-import { formatMs, formatPercent, formatWeight, SHARE_OF } from '../shared/format';
+import { formatMs, formatNumber, formatPercent, formatSignedNumber, formatWeight, SHARE_OF } from '../shared/format';
 import { CATEGORIES, type FunctionCost, type ProfileReport, type WeightUnit } from '../profile/types';
 import { printable } from './printable';
 
@@ -118,18 +118,13 @@ export function profileText(name: string, report: ProfileReport, top: number, ro
   return out.join('\n') + '\n';
 }
 
-function signed(value: number): string {
-  const text = value.toFixed(Math.abs(value) >= 10 ? 1 : 2);
-  return value > 0 ? `+${text}` : text;
-}
-
 export function diffText(names: { before: string; after: string }, diff: ProfileDiff, top: number, root: string): string {
   const out: string[] = [];
   const rates = diff.unit === 'ms/s';
   const weight = diff.unit === 'ms/s' ? null : diff.unit;
-  // Allocation profiles: bytes (or objects) as they are, "+1.20 MB"; CPU profiles: ms/s with two decimals.
-  const value = (v: number): string => (weight === null ? v.toFixed(2) : formatWeight(v, weight));
-  const change = (v: number): string => (weight === null ? signed(v) : `${v > 0 ? '+' : v < 0 ? '-' : ''}${formatWeight(Math.abs(v), weight)}`);
+  // Allocation profiles: bytes (or objects) as they are, "+1.20 MB"; CPU profiles: ms/s, rounded as every other number.
+  const value = (v: number): string => (weight === null ? formatNumber(v) : formatWeight(v, weight));
+  const change = (v: number): string => (weight === null ? formatSignedNumber(v) : `${v > 0 ? '+' : v < 0 ? '-' : ''}${formatWeight(Math.abs(v), weight)}`);
   const sideText = (side: ProfileDiff['before']): string =>
     weight === null ? `${side.format}, ${side.samples} samples, ${formatMs(side.durationMs)}` : `${side.format}, ${formatWeight(side.samples, weight)}`;
   out.push(`before: ${printable(names.before)} (${sideText(diff.before)})`);

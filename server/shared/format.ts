@@ -19,6 +19,16 @@ function significant(value: number): string {
   return value.toFixed(2);
 }
 
+/** A bare number with the same rounding, for columns whose unit is in the header (a diff's ms/s). */
+export function formatNumber(value: number): string {
+  return Number.isFinite(value) ? significant(value) : '—';
+}
+
+/** The same, signed: "+4.20", "-1.30", "0.00". */
+export function formatSignedNumber(value: number): string {
+  return value > 0 ? `+${formatNumber(value)}` : formatNumber(value);
+}
+
 /** A duration: "0.42 ms", "42.0 ms", "420 ms", "4.20 s", "42.0 s". */
 export function formatMs(ms: number): string {
   if (!Number.isFinite(ms)) return '— ms';
