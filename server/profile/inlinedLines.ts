@@ -5,9 +5,10 @@
 // parse per file): a tick outside it is moved to the inlined callee, i.e. a child frame of the
 // same node (or a function of the same file) whose range holds that line, and otherwise left off
 // the line heat (it stays in the function's self time) with a warning.
-import { readFileSync, statSync } from 'node:fs';
 import type * as t from '@babel/types';
+import { isFunction } from '@babel/types';
 
+import { tryReadGuardedText } from '../shared/guardedRead';
 import { parseSource } from '../static/parse';
 import { forEachChild } from '../static/walk';
 import type { TreeShape } from './aggregate';
@@ -76,14 +77,11 @@ export class FunctionRanges {
     let spans = this.files.get(file);
     if (spans !== undefined) return spans;
     spans = null;
-    try {
-      const info = statSync(file);
-      if (info.isFile() && info.size <= MAX_SOURCE_BYTES) {
-        const { ast } = parseSource(file, readFileSync(file, 'utf8'));
-        if (ast !== null) spans = collectSpans(ast);
-      }
-    } catch {
-      spans = null;
+    // The file comes from the profile (mapped into the read scope): read it the one guarded way.
+    const text = tryReadGuardedText(file, MAX_SOURCE_BYTES);
+    if (text !== null) {
+      const { ast } = parseSource(file, text);
+      if (ast !== null) spans = collectSpans(ast);
     }
     this.files.set(file, spans);
     return spans;
@@ -100,7 +98,7 @@ function collectSpans(ast: t.File): FunctionSpan[] {
   while (stack.length > 0) {
     const { node, owner: outer } = stack.pop() as { node: t.Node; owner: FunctionSpan | null };
     let owner = outer;
-    if (isFunctionNode(node) && node.loc && node.body.loc) {
+    if (isFunction(node) && node.loc && node.body.loc) {
       owner = {
         startLine: node.loc.start.line,
         startColumn: node.loc.start.column,
@@ -132,20 +130,6 @@ function calleeName(callee: t.Node): string {
   if (callee.type === 'Identifier') return callee.name;
   if ((callee.type === 'MemberExpression' || callee.type === 'OptionalMemberExpression') && !callee.computed && callee.property.type === 'Identifier') return callee.property.name;
   return '';
-}
-
-function isFunctionNode(node: t.Node): node is t.Function {
-  switch (node.type) {
-    case 'FunctionDeclaration':
-    case 'FunctionExpression':
-    case 'ArrowFunctionExpression':
-    case 'ObjectMethod':
-    case 'ClassMethod':
-    case 'ClassPrivateMethod':
-      return true;
-    default:
-      return false;
-  }
 }
 
 export interface PlacedLines {
