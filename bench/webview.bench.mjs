@@ -122,7 +122,7 @@ try {
     const how = serverCollapse ? `collapsed to ${kept} by the server's toFlameNodes` : `${kept} nodes sent uncollapsed`;
     console.log(`${shape}: generated ${merged.count} nodes, ${how} (${(performance.now() - started).toFixed(0)} ms)`);
     const name = serverCollapse ? shape : `${shape}-uncollapsed`;
-    const graph = { title: `generated 500k-node profile (${name})`, mode: 'normal', unit: 'samples', totalMs: root.value, root, openableFiles: [] };
+    const graph = { title: `generated 500k-node profile (${name})`, mode: 'normal', unit: 'ms', cpuMs: root.value, root, openableFiles: [] };
     const result = await measure(name, graph);
     failed ||= result.problems.length > 0;
     const what = serverCollapse ? `${kept} after collapse` : `${kept} merged nodes, not collapsed: webview guard only`;
