@@ -198,12 +198,7 @@ function reparse(previous: Previous, text: string, failed: ParsedSource | null):
   }
   const problems = mergeProblems(previous, middleStart, oldMiddleStop, shift, part, middleStart, newMiddleStop, trailingShift);
   if (shift !== null) {
-    if (delta !== 0) {
-      for (let i = replacedEnd; i < body.length; i++) shiftStatement(body[i], shift);
-      for (let i = commentsTo; i < comments.length; i++) shiftSpan(comments[i], shift);
-      shiftEnd(program, shift);
-      shiftEnd(file, shift);
-    }
+    if (delta !== 0) shiftTail(file, program, replacedEnd, commentsTo, shift);
   } else {
     copyEnd(partProgram, program);
     copyEnd(partAst, file);
@@ -288,12 +283,7 @@ function punchHole(previous: Previous, text: string, failed: ParsedSource, at: {
   const commentsFrom = firstStartingAt(comments, holeStart);
   const commentsTo = firstStartingAt(comments, oldHoleEnd);
   if (shift !== null) {
-    if (delta !== 0) {
-      for (let i = removedEnd; i < body.length; i++) shiftStatement(body[i], shift);
-      for (let i = commentsTo; i < comments.length; i++) shiftSpan(comments[i], shift);
-      shiftEnd(program, shift);
-      shiftEnd(file, shift);
-    }
+    if (delta !== 0) shiftTail(file, program, removedEnd, commentsTo, shift);
   } else {
     program.end = text.length;
     file.end = text.length;
@@ -468,6 +458,15 @@ function shiftPosition(position: MutablePosition | undefined, oldIndex: number, 
 }
 
 /** The File and the Program start at 0 whatever the edit; their ends move. */
+/** Moves what follows an edit by `shift`: the statements from `fromStatement`, the comments from `fromComment`, and the ends of the program and the file. */
+function shiftTail(file: t.File, program: t.Program, fromStatement: number, fromComment: number, shift: Shift): void {
+  const comments = file.comments ?? [];
+  for (let i = fromStatement; i < program.body.length; i++) shiftStatement(program.body[i], shift);
+  for (let i = fromComment; i < comments.length; i++) shiftSpan(comments[i], shift);
+  shiftEnd(program, shift);
+  shiftEnd(file, shift);
+}
+
 function shiftEnd(node: t.Node, shift: Shift): void {
   const end = node.end ?? 0;
   node.end = end + shift.delta;
