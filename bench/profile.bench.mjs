@@ -168,7 +168,7 @@ const mb = (bytes) => Math.round((bytes / MB) * 10) / 10;
 
 try {
   const loader = join(tmp, 'load.cjs');
-  buildSync({ entryPoints: [join(root, 'server/profile/load.ts')], bundle: true, platform: 'node', format: 'cjs', outfile: loader, logLevel: 'warning' });
+  buildSync({ entryPoints: [join(root, 'server/profile/readers/load.ts')], bundle: true, platform: 'node', format: 'cjs', outfile: loader, logLevel: 'warning' });
 
   // --- .cpuprofile ---
   if (PARTS.includes('cpuprofile')) {

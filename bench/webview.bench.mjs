@@ -1,5 +1,5 @@
 // Flame graph webview speed: a generated profile tree of 500,000 nodes is collapsed with the
-// server's own function (server/profile/flameTree.ts toFlameNodes, subtrees < 1/2000 of the
+// server's own function (server/profile/analysis/flameTree.ts toFlameNodes, subtrees < 1/2000 of the
 // root folded into "(N small frames)"), then rendered in headless Chromium by the real
 // dist/webview.js under the panel's CSP (test/webview/harness.ts), transitions off.
 // Render: from the `render` message to the second animation frame after it (drawn and painted).
@@ -13,7 +13,7 @@ import { tsImport } from 'tsx/esm/api';
 const NODES = 500_000;
 const ZOOMS = 7;
 const RENDERS = 3;
-const { MergedTree, toFlameNodes } = await tsImport('../server/profile/flameTree.ts', import.meta.url);
+const { MergedTree, toFlameNodes } = await tsImport('../server/profile/analysis/flameTree.ts', import.meta.url);
 const { launchBrowser, openHarness } = await tsImport('../test/webview/harness.ts', import.meta.url);
 
 /** Seeded, so every run draws the same tree. */

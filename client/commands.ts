@@ -11,7 +11,7 @@ import { OPEN_LOCATION_COMMAND, type OverviewTree } from './views';
 import type { FlamePanel } from './flamePanel';
 import { RECORD_ALLOCATION_COMMAND, RECORD_COMMAND, STOP_COMMAND, type ProfileRecorder } from './recording';
 import { profileHintShown } from './profileHint';
-import type { FlameNode } from '../server/profile/types';
+import type { FlameNode } from '../server/profile/model/types';
 import { Requests, type FlameGraphParams, type FlameGraphResult, type FlameMode, type LoadProfileParams, type ProfileRole, type ProfileSummary } from '../server/protocol';
 
 /**

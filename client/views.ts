@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { HotframeContext } from './ctx';
 import { Requests, type OverviewResult } from '../server/protocol';
-import type { CallSite, FunctionCost, Insight, AttributedLibraryCost } from '../server/profile/types';
+import type { CallSite, FunctionCost, Insight, AttributedLibraryCost } from '../server/profile/model/types';
 import { formatCost, formatCostShort, formatMs, formatPercent, formatWeight, percentOf } from '../server/shared/format';
 
 export const OPEN_LOCATION_COMMAND = 'hotframe._openLocation';

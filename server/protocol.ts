@@ -1,7 +1,7 @@
 // Custom requests between the extension (client/) and the language server (server/lsp).
 // The client only displays; every number here is computed in the server process. Types only,
 // so the client can import this file without pulling analysis code into its bundle.
-import type { CallSite, FlameNode, FunctionCost, Insight, PathMapping, ProfileFormat, WeightUnit } from './profile/types';
+import type { CallSite, FlameNode, FunctionCost, Insight, PathMapping, ProfileFormat, WeightUnit } from './profile/model/types';
 
 export const Requests = {
   /** Load a profile (progress via workDoneToken, cancellable). Fails with one-line message; previous state is kept. */

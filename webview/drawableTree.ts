@@ -2,8 +2,8 @@
 // narrower than a threshold are folded into their parent. The server already folds at 1/2000 of
 // the root; this is the webview's own guard so that an uncollapsed 500k-node tree can't freeze
 // the view, and so that a malformed node (wrong types) can't break d3.
-import type { Category, FlameNode } from '../server/profile/types';
-import { CATEGORIES } from '../server/profile/types';
+import type { Category, FlameNode } from '../server/profile/model/types';
+import { CATEGORIES } from '../server/profile/model/types';
 
 export interface DrawableTree {
   root: FlameNode;

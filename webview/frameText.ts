@@ -1,7 +1,7 @@
 // The words shown for a frame in the tooltip and the details bar. Plain strings: callers put
 // them in the page with textContent only, since frame names come from the profile (untrusted).
 import type { FlameGraphResult } from '../server/protocol';
-import type { Category, FlameNode } from '../server/profile/types';
+import type { Category, FlameNode } from '../server/profile/model/types';
 import { formatDeltaMs, formatMs, formatPercent, formatWeight, percentOf } from '../server/shared/format';
 
 /** What a frame's value (ms) is a share of: the profile's CPU time, idle excluded (allocation profiles: all their bytes). */

@@ -1,7 +1,7 @@
 // The colour legend: one swatch per category, or the slower/faster scale in the differential
 // view. Swatch colours come from the same --hf-* CSS properties the frames use.
 import type { FlameMode } from '../server/protocol';
-import { CATEGORIES } from '../server/profile/types';
+import { CATEGORIES } from '../server/profile/model/types';
 import { element } from './dom';
 import { categoryLabel } from './frameText';
 

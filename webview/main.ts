@@ -1,7 +1,7 @@
 // The flame graph webview's entry (bundled to dist/webview.js). Builds the page, connects the
 // toolbar, the chart and the details bar, and talks to the host (client/flamePanel.ts).
 import type { FlameGraphResult } from '../server/protocol';
-import type { FlameNode } from '../server/profile/types';
+import type { FlameNode } from '../server/profile/model/types';
 import { DetailsBar } from './detailsBar';
 import { element, setText } from './dom';
 import { FlameView } from './flameView';

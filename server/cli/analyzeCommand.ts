@@ -5,17 +5,17 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 import { allRules } from '../../rules/index';
-import { loadCostIndex } from '../profile/costIndex';
-import type { CostIndex } from '../profile/costIndex';
+import { loadCostIndex } from '../join/costIndex';
+import type { CostIndex } from '../join/costIndex';
 import { analyzeInThreads, isAnalysisThread, runAnalysisThread } from './analysisThreads';
 import { flagValue, parseArgs } from './args';
 import { CliError } from './errors';
 import { displayPath, reportOf } from './fileAnalysis';
 import type { RuleLevels } from './fileAnalysis';
 import { formatJson, formatText } from './findingFormats';
-import { parseRuleLevels } from './ruleLevels';
+import { parseRuleLevels } from '../static/ruleLevels';
 import { formatSarif } from './sarifFormat';
-import { collectSourceFiles } from './sourceFiles';
+import { collectSourceFiles } from '../shared/sourceFiles';
 
 const FORMATS = ['text', 'json', 'sarif'] as const;
 type Format = (typeof FORMATS)[number];

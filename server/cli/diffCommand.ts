@@ -1,8 +1,8 @@
 // `hotframe diff BEFORE AFTER [--root DIR] [--top N] [--format text|json] [--sample-type TYPE]`
 import { basename } from 'node:path';
 
-import { diffReports, type ProfileDiff } from '../profile/diff';
-import { ProfileInputError } from '../profile/profileInputError';
+import { diffReports, type ProfileDiff } from '../profile/analysis/diff';
+import { ProfileInputError } from '../profile/readers/profileInputError';
 import { parseArgs } from './args';
 import { CliError } from './errors';
 import { analyzeProfileForCli, profileCliOptions } from './profileCommand';

@@ -3,7 +3,7 @@
 import { relative, sep } from 'node:path';
 
 import type { Finding, ProjectView, RuleId, RuleLevel } from '../../rules/api';
-import { DEFAULT_HOT_THRESHOLD_PERCENT, severityWithCost, type CostIndex } from '../profile/costIndex';
+import { DEFAULT_HOT_THRESHOLD_PERCENT, severityWithCost, type CostIndex } from '../join/costIndex';
 import { analyzeSource } from '../static/engine';
 import { ProjectIndex } from '../static/projectIndex';
 import { parseProblemEntry } from './findingFormats';

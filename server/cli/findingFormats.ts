@@ -2,7 +2,7 @@
 // Positions here are 1-based lines AND columns, end exclusive, like ESLint's output.
 import { printableAsUnicode } from './printable';
 import type { Finding, Severity } from '../../rules/api';
-import { describeCost, rankingMs, type MeasuredCost } from '../profile/costIndex';
+import { describeCost, rankingMs, type MeasuredCost } from '../join/costIndex';
 import type { ParseProblem } from '../static/engine';
 
 /** A finding in a file, with the file as shown to the user (relative to cwd, forward slashes). */

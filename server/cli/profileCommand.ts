@@ -3,10 +3,10 @@
 import { statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 
-import { ProfileInputError } from '../profile/profileInputError';
-import { withAllocationSites } from '../profile/allocationJoin';
-import { analyzeProfileFile, type AnalyzedProfile } from '../profile/report';
-import type { ProfileReport } from '../profile/types';
+import { ProfileInputError } from '../profile/readers/profileInputError';
+import { withAllocationSites } from '../profile/analysis/allocationJoin';
+import { analyzeProfileFile, type AnalyzedProfile } from '../profile/analysis/report';
+import type { ProfileReport } from '../profile/model/types';
 import { flagValue, parseArgs, type ParsedArgs } from './args';
 import { CliError } from './errors';
 import { profileText } from './profileText';

@@ -3,9 +3,9 @@
 // Names and paths come from the profile (untrusted): control characters are escaped.
 import { relative, isAbsolute } from 'node:path';
 
-import type { ProfileDiff } from '../profile/diff';
+import type { ProfileDiff } from '../profile/analysis/diff';
 import { formatMs, formatNumber, formatPercent, formatSignedNumber, formatWeight, SHARE_OF } from '../shared/format';
-import { CATEGORIES, type FunctionCost, type ProfileReport, type WeightUnit } from '../profile/types';
+import { CATEGORIES, type FunctionCost, type ProfileReport, type WeightUnit } from '../profile/model/types';
 import { printable } from './printable';
 
 /** A figure in the report's unit: ms for CPU profiles, bytes or objects for allocation profiles. */

@@ -7,7 +7,7 @@ import type { Diagnostic } from 'vscode-languageserver';
 import { ruleDocUrl } from '../../rules/api';
 import type { Finding, Severity } from '../../rules/api';
 import { parseErrorText } from '../cli/findingFormats';
-import { describeCost, rankingPercent, severityWithCost, type MeasuredCost } from '../profile/costIndex';
+import { describeCost, rankingPercent, severityWithCost, type MeasuredCost } from '../join/costIndex';
 import type { ParseProblem } from '../static/engine';
 import type { InsightDiagnostic, ProfileFeatures } from './profileFeatures';
 

@@ -10,7 +10,7 @@ import { createMessageConnection, StreamMessageReader, StreamMessageWriter, Canc
 import type { Hover, WorkDoneProgressBegin, WorkDoneProgressEnd, WorkDoneProgressReport } from 'vscode-languageserver';
 
 import type { FileHeat, FlameGraphResult, LoadProfileParams, OverviewResult, ProfileSummary } from '../protocol';
-import type { FlameNode } from '../profile/types';
+import type { FlameNode } from '../profile/model/types';
 import { bundles } from '../../test/unit/bundles';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..');

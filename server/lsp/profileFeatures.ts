@@ -8,10 +8,10 @@ import { ErrorCodes, LSPErrorCodes, MarkupKind, ResponseError, WorkDoneProgress 
 import type { CancellationToken, Connection, Hover, ProgressToken } from 'vscode-languageserver';
 
 import type { Finding } from '../../rules/api';
-import { costIndexOf, type CostIndex, type CostTable, type MeasuredCost } from '../profile/costIndex';
+import { costIndexOf, type CostIndex, type CostTable, type MeasuredCost } from '../join/costIndex';
 import { formatCost, formatMs, formatPercent, formatWeight, percentOf } from '../shared/format';
-import type { LineDetail } from '../profile/report';
-import type { Insight, PathMapping } from '../profile/types';
+import type { LineDetail } from '../profile/analysis/report';
+import type { Insight, PathMapping } from '../profile/model/types';
 import { oneLine, ProfileSession, type FromWorker, type LoadedProfile, type SessionRequest, type SessionResult, type ToWorker } from '../profile/worker';
 import {
   Requests,

@@ -14,7 +14,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 
 import { ProjectIndex, readModuleFromDisk } from '../static/projectIndex';
 import { Notifications, type InitializationOptions } from '../protocol';
-import { SOURCE_EXTENSIONS } from '../cli/sourceFiles';
+import { SOURCE_EXTENSIONS } from '../shared/sourceFiles';
 import { codeActionsFor } from './codeActions';
 import { registerProfileFeatures } from './profileFeatures';
 import { SettingsStore } from './settings';

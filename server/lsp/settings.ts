@@ -4,9 +4,9 @@ import type { ClientCapabilities, Connection } from 'vscode-languageserver';
 import { DidChangeConfigurationNotification } from 'vscode-languageserver';
 
 import type { RuleId, RuleLevel } from '../../rules/api';
-import { RULE_LEVELS, isRuleId, isRuleLevel } from '../cli/ruleLevels';
-import type { PathMapping } from '../profile/types';
-import { DEFAULT_HOT_THRESHOLD_PERCENT } from '../profile/costIndex';
+import { RULE_LEVELS, isRuleId, isRuleLevel } from '../static/ruleLevels';
+import type { PathMapping } from '../profile/model/types';
+import { DEFAULT_HOT_THRESHOLD_PERCENT } from '../join/costIndex';
 
 export interface HotframeSettings {
   /** `hotframe.rules.<id>`: per-rule level; absent = the rule's default severity. */

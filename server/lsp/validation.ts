@@ -7,7 +7,7 @@ import type { Connection, Diagnostic, TextDocuments } from 'vscode-languageserve
 import { TextDocument } from 'vscode-languageserver-textdocument';
 
 import type { Finding, ProjectView } from '../../rules/api';
-import { isSourceFile } from '../cli/sourceFiles';
+import { isSourceFile } from '../shared/sourceFiles';
 import { analyzeSource } from '../static/engine';
 import type { AnalysisResult, ParseProblem } from '../static/engine';
 import { IncrementalParser } from '../static/incrementalParse';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { ProfileInputError } from './profileInputError';
+import { ProfileInputError } from './readers/profileInputError';
 import { ProfileSession } from './worker';
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'test', 'fixtures');

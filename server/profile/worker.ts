@@ -6,12 +6,12 @@ import { basename } from 'node:path';
 import { isMainThread, parentPort } from 'node:worker_threads';
 
 import type { FlameGraphParams, FlameGraphResult, OverviewResult, ProfileRole, ProfileSummary } from '../protocol';
-import type { CostTable } from './costIndex';
-import { diffFlameTree } from './diff';
-import { gcPercent } from './insights';
-import { ProfileInputError } from './profileInputError';
-import { analyzeProfileFile, type AnalysisOptions, type AnalyzedProfile, type LineDetail } from './report';
-import type { Insight } from './types';
+import type { CostTable } from './model/types';
+import { diffFlameTree } from './analysis/diff';
+import { gcPercent } from './analysis/insights';
+import { ProfileInputError } from './readers/profileInputError';
+import { analyzeProfileFile, type AnalysisOptions, type AnalyzedProfile, type LineDetail } from './analysis/report';
+import type { Insight } from './model/types';
 
 /** What the main thread keeps after a load: enough for costOf, file heat and diagnostics without asking again. */
 export interface LoadedProfile {

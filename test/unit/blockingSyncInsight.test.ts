@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { buildDiagnostics } from '../../server/lsp/diagnostics';
 import type { ProfileFeatures } from '../../server/lsp/profileFeatures';
 import { formatCost } from '../../server/shared/format';
-import { analyzeProfileFile } from '../../server/profile/report';
+import { analyzeProfileFile } from '../../server/profile/analysis/report';
 import { analyzeSource } from '../../server/static/engine';
 
 const SERVER = `const fs = require('node:fs');

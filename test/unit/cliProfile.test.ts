@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { printable, profileText } from '../../server/cli/profileText';
-import type { ProfileDiff } from '../../server/profile/diff';
-import { CATEGORIES, type ProfileReport } from '../../server/profile/types';
+import type { ProfileDiff } from '../../server/profile/analysis/diff';
+import { CATEGORIES, type ProfileReport } from '../../server/profile/model/types';
 import { bundles, REPO_ROOT } from './bundles';
 
 const FIXTURES = join(REPO_ROOT, 'test', 'fixtures');

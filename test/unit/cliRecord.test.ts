@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import type { ProfileReport } from '../../server/profile/types';
+import type { ProfileReport } from '../../server/profile/model/types';
 import { bundles } from './bundles';
 
 // A parent that runs a child Node process doing the CPU work: both are recorded.

@@ -11,11 +11,11 @@ import mongoose from 'mongoose';
 
 import type { RuleId } from '../../rules/api';
 import { allRules } from '../../rules/index';
-import { collectSourceFiles } from '../../server/cli/sourceFiles';
-import { loadCostIndex } from '../../server/profile/costIndex';
-import { loadProfile } from '../../server/profile/load';
-import { buildReport } from '../../server/profile/report';
-import type { FunctionCost, InsightId, ProfileReport } from '../../server/profile/types';
+import { collectSourceFiles } from '../../server/shared/sourceFiles';
+import { loadCostIndex } from '../../server/join/costIndex';
+import { loadProfile } from '../../server/profile/readers/load';
+import { buildReport } from '../../server/profile/analysis/report';
+import type { FunctionCost, InsightId, ProfileReport } from '../../server/profile/model/types';
 import { analyzeSource } from '../../server/static/engine';
 import { ProjectIndex } from '../../server/static/projectIndex';
 

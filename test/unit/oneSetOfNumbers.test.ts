@@ -5,8 +5,8 @@ import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 
-import { analyzeProfileFile } from '../../server/profile/report';
-import { CATEGORIES, type ProfileReport } from '../../server/profile/types';
+import { analyzeProfileFile } from '../../server/profile/analysis/report';
+import { CATEGORIES, type ProfileReport } from '../../server/profile/model/types';
 import { formatPercent, formatMs, formatQuantity, formatBytes, roundedPercent, SHARE_OF } from '../../server/shared/format';
 import { bundles, REPO_ROOT } from './bundles';
 

@@ -1,6 +1,6 @@
 // The webview's pure parts: folding, literal search, frame text, colours.
 import assert from 'node:assert/strict';
-import type { FlameNode } from '../../server/profile/types';
+import type { FlameNode } from '../../server/profile/model/types';
 import { drawableTree, foldThreshold } from '../../webview/drawableTree';
 import { changeCounts, frameFacts, frameLocation, graphScale } from '../../webview/frameText';
 import { categoryColour, diffColour, parseHexColour, readPalette } from '../../webview/palette';

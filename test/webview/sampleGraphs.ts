@@ -2,7 +2,7 @@
 // Date.now() via getTimestamp() at models.js:43: 494 ticks, 10.3% of ~4,800), plus frames whose
 // names test literal search and one hostile name that must stay text.
 import type { FlameGraphResult } from '../../server/protocol';
-import type { Category, FlameNode } from '../../server/profile/types';
+import type { Category, FlameNode } from '../../server/profile/model/types';
 
 export const HOSTILE = '<img src=x onerror="window.__pwned=1">';
 export const APP = '/srv/app/lib';

@@ -1,0 +1,119 @@
+// Inlined callees, on profiles recorded here from a real Node run (test/fixtures/workloads/
+// inlined.js): TurboFan inlines inlinedLib.js's `mix` into `run`'s hot loop. The line ranges
+// below are read off the two workload files by hand, not computed by the code under test.
+import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+import { loadProfile } from '../readers/load';
+import { buildReport } from './report';
+
+const WORKLOADS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'test', 'fixtures', 'workloads');
+const MAIN = join(WORKLOADS, 'inlined.js');
+const LIB = join(WORKLOADS, 'inlinedLib.js');
+/** Lines of inlined.js that belong to code which runs: run() (12-18) and the top-level loop (20-22, 6). */
+const MAIN_CODE = new Set([6, 12, 13, 14, 15, 16, 17, 18, 20, 21, 22]);
+/** mix() in inlinedLib.js. */
+const MIX = { start: 9, end: 13 };
+/** run()'s call of mix. */
+const CALL_LINE = 15;
+
+describe('inlined callees on a recorded profile', function () {
+  this.timeout(120_000);
+  let dir = '';
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'hotframe-inlined-'));
+    execFileSync(process.execPath, ['--cpu-prof', '--cpu-prof-dir', dir, MAIN], { stdio: 'ignore' });
+    execFileSync(process.execPath, ['--prof', '--no-logfile-per-isolate', `--logfile=${join(dir, 'inlined.v8.log')}`, MAIN], { stdio: 'ignore' });
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('.cpuprofile: no heat on lines outside the function that ran (inlined ticks carry the callee\'s line numbers)', async () => {
+    const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+    assert.ok(file !== undefined);
+    const profile = await loadProfile(join(dir, file));
+    // The recording does hold such ticks: run's positionTicks name a line outside run.
+    const runTicksOutside = profile.lineTicks.filter((t) => {
+      const fn = profile.functions[profile.tree.func[t.node]];
+      return fn.name === 'run' && (t.line < 12 || t.line > 18);
+    });
+    assert.ok(runTicksOutside.length > 0, 'TurboFan inlined mix into run');
+    const { report } = buildReport(profile, { root: WORKLOADS });
+    for (const line of report.lines) {
+      if (line.file === MAIN) assert.ok(MAIN_CODE.has(line.line), `heat on inlined.js:${line.line}, outside any code that ran`);
+      if (line.file === LIB) assert.ok(line.line >= MIX.start && line.line <= MIX.end, `heat on inlinedLib.js:${line.line}`);
+    }
+    // The ticks went to mix's own lines, or were left off the lines with a warning.
+    const onMix = report.lines.filter((l) => l.file === LIB).reduce((sum, l) => sum + l.selfSamples, 0);
+    const outside = runTicksOutside.reduce((sum, t) => sum + t.samples, 0);
+    assert.ok(onMix >= outside || report.warnings.some((w) => w.includes('inlined code')), `mix lines ${onMix}, outside ticks ${outside}`);
+  });
+
+  it('raw --prof log: the inlining table gives mix back as a frame under run, called from line 15, with its own self time', async () => {
+    const profile = await loadProfile(join(dir, 'inlined.v8.log'));
+    const { tree, functions } = profile;
+    let mixSelf = 0;
+    let runSelf = 0;
+    let fromCallLine = 0;
+    for (let n = 1; n < tree.count; n++) {
+      const fn = functions[tree.func[n]];
+      if (fn.name === 'run' && fn.url === MAIN) runSelf += tree.selfSamples[n];
+      if (fn.name !== 'mix' || fn.url !== LIB) continue;
+      mixSelf += tree.selfSamples[n];
+      if (functions[tree.func[tree.parent[n]]]?.name !== 'run') continue;
+      // 0 = a return address in unoptimized run code the log gives no position for.
+      assert.ok(tree.callLine[n] === CALL_LINE || tree.callLine[n] === 0, `mix called from run:${tree.callLine[n]}`);
+      if (tree.callLine[n] === CALL_LINE) fromCallLine += tree.selfSamples[n];
+    }
+    assert.ok(fromCallLine > mixSelf / 2, `mix self ${mixSelf}, from run:${CALL_LINE} ${fromCallLine}`);
+    // mix's loop is most of the work: far more than run's own (its loop control).
+    assert.ok(mixSelf > runSelf, `mix self ${mixSelf}, run self ${runSelf}`);
+    const { report } = buildReport(profile, { root: WORKLOADS });
+    for (const line of report.lines) {
+      if (line.file === MAIN) assert.ok(MAIN_CODE.has(line.line), `heat on inlined.js:${line.line}`);
+      if (line.file === LIB) assert.ok(line.line >= MIX.start && line.line <= MIX.end, `heat on inlinedLib.js:${line.line}`);
+    }
+    // prof-process's view folds mix into run, at the call line.
+    const folded = await loadProfile(join(dir, 'inlined.v8.log'), { inlinedFrames: false });
+    const foldedMix = folded.functions.findIndex((f) => f.name === 'mix' && f.url === LIB);
+    let foldedMixSelf = 0;
+    for (let n = 1; n < folded.tree.count; n++) if (folded.tree.func[n] === foldedMix) foldedMixSelf += folded.tree.selfSamples[n];
+    assert.ok(foldedMixSelf < mixSelf / 4, `folded mix self ${foldedMixSelf}`);
+  });
+});
+
+describe('inlined callees without a frame of their own', () => {
+  // What a recording gives when TurboFan inlined mix on every call (seen on a loaded machine):
+  // no mix frame anywhere, run's ticks on mix's line 11, and the module's top level (which
+  // spans every line of inlined.js) the only other function of the file. Built here, not recorded,
+  // so that the case is tested every run.
+  it('does not move such ticks to the module top level around the function (it holds line 11 but is no callee)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hotframe-inlined-'));
+    try {
+      const url = pathToFileURL(MAIN).href;
+      const frame = (functionName: string, lineNumber: number, columnNumber: number, file = url) => ({ functionName, scriptId: '81', url: file, lineNumber, columnNumber });
+      const profile = {
+        nodes: [
+          { id: 1, callFrame: frame('(root)', -1, -1, ''), children: [2] },
+          { id: 2, callFrame: frame('', 0, 0), children: [3] },
+          { id: 3, callFrame: frame('run', 11, 12), positionTicks: [{ line: 11, ticks: 90 }, { line: 14, ticks: 10 }] },
+        ],
+        startTime: 0,
+        endTime: 100_000,
+        samples: [...Array(90).fill(3), ...Array(10).fill(3)],
+        timeDeltas: Array(100).fill(1000),
+      };
+      const file = join(dir, 'inlined.cpuprofile');
+      writeFileSync(file, JSON.stringify(profile));
+      const { report } = buildReport(await loadProfile(file), { root: WORKLOADS });
+      for (const line of report.lines) if (line.file === MAIN) assert.ok(MAIN_CODE.has(line.line), `heat on inlined.js:${line.line}, outside any code that ran`);
+      assert.equal(report.lines.find((l) => l.file === MAIN && l.line === 14)?.selfSamples, 10);
+      assert.ok(report.warnings.some((w) => /line tick\(s\) of inlined code/.test(w)), report.warnings.join('\n'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

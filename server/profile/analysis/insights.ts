@@ -1,0 +1,265 @@
+// Recognizes, in a measured profile, the costs behind the incidents in shared/seeds, and turns
+// each into advice carrying the measured share and the incident's own figures. Shares are of
+// the profile's CPU time (idle excluded), like every share in a report ("GC 27% of CPU" in seed
+// 001 means the same).
+import type { Aggregates, FunctionIndex, ResolvedFunction } from './aggregate';
+import { costUnder, siteOf, type CostUnder, type SiteKey, type UserFrames } from './attribution';
+import { formatCost, percentOf } from '../../shared/format';
+import type { Insight, InsightId, NormalizedProfile } from '../model/types';
+
+/** GC share of CPU at or above which seed 001's advice applies (the incident had 27%). */
+export const GC_PRESSURE_PERCENT = 10;
+/** A library cost named by a seed is worth a line of advice from this share of CPU. */
+export const HOT_PERCENT = 1;
+
+/**
+ * Insights that measure work running after an await, under library callbacks, so that no stack
+ * ties it to the line that caused it (mongoose hydrates when the driver's reply arrives). The
+ * cost index reports it beside the line's own cost; the value names it in messages.
+ */
+export const DEFERRED_WORK: Partial<Record<InsightId, string>> = { 'mongoose-hydration': 'mongoose hydration' };
+
+/** GC's share of CPU time (idle excluded). */
+export function gcPercent(aggregates: Aggregates): number {
+  return percentOf(aggregates.categories.gc.ms, aggregates.cpuMs);
+}
+
+function lastSegment(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot === -1 ? name : name.slice(dot + 1);
+}
+
+const MONGOOSE_HYDRATION = new Set(['completeMany', 'init', '$__init', 'Document']);
+const DATE_NOW = /\bRuntime_DateCurrentTime\b|\bDateNow\b|^(Builtin: )?(Date\.)?now$/;
+/**
+ * Without C++ symbols (a raw `--prof` log), Date.now's clock_gettime shows as the vDSO, which
+ * on Linux holds only clock and cpu queries: its time is time spent reading the clock.
+ */
+const VDSO = /^\[vdso\]$|linux-vdso/;
+/** A source line whose own samples are a Date.now() call (cpuprofile: the builtin is inlined into the line). */
+const DATE_NOW_CALL = /\bDate\.now\s*\(/;
+
+function isMongooseHydration(f: ResolvedFunction): boolean {
+  return /[\\/]node_modules[\\/]mongoose[\\/]/.test(f.file) && MONGOOSE_HYDRATION.has(lastSegment(f.name));
+}
+
+function isSpawnEnvWalk(f: ResolvedFunction): boolean {
+  return f.category !== 'user' && lastSegment(f.name) === 'normalizeSpawnArguments';
+}
+
+function isDateNow(f: ResolvedFunction): boolean {
+  return f.category !== 'user' && (DATE_NOW.test(f.name) || VDSO.test(f.name));
+}
+
+/** Reads one line (1-based) of a local source file, or null. */
+export type SourceLineReader = (file: string, line: number) => string | null;
+
+interface Detector {
+  id: Insight['id'];
+  seed: Insight['seed'];
+  title: string;
+  matches: (f: ResolvedFunction) => boolean;
+  advice: (measured: string, where: string) => string;
+}
+
+const DETECTORS: Detector[] = [
+  {
+    id: 'mongoose-hydration',
+    seed: '004',
+    title: 'Mongoose document hydration is hot',
+    matches: isMongooseHydration,
+    advice: (measured, where) =>
+      `Mongoose hydrating documents (completeMany/init/Document) took ${measured}${where}. ` +
+      `In seed 004, reads without .lean() spent 2+ s in completeMany and .lean() made them at least 1.5x faster: ` +
+      `add .lean() to queries whose documents are only read.`,
+  },
+  {
+    id: 'spawn-env-walk',
+    seed: '003',
+    title: 'normalizeSpawnArguments copies process.env on every spawn',
+    matches: isSpawnEnvWalk,
+    advice: (measured, where) =>
+      `child_process normalizeSpawnArguments (a for-in over process.env) took ${measured}${where}. ` +
+      `In seed 003, pods with ~16k injected env vars spent 7.5 s there per execSync('free -m') and blocked requests for ~20 s: ` +
+      `pass a small env ({ env: { PATH: process.env.PATH } }), use async exec, or set enableServiceLinks: false.`,
+  },
+  {
+    id: 'date-now-hot',
+    seed: '000',
+    title: 'Date.now() is hot',
+    matches: isDateNow,
+    advice: (measured, where) =>
+      `Reading the clock (Date.now(): the now builtin, Runtime_DateCurrentTime, clock_gettime in the vDSO) took ${measured}${where}. ` +
+      `In seed 000 it was 10.3% of all ticks (494 ticks, 19.4% of C++) on 16 pm2 workers at 60-85% CPU, called per Redis message: ` +
+      `read a coarse clock refreshed by setInterval(() => { now = Date.now(); }, 1000).unref() instead.`,
+  },
+];
+
+function measured(percent: number, ms: number): string {
+  return formatCost(ms, percent);
+}
+
+/** Self time of hot user lines that are Date.now() calls, most expensive first. */
+function dateNowLines(aggregates: Aggregates, index: FunctionIndex, readLine: SourceLineReader): { file: string; line: number; samples: number; ms: number }[] {
+  const userFiles = new Set(index.functions.filter((f) => f.category === 'user' && f.resolved).map((f) => f.file));
+  return aggregates.lines
+    .filter((l) => l.selfSamples > 0 && userFiles.has(l.file) && DATE_NOW_CALL.test(readLine(l.file, l.line) ?? ''))
+    .map((l) => ({ file: l.file, line: l.line, samples: l.selfSamples, ms: l.selfMs }))
+    .sort((a, b) => b.ms - a.ms);
+}
+
+/** Node modules whose `*Sync` functions block the event loop (the blocking-sync-call rule's list). */
+const SYNC_MODULE = /^(?:node:)?(fs|zlib|crypto|child_process)$/;
+/** Frames of the module loader: a sync call under them runs at start-up (require), not while serving. */
+const LOADER = /^(?:node:)?internal\/modules\//;
+/** One insight per call site, for the most expensive few. */
+const SYNC_SITES = 5;
+
+/** `fs`, `zlib`… when `f` is one of their `*Sync` functions (`writeFileSync`, `Object.writeFileSync`), else null. */
+function syncModuleOf(f: ResolvedFunction): string | null {
+  // A plain identifier only: the name is searched for in source text below.
+  if (f.category === 'user' || !/^\w+Sync$/.test(lastSegment(f.name))) return null;
+  return SYNC_MODULE.exec(f.file)?.[1] ?? null;
+}
+
+/** How far below a function's first line its calls are looked for. */
+const CALL_SEARCH_LINES = 200;
+
+/**
+ * The line of a function that calls `name(`: the call site a .cpuprofile does not record. Read
+ * from the function's first line to the end of the top-level block it is in (a `}` in column 0),
+ * at most CALL_SEARCH_LINES; null unless exactly one line calls it (two calls cannot be told apart).
+ */
+function callLineOf(readLine: SourceLineReader, file: string, from: number, name: string): number | null {
+  const call = new RegExp(`\\b${name}\\s*\\(`);
+  let found: number | null = null;
+  for (let line = from; line < from + CALL_SEARCH_LINES; line++) {
+    const text = readLine(file, line);
+    if (text === null) break;
+    if (call.test(text)) {
+      if (found !== null) return null;
+      found = line;
+    }
+    if (line > from && text.startsWith('}')) break;
+  }
+  return found;
+}
+
+/**
+ * Synchronous I/O and CPU-bound sync calls (fs/zlib/crypto/child_process `*Sync`) measured after
+ * start-up, i.e. while the process serves: nothing else runs meanwhile. One insight per user call
+ * site, placed on the line that makes the call (recorded by V8 logs; found in the function's
+ * source for a .cpuprofile, else the function's line).
+ */
+function blockingSyncInsights(profile: NormalizedProfile, index: FunctionIndex, frames: UserFrames, aggregates: Aggregates, readLine: SourceLineReader): Insight[] {
+  const { tree } = profile;
+  const moduleOf = index.functions.map(syncModuleOf);
+  const loader = index.functions.map((f) => LOADER.test(f.file));
+  // Per node: the outermost sync call above (or at) it, and whether start-up code is on its stack.
+  const top = new Int32Array(tree.count).fill(-1);
+  const startup = new Uint8Array(tree.count);
+  const sites = new Map<string, { key: SiteKey; func: number; samples: number; ms: number }>();
+  for (let n = 1; n < tree.count; n++) {
+    const p = tree.parent[n];
+    const f = tree.func[n] < 0 ? -1 : index.canonicalOf[tree.func[n]];
+    startup[n] = startup[p] === 1 || (f >= 0 && loader[f]) ? 1 : 0;
+    top[n] = top[p] !== -1 ? top[p] : f >= 0 && moduleOf[f] !== null ? n : -1;
+    const ms = tree.selfMs[n];
+    if (top[n] === -1 || startup[n] === 1 || tree.selfSamples[n] === 0) continue;
+    const key = siteOf(profile, index, frames, top[n]);
+    if (key === null) continue;
+    const func = index.canonicalOf[tree.func[top[n]]];
+    const id = `${key.func}:${key.line}:${func}`;
+    const site = sites.get(id) ?? { key, func, samples: 0, ms: 0 };
+    site.samples += tree.selfSamples[n];
+    site.ms += ms;
+    sites.set(id, site);
+  }
+  const insights: Insight[] = [];
+  for (const site of [...sites.values()].sort((a, b) => b.ms - a.ms).slice(0, SYNC_SITES)) {
+    const percent = percentOf(site.ms, aggregates.cpuMs);
+    if (percent < HOT_PERCENT) break;
+    const callee = index.functions[site.func];
+    const user = index.functions[site.key.func];
+    const name = lastSegment(callee.name);
+    const call = `${moduleOf[site.func]}.${name}`;
+    const line = site.key.exactLine ? site.key.line : (callLineOf(readLine, user.file, user.line, name) ?? site.key.line);
+    const asyncName = name.slice(0, -'Sync'.length);
+    insights.push({
+      id: 'blocking-sync-io',
+      seed: '003',
+      title: `${call}() blocks the event loop while serving`,
+      message:
+        `${call}() took ${measured(percent, site.ms)} after start-up, called from ${user.name || '(anonymous)'} at ${user.file}:${line}; ` +
+        `while it runs no request, message or timer is handled. Use the asynchronous ${moduleOf[site.func]}.${asyncName} ` +
+        `(or move the work off the serving path). In seed 003 a sync call on a stats timer blocked requests for ~20 s; ` +
+        `a json-server under load spent 27% of CPU in writeFileSync on its request path.`,
+      samples: site.samples,
+      ms: site.ms,
+      percent,
+      location: { file: user.file, line },
+      rule: 'blocking-sync-call',
+    });
+  }
+  return insights;
+}
+
+export function findInsights(
+  profile: NormalizedProfile,
+  index: FunctionIndex,
+  frames: UserFrames,
+  aggregates: Aggregates,
+  readLine: SourceLineReader = () => null,
+): Insight[] {
+  const insights: Insight[] = [];
+  const gc = aggregates.categories.gc;
+  const gcShare = gcPercent(aggregates);
+  if (gcShare >= GC_PRESSURE_PERCENT) {
+    insights.push({
+      id: 'gc-pressure',
+      seed: '001',
+      title: 'Garbage collection takes a large share of CPU',
+      message:
+        `GC took ${measured(gcShare, gc.ms)}. In seed 001, Scavenge GC at 27% of CPU (988 of 1008 GCs, 47.7 s in 3 min) fell to 7.14% ` +
+        `with node --max-semi-space-size=64 (GC time 47.7 s -> 11.8 s, QPS +10%); 128/256 MB gave little more and longer pauses.`,
+      samples: gc.samples,
+      ms: gc.ms,
+      percent: gcShare,
+      location: null,
+    });
+  }
+  for (const detector of DETECTORS) {
+    const cost: CostUnder = costUnder(profile, index, frames, (f) => detector.matches(index.functions[f]));
+    let samples = cost.samples;
+    let ms = cost.ms;
+    const top = cost.sites[0];
+    const user = top === undefined ? null : index.functions[top.key.func];
+    let location = top === undefined || user === null ? null : { file: user.file, line: top.key.line };
+    let where = user === null || location === null ? '' : `, called from ${user.name || '(anonymous)'} at ${location.file}:${location.line}`;
+    if (detector.id === 'date-now-hot') {
+      const lines = dateNowLines(aggregates, index, readLine);
+      for (const line of lines) {
+        samples += line.samples;
+        ms += line.ms;
+      }
+      if (lines.length > 0 && (top === undefined || lines[0].ms > top.ms)) {
+        location = { file: lines[0].file, line: lines[0].line };
+        where = `, on the Date.now() call at ${location.file}:${location.line}`;
+      }
+    }
+    const percent = percentOf(ms, aggregates.cpuMs);
+    if (samples === 0 || percent < HOT_PERCENT) continue;
+    insights.push({
+      id: detector.id,
+      seed: detector.seed,
+      title: detector.title,
+      message: detector.advice(measured(percent, ms), where),
+      samples,
+      ms,
+      percent,
+      location,
+    });
+  }
+  insights.push(...blockingSyncInsights(profile, index, frames, aggregates, readLine));
+  return insights.sort((a, b) => b.ms - a.ms);
+}

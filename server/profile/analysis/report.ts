@@ -1,0 +1,334 @@
+// The one analysis of a loaded profile: locations resolved (path mapping, then source maps),
+// costs aggregated, library time attributed to user call sites, insights found. Views (CLI text
+// and JSON, editor heat, hover, flame graph) all read from the `AnalyzedProfile` built here.
+import { dirname, resolve } from 'node:path';
+import { tryReadGuardedText } from '../../shared/guardedRead';
+import type { ReadScope } from '../../shared/readScope';
+
+import { aggregate, indexFunctions, shapeOf, type Aggregates, type FunctionIndex, type ResolvedFunction, type TreeShape } from './aggregate';
+import { attribute, type Attribution } from './attribution';
+
+import { DEFAULT_MIN_FRACTION, invertTree, mergeProfile, toFlameNodes, type MergedTree } from './flameTree';
+import { DEFERRED_WORK, findInsights, type SourceLineReader } from './insights';
+import { callLinesOf } from './callLines';
+import { FunctionRanges, placeInlinedLines } from './inlinedLines';
+import { loadProfile, type LoadOptions } from '../readers/load';
+import { inferLocations } from '../location/inferLocations';
+import { isLocalCandidate, PathResolver } from '../location/pathMapping';
+import { ProfileInputError } from '../readers/profileInputError';
+import { SourceMapCache } from '../location/sourceMaps';
+import { SHARE_OF } from '../../shared/format';
+import type { CallLine, CallSite, CostTable, FileCosts, FlameNode, FunctionCost, LineCost, NormalizedProfile, ProfileReport, ReportOptions, WeightUnit } from '../model/types';
+
+export interface AnalysisOptions extends ReportOptions {
+  /** More roots for the suffix match (workspace folders); `root` comes first. */
+  roots?: string[];
+  /** The folder of the profile file: files in it may be read too (set by analyzeProfileFile). */
+  profileFolder?: string;
+  /** V8 logs: run nm on Node's binary to name C++ frames (default true; false in an untrusted workspace). */
+  nativeSymbols?: boolean;
+}
+
+function rootsOf(options: AnalysisOptions): string[] {
+  const roots = [...(options.root !== undefined ? [options.root] : []), ...(options.roots ?? [])];
+  return roots.length > 0 ? roots : [process.cwd()];
+}
+
+/** Where files named by a profile may be read: the roots, the mapping targets, the profile's folder (docs/security.md). */
+function readScopeOf(options: AnalysisOptions): ReadScope {
+  return new PathResolver(rootsOf(options), options.pathMappings ?? [], options.profileFolder === undefined ? [] : [options.profileFolder]).scope;
+}
+
+/** One caller or callee of a function, with the samples that went through that edge. */
+export interface CallEdge {
+  name: string;
+  file: string;
+  line: number;
+  samples: number;
+  ms: number;
+}
+
+export interface FunctionDetail {
+  cost: FunctionCost;
+  callers: CallEdge[];
+  callees: CallEdge[];
+}
+
+/** What a hover on one source line can tell. */
+export interface LineDetail {
+  /** What the `ms` figures measure (bytes for allocation profiles). */
+  unit: WeightUnit;
+  /** The profile's CPU time (idle excluded): the denominator of every share shown (allocation profiles: all their bytes). */
+  cpuMs: number;
+  durationMs: number;
+  line: LineCost | null;
+  /** Functions declared on the line. */
+  functions: FunctionDetail[];
+  /** Library time charged to calls on the line. */
+  callSites: CallSite[];
+  /** The call made on the line, with the total time under it. */
+  callLine: CallLine | null;
+}
+
+const EDGES_SHOWN = 5;
+
+export class AnalyzedProfile {
+  readonly report: ProfileReport;
+  readonly aggregates: Aggregates;
+  readonly attribution: Attribution;
+  private heatByFile: Map<string, FileCosts> | null = null;
+  private readonly merged = new Map<boolean, MergedTree>();
+
+  constructor(
+    readonly profile: NormalizedProfile,
+    readonly index: FunctionIndex,
+    readonly shape: TreeShape,
+    aggregates: Aggregates,
+    attribution: Attribution,
+    report: ProfileReport,
+  ) {
+    this.aggregates = aggregates;
+    this.attribution = attribution;
+    this.report = report;
+  }
+
+  /** Everything measured in one local file (absolute path). */
+  heatOf(file: string): FileCosts {
+    return this.heat().get(file) ?? { lines: [], functions: [], callSites: [], callLines: [] };
+  }
+
+  /** Per-file costs of every file with samples, for the cost index. */
+  costTable(): CostTable {
+    const deferred = this.report.insights.flatMap((insight) => {
+      const label = DEFERRED_WORK[insight.id];
+      return label === undefined ? [] : [{ insight: insight.id, label, ms: insight.ms, percent: insight.percent }];
+    });
+    const unit = this.report.unit;
+    return { cpuMs: this.report.cpuMs, files: Object.fromEntries(this.heat()), deferred, ...(unit !== 'ms' ? { unit } : {}) };
+  }
+
+  /** Absolute local paths that frames resolved to (the flame graph may open these). */
+  openableFiles(): string[] {
+    const files = new Set<string>();
+    for (const f of this.index.functions) if (f.resolved && f.file !== '') files.add(f.file);
+    return [...files].sort();
+  }
+
+  mergedTree(onlyMyCode: boolean): MergedTree {
+    let tree = this.merged.get(onlyMyCode);
+    if (tree === undefined) {
+      tree = mergeProfile({ profile: this.profile, index: this.index, frames: this.attribution.frames }, onlyMyCode);
+      this.merged.set(onlyMyCode, tree);
+    }
+    return tree;
+  }
+
+  flame(mode: 'normal' | 'inverted', onlyMyCode: boolean, minFraction = DEFAULT_MIN_FRACTION): FlameNode {
+    const merged = this.mergedTree(onlyMyCode);
+    const tree = mode === 'inverted' ? invertTree(merged) : merged;
+    return toFlameNodes(tree, { rootName: 'all', minFraction });
+  }
+
+  lineDetail(file: string, line: number): LineDetail | null {
+    const heat = this.heatOf(file);
+    const lineCost = heat.lines.find((l) => l.line === line) ?? null;
+    const functions = heat.functions.filter((f) => f.line === line).map((cost) => this.functionDetail(cost));
+    const callSites = heat.callSites.filter((s) => s.line === line);
+    const callLine = heat.callLines.find((c) => c.line === line) ?? null;
+    if (lineCost === null && functions.length === 0 && callSites.length === 0 && callLine === null) return null;
+    return { unit: this.report.unit, cpuMs: this.report.cpuMs, durationMs: this.profile.durationMs, line: lineCost, functions, callSites, callLine };
+  }
+
+  private functionDetail(cost: FunctionCost): FunctionDetail {
+    const target = this.index.functions.findIndex((f) => f.file === cost.file && f.line === cost.line && f.column === cost.column && f.name === cost.name);
+    const callers = new Map<number, { samples: number; ms: number }>();
+    const callees = new Map<number, { samples: number; ms: number }>();
+    const { tree } = this.profile;
+    const add = (into: Map<number, { samples: number; ms: number }>, func: number, node: number): void => {
+      const edge = into.get(func) ?? { samples: 0, ms: 0 };
+      edge.samples += this.shape.totalSamples[node];
+      edge.ms += this.shape.totalMs[node];
+      into.set(func, edge);
+    };
+    for (let n = 1; n < tree.count; n++) {
+      if (this.index.canonicalOf[tree.func[n]] !== target) continue;
+      const p = tree.parent[n];
+      if (p > 0) add(callers, this.index.canonicalOf[tree.func[p]], n);
+      for (let c = this.shape.childStart[n]; c < this.shape.childStart[n + 1]; c++) {
+        const child = this.shape.children[c];
+        add(callees, this.index.canonicalOf[tree.func[child]], child);
+      }
+    }
+    const edges = (map: Map<number, { samples: number; ms: number }>): CallEdge[] =>
+      [...map.entries()]
+        .sort((a, b) => b[1].ms - a[1].ms)
+        .slice(0, EDGES_SHOWN)
+        .map(([f, edge]) => ({ name: this.index.functions[f].name, file: this.index.functions[f].file, line: this.index.functions[f].line, ...edge }));
+    return { cost, callers: edges(callers), callees: edges(callees) };
+  }
+
+  private heat(): Map<string, FileCosts> {
+    if (this.heatByFile !== null) return this.heatByFile;
+    const byFile = new Map<string, FileCosts>();
+    const of = (file: string): FileCosts => {
+      let entry = byFile.get(file);
+      if (entry === undefined) {
+        entry = { lines: [], functions: [], callSites: [], callLines: [] };
+        byFile.set(file, entry);
+      }
+      return entry;
+    };
+    for (const line of this.report.lines) of(line.file).lines.push(line);
+    for (const fn of this.report.functions) if (fn.file !== '') of(fn.file).functions.push(fn);
+    for (const site of this.report.callSites) of(site.file).callSites.push(site);
+    for (const call of this.report.callLines) of(call.file).callLines.push(call);
+    this.heatByFile = byFile;
+    return byFile;
+  }
+}
+
+/** Where each profile function lives locally, and how to map its lines. */
+function locator(profile: NormalizedProfile, options: AnalysisOptions) {
+  const paths = new PathResolver(rootsOf(options), options.pathMappings ?? [], options.profileFolder === undefined ? [] : [options.profileFolder]);
+  // Frames recorded without a URL are placed by name (searched under the roots only), only when the profile has any.
+  const noUrlNames = profile.functions.filter((fn) => fn.noUrl === true).map((fn) => fn.name);
+  const inferred = noUrlNames.length > 0 && options.inferLocations !== false ? inferLocations(noUrlNames, rootsOf(options)) : new Map();
+  const maps = new SourceMapCache(paths.scope);
+  const useMaps = options.sourceMaps !== false;
+  /** The local generated file of each function when a source map applies to it, else ''. */
+  const generated: string[] = new Array(profile.functions.length).fill('');
+  const unresolved = new Set<string>();
+  /** Sources that only a dependency's source map names (its package ships the build, not these). */
+  const dependencySources = new Set<string>();
+
+  const locate = (f: number): ResolvedFunction => {
+    const fn = profile.functions[f];
+    if (fn.noUrl === true) {
+      const at = inferred.get(fn.name);
+      if (at === undefined) return { name: fn.name, file: '', line: fn.line, column: fn.column, category: fn.category, resolved: false };
+      return { name: fn.name, file: at.file, line: at.line, column: at.column, category: fn.category, resolved: true, inferred: true };
+    }
+    const path = paths.resolve(fn.url);
+    if (!path.resolved) {
+      if (isLocalCandidate(fn.url) && (fn.category === 'user' || fn.category === 'dependency')) unresolved.add(path.file);
+      return { name: fn.name, file: path.file, line: fn.line, column: fn.column, category: fn.category, resolved: false };
+    }
+    if (!useMaps || maps.mapFor(path.file) === null) return { name: fn.name, file: path.file, line: fn.line, column: fn.column, category: fn.category, resolved: true };
+    generated[f] = path.file;
+    const original = maps.originalOf(path.file, fn.line, fn.column);
+    // Bundler glue (the module wrapper, helpers) has no original: it stays in the generated file.
+    if (original === null) return { name: fn.name, file: path.file, line: fn.line, column: fn.column, category: fn.category, resolved: true };
+    // A bundle's frames may come from libraries bundled into it.
+    const category = fn.category === 'user' && /[\\/]node_modules[\\/]/.test(original.file) ? 'dependency' : fn.category;
+    const resolved = paths.exists(original.file);
+    if (!resolved && /[\\/]node_modules[\\/]/.test(path.file)) {
+      // A package published with maps but without its sources: no --root or mapping can find
+      // them, so they are listed apart, and the frame stays on the installed built file.
+      dependencySources.add(original.file);
+      generated[f] = '';
+      return { name: fn.name, file: path.file, line: fn.line, column: fn.column, category: 'dependency', resolved: true };
+    }
+    if (!resolved) unresolved.add(original.file);
+    return { name: fn.name, file: original.file, line: original.line, column: original.column, category, resolved };
+  };
+
+  return { locate, generated, maps, unresolved, dependencySources, scope: paths.scope };
+}
+
+/** Source files bigger than this are not read for insights (generated bundles, data). */
+const MAX_SOURCE_BYTES = 4 * 1024 * 1024;
+
+/** Reads lines of local source files inside the read scope, each file once. */
+function sourceLineReader(scope: ReadScope): SourceLineReader {
+  const files = new Map<string, string[] | null>();
+  return (file, line) => {
+    let lines = files.get(file);
+    if (lines === undefined) {
+      lines = scope.allows(file) ? (tryReadGuardedText(file, MAX_SOURCE_BYTES)?.split('\n') ?? null) : null;
+      files.set(file, lines);
+    }
+    return lines?.[line - 1] ?? null;
+  };
+}
+
+/** Analyzes a normalized profile. Pure apart from reading local files (existence, source maps). */
+export function buildReport(profile: NormalizedProfile, options: AnalysisOptions = {}): AnalyzedProfile {
+  const { locate, generated, maps, unresolved, dependencySources, scope } = locator(profile, options);
+  const index = indexFunctions(profile, locate);
+  const shape = shapeOf(profile.tree);
+  const locateLine = (func: number, line: number): { file: string; line: number } => {
+    const resolved = index.functions[index.canonicalOf[func]];
+    if (generated[func] !== '') {
+      const original = maps.originalOf(generated[func], line, 0);
+      if (original !== null) return { file: original.file, line: original.line };
+      return { file: generated[func], line };
+    }
+    return { file: resolved.file, line };
+  };
+  // A cpuprofile's inlined code carries the callee's line numbers: keep every line in its function.
+  const inlineWarnings: string[] = [];
+  let lineProfile = profile;
+  const ranges = new FunctionRanges();
+  const localFileOf = (f: number): string => {
+    if (generated[f] !== '') return generated[f];
+    const resolved = index.functions[index.canonicalOf[f]];
+    return resolved.resolved ? resolved.file : '';
+  };
+  if (profile.format === 'cpuprofile') {
+    const placed = placeInlinedLines(profile, shape, localFileOf, ranges);
+    lineProfile = { ...profile, lineTicks: placed.lineTicks };
+    if (placed.unplaced > 0) {
+      inlineWarnings.push(`${placed.unplaced} line tick(s) of inlined code (${placed.unplacedMs.toFixed(1)} ms) name lines outside their function and no callee holding them: kept in the function's self time, not on a line`);
+    }
+  }
+  const aggregates = aggregate(lineProfile, index, shape, locateLine);
+  const attribution = attribute(profile, index, aggregates.cpuMs);
+  const callLines = callLinesOf({ profile, index, shape, localFileOf, locateLine, ranges, cpuMs: aggregates.cpuMs });
+  const insights = findInsights(profile, index, attribution.frames, aggregates, sourceLineReader(scope));
+  const functions = aggregates.functions
+    .filter((f) => f.totalSamples > 0 || f.selfSamples > 0)
+    .sort((a, b) => b.selfMs - a.selfMs || b.totalMs - a.totalMs || a.name.localeCompare(b.name));
+  const report: ProfileReport = {
+    format: profile.format,
+    unit: profile.unit ?? 'ms',
+    notes: profile.notes ?? [],
+    ...(profile.sampleTypes !== undefined ? { sampleTypes: profile.sampleTypes } : {}),
+    samples: profile.samples,
+    durationMs: profile.durationMs,
+    cpuMs: aggregates.cpuMs,
+    // An allocation profile's shares are of everything it allocated (it has no idle time).
+    shareOf: profile.unit === undefined || profile.unit === 'ms' ? SHARE_OF : `% of allocated ${profile.unit}`,
+    categories: aggregates.categories,
+    functions,
+    lines: aggregates.lines,
+    callSites: attribution.callSites,
+    callLines,
+    insights,
+    unresolvedFiles: [...unresolved].sort(),
+    dependencySources: [...dependencySources].sort(),
+    warnings: [...profile.warnings, ...maps.warnings, ...inlineWarnings],
+  };
+  return new AnalyzedProfile(profile, index, shape, aggregates, attribution, report);
+}
+
+/**
+ * Reads and analyzes a profile file. Every problem with the file itself (missing, a directory,
+ * unreadable, not a profile) becomes a one-line ProfileInputError; an abort passes through.
+ */
+export async function analyzeProfileFile(path: string, options: AnalysisOptions = {}, load: LoadOptions = {}): Promise<AnalyzedProfile> {
+  let profile: NormalizedProfile;
+  options = { ...options, profileFolder: options.profileFolder ?? dirname(resolve(path)) };
+  const scope = readScopeOf(options);
+  try {
+    profile = await loadProfile(path, { nativeSymbols: options.nativeSymbols, mayReadScript: (file) => scope.allows(file), ...load });
+  } catch (error) {
+    if (error instanceof ProfileInputError || load.signal?.aborted === true) throw error;
+    const code = (error as NodeJS.ErrnoException | null)?.code;
+    if (code === 'ENOENT') throw new ProfileInputError(`${path}: no such file`);
+    if (code === 'EISDIR') throw new ProfileInputError(`${path}: is a directory, not a profile`);
+    if (code === 'EACCES' || code === 'EPERM') throw new ProfileInputError(`${path}: permission denied`);
+    throw error;
+  }
+  load.signal?.throwIfAborted();
+  return buildReport(profile, options);
+}

@@ -1,0 +1,315 @@
+// The one entry point for reading a profile file. The format is recognized by content, never
+// by name: gzip magic -> gunzip, then JSON (a cpuprofile, read from its bytes by
+// scanCpuprofile when it has the usual shape; `--prof-process --preprocess` output; a DevTools
+// trace with ProfileChunk events; a sampling heap profile), a raw V8 log (`node --prof`), read as
+// a stream of lines, or else pprof protobuf (read whole, within MAX_PPROF_BYTES).
+import { closeSync, read, readSync } from 'node:fs';
+import { pipeline, Readable } from 'node:stream';
+import { promisify } from 'node:util';
+import { createGunzip, type Gunzip } from 'node:zlib';
+import { formatCap, GuardedReadError, openRegularFile, readHead, readOpenFile, type RegularFile } from '../../shared/guardedRead';
+import { ProfileInputError } from './profileInputError';
+import { buildCpuprofile, readCpuprofile, findCpuprofile, isLegacyCpuprofile, readLegacyCpuprofile, readTraceProfile, type CpuprofileParts } from './readCpuprofile';
+import { isHeapProfile, readHeapProfile } from './readHeapProfile';
+import { NotPprofError, readPprof } from './readPprof';
+import { readPreprocessed, isPreprocessed } from './readPreprocessed';
+import { scanCpuprofile } from './scanCpuprofile';
+import { V8LogReader } from './readV8Log';
+import type { NormalizedProfile } from '../model/types';
+
+export interface LoadOptions {
+  signal?: AbortSignal;
+  /** Called with 0..1 as the file is read. */
+  onProgress?: (fraction: number) => void;
+  /** V8 logs: name C++ frames of the running Node binary with `nm` (default true). */
+  nativeSymbols?: boolean;
+  /** pprof: the sample type to read ('wall', 'space', 'inuse_space/bytes'); default: the profile's default, else its last. */
+  sampleType?: string;
+  /** V8 logs: functions TurboFan inlined become frames of their own (default true; see V8LogOptions). */
+  inlinedFrames?: boolean;
+  /** Traces with several threads: the thread to read ("pid:tid", tid or name); default the busiest. */
+  thread?: string;
+  /** V8 logs: whether a script the log names (but does not embed) may be read for its lines; default: none is read. */
+  mayReadScript?: (path: string) => boolean;
+}
+
+const GZIP_MAGIC = [0x1f, 0x8b];
+/** How much of the text is looked at to recognize a V8 log. */
+const SNIFF_BYTES = 64 * 1024;
+/**
+ * Caps that keep memory bounded whatever the input (docs/security.md): streamed readers (V8 logs,
+ * the usual cpuprofile) take at most this many bytes, after gunzip; memory is about twice that.
+ */
+export const MAX_PROFILE_BYTES = 512 * 1024 * 1024;
+/** The longest V8 log line (a script-source line holds a whole script, escaped). */
+const MAX_LOG_LINE_CHARS = 64 * 1024 * 1024;
+/** JSON held whole (gunzipped, or parsed by JSON.parse) takes several times its size in memory. */
+export const MAX_JSON_BYTES = 256 * 1024 * 1024;
+/** pprof is decoded from one buffer (gunzipped): larger files are refused rather than exhaust memory. */
+export const MAX_PPROF_BYTES = 512 * 1024 * 1024;
+
+export async function loadProfile(path: string, options: LoadOptions = {}): Promise<NormalizedProfile> {
+  options.signal?.throwIfAborted();
+  // One descriptor for every read: the path is opened once, checked to be a regular file, and
+  // never re-opened (it could be swapped for a FIFO or /dev/zero in between).
+  let file: OpenProfile;
+  try {
+    file = { ...openRegularFile(path), readers: [] };
+  } catch (error) {
+    throw asInputError(path, error);
+  }
+  try {
+    return await loadOpenProfile(file, options);
+  } finally {
+    // A reader left early (an error, a cap) is stopped before the descriptor goes.
+    for (const reader of file.readers) await reader.return(undefined);
+    closeSync(file.fd);
+  }
+}
+
+/** The open profile file and the chunk readers started on it. */
+interface OpenProfile extends RegularFile {
+  readers: AsyncGenerator<Buffer>[];
+}
+
+async function loadOpenProfile(file: OpenProfile, options: LoadOptions): Promise<NormalizedProfile> {
+  const { signal } = options;
+  const { path, size } = file;
+  if (size === 0) throw new ProfileInputError(`${path}: empty file`);
+  const head = readHead(file, Math.min(size, SNIFF_BYTES));
+  const gzipped = head[0] === GZIP_MAGIC[0] && head[1] === GZIP_MAGIC[1];
+  if (!gzipped && size > MAX_PROFILE_BYTES) throw new ProfileInputError(`${path}: larger than ${formatCap(MAX_PROFILE_BYTES)}; not read`);
+  const chunks = byteChunks(file, gzipped, options);
+  file.readers.push(chunks);
+
+  // Look at the first decoded bytes to choose the reader.
+  const first = await chunks.next();
+  if (first.done || first.value.length === 0) throw new ProfileInputError(`${path}: empty file${gzipped ? ' (after gunzip)' : ''}`);
+  const start = first.value;
+  const firstChar = start[skipWhitespace(start)];
+  if (firstChar === 0x7b /* { */ || firstChar === 0x5b /* [ */) {
+    // The usual cpuprofile is read from its bytes (a plain file through a small window);
+    // anything else is parsed whole.
+    let bytes: Buffer | undefined;
+    let parts: CpuprofileParts | null;
+    if (gzipped) {
+      bytes = await collect(path, start, chunks);
+      signal?.throwIfAborted();
+      parts = scanCpuprofile(bytes);
+    } else {
+      await chunks.return(undefined);
+      parts = scanFile(file, options);
+      if (parts === null) bytes = readWholeJson(file);
+    }
+    if (parts !== null) {
+      bytes = undefined;
+      const profile = buildCpuprofile(parts, path);
+      options.onProgress?.(1);
+      return profile;
+    }
+    const json = parseJson(path, bytes as Buffer, gzipped);
+    bytes = undefined;
+    signal?.throwIfAborted();
+    let profile: NormalizedProfile;
+    if (findCpuprofile(json) !== undefined) profile = readCpuprofile(json, path);
+    // A heap profile has a `head` tree too: it is told apart from the legacy cpuprofile by its selfSize.
+    else if (isHeapProfile(json)) profile = readHeapProfile(json, path);
+    else if (isLegacyCpuprofile(json)) profile = readLegacyCpuprofile(json as { head: Record<string, unknown> } & Record<string, unknown>, path);
+    else if (isPreprocessed(json)) profile = await readPreprocessed(json, path, { inlinedFrames: options.inlinedFrames });
+    else {
+      const trace = readTraceProfile(json, path, options.thread);
+      if (trace === undefined) throw new ProfileInputError(`not a CPU profile: ${path} is JSON without "nodes" or "head" (cpuprofile) or "code"/"ticks" (--prof-process --preprocess) or "head" with "selfSize" (heap profile) or a trace with ProfileChunk / CpuProfile events`);
+      profile = trace;
+    }
+    options.onProgress?.(1);
+    return profile;
+  }
+  const text = start.toString('latin1', 0, Math.min(start.length, SNIFF_BYTES));
+  if (!(text.startsWith('v8-version,') || text.includes('\ncode-creation,') || text.startsWith('code-creation,') || text.startsWith('shared-library,'))) {
+    // pprof protobuf starts with a field tag; anything else is not a profile we know.
+    const unknown = `not a CPU profile: ${path} is neither JSON, a V8 log nor pprof (starts with ${describeStart(start)})`;
+    if (!PROTOBUF_FIRST_TAGS.has(start[0])) throw new ProfileInputError(unknown);
+    const bytes = await collect(path, start, chunks, MAX_PPROF_BYTES, 'pprof', gzipped);
+    signal?.throwIfAborted();
+    try {
+      const profile = readPprof(bytes, path, { sampleType: options.sampleType });
+      options.onProgress?.(1);
+      return profile;
+    } catch (error) {
+      throw error instanceof NotPprofError ? new ProfileInputError(unknown) : error;
+    }
+  }
+  const reader = new V8LogReader(path, { nativeSymbols: options.nativeSymbols, inlinedFrames: options.inlinedFrames, mayReadScript: options.mayReadScript });
+  // V8 escapes everything outside printable ASCII in its log, so latin1 decodes it exactly.
+  // A line not yet ended, in pieces: one long line is joined once, not re-copied per chunk.
+  const partial: string[] = [];
+  let partialLength = 0;
+  const keep = (piece: string): void => {
+    partial.push(piece);
+    partialLength += piece.length;
+    if (partialLength > MAX_LOG_LINE_CHARS) throw new ProfileInputError(`${path}: a line longer than ${formatCap(MAX_LOG_LINE_CHARS)}; not a V8 log`);
+  };
+  const feed = (chunk: Buffer): void => {
+    let text = chunk.toString('latin1');
+    if (partial.length > 0) {
+      if (text.indexOf('\n') === -1) return keep(text);
+      partial.push(text);
+      text = partial.join('');
+      partial.length = 0;
+      partialLength = 0;
+    }
+    let from = 0;
+    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', from)) {
+      const end = nl > from && text.charCodeAt(nl - 1) === 13 /* \r */ ? nl - 1 : nl;
+      // Ticks are read in place; other lines are few.
+      if (text.startsWith('tick,', from)) reader.tickAt(text, from, end);
+      else reader.line(text.slice(from, end));
+      from = nl + 1;
+    }
+    if (from < text.length) keep(text.slice(from));
+  };
+  feed(start);
+  for (let next = await chunks.next(); !next.done; next = await chunks.next()) feed(next.value);
+  if (partial.length > 0) reader.line(partial.join(''));
+  signal?.throwIfAborted();
+  const profile = await reader.finish();
+  options.onProgress?.(1);
+  return profile;
+}
+
+/** The file's bytes (gunzipped when needed), chunk by chunk, reporting progress, honouring the signal and the cap. */
+async function* byteChunks(file: RegularFile, gzipped: boolean, options: LoadOptions): AsyncGenerator<Buffer> {
+  const { path } = file;
+  const plain = fileChunks(file, options);
+  let gunzip: Gunzip | undefined;
+  if (gzipped) {
+    gunzip = createGunzip();
+    pipeline(Readable.from(plain), gunzip, () => {}); // an error reaches the loop below through gunzip
+  }
+  let decoded = 0;
+  try {
+    for await (const chunk of gunzip ?? plain) {
+      options.signal?.throwIfAborted();
+      decoded += (chunk as Buffer).length;
+      // A gzip bomb (a few MB that inflate to gigabytes) stops here, a chunk past the cap.
+      if (decoded > MAX_PROFILE_BYTES) throw new ProfileInputError(`${path}: larger than ${formatCap(MAX_PROFILE_BYTES)}${gzipped ? ' after gunzip' : ''}; not read`);
+      yield chunk as Buffer;
+    }
+  } catch (error) {
+    if (options.signal?.aborted || error instanceof ProfileInputError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'Z_BUF_ERROR' || /unexpected end of file/i.test(String((error as Error).message))) throw new ProfileInputError(`${path}: truncated gzip data`);
+    if (typeof code === 'string' && code.startsWith('Z_')) throw new ProfileInputError(`${path}: corrupt gzip data (${(error as Error).message})`);
+    throw asInputError(path, error);
+  } finally {
+    gunzip?.destroy();
+  }
+}
+
+const readAt = promisify(read);
+
+/**
+ * The plain bytes of the open file in 64 KB chunks (small chunks keep each decoded string out of
+ * V8's large-object space: memory of the log reader), by positional reads from the descriptor
+ * already checked; loadProfile closes it.
+ */
+async function* fileChunks(file: RegularFile, options: LoadOptions): AsyncGenerator<Buffer> {
+  for (let position = 0; ; ) {
+    const { bytesRead, buffer } = await readAt(file.fd, Buffer.allocUnsafe(64 * 1024), 0, 64 * 1024, position);
+    if (bytesRead === 0) return;
+    position += bytesRead;
+    options.onProgress?.(Math.min(0.99, (position / file.size) * 0.9));
+    yield buffer.subarray(0, bytesRead);
+  }
+}
+
+/** Scans a plain file with synchronous reads through the scanner's window (progress, abort and the cap per read). */
+function scanFile(file: RegularFile, options: LoadOptions): CpuprofileParts | null {
+  let read = 0;
+  return scanCpuprofile({
+    read(target, offset, length) {
+      options.signal?.throwIfAborted();
+      const n = readSync(file.fd, target, offset, length, read);
+      read += n;
+      if (read > MAX_PROFILE_BYTES) throw new ProfileInputError(`${file.path}: larger than ${formatCap(MAX_PROFILE_BYTES)}; not read`);
+      options.onProgress?.(Math.min(0.9, (read / file.size) * 0.9));
+      return n;
+    },
+  });
+}
+
+/** A plain JSON file whole, for JSON.parse, within MAX_JSON_BYTES. */
+function readWholeJson(file: RegularFile): Buffer {
+  try {
+    return readOpenFile(file, MAX_JSON_BYTES);
+  } catch (error) {
+    throw asInputError(file.path, error);
+  }
+}
+
+/** Field tags (field << 3 | wire type) a pprof Profile message can start with: fields 1-14, varint or length-delimited. */
+const PROTOBUF_FIRST_TAGS = new Set(Array.from({ length: 14 }, (_, i) => i + 1).flatMap((field) => [(field << 3) | 0, (field << 3) | 2]));
+
+/** All (gunzipped) bytes in one buffer, within `cap` (JSON: MAX_JSON_BYTES; pprof: MAX_PPROF_BYTES). */
+async function collect(path: string, first: Buffer, rest: AsyncGenerator<Buffer>, cap = MAX_JSON_BYTES, what = 'JSON', gzipped = true): Promise<Buffer> {
+  const parts = [first];
+  let length = first.length;
+  for (let next = await rest.next(); !next.done; next = await rest.next()) {
+    length += next.value.length;
+    if (length > cap) {
+      await rest.return(undefined);
+      throw new ProfileInputError(`${path}: ${what} larger than ${formatCap(cap)}${gzipped ? ' after gunzip' : ''}; not read`);
+    }
+    parts.push(next.value);
+  }
+  return Buffer.concat(parts);
+}
+
+function parseJson(path: string, bytes: Buffer, gzipped: boolean): unknown {
+  let text: string | undefined = bytes.toString('utf8');
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const length = bytes.length;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const message = (error as Error).message;
+    const at = /position (\d+)/.exec(message);
+    const inner = gzipped ? ' (after gunzip)' : '';
+    if (at === null) {
+      if (/end of JSON/.test(message)) throw new ProfileInputError(`${path}: truncated JSON at byte ${length}${inner}`);
+      // V8 names the token but not always its position; the token is quoted as data.
+      const token = /^Unexpected token '(.)'/u.exec(message);
+      throw new ProfileInputError(`${path}: invalid JSON${token === null ? '' : ` (unexpected ${JSON.stringify(token[1])})`}${inner}`);
+    }
+    if (Number(at[1]) >= text.length) throw new ProfileInputError(`${path}: truncated JSON at byte ${length}${inner}`);
+    const byte = Buffer.byteLength(text.slice(0, Number(at[1])));
+    throw new ProfileInputError(`${path}: invalid JSON at byte ${byte}${inner}`);
+  } finally {
+    text = undefined;
+  }
+}
+
+function skipWhitespace(bytes: Buffer): number {
+  let i = 0;
+  // A UTF-8 byte order mark is allowed before the JSON.
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) i = 3;
+  while (i < bytes.length && (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09)) i++;
+  return i;
+}
+
+function describeStart(bytes: Buffer): string {
+  const head = bytes.subarray(0, 16);
+  const printable = head.every((b) => (b >= 0x20 && b < 0x7f) || b === 0x0a || b === 0x0d || b === 0x09);
+  if (printable) return JSON.stringify(head.toString('latin1'));
+  return `bytes ${bytes.subarray(0, 8).toString('hex').replace(/(..)/g, '$1 ').trim()}`;
+}
+
+function asInputError(path: string, error: unknown): Error {
+  if (error instanceof ProfileInputError) return error;
+  if (error instanceof GuardedReadError) return new ProfileInputError(error.code === 'EISDIR' ? `${path}: is a directory, not a profile file` : error.message);
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ENOENT') return new ProfileInputError(`${path}: no such file`);
+  if (code === 'EACCES' || code === 'EPERM') return new ProfileInputError(`${path}: permission denied`);
+  if (code === 'EISDIR') return new ProfileInputError(`${path}: is a directory, not a profile file`);
+  return new ProfileInputError(`${path}: cannot read (${code ?? (error as Error)?.message ?? 'unknown error'})`);
+}

@@ -1,0 +1,418 @@
+// Reads a DevTools / `node --cpu-prof` profile into the normalized model. Nodes are collected one
+// at a time into flat arrays (so a byte scanner can feed them without building the whole JSON
+// tree, see scanCpuprofile.ts), then linked, ordered parents-first and folded into the tree.
+// Sample durations follow DevTools: sample i lasts until sample i+1 (timeDeltas[i+1]); the last
+// one lasts until `endTime`. Everything here is iterative: a 200k-deep chain is just a loop.
+import { CallTreeBuilder } from '../model/callTreeBuilder';
+import type { CodeKind } from '../model/categories';
+import { ProfileInputError } from './profileInputError';
+import type { NormalizedProfile } from '../model/types';
+
+const VM_NAMES = new Set(['(root)', '(program)', '(idle)', '(garbage collector)']);
+/** Frame index of the profile's own '(root)' frame until it turns out to need a function. */
+const ROOT_FRAME = -1;
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const finite = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+
+/** The profile object inside the accepted shapes: the profile itself or `{ profile: {...} }`. */
+export function findCpuprofile(json: unknown): Record<string, unknown> | undefined {
+  if (!isRecord(json)) return undefined;
+  if (Array.isArray(json.nodes)) return json;
+  if (isRecord(json.profile) && Array.isArray(json.profile.nodes)) return json.profile;
+  return undefined;
+}
+
+/** A profile's parts as read so far: nodes in flat arrays, samples, deltas and times. */
+export class CpuprofileParts {
+  readonly builder = new CallTreeBuilder();
+  readonly ids: number[] = [];
+  readonly frames: number[] = [];
+  readonly childStart: number[] = [0];
+  readonly childIds: number[] = [];
+  readonly parentIds: number[] = [];
+  readonly hitCounts: number[] = [];
+  readonly tickNode: number[] = [];
+  readonly tickLine: number[] = [];
+  readonly tickCount: number[] = [];
+  readonly indexOf = new Map<number, number>();
+  badNodes = 0;
+  /** Nodes that carry a `callFrame` object: a JSON whose nodes have none is not a CPU profile. */
+  framedNodes = 0;
+  samples: ArrayLike<unknown> | undefined;
+  timeDeltas: ArrayLike<unknown> | undefined;
+  startTime: number | undefined;
+  endTime: number | undefined;
+
+  get nodeCount(): number {
+    return this.ids.length;
+  }
+
+  addNode(node: unknown): void {
+    const id = isRecord(node) ? finite(node.id) : undefined;
+    if (!isRecord(node) || id === undefined || this.indexOf.has(id)) {
+      this.badNodes++;
+      return;
+    }
+    const index = this.ids.length;
+    this.indexOf.set(id, index);
+    this.ids.push(id);
+    if (isRecord(node.callFrame)) this.framedNodes++;
+    this.frames.push(internFrame(this.builder, node.callFrame));
+    if (Array.isArray(node.children)) for (const c of node.children) this.childIds.push(typeof c === 'number' ? c : NaN);
+    this.childStart.push(this.childIds.length);
+    this.parentIds.push(Array.isArray(node.children) ? NaN : (finite(node.parent) ?? NaN));
+    this.hitCounts.push(finite(node.hitCount) ?? 0);
+    if (Array.isArray(node.positionTicks)) {
+      for (const t of node.positionTicks) {
+        const line = isRecord(t) ? finite(t.line) : undefined;
+        const ticks = isRecord(t) ? finite(t.ticks) : undefined;
+        if (line === undefined || ticks === undefined || ticks <= 0) continue;
+        this.tickNode.push(index);
+        this.tickLine.push(Math.floor(line));
+        this.tickCount.push(ticks);
+      }
+    }
+  }
+}
+
+export function readCpuprofile(json: unknown, label: string): NormalizedProfile {
+  const profile = findCpuprofile(json);
+  if (profile === undefined) throw new ProfileInputError(`not a CPU profile: ${label} has no "nodes" array`);
+  const parts = new CpuprofileParts();
+  for (const node of profile.nodes as unknown[]) parts.addNode(node);
+  parts.samples = Array.isArray(profile.samples) ? profile.samples : undefined;
+  parts.timeDeltas = Array.isArray(profile.timeDeltas) ? profile.timeDeltas : undefined;
+  parts.startTime = finite(profile.startTime);
+  parts.endTime = finite(profile.endTime);
+  return buildCpuprofile(parts, label);
+}
+
+export function buildCpuprofile(parts: CpuprofileParts, label: string): NormalizedProfile {
+  const { builder, indexOf } = parts;
+  const n = parts.nodeCount;
+  const warnings: string[] = [];
+  if (n === 0) throw new ProfileInputError(`not a CPU profile: ${label} has ${parts.badNodes > 0 ? 'no node with an id' : 'an empty "nodes" array'}`);
+  if (parts.framedNodes === 0) throw new ProfileInputError(`not a CPU profile: ${label} has "nodes" but none with a "callFrame"`);
+  if (parts.badNodes > 0) warnings.push(`${parts.badNodes} node(s) without a unique numeric id were ignored`);
+
+  // Parents from `children` (cpuprofile) or `parent` (trace-event chunks).
+  const parentOf = new Int32Array(n).fill(-1);
+  let dangling = 0;
+  let extraParents = 0;
+  for (let i = 0; i < n; i++) {
+    for (let k = parts.childStart[i]; k < parts.childStart[i + 1]; k++) {
+      const c = indexOf.get(parts.childIds[k]);
+      if (c === undefined) dangling++;
+      else if (c === i || parentOf[c] !== -1) extraParents++;
+      else parentOf[c] = i;
+    }
+  }
+  for (let i = 0; i < n; i++) {
+    if (Number.isNaN(parts.parentIds[i])) continue;
+    const p = indexOf.get(parts.parentIds[i]);
+    if (p === undefined) dangling++;
+    else if (p !== i && parentOf[i] === -1) parentOf[i] = p;
+  }
+  if (dangling > 0) warnings.push(`${dangling} reference(s) to unknown node ids were ignored`);
+  if (extraParents > 0) warnings.push(`${extraParents} node(s) listed under more than one parent kept their first parent`);
+
+  // Children lists, then breadth-first order from the roots so parents come before children.
+  const childStart = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++) if (parentOf[i] !== -1) childStart[parentOf[i] + 1]++;
+  for (let i = 0; i < n; i++) childStart[i + 1] += childStart[i];
+  const fill = childStart.slice(0, n);
+  const childList = new Int32Array(n);
+  for (let i = 0; i < n; i++) if (parentOf[i] !== -1) childList[fill[parentOf[i]]++] = i;
+
+  const frames = parts.frames;
+  const funcOf = (i: number): number => {
+    // A '(root)' frame that is not a root after all gets a function like any other.
+    if (frames[i] === ROOT_FRAME) frames[i] = builder.internFunction('(root)', '', 0, 0, 'vm');
+    return frames[i];
+  };
+  const newIndex = new Int32Array(n).fill(-1);
+  const order = new Int32Array(n);
+  let head = 0;
+  let tail = 0;
+  const visit = (start: number, asRoot: boolean): void => {
+    // The profile's own '(root)' node is the tree's root, node 0 (function -1).
+    newIndex[start] = asRoot && frames[start] === ROOT_FRAME ? 0 : builder.child(0, funcOf(start), 0);
+    order[tail++] = start;
+    while (head < tail) {
+      const p = order[head++];
+      for (let k = childStart[p]; k < childStart[p + 1]; k++) {
+        const c = childList[k];
+        if (newIndex[c] !== -1) continue;
+        newIndex[c] = builder.child(newIndex[p], funcOf(c), 0);
+        order[tail++] = c;
+      }
+    }
+  };
+  for (let i = 0; i < n; i++) if (parentOf[i] === -1) visit(i, true);
+  // Whatever is left sits on a parent cycle: hang it under the root rather than lose its samples.
+  let reattached = 0;
+  for (let i = 0; i < n; i++) {
+    if (newIndex[i] === -1) {
+      reattached++;
+      visit(i, false);
+    }
+  }
+  if (reattached > 0) warnings.push(`${reattached} node(s) on a parent cycle were attached to the root`);
+
+  // Samples and their durations.
+  const { startTime, endTime, samples, timeDeltas: deltas } = parts;
+  const origSamples = new Float64Array(n);
+  const origMs = new Float64Array(n);
+  let total = 0;
+  let durationMs = startTime !== undefined && endTime !== undefined && endTime >= startTime ? (endTime - startTime) / 1000 : 0;
+
+  if (samples !== undefined) {
+    // Sample ids are looked up millions of times: a table when ids are small, else the map.
+    let maxId = 0;
+    for (let i = 0; i < n; i++) if (parts.ids[i] > maxId) maxId = parts.ids[i];
+    const dense = Number.isInteger(maxId) && maxId < 4 * n + 1024 ? new Int32Array(maxId + 1).fill(-1) : null;
+    if (dense !== null) for (let i = 0; i < n; i++) if (Number.isInteger(parts.ids[i]) && parts.ids[i] >= 0) dense[parts.ids[i]] = i;
+    const count = samples.length;
+    const haveDeltas = deltas !== undefined && deltas.length === count;
+    if (!haveDeltas && count > 0) warnings.push('timeDeltas missing or not one per sample: samples are spread evenly over the profile');
+    // One typed loop for both sources (the byte scanner gives Int32Arrays already).
+    const ids = samples instanceof Int32Array ? samples : Float64Array.from(samples as ArrayLike<unknown>, (v) => (typeof v === 'number' ? v : NaN));
+    const deltaUs = !haveDeltas ? null : deltas instanceof Int32Array ? deltas : Float64Array.from(deltas as ArrayLike<unknown>, (v) => finite(v) ?? 0);
+    const even = count > 0 ? durationMs / count : 0;
+    let negative = 0;
+    let unknown = 0;
+    // Time of the current sample since startTime (negative deltas count as 0).
+    let atUs = deltaUs !== null && count > 0 ? Math.max(0, deltaUs[0]) : 0;
+    for (let i = 0; i < count; i++) {
+      const id = ids[i];
+      const index = dense !== null ? (id >= 0 && id <= maxId ? (dense[id] ?? -1) : -1) : (indexOf.get(id) ?? -1);
+      let ms = even;
+      if (deltaUs !== null) {
+        let us: number;
+        if (i + 1 < count) {
+          us = deltaUs[i + 1];
+          if (us < 0) {
+            negative++;
+            us = 0;
+          }
+          atUs += us;
+        } else us = endTime !== undefined && startTime !== undefined ? Math.max(0, endTime - startTime - atUs) : 0;
+        ms = us / 1000;
+      }
+      if (index === -1) {
+        unknown++;
+        continue;
+      }
+      origSamples[index]++;
+      origMs[index] += ms;
+      total++;
+    }
+    if (negative > 0) warnings.push(`${negative} negative time delta(s) were counted as 0 µs`);
+    if (unknown > 0) warnings.push(`${unknown} sample(s) name unknown node ids and were skipped`);
+  } else {
+    // Old profiles carry only per-node hit counts.
+    for (let i = 0; i < n; i++) {
+      const hits = parts.hitCounts[i];
+      if (hits > 0) {
+        origSamples[i] = hits;
+        total += hits;
+      }
+    }
+    if (total === 0) throw new ProfileInputError(`not a CPU profile: ${label} has neither "samples" nor hit counts`);
+    warnings.push('no "samples" array: self time comes from hitCount, spread evenly over the profile');
+    for (let i = 0; i < n; i++) origMs[i] = (origSamples[i] * durationMs) / total;
+  }
+  if (durationMs === 0) for (let i = 0; i < n; i++) durationMs += origMs[i];
+
+  // Fold original nodes into the merged tree, with their per-line ticks (a share of the node's time).
+  for (let k = 0; k < tail; k++) {
+    const i = order[k];
+    if (origSamples[i] > 0) builder.addSelf(newIndex[i], origSamples[i], origMs[i]);
+  }
+  const tickSum = new Float64Array(n);
+  for (let t = 0; t < parts.tickNode.length; t++) tickSum[parts.tickNode[t]] += parts.tickCount[t];
+  for (let t = 0; t < parts.tickNode.length; t++) {
+    const i = parts.tickNode[t];
+    if (origSamples[i] === 0) continue;
+    builder.addLine(newIndex[i], parts.tickLine[t], parts.tickCount[t], (origMs[i] * parts.tickCount[t]) / tickSum[i]);
+  }
+
+  return builder.build('cpuprofile', total, durationMs, warnings);
+}
+
+function internFrame(builder: CallTreeBuilder, callFrame: unknown): number {
+  const frame = isRecord(callFrame) ? callFrame : {};
+  const url = typeof frame.url === 'string' ? frame.url : '';
+  let name = typeof frame.functionName === 'string' ? frame.functionName : '';
+  if (name === '(root)' && url === '') return ROOT_FRAME;
+  if (name === '') name = url === '' ? '(unknown)' : '(anonymous)';
+  // 0-based in the file, 1-based in the model; -1 (unknown) becomes 0.
+  const line = Math.max(0, Math.floor((finite(frame.lineNumber) ?? -1) + 1));
+  const column = Math.max(0, Math.floor((finite(frame.columnNumber) ?? -1) + 1));
+  const kind: CodeKind = VM_NAMES.has(name) && url === '' ? 'vm' : url === '' ? 'native' : 'js';
+  return builder.internFunction(name, url, line, column, kind);
+}
+
+/** The legacy profile shape (Node <= 10 with v8-profiler, old DevTools): a `head` call tree. */
+export function isLegacyCpuprofile(json: unknown): json is { head: Record<string, unknown> } {
+  return isRecord(json) && isRecord(json.head) && !Array.isArray(json.nodes);
+}
+
+/**
+ * Reads a legacy `head`-tree profile: nodes nest in `children` objects and carry their frame
+ * fields inline; `samples` are node ids and `timestamps` absolute µs (startTime / endTime are
+ * whole seconds there, too coarse to use). Without timestamps, time comes from hit counts.
+ */
+export function readLegacyCpuprofile(json: { head: Record<string, unknown> } & Record<string, unknown>, label: string): NormalizedProfile {
+  const parts = new CpuprofileParts();
+  let nextId = 1;
+  const stack: { node: Record<string, unknown>; id: number }[] = [];
+  const idOf = (node: Record<string, unknown>): number => finite(node.id) ?? -nextId++;
+  stack.push({ node: json.head, id: idOf(json.head) });
+  while (stack.length > 0) {
+    const { node, id } = stack.pop() as { node: Record<string, unknown>; id: number };
+    const kids = (Array.isArray(node.children) ? node.children : []).filter(isRecord);
+    const kidIds = kids.map(idOf);
+    parts.addNode({
+      id,
+      callFrame: { functionName: node.functionName, url: node.url, lineNumber: node.lineNumber, columnNumber: node.columnNumber ?? -1 },
+      hitCount: node.hitCount,
+      children: kidIds,
+      positionTicks: node.positionTicks,
+    });
+    for (let k = kids.length - 1; k >= 0; k--) stack.push({ node: kids[k], id: kidIds[k] });
+  }
+  const samples = Array.isArray(json.samples) ? json.samples : undefined;
+  const stamps = Array.isArray(json.timestamps) ? json.timestamps.map((t) => finite(t) ?? NaN) : undefined;
+  // One timestamp per sample, sometimes one more: the end of the last sample.
+  const n = samples?.length ?? 0;
+  if (samples !== undefined && stamps !== undefined && n > 0 && (stamps.length === n || stamps.length === n + 1) && stamps.every(Number.isFinite)) {
+    parts.samples = samples;
+    parts.timeDeltas = stamps.slice(0, n).map((t, i) => (i === 0 ? 0 : t - stamps[i - 1]));
+    parts.startTime = stamps[0];
+    parts.endTime = stamps[stamps.length - 1];
+  } else {
+    // Hit counts only; whole seconds give the duration.
+    const start = finite(json.startTime);
+    const end = finite(json.endTime);
+    if (start !== undefined && end !== undefined) {
+      parts.startTime = start * 1e6;
+      parts.endTime = end * 1e6;
+    }
+  }
+  return buildCpuprofile(parts, label);
+}
+
+/** One thread's CPU profile in a trace. */
+export interface TraceThread {
+  /** "pid:tid" as the trace names them. */
+  id: string;
+  name: string;
+  samples: number;
+}
+
+interface TraceProfile {
+  thread: TraceThread;
+  start: number | undefined;
+  chunks: Record<string, unknown>[];
+  /** A whole profile from one `CpuProfile` event (DevTools traces of 2018). */
+  whole: Record<string, unknown> | undefined;
+}
+
+/**
+ * A CPU profile inside a Chrome / DevTools performance trace (an array of trace events or
+ * `{ traceEvents: [...] }`): "Profile" gives the start time, "ProfileChunk" events carry nodes
+ * (linked by `parent`), samples and time deltas; older traces hold one "CpuProfile" event with a
+ * whole profile. Every thread's profile is listed (`threads`); the one read is `thread` when
+ * given (its "pid:tid", tid or name), else the one with the most samples. Undefined when the
+ * JSON holds no such profile.
+ */
+export function readTraceProfile(json: unknown, label: string, thread?: string): NormalizedProfile | undefined {
+  const events = Array.isArray(json) ? json : isRecord(json) && Array.isArray(json.traceEvents) ? json.traceEvents : undefined;
+  if (events === undefined) return undefined;
+  const names = new Map<string, string>();
+  const profiles = new Map<string, TraceProfile>();
+  const threadOf = (event: Record<string, unknown>): string =>
+    event.pid === undefined && event.tid === undefined ? `profile ${String(event.id ?? '')}` : `${String(event.pid ?? '')}:${String(event.tid ?? '')}`;
+  const profileOf = (event: Record<string, unknown>, key: string): TraceProfile => {
+    let p = profiles.get(key);
+    if (p === undefined) profiles.set(key, (p = { thread: { id: threadOf(event), name: '', samples: 0 }, start: undefined, chunks: [], whole: undefined }));
+    return p;
+  };
+  for (const event of events) {
+    if (!isRecord(event) || !isRecord(event.args)) continue;
+    if (event.name === 'thread_name' && typeof event.args.name === 'string') {
+      names.set(threadOf(event), event.args.name);
+      continue;
+    }
+    if (!isRecord(event.args.data)) continue;
+    const data = event.args.data;
+    if (event.name === 'Profile') {
+      // Chunks come from the sampler's thread: the profiled thread is the Profile event's.
+      const p = profileOf(event, `id:${String(event.id)}:${String(event.pid)}`);
+      p.start = finite(data.startTime);
+      p.thread.id = threadOf(event);
+    }
+    else if (event.name === 'ProfileChunk' && isRecord(data.cpuProfile)) {
+      const p = profileOf(event, `id:${String(event.id)}:${String(event.pid)}`);
+      p.chunks.push(data);
+      if (Array.isArray(data.cpuProfile.samples)) p.thread.samples += data.cpuProfile.samples.length;
+    } else if (event.name === 'CpuProfile' && isRecord(data.cpuProfile) && Array.isArray(data.cpuProfile.nodes)) {
+      const p = profileOf(event, `event:${profiles.size}`);
+      p.whole = data.cpuProfile;
+      p.thread.samples = Array.isArray(data.cpuProfile.samples) ? data.cpuProfile.samples.length : 0;
+    }
+  }
+  const found = [...profiles.values()].filter((p) => p.chunks.length > 0 || p.whole !== undefined);
+  if (found.length === 0) return undefined;
+  for (const p of found) p.thread.name = names.get(p.thread.id) ?? '';
+  // Two profiles of one thread (a trace recorded twice) stay apart: number the repeats.
+  const seen = new Map<string, number>();
+  for (const p of found) {
+    const n = (seen.get(p.thread.id) ?? 0) + 1;
+    seen.set(p.thread.id, n);
+    if (n > 1) p.thread.id = `${p.thread.id}#${n}`;
+  }
+  let best: TraceProfile | undefined;
+  if (thread !== undefined) {
+    best = found.find((p) => p.thread.id === thread) ?? found.find((p) => p.thread.id.split(':')[1] === thread) ?? found.find((p) => p.thread.name === thread);
+    if (best === undefined) {
+      throw new ProfileInputError(`${label}: no thread "${thread}" with a CPU profile; threads: ${found.map((p) => describeThread(p.thread)).join(', ')}`);
+    }
+  } else for (const p of found) if (best === undefined || p.thread.samples > best.thread.samples) best = p;
+  const chosen = best as TraceProfile;
+  let profile: NormalizedProfile;
+  if (chosen.whole !== undefined) profile = readCpuprofile(chosen.whole, label);
+  else {
+    const parts = new CpuprofileParts();
+    const samples: unknown[] = [];
+    const deltas: unknown[] = [];
+    for (const chunk of chosen.chunks) {
+      const cpu = chunk.cpuProfile as Record<string, unknown>;
+      if (Array.isArray(cpu.nodes)) for (const node of cpu.nodes) parts.addNode(node);
+      const chunkSamples = Array.isArray(cpu.samples) ? cpu.samples : [];
+      const chunkDeltas = Array.isArray(chunk.timeDeltas) ? chunk.timeDeltas : [];
+      for (let i = 0; i < chunkSamples.length; i++) {
+        samples.push(chunkSamples[i]);
+        deltas.push(chunkDeltas[i] ?? 0);
+      }
+    }
+    parts.samples = samples;
+    parts.timeDeltas = deltas;
+    parts.startTime = chosen.start ?? 0;
+    let end = parts.startTime;
+    for (const d of deltas) end += Math.max(0, finite(d) ?? 0);
+    parts.endTime = end;
+    profile = buildCpuprofile(parts, label);
+  }
+  if (found.length === 1) return profile;
+  const threads = found.map((p) => p.thread);
+  const how = thread === undefined ? 'the busiest' : 'as asked';
+  profile.warnings.unshift(`the trace holds ${threads.length} threads with CPU profiles (${threads.map(describeThread).join(', ')}); read ${describeThread(chosen.thread)}, ${how}: choose another with --thread ID`);
+  return { ...profile, threads, thread: chosen.thread.id };
+}
+
+export function describeThread(t: TraceThread): string {
+  return `${t.id}${t.name === '' ? '' : ` "${t.name}"`} ${t.samples} samples`;
+}

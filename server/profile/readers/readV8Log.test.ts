@@ -1,0 +1,175 @@
+// The raw V8 log reader on a hand-written log whose every address and position is known:
+// libraries, builtins, skipped bytecode handlers, external callbacks, frameless callers, GC and
+// idle states, relative frames, moved / deleted / replaced code, inlining, escapes.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { V8LogReader, parseJsName, unescapeLog } from './readV8Log';
+import type { NormalizedProfile } from '../model/types';
+
+// /app/a.js, as the log escapes it. Offsets: line 1 = 0..18, line 2 = 19..36 ("  return inner();"
+// with `inner()` at 28), line 3 = 37, line 4 = 39.. ("function inner() {"), line 5 = 58..
+// ("  return Date.now(), 1;" with `Date.now` at 67; its comma is logged as \x2C), line 6 = 82.
+const SOURCE = 'function outer() {\\n  return inner();\\n}\\nfunction inner() {\\n  return Date.now()\\x2C 1;\\n}\\n';
+
+const LOG = [
+  'v8-version,11,3,244,8,0,0',
+  'shared-library,/usr/bin/node,0x400000,0x800000,0',
+  'shared-library,[vdso],0x7f0000000000,0x7f0000002000,0',
+  'code-creation,Builtin,2,100,0x500000,100,DateNow',
+  'code-creation,BytecodeHandler,0,100,0x900000,100,LdaZeroHandler',
+  `script-source,7,/app/a.js,${SOURCE}`,
+  'code-creation,JS,13,200,0x1000,200,outer /app/a.js:1:15,0xaa0,*',
+  'code-source-info,0x1000,7,0,38,C0O0C40O28C100O37,,',
+  'code-creation,JS,10,200,0x2000,100,inner /app/a.js:4:15,0xbb0,~',
+  'code-source-info,0x2000,7,39,83,C0O39C10O67,,',
+  // 1: in DateNow (inside node's text: native, named by the builtin) <- inner@5 <- outer@2
+  'tick,0x500010,1000,0,0x0,0,0x200a,0x1029',
+  // 2: in a bytecode handler outside any library: skipped, inner is the leaf (offset 0: line 4)
+  'tick,0x900010,2000,0,0x0,0,0x2000,0x1029',
+  // 3: GC while in outer (offset 5: line 1)
+  'tick,0x1005,3000,0,0x0,1',
+  // 4: external callback: the callback (DateNow) replaces the pc in vdso
+  'tick,0x7f0000000100,4000,1,0x500020,6,0x1029',
+  // 5: frameless call: tos points into inner (offset 5: line 4) and is kept as a frame
+  'tick,0x500030,5000,0,0x2005,0,0x1029',
+  'code-move,0x2000,0x3000',
+  // 6: inner moved; outer given relative to the pc (0x900010 - 0x8fefe7 = 0x1029)
+  'tick,0x900010,6000,0,0x0,0,0x300a,-8fefe7',
+  'code-delete,0x3000',
+  // 7: top pc in deleted code: '(unknown)' under outer
+  'tick,0x3005,7000,0,0x0,0,0x1029',
+  // 8: idle, sampled in vdso
+  'tick,0x7f0000000100,8000,0,0x0,8',
+  // new code for outer with inner inlined at offset 28; offset 25 is inside the inlinee
+  'code-creation,JS,13,300,0x5000,100,outer /app/a.js:1:15,0xaa0,*',
+  'code-source-info,0x5000,7,0,38,C0O0C20O67I0,F1O28,S0xbb0',
+  // 9: in the inlined Date.now call of the new outer code: charged to outer, line 2
+  'tick,0x5019,9000,0,0x0,0',
+  // 10: earlier than the previous tick
+  'tick,0x1005,8500,0,0x0,0',
+  // code overlapping outer's first code replaces it
+  'code-creation,JS,10,400,0x1000,10,a\\x2Cb /app/a.js:7:1,0xcc0,~',
+  // 11: in the replacing code (no source info: line unknown)
+  'tick,0x1001,9500,0,0x0,0',
+];
+
+async function read(lines: string[], nativeSymbols = false): Promise<NormalizedProfile> {
+  const reader = new V8LogReader('test.v8.log', { nativeSymbols });
+  for (const line of lines) reader.line(line);
+  return reader.finish();
+}
+
+/** "outer:1 > inner:4" paths with self samples, callLine of each frame after ':'. */
+function stacks(p: NormalizedProfile): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (let i = 1; i < p.tree.count; i++) {
+    if (p.tree.selfSamples[i] === 0) continue;
+    const parts: string[] = [];
+    for (let n = i; n > 0; n = p.tree.parent[n]) parts.unshift(`${p.functions[p.tree.func[n]].name}@${p.tree.callLine[n]}`);
+    out[parts.join(' > ')] = (out[parts.join(' > ')] ?? 0) + p.tree.selfSamples[i];
+  }
+  return out;
+}
+
+describe('V8LogReader', () => {
+  it('resolves every tick to the expected stack and call lines', async () => {
+    const p = await read(LOG);
+    assert.equal(p.format, 'v8log');
+    assert.equal(p.samples, 11);
+    assert.deepEqual(stacks(p), {
+      'outer@0 > inner@2 > DateNow@5': 1, // 1
+      'outer@0 > inner@2': 2, // 2, 6 (6 at line 5, see lineTicks)
+      'outer@0 > (garbage collector)@1': 1, // 3
+      'outer@0 > DateNow@2': 1, // 4
+      'outer@0 > inner@2 > DateNow@4': 1, // 5
+      'outer@0 > (unknown)@2': 1, // 7
+      '(idle)@0': 1, // 8
+      'outer@0': 2, // 9, 10
+      'a,b@0': 1, // 11
+    });
+  });
+
+  it('merges code objects of one function and names functions by their position', async () => {
+    const p = await read(LOG);
+    const outer = p.functions.filter((f) => f.name === 'outer');
+    assert.deepEqual(outer, [{ name: 'outer', url: '/app/a.js', line: 1, column: 15, category: 'user' }]);
+    const categories = Object.fromEntries(p.functions.map((f) => [f.name, f.category]));
+    assert.deepEqual(categories, { outer: 'user', inner: 'user', DateNow: 'native', '(garbage collector)': 'gc', '(unknown)': 'native', '(idle)': 'idle', 'a,b': 'user' });
+  });
+
+  it('puts self samples on source lines, inlined code on the line of the inlined call', async () => {
+    const p = await read(LOG);
+    const lines = p.lineTicks.map((t) => `${p.functions[p.tree.func[t.node]].name}:${t.line}=${t.samples}`).sort();
+    // inner: tick 2 at offset 0 (line 4) and tick 6 at offset 10 (line 5); outer: tick 10 at
+    // offset 5 (line 1) and tick 9 in the inlinee, charged to line 2.
+    assert.deepEqual(lines, ['inner:4=1', 'inner:5=1', 'outer:1=1', 'outer:2=1']);
+  });
+
+  it('gives each tick the time to the next one and warns about going back in time', async () => {
+    const p = await read(LOG);
+    let total = 0;
+    for (const ms of p.tree.selfMs) total += ms;
+    // 1000..9000 in 1000 µs steps; 8500 comes after 9000: 0 µs, and the clock stays at 9000,
+    // so 9500 adds 500 µs; the last tick lasts one average interval: (9500 - 1000) / 10 µs.
+    // The ticks' times add up to the duration.
+    assert.equal(Math.round(total * 1000), 8000 + 0 + 500 + 850);
+    assert.equal(p.durationMs, (9500 - 1000 + 850) / 1000);
+    assert.deepEqual(p.warnings, ['1 tick(s) earlier than the previous one were counted as 0 ms']);
+  });
+
+  it('skips malformed lines with one warning and keeps going', async () => {
+    const p = await read([...LOG.slice(0, 10), 'tick,', 'code-creation,JS,10', 'code-move,zz,0x1', '%%%', ...LOG.slice(10)]);
+    assert.equal(p.samples, 11);
+    assert.equal(p.warnings.filter((w) => /malformed/.test(w)).length, 1);
+    assert.match(p.warnings.join('\n'), /^4 malformed log line\(s\) were skipped, first: "tick,"$/m);
+  });
+
+  it('reads lines of scripts it was not given from local files, and says when it cannot', async () => {
+    const withoutSource = LOG.filter((l) => !l.startsWith('script-source'));
+    const p = await read(withoutSource);
+    assert.deepEqual(p.lineTicks, []);
+    assert.match(p.warnings.join('\n'), /no source for 1 script\(s\) \(lines unknown\), e\.g\. \/app\/a\.js/);
+  });
+
+  it('parses names with spaces, escapes and no position', () => {
+    assert.deepEqual(parseJsName('get size /app/x.js:3:7'), { name: 'get size', url: '/app/x.js', line: 3, column: 7 });
+    assert.deepEqual(parseJsName(' node:internal/main/run_main_module:1:1'), { name: '(anonymous)', url: 'node:internal/main/run_main_module', line: 1, column: 1 });
+    assert.deepEqual(parseJsName('Math.max'), { name: 'Math.max', url: '', line: 0, column: 0 });
+    // new Function / eval code has a position but no url.
+    assert.deepEqual(parseJsName('handler14 :3:26'), { name: 'handler14', url: '', line: 3, column: 26 });
+    assert.equal(unescapeLog('a\\x2Cb\\nc\\\\d\\u00e9'), 'a,b\nc\\dé');
+  });
+
+  it('keeps hostile names as text', async () => {
+    const hostile = '<img src=x onerror=alert(1)>';
+    const p = await read(['code-creation,JS,10,1,0x10,10,' + hostile + ' /app/x.js:1:1,0x1,~', 'tick,0x12,1,0,0x0,0']);
+    assert.equal(p.functions[0].name, hostile);
+  });
+
+  it("names C++ frames from the binary's symbol table, only when the log's builtins sit where the table says", async function () {
+    let listing = '';
+    try {
+      listing = execFileSync('nm', ['-n', '-S', '--defined-only', process.execPath], { encoding: 'utf8', maxBuffer: 1 << 29 });
+    } catch {
+      this.skip();
+    }
+    const address = (symbol: string): number | undefined => {
+      const m = new RegExp(`^([0-9a-f]+) [0-9a-f]+ [Tt] ${symbol}$`, 'm').exec(listing);
+      return m === null ? undefined : parseInt(m[1], 16);
+    };
+    const dateNow = address('Builtins_DateNow');
+    const hrtime = address('uv_hrtime');
+    if (dateNow === undefined || hrtime === undefined) this.skip();
+    const hex = (n: number): string => `0x${n.toString(16)}`;
+    const log = (builtinAt: number | null): string[] => [
+      `shared-library,${process.execPath},0x1000,${hex(Math.max(dateNow, hrtime) + 0x100000)},0`,
+      ...(builtinAt === null ? [] : [`code-creation,Builtin,2,1,${hex(builtinAt)},12,DateNow`]),
+      `tick,${hex(hrtime + 1)},1,0,0x0,6`,
+    ];
+    const names = (p: NormalizedProfile): string[] => p.functions.map((f) => f.name);
+    assert.deepEqual(names(await read(log(dateNow), true)), ['uv_hrtime']);
+    assert.deepEqual(names(await read(log(dateNow), false)), [process.execPath], 'switched off');
+    assert.deepEqual(names(await read(log(dateNow + 16), true)), [process.execPath], 'builtins elsewhere: another binary');
+    assert.deepEqual(names(await read(log(null), true)), [process.execPath], 'nothing to check the table against');
+  });
+});
