@@ -11,7 +11,7 @@ import type { Finding } from '../../rules/api';
 import { costIndexOf, type CostIndex, type CostTable, type MeasuredCost } from '../join/costIndex';
 import { formatCost, formatMs, formatPercent, formatWeight, percentOf } from '../shared/format';
 import type { LineDetail } from '../profile/analysis/report';
-import type { Insight, PathMapping } from '../profile/model/types';
+import type { Insight } from '../profile/model/types';
 import { oneLine, ProfileSession, type FromWorker, type LoadedProfile, type SessionRequest, type SessionResult, type ToWorker } from '../profile/worker';
 import {
   Requests,
@@ -24,6 +24,7 @@ import {
   type ProfileSummary,
 } from '../protocol';
 import { uriToPath } from './validation';
+import { DEFAULT_SETTINGS, readPathMappings, type HotframeSettings } from './settings';
 
 /** A diagnostic the profile raises on its own (GC share, hot normalizeSpawnArguments...). */
 export interface InsightDiagnostic {
@@ -44,8 +45,6 @@ export interface ProfileFeatures {
   /** Insights of the loaded profile that land in this file. */
   insightsFor(filePath: string): InsightDiagnostic[];
 }
-
-const DEFAULT_HOT_THRESHOLD_PERCENT = 1;
 
 /** Where the analysis runs: the profile worker, or (when no built worker sits beside this module, e.g. under tsx) this thread. */
 interface ProfileBackend {
@@ -172,14 +171,12 @@ function isStringArray(value: unknown): value is string[] {
 }
 
 /** Checks what the client sent; it crossed a process boundary and may be anything. */
-function loadParams(raw: unknown): LoadProfileParams & { workDoneToken?: ProgressToken } {
+function loadParams(raw: unknown, warn: (line: string) => void): LoadProfileParams & { workDoneToken?: ProgressToken } {
   const params = raw as Partial<LoadProfileParams> & { workDoneToken?: unknown } | null;
   if (params === null || typeof params !== 'object') throw invalid('loadProfile: expected {path, role, pathMappings, roots}');
   if (typeof params.path !== 'string' || !isAbsolute(params.path)) throw invalid(`loadProfile: path must be an absolute file path, got ${JSON.stringify(params.path)}`);
   if (params.role !== 'primary' && params.role !== 'baseline') throw invalid(`loadProfile: role must be 'primary' or 'baseline'`);
-  const mappings: PathMapping[] = Array.isArray(params.pathMappings)
-    ? params.pathMappings.filter((m): m is PathMapping => typeof m === 'object' && m !== null && typeof m.from === 'string' && typeof m.to === 'string')
-    : [];
+  const mappings = readPathMappings(params.pathMappings, warn);
   const roots = isStringArray(params.roots) ? params.roots : [];
   const token = typeof params.workDoneToken === 'string' || typeof params.workDoneToken === 'number' ? params.workDoneToken : undefined;
   // Both name a part of the file: a pprof sample type, a trace's thread; bounded like every input.
@@ -242,13 +239,13 @@ export function hoverMarkdown(detail: LineDetail): string {
 /**
  * Registers the hotframe/* requests and the hover provider. `onProfileChanged` lets the
  * diagnostics side revalidate open documents when a profile is loaded or cleared. `settings`
- * gives the `hotframe.hotThresholdPercent` in force (default 1). `isTrusted` is the workspace's
+ * gives the settings in force (server/lsp/settings.ts; the defaults when absent). `isTrusted` is the workspace's
  * trust: in an untrusted one nm never runs and the (workspace-set) path mappings are ignored.
  */
 export function registerProfileFeatures(
   connection: Connection,
   onProfileChanged: () => void,
-  settings?: () => { hotThresholdPercent: number },
+  settings: () => HotframeSettings = () => DEFAULT_SETTINGS,
   isTrusted: () => boolean = () => true,
 ): ProfileFeatures {
   let primary: { summary: ProfileSummary; table: CostTable; index: CostIndex; insights: Insight[] } | null = null;
@@ -265,7 +262,7 @@ export function registerProfileFeatures(
     : new InProcessBackend();
 
   connection.onRequest(Requests.loadProfile, async (raw: unknown, token: CancellationToken) => {
-    const params = loadParams(raw);
+    const params = loadParams(raw, (line) => connection.console.warn(line));
     loading.get(params.role)?.abort();
     const controller = new AbortController();
     loading.set(params.role, controller);
@@ -368,7 +365,7 @@ export function registerProfileFeatures(
 
   return {
     costOf: (filePath, finding) => primary?.index.costOf(filePath, finding) ?? null,
-    hotThresholdPercent: () => settings?.().hotThresholdPercent ?? DEFAULT_HOT_THRESHOLD_PERCENT,
+    hotThresholdPercent: () => settings().hotThresholdPercent,
     insightsFor: (filePath) => {
       const file = resolve(filePath);
       return (primary?.insights ?? [])
