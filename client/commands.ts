@@ -11,6 +11,7 @@ import { OPEN_LOCATION_COMMAND, type OverviewTree } from './views';
 import type { FlamePanel } from './flamePanel';
 import { RECORD_ALLOCATION_COMMAND, RECORD_COMMAND, STOP_COMMAND, type ProfileRecorder } from './recording';
 import { profileHintShown } from './profileHint';
+import { loadedLine, threadItems } from './presentation/profileLoad';
 import type { FlameNode } from '../server/profile/model/types';
 import { Requests, type FlameGraphParams, type FlameGraphResult, type FlameMode, type LoadProfileParams, type ProfileRole, type ProfileSummary } from '../server/protocol';
 
@@ -125,7 +126,7 @@ export async function loadProfile(ctx: HotframeContext, file: string, role: Prof
     if (!summary) return null;
     ctx.setProfile(role, summary);
     void ctx.extension.workspaceState.update(LAST_PROFILE_FOLDER, path.dirname(file));
-    ctx.output.appendLine(`[profile] ${role} ${summary.path}: ${summary.format}, ${summary.unit === 'ms' ? `${summary.samples} samples, ${summary.durationMs} ms` : `${summary.samples} ${summary.unit}`}`);
+    ctx.output.appendLine(loadedLine(role, summary));
     for (const note of summary.notes ?? []) ctx.output.appendLine(`[profile] ${note}`);
     for (const warning of summary.warnings) ctx.output.appendLine(`[profile] warning: ${warning}`);
     // A trace with several threads: offer the others (not awaited: the load is done).
@@ -141,10 +142,7 @@ export async function loadProfile(ctx: HotframeContext, file: string, role: Prof
 /** The threads of a trace in a quick pick, the one read first; picking another loads it. */
 async function offerThreads(ctx: HotframeContext, file: string, role: ProfileRole, summary: ProfileSummary): Promise<void> {
   const threads = summary.threads ?? [];
-  const items = [...threads]
-    .sort((a, b) => (a.id === summary.thread ? -1 : b.id === summary.thread ? 1 : b.samples - a.samples))
-    .map((t) => ({ label: t.name || t.id, description: `${t.id} · ${t.samples} samples`, detail: t.id === summary.thread ? 'read now (the busiest)' : undefined, id: t.id }));
-  const picked = await vscode.window.showQuickPick(items, { title: `Hotframe: ${summary.name} holds ${threads.length} threads with CPU profiles`, placeHolder: 'The thread to show' });
+  const picked = await vscode.window.showQuickPick(threadItems(summary), { title: `Hotframe: ${summary.name} holds ${threads.length} threads with CPU profiles`, placeHolder: 'The thread to show' });
   if (picked !== undefined && picked.id !== summary.thread) await loadProfile(ctx, file, role, { thread: picked.id });
 }
 

@@ -1,9 +1,6 @@
-// The client's pure presentation logic, run inside VS Code because its modules import `vscode`.
 import * as assert from 'node:assert/strict';
-import { heatBucket, planHeat } from '../../../client/decorations';
-import { statusText } from '../../../client/statusBar';
-import { summaryHtml } from '../../../client/profileEditor';
-import type { FileHeat, ProfileSummary } from '../../../server/protocol';
+import type { FileHeat, ProfileSummary } from '../../server/protocol';
+import { bucketColors, callNote, functionNote, heatBucket, lineNote, planHeat } from './heat';
 
 const summary: ProfileSummary = {
   name: 'before.cpuprofile',
@@ -19,7 +16,7 @@ const summary: ProfileSummary = {
   warnings: [],
 };
 
-describe('presentation', () => {
+describe('heat (client/presentation/heat.ts)', () => {
   it('scales heat by the square root of the share, in 8 buckets', () => {
     assert.deepEqual([0, -1, Number.NaN, 0.01, 1, 1.6, 25, 100, 250].map(heatBucket), [0, 0, 0, 1, 1, 2, 4, 8, 8]);
   });
@@ -58,17 +55,27 @@ describe('presentation', () => {
     assert.equal(planHeat(heat, 0.1, 10).notes[1]!.text, '2.00 ms · 0.50% CPU');
   });
 
-  it('formats the status bar text with the shared formatter (GC as a share of CPU time)', () => {
-    assert.equal(statusText(summary), '$(flame) before.cpuprofile · 12.3 s · GC 8.04% CPU');
-    assert.equal(statusText({ ...summary, durationMs: 850, gcPercent: 27.4 }), '$(flame) before.cpuprofile · 850 ms · GC 27.4% CPU');
-    assert.equal(statusText({ ...summary, gcPercent: 0.44 }), '$(flame) before.cpuprofile · 12.3 s · GC 0.44% CPU');
+  it('notes at most 10 hot lines per file, the hottest', () => {
+    const lines = Array.from({ length: 12 }, (_, i) => ({ line: i + 1, selfMs: i + 1, selfSamples: i + 1, percent: i + 1 }));
+    const plan = planHeat({ profile: summary, lines, functions: [], callSites: [], callLines: [] }, 1, 20);
+    assert.equal(plan.lines.length, 12);
+    assert.deepEqual(plan.notes.map((n) => n.line), [3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
   });
 
-  it('escapes profile strings in the summary page', () => {
-    const html = summaryHtml('/p/x.cpuprofile', { ...summary, name: '<img src=x onerror=alert(1)>', warnings: ['"quoted" & <b>'] }, null);
-    assert.ok(!html.includes('<img'));
-    assert.ok(html.includes('&#60;img src=x onerror=alert(1)&#62;'));
-    assert.ok(html.includes('&#34;quoted&#34; &#38; &#60;b&#62;'));
-    assert.ok(html.includes("default-src 'none'"));
+  it('draws nothing on a file the profile does not measure', () => {
+    assert.deepEqual(planHeat({ profile: null, lines: [], functions: [], callSites: [], callLines: [] }, 1, 10), { lines: [], callLines: [], notes: [] });
+  });
+
+  it('writes an allocation profile in its unit, never as time', () => {
+    assert.equal(lineNote(4.2, 1024 * 1024 * 1.2, 'bytes'), 'allocates 1.20 MiB · 4.20% of bytes');
+    assert.equal(callNote('parse', 7.2, 3 * 1024 * 1024, 'bytes'), 'this call (parse): allocates 3.00 MiB · 7.20% of bytes');
+    assert.equal(callNote('', 7.2, 933), 'this call ((anonymous)): 933 ms · 7.20% CPU');
+    assert.equal(functionNote(300 * 1024 * 1024, 366 * 1024 * 1024, 37, 'bytes', true), 'allocates 366 MiB · 37.0% of bytes (self 300 MiB) · placed by name (no URL in the profile)');
+    assert.equal(functionNote(1.2, 42, 4.2), 'self 1.20 ms · total 42.0 ms · 4.20% CPU');
+  });
+
+  it('colours a hotter bucket more strongly', () => {
+    assert.deepEqual(bucketColors(8), { background: 'rgba(255, 90, 20, 0.500)', ruler: 'rgba(255, 90, 20, 1.000)', callBar: 'rgba(200, 40, 160, 1.000)', callRuler: 'rgba(200, 40, 160, 1.000)' });
+    assert.deepEqual(bucketColors(1), { background: 'rgba(255, 90, 20, 0.063)', ruler: 'rgba(255, 90, 20, 0.125)', callBar: 'rgba(200, 40, 160, 0.344)', callRuler: 'rgba(200, 40, 160, 0.125)' });
   });
 });
