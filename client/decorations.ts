@@ -18,7 +18,7 @@ export class HeatDecorations implements vscode.Disposable {
   });
   /** Server answers by document URI; dropped when the profile changes or the file is saved. */
   private readonly cache = new Map<string, Promise<FileHeat | null>>();
-  /** What was last drawn per document, for `hotframe._debugState`. */
+  /** What is drawn per visible document (read by the extension's API, client/api.ts). */
   readonly applied = new Map<string, AppliedHeat>();
   private readonly subscriptions: vscode.Disposable[] = [];
 
@@ -72,7 +72,7 @@ export class HeatDecorations implements vscode.Disposable {
     for (const editor of vscode.window.visibleTextEditors) void this.apply(editor);
   }
 
-  /** Resolves once every visible editor has been (re)decorated; used by commands and tests. */
+  /** Resolves once every visible editor has been (re)decorated. */
   async settle(): Promise<void> {
     await Promise.all(vscode.window.visibleTextEditors.map((e) => this.apply(e)));
   }

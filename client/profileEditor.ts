@@ -3,7 +3,7 @@
 // with a link to the flame graph; the page runs no script.
 import * as vscode from 'vscode';
 import type { HotframeContext } from './ctx';
-import { loadProfile } from './commands';
+import { loadProfileOutcome } from './commands';
 import { summaryHtml } from './presentation/summaryPage';
 
 export const PROFILE_EDITOR_VIEW_TYPE = 'hotframe.profileSummary';
@@ -25,9 +25,8 @@ export class ProfileEditorProvider implements vscode.CustomReadonlyEditorProvide
     panel.webview.options = { enableScripts: false, enableCommandUris: ['hotframe.showFlameGraph'] };
     const file = document.uri.fsPath;
     panel.webview.html = summaryHtml(file, null, 'Loading…');
-    const before = this.ctx.lastError;
-    const summary = await loadProfile(this.ctx, file, 'primary');
-    const error = summary ? null : this.ctx.lastError !== before ? this.ctx.lastError : 'Loading was cancelled.';
-    panel.webview.html = summaryHtml(file, summary, error);
+    const outcome = await loadProfileOutcome(this.ctx, file, 'primary');
+    if ('summary' in outcome) panel.webview.html = summaryHtml(file, outcome.summary, null);
+    else panel.webview.html = summaryHtml(file, null, 'error' in outcome ? outcome.error : 'Loading was cancelled.');
   }
 }

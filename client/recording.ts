@@ -53,8 +53,6 @@ function npmScripts(): ScriptPick[] {
 export class ProfileRecorder implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('hotframe.recording', vscode.StatusBarAlignment.Left, 11);
   private current: { recording: Recording; label: string; timer: NodeJS.Timeout } | null = null;
-  /** The last recording's outcome, for the e2e suite. */
-  last: { label: string; result: RecordingResult; opened: string | null } | null = null;
   /** What the current (or last) recording records. */
   private kind: ProfileKindName = 'cpu';
 
@@ -75,6 +73,7 @@ export class ProfileRecorder implements vscode.Disposable {
     return this.current !== null;
   }
 
+  /** What the status bar entry shows while recording. */
   get statusText(): string | null {
     return this.current ? this.item.text : null;
   }
@@ -177,14 +176,12 @@ export class ProfileRecorder implements vscode.Disposable {
     }
     const ended = howItEnded(result);
     output.appendLine(`[record] ${label} ${ended}; ${result.profiles.length} profile(s) in ${result.dir}`);
-    this.last = { label, result, opened: null };
     if (result.profiles.length === 0) {
       this.ctx.showError(`Hotframe: ${label} ${ended} and no Node process wrote a ${PROFILE_KINDS[this.kind].label}`);
       return result;
     }
     const busiest = result.profiles[0];
     await this.openProfile(busiest.path);
-    this.last.opened = busiest.path;
     if (result.profiles.length > 1) {
       const cpu = busiest.cpuMs === null ? '' : ` (${Math.round(busiest.cpuMs)} ms of CPU)`;
       void vscode.window

@@ -14,7 +14,7 @@ export class ProfileStatusBar implements vscode.Disposable {
     this.update();
   }
 
-  /** What the item shows, for the e2e suite (status bar text cannot be read through the API). */
+  /** What the item shows; null while hidden (read by the extension's API, client/api.ts). */
   get text(): string | null {
     return this.ctx.profile ? this.item.text : null;
   }

@@ -26,7 +26,7 @@ export class OverviewTree implements vscode.TreeDataProvider<OverviewNode>, vsco
     this.subscription = ctx.onDidChangeProfile(() => void this.refresh());
   }
 
-  /** The data the tree shows, for `hotframe._debugState`. */
+  /** The data the tree shows (read by the extension's API, client/api.ts). */
   get current(): OverviewResult | null {
     return this.overview;
   }
