@@ -11,7 +11,7 @@ import { profileHintShown } from './profileHint';
 import type { ProfileRecorder } from './recording';
 import type { ProfileStatusBar } from './statusBar';
 import type { OverviewTree } from './views';
-import type { FlameGraphResult, OverviewResult, ProfileSummary } from '../server/protocol';
+import type { FlameGraphResult, OverviewResult, ProfileSummary } from '../server/protocol/wire';
 
 export interface HotframeState {
   profile: ProfileSummary | null;

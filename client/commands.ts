@@ -9,7 +9,8 @@ import { OPEN_LOCATION_COMMAND } from './views';
 import type { FlamePanel } from './flamePanel';
 import { RECORD_ALLOCATION_COMMAND, RECORD_COMMAND, STOP_COMMAND, type ProfileRecorder } from './recording';
 import { loadedLine, threadItems } from './presentation/profileLoad';
-import { Requests, type FlameGraphParams, type FlameGraphResult, type FlameMode, type LoadProfileParams, type ProfileRole, type ProfileSummary } from '../server/protocol';
+import type { FlameGraphParams, FlameGraphResult, FlameMode, ProfileRole, ProfileSummary } from '../server/protocol/wire';
+import { Requests, type LoadProfileParams } from '../server/protocol/lsp';
 
 /**
  * What the file picker offers: profile types only (.cpuprofile, a raw --prof log, --preprocess
@@ -118,7 +119,7 @@ export async function loadProfileOutcome(ctx: HotframeContext, file: string, rol
           if (value.kind !== 'end') forward(value);
         });
         try {
-          return await ctx.client.sendRequest<ProfileSummary | undefined>(Requests.loadProfile, params, token);
+          return await ctx.client.sendRequest(Requests.loadProfile, params, token);
         } finally {
           listening.dispose();
         }
@@ -169,7 +170,7 @@ export async function openLocation(ctx: HotframeContext, file: unknown, line: un
 /** Every flame graph the panel shows comes through here (first show and the webview's toggles). */
 export async function requestFlameGraph(ctx: HotframeContext, mode: FlameMode, onlyMyCode: boolean): Promise<FlameGraphResult> {
   const params: FlameGraphParams = { mode, onlyMyCode };
-  return ctx.request<FlameGraphResult>(Requests.flameGraph, params);
+  return ctx.request(Requests.flameGraph, params);
 }
 
 async function showFlameGraph(ctx: HotframeContext, flame: FlamePanel, mode: FlameMode): Promise<void> {
@@ -233,7 +234,7 @@ export function registerCommands(ctx: HotframeContext, parts: CommandParts): vsc
     }),
     register('hotframe.clearProfile', async () => {
       try {
-        await ctx.request<unknown>(Requests.clearProfile, {});
+        await ctx.request(Requests.clearProfile);
       } catch (error) {
         ctx.output.appendLine(`[profile] clear: ${errorMessage(error)}`);
       }

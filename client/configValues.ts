@@ -1,7 +1,7 @@
 // The values of the `hotframe.*` settings the client uses, checked (no vscode import, so they
 // are unit-tested). client/config.ts is the one place that asks VS Code for them; the server
 // reads the rule levels and the hot threshold itself (server/lsp/settings.ts).
-import type { PathMapping } from '../server/profile/model/types';
+import type { PathMapping } from '../server/protocol/wire';
 
 export const SECTION = 'hotframe';
 

@@ -2,7 +2,8 @@
 // insights, and the files the profile names that were not found locally.
 import * as vscode from 'vscode';
 import type { HotframeContext } from './ctx';
-import { Requests, type OverviewResult } from '../server/protocol';
+import { Requests } from '../server/protocol/lsp';
+import type { OverviewResult } from '../server/protocol/wire';
 import { overviewChildren, overviewRow, type OverviewNode } from './presentation/overview';
 
 export const OPEN_LOCATION_COMMAND = 'hotframe._openLocation';
@@ -49,7 +50,7 @@ export class OverviewTree implements vscode.TreeDataProvider<OverviewNode>, vsco
     let overview: OverviewResult | null = null;
     if (this.ctx.profile) {
       try {
-        overview = await this.ctx.request<OverviewResult>(Requests.overview, {});
+        overview = await this.ctx.request(Requests.overview);
       } catch (error) {
         this.ctx.output.appendLine(`[overview] ${error instanceof Error ? error.message : String(error)}`);
       }

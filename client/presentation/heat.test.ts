@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import type { FileHeat, ProfileSummary } from '../../server/protocol';
+import type { FileHeat, ProfileSummary } from '../../server/protocol/wire';
 import { bucketColors, callNote, functionNote, heatBucket, lineNote, planHeat } from './heat';
 
 const summary: ProfileSummary = {

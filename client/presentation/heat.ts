@@ -1,7 +1,7 @@
 // What heat looks like: the buckets a line's share falls in, their colours, the end-of-line
 // notes, and the plan of what to draw on one file. No vscode import: client/decorations.ts turns
 // the plan into decorations, and the unit tests read it directly.
-import type { FileHeat } from '../../server/protocol';
+import type { FileHeat } from '../../server/protocol/wire';
 import { formatMs, formatPercent, formatWeight, SHARE_OF_SHORT, type WeightUnit } from '../../server/shared/format';
 
 /** Decoration types cannot vary their background per range, so heat is quantized into buckets. */

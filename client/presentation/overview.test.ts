@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import type { OverviewResult, ProfileSummary } from '../../server/protocol';
-import type { CallSite, FunctionCost, Insight } from '../../server/profile/model/types';
+import type { OverviewResult, ProfileSummary } from '../../server/protocol/wire';
+import type { CallSite, FunctionCost, Insight } from '../../server/protocol/wire';
 import { MAX_ITEMS, overviewChildren, overviewRow, type OverviewNode } from './overview';
 
 const profile: ProfileSummary = {

@@ -3,8 +3,8 @@
 // description, tooltip, icon and target. No vscode import (unit-tested); client/views.ts turns
 // the rows into TreeItems.
 import * as path from 'node:path';
-import type { OverviewResult } from '../../server/protocol';
-import type { AttributedLibraryCost, CallSite, FunctionCost, Insight } from '../../server/profile/model/types';
+import type { OverviewResult } from '../../server/protocol/wire';
+import type { AttributedLibraryCost, CallSite, FunctionCost, Insight } from '../../server/protocol/wire';
 import { formatCost, formatCostShort, formatMs, formatPercent, formatWeight, percentOf } from '../../server/shared/format';
 
 /** Items per section: a review starts with the top of the list; the flame graph has the rest. */

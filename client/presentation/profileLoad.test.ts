@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import type { ProfileSummary } from '../../server/protocol';
+import type { ProfileSummary } from '../../server/protocol/wire';
 import { loadedLine, threadItems } from './profileLoad';
 
 const summary: ProfileSummary = {

@@ -1,6 +1,6 @@
 // The texts around a profile load: the output line that records it and the thread picker of a
 // trace. No vscode import (unit-tested); client/commands.ts does the load.
-import type { ProfileRole, ProfileSummary } from '../../server/protocol';
+import type { ProfileRole, ProfileSummary } from '../../server/protocol/wire';
 
 /** "[profile] primary /p/a.cpuprofile: cpuprofile, 9000 samples, 12345 ms" (an allocation profile: "1234 bytes"). */
 export function loadedLine(role: ProfileRole, summary: ProfileSummary): string {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import type { ProfileSummary } from '../../server/protocol';
+import type { ProfileSummary } from '../../server/protocol/wire';
 import { statusText, statusTooltip } from './statusBar';
 
 const summary: ProfileSummary = {

@@ -1,6 +1,6 @@
 // The status bar entry's text and tooltip for the loaded profile. No vscode import (unit-tested);
 // client/statusBar.ts owns the item.
-import type { ProfileSummary } from '../../server/protocol';
+import type { ProfileSummary } from '../../server/protocol/wire';
 import { formatMs, formatPercent, formatShare, formatWeight } from '../../server/shared/format';
 
 /** "$(flame) name · 12.3 s · GC 8.04% CPU"; an allocation profile shows what was allocated instead. */

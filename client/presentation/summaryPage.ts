@@ -1,7 +1,7 @@
 // The profile summary page of the custom editor (Open With… > Hotframe Profile Summary): the
 // profile's figures, its warnings, a link to the flame graph, or the error that stopped the load.
 // Runs no script; every profile string is escaped. No vscode import (unit-tested).
-import type { ProfileSummary } from '../../server/protocol';
+import type { ProfileSummary } from '../../server/protocol/wire';
 import { formatMs, formatShare, formatWeight } from '../../server/shared/format';
 
 function escapeHtml(text: string): string {

@@ -8,7 +8,7 @@ import { DidChangeConfigurationNotification } from 'vscode-languageserver';
 
 import type { RuleId, RuleLevel } from '../../rules/api';
 import { RULE_LEVELS, isRuleId, isRuleLevel } from '../static/ruleLevels';
-import type { PathMapping } from '../profile/model/types';
+import type { PathMapping } from '../protocol/wire';
 import { DEFAULT_HOT_THRESHOLD_PERCENT } from '../join/costIndex';
 
 export interface HotframeSettings {

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { HotframeApi } from '../../../client/api';
-import type { FlameNode } from '../../../server/profile/model/types';
+import type { FlameNode } from '../../../server/protocol/wire';
 
 export const EXTENSION_ID = 'hotframe.hotframe';
 
