@@ -10,6 +10,7 @@ import type { CancellationToken, Connection, Hover, ProgressToken } from 'vscode
 import type { Finding } from '../../rules/api';
 import { costIndexOf, type CostIndex, type CostTable, type MeasuredCost } from '../join/costIndex';
 import { formatCost, formatMs, formatPercent, formatWeight, percentOf } from '../shared/format';
+import { uriToPath } from '../shared/paths';
 import type { LineDetail } from '../profile/analysis/report';
 import type { Insight, PathMapping } from '../profile/model/types';
 import { oneLine, ProfileSession, type FromWorker, type LoadedProfile, type SessionRequest, type SessionResult, type ToWorker } from '../profile/worker';
@@ -23,7 +24,6 @@ import {
   type OverviewResult,
   type ProfileSummary,
 } from '../protocol';
-import { uriToPath } from './validation';
 
 /** A diagnostic the profile raises on its own (GC share, hot normalizeSpawnArguments...). */
 export interface InsightDiagnostic {

@@ -2,6 +2,7 @@
 // costs aggregated, library time attributed to user call sites, insights found. Views (CLI text
 // and JSON, editor heat, hover, flame graph) all read from the `AnalyzedProfile` built here.
 import { dirname, resolve } from 'node:path';
+import { errnoCode } from '../../shared/errors';
 import { tryReadGuardedText } from '../../shared/guardedRead';
 import type { ReadScope } from '../../shared/readScope';
 
@@ -12,7 +13,7 @@ import { DEFAULT_MIN_FRACTION, invertTree, mergeProfile, toFlameNodes, type Merg
 import { DEFERRED_WORK, findInsights, type SourceLineReader } from './insights';
 import { callLinesOf } from './callLines';
 import { FunctionRanges, placeInlinedLines } from './inlinedLines';
-import { loadProfile, type LoadOptions } from '../readers/load';
+import { asInputError, loadProfile, type LoadOptions } from '../readers/load';
 import { inferLocations } from '../location/inferLocations';
 import { isLocalCandidate, PathResolver } from '../location/pathMapping';
 import { ProfileInputError } from '../readers/profileInputError';
@@ -323,10 +324,7 @@ export async function analyzeProfileFile(path: string, options: AnalysisOptions 
     profile = await loadProfile(path, { nativeSymbols: options.nativeSymbols, mayReadScript: (file) => scope.allows(file), ...load });
   } catch (error) {
     if (error instanceof ProfileInputError || load.signal?.aborted === true) throw error;
-    const code = (error as NodeJS.ErrnoException | null)?.code;
-    if (code === 'ENOENT') throw new ProfileInputError(`${path}: no such file`);
-    if (code === 'EISDIR') throw new ProfileInputError(`${path}: is a directory, not a profile`);
-    if (code === 'EACCES' || code === 'EPERM') throw new ProfileInputError(`${path}: permission denied`);
+    if (errnoCode(error) !== undefined) throw asInputError(path, error);
     throw error;
   }
   load.signal?.throwIfAborted();
