@@ -18,7 +18,7 @@ import { inferLocations } from '../location/inferLocations';
 import { isLocalCandidate, PathResolver } from '../location/pathMapping';
 import { ProfileInputError } from '../readers/profileInputError';
 import { SourceMapCache } from '../location/sourceMaps';
-import { SHARE_OF } from '../../shared/format';
+import { formatMs, SHARE_OF } from '../../shared/format';
 import type { CallLine, CallSite, CostTable, FileCosts, FlameNode, FunctionCost, LineCost, NormalizedProfile, ProfileReport, ReportOptions, WeightUnit } from '../model/types';
 
 export interface AnalysisOptions extends ReportOptions {
@@ -279,7 +279,7 @@ export function buildReport(profile: NormalizedProfile, options: AnalysisOptions
     const placed = placeInlinedLines(profile, shape, localFileOf, ranges);
     lineProfile = { ...profile, lineTicks: placed.lineTicks };
     if (placed.unplaced > 0) {
-      inlineWarnings.push(`${placed.unplaced} line tick(s) of inlined code (${placed.unplacedMs.toFixed(1)} ms) name lines outside their function and no callee holding them: kept in the function's self time, not on a line`);
+      inlineWarnings.push(`${placed.unplaced} line tick(s) of inlined code (${formatMs(placed.unplacedMs)}) name lines outside their function and no callee holding them: kept in the function's self time, not on a line`);
     }
   }
   const aggregates = aggregate(lineProfile, index, shape, locateLine);
