@@ -1,8 +1,8 @@
 // The commands' options, split by node:util parseArgs (`--name value`, `--name=value`, `--` ends
 // the options) and checked here, so that every mistake is one line of ours and exit 2.
 import { parseArgs } from 'node:util';
-import { InputError } from '../shared/errors';
 
+import { InputError } from '../shared/errors';
 
 export interface ParsedArgs {
   positionals: string[];
