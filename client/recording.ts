@@ -8,6 +8,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { formatMs } from '../server/shared/format';
 import { parseCommandLine, PROFILE_KINDS, startRecording, type ProfileKindName, type Recording, type RecordingResult } from '../server/shared/recordProfile';
 import type { HotframeContext } from './ctx';
 import { cpuDescription, howItEnded, recordingStatus, stoppingStatus } from './presentation/recording';
@@ -183,7 +184,7 @@ export class ProfileRecorder implements vscode.Disposable {
     const busiest = result.profiles[0];
     await this.openProfile(busiest.path);
     if (result.profiles.length > 1) {
-      const cpu = busiest.cpuMs === null ? '' : ` (${Math.round(busiest.cpuMs)} ms of CPU)`;
+      const cpu = busiest.cpuMs === null ? '' : ` (${formatMs(busiest.cpuMs)} of CPU)`;
       void vscode.window
         .showInformationMessage(`Hotframe: ${result.profiles.length} Node processes were recorded; opened the busiest, ${path.basename(busiest.path)}${cpu}.`, 'Open Another…')
         .then((choice) => (choice ? this.pickAnother(result) : undefined));

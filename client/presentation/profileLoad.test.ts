@@ -18,7 +18,7 @@ const summary: ProfileSummary = {
 
 describe('profile load texts (client/presentation/profileLoad.ts)', () => {
   it('records a load in one output line, in the profile unit', () => {
-    assert.equal(loadedLine('primary', summary), '[profile] primary /p/trace.json: cpuprofile, 9000 samples, 12345 ms');
+    assert.equal(loadedLine('primary', summary), '[profile] primary /p/trace.json: cpuprofile, 9000 samples, 12.3 s');
     assert.equal(loadedLine('baseline', { ...summary, unit: 'bytes', samples: 420 }), '[profile] baseline /p/trace.json: cpuprofile, 420 bytes');
   });
 

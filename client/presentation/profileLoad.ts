@@ -1,10 +1,11 @@
 // The texts around a profile load: the output line that records it and the thread picker of a
 // trace. No vscode import (unit-tested); client/commands.ts does the load.
 import type { ProfileRole, ProfileSummary } from '../../server/protocol/wire';
+import { formatMs } from '../../server/shared/format';
 
-/** "[profile] primary /p/a.cpuprofile: cpuprofile, 9000 samples, 12345 ms" (an allocation profile: "1234 bytes"). */
+/** "[profile] primary /p/a.cpuprofile: cpuprofile, 9000 samples, 12.3 s" (an allocation profile: "1234 bytes"). */
 export function loadedLine(role: ProfileRole, summary: ProfileSummary): string {
-  const figures = summary.unit === 'ms' ? `${summary.samples} samples, ${summary.durationMs} ms` : `${summary.samples} ${summary.unit}`;
+  const figures = summary.unit === 'ms' ? `${summary.samples} samples, ${formatMs(summary.durationMs)}` : `${summary.samples} ${summary.unit}`;
   return `[profile] ${role} ${summary.path}: ${summary.format}, ${figures}`;
 }
 

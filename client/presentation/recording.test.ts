@@ -12,6 +12,7 @@ describe('recording texts (client/presentation/recording.ts)', () => {
     assert.equal(howItEnded({ code: null, signal: 'SIGTERM' }), 'ended by SIGTERM');
     assert.equal(howItEnded({ code: 3, signal: null }), 'exited with code 3');
     assert.equal(cpuDescription(null), 'CPU time not recorded');
-    assert.equal(cpuDescription(1234.6), '1235 ms of CPU (its process)');
+    assert.equal(cpuDescription(1234.6), '1.23 s of CPU (its process)');
+    assert.equal(cpuDescription(85), '85.0 ms of CPU (its process)');
   });
 });

@@ -1,5 +1,6 @@
 // The texts of a recording: the status bar entry while it runs and how it ended. No vscode
 // import (unit-tested); client/recording.ts runs the command.
+import { formatMs } from '../../server/shared/format';
 import type { RecordingResult } from '../../server/shared/recordProfile';
 
 /** "1:05": minutes and seconds since the start. */
@@ -24,5 +25,5 @@ export function howItEnded(result: Pick<RecordingResult, 'code' | 'signal'>): st
 
 /** A recorded process's CPU time as the picker describes it. */
 export function cpuDescription(cpuMs: number | null): string {
-  return cpuMs === null ? 'CPU time not recorded' : `${Math.round(cpuMs)} ms of CPU (its process)`;
+  return cpuMs === null ? 'CPU time not recorded' : `${formatMs(cpuMs)} of CPU (its process)`;
 }

@@ -3,10 +3,7 @@
 // Runs no script; every profile string is escaped. No vscode import (unit-tested).
 import type { ProfileSummary } from '../../server/protocol/wire';
 import { formatMs, formatShare, formatWeight } from '../../server/shared/format';
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+import { escapeHtml } from '../../server/shared/html';
 
 export function summaryHtml(file: string, summary: ProfileSummary | null, error: string | null): string {
   const rows: [string, string][] = summary
