@@ -1,20 +1,9 @@
 import * as assert from 'node:assert/strict';
-import type { FileHeat, ProfileSummary } from '../../server/protocol/wire';
+import { profileSummary } from '../../test/unit/profileSummary';
+import type { FileHeat } from '../../server/protocol/wire';
 import { bucketColors, callNote, functionNote, heatBucket, lineNote, planHeat } from './heat';
 
-const summary: ProfileSummary = {
-  name: 'before.cpuprofile',
-  path: '/p/before.cpuprofile',
-  format: 'cpuprofile',
-  unit: 'ms',
-  notes: [],
-  samples: 9000,
-  durationMs: 12_345,
-  gcPercent: 8.04,
-  cpuMs: 9000,
-  unresolvedFiles: [],
-  warnings: [],
-};
+const summary = profileSummary();
 
 describe('heat (client/presentation/heat.ts)', () => {
   it('scales heat by the square root of the share, in 8 buckets', () => {

@@ -1,21 +1,9 @@
 import * as assert from 'node:assert/strict';
-import type { OverviewResult, ProfileSummary } from '../../server/protocol/wire';
-import type { CallSite, FunctionCost, Insight } from '../../server/protocol/wire';
+import { profileSummary } from '../../test/unit/profileSummary';
+import type { CallSite, FunctionCost, Insight, OverviewResult } from '../../server/protocol/wire';
 import { MAX_ITEMS, overviewChildren, overviewRow, type OverviewNode } from './overview';
 
-const profile: ProfileSummary = {
-  name: 'before.cpuprofile',
-  path: '/p/before.cpuprofile',
-  format: 'cpuprofile',
-  unit: 'ms',
-  notes: [],
-  samples: 1000,
-  durationMs: 1200,
-  gcPercent: 2,
-  cpuMs: 1000,
-  unresolvedFiles: [],
-  warnings: [],
-};
+const profile = profileSummary({ samples: 1000, durationMs: 1200, gcPercent: 2, cpuMs: 1000 });
 
 function fn(name: string, totalMs: number, extra: Partial<FunctionCost> = {}): FunctionCost {
   return { name, file: `/app/${name}.js`, line: 3, column: 1, selfSamples: totalMs / 2, totalSamples: totalMs, selfMs: totalMs / 2, totalMs, selfPercent: totalMs / 20, totalPercent: totalMs / 10, category: 'user', ...extra };

@@ -55,6 +55,11 @@ function openTarget(file: string, line: number): OverviewRow['target'] {
   return path.isAbsolute(file) ? { open: { file, line } } : undefined;
 }
 
+/** A row for a place in the source (a function, a call site, a library function): a click opens it. */
+function placeRow(name: string, at: { file: string; line: number }, icon: string, description: string, tooltip: string): OverviewRow {
+  return { label: name || '(anonymous)', description, tooltip, collapsible: 'none', icon, target: openTarget(at.file, at.line) };
+}
+
 /** "self 1.20 ms · total 42.0 ms · 4.20% CPU", the editor note's figures. */
 export function functionDescription(f: FunctionCost): string {
   return `self ${formatMs(f.selfMs)} · total ${formatCostShort(f.totalMs, f.totalPercent)}`;
@@ -124,42 +129,22 @@ export function overviewRow(node: OverviewNode, o: OverviewResult | null): Overv
       };
     case 'function': {
       const f = node.value;
-      return {
-        // The label is the name only: numbers go in the description, which VS Code shows beside
-        // it, and in full in the tooltip, so a narrow view never cuts a figure off.
-        label: f.name || '(anonymous)',
-        description: unit === 'ms' ? functionDescription(f) : `allocates ${weight(f.totalMs, f.totalPercent ?? 0)}`,
-        tooltip:
-          unit === 'ms'
-            ? functionTooltip(f)
-            : `${location(f.file, f.line)}${f.inferred === true ? ' (placed by its name: no URL in the profile)' : ''}\nself ${weight(f.selfMs, f.selfPercent ?? 0)}, total ${weight(f.totalMs, f.totalPercent ?? 0)}`,
-        collapsible: 'none',
-        icon: 'symbol-function',
-        target: openTarget(f.file, f.line),
-      };
+      // The label is the name only: numbers go in the description, which VS Code shows beside
+      // it, and in full in the tooltip, so a narrow view never cuts a figure off.
+      if (unit === 'ms') return placeRow(f.name, f, 'symbol-function', functionDescription(f), functionTooltip(f));
+      const inferred = f.inferred === true ? ' (placed by its name: no URL in the profile)' : '';
+      return placeRow(f.name, f, 'symbol-function', `allocates ${weight(f.totalMs, f.totalPercent ?? 0)}`, `${location(f.file, f.line)}${inferred}\nself ${weight(f.selfMs, f.selfPercent ?? 0)}, total ${weight(f.totalMs, f.totalPercent ?? 0)}`);
     }
     case 'callSite': {
       const c = node.value;
-      return {
-        label: c.function || '(anonymous)',
-        description: `${weight(c.ms, c.percent)} · ${path.basename(c.file)}:${c.line}`,
-        tooltip: unit === 'ms' ? `${location(c.file, c.line)}\nLibrary time beneath this call: ${formatCost(c.ms, c.percent)}, ${c.samples} samples` : `${location(c.file, c.line)}\nAllocated in libraries beneath this call: ${weight(c.ms, c.percent)}`,
-        collapsible: c.libraries.length ? 'collapsed' : 'none',
-        icon: 'call-outgoing',
-        target: openTarget(c.file, c.line),
-      };
+      const beneath = unit === 'ms' ? `Library time beneath this call: ${formatCost(c.ms, c.percent)}, ${c.samples} samples` : `Allocated in libraries beneath this call: ${weight(c.ms, c.percent)}`;
+      const row = placeRow(c.function, c, 'call-outgoing', `${weight(c.ms, c.percent)} · ${path.basename(c.file)}:${c.line}`, `${location(c.file, c.line)}\n${beneath}`);
+      return c.libraries.length ? { ...row, collapsible: 'collapsed' } : row;
     }
     case 'library': {
       const l = node.value;
       const percent = cpuMs > 0 ? percentOf(l.ms, cpuMs) : null;
-      return {
-        label: l.name || '(anonymous)',
-        description: `${formatCostShort(l.ms, percent)} · ${l.category}`,
-        tooltip: `${location(l.file, l.line)}\n${formatCost(l.ms, percent)} under this call, ${l.samples} samples (${l.category})`,
-        collapsible: 'none',
-        icon: 'package',
-        target: openTarget(l.file, l.line),
-      };
+      return placeRow(l.name, l, 'package', `${formatCostShort(l.ms, percent)} · ${l.category}`, `${location(l.file, l.line)}\n${formatCost(l.ms, percent)} under this call, ${l.samples} samples (${l.category})`);
     }
     case 'insight': {
       const i = node.value;

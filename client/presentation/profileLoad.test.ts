@@ -1,20 +1,8 @@
 import * as assert from 'node:assert/strict';
-import type { ProfileSummary } from '../../server/protocol/wire';
+import { profileSummary } from '../../test/unit/profileSummary';
 import { loadedLine, threadItems } from './profileLoad';
 
-const summary: ProfileSummary = {
-  name: 'trace.json',
-  path: '/p/trace.json',
-  format: 'cpuprofile',
-  unit: 'ms',
-  notes: [],
-  samples: 9000,
-  durationMs: 12_345,
-  gcPercent: 8.04,
-  cpuMs: 9000,
-  unresolvedFiles: [],
-  warnings: [],
-};
+const summary = profileSummary({ name: 'trace.json', path: '/p/trace.json' });
 
 describe('profile load texts (client/presentation/profileLoad.ts)', () => {
   it('records a load in one output line, in the profile unit', () => {

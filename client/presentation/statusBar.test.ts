@@ -1,20 +1,8 @@
 import * as assert from 'node:assert/strict';
-import type { ProfileSummary } from '../../server/protocol/wire';
+import { profileSummary } from '../../test/unit/profileSummary';
 import { statusText, statusTooltip } from './statusBar';
 
-const summary: ProfileSummary = {
-  name: 'before.cpuprofile',
-  path: '/p/before.cpuprofile',
-  format: 'cpuprofile',
-  unit: 'ms',
-  notes: [],
-  samples: 9000,
-  durationMs: 12_345,
-  gcPercent: 8.04,
-  cpuMs: 9000,
-  unresolvedFiles: [],
-  warnings: [],
-};
+const summary = profileSummary();
 
 describe('status bar (client/presentation/statusBar.ts)', () => {
   it('formats the status bar text with the shared formatter (GC as a share of CPU time)', () => {

@@ -1,20 +1,8 @@
 import * as assert from 'node:assert/strict';
-import type { ProfileSummary } from '../../server/protocol/wire';
+import { profileSummary } from '../../test/unit/profileSummary';
 import { summaryHtml } from './summaryPage';
 
-const summary: ProfileSummary = {
-  name: 'before.cpuprofile',
-  path: '/p/before.cpuprofile',
-  format: 'cpuprofile',
-  unit: 'ms',
-  notes: [],
-  samples: 9000,
-  durationMs: 12_345,
-  gcPercent: 8.04,
-  cpuMs: 9000,
-  unresolvedFiles: [],
-  warnings: [],
-};
+const summary = profileSummary();
 
 describe('profile summary page (client/presentation/summaryPage.ts)', () => {
   it('escapes profile strings in the summary page', () => {
