@@ -6,7 +6,7 @@ import { basename, resolve } from 'node:path';
 import { ProfileInputError } from '../profile/readers/profileInputError';
 import { withAllocationSites } from '../profile/analysis/allocationJoin';
 import { analyzeProfileFile, type AnalyzedProfile } from '../profile/analysis/report';
-import type { ProfileReport } from '../profile/model/types';
+import type { Insight, ProfileReport } from '../profile/model/types';
 import { flagValue, parseArgs, type ParsedArgs } from './args';
 import { CliError } from './errors';
 import { profileText } from './profileText';
@@ -53,6 +53,11 @@ export async function analyzeProfileForCli(path: string, root: string, pick: { s
 const round = (ms: number): number => Math.round(ms * 1000) / 1000;
 /** Percentages to 1e-6 of a percent: `percent * cpuMs / 100` still gives `ms` to the microsecond. */
 const roundPercent = (percent: number): number => Math.round(percent * 1e6) / 1e6;
+
+/** An insight as `profile --format json` gives it (and `analyze --profile --format json`): ms to the microsecond, percent to 1e-6. */
+export function insightJson(insight: Insight): Insight {
+  return { ...insight, ms: round(insight.ms), percent: roundPercent(insight.percent) };
+}
 const roundShare = (percent: number | null): number | null => (percent === null ? null : roundPercent(percent));
 
 /**
@@ -101,7 +106,7 @@ function cpuReportJson(report: ProfileReport, top: number): Record<string, unkno
       .slice(0, top)
       .map((s) => ({ ...s, ms: round(s.ms), percent: roundPercent(s.percent), libraries: s.libraries.map((l) => ({ ...l, ms: round(l.ms) })) })),
     callLines: report.callLines.slice(0, top).map((c) => ({ ...c, ms: round(c.ms), percent: roundPercent(c.percent) })),
-    insights: report.insights.map((i) => ({ ...i, ms: round(i.ms), percent: roundPercent(i.percent) })),
+    insights: report.insights.map(insightJson),
     unresolvedFiles: report.unresolvedFiles,
     dependencySources: report.dependencySources,
     warnings: report.warnings,
