@@ -84,7 +84,8 @@ export class FunctionRanges {
 
   /**
    * The line range of the function V8 places at (line, column) (1-based both: V8 points at the
-   * parameter list), or null when the file cannot be read or no function has its header there.
+   * parameter list; column 0 when the format records none, as pprof), or null when the file
+   * cannot be read or no function has its header there.
    */
   rangeAt(file: string, line: number, column: number): LineRange | null {
     const best = this.spanAt(file, line, column);
@@ -161,6 +162,12 @@ export class FunctionRanges {
     if (spans === null || line <= 0) return null;
     // V8 places a CommonJS module's own code, which is no function in the source, at 1:1.
     if (line === 1 && column <= 1 && spans.length > 0 && spans[0].startColumn === -1) return spans[0];
+    if (column <= 0) {
+      // No column (pprof records a function's line only): the outermost function starting on the line.
+      let first: FunctionSpan | null = null;
+      for (const s of spans) if (s.startColumn >= 0 && s.startLine === line && (first === null || s.startColumn < first.startColumn)) first = s;
+      return first;
+    }
     const col = column - 1;
     let best: FunctionSpan | null = null;
     for (const s of spans) {
