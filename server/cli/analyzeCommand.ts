@@ -14,7 +14,7 @@ import { CliError } from './errors';
 import { displayPath, reportOf } from './fileAnalysis';
 import type { RuleLevels } from './fileAnalysis';
 import { formatJson, formatText, type ProfileInsights } from './findingFormats';
-import { insightJson } from './profileCommand';
+import { insightJson, round } from './profileCommand';
 import { parseRuleLevels } from '../static/ruleLevels';
 import { formatSarif } from './sarifFormat';
 import { collectSourceFiles } from '../shared/sourceFiles';
@@ -92,7 +92,7 @@ export async function runAnalyze(args: string[]): Promise<number> {
       const json = insightJson(insight);
       return json.location === null ? json : { ...json, location: { ...json.location, file: shownPath(cwd, json.location.file) } };
     });
-    profile = { file: displayPath(cwd, options.profile), unit: measured.unit, shareOf: measured.shareOf, total: measured.cpuMs, insights };
+    profile = { file: displayPath(cwd, options.profile), unit: measured.unit, shareOf: measured.shareOf, total: round(measured.cpuMs), insights };
   }
   const outcomes = await analyzeInThreads(files, cwd, options.levels);
   // A rule that threw is our bug, not the user's input: say so on stderr, keep the other results.

@@ -121,7 +121,11 @@ export function toJsonFinding(entry: FileFinding, profileGiven: boolean): JsonFi
 function profileJson(profile: ProfileInsights): Record<string, unknown> {
   const total = profile.unit === 'ms' ? 'cpuMs' : profile.unit === 'bytes' ? 'totalBytes' : 'totalObjects';
   // An allocation profile's samples hold the same weight: left out, as in `hotframe profile`.
-  const insights = profile.insights.map(({ ms, samples, ...rest }) => (profile.unit === 'ms' ? { ...rest, samples, ms } : { ...rest, [profile.unit]: ms }));
+  const insights = profile.insights.map((insight) => {
+    if (profile.unit === 'ms') return insight;
+    const { ms, samples: _samples, ...rest } = insight;
+    return { ...rest, [profile.unit]: ms };
+  });
   return { file: profile.file, unit: profile.unit, shareOf: profile.shareOf, [total]: profile.total, insights };
 }
 

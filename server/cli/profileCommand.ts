@@ -50,7 +50,8 @@ export async function analyzeProfileForCli(path: string, root: string, pick: { s
   }
 }
 
-const round = (ms: number): number => Math.round(ms * 1000) / 1000;
+/** ms (or bytes) to the microsecond, as every figure of the JSON reports. */
+export const round = (ms: number): number => Math.round(ms * 1000) / 1000;
 /** Percentages to 1e-6 of a percent: `percent * cpuMs / 100` still gives `ms` to the microsecond. */
 const roundPercent = (percent: number): number => Math.round(percent * 1e6) / 1e6;
 
