@@ -3,8 +3,8 @@
 // put heat in the caller's file on lines outside the caller (a `require` line, blank lines). Here
 // every line tick is checked against its function's line range, read from the local source (one
 // parse per file): a tick outside it is moved to the inlined callee: a child frame of the same
-// node (or a function of the same file) whose range holds that line, else a function of another
-// file the caller calls by a `require`/`import`ed name (charged there and to the call's line);
+// node (or a function of the same file) whose range holds that line, else (user code) a function
+// of another file the caller calls by a `require`/`import`ed name (charged there and to the call's line);
 // only when none is found is it left off the line heat (it stays in the function's self time)
 // with a warning.
 import { FunctionRanges, type LineRange } from './functionRanges';
@@ -13,9 +13,8 @@ import type { LineTicks, NormalizedProfile } from '../model/types';
 
 export interface PlacedLines {
   lineTicks: LineTicks[];
-  /** Line ticks moved to an inlined callee (of them, to a callee in another file), and those left off the line heat. */
+  /** Line ticks moved to an inlined callee (of this file or another), and those left off the line heat. */
   moved: number;
-  movedToOtherFile: number;
   unplaced: number;
   unplacedMs: number;
 }
@@ -76,7 +75,8 @@ export function placeInlinedLines(profile: NormalizedProfile, shape: TreeShape, 
   };
 
   // A callee inlined from another file: the one function of that name, holding the line, in a
-  // file the caller's own calls reach through a relative require/import.
+  // file the caller's own calls reach through a relative require/import. Looked for from user
+  // code only (whose call lines are shown): following a library's requires would parse much of it.
   const otherFileCache = new Map<string, LineTicks['inlinedFrom'] | null>();
   const otherFileCallee = (f: number, line: number): LineTicks['inlinedFrom'] | null => {
     const id = `${f}:${line}`;
@@ -102,7 +102,6 @@ export function placeInlinedLines(profile: NormalizedProfile, shape: TreeShape, 
 
   const out: LineTicks[] = [];
   let moved = 0;
-  let movedToOtherFile = 0;
   let unplaced = 0;
   let unplacedMs = 0;
   for (const tick of profile.lineTicks) {
@@ -120,18 +119,17 @@ export function placeInlinedLines(profile: NormalizedProfile, shape: TreeShape, 
       }
     }
     if (target < 0) target = sameFileCallee(f, tick.line);
-    const inlinedFrom = target >= 0 ? null : otherFileCallee(f, tick.line);
+    const inlinedFrom = target >= 0 || functions[f].category !== 'user' ? null : otherFileCallee(f, tick.line);
     if (target >= 0) {
       out.push({ node: target, line: tick.line, samples: tick.samples, ms: tick.ms });
       moved++;
     } else if (inlinedFrom !== null) {
       out.push({ ...tick, inlinedFrom });
       moved++;
-      movedToOtherFile++;
     } else {
       unplaced++;
       unplacedMs += tick.ms;
     }
   }
-  return { lineTicks: out, moved, movedToOtherFile, unplaced, unplacedMs };
+  return { lineTicks: out, moved, unplaced, unplacedMs };
 }
