@@ -96,7 +96,7 @@ export class FunctionRanges {
    * The line of the one call the function at (line, column) of `file` makes to `callee`, or 0
    * when there is none or more than one. Calls whose name is bound to something the frame cannot
    * be (another local function, an import when the frame is in this file, a built-in module when
-   * it is not Node's code, or the reverse) do not count.
+   * it is not Node's code) do not count.
    */
   callLineOf(file: string, line: number, column: number, callee: CalleeFrame): number {
     const span = this.spanAt(file, line, column);
@@ -152,9 +152,10 @@ export class FunctionRanges {
       if (call.root !== call.name) return true;
       return callee.localFile === file && this.parsed(file)?.spanOf.get(binding.node) === this.spanAt(file, callee.line, callee.column);
     }
-    // An imported name never reaches a function of the importing file, nor Node's code a package.
+    // An imported name never reaches a function of the importing file, and a Node module's name
+    // only Node's code. (A package or a local module may hand out Node's functions: graceful-fs.)
     if (callee.localFile === file) return false;
-    return isBuiltinSpecifier(binding.specifier) === callee.builtin;
+    return callee.builtin || !isBuiltinSpecifier(binding.specifier);
   }
 
   private spanAt(file: string, line: number, column: number): FunctionSpan | null {

@@ -125,10 +125,13 @@ describe('calls read from the source', () => {
       [
         [lineOf(main, 'const first = parse(rows[0])'), 'handle', 'parse', 5],
         [lineOf(main, 'lib.parse(first)'), 'handle', 'parse', 7],
-        [lineOf(main, 'fs.writeFileSync('), 'handle', 'writeFileSync', 11],
         [lineOf(main, 'store.writeFileSync('), 'handle', 'writeFileSync', 13],
       ],
     );
+    // node:fs's writeFileSync: store.js might hand out fs's own function (graceful-fs does), so
+    // both writeFileSync lines may make that call and neither is charged; store.js's function is
+    // never reached through the name fs binds.
+    assert.ok(!report.callLines.some((c) => c.ms === 11), JSON.stringify(report.callLines));
   });
 
   it('names the sync call the user wrote (zlib.gzipSync), not the helper the profile shows (a real node run)', async function () {
