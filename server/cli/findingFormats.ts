@@ -6,6 +6,7 @@ import { describeCost, rankingMs, type MeasuredCost } from '../join/costIndex';
 import type { Insight, WeightUnit } from '../profile/model/types';
 import { formatMs, formatWeight } from '../shared/format';
 import type { ParseProblem } from '../static/engine';
+import { parseErrorText } from '../static/parseErrorText';
 
 /** A finding in a file, with the file as shown to the user (relative to cwd, forward slashes). */
 export interface FileFinding {
@@ -45,11 +46,6 @@ export interface AnalyzeReport {
   profileGiven: boolean;
   /** Set with --profile. */
   profile?: ProfileInsights;
-}
-
-/** The first line of a parse error, without Babel's trailing "(line:column)": the position is shown separately. */
-export function parseErrorText(problem: ParseProblem): string {
-  return problem.message.split('\n')[0].replace(/ \(\d+:\d+\)$/, '');
 }
 
 /** A file that parsed only partly: listed in `skipped` with reason `parse-error: <message> (<line>:<column>)`. */

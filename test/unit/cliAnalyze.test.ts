@@ -6,7 +6,7 @@ import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-import { LEAN_HANDLER, LEAN_MESSAGE, SPAWN_TIMER, analyze, analyzeWithEnv, writeLeanProfile, writeProject, writeSpawnProfile } from './analyzeFixture';
+import { LEAN_HANDLER, LEAN_MESSAGE, SPAWN_TIMER, analyze, writeLeanProfile, writeProject, writeSpawnProfile } from './analyzeFixture';
 import type { Insight } from '../../server/profile/model/types';
 import { formatMs } from '../../server/shared/format';
 
@@ -67,15 +67,6 @@ describe('hotframe analyze', function () {
         { file: 'bundle.min.js', reason: 'minified' },
       ],
     });
-  });
-
-  it('gives the same report on 3 analysis threads as on one', async () => {
-    const single = await analyze(root, '--format', 'json');
-    const threaded = await analyzeWithEnv(root, { HOTFRAME_ANALYZE_THREADS: '3' }, '--format', 'json');
-    assert.equal(threaded.stderr, '');
-    assert.equal(threaded.status, single.status);
-    assert.equal(threaded.stdout, single.stdout);
-    assert.equal(JSON.parse(threaded.stdout).filesAnalyzed, 4);
   });
 
   it('walks only the folders given, relative to cwd, and always reads files named explicitly', async () => {
