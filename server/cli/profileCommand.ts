@@ -54,12 +54,12 @@ export async function analyzeProfileForCli(path: string, root: string, pick: { s
 export const round = (ms: number): number => Math.round(ms * 1000) / 1000;
 /** Percentages to 1e-6 of a percent: `percent * cpuMs / 100` still gives `ms` to the microsecond. */
 const roundPercent = (percent: number): number => Math.round(percent * 1e6) / 1e6;
+const roundShare = (percent: number | null): number | null => (percent === null ? null : roundPercent(percent));
 
 /** An insight as `profile --format json` gives it (and `analyze --profile --format json`): ms to the microsecond, percent to 1e-6. */
 export function insightJson(insight: Insight): Insight {
   return { ...insight, ms: round(insight.ms), percent: roundPercent(insight.percent) };
 }
-const roundShare = (percent: number | null): number | null => (percent === null ? null : roundPercent(percent));
 
 /**
  * The report for `--format json`, lists cut to `top`, ms rounded to the microsecond. An
