@@ -4,6 +4,17 @@ import { runRuleTests } from '../test/ruleTester';
 runRuleTests(rule, {
   valid: [
     {
+      name: 'a read four calls below a data handler sits on a rare branch (labelled on node-media-server rtsp_client: an auth retry)',
+      code: `class RtspClient {
+  connect() { this.socket.on('data', this.handleData); }
+  handleData = (data) => { this.buffer = Buffer.concat([this.buffer, data]); this.parseResponse(); };
+  parseResponse() { if (this.buffer.includes('\\r\\n\\r\\n')) this.dispatch(this.buffer); }
+  dispatch(response) { if (response.status === 401) this.authChallenge(response); }
+  authChallenge(response) { this.retry(response); }
+  retry(response) { this.socket.write(this.request(response)); this.lastActivity = Date.now(); }
+}`,
+    },
+    {
       name: 'an age predicate called per item: the read belongs to the helper (labelled on signalk remoteProvider _isHttpGatewayFresh)',
       code: `class Provider {
   _isFresh(id) {

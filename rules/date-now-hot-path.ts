@@ -152,9 +152,14 @@ function messageIdOf(context: ExecutionContext, subtracted: boolean, throughHelp
   if (isPerItem(context)) return subtracted && throughHelper ? null : 'perItem';
   // One read per HTTP request (a timestamp, an expiry, a duration) is harmless: only a high-rate
   // message source makes a single read per event the incident, and never when it measures time.
-  if (context.kind === 'message' && context.highRate && !subtracted) return 'perMessage';
+  // Within a couple of calls of the handler (seed 000: onMessage -> getTimestamp); deeper, the path is
+  // mostly a branch taken now and then (an auth retry, an error report), not every message.
+  if (context.kind === 'message' && context.highRate && !subtracted && context.via.length <= MAX_MESSAGE_DEPTH) return 'perMessage';
   return null;
 }
+
+/** The handler and two functions below it (`via` names each named function on the way). */
+const MAX_MESSAGE_DEPTH = 3;
 
 function contextText(context: ExecutionContext): string {
   return context.kind === 'request' ? 'request' : 'message';
