@@ -185,7 +185,10 @@ function fieldObject(path: NodePath, member: t.MemberExpression, lookup: Lookup)
   const walk = (node: t.Node, depth: number): void => {
     if (touched || depth > 200) return;
     if (node.type === 'AssignmentExpression' && node.left.type === 'MemberExpression') {
-      if (isField(node.left)) values.push(node.operator === '=' ? node.right : node.left);
+      if (isField(node.left)) {
+        if (node.operator === '=') values.push(node.right);
+        else touched = true;
+      }
       // `node.execOpt.env = ...`, `node.execOpt[key] = ...`: what the field holds changes.
       const inner = node.left.object;
       const key = node.left.computed ? null : node.left.property.type === 'Identifier' ? node.left.property.name : null;
@@ -229,7 +232,7 @@ function optionObjects(path: NodePath, node: t.Node, lookup: Lookup, depth = 0):
     }
     case 'MemberExpression': {
       const field = fieldObject(path, node, lookup);
-      return field && field.value !== node ? optionObjects(field.at, field.value, lookup, depth + 1) : null;
+      return field ? optionObjects(field.at, field.value, lookup, depth + 1) : null;
     }
     default:
       return null;
