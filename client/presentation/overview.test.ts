@@ -22,7 +22,7 @@ const site: CallSite = {
 const insight: Insight = { id: 'gc-pressure', seed: '001', title: 'GC is *busy*', message: 'Raise --max-semi-space-size.', samples: 100, ms: 100, percent: 10, location: null };
 
 function overview(over: Partial<OverviewResult> = {}): OverviewResult {
-  return { profile, baseline: null, hotFunctions: [fn('parse', 420), fn('(idle)', 900, { category: 'idle' })], callSites: [site], insights: [insight], ...over };
+  return { profile, baseline: null, allocation: null, hotFunctions: [fn('parse', 420), fn('(idle)', 900, { category: 'idle' })], callSites: [site], insights: [insight], ...over };
 }
 
 describe('overview tree (client/presentation/overview.ts)', () => {

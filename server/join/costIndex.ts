@@ -18,6 +18,17 @@ export interface MeasuredCost {
   deferred?: DeferredCost;
   /** Allocation profiles: selfMs/totalMs hold this weight (bytes, objects), not time. */
   unit?: 'bytes' | 'objects';
+  /** An allocation profile joined to the CPU profile: what the same code allocated there. */
+  allocated?: AllocatedCost;
+}
+
+/** What a finding's code allocated in an allocation profile loaded next to the CPU profile. */
+export interface AllocatedCost {
+  /** The code's total (it and what it called), in `unit`. */
+  amount: number;
+  /** Share of everything the allocation profile holds, 0..100. */
+  percent: number;
+  unit: 'bytes' | 'objects';
 }
 
 export interface CostIndex {
@@ -37,8 +48,9 @@ export function rankingMs(cost: MeasuredCost | null | undefined): number {
   return Math.max(cost.totalMs, cost.deferred?.ms ?? 0);
 }
 
+/** The larger share a finding's code takes: of CPU time, of the deferred work, or of the bytes allocated (a joined allocation profile). */
 export function rankingPercent(cost: MeasuredCost): number {
-  return Math.max(cost.percent, cost.deferred?.percent ?? 0);
+  return Math.max(cost.percent, cost.deferred?.percent ?? 0, cost.allocated?.percent ?? 0);
 }
 
 /** The share of CPU time at or above which a finding's code is hot, unless the user sets `hotframe.hotThresholdPercent`. */
@@ -54,17 +66,24 @@ export function severityWithCost(severity: Severity, cost: MeasuredCost | null |
   return cost != null && rankingPercent(cost) >= hotThresholdPercent ? RAISED[severity] : severity;
 }
 
+/** "allocates 366 MiB, 37.0% of allocated bytes". */
+function describeAllocated(amount: number, percent: number, unit: 'bytes' | 'objects'): string {
+  return `allocates ${formatWeight(amount, unit)}, ${formatPercent(percent)} of allocated ${unit}`;
+}
+
 /**
  * "1.90 s, 23.0% of CPU time, idle excluded", or with deferred work
- * "2.70 ms here; mongoose hydration after the query: 1.09 s, 12.3% of CPU time, idle excluded".
+ * "2.70 ms here; mongoose hydration after the query: 1.09 s, 12.3% of CPU time, idle excluded";
+ * with an allocation profile joined, "...; allocates 366 MiB, 37.0% of allocated bytes".
  */
 export function describeCost(cost: MeasuredCost): string {
   // Code that allocates heavily says how much (an allocation profile loaded).
-  if (cost.unit !== undefined) return `allocates ${formatWeight(cost.totalMs, cost.unit)}, ${formatPercent(cost.percent)} of allocated ${cost.unit}`;
+  if (cost.unit !== undefined) return describeAllocated(cost.totalMs, cost.percent, cost.unit);
+  const allocated = cost.allocated === undefined ? '' : `; ${describeAllocated(cost.allocated.amount, cost.allocated.percent, cost.allocated.unit)}`;
   const own = `${formatMs(cost.totalMs)}, ${formatShare(cost.percent)}`;
-  if (cost.deferred === undefined) return own;
+  if (cost.deferred === undefined) return own + allocated;
   const { label, ms, percent } = cost.deferred;
-  return `${formatMs(cost.totalMs)} here; ${label} after the query: ${formatMs(ms)}, ${formatShare(percent)}`;
+  return `${formatMs(cost.totalMs)} here; ${label} after the query: ${formatMs(ms)}, ${formatShare(percent)}${allocated}`;
 }
 
 function enclosingCost(costs: FileCosts, enclosing: NonNullable<Finding['enclosingFunction']>): FunctionCost | null {
@@ -117,6 +136,23 @@ export function costIndexOf(table: CostTable): CostIndex {
     costOf: (filePath, finding) => {
       const cost = withDeferred(ownCost(filePath, finding), finding.ruleId);
       return cost === null || table.unit === undefined ? cost : { ...cost, unit: table.unit };
+    },
+  };
+}
+
+/**
+ * A CPU profile's costs joined with an allocation profile of the same service: each finding
+ * keeps its CPU cost and says what its code allocated (code the CPU profile did not sample
+ * gets the allocation cost alone, as with an allocation profile on its own).
+ */
+export function joinAllocationCosts(cpu: CostIndex, allocation: CostIndex): CostIndex {
+  return {
+    costOf: (filePath, finding) => {
+      const own = cpu.costOf(filePath, finding);
+      const allocatedCost = allocation.costOf(filePath, finding);
+      if (allocatedCost === null || allocatedCost.unit === undefined) return own;
+      if (own === null) return allocatedCost;
+      return { ...own, allocated: { amount: allocatedCost.totalMs, percent: allocatedCost.percent, unit: allocatedCost.unit } };
     },
   };
 }

@@ -27,9 +27,9 @@ export interface FindingDiagnosticData {
   findingIndex: number;
 }
 
-/** The text appended to a hot finding: "— 1.9 s, 23% of CPU in this profile". */
+/** The text appended to a hot finding: "— 1.9 s, 23% of CPU in this profile" (with an allocation profile joined: "in the loaded profiles"). */
 export function costSuffix(cost: MeasuredCost): string {
-  return ` — ${describeCost(cost)} in this profile`;
+  return ` — ${describeCost(cost)} in ${cost.allocated === undefined ? 'this profile' : 'the loaded profiles'}`;
 }
 
 export function findingToDiagnostic(finding: Finding, findingIndex: number, cost: MeasuredCost | null, hotThresholdPercent: number): Diagnostic {

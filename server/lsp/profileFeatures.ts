@@ -7,7 +7,7 @@ import { ErrorCodes, LSPErrorCodes, MarkupKind, ResponseError, WorkDoneProgress 
 import type { Connection, Hover, ProgressToken } from 'vscode-languageserver';
 
 import type { Finding } from '../../rules/api';
-import { costIndexOf, type CostIndex, type CostTable, type MeasuredCost } from '../join/costIndex';
+import { costIndexOf, joinAllocationCosts, type CostIndex, type CostTable, type MeasuredCost } from '../join/costIndex';
 import { formatCost, formatMs, formatPercent, formatWeight, percentOf } from '../shared/format';
 import { uriToPath } from '../shared/paths';
 import { oneLine } from '../profile/analysis/session';
@@ -54,7 +54,7 @@ function loadParams(raw: unknown, warn: (line: string) => void): LoadProfilePara
   const params = raw as Partial<LoadProfileParams> & { workDoneToken?: unknown } | null;
   if (params === null || typeof params !== 'object') throw invalid('loadProfile: expected {path, role, pathMappings, roots}');
   if (typeof params.path !== 'string' || !isAbsolute(params.path)) throw invalid(`loadProfile: path must be an absolute file path, got ${JSON.stringify(params.path)}`);
-  if (params.role !== 'primary' && params.role !== 'baseline') throw invalid(`loadProfile: role must be 'primary' or 'baseline'`);
+  if (params.role !== 'primary' && params.role !== 'baseline' && params.role !== 'allocation') throw invalid(`loadProfile: role must be 'primary', 'baseline' or 'allocation'`);
   const mappings = readPathMappings(params.pathMappings, warn);
   const roots = isStringArray(params.roots) ? params.roots : [];
   const token = typeof params.workDoneToken === 'string' || typeof params.workDoneToken === 'number' ? params.workDoneToken : undefined;
@@ -128,6 +128,8 @@ export function registerProfileFeatures(
   isTrusted: () => boolean = () => true,
 ): ProfileFeatures {
   let primary: { summary: ProfileSummary; table: CostTable; index: CostIndex; insights: Insight[] } | null = null;
+  /** An allocation profile joined to the CPU primary: `index` is the joined one, findings also say what their code allocates. */
+  let allocation: { summary: ProfileSummary; index: CostIndex } | null = null;
   /** The running load per role: a newer load of the same role aborts it. */
   const loading = new Map<string, AbortController>();
 
@@ -136,6 +138,7 @@ export function registerProfileFeatures(
   const backend = new ProfileChannel(existsSync(script) ? script : null, (reason) => {
     connection.console.error(`hotframe: ${reason}; load the profile again`);
     primary = null;
+    allocation = null;
     onProfileChanged();
   });
 
@@ -176,6 +179,12 @@ export function registerProfileFeatures(
       // holds the new profile now, so this thread and the client take it too.
       if (params.role === 'primary' && result.costTable !== null) {
         primary = { summary: result.summary, table: result.costTable, index: costIndexOf(result.costTable), insights: result.insights };
+        // Another CPU profile ends the join (the worker dropped its allocation profile too).
+        allocation = null;
+      } else if (params.role === 'allocation' && result.costTable !== null && primary !== null) {
+        allocation = { summary: result.summary, index: joinAllocationCosts(primary.index, costIndexOf(result.costTable)) };
+        // The GC insight now names who allocates (the worker joined them).
+        primary = { ...primary, insights: result.insights };
       }
       onProfileChanged();
       return result.summary;
@@ -194,6 +203,7 @@ export function registerProfileFeatures(
     for (const controller of loading.values()) controller.abort();
     await backend.request(WorkerRequests.clear, {});
     primary = null;
+    allocation = null;
     onProfileChanged();
     return null;
   });
@@ -254,7 +264,7 @@ export function registerProfileFeatures(
   });
 
   return {
-    costOf: (filePath, finding) => primary?.index.costOf(filePath, finding) ?? null,
+    costOf: (filePath, finding) => (allocation ?? primary)?.index.costOf(filePath, finding) ?? null,
     hotThresholdPercent: () => settings().hotThresholdPercent,
     insightsFor: (filePath) => {
       const file = resolve(filePath);

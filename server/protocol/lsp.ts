@@ -19,7 +19,10 @@ export interface InitializationOptions {
 export interface LoadProfileParams {
   /** Absolute file path of the profile. */
   path: string;
-  /** 'baseline' loads the "before" profile for Compare; the primary stays the "after". */
+  /**
+   * 'baseline' loads the "before" profile for Compare; the primary stays the "after".
+   * 'allocation' loads an allocation profile next to a CPU primary (ends when another primary loads).
+   */
   role: ProfileRole;
   pathMappings: PathMapping[];
   /** Workspace folders used for the automatic suffix match. */

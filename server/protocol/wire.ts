@@ -186,7 +186,13 @@ export interface LineDetail {
   callLine: CallLine | null;
 }
 
-export type ProfileRole = 'primary' | 'baseline';
+/**
+ * What a loaded profile is to the session: the one shown ('primary'), the "before" of Compare
+ * ('baseline'), or an allocation profile of the same service loaded next to a CPU primary
+ * ('allocation': names who makes the garbage in the GC insight and says what findings allocate;
+ * heat and flame graph stay the CPU profile's).
+ */
+export type ProfileRole = 'primary' | 'baseline' | 'allocation';
 
 export interface ProfileSummary {
   name: string;
@@ -215,8 +221,9 @@ export interface ProfileSummary {
 /** What a load leaves with the language server: enough for costs, file heat and diagnostics without asking the worker again. */
 export interface LoadedProfile {
   summary: ProfileSummary;
-  /** Primary only: per-file costs for the cost index and file heat. */
+  /** Primary: per-file costs for the cost index and file heat; allocation: its per-file bytes, for findings. */
   costTable: CostTable | null;
+  /** The primary's insights (after an allocation load: with the GC insight naming who allocates); empty for a baseline. */
   insights: Insight[];
 }
 
@@ -283,6 +290,8 @@ export interface FlameGraphResult {
 export interface OverviewResult {
   profile: ProfileSummary | null;
   baseline: ProfileSummary | null;
+  /** An allocation profile joined to the CPU primary (its insights then name who allocates). */
+  allocation: ProfileSummary | null;
   hotFunctions: FunctionCost[];
   callSites: CallSite[];
   insights: Insight[];

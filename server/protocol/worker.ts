@@ -34,7 +34,7 @@ export interface WorkerLineDetailParams extends WorkerParams {
 }
 
 export const WorkerRequests = {
-  /** Loads a profile as primary or baseline; a failure (or cancel) keeps the previous state. */
+  /** Loads a profile as primary, baseline or allocation (next to a CPU primary); a failure (or cancel) keeps the previous state. */
   load: new RequestType<WorkerLoadParams, LoadedProfile, void>('profile/load'),
   clear: new RequestType<WorkerParams, null, void>('profile/clear'),
   flame: new RequestType<WorkerFlameParams, FlameGraphResult, void>('profile/flame'),

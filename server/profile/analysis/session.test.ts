@@ -49,7 +49,7 @@ describe('profile session (the worker logic)', () => {
     assert.equal(diff.title, 'service.preprocessed.json.gz → service.cpuprofile');
     assert.equal(diff.root.value, session.flame({ mode: 'normal', onlyMyCode: false }).root.value);
     session.clear();
-    assert.deepEqual(session.overview(), { profile: null, baseline: null, hotFunctions: [], callSites: [], insights: [] });
+    assert.deepEqual(session.overview(), { profile: null, baseline: null, allocation: null, hotFunctions: [], callSites: [], insights: [] });
   });
 
   it('ends a comparison when another profile is opened (the baseline does not stick to it)', async () => {

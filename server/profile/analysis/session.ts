@@ -1,9 +1,12 @@
-// The profile session: the primary and baseline analyses a user has loaded, and the answers to
-// questions about them (flame graph, overview, one line's detail). Pure logic, no transport: the
+// The profile session: the primary and baseline analyses a user has loaded (and an allocation
+// profile joined to a CPU primary), and the answers to questions about them (flame graph,
+// overview, one line's detail). Pure logic, no transport: the
 // profile worker (server/lsp/profileWorker.ts) serves it over the worker's message port.
 import { basename } from 'node:path';
 
 import type { FlameGraphParams, FlameGraphResult, LineDetail, LoadedProfile, OverviewResult, ProfileRole, ProfileSummary } from '../../protocol/wire';
+import type { Insight } from '../model/types';
+import { withAllocationSites } from './allocationJoin';
 import { diffFlameTree } from './diff';
 import { gcPercent } from './insights';
 import { ProfileInputError } from '../readers/profileInputError';
@@ -20,9 +23,13 @@ export function oneLine(error: unknown): string {
 export class ProfileSession {
   private primary: { path: string; analyzed: AnalyzedProfile } | null = null;
   private baseline: { path: string; analyzed: AnalyzedProfile } | null = null;
+  /** An allocation profile of the same service next to a CPU primary: who makes the garbage. */
+  private allocation: { path: string; analyzed: AnalyzedProfile } | null = null;
 
   /** Loads a profile; on any failure (or abort) the previous state is kept. */
   async load(path: string, role: ProfileRole, options: AnalysisOptions, signal?: AbortSignal, onProgress?: (fraction: number) => void, pick: { sampleType?: string; thread?: string } = {}): Promise<LoadedProfile> {
+    // Checked before the read: the join needs a CPU profile to join to.
+    if (role === 'allocation') allocationTarget(this.primary);
     let analyzed: AnalyzedProfile;
     try {
       analyzed = await analyzeProfileFile(path, options, { signal, onProgress: (fraction) => onProgress?.(fraction * 0.8), sampleType: pick.sampleType, thread: pick.thread });
@@ -34,13 +41,22 @@ export class ProfileSession {
       if (error instanceof ProfileInputError) throw error;
       throw new Error(`${basename(path)}: ${oneLine(error)}`);
     }
-    onProgress?.(1);
     const entry = { path, analyzed };
+    if (role === 'allocation') {
+      allocationTarget(this.primary);
+      if (analyzed.report.unit === 'ms') throw new ProfileInputError(`${basename(path)} measures CPU time, not allocations: open it as the profile (Hotframe: Open Profile), or add an allocation profile (.heapprofile, pprof heap)`);
+      onProgress?.(1);
+      this.allocation = entry;
+      return { summary: summaryOf(path, analyzed), costTable: analyzed.costTable(), insights: this.insights() ?? [] };
+    }
+    onProgress?.(1);
     if (role === 'baseline') this.baseline = entry;
     else {
-      // Opening another profile ends a comparison: the old "before" says nothing about the new one.
+      // Opening another profile ends a comparison and an allocation join: the old "before" and
+      // the old allocations say nothing about the new one.
       this.primary = entry;
       this.baseline = null;
+      this.allocation = null;
     }
     return {
       summary: summaryOf(path, analyzed),
@@ -52,6 +68,15 @@ export class ProfileSession {
   clear(): void {
     this.primary = null;
     this.baseline = null;
+    this.allocation = null;
+  }
+
+  /** The primary's insights; with an allocation profile joined, the GC insight names who allocates. */
+  private insights(): Insight[] | null {
+    const primary = this.primary;
+    if (primary === null) return null;
+    const { insights } = primary.analyzed.report;
+    return this.allocation === null ? insights : withAllocationSites(insights, this.allocation.analyzed, basename(this.allocation.path));
   }
 
   flame(params: FlameGraphParams): FlameGraphResult {
@@ -86,15 +111,23 @@ export class ProfileSession {
     return {
       profile: this.primary === null ? null : summaryOf(this.primary.path, this.primary.analyzed),
       baseline: this.baseline === null ? null : summaryOf(this.baseline.path, this.baseline.analyzed),
+      allocation: this.allocation === null ? null : summaryOf(this.allocation.path, this.allocation.analyzed),
       hotFunctions: report?.functions.slice(0, HOT_FUNCTIONS) ?? [],
       callSites: report?.callSites.slice(0, HOT_FUNCTIONS) ?? [],
-      insights: report?.insights ?? [],
+      insights: this.insights() ?? [],
     };
   }
 
   lineDetail(file: string, line: number): LineDetail | null {
     return this.primary?.analyzed.lineDetail(file, line) ?? null;
   }
+}
+
+/** The CPU primary an allocation profile joins, or a one-line refusal. */
+function allocationTarget<T extends { analyzed: AnalyzedProfile }>(primary: T | null): T {
+  if (primary === null) throw new ProfileInputError('no CPU profile loaded: open the CPU profile first, then add the allocation profile next to it');
+  if (primary.analyzed.report.unit !== 'ms') throw new ProfileInputError('the loaded profile is not a CPU profile: an allocation profile joins a CPU profile of the same service');
+  return primary;
 }
 
 /** Flame values are ms for CPU profiles, the weight itself (bytes, objects) for allocation profiles. */
