@@ -1,10 +1,10 @@
 // The language server as a process: real JSON-RPC over the child's stdio, as an editor speaks it.
 // Every wait is for an event (a publishDiagnostics for a given version, a response); no sleeps.
 import { strict as assert } from 'node:assert';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { fork, spawn } from 'node:child_process';
+import { fork, spawn, spawnSync } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createMessageConnection, IPCMessageReader, IPCMessageWriter, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
 import type { MessageConnection } from 'vscode-jsonrpc/node';
@@ -659,6 +659,110 @@ describe('language server ranking by a loaded profile', function () {
     assert.deepEqual([busiest.thread, busiest.samples], ['30834:30851', 4447]);
     const worker = await load('30834:31089');
     assert.deepEqual([worker.thread, worker.samples], ['30834:31089', 3792]);
+  });
+});
+
+describe('language server: an allocation profile joined to the CPU profile (issue 16)', function () {
+  this.timeout(120_000);
+  const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
+  let client: Client;
+  let dir: string;
+  let workload: string;
+  let text: string;
+  let cli: string;
+
+  before(async () => {
+    // A GC-heavy route recorded twice in this run, CPU and allocations (test/fixtures/recordGcJoin.mjs),
+    // copied out of test/ first (the rules take files under test/ for tooling).
+    dir = writeProject({});
+    workload = join(dir, 'garbageRoute.js');
+    copyFileSync(join(FIXTURES, 'workloads', 'garbageRoute.js'), workload);
+    text = readFileSync(workload, 'utf8');
+    const recorded = spawnSync(process.execPath, [join(FIXTURES, 'recordGcJoin.mjs'), join(dir, 'profiles'), workload], { encoding: 'utf8', timeout: 90_000 });
+    assert.equal(recorded.status, 0, recorded.stderr);
+    ({ cli } = await bundles());
+    client = await startClient();
+  });
+
+  after(async () => {
+    client.child.kill();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const load = (file: string, role: string): Promise<{ name: string; unit: string } | null> =>
+    client.connection.sendRequest('hotframe/loadProfile', { path: join(dir, 'profiles', file), role, pathMappings: [], roots: [dir] });
+  const hotframe = (...args: string[]): string => {
+    const run = spawnSync(process.execPath, [cli, ...args], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+    assert.ok(run.status === 0 || run.status === 1, run.stderr);
+    return run.stdout;
+  };
+
+  it('refuses a join without a CPU profile, and a CPU profile as the allocation profile, in one line', async () => {
+    await assert.rejects(load('garbage.heapprofile', 'allocation'), /^Error: no CPU profile loaded: open the CPU profile first/);
+    await load('gc.cpuprofile', 'primary');
+    await assert.rejects(load('gc.cpuprofile', 'allocation'), /^Error: gc\.cpuprofile measures CPU time, not allocations/);
+    const overview = (await client.connection.sendRequest('hotframe/overview')) as { profile: { name: string } | null; allocation: unknown };
+    assert.deepEqual([overview.profile?.name, overview.allocation], ['gc.cpuprofile', null]);
+    await client.connection.sendRequest('hotframe/clearProfile');
+  });
+
+  it('names who makes the garbage in the GC insight and says what a finding allocates, as the CLI does; another CPU profile ends the join', async () => {
+    const uri = pathToFileURL(workload).href;
+    const line = (needle: string): number => text.split('\n').findIndex((l) => l.includes(needle));
+    await open(client, uri, text);
+    const [plain] = await client.diagnosticsFor(uri, 1);
+    assert.deepEqual([plain.code, plain.range.start.line], ['blocking-sync-call', line('fs.readFileSync(')]);
+
+    // The CPU profile alone: the GC insight names nobody. (Whether the finding's line is hot in
+    // CPU time depends on where the samples fell: the readFileSync line's own samples, if any,
+    // else serveTagReport's total.)
+    const cpuOnly = waitForPublish(client, uri, () => true);
+    await load('gc.cpuprofile', 'primary');
+    const cpuFinding = (await cpuOnly).find((d) => d.code === 'blocking-sync-call')!;
+    const cpuCost = / — ([\d.]+ (?:µs|ms|s), [\d.]+% of CPU time, idle excluded) in this profile$/.exec(cpuFinding.message)?.[1];
+    assert.ok(cpuFinding.message === plain.message || cpuCost !== undefined, cpuFinding.message);
+    let overview = (await client.connection.sendRequest('hotframe/overview')) as { allocation: { name: string } | null; insights: { id: string; message: string }[] };
+    const gcAlone = overview.insights.find((i) => i.id === 'gc-pressure');
+    assert.ok(gcAlone, `the 1 MB semi-space recording spends >= 10% in GC: ${JSON.stringify(overview.insights.map((i) => i.id))}`);
+    assert.doesNotMatch(gcAlone.message, /Who makes the garbage/);
+
+    // The allocation profile next to it.
+    const joining = waitForPublish(client, uri, (d) => d.some((x) => x.code === 'profile-insight'));
+    const summary = await load('garbage.heapprofile', 'allocation');
+    assert.deepEqual([summary?.name, summary?.unit], ['garbage.heapprofile', 'bytes']);
+    const joined = await joining;
+
+    // The GC insight: the CLI's words and figures (`hotframe profile --alloc`), on the top allocating line.
+    const cliReport = JSON.parse(hotframe('profile', 'profiles/gc.cpuprofile', '--root', dir, '--alloc', 'profiles/garbage.heapprofile', '--format', 'json')) as { insights: { id: string; title: string; message: string }[] };
+    const cliGc = cliReport.insights.find((i) => i.id === 'gc-pressure')!;
+    assert.match(cliGc.message, new RegExp(`Who makes the garbage \\(garbage\\.heapprofile\\): copyTasksPerTag at ${workload.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:${line('function copyTasksPerTag') + 1} allocates [\\d.]+ [KMG]iB \\([\\d.]+% of bytes\\)`));
+    const insight = joined.find((d) => d.code === 'profile-insight' && (d.data as { insightId?: string }).insightId === 'gc-pressure');
+    assert.ok(insight, JSON.stringify(joined.map((d) => d.code)));
+    assert.equal(insight.message, `${cliGc.title}: ${cliGc.message}`);
+    assert.equal(insight.range.start.line, line('function copyTasksPerTag'));
+    overview = (await client.connection.sendRequest('hotframe/overview')) as typeof overview;
+    assert.equal(overview.allocation?.name, 'garbage.heapprofile');
+    assert.equal(overview.insights.find((i) => i.id === 'gc-pressure')?.message, cliGc.message);
+
+    // The finding keeps its CPU cost and says what its code allocates, the figures of
+    // `hotframe analyze --profile garbage.heapprofile`; allocating nearly all the bytes raises it.
+    const finding = joined.find((d) => d.code === 'blocking-sync-call')!;
+    const cliAllocated = /\((allocates [\d.]+ [KMG]iB, [\d.]+% of allocated bytes)\)/.exec(hotframe('analyze', 'garbageRoute.js', '--profile', 'profiles/garbage.heapprofile', '--root', dir))?.[1];
+    assert.ok(cliAllocated, 'the CLI says what the finding allocates');
+    const joinedCost = new RegExp(`^ — ([\\d.]+ (?:µs|ms|s), [\\d.]+% of CPU time, idle excluded); ${cliAllocated.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} in the loaded profiles$`).exec(finding.message.slice(plain.message.length));
+    assert.ok(finding.message.startsWith(plain.message) && joinedCost !== null, finding.message);
+    if (cpuCost !== undefined) assert.equal(joinedCost[1], cpuCost);
+    assert.equal(finding.severity, 2, 'information raised to warning: its code allocates most of the bytes');
+
+    // Another CPU profile ends the join: the finding and the insight are the CPU profile's alone again.
+    const ending = waitForPublish(client, uri, (d) => d.some((x) => x.code === 'blocking-sync-call' && !x.message.includes('allocates')));
+    await load('gc.cpuprofile', 'primary');
+    const ended = await ending;
+    assert.equal(ended.find((d) => d.code === 'blocking-sync-call')?.message, cpuFinding.message);
+    assert.ok(!ended.some((d) => d.code === 'profile-insight' && d.message.includes('Who makes the garbage')));
+    overview = (await client.connection.sendRequest('hotframe/overview')) as typeof overview;
+    assert.equal(overview.allocation, null);
+    assert.doesNotMatch(overview.insights.find((i) => i.id === 'gc-pressure')?.message ?? '', /Who makes the garbage/);
   });
 });
 
