@@ -16,6 +16,8 @@ import type { FlameGraphResult, OverviewResult, ProfileSummary } from '../server
 export interface HotframeState {
   profile: ProfileSummary | null;
   baseline: ProfileSummary | null;
+  /** An allocation profile joined to the CPU profile (its GC insight then names who allocates). */
+  allocation: ProfileSummary | null;
   /** The last error message shown to the user, or null. */
   lastError: string | null;
   /** The status bar entry's text and tooltip; null while hidden. */
@@ -63,6 +65,7 @@ export function createApi(parts: ApiParts, activationMs: number, subscriptions: 
       return {
         profile: ctx.profile,
         baseline: ctx.baseline,
+        allocation: ctx.allocation,
         lastError,
         statusBar: statusBar.text,
         statusBarTooltip: statusBar.tooltip,

@@ -8,7 +8,7 @@ import type { HotframeContext } from './ctx';
 import { OPEN_LOCATION_COMMAND } from './views';
 import type { FlamePanel } from './flamePanel';
 import { RECORD_ALLOCATION_COMMAND, RECORD_COMMAND, STOP_COMMAND, type ProfileRecorder } from './recording';
-import { loadedLine, threadItems } from './presentation/profileLoad';
+import { isAllocationProfileName, joinChoices, loadedLine, loadingTitle, threadItems } from './presentation/profileLoad';
 import type { FlameGraphParams, FlameGraphResult, FlameMode, ProfileRole, ProfileSummary } from '../server/protocol/wire';
 import { Requests, type LoadProfileParams } from '../server/protocol/lsp';
 
@@ -103,7 +103,7 @@ export async function loadProfileOutcome(ctx: HotframeContext, file: string, rol
     workDoneToken: ctx.nextProgressToken(),
     ...(thread !== undefined ? { thread } : {}),
   };
-  const title = role === 'baseline' ? `Hotframe: loading baseline ${name}` : `Hotframe: loading ${name}`;
+  const title = loadingTitle(role, name);
   try {
     await ctx.ready();
     const summary = await vscode.window.withProgress(
@@ -191,6 +191,24 @@ function isFlameMode(value: unknown): value is FlameMode {
   return value === 'normal' || value === 'inverted' || value === 'diff';
 }
 
+/**
+ * Joins an allocation profile to the loaded CPU profile: the GC insight names who makes the
+ * garbage, findings say what their code allocates; heat and flame graph stay the CPU profile's.
+ * Opening another CPU profile (or clearing) ends the join.
+ */
+async function addAllocationProfile(ctx: HotframeContext, arg: unknown, sampleType: unknown): Promise<ProfileSummary | null> {
+  if (!ctx.profile || ctx.profile.unit !== 'ms') {
+    ctx.showError('Hotframe: open a CPU profile first: an allocation profile is added next to a CPU profile of the same service.');
+    return null;
+  }
+  const file = profilePathOf(arg) ?? (arg === undefined ? await pickProfile(ctx, `Add an allocation profile next to ${ctx.profile.name}`) : null);
+  if (!file) {
+    if (arg !== undefined) ctx.showError(`Hotframe: not a local file: ${String(arg)}`);
+    return null;
+  }
+  return loadProfile(ctx, file, 'allocation', { sampleType: typeof sampleType === 'string' ? sampleType : undefined });
+}
+
 export function registerCommands(ctx: HotframeContext, parts: CommandParts): vscode.Disposable[] {
   const { flame, recorder } = parts;
   const open = async (arg: unknown, title: string, sampleType?: unknown): Promise<ProfileSummary | null> => {
@@ -199,10 +217,16 @@ export function registerCommands(ctx: HotframeContext, parts: CommandParts): vsc
       if (arg !== undefined) ctx.showError(`Hotframe: not a local file: ${String(arg)}`);
       return null;
     }
+    const interactive = arg === undefined || arg instanceof vscode.Uri;
+    // An allocation profile opened by a person while a CPU profile is loaded: join the two, or replace.
+    if (interactive && isAllocationProfileName(file) && ctx.profile?.unit === 'ms') {
+      const choice = await vscode.window.showQuickPick(joinChoices(path.basename(file), ctx.profile), { title: `Hotframe: ${path.basename(file)} is an allocation profile` });
+      if (choice === undefined) return null;
+      if (choice.join) return addAllocationProfile(ctx, file, undefined);
+    }
     const given = typeof sampleType === 'string' ? sampleType : undefined;
     const summary = await loadProfile(ctx, file, 'primary', { sampleType: given });
     // A pprof file with several sample types, opened by a person (picker or explorer): they pick one.
-    const interactive = arg === undefined || arg instanceof vscode.Uri;
     if (summary?.sampleTypes === undefined || summary.sampleTypes.available.length < 2 || given !== undefined || !interactive) return summary;
     const { available, chosen } = summary.sampleTypes;
     const picked = await vscode.window.showQuickPick(
@@ -232,6 +256,7 @@ export function registerCommands(ctx: HotframeContext, parts: CommandParts): vsc
       if (baseline) await showFlameGraph(ctx, flame, 'diff');
       return baseline;
     }),
+    register('hotframe.addAllocationProfile', (arg, sampleType) => addAllocationProfile(ctx, arg, sampleType)),
     register('hotframe.clearProfile', async () => {
       try {
         await ctx.request(Requests.clearProfile);

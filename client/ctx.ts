@@ -8,6 +8,8 @@ import type { ProfileSummary, ProfileRole } from '../server/protocol/wire';
 export class HotframeContext implements vscode.Disposable {
   profile: ProfileSummary | null = null;
   baseline: ProfileSummary | null = null;
+  /** An allocation profile joined to the CPU profile (Hotframe: Add Allocation Profile…). */
+  allocation: ProfileSummary | null = null;
 
   private readonly changed = new vscode.EventEmitter<ProfileRole | 'cleared'>();
   /** Fires after a profile is loaded (with its role) or both are cleared; views re-query the server. */
@@ -51,10 +53,12 @@ export class HotframeContext implements vscode.Disposable {
 
   setProfile(role: ProfileRole, summary: ProfileSummary): void {
     if (role === 'baseline') this.baseline = summary;
+    else if (role === 'allocation') this.allocation = summary;
     else {
-      // Opening another profile ends a comparison (the server drops its baseline too).
+      // Opening another profile ends a comparison and an allocation join (the server drops them too).
       this.profile = summary;
       this.baseline = null;
+      this.allocation = null;
     }
     this.changed.fire(role);
   }
@@ -62,6 +66,7 @@ export class HotframeContext implements vscode.Disposable {
   clearProfiles(): void {
     this.profile = null;
     this.baseline = null;
+    this.allocation = null;
     this.changed.fire('cleared');
   }
 

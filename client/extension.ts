@@ -52,12 +52,13 @@ export function activate(extension: vscode.ExtensionContext): HotframeApi {
     flame,
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (!affectsPathMappings(event)) return;
-      const { profile, baseline } = ctx;
+      const { profile, baseline, allocation } = ctx;
       void (async () => {
         // Reloaded as picked: the same pprof sample type and trace thread (no picker again).
         const pickOf = (summary: ProfileSummary): ProfilePick => ({ sampleType: summary.sampleTypes?.chosen, thread: summary.thread });
         if (profile) await loadProfile(ctx, profile.path, 'primary', pickOf(profile));
         if (baseline) await loadProfile(ctx, baseline.path, 'baseline', pickOf(baseline));
+        if (allocation) await loadProfile(ctx, allocation.path, 'allocation', pickOf(allocation));
       })();
     }),
     // Restricted mode ends: the server may now run nm and apply path mappings (docs/security.md).

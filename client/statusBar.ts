@@ -24,13 +24,13 @@ export class ProfileStatusBar implements vscode.Disposable {
   }
 
   private update(): void {
-    const { profile, baseline } = this.ctx;
+    const { profile, baseline, allocation } = this.ctx;
     if (!profile) {
       this.item.hide();
       return;
     }
     this.item.text = statusText(profile);
-    this.item.tooltip = statusTooltip(profile, baseline);
+    this.item.tooltip = statusTooltip(profile, baseline, allocation);
     this.item.show();
   }
 

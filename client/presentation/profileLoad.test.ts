@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { profileSummary } from '../../test/unit/profileSummary';
-import { loadedLine, threadItems } from './profileLoad';
+import { isAllocationProfileName, joinChoices, loadedLine, loadingTitle, threadItems } from './profileLoad';
 
 const summary = profileSummary({ name: 'trace.json', path: '/p/trace.json' });
 
@@ -8,6 +8,18 @@ describe('profile load texts (client/presentation/profileLoad.ts)', () => {
   it('records a load in one output line, in the profile unit', () => {
     assert.equal(loadedLine('primary', summary), '[profile] primary /p/trace.json: cpuprofile, 9000 samples, 12.3 s');
     assert.equal(loadedLine('baseline', { ...summary, unit: 'bytes', samples: 420 }), '[profile] baseline /p/trace.json: cpuprofile, 420 bytes');
+  });
+
+  it('titles a load by its role; an allocation profile joins the loaded CPU profile first, or replaces it', () => {
+    assert.equal(loadingTitle('primary', 'a.cpuprofile'), 'Hotframe: loading a.cpuprofile');
+    assert.equal(loadingTitle('baseline', 'a.cpuprofile'), 'Hotframe: loading baseline a.cpuprofile');
+    assert.equal(loadingTitle('allocation', 'g.heapprofile'), 'Hotframe: loading allocation profile g.heapprofile');
+    assert.deepEqual(['/p/Heap.1.heapprofile', '/p/x.HEAPPROFILE', '/p/x.heapprofile.gz', '/p/heap.pb.gz', '/p/a.cpuprofile'].map(isAllocationProfileName), [true, true, true, false, false]);
+    const cpu = profileSummary({ name: 'gc.cpuprofile' });
+    assert.deepEqual(
+      joinChoices('g.heapprofile', cpu).map((c) => [c.label, c.join]),
+      [['Add next to gc.cpuprofile', true], ['Open g.heapprofile on its own', false]],
+    );
   });
 
   it('offers the thread read now first, then the busiest', () => {

@@ -9,6 +9,36 @@ export function loadedLine(role: ProfileRole, summary: ProfileSummary): string {
   return `[profile] ${role} ${summary.path}: ${summary.format}, ${figures}`;
 }
 
+/** The title of a load's progress notification. */
+export function loadingTitle(role: ProfileRole, name: string): string {
+  if (role === 'baseline') return `Hotframe: loading baseline ${name}`;
+  if (role === 'allocation') return `Hotframe: loading allocation profile ${name}`;
+  return `Hotframe: loading ${name}`;
+}
+
+/** A file named like an allocation profile (DevTools, `node --heap-prof`, the inspector); pprof files say nothing in their name. */
+export function isAllocationProfileName(file: string): boolean {
+  return /\.heapprofile(\.gz)?$/i.test(file);
+}
+
+export interface JoinChoice {
+  label: string;
+  detail: string;
+  join: boolean;
+}
+
+/**
+ * What opening an allocation profile offers while a CPU profile is loaded: join it to the CPU
+ * profile (first: a CPU profile loaded says the user is looking at that service), or open it
+ * on its own, in place of the CPU profile.
+ */
+export function joinChoices(allocationName: string, cpu: ProfileSummary): JoinChoice[] {
+  return [
+    { label: `Add next to ${cpu.name}`, detail: `The GC insight names who makes the garbage; findings say what their code allocates. Heat and flame graph stay ${cpu.name}'s.`, join: true },
+    { label: `Open ${allocationName} on its own`, detail: `Replaces ${cpu.name}: heat, flame graph and findings in bytes.`, join: false },
+  ];
+}
+
 export interface ThreadItem {
   label: string;
   description: string;

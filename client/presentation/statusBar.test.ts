@@ -26,4 +26,11 @@ describe('status bar (client/presentation/statusBar.ts)', () => {
     const heap = statusTooltip({ ...summary, unit: 'bytes', cpuMs: 2048, format: 'heapprofile', notes: ['collected objects kept'] }, null);
     assert.deepEqual(heap.split('\n').slice(1), ['heapprofile, 2.00 KiB allocated (sampled)', 'collected objects kept', 'Click to show the flame graph']);
   });
+
+  it('names an allocation profile joined to the CPU profile', () => {
+    const allocation = { ...summary, name: 'garbage.heapprofile', unit: 'bytes' as const, cpuMs: 3 * 1024 * 1024, format: 'heapprofile' as const };
+    assert.deepEqual(statusTooltip(summary, null, allocation).split('\n').slice(3), ['Allocations: garbage.heapprofile (3.00 MiB allocated, sampled): the GC insight names who makes the garbage', 'Click to show the flame graph']);
+    // The status text stays the CPU profile's: heat and flame graph are its.
+    assert.equal(statusTooltip(summary, null, null), statusTooltip(summary, null));
+  });
 });

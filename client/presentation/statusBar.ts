@@ -11,7 +11,7 @@ export function statusText(profile: ProfileSummary): string {
 }
 
 /** The tooltip: the file, its figures, the comparison in force, the files not found, and what a click does. */
-export function statusTooltip(profile: ProfileSummary, baseline: ProfileSummary | null): string {
+export function statusTooltip(profile: ProfileSummary, baseline: ProfileSummary | null, allocation: ProfileSummary | null = null): string {
   const lines =
     profile.unit === undefined || profile.unit === 'ms'
       ? [
@@ -21,6 +21,7 @@ export function statusTooltip(profile: ProfileSummary, baseline: ProfileSummary 
         ]
       : [`Hotframe: ${profile.path}`, `${profile.format}, ${formatWeight(profile.cpuMs, profile.unit)} allocated (sampled)`, ...(profile.notes ?? [])];
   if (baseline) lines.push(`Comparing: ${baseline.name} (before) → ${profile.name} (after)`);
+  if (allocation && allocation.unit !== 'ms') lines.push(`Allocations: ${allocation.name} (${formatWeight(allocation.cpuMs, allocation.unit)} allocated, sampled): the GC insight names who makes the garbage`);
   if (profile.unresolvedFiles.length > 0) lines.push(`${profile.unresolvedFiles.length} files not found locally`);
   lines.push('Click to show the flame graph');
   return lines.join('\n');
