@@ -12,6 +12,7 @@ export async function run(): Promise<void> {
   await import('./quickFix.test');
   await import('./profile.test');
   await import('./allocation.test');
+  await import('./allocationJoin.test');
   await import('./record.test');
   const grep = process.env.HOTFRAME_E2E_GREP;
   if (grep) mocha.grep(new RegExp(grep));

@@ -63,6 +63,7 @@ export interface HotFunction {
 export interface DebugState {
   profile: { name: string; path: string; samples: number; durationMs: number; gcPercent: number; unresolvedFiles: string[] } | null;
   baseline: { name: string } | null;
+  allocation: { name: string; unit: string } | null;
   lastError: string | null;
   statusBar: string | null;
   statusBarTooltip: string | null;
