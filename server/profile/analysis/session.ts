@@ -1,7 +1,7 @@
 // The profile session: the primary and baseline analyses a user has loaded (and an allocation
 // profile joined to a CPU primary), and the answers to questions about them (flame graph,
-// overview, one line's detail). Pure logic, no transport: the
-// profile worker (server/lsp/profileWorker.ts) serves it over the worker's message port.
+// overview, one line's detail). Pure logic, no transport: the profile worker
+// (server/lsp/profileWorker.ts) serves it over the worker's message port.
 import { basename } from 'node:path';
 
 import type { FlameGraphParams, FlameGraphResult, LineDetail, LoadedProfile, OverviewResult, ProfileRole, ProfileSummary } from '../../protocol/wire';
@@ -29,7 +29,7 @@ export class ProfileSession {
   /** Loads a profile; on any failure (or abort) the previous state is kept. */
   async load(path: string, role: ProfileRole, options: AnalysisOptions, signal?: AbortSignal, onProgress?: (fraction: number) => void, pick: { sampleType?: string; thread?: string } = {}): Promise<LoadedProfile> {
     // Checked before the read: the join needs a CPU profile to join to.
-    if (role === 'allocation') allocationTarget(this.primary);
+    if (role === 'allocation') requireCpuPrimary(this.primary);
     let analyzed: AnalyzedProfile;
     try {
       analyzed = await analyzeProfileFile(path, options, { signal, onProgress: (fraction) => onProgress?.(fraction * 0.8), sampleType: pick.sampleType, thread: pick.thread });
@@ -43,7 +43,7 @@ export class ProfileSession {
     }
     const entry = { path, analyzed };
     if (role === 'allocation') {
-      allocationTarget(this.primary);
+      requireCpuPrimary(this.primary);
       if (analyzed.report.unit === 'ms') throw new ProfileInputError(`${basename(path)} measures CPU time, not allocations: open it as the profile (Hotframe: Open Profile), or add an allocation profile (.heapprofile, pprof heap)`);
       onProgress?.(1);
       this.allocation = entry;
@@ -123,11 +123,10 @@ export class ProfileSession {
   }
 }
 
-/** The CPU primary an allocation profile joins, or a one-line refusal. */
-function allocationTarget<T extends { analyzed: AnalyzedProfile }>(primary: T | null): T {
+/** An allocation profile joins a CPU primary: a one-line refusal otherwise. */
+function requireCpuPrimary(primary: { analyzed: AnalyzedProfile } | null): void {
   if (primary === null) throw new ProfileInputError('no CPU profile loaded: open the CPU profile first, then add the allocation profile next to it');
   if (primary.analyzed.report.unit !== 'ms') throw new ProfileInputError('the loaded profile is not a CPU profile: an allocation profile joins a CPU profile of the same service');
-  return primary;
 }
 
 /** Flame values are ms for CPU profiles, the weight itself (bytes, objects) for allocation profiles. */
