@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { editCorpus, firstDifference, randomFrom, typedEdit } from '../../test/editSessions';
 import { analyzeSource } from './engine';
 import { IncrementalParser, isHole } from './incrementalParse';
+import { StaticDocument } from './staticDocument';
 import { parseSlice, parseSource, type ParsedSource } from './parse';
 
 const comparable = (parsed: ParsedSource) => ({ ast: parsed.ast, problems: parsed.problems });
@@ -201,14 +202,14 @@ describe('analysis of incrementally parsed documents', () => {
     for (const document of documents) {
       const file = document.file;
       let text = document.text;
-      const parser = new IncrementalParser();
-      const parse = (path: string, source: string) => parser.parse(path, source);
-      analyzeSource({ filePath: file, text, parse });
+      const state = new StaticDocument();
+      const parser = state.parser;
+      analyzeSource({ filePath: file, text, document: state });
       let clean = text;
       let current = parseSource(file, text).ast;
       for (let step = 0; step < 12; step++) {
         text = current === null ? clean : typedEdit(text, current, random);
-        const got = analyzeSource({ filePath: file, text, parse });
+        const got = analyzeSource({ filePath: file, text, document: state });
         const kind = parser.lastKind;
         if (kind === 'incremental') incremental++;
         const fresh = parseSource(file, text);
