@@ -1,9 +1,10 @@
-// The contract between the static engine (server/static) and the rule modules (rules/*.ts): the
-// only door between them. Rules reach the engine through RuleContext (names, imports, the hot
-// context, traversal below a node) and the project index through ProjectView; the engine learns
-// what rules keep of other modules through a ModuleSummarizer (registered in rules/index.ts).
-// Pure types: no `vscode` import, nothing that does I/O, nothing from server/. Positions follow
-// Babel: lines are 1-based, columns 0-based, offsets are UTF-16 indexes into the source text.
+// The contract between the static engine and the rule modules (rules/*.ts): the only door
+// between them. Rules reach the engine through RuleContext (names, imports, the hot context,
+// traversal below a node) and the project index through ProjectView; the engine learns what rules
+// keep of other modules through a ModuleSummarizer (registered in rules/index.ts). Pure types: no
+// `vscode` import, nothing that does I/O, no import of the engine (it implements this contract).
+// Positions follow Babel: lines are 1-based, columns 0-based, offsets are UTF-16 indexes into the
+// source text.
 import type { NodePath, Visitor } from '@babel/traverse';
 import type * as t from '@babel/types';
 
@@ -78,7 +79,7 @@ export interface Finding {
   evidence?: 'code' | 'frequency';
   /**
    * The innermost named function containing the finding, so that profile costs can be joined
-   * onto it (see server/profile). Null at module level.
+   * onto it (by the profile engine). Null at module level.
    */
   enclosingFunction: { name: string; line: number; column: number } | null;
 }
