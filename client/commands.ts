@@ -11,8 +11,8 @@ import { OPEN_LOCATION_COMMAND, type OverviewTree } from './views';
 import type { FlamePanel } from './flamePanel';
 import { RECORD_ALLOCATION_COMMAND, RECORD_COMMAND, STOP_COMMAND, type ProfileRecorder } from './recording';
 import { profileHintShown } from './profileHint';
-import type { FlameNode } from '../server/profile/model/types';
-import { Requests, type FlameGraphParams, type FlameGraphResult, type FlameMode, type LoadProfileParams, type ProfileRole, type ProfileSummary } from '../server/protocol';
+import type { FlameGraphParams, FlameGraphResult, FlameMode, FlameNode, ProfileRole, ProfileSummary } from '../server/protocol/wire';
+import { Requests, type LoadProfileParams } from '../server/protocol/lsp';
 
 /**
  * What the file picker offers: profile types only (.cpuprofile, a raw --prof log, --preprocess
@@ -115,7 +115,7 @@ export async function loadProfile(ctx: HotframeContext, file: string, role: Prof
           if (value.kind !== 'end') forward(value);
         });
         try {
-          return await ctx.client.sendRequest<ProfileSummary | undefined>(Requests.loadProfile, params, token);
+          return await ctx.client.sendRequest(Requests.loadProfile, params, token);
         } finally {
           listening.dispose();
         }
@@ -178,7 +178,7 @@ function countFrames(node: FlameNode): number {
 /** Every flame graph the panel shows comes through here (first show and the webview's toggles). */
 export async function requestFlameGraph(ctx: HotframeContext, mode: FlameMode, onlyMyCode: boolean): Promise<FlameGraphResult> {
   const params: FlameGraphParams = { mode, onlyMyCode };
-  const graph = await ctx.request<FlameGraphResult>(Requests.flameGraph, params);
+  const graph = await ctx.request(Requests.flameGraph, params);
   ctx.lastFlameGraph = { title: graph.title, mode: graph.mode, frames: countFrames(graph.root), unit: graph.unit };
   return graph;
 }
@@ -244,7 +244,7 @@ export function registerCommands(ctx: HotframeContext, parts: CommandParts): vsc
     }),
     register('hotframe.clearProfile', async () => {
       try {
-        await ctx.request<unknown>(Requests.clearProfile, {});
+        await ctx.request(Requests.clearProfile);
       } catch (error) {
         ctx.output.appendLine(`[profile] clear: ${errorMessage(error)}`);
       }

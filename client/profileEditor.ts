@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import type { HotframeContext } from './ctx';
 import { loadProfile } from './commands';
-import type { ProfileSummary } from '../server/protocol';
+import type { ProfileSummary } from '../server/protocol/wire';
 import { formatMs, formatShare, formatWeight } from '../server/shared/format';
 
 export const PROFILE_EDITOR_VIEW_TYPE = 'hotframe.profileSummary';

@@ -13,7 +13,7 @@ import type { Connection, InitializeResult, Message, MessageReader, MessageWrite
 import { TextDocument } from 'vscode-languageserver-textdocument';
 
 import { ProjectIndex, readModuleFromDisk } from '../static/projectIndex';
-import { Notifications, type InitializationOptions } from '../protocol';
+import { Notifications, type InitializationOptions } from '../protocol/lsp';
 import { SOURCE_EXTENSIONS } from '../shared/sourceFiles';
 import { codeActionsFor } from './codeActions';
 import { registerProfileFeatures } from './profileFeatures';

@@ -18,7 +18,10 @@ import { isLocalCandidate, PathResolver } from '../location/pathMapping';
 import { ProfileInputError } from '../readers/profileInputError';
 import { SourceMapCache } from '../location/sourceMaps';
 import { SHARE_OF } from '../../shared/format';
-import type { CallLine, CallSite, CostTable, FileCosts, FlameNode, FunctionCost, LineCost, NormalizedProfile, ProfileReport, ReportOptions, WeightUnit } from '../model/types';
+import type { CostTable, FileCosts, FlameNode, FunctionCost, NormalizedProfile, ProfileReport, ReportOptions } from '../model/types';
+import type { CallEdge, FunctionDetail, LineDetail } from '../../protocol/wire';
+
+export type { CallEdge, FunctionDetail, LineDetail };
 
 export interface AnalysisOptions extends ReportOptions {
   /** More roots for the suffix match (workspace folders); `root` comes first. */
@@ -37,37 +40,6 @@ function rootsOf(options: AnalysisOptions): string[] {
 /** Where files named by a profile may be read: the roots, the mapping targets, the profile's folder (docs/security.md). */
 function readScopeOf(options: AnalysisOptions): ReadScope {
   return new PathResolver(rootsOf(options), options.pathMappings ?? [], options.profileFolder === undefined ? [] : [options.profileFolder]).scope;
-}
-
-/** One caller or callee of a function, with the samples that went through that edge. */
-export interface CallEdge {
-  name: string;
-  file: string;
-  line: number;
-  samples: number;
-  ms: number;
-}
-
-export interface FunctionDetail {
-  cost: FunctionCost;
-  callers: CallEdge[];
-  callees: CallEdge[];
-}
-
-/** What a hover on one source line can tell. */
-export interface LineDetail {
-  /** What the `ms` figures measure (bytes for allocation profiles). */
-  unit: WeightUnit;
-  /** The profile's CPU time (idle excluded): the denominator of every share shown (allocation profiles: all their bytes). */
-  cpuMs: number;
-  durationMs: number;
-  line: LineCost | null;
-  /** Functions declared on the line. */
-  functions: FunctionDetail[];
-  /** Library time charged to calls on the line. */
-  callSites: CallSite[];
-  /** The call made on the line, with the total time under it. */
-  callLine: CallLine | null;
 }
 
 const EDGES_SHOWN = 5;
