@@ -70,24 +70,24 @@ function keyIs(property: t.ObjectProperty | t.ObjectMethod, name: string): boole
 }
 
 /** `const opts = { ... }` in scope -> its object literal, so `execSync(cmd, opts)` can be judged. */
-function objectOfBinding(path: NodePath, node: t.Node, context: RuleContext): t.ObjectExpression | null {
+function objectOfBinding(path: NodePath, node: t.Node, lookup: Lookup): t.ObjectExpression | null {
   if (node.type !== 'Identifier') return null;
-  const binding = context.bindingOf(path, node.name);
+  const binding = lookup(path, node.name);
   if (!binding || !binding.constant) return null;
   const declarator = binding.path.node;
   return declarator.type === 'VariableDeclarator' && declarator.init?.type === 'ObjectExpression' ? declarator.init : null;
 }
 
 /** `const argv = ['-k']` in scope: the name holds an args list, not options. */
-function arrayOfBinding(path: NodePath, node: t.Node, context: RuleContext): boolean {
+function arrayOfBinding(path: NodePath, node: t.Node, lookup: Lookup): boolean {
   if (node.type !== 'Identifier') return false;
-  const binding = context.bindingOf(path, node.name);
+  const binding = lookup(path, node.name);
   const declarator = binding?.path.node;
   return declarator?.type === 'VariableDeclarator' && declarator.init?.type === 'ArrayExpression';
 }
 
 /** An env value that hands over every variable: process.env, {...process.env}, Object.assign({}, process.env). */
-function wholeEnvPart(path: NodePath, value: t.Node, context: RuleContext): t.Node | null {
+function wholeEnvPart(path: NodePath, value: t.Node, lookup: Lookup): t.Node | null {
   if (isProcessEnv(value)) return value;
   if (value.type === 'ObjectExpression') {
     const spread = value.properties.find((p): p is t.SpreadElement => p.type === 'SpreadElement' && isProcessEnv(p.argument));
@@ -99,10 +99,10 @@ function wholeEnvPart(path: NodePath, value: t.Node, context: RuleContext): t.No
     return value.arguments.find((arg) => isProcessEnv(arg)) ?? null;
   }
   if (value.type === 'Identifier') {
-    const binding = context.bindingOf(path, value.name);
+    const binding = lookup(path, value.name);
     const declarator = binding?.constant ? binding.path.node : null;
     if (declarator && declarator.type === 'VariableDeclarator' && declarator.init) {
-      return wholeEnvPart(path, declarator.init, context) ? value : null;
+      return wholeEnvPart(path, declarator.init, lookup) ? value : null;
     }
   }
   return null;
@@ -122,10 +122,119 @@ function promisifiedOrigin(path: NodePath, callee: t.Node, context: RuleContext)
 type OptionsShape =
   | { kind: 'absent'; insertAt: number; text: string }
   | { kind: 'literal'; object: t.ObjectExpression; atCall: boolean }
+  /** Options seen through names, fields and `a ? b : c`: every object literal they may be. */
+  | { kind: 'resolved'; objects: t.ObjectExpression[] }
   | { kind: 'unknown' };
 
+type Lookup = RuleContext['bindingOf'];
+
+/** Direct children of a node (what a walk descends into). */
+function childrenOf(node: t.Node): t.Node[] {
+  const out: t.Node[] = [];
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'loc' || key === 'leadingComments' || key === 'trailingComments' || key === 'innerComments' || key === 'extra') continue;
+    if (Array.isArray(value)) {
+      for (const item of value) if (item && typeof item === 'object' && typeof item.type === 'string') out.push(item as t.Node);
+    } else if (value && typeof value === 'object' && typeof (value as t.Node).type === 'string') {
+      out.push(value as t.Node);
+    }
+  }
+  return out;
+}
+
+/**
+ * `this.execOpt = { ... }` in a constructor, read as `this.execOpt` or through `var node = this` as
+ * `node.execOpt` (Node-RED's nodes, labelled on @node-red/nodes exec): the one object literal the
+ * field is set to in the function that owns `this`, unless the code writes into it an `env`, a computed
+ * key or an Object.assign (then it is unknown).
+ */
+function fieldObject(path: NodePath, member: t.MemberExpression, lookup: Lookup): { value: t.Node; at: NodePath } | null {
+  if (member.computed || member.property.type !== 'Identifier') return null;
+  const field = member.property.name;
+  let owner: NodePath | null = null;
+  if (member.object.type === 'ThisExpression') {
+    owner = path.findParent((p) => p.isFunction() && !p.isArrowFunctionExpression());
+  } else if (member.object.type === 'Identifier') {
+    const binding = lookup(path, member.object.name);
+    const declarator = binding?.constant ? binding.path.node : null;
+    if (declarator?.type === 'VariableDeclarator' && declarator.init?.type === 'ThisExpression') {
+      owner = binding!.path.findParent((p) => p.isFunction() && !p.isArrowFunctionExpression());
+    }
+  }
+  if (!owner) return null;
+  // Names of `this` in the owner: `this` itself and `var self = this` aliases declared in its body.
+  const aliases = new Set<string>();
+  const body = (owner.node as t.Function).body;
+  if (body.type === 'BlockStatement') {
+    for (const statement of body.body) {
+      if (statement.type !== 'VariableDeclaration') continue;
+      for (const d of statement.declarations) if (d.id.type === 'Identifier' && d.init?.type === 'ThisExpression') aliases.add(d.id.name);
+    }
+  }
+  const isField = (node: t.Node): boolean => node.type === 'MemberExpression' && !node.computed
+    && node.property.type === 'Identifier' && node.property.name === field
+    && (node.object.type === 'ThisExpression' || (node.object.type === 'Identifier' && aliases.has(node.object.name)));
+  const values: t.Node[] = [];
+  let touched = false;
+  const walk = (node: t.Node, depth: number): void => {
+    if (touched || depth > 200) return;
+    if (node.type === 'AssignmentExpression' && node.left.type === 'MemberExpression') {
+      if (isField(node.left)) {
+        if (node.operator === '=') values.push(node.right);
+        else touched = true;
+      }
+      // `node.execOpt.env = ...`, `node.execOpt[key] = ...`: what the field holds changes.
+      const inner = node.left.object;
+      const key = node.left.computed ? null : node.left.property.type === 'Identifier' ? node.left.property.name : null;
+      if (isField(inner) && (key === null || key === 'env')) touched = true;
+    }
+    if (node.type === 'CallExpression' && node.arguments[0] && isField(node.arguments[0])
+      && node.callee.type === 'MemberExpression' && node.callee.property.type === 'Identifier' && node.callee.property.name === 'assign') {
+      touched = true;
+    }
+    for (const child of childrenOf(node)) walk(child, depth + 1);
+  };
+  walk(body, 0);
+  if (touched || values.length !== 1) return null;
+  return { value: values[0], at: owner };
+}
+
+/** Every object literal an options value may be, or null when some part of it cannot be seen. */
+function optionObjects(path: NodePath, node: t.Node, lookup: Lookup, depth = 0): t.ObjectExpression[] | null {
+  if (depth > 4) return null;
+  switch (node.type) {
+    case 'ObjectExpression': {
+      const out = [node];
+      for (const property of node.properties) {
+        if (property.type !== 'SpreadElement') continue;
+        const spread = optionObjects(path, property.argument, lookup, depth + 1);
+        if (spread === null) return null;
+        out.push(...spread);
+      }
+      return out;
+    }
+    case 'ConditionalExpression': {
+      const a = optionObjects(path, node.consequent, lookup, depth + 1);
+      const b = a && optionObjects(path, node.alternate, lookup, depth + 1);
+      return a && b ? [...a, ...b] : null;
+    }
+    case 'Identifier': {
+      const binding = lookup(path, node.name);
+      const declarator = binding?.constant ? binding.path.node : null;
+      if (declarator?.type !== 'VariableDeclarator' || !declarator.init) return null;
+      return optionObjects(binding!.path, declarator.init, lookup, depth + 1);
+    }
+    case 'MemberExpression': {
+      const field = fieldObject(path, node, lookup);
+      return field ? optionObjects(field.at, field.value, lookup, depth + 1) : null;
+    }
+    default:
+      return null;
+  }
+}
+
 /** Where the options argument is (or would go) for this call. */
-function optionsOf(path: NodePath<t.CallExpression>, takesArgs: boolean, context: RuleContext): OptionsShape {
+function optionsOf(path: NodePath<t.CallExpression>, takesArgs: boolean, lookup: Lookup): OptionsShape {
   const args = path.node.arguments;
   const first = args[0];
   if (!first || first.type === 'SpreadElement' || args.some((a) => a.type === 'SpreadElement')) return { kind: 'unknown' };
@@ -133,8 +242,8 @@ function optionsOf(path: NodePath<t.CallExpression>, takesArgs: boolean, context
   const second = args[1];
   if (takesArgs && second && second.type !== 'ObjectExpression' && !isFunctionArg(second)) {
     // `spawn(cmd, args)` / `spawn(cmd, argv, opts)`: an array (or anything followed by more) is the args list.
-    if (second.type === 'ArrayExpression' || args.length > 2 || arrayOfBinding(path, second, context)) index = 2;
-    else if (objectOfBinding(path, second, context) === null) return { kind: 'unknown' };
+    if (second.type === 'ArrayExpression' || args.length > 2 || arrayOfBinding(path, second, lookup)) index = 2;
+    else if (optionObjects(path, second, lookup) === null) return { kind: 'unknown' };
   }
   const candidate = args[index];
   const withOptions = `{ env: ${MINIMAL_ENV} }`;
@@ -144,9 +253,10 @@ function optionsOf(path: NodePath<t.CallExpression>, takesArgs: boolean, context
     return { kind: 'absent', insertAt: previous.end ?? 0, text: `, ${withOptions}` };
   }
   if (candidate.type === 'ObjectExpression') return { kind: 'literal', object: candidate, atCall: true };
-  const bound = objectOfBinding(path, candidate, context);
+  const bound = objectOfBinding(path, candidate, lookup);
   if (bound) return { kind: 'literal', object: bound, atCall: false };
-  return { kind: 'unknown' };
+  const objects = optionObjects(path, candidate, lookup);
+  return objects === null ? { kind: 'unknown' } : { kind: 'resolved', objects };
 }
 
 function addEnvFix(object: t.ObjectExpression): Fix | null {
@@ -207,8 +317,15 @@ const rule: RuleModule = {
           if (!spawner) return;
           // A promisified wrapper is named as the code calls it (`execAsync`), an import by its export.
           const name = imported === null && callee.type === 'Identifier' ? callee.name : origin.member;
-          const options = optionsOf(path, spawner.takesArgs, context);
+          const options = optionsOf(path, spawner.takesArgs, context.bindingOf);
           if (options.kind === 'unknown') return;
+          if (options.kind === 'resolved') {
+            // Seen through a field or a conditional: report only when no object it may be sets env.
+            const setsEnv = options.objects.some((object) => object.properties.some((p) =>
+              (p.type === 'ObjectProperty' || p.type === 'ObjectMethod') && keyIs(p, 'env')));
+            if (!setsEnv) report(path, path.node, { node: path.node, messageId: 'missingEnv', data: { name }, fixes: [] });
+            return;
+          }
           if (options.kind === 'absent') {
             report(path, path.node, {
               node: path.node,
@@ -229,7 +346,7 @@ const rule: RuleModule = {
             return;
           }
           if (envProperty.type !== 'ObjectProperty') return;
-          const whole = wholeEnvPart(path, envProperty.value, context);
+          const whole = wholeEnvPart(path, envProperty.value, context.bindingOf);
           if (!whole) return;
           const fixes: Fix[] = [];
           if (options.atCall && whole.start != null && whole.end != null) {

@@ -11,7 +11,7 @@ import type { MessageConnection } from 'vscode-jsonrpc/node';
 import type { CodeAction, Diagnostic, PublishDiagnosticsParams, TextEdit, WorkspaceEdit } from 'vscode-languageserver';
 
 import { LEAN_HANDLER, SPAWN_TIMER, writeLeanProfile, writeProject, writeSpawnProfile } from './analyzeFixture';
-import { DEFAULT_SETTINGS, parseSettings } from '../../server/lsp/settings';
+import { DEFAULT_SETTINGS, parseSettings, readPathMappings } from '../../server/lsp/settings';
 import { bundles } from './bundles';
 
 const URI = 'file:///virtual/project/routes/tasks.js';
@@ -426,7 +426,7 @@ describe('parseSettings', () => {
     return { settings: parseSettings(raw, (line) => warnings.push(line)), warnings };
   };
 
-  it('reads every hotframe setting', () => {
+  it('reads every hotframe setting the server uses (the client reads heat.enabled and pathMappings)', () => {
     const { settings, warnings } = parse({
       rules: { 'date-now-hot-path': 'error', 'spawn-without-env': 'off' },
       hotThresholdPercent: 5,
@@ -436,8 +436,6 @@ describe('parseSettings', () => {
     assert.deepEqual(settings, {
       rules: { 'date-now-hot-path': 'error', 'spawn-without-env': 'off' },
       hotThresholdPercent: 5,
-      pathMappings: [{ from: '/usr/src/app', to: '/home/me/app' }],
-      heatEnabled: false,
     });
     assert.deepEqual(warnings, []);
   });
@@ -451,19 +449,35 @@ describe('parseSettings', () => {
     const { settings, warnings } = parse({
       rules: { 'date-now-hot-path': 'loud', 'no-such-rule': 'error', 'blocking-sync-call': 'hint' },
       hotThresholdPercent: 'high',
-      pathMappings: [{ from: '/a' }, { from: '/b', to: '/c' }],
-      heat: { enabled: 'yes' },
     });
-    assert.deepEqual(settings, { rules: { 'blocking-sync-call': 'hint' }, hotThresholdPercent: 1, pathMappings: [{ from: '/b', to: '/c' }], heatEnabled: true });
+    assert.deepEqual(settings, { rules: { 'blocking-sync-call': 'hint' }, hotThresholdPercent: 1 });
     assert.deepEqual(warnings, [
       "hotframe.rules.date-now-hot-path: 'loud' is not one of off|hint|information|warning|error, using the default",
       "hotframe.rules: unknown rule 'no-such-rule' ignored",
       "hotframe.hotThresholdPercent: 'high' is not a number in 0..100, using 1",
-      'hotframe.pathMappings: an entry without string "from" and "to" was ignored',
-      'hotframe.heat.enabled: expected true or false, using true',
     ]);
     assert.deepEqual(parse({ hotThresholdPercent: 101 }).settings.hotThresholdPercent, 1);
     assert.deepEqual(parse('hotframe').warnings, ['hotframe settings: expected an object, using defaults']);
+  });
+});
+
+describe('readPathMappings (the mappings a profile load carries)', () => {
+  const read = (raw: unknown) => {
+    const warnings: string[] = [];
+    return { mappings: readPathMappings(raw, (line) => warnings.push(line)), warnings };
+  };
+
+  it('keeps well-formed entries', () => {
+    assert.deepEqual(read([{ from: '/usr/src/app', to: '/home/me/app' }]), { mappings: [{ from: '/usr/src/app', to: '/home/me/app' }], warnings: [] });
+    assert.deepEqual(read(undefined), { mappings: [], warnings: [] });
+  });
+
+  it('drops each bad entry with one warning line', () => {
+    assert.deepEqual(read([{ from: '/a' }, { from: '/b', to: '/c' }, { from: '', to: '/d' }, 'x']), {
+      mappings: [{ from: '/b', to: '/c' }],
+      warnings: Array(3).fill('hotframe.pathMappings: an entry without string "from" and "to" was ignored'),
+    });
+    assert.deepEqual(read({ from: '/a', to: '/b' }), { mappings: [], warnings: ['hotframe.pathMappings: expected an array of {from, to}, ignored'] });
   });
 });
 
@@ -485,6 +499,18 @@ describe('language server lifetime', function () {
     const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
     assert.equal(code, 2);
     assert.equal(stderr, 'hotframe language server: usage: node dist/server.js --stdio | --node-ipc | --socket=PORT | --pipe=NAME\n');
+  });
+
+  it('refuses a --socket that is not a port, with one line on stderr', async () => {
+    const { server } = await bundles();
+    for (const args of [['--socket=notaport'], ['--socket', '70000']]) {
+      const child = spawn(process.execPath, [server, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+      assert.equal(code, 2);
+      assert.equal(stderr, `hotframe language server: --socket: '${args.at(-1)!.replace('--socket=', '')}' is not a port number\n`);
+    }
   });
 });
 
@@ -516,6 +542,23 @@ describe('language server over node IPC (how the VS Code client starts it)', fun
     await connection.sendNotification('exit');
     assert.equal(await exited, 0);
     assert.equal(stdout, '', 'nothing written to stdout');
+    connection.dispose();
+  });
+
+  it('takes the arguments vscode-languageclient passes: --node-ipc --clientProcessId=PID', async () => {
+    const { server } = await bundles();
+    const child = fork(server, ['--node-ipc', `--clientProcessId=${process.pid}`], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const connection = createMessageConnection(new IPCMessageReader(child), new IPCMessageWriter(child));
+    connection.listen();
+    const init: { serverInfo: { name: string } } = await connection.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities: {} });
+    assert.equal(init.serverInfo.name, 'hotframe');
+    await connection.sendRequest('shutdown');
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    await connection.sendNotification('exit');
+    assert.equal(await exited, 0);
+    assert.equal(stderr, '');
     connection.dispose();
   });
 });
