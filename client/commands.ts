@@ -11,6 +11,7 @@ import { OPEN_LOCATION_COMMAND, type OverviewTree } from './views';
 import type { FlamePanel } from './flamePanel';
 import { RECORD_ALLOCATION_COMMAND, RECORD_COMMAND, STOP_COMMAND, type ProfileRecorder } from './recording';
 import { profileHintShown } from './profileHint';
+import { formatMs } from '../server/shared/format';
 import type { FlameGraphParams, FlameGraphResult, FlameMode, FlameNode, ProfileRole, ProfileSummary } from '../server/protocol/wire';
 import { Requests, type LoadProfileParams } from '../server/protocol/lsp';
 
@@ -125,7 +126,7 @@ export async function loadProfile(ctx: HotframeContext, file: string, role: Prof
     if (!summary) return null;
     ctx.setProfile(role, summary);
     void ctx.extension.workspaceState.update(LAST_PROFILE_FOLDER, path.dirname(file));
-    ctx.output.appendLine(`[profile] ${role} ${summary.path}: ${summary.format}, ${summary.unit === 'ms' ? `${summary.samples} samples, ${summary.durationMs} ms` : `${summary.samples} ${summary.unit}`}`);
+    ctx.output.appendLine(`[profile] ${role} ${summary.path}: ${summary.format}, ${summary.unit === 'ms' ? `${summary.samples} samples, ${formatMs(summary.durationMs)}` : `${summary.samples} ${summary.unit}`}`);
     for (const note of summary.notes ?? []) ctx.output.appendLine(`[profile] ${note}`);
     for (const warning of summary.warnings) ctx.output.appendLine(`[profile] warning: ${warning}`);
     // A trace with several threads: offer the others (not awaited: the load is done).

@@ -9,12 +9,12 @@ import type { Connection, Hover } from 'vscode-languageserver';
 import type { Finding } from '../../rules/api';
 import { costIndexOf, type CostIndex, type CostTable, type MeasuredCost } from '../join/costIndex';
 import { formatCost, formatMs, formatPercent, formatWeight, percentOf } from '../shared/format';
+import { uriToPath } from '../shared/paths';
 import { oneLine } from '../profile/analysis/session';
 import { Requests, type FileHeatParams, type LoadProfileParams } from '../protocol/lsp';
 import type { FileHeat, FlameGraphParams, Insight, LineDetail, PathMapping, ProfileSummary } from '../protocol/wire';
 import { WorkerRequests } from '../protocol/worker';
 import { ProfileChannel } from './profileChannel';
-import { uriToPath } from './validation';
 
 /** A diagnostic the profile raises on its own (GC share, hot normalizeSpawnArguments...). */
 export interface InsightDiagnostic {

@@ -2,6 +2,7 @@
 // costs aggregated, library time attributed to user call sites, insights found. Views (CLI text
 // and JSON, editor heat, hover, flame graph) all read from the `AnalyzedProfile` built here.
 import { dirname, resolve } from 'node:path';
+import { errnoCode } from '../../shared/errors';
 import { tryReadGuardedText } from '../../shared/guardedRead';
 import type { ReadScope } from '../../shared/readScope';
 
@@ -12,12 +13,12 @@ import { DEFAULT_MIN_FRACTION, invertTree, mergeProfile, toFlameNodes, type Merg
 import { DEFERRED_WORK, findInsights, type SourceLineReader } from './insights';
 import { callLinesOf } from './callLines';
 import { FunctionRanges, placeInlinedLines } from './inlinedLines';
-import { loadProfile, type LoadOptions } from '../readers/load';
+import { asInputError, loadProfile, type LoadOptions } from '../readers/load';
 import { inferLocations } from '../location/inferLocations';
 import { isLocalCandidate, PathResolver } from '../location/pathMapping';
 import { ProfileInputError } from '../readers/profileInputError';
 import { SourceMapCache } from '../location/sourceMaps';
-import { SHARE_OF } from '../../shared/format';
+import { formatMs, SHARE_OF } from '../../shared/format';
 import type { CostTable, FileCosts, FlameNode, FunctionCost, NormalizedProfile, ProfileReport, ReportOptions } from '../model/types';
 import type { CallEdge, FunctionDetail, LineDetail } from '../../protocol/wire';
 
@@ -250,7 +251,7 @@ export function buildReport(profile: NormalizedProfile, options: AnalysisOptions
     const placed = placeInlinedLines(profile, shape, localFileOf, ranges);
     lineProfile = { ...profile, lineTicks: placed.lineTicks };
     if (placed.unplaced > 0) {
-      inlineWarnings.push(`${placed.unplaced} line tick(s) of inlined code (${placed.unplacedMs.toFixed(1)} ms) name lines outside their function and no callee holding them: kept in the function's self time, not on a line`);
+      inlineWarnings.push(`${placed.unplaced} line tick(s) of inlined code (${formatMs(placed.unplacedMs)}) name lines outside their function and no callee holding them: kept in the function's self time, not on a line`);
     }
   }
   const aggregates = aggregate(lineProfile, index, shape, locateLine);
@@ -295,10 +296,7 @@ export async function analyzeProfileFile(path: string, options: AnalysisOptions 
     profile = await loadProfile(path, { nativeSymbols: options.nativeSymbols, mayReadScript: (file) => scope.allows(file), ...load });
   } catch (error) {
     if (error instanceof ProfileInputError || load.signal?.aborted === true) throw error;
-    const code = (error as NodeJS.ErrnoException | null)?.code;
-    if (code === 'ENOENT') throw new ProfileInputError(`${path}: no such file`);
-    if (code === 'EISDIR') throw new ProfileInputError(`${path}: is a directory, not a profile`);
-    if (code === 'EACCES' || code === 'EPERM') throw new ProfileInputError(`${path}: permission denied`);
+    if (errnoCode(error) !== undefined) throw asInputError(path, error);
     throw error;
   }
   load.signal?.throwIfAborted();
