@@ -170,6 +170,36 @@ async function clickTreeItem(page, { view, label, timeoutMs = 15_000 }) {
   return { clicked: await row.getAttribute('aria-label') };
 }
 
+/**
+ * When something the suite is waiting for was first in the page's DOM, by the machine's clock
+ * (Date.now(), the clock the extension host reads too): `heat`, an end-of-line note containing
+ * `text` in an editor (what the heat decorations draw), or `flame`, the frames of a flame graph
+ * webview. Polled every 20 ms; `{ at: null }` after timeoutMs. Used by bench/editor.bench.mjs.
+ */
+async function paintedAt(page, { what, text = '', timeoutMs = 60_000 }) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const frames = what === 'flame' ? page.frames().filter((f) => f !== page.mainFrame()) : [page.mainFrame()];
+    for (const frame of frames) {
+      const at = await frame
+        .evaluate(
+          ([kind, wanted, selector]) => {
+            if (kind === 'flame') return document.querySelector(selector) ? Date.now() : 0;
+            const spans = document.querySelectorAll('.monaco-editor .view-lines span');
+            // VS Code draws a decoration's `after` text as injected text or as the ::after content of a span.
+            for (const span of spans) if (span.textContent?.includes(wanted) || getComputedStyle(span, '::after').content.includes(wanted)) return Date.now();
+            return 0;
+          },
+          [what, String(text), FLAME_FRAME],
+        )
+        .catch(() => 0);
+      if (at > 0) return { at };
+    }
+    if (Date.now() > deadline) return { at: null };
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 export function runAction(page, request, shots, shotsDir) {
   switch (request.kind) {
     case 'screenshot':
@@ -188,6 +218,8 @@ export function runAction(page, request, shots, shotsDir) {
       return frameTooltip(page, request);
     case 'treeItemText':
       return treeItemText(page, request);
+    case 'paintedAt':
+      return paintedAt(page, request);
     default:
       throw new Error(`unknown action ${JSON.stringify(request.kind)}`);
   }
