@@ -5,7 +5,8 @@
 // Times per run, from the public command to what the browser shows: heat drawn on module0's
 // service.js after `hotframe.openProfile`, then the flame graph drawn after
 // `hotframe.showFlameGraph`. Prints the median of HOTFRAME_BENCH_EDITOR_RUNS runs (default 3)
-// with the min-max spread. About 1.5 min, most of it code-server starting and three loads.
+// with the min-max spread, after a first run in the fresh window reported on its own row.
+// About 1.5 min, most of it code-server starting and four loads.
 import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,19 +39,23 @@ try {
     HOTFRAME_BENCH_PROFILE: profile,
     // prepareWorkspace copies the workspace to <tmp>/demo-app; the bench opens the copy's file.
     HOTFRAME_BENCH_SOURCE: join('module0', 'service.js'),
-    HOTFRAME_BENCH_RUNS: String(RUNS),
+    // One more: the first load in a fresh window shares the machine with VS Code starting up
+    // (extension host, language server, the workspace's first analysis); it gets its own row.
+    HOTFRAME_BENCH_RUNS: String(RUNS + 1),
   });
-  if (runs.length < RUNS) throw new Error(`${runs.length} of ${RUNS} runs reported`);
-  for (const r of runs) progress(`run ${r.run}: loaded ${r.loadedMs} ms, heat drawn ${r.heatMs} ms (${r.heatLines} lines), flame graph sent ${r.sentMs} ms, drawn ${r.flameMs} ms (${r.flameFrames} frames)`);
+  if (runs.length < RUNS + 1) throw new Error(`${runs.length} of ${RUNS + 1} runs reported`);
+  for (const r of runs) progress(`run ${r.run}: loaded ${r.loadedMs} ms, heat drawn ${r.heatMs} ms (${r.heatLines} lines), flame graph command done ${r.sentMs} ms, webview page there ${r.webviewMs} ms, graph drawn ${r.flameMs} ms (${r.flameFrames} frames)`);
   const mbs = (size / MB).toFixed(0);
   const row = (metric, values, limit, aim) => {
     const sorted = values.map((v) => v / 1000).sort((a, b) => a - b);
     const median = sorted[Math.floor(sorted.length / 2)];
     result({ metric: `${metric}, ${mbs} MB .cpuprofile (median of ${sorted.length}, ${sorted[0].toFixed(2)}-${sorted.at(-1).toFixed(2)} s)`, value: median, unit: 's', limit: `<= ${limit}`, aim: String(aim), pass: median <= limit });
   };
+  const [first, ...rest] = runs;
   // Limits: what issue 14 measured before (heat 4.6-8.2 s, flame 1.9-3.8 s) must not get worse; the aims are the issue's.
-  row('code-server: hotframe.openProfile to heat drawn', runs.map((r) => r.heatMs), 8, 3);
-  row('code-server: hotframe.showFlameGraph to flame graph drawn', runs.map((r) => r.flameMs), 4, 1);
+  result({ metric: `code-server: first hotframe.openProfile in a fresh window to heat drawn, ${mbs} MB .cpuprofile`, value: first.heatMs / 1000, unit: 's', aim: '3' });
+  row('code-server: hotframe.openProfile to heat drawn', rest.map((r) => r.heatMs), 8, 3);
+  row('code-server: hotframe.showFlameGraph to flame graph drawn', rest.map((r) => r.flameMs), 4, 1);
 } finally {
   rmSync(tmp, { recursive: true, force: true });
 }

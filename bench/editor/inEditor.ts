@@ -19,11 +19,12 @@ function env(name: string): string {
   return value;
 }
 
-async function paintedAt(what: 'heat' | 'flame', text = ''): Promise<number> {
-  const answer = await browserAction<{ at: number | null }>('paintedAt', { what, text, timeoutMs: WAIT_MS });
+/** When the browser first showed it (and, for the flame graph, its webview page before the graph). */
+async function paintedAt(what: 'heat' | 'flame', text = ''): Promise<{ at: number; shellAt: number }> {
+  const answer = await browserAction<{ at: number | null; shellAt?: number }>('paintedAt', { what, text, timeoutMs: WAIT_MS });
   if (!answer) throw new Error('the bench needs the code-server launcher (HOTFRAME_E2E_ACTIONS)');
   if (answer.at === null) throw new Error(`the ${what} was not drawn within ${WAIT_MS / 1000} s`);
-  return answer.at;
+  return { at: answer.at, shellAt: answer.shellAt ?? answer.at };
 }
 
 async function once(run: number, profile: string, source: string): Promise<void> {
@@ -43,7 +44,7 @@ async function once(run: number, profile: string, source: string): Promise<void>
   const summary = await vscode.commands.executeCommand<{ name: string } | null>('hotframe.openProfile', profile);
   const loadedMs = Date.now() - heatStart;
   if (!summary) throw new Error(`hotframe.openProfile did not load ${profile}: ${(await debugState()).lastError ?? 'no error shown'}`);
-  const heatMs = (await heatDrawn) - heatStart;
+  const heatMs = (await heatDrawn).at - heatStart;
   const heat = (await debugState()).heat[key];
   if (!heat || heat.notes.length === 0) throw new Error(`no heat on ${source} after the note was seen`);
 
@@ -52,11 +53,13 @@ async function once(run: number, profile: string, source: string): Promise<void>
   const flameDrawn = paintedAt('flame');
   await vscode.commands.executeCommand('hotframe.showFlameGraph');
   const sentMs = Date.now() - flameStart;
-  const flameMs = (await flameDrawn) - flameStart;
+  const drawn = await flameDrawn;
+  const flameMs = drawn.at - flameStart;
+  const webviewMs = drawn.shellAt - flameStart;
   const flame = (await debugState()).flame;
   if (!flame || flame.frames < 2) throw new Error('the flame graph panel holds no graph after it was drawn');
 
-  console.log(`HOTFRAME_BENCH ${JSON.stringify({ run, loadedMs, heatMs, heatLines: heat.lines.length, sentMs, flameMs, flameFrames: flame.frames })}`);
+  console.log(`HOTFRAME_BENCH ${JSON.stringify({ run, loadedMs, heatMs, heatLines: heat.lines.length, sentMs, webviewMs, flameMs, flameFrames: flame.frames })}`);
 }
 
 export async function run(): Promise<void> {
