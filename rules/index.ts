@@ -19,9 +19,3 @@ export const allRules: readonly RuleModule[] = [
 ];
 
 export const ruleIds: readonly RuleId[] = allRules.map((rule) => rule.meta.id);
-
-const byId = new Map<RuleId, RuleModule>(allRules.map((rule) => [rule.meta.id, rule]));
-
-export function ruleById(id: RuleId): RuleModule | undefined {
-  return byId.get(id);
-}
