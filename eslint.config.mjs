@@ -239,9 +239,10 @@ for (const [file, { allow }] of Object.entries(TEMPORARY_CROSSINGS)) {
   walls.push({ name: `hotframe/walls/temporary/${file}`, files: [file], rules: restricted(dir, wall, allow) });
 }
 
-/** A dynamic `import()` or an `import('x').T` type that leaves its folder escapes the walls above. */
+/** A dynamic `import()`, a `require()` or an `import('x').T` type that leaves its folder escapes the walls above. */
 const STATIC_CROSSINGS = [
   { selector: 'ImportExpression[source.value=/^\\.\\./]', message: 'import across folders with a static import, so the walls can check it' },
+  { selector: 'CallExpression[callee.name="require"][arguments.0.value=/^\\.\\./]', message: 'import across folders with a static import, so the walls can check it' },
   { selector: 'TSImportType[argument.literal.value=/^\\.\\./]', message: 'import types across folders with `import type`, so the walls can check it' },
 ];
 

@@ -86,9 +86,10 @@ describe('the walls (eslint.config.mjs)', function () {
     // Spellings that leave and re-enter a folder are refused outright.
     assertCrossing('server/lsp/x.ts', importing('../lsp/../cli/args'), /normal form/);
     assertCrossing('server/lsp/x.ts', importing('./../cli/args'), /normal form/);
-    // A dynamic import or an import type expression would not be seen by the patterns.
+    // A dynamic import, a require or an import type expression would not be seen by the patterns.
     assertCrossing('server/lsp/x.ts', 'export const args = import(\'../cli/args\');\n', /static import/);
     assertCrossing('server/lsp/x.ts', 'export type Args = import(\'../cli/args\').Args;\n', /import type/);
+    assertCrossing('server/lsp/x.ts', 'export const args: unknown = require(\'../cli/args\');\n', /static import/);
     assertAllowed('server/lsp/x.ts', importing('../static/engine'));
     assertAllowed('server/lsp/x.ts', importing('../../rules/api'));
     assertAllowed('server/lsp/x.ts', importing('./settings'));
