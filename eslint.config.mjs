@@ -16,7 +16,7 @@ import tseslint from 'typescript-eslint';
 const ROOT = dirname(fileURLToPath(import.meta.url));
 
 /** Folders of product code, and what each may import from the repository besides itself (deepest wins). */
-const PROTOCOL = 'server/protocol'; // `server/protocol.ts` today, `server/protocol/**` in the target
+const PROTOCOL = 'server/protocol';
 const MAY_IMPORT = {
   rules: { may: [], why: 'rules/ imports nothing from server/: reach the engine through rules/api.ts' },
   'server/shared': { may: [], why: 'server/shared/ imports no other server folder' },
@@ -108,26 +108,6 @@ export const TEMPORARY_CROSSINGS = {
   'rules/serial-heavy-middleware.ts': { by: 'walls-rules', allow: ['server/static/bindings', 'server/static/lazyPaths'] },
   'rules/spawn-without-env.ts': { by: 'walls-rules', allow: ['server/static/bindings', 'server/static/fileGuards', 'server/static/hotContext', 'server/static/imports'] },
   'server/static/projectIndex.ts': { by: 'walls-rules', allow: ['rules/mongooseModels'] },
-  // removed by walls-protocol: the protocol owns its wire types; client and webview import it, not server/profile
-  'server/protocol.ts': { by: 'walls-protocol', allow: ['server/profile/model/types'] },
-  'client/commands.ts': { by: 'walls-protocol', allow: ['server/profile/model/types'] },
-  'client/config.ts': { by: 'walls-protocol', allow: ['server/profile/model/types'] },
-  'client/views.ts': { by: 'walls-protocol', allow: ['server/profile/model/types'] },
-  'client/flameMessages.ts': { by: 'walls-protocol', allow: ['webview/protocol'] },
-  'client/flameSession.ts': { by: 'walls-protocol', allow: ['webview/protocol'] },
-  'webview/detailsBar.ts': { by: 'walls-protocol', allow: ['server/profile/model/types'] },
-  'webview/drawableTree.ts': { by: 'walls-protocol', allow: ['server/profile/model/types'] },
-  'webview/flameView.ts': { by: 'walls-protocol', allow: ['server/profile/model/types'] },
-  'webview/frameText.ts': { by: 'walls-protocol', allow: ['server/profile/model/types'] },
-  'webview/legend.ts': { by: 'walls-protocol', allow: ['server/profile/model/types'] },
-  'webview/main.ts': { by: 'walls-protocol', allow: ['server/profile/model/types'] },
-  'webview/palette.ts': { by: 'walls-protocol', allow: ['server/profile/model/types'] },
-  'webview/search.ts': { by: 'walls-protocol', allow: ['server/profile/model/types'] },
-  'webview/tooltip.ts': { by: 'walls-protocol', allow: ['server/profile/model/types'] },
-  // removed by walls-cli: the language server and the engines stop borrowing from server/cli
-  'server/lsp/diagnostics.ts': { by: 'walls-cli', allow: ['server/cli/findingFormats'] },
-  'server/shared/sourceFiles.ts': { by: 'walls-cli', allow: ['server/cli/errors'] },
-  'server/static/ruleLevels.ts': { by: 'walls-cli', allow: ['server/cli/errors'] },
   // removed by: not assigned yet (forEachChild from server/static/walk.ts; analysis/ may import only parse.ts)
   'server/profile/analysis/inlinedLines.ts': { by: 'unassigned', allow: ['server/static/walk'] },
 };
@@ -231,11 +211,12 @@ for (const top of ['rules', 'server', 'client', 'webview']) {
     if (wall) walls.push({ name: `hotframe/walls/${dir}`, files: [`${dir}/*.ts`], ignores: TESTS, rules: restricted(dir, wall) });
   }
 }
-// server/ itself holds the protocol (server/protocol.ts until it becomes server/protocol/) and nothing else.
-walls.push({ name: 'hotframe/walls/server', files: ['server/*.ts'], ignores: TESTS, rules: restricted('server', PROTOCOL) });
+// server/ itself holds only the folders of its parts: a file there would stand behind no wall.
+const SERVER_FOLDERS_ONLY = { selector: 'Program', message: 'server/ holds folders only: put this file in the folder of its part (CONTRIBUTING)' };
+walls.push({ name: 'hotframe/walls/server', files: ['server/*.ts'], rules: { 'no-restricted-syntax': ['error', SERVER_FOLDERS_ONLY] } });
 for (const [file, { allow }] of Object.entries(TEMPORARY_CROSSINGS)) {
   const dir = posix.dirname(file);
-  const wall = file === `${PROTOCOL}.ts` ? PROTOCOL : wallOf(dir, MAY_IMPORT);
+  const wall = wallOf(dir, MAY_IMPORT);
   walls.push({ name: `hotframe/walls/temporary/${file}`, files: [file], rules: restricted(dir, wall, allow) });
 }
 

@@ -83,8 +83,8 @@ function timed(args, env = {}) {
   return { seconds, cpu: cpuStart === null || cpuEnd === null ? null : cpuEnd - cpuStart, run };
 }
 
-function runHotframe(target, threads = 1) {
-  const { seconds, cpu, run } = timed([cli, 'analyze', target, '--format', 'json'], { HOTFRAME_ANALYZE_THREADS: String(threads) });
+function runHotframe(target) {
+  const { seconds, cpu, run } = timed([cli, 'analyze', target, '--format', 'json']);
   if (run.status !== 0 && run.status !== 1) throw new Error(`hotframe exited ${run.status}: ${run.stderr.trim()}`);
   const json = JSON.parse(run.stdout);
   return { seconds, cpu, analyzed: json.filesAnalyzed, skipped: json.skipped, findings: json.findings.length };
@@ -101,17 +101,15 @@ function runEslint(target) {
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-function compare(label, target, files, measureThreads = false) {
+function compare(label, target, files) {
   const lines = files.reduce((n, f) => n + f.lines, 0);
   const mb = files.reduce((n, f) => n + f.bytes, 0) / 1e6;
   console.error(`${label}: ${files.length} files, ${lines} lines, ${mb.toFixed(1)} MB; ${runs} interleaved run(s) each`);
   const hot = [];
   const esl = [];
-  const threaded = [];
   for (let i = 0; i < runs; i++) {
     hot.push(runHotframe(target));
     esl.push(runEslint(target));
-    if (measureThreads) threaded.push(runHotframe(target, 2));
     const cpu = (r) => (r.cpu === null ? '' : ` (${r.cpu.toFixed(2)} s CPU)`);
     console.error(`  run ${i + 1}: hotframe ${hot[i].seconds.toFixed(2)} s${cpu(hot[i])}, eslint ${esl[i].seconds.toFixed(2)} s${cpu(esl[i])}`);
   }
@@ -141,13 +139,6 @@ function compare(label, target, files, measureThreads = false) {
       ...(cpuValue === null ? {} : { cpuSeconds: cpuValue, peerCpuSeconds: cpuPeerValue, cpuRatio: Number((cpuValue / cpuPeerValue).toFixed(3)) }),
     }),
   );
-  if (threaded.length > 0) {
-    // Decides HOTFRAME_ANALYZE_THREADS' default (server/cli/analysisThreads.ts): worth it only if clearly below 1.
-    const two = median(threaded.map((r) => r.seconds));
-    if (threaded.some((r) => r.findings !== h.findings || r.analyzed !== h.analyzed)) throw new Error('2 threads gave a different report');
-    console.error(`  2 threads: ${threaded.map((r) => `${r.seconds.toFixed(2)} s${r.cpu === null ? '' : ` (${r.cpu.toFixed(2)} s CPU)`}`).join(', ')}`);
-    console.log(JSON.stringify({ bench: 'static', metric: `analyze ${label} on 2 threads vs 1`, value: Number(two.toFixed(3)), unit: 's', peer: 'hotframe, 1 thread', peerValue: Number(value.toFixed(3)), ratio: Number((two / value).toFixed(3)) }));
-  }
 }
 
 try {
@@ -155,7 +146,7 @@ try {
   compare('whole corpus', corpus, all);
   // The same files for both tools: without the 9 MB typescript.js that hotframe refuses.
   rmSync(join(corpus, 'typescript'), { recursive: true, force: true });
-  compare('corpus minus typescript.js', corpus, jsFiles(corpus), true);
+  compare('corpus minus typescript.js', corpus, jsFiles(corpus));
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

@@ -11,8 +11,9 @@ import { OPEN_LOCATION_COMMAND, type OverviewTree } from './views';
 import type { FlamePanel } from './flamePanel';
 import { RECORD_ALLOCATION_COMMAND, RECORD_COMMAND, STOP_COMMAND, type ProfileRecorder } from './recording';
 import { profileHintShown } from './profileHint';
-import type { FlameNode } from '../server/profile/model/types';
-import { Requests, type FlameGraphParams, type FlameGraphResult, type FlameMode, type LoadProfileParams, type ProfileRole, type ProfileSummary } from '../server/protocol';
+import { formatMs } from '../server/shared/format';
+import type { FlameGraphParams, FlameGraphResult, FlameMode, FlameNode, ProfileRole, ProfileSummary } from '../server/protocol/wire';
+import { Requests, type LoadProfileParams } from '../server/protocol/lsp';
 
 /**
  * What the file picker offers: profile types only (.cpuprofile, a raw --prof log, --preprocess
@@ -115,7 +116,7 @@ export async function loadProfile(ctx: HotframeContext, file: string, role: Prof
           if (value.kind !== 'end') forward(value);
         });
         try {
-          return await ctx.client.sendRequest<ProfileSummary | undefined>(Requests.loadProfile, params, token);
+          return await ctx.client.sendRequest(Requests.loadProfile, params, token);
         } finally {
           listening.dispose();
         }
@@ -125,7 +126,7 @@ export async function loadProfile(ctx: HotframeContext, file: string, role: Prof
     if (!summary) return null;
     ctx.setProfile(role, summary);
     void ctx.extension.workspaceState.update(LAST_PROFILE_FOLDER, path.dirname(file));
-    ctx.output.appendLine(`[profile] ${role} ${summary.path}: ${summary.format}, ${summary.unit === 'ms' ? `${summary.samples} samples, ${summary.durationMs} ms` : `${summary.samples} ${summary.unit}`}`);
+    ctx.output.appendLine(`[profile] ${role} ${summary.path}: ${summary.format}, ${summary.unit === 'ms' ? `${summary.samples} samples, ${formatMs(summary.durationMs)}` : `${summary.samples} ${summary.unit}`}`);
     for (const note of summary.notes ?? []) ctx.output.appendLine(`[profile] ${note}`);
     for (const warning of summary.warnings) ctx.output.appendLine(`[profile] warning: ${warning}`);
     // A trace with several threads: offer the others (not awaited: the load is done).
@@ -178,7 +179,7 @@ function countFrames(node: FlameNode): number {
 /** Every flame graph the panel shows comes through here (first show and the webview's toggles). */
 export async function requestFlameGraph(ctx: HotframeContext, mode: FlameMode, onlyMyCode: boolean): Promise<FlameGraphResult> {
   const params: FlameGraphParams = { mode, onlyMyCode };
-  const graph = await ctx.request<FlameGraphResult>(Requests.flameGraph, params);
+  const graph = await ctx.request(Requests.flameGraph, params);
   ctx.lastFlameGraph = { title: graph.title, mode: graph.mode, frames: countFrames(graph.root), unit: graph.unit };
   return graph;
 }
@@ -244,7 +245,7 @@ export function registerCommands(ctx: HotframeContext, parts: CommandParts): vsc
     }),
     register('hotframe.clearProfile', async () => {
       try {
-        await ctx.request<unknown>(Requests.clearProfile, {});
+        await ctx.request(Requests.clearProfile);
       } catch (error) {
         ctx.output.appendLine(`[profile] clear: ${errorMessage(error)}`);
       }

@@ -1,7 +1,7 @@
 // Every `hotframe.*` setting the client reads, in one place. The server reads its own copy of
 // the section through the synchronized configuration; the client only needs what it displays.
 import * as vscode from 'vscode';
-import type { PathMapping } from '../server/profile/model/types';
+import type { PathMapping } from '../server/protocol/wire';
 
 export const SECTION = 'hotframe';
 

@@ -1,8 +1,8 @@
 // The one object that holds the extension's state: the language client, what profiles are
 // loaded, and the last error shown. Every feature receives it instead of reading module globals.
 import * as vscode from 'vscode';
-import type { LanguageClient } from 'vscode-languageclient/node';
-import type { FlameMode, ProfileSummary, ProfileRole } from '../server/protocol';
+import { RequestType, type LanguageClient, type RequestType0 } from 'vscode-languageclient/node';
+import type { FlameMode, ProfileSummary, ProfileRole } from '../server/protocol/wire';
 
 export class HotframeContext implements vscode.Disposable {
   profile: ProfileSummary | null = null;
@@ -37,9 +37,12 @@ export class HotframeContext implements vscode.Disposable {
     return this.started;
   }
 
-  async request<R>(method: string, params: unknown, token?: vscode.CancellationToken): Promise<R> {
+  /** Sends a request of server/protocol/lsp.ts once the server runs; its params and result types come from `type`. */
+  async request<R>(type: RequestType0<R, void>): Promise<R>;
+  async request<P, R>(type: RequestType<P, R, void>, params: P): Promise<R>;
+  async request<P, R>(type: RequestType0<R, void> | RequestType<P, R, void>, params?: P): Promise<R> {
     await this.ready();
-    return this.client.sendRequest<R>(method, params, token);
+    return type instanceof RequestType ? this.client.sendRequest(type, params as P) : this.client.sendRequest(type);
   }
 
   /** A fresh workDoneToken for a request whose progress the client displays. */

@@ -4,7 +4,8 @@
 import * as vscode from 'vscode';
 import { readConfig, affectsHeat } from './config';
 import type { HotframeContext } from './ctx';
-import { Requests, type FileHeat, type FileHeatParams } from '../server/protocol';
+import { Requests, type FileHeatParams } from '../server/protocol/lsp';
+import type { FileHeat } from '../server/protocol/wire';
 import { formatMs, formatPercent, formatWeight, SHARE_OF_SHORT, type WeightUnit } from '../server/shared/format';
 
 /** Decoration types cannot vary their background per range, so heat is quantized into buckets. */
@@ -198,7 +199,7 @@ export class HeatDecorations implements vscode.Disposable {
     let pending = this.cache.get(key);
     if (!pending) {
       const params: FileHeatParams = { uri: key };
-      pending = this.ctx.request<FileHeat>(Requests.fileHeat, params).catch((error: unknown) => {
+      pending = this.ctx.request(Requests.fileHeat, params).catch((error: unknown) => {
         // Heat is decoration only: log the failure instead of interrupting the user.
         this.ctx.output.appendLine(`[heat] ${uri.fsPath}: ${error instanceof Error ? error.message : String(error)}`);
         this.cache.delete(key);

@@ -12,7 +12,8 @@ import { OverviewTree } from './views';
 import { ProfileStatusBar } from './statusBar';
 import { ProfileEditorProvider } from './profileEditor';
 import { FlamePanel } from './flamePanel';
-import { Notifications, type ProfileSummary } from '../server/protocol';
+import { Notifications } from '../server/protocol/lsp';
+import type { ProfileSummary } from '../server/protocol/wire';
 import { ProfileRecorder } from './recording';
 import { offerHotframeForProfileTabs } from './profileHint';
 

@@ -1,6 +1,8 @@
 // The flame graph webview's HTML and its Content-Security-Policy: scripts only with the
 // per-load nonce, styles/images/fonts only from the extension's own resources, nothing remote,
 // no inline styles. Pure, so the headless-browser tests load the very same page.
+import { escapeHtml } from '../server/shared/html';
+
 export interface FlameHtmlParts {
   /** `webview.cspSource`. */
   cspSource: string;
@@ -21,24 +23,20 @@ export function flameCsp(cspSource: string, nonce: string): string {
   ].join('; ') + ';';
 }
 
-function attribute(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
 export function flameHtml(parts: FlameHtmlParts): string {
-  const styles = parts.styleUris.map((uri) => `  <link rel="stylesheet" href="${attribute(uri)}">`).join('\n');
+  const styles = parts.styleUris.map((uri) => `  <link rel="stylesheet" href="${escapeHtml(uri)}">`).join('\n');
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
   <meta charset="UTF-8">
-  <meta http-equiv="Content-Security-Policy" content="${attribute(flameCsp(parts.cspSource, parts.nonce))}">
+  <meta http-equiv="Content-Security-Policy" content="${escapeHtml(flameCsp(parts.cspSource, parts.nonce))}">
   <meta name="viewport" content="width=device-width, initial-scale=1.0">
 ${styles}
   <title>Hotframe Flame Graph</title>
 </head>
 <body>
   <div id="app"></div>
-  <script nonce="${attribute(parts.nonce)}" src="${attribute(parts.scriptUri)}"></script>
+  <script nonce="${escapeHtml(parts.nonce)}" src="${escapeHtml(parts.scriptUri)}"></script>
 </body>
 </html>
 `;

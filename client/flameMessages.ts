@@ -1,8 +1,8 @@
 // Validation of what the flame graph webview posts. The webview renders profile strings, so it
 // is treated as untrusted: only exact, well-typed messages get through, and `open` only for a
 // file the current graph declared openable. Pure (no vscode import) so it is unit-tested.
-import type { FlameMode } from '../server/protocol';
-import type { FromWebview } from '../webview/protocol';
+import type { FlameMode } from '../server/protocol/wire';
+import type { FromWebview } from '../server/protocol/webview';
 
 const MODES: ReadonlySet<string> = new Set<FlameMode>(['normal', 'inverted', 'diff']);
 

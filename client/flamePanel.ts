@@ -2,7 +2,7 @@
 // revealed afterwards, with a strict CSP (client/flameHtml.ts). Message state and validation
 // live in FlameSession (client/flameSession.ts); the language client is wired in by the caller.
 import * as vscode from 'vscode';
-import type { FlameGraphResult, FlameMode } from '../server/protocol';
+import type { FlameGraphResult, FlameMode } from '../server/protocol/wire';
 import { createNonce, flameHtml } from './flameHtml';
 import { FlameSession } from './flameSession';
 

@@ -1,8 +1,8 @@
 // What the flame graph panel remembers between messages, without the vscode API (so it is
 // unit-tested): the last message for the webview (re-sent when the webview says `ready`), the
 // files it may open, the current mode and filter, and which graph request is the latest.
-import type { FlameGraphResult, FlameMode } from '../server/protocol';
-import type { ToWebview } from '../webview/protocol';
+import type { FlameGraphResult, FlameMode } from '../server/protocol/wire';
+import type { ToWebview } from '../server/protocol/webview';
 import { parseWebviewMessage } from './flameMessages';
 
 export interface FlameSessionHost {

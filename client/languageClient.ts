@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { LanguageClient, RevealOutputChannelOn, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { SECTION } from './config';
-import type { InitializationOptions } from '../server/protocol';
+import type { InitializationOptions } from '../server/protocol/lsp';
 
 const LANGUAGES = ['javascript', 'typescript', 'javascriptreact', 'typescriptreact'];
 

@@ -4,14 +4,11 @@
 import * as vscode from 'vscode';
 import type { HotframeContext } from './ctx';
 import { loadProfile } from './commands';
-import type { ProfileSummary } from '../server/protocol';
+import type { ProfileSummary } from '../server/protocol/wire';
 import { formatMs, formatShare, formatWeight } from '../server/shared/format';
+import { escapeHtml } from '../server/shared/html';
 
 export const PROFILE_EDITOR_VIEW_TYPE = 'hotframe.profileSummary';
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 export function summaryHtml(file: string, summary: ProfileSummary | null, error: string | null): string {
   const rows: [string, string][] = summary

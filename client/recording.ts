@@ -8,6 +8,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { formatMs } from '../server/shared/format';
 import { parseCommandLine, PROFILE_KINDS, startRecording, type ProfileKindName, type Recording, type RecordingResult } from '../server/shared/recordProfile';
 import type { HotframeContext } from './ctx';
 
@@ -190,7 +191,7 @@ export class ProfileRecorder implements vscode.Disposable {
     await this.openProfile(busiest.path);
     this.last.opened = busiest.path;
     if (result.profiles.length > 1) {
-      const cpu = busiest.cpuMs === null ? '' : ` (${Math.round(busiest.cpuMs)} ms of CPU)`;
+      const cpu = busiest.cpuMs === null ? '' : ` (${formatMs(busiest.cpuMs)} of CPU)`;
       void vscode.window
         .showInformationMessage(`Hotframe: ${result.profiles.length} Node processes were recorded; opened the busiest, ${path.basename(busiest.path)}${cpu}.`, 'Open Another…')
         .then((choice) => (choice ? this.pickAnother(result) : undefined));
@@ -199,7 +200,7 @@ export class ProfileRecorder implements vscode.Disposable {
   }
 
   private async pickAnother(result: RecordingResult): Promise<void> {
-    const items = result.profiles.map((p) => ({ label: path.basename(p.path), description: p.cpuMs === null ? 'CPU time not recorded' : `${Math.round(p.cpuMs)} ms of CPU (its process)`, file: p.path }));
+    const items = result.profiles.map((p) => ({ label: path.basename(p.path), description: p.cpuMs === null ? 'CPU time not recorded' : `${formatMs(p.cpuMs)} of CPU (its process)`, file: p.path }));
     const picked = await vscode.window.showQuickPick(items, { title: 'Hotframe: open a recorded profile' });
     if (picked) await this.openProfile(picked.file);
   }

@@ -1,7 +1,7 @@
 // The status bar entry for the loaded profile: name, duration and GC share; click -> flame graph.
 import * as vscode from 'vscode';
 import type { HotframeContext } from './ctx';
-import type { ProfileSummary } from '../server/protocol';
+import type { ProfileSummary } from '../server/protocol/wire';
 import { formatMs, formatPercent, formatShare, formatWeight } from '../server/shared/format';
 
 export function statusText(profile: ProfileSummary): string {

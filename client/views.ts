@@ -3,8 +3,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { HotframeContext } from './ctx';
-import { Requests, type OverviewResult } from '../server/protocol';
-import type { CallSite, FunctionCost, Insight, AttributedLibraryCost } from '../server/profile/model/types';
+import { Requests } from '../server/protocol/lsp';
+import type { AttributedLibraryCost, CallSite, FunctionCost, Insight, OverviewResult } from '../server/protocol/wire';
 import { formatCost, formatCostShort, formatMs, formatPercent, formatWeight, percentOf } from '../server/shared/format';
 
 export const OPEN_LOCATION_COMMAND = 'hotframe._openLocation';
@@ -93,7 +93,7 @@ export class OverviewTree implements vscode.TreeDataProvider<OverviewNode>, vsco
     let overview: OverviewResult | null = null;
     if (this.ctx.profile) {
       try {
-        overview = await this.ctx.request<OverviewResult>(Requests.overview, {});
+        overview = await this.ctx.request(Requests.overview);
       } catch (error) {
         this.ctx.output.appendLine(`[overview] ${error instanceof Error ? error.message : String(error)}`);
       }

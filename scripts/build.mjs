@@ -24,7 +24,7 @@ const entries = [
   { ...node, entryPoints: ['client/extension.ts'], outfile: 'dist/extension.js' },
   { ...node, entryPoints: ['server/lsp/main.ts'], outfile: 'dist/server.js' },
   { ...node, entryPoints: ['server/cli/main.ts'], outfile: 'dist/cli.js' },
-  { ...node, entryPoints: ['server/profile/worker.ts'], outfile: 'dist/profileWorker.js' },
+  { ...node, entryPoints: ['server/lsp/profileWorker.ts'], outfile: 'dist/profileWorker.js' },
   { ...node, entryPoints: ['server/eslint/plugin.ts'], outfile: 'dist/eslint-plugin.js', external: ['eslint'],
     // `require('hotframe/eslint-plugin')` and `import hotframe from …` both get the plugin itself.
     footer: { js: 'module.exports = module.exports.default;' } },

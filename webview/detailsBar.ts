@@ -1,6 +1,6 @@
 // The bar under the legend: a hint before anything is selected, then the clicked frame's facts
 // and an "Open" button when the frame's file is one the host can open.
-import type { FlameNode } from '../server/profile/model/types';
+import type { FlameNode } from '../server/protocol/wire';
 import { element } from './dom';
 import type { FrameFacts } from './frameText';
 

@@ -2,8 +2,8 @@
 // narrower than a threshold are folded into their parent. The server already folds at 1/2000 of
 // the root; this is the webview's own guard so that an uncollapsed 500k-node tree can't freeze
 // the view, and so that a malformed node (wrong types) can't break d3.
-import type { Category, FlameNode } from '../server/profile/model/types';
-import { CATEGORIES } from '../server/profile/model/types';
+import type { FlameNode } from '../server/protocol/wire';
+import { isCategory } from './categories';
 
 export interface DrawableTree {
   root: FlameNode;
@@ -18,8 +18,6 @@ export function foldThreshold(rootValue: number, widthPx: number): number {
   return rootValue / Math.max(2000, widthPx);
 }
 
-const categories: ReadonlySet<string> = new Set(CATEGORIES);
-
 function finiteOr(value: unknown, fallback: number): number {
   return typeof value === 'number' && Number.isFinite(value) ? value : fallback;
 }
@@ -29,7 +27,7 @@ function copyNode(raw: Record<string, unknown>): FlameNode {
     name: typeof raw.name === 'string' ? raw.name : String(raw.name ?? ''),
     value: Math.max(0, finiteOr(raw.value, 0)),
     self: Math.max(0, finiteOr(raw.self, 0)),
-    category: typeof raw.category === 'string' && categories.has(raw.category) ? (raw.category as Category) : 'program',
+    category: isCategory(raw.category) ? raw.category : 'program',
     file: typeof raw.file === 'string' ? raw.file : '',
     line: Math.max(0, Math.trunc(finiteOr(raw.line, 0))),
     children: [],

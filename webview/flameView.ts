@@ -4,8 +4,7 @@
 import flamegraph, { type FlameChart, type FlameFrame } from 'd3-flame-graph/src/flamegraph.js';
 import { select } from 'd3-selection';
 import { interrupt } from 'd3-transition';
-import type { FlameGraphResult, FlameMode } from '../server/protocol';
-import type { FlameNode } from '../server/profile/model/types';
+import type { FlameGraphResult, FlameMode, FlameNode } from '../server/protocol/wire';
 import { drawableTree, foldThreshold } from './drawableTree';
 import { changeCounts, graphScale, type GraphScale } from './frameText';
 import { categoryColour, diffColour, readPalette, type Palette } from './palette';

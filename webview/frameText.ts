@@ -1,7 +1,7 @@
 // The words shown for a frame in the tooltip and the details bar. Plain strings: callers put
 // them in the page with textContent only, since frame names come from the profile (untrusted).
-import type { FlameGraphResult } from '../server/protocol';
-import type { Category, FlameNode } from '../server/profile/model/types';
+import type { FlameGraphResult, FlameNode } from '../server/protocol/wire';
+import { categoryLabel } from './categories';
 import { formatDeltaMs, formatMs, formatPercent, formatWeight, percentOf } from '../server/shared/format';
 
 /** What a frame's value (ms) is a share of: the profile's CPU time, idle excluded (allocation profiles: all their bytes). */
@@ -30,20 +30,6 @@ export function formatValue(value: number, scale: Pick<GraphScale, 'weight'>): s
 /** Idle is not CPU time, and the root holds idle: neither has a share of CPU time. */
 function hasShare(node: FlameNode, isRoot: boolean): boolean {
   return !isRoot && node.category !== 'idle';
-}
-
-const categoryWords: Record<Category, string> = {
-  user: 'your code',
-  dependency: 'dependency (node_modules)',
-  node: 'Node.js internals',
-  native: 'native / V8 builtins',
-  gc: 'garbage collection',
-  program: 'VM (program)',
-  idle: 'idle',
-};
-
-export function categoryLabel(category: Category): string {
-  return categoryWords[category];
 }
 
 /** `file:line`, or null when the frame has no source file (native code, VM states). */

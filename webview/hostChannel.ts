@@ -1,6 +1,6 @@
 // The webview's side of the message channel: the VS Code API object, and a shape check on
 // what the host sends (the host is trusted, but a malformed message must not break the view).
-import type { FromWebview, ToWebview } from './protocol';
+import type { FromWebview, ToWebview } from '../server/protocol/webview';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;

@@ -1,9 +1,8 @@
 // The colour legend: one swatch per category, or the slower/faster scale in the differential
 // view. Swatch colours come from the same --hf-* CSS properties the frames use.
-import type { FlameMode } from '../server/protocol';
-import { CATEGORIES } from '../server/profile/model/types';
+import type { FlameMode } from '../server/protocol/wire';
+import { CATEGORIES, categoryLabel } from './categories';
 import { element } from './dom';
-import { categoryLabel } from './frameText';
 
 export class Legend {
   readonly node = element('div', 'legend');

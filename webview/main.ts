@@ -1,14 +1,13 @@
 // The flame graph webview's entry (bundled to dist/webview.js). Builds the page, connects the
 // toolbar, the chart and the details bar, and talks to the host (client/flamePanel.ts).
-import type { FlameGraphResult } from '../server/protocol';
-import type { FlameNode } from '../server/profile/model/types';
+import type { FlameGraphResult, FlameNode } from '../server/protocol/wire';
 import { DetailsBar } from './detailsBar';
 import { element, setText } from './dom';
 import { FlameView } from './flameView';
 import { cpuShare, frameFacts, type FrameFacts } from './frameText';
 import { connectHost } from './hostChannel';
 import { Legend } from './legend';
-import type { ToWebview } from './protocol';
+import type { ToWebview } from '../server/protocol/webview';
 import { Toolbar } from './toolbar';
 import { Tooltip } from './tooltip';
 

@@ -1,8 +1,8 @@
 // Frame colours. The colours themselves live in flame.css as custom properties (one place, and
 // the legend swatches use the same ones); this file reads them once per render and shades
 // each frame slightly by a hash of its name so that neighbours stay distinguishable.
-import type { Category } from '../server/profile/model/types';
-import { CATEGORIES } from '../server/profile/model/types';
+import type { Category } from '../server/protocol/wire';
+import { CATEGORIES } from './categories';
 
 type Rgb = readonly [number, number, number];
 

@@ -1,7 +1,7 @@
 // Frame search: the user's text is matched literally (no regular expression), ignoring case,
 // against the frame's name and file. d3-flame-graph's own matcher builds a RegExp from the
 // text, so `(`, `.`, `*` or `[` would be misread or throw; this predicate replaces it.
-import type { FlameNode } from '../server/profile/model/types';
+import type { FlameNode } from '../server/protocol/wire';
 
 export function normalizeSearchTerm(text: string): string {
   return text.trim().toLowerCase();

@@ -1,6 +1,6 @@
 // The toolbar: title, search box with its match count, reset zoom, and the two toggles that ask
 // the server for a recomputed tree (only my code, inverted / bottom-up).
-import type { FlameMode } from '../server/protocol';
+import type { FlameMode } from '../server/protocol/wire';
 import { element, setText } from './dom';
 
 export interface ToolbarActions {

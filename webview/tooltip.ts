@@ -1,7 +1,7 @@
 // The hover tooltip. d3-flame-graph's bundled tooltip writes innerHTML, so this one replaces it
 // (plugged in through chart.tooltip()) and builds its lines with textContent.
 import type { FlameFrame, FlameTooltip } from 'd3-flame-graph/src/flamegraph.js';
-import type { FlameNode } from '../server/profile/model/types';
+import type { FlameNode } from '../server/protocol/wire';
 import { element } from './dom';
 import type { FrameFacts } from './frameText';
 

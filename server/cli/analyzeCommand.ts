@@ -7,10 +7,9 @@ import { resolve } from 'node:path';
 import { allRules } from '../../rules/index';
 import { loadCostIndex } from '../join/costIndex';
 import type { CostIndex } from '../join/costIndex';
-import { analyzeInThreads, isAnalysisThread, runAnalysisThread } from './analysisThreads';
-import { flagValue, parseArgs } from './args';
-import { CliError } from './errors';
-import { displayPath, reportOf } from './fileAnalysis';
+import { InputError } from '../shared/errors';
+import { flagValue, parseCommandArgs } from './args';
+import { analyzeFileList, displayPath, reportOf } from './fileAnalysis';
 import type { RuleLevels } from './fileAnalysis';
 import { formatJson, formatText } from './findingFormats';
 import { parseRuleLevels } from '../static/ruleLevels';
@@ -29,13 +28,13 @@ export interface AnalyzeOptions {
 }
 
 export function parseAnalyzeOptions(args: readonly string[], cwd: string): AnalyzeOptions {
-  const parsed = parseArgs(args, ['format', 'rule', 'profile', 'root']);
+  const parsed = parseCommandArgs(args, ['format', 'rule', 'profile', 'root']);
   const format = flagValue(parsed, 'format') ?? 'text';
-  if (!(FORMATS as readonly string[]).includes(format)) throw new CliError(`--format: unknown format '${format}' (text|json|sarif)`);
+  if (!(FORMATS as readonly string[]).includes(format)) throw new InputError(`--format: unknown format '${format}' (text|json|sarif)`);
   const root = resolve(cwd, flagValue(parsed, 'root') ?? '.');
-  if (!isDirectory(root)) throw new CliError(`--root: no such folder: ${flagValue(parsed, 'root')}`);
+  if (!isDirectory(root)) throw new InputError(`--root: no such folder: ${flagValue(parsed, 'root')}`);
   const profile = flagValue(parsed, 'profile') ?? null;
-  if (profile !== null && !isFile(resolve(cwd, profile))) throw new CliError(`--profile: no such file: ${profile}`);
+  if (profile !== null && !isFile(resolve(cwd, profile))) throw new InputError(`--profile: no such file: ${profile}`);
   return {
     paths: parsed.positionals.length > 0 ? parsed.positionals : ['.'],
     format: format as Format,
@@ -62,10 +61,6 @@ function isFile(path: string): boolean {
 }
 
 export async function runAnalyze(args: string[]): Promise<number> {
-  if (isAnalysisThread()) {
-    runAnalysisThread();
-    return 0;
-  }
   const cwd = process.cwd();
   const options = parseAnalyzeOptions(args, cwd);
   const files = collectSourceFiles(options.paths, cwd);
@@ -74,10 +69,10 @@ export async function runAnalyze(args: string[]): Promise<number> {
     try {
       costs = await loadCostIndex(options.profile, { root: options.root });
     } catch (error) {
-      throw new CliError(`--profile ${displayPath(cwd, options.profile)}: ${error instanceof Error ? error.message : String(error)}`);
+      throw new InputError(`--profile ${displayPath(cwd, options.profile)}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
-  const outcomes = await analyzeInThreads(files, cwd, options.levels);
+  const outcomes = analyzeFileList(files, cwd, options.levels);
   // A rule that threw is our bug, not the user's input: say so on stderr, keep the other results.
   for (const outcome of outcomes) for (const error of outcome.ruleErrors) process.stderr.write(`hotframe: rule ${error} (on ${outcome.file})\n`);
   const report = reportOf(outcomes, costs);

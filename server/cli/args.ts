@@ -1,52 +1,57 @@
-import { CliError } from './errors';
+// The commands' options, split by node:util parseArgs (`--name value`, `--name=value`, `--` ends
+// the options) and checked here, so that every mistake is one line of ours and exit 2.
+import { parseArgs } from 'node:util';
+
+import { InputError } from '../shared/errors';
 
 export interface ParsedArgs {
   positionals: string[];
-  /** Flag name (without dashes) -> every value given, in order. Boolean flags get 'true'. */
+  /** Option name (without dashes) -> every value given, in order. */
   flags: Map<string, string[]>;
+  /** What follows the first `--`, untouched (also at the end of `positionals`); null without `--`. */
+  afterDashes: string[] | null;
 }
 
 /**
- * Parses `--name value`, `--name=value`, bare positionals and `--` (the end of options). `booleanFlags` take no value;
- * any flag not in `known` is a usage error, so typos never pass silently.
+ * Parses a command's arguments. Every option in `known` takes a value and may be repeated; any
+ * other option is a usage error, so typos never pass silently. A value is never taken from a word
+ * that starts with `--` (`--root --top 3` forgot the folder); `--name=--x` still gives one.
  */
-export function parseArgs(argv: readonly string[], known: readonly string[], booleanFlags: readonly string[] = []): ParsedArgs {
+export function parseCommandArgs(argv: readonly string[], known: readonly string[]): ParsedArgs {
+  // Not strict: its errors are Node's, several lines long; the tokens are checked below instead.
+  const { tokens } = parseArgs({
+    args: [...argv],
+    options: Object.fromEntries(known.map((name) => [name, { type: 'string', multiple: true }])),
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
   const positionals: string[] = [];
   const flags = new Map<string, string[]>();
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    // `--` ends the options: what follows is positional, even when it starts with dashes.
-    if (arg === '--') {
-      positionals.push(...argv.slice(i + 1));
-      break;
-    }
-    if (!arg.startsWith('--')) {
-      positionals.push(arg);
-      continue;
-    }
-    const eq = arg.indexOf('=');
-    const name = arg.slice(2, eq === -1 ? undefined : eq);
-    if (!known.includes(name)) throw new CliError(`unknown option --${name}`);
-    let value: string;
-    if (booleanFlags.includes(name)) {
-      value = eq === -1 ? 'true' : arg.slice(eq + 1);
-    } else if (eq !== -1) {
-      value = arg.slice(eq + 1);
+  let afterDashes: string[] | null = null;
+  for (const token of tokens) {
+    if (token.kind === 'option-terminator') {
+      afterDashes = [];
+    } else if (token.kind === 'positional') {
+      positionals.push(token.value);
+      afterDashes?.push(token.value);
     } else {
-      const next = argv[i + 1];
-      if (next === undefined || next.startsWith('--')) throw new CliError(`option --${name} needs a value`);
-      value = next;
-      i++;
+      if (!known.includes(token.name)) throw new InputError(`unknown option ${token.rawName}`);
+      const { value } = token;
+      if (value === undefined || (!token.inlineValue && value.startsWith('--'))) throw new InputError(`option --${token.name} needs a value`);
+      flags.set(token.name, [...(flags.get(token.name) ?? []), value]);
     }
-    const list = flags.get(name) ?? [];
-    list.push(value);
-    flags.set(name, list);
   }
-  return { positionals, flags };
+  return { positionals, flags, afterDashes };
 }
 
 /** The last value of a flag, or undefined. */
 export function flagValue(args: ParsedArgs, name: string): string | undefined {
-  const values = args.flags.get(name);
-  return values === undefined ? undefined : values[values.length - 1];
+  return args.flags.get(name)?.at(-1);
+}
+
+/** True when `--help` or `-h` stands among the options (not after `--`, where they belong to someone else). */
+export function asksForHelp(argv: readonly string[]): boolean {
+  const { tokens } = parseArgs({ args: [...argv], strict: false, allowPositionals: true, tokens: true });
+  return tokens.some((token) => token.kind === 'option' && (token.name === 'help' || token.name === 'h'));
 }

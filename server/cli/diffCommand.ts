@@ -3,15 +3,15 @@ import { basename } from 'node:path';
 
 import { diffReports, type ProfileDiff } from '../profile/analysis/diff';
 import { ProfileInputError } from '../profile/readers/profileInputError';
-import { parseArgs } from './args';
-import { CliError } from './errors';
+import { InputError } from '../shared/errors';
+import { parseCommandArgs } from './args';
 import { analyzeProfileForCli, profileCliOptions } from './profileCommand';
 import { diffText } from './profileText';
 
 export async function runDiff(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, ['root', 'top', 'format', 'sample-type']);
+  const args = parseCommandArgs(argv, ['root', 'top', 'format', 'sample-type']);
   if (args.positionals.length !== 2) {
-    throw new CliError(`diff: expected BEFORE and AFTER profiles, got ${args.positionals.length} (usage: hotframe diff BEFORE AFTER [--root DIR] [--top N] [--format text|json] [--sample-type TYPE])`);
+    throw new InputError(`diff: expected BEFORE and AFTER profiles, got ${args.positionals.length} (usage: hotframe diff BEFORE AFTER [--root DIR] [--top N] [--format text|json] [--sample-type TYPE])`);
   }
   const options = profileCliOptions(args);
   const [beforeFile, afterFile] = args.positionals;
@@ -21,7 +21,7 @@ export async function runDiff(argv: string[]): Promise<number> {
   try {
     diff = diffReports(before.report, after.report);
   } catch (error) {
-    if (error instanceof ProfileInputError) throw new CliError(error.message);
+    if (error instanceof ProfileInputError) throw new InputError(error.message);
     throw error;
   }
   if (options.format === 'json') {

@@ -1,5 +1,5 @@
-// One file through the engine, as plain data (so it can come back from an analysis thread), and
-// the report assembled from many such outcomes in the order the files were listed.
+// One file through the engine, as plain data, and the report assembled from many such outcomes
+// in the order the files were listed.
 import { relative, sep } from 'node:path';
 
 import type { Finding, ProjectView, RuleId, RuleLevel } from '../../rules/api';

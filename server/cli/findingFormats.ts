@@ -4,6 +4,7 @@ import { printableAsUnicode } from './printable';
 import type { Finding, Severity } from '../../rules/api';
 import { describeCost, rankingMs, type MeasuredCost } from '../join/costIndex';
 import type { ParseProblem } from '../static/engine';
+import { parseErrorText } from '../static/parseErrorText';
 
 /** A finding in a file, with the file as shown to the user (relative to cwd, forward slashes). */
 export interface FileFinding {
@@ -29,11 +30,6 @@ export interface AnalyzeReport {
   /** Files not analyzed, and files analyzed only partly because of syntax errors. */
   skipped: FileProblem[];
   profileGiven: boolean;
-}
-
-/** The first line of a parse error, without Babel's trailing "(line:column)": the position is shown separately. */
-export function parseErrorText(problem: ParseProblem): string {
-  return problem.message.split('\n')[0].replace(/ \(\d+:\d+\)$/, '');
 }
 
 /** A file that parsed only partly: listed in `skipped` with reason `parse-error: <message> (<line>:<column>)`. */

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `hotframe` command line: the same engine as the editor, for CI and scripts.
 // Exit codes: 0 nothing found, 1 findings, 2 usage or input error (one line on stderr).
-import { CliError } from './errors';
+import { InputError } from '../shared/errors';
+import { asksForHelp } from './args';
 import { printable } from './printable';
 
 const USAGE = `usage: hotframe <command> [options]
@@ -42,11 +43,10 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const command = await loadCommand(name);
-  if (command === null) throw new CliError(`unknown command '${name}' (try: hotframe --help)`);
+  if (command === null) throw new InputError(`unknown command '${name}' (try: hotframe --help)`);
   // `hotframe profile --help` is how most people ask; the usage covers every command.
   // (Only before `--`: what follows is `hotframe record`'s command and its own flags.)
-  const ours = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
-  if (ours.includes('--help') || ours.includes('-h')) {
+  if (asksForHelp(rest)) {
     process.stdout.write(USAGE + '\n');
     return 0;
   }
@@ -63,7 +63,7 @@ main(process.argv.slice(2)).then(
     // Input and usage problems are the user's to fix: one line, no stack. Anything else is our
     // bug, still one line, with a hint where to report it.
     const message = error instanceof Error ? error.message : String(error);
-    const prefix = error instanceof CliError ? 'hotframe' : 'hotframe: internal error';
+    const prefix = error instanceof InputError ? 'hotframe' : 'hotframe: internal error';
     process.stderr.write(`${prefix}: ${printable(message.split('\n')[0])}\n`);
     process.exitCode = 2;
   },

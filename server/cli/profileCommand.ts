@@ -7,8 +7,8 @@ import { ProfileInputError } from '../profile/readers/profileInputError';
 import { withAllocationSites } from '../profile/analysis/allocationJoin';
 import { analyzeProfileFile, type AnalyzedProfile } from '../profile/analysis/report';
 import type { ProfileReport } from '../profile/model/types';
-import { flagValue, parseArgs, type ParsedArgs } from './args';
-import { CliError } from './errors';
+import { InputError } from '../shared/errors';
+import { flagValue, parseCommandArgs, type ParsedArgs } from './args';
 import { profileText } from './profileText';
 
 const DEFAULT_TOP = 20;
@@ -30,22 +30,22 @@ export function profileCliOptions(args: ParsedArgs): ProfileCliOptions {
   } catch {
     // reported below
   }
-  if (!isDirectory) throw new CliError(`--root ${root}: not a directory`);
+  if (!isDirectory) throw new InputError(`--root ${root}: not a directory`);
   const topText = flagValue(args, 'top') ?? String(DEFAULT_TOP);
   const top = Number(topText);
-  if (!/^\d+$/.test(topText) || top < 1) throw new CliError(`--top ${topText}: expected a whole number of at least 1`);
+  if (!/^\d+$/.test(topText) || top < 1) throw new InputError(`--top ${topText}: expected a whole number of at least 1`);
   const format = flagValue(args, 'format') ?? 'text';
-  if (format !== 'text' && format !== 'json') throw new CliError(`--format ${format}: expected text or json`);
+  if (format !== 'text' && format !== 'json') throw new InputError(`--format ${format}: expected text or json`);
   const sampleType = flagValue(args, 'sample-type');
   return { root, top, format, ...(sampleType !== undefined ? { sampleType } : {}) };
 }
 
-/** Loads and analyzes one profile; unreadable input becomes a one-line CliError. */
+/** Loads and analyzes one profile; unreadable input becomes a one-line InputError. */
 export async function analyzeProfileForCli(path: string, root: string, pick: { sampleType?: string; thread?: string } = {}): Promise<AnalyzedProfile> {
   try {
     return await analyzeProfileFile(resolve(path), { root }, pick);
   } catch (error) {
-    if (error instanceof ProfileInputError) throw new CliError(error.message);
+    if (error instanceof ProfileInputError) throw new InputError(error.message);
     throw error;
   }
 }
@@ -109,9 +109,9 @@ function cpuReportJson(report: ProfileReport, top: number): Record<string, unkno
 }
 
 export async function runProfile(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, ['root', 'top', 'format', 'thread', 'sample-type', 'alloc']);
+  const args = parseCommandArgs(argv, ['root', 'top', 'format', 'thread', 'sample-type', 'alloc']);
   if (args.positionals.length !== 1) {
-    throw new CliError(`profile: expected one profile FILE, got ${args.positionals.length} (usage: hotframe profile FILE [--root DIR] [--top N] [--format text|json] [--thread ID] [--sample-type TYPE] [--alloc ALLOCATION_PROFILE])`);
+    throw new InputError(`profile: expected one profile FILE, got ${args.positionals.length} (usage: hotframe profile FILE [--root DIR] [--top N] [--format text|json] [--thread ID] [--sample-type TYPE] [--alloc ALLOCATION_PROFILE])`);
   }
   const options = profileCliOptions(args);
   const file = args.positionals[0];
@@ -122,7 +122,7 @@ export async function runProfile(argv: string[]): Promise<number> {
   const allocFile = flagValue(args, 'alloc');
   if (allocFile !== undefined) {
     const allocation = await analyzeProfileForCli(allocFile, options.root);
-    if (allocation.report.unit === 'ms') throw new CliError(`--alloc ${allocFile}: not an allocation profile (it measures CPU time)`);
+    if (allocation.report.unit === 'ms') throw new InputError(`--alloc ${allocFile}: not an allocation profile (it measures CPU time)`);
     report = { ...report, insights: withAllocationSites(report.insights, allocation, basename(allocFile)) };
   }
   process.stdout.write(options.format === 'json' ? JSON.stringify(reportJson(report, options.top), null, 2) + '\n' : profileText(basename(file), report, options.top, options.root));

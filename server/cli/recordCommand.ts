@@ -5,34 +5,41 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 
-import { PROFILE_KINDS, startRecording } from '../shared/recordProfile';
-import { flagValue, parseArgs } from './args';
-import { CliError } from './errors';
+import { formatBytes, formatMs } from '../shared/format';
+import { PROFILE_KINDS, startRecording, type ProfileKindName, type RecordedProfile } from '../shared/recordProfile';
+import { InputError } from '../shared/errors';
+import { flagValue, parseCommandArgs } from './args';
 import { displayPath } from './fileAnalysis';
 import { analyzeProfileForCli, profileCliOptions, reportJson } from './profileCommand';
 import { profileText } from './profileText';
 
 const USAGE = 'usage: hotframe record [--out DIR] [--root DIR] [--top N] [--format text|json] [--kind cpu|allocation] -- <command> [args..]';
 
+/** What made a profile the busiest: its CPU time, else its busy samples or allocated bytes. */
+function weightText(profile: RecordedProfile, kind: ProfileKindName): string {
+  if (profile.cpuMs !== null) return `${formatMs(profile.cpuMs)} of CPU`;
+  if (kind === 'cpu' || profile.weight === null) return `${profile.weight ?? '?'} ${kind === 'cpu' ? 'busy samples' : 'bytes allocated'}`;
+  return `${formatBytes(profile.weight)} allocated`;
+}
+
 export async function runRecord(argv: string[]): Promise<number> {
+  const args = parseCommandArgs(argv, ['out', 'root', 'top', 'format', 'kind']);
   // Everything after the first `--` is the command, untouched (its own flags are not ours).
-  const split = argv.indexOf('--');
-  if (split === -1 || split === argv.length - 1) throw new CliError(`record: no command after \`--\` (${USAGE})`);
-  const command = argv.slice(split + 1);
-  const args = parseArgs(argv.slice(0, split), ['out', 'root', 'top', 'format', 'kind']);
-  if (args.positionals.length > 0) throw new CliError(`record: unexpected '${args.positionals[0]}' before \`--\` (${USAGE})`);
+  const command = args.afterDashes ?? [];
+  if (command.length === 0) throw new InputError(`record: no command after \`--\` (${USAGE})`);
+  if (args.positionals.length > command.length) throw new InputError(`record: unexpected '${args.positionals[0]}' before \`--\` (${USAGE})`);
   const options = profileCliOptions(args);
   const cwd = process.cwd();
   const out = resolve(cwd, flagValue(args, 'out') ?? 'profiles');
   const kindName = flagValue(args, 'kind') ?? 'cpu';
-  if (kindName !== 'cpu' && kindName !== 'allocation') throw new CliError(`--kind ${kindName}: expected cpu or allocation`);
+  if (kindName !== 'cpu' && kindName !== 'allocation') throw new InputError(`--kind ${kindName}: expected cpu or allocation`);
   const kind = PROFILE_KINDS[kindName];
 
   let recording;
   try {
     recording = startRecording({ command, cwd, kind: kindName, stdio: 'inherit' });
   } catch (error) {
-    throw new CliError(`record: ${error instanceof Error ? error.message : String(error)}`);
+    throw new InputError(`record: ${error instanceof Error ? error.message : String(error)}`);
   }
   // Ctrl+C reaches the command too (one foreground process group): we stay to collect the
   // profiles it writes on its way out. A SIGTERM for us is passed on.
@@ -44,14 +51,14 @@ export async function runRecord(argv: string[]): Promise<number> {
   try {
     result = await recording.done;
   } catch (error) {
-    throw new CliError(`record: ${error instanceof Error ? error.message : String(error)}`);
+    throw new InputError(`record: ${error instanceof Error ? error.message : String(error)}`);
   } finally {
     process.off('SIGINT', ignore);
     process.off('SIGTERM', forward);
   }
   const ended = result.signal !== null ? `was ended by ${result.signal}` : `exited with code ${result.code}`;
   if (result.profiles.length === 0) {
-    throw new CliError(`record: the command ${ended} and no Node process wrote a ${kind.label} (is it a Node program, and did it exit rather than get killed?)`);
+    throw new InputError(`record: the command ${ended} and no Node process wrote a ${kind.label} (is it a Node program, and did it exit rather than get killed?)`);
   }
   mkdirSync(out, { recursive: true });
   const saved = result.profiles.map((profile) => {
@@ -61,7 +68,7 @@ export async function runRecord(argv: string[]): Promise<number> {
   });
   const busiest = saved[0];
   process.stderr.write(`hotframe: the command ${ended}; ${saved.length} ${kind.label}${saved.length === 1 ? '' : 's'} in ${displayPath(cwd, out) || '.'}:\n`);
-  for (const profile of saved) process.stderr.write(`  ${displayPath(cwd, profile.path)} (${profile.cpuMs === null ? `${profile.weight ?? '?'} ${kindName === 'cpu' ? 'busy samples' : 'bytes allocated'}` : `${Math.round(profile.cpuMs)} ms of CPU`})${profile === busiest ? ' <- the busiest, reported below' : ''}\n`);
+  for (const profile of saved) process.stderr.write(`  ${displayPath(cwd, profile.path)} (${weightText(profile, kindName)})${profile === busiest ? ' <- the busiest, reported below' : ''}\n`);
   const { report } = await analyzeProfileForCli(busiest.path, options.root);
   process.stdout.write(options.format === 'json' ? JSON.stringify(reportJson(report, options.top), null, 2) + '\n' : profileText(basename(busiest.path), report, options.top, options.root));
   return 0;

@@ -6,9 +6,9 @@ import type { Diagnostic } from 'vscode-languageserver';
 
 import { ruleDocUrl } from '../../rules/api';
 import type { Finding, Severity } from '../../rules/api';
-import { parseErrorText } from '../cli/findingFormats';
 import { describeCost, rankingPercent, severityWithCost, type MeasuredCost } from '../join/costIndex';
 import type { ParseProblem } from '../static/engine';
+import { parseErrorText } from '../static/parseErrorText';
 import type { InsightDiagnostic, ProfileFeatures } from './profileFeatures';
 
 export const DIAGNOSTIC_SOURCE = 'hotframe';

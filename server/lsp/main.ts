@@ -1,5 +1,8 @@
 // Entry of the language server process (dist/server.js). The transport comes from the command
-// line, as vscode-languageclient passes it: --stdio, --node-ipc, --socket=N or --pipe=NAME.
+// line, as vscode-languageclient passes it: --stdio, --node-ipc, --socket=N or --pipe=NAME, then
+// --clientProcessId=PID (vscode-languageserver reads that one itself when it is loaded, and exits
+// when that process is gone). Other words are ignored, as vscode-languageserver does.
+import { parseArgs } from 'node:util';
 import {
   IPCMessageReader,
   IPCMessageWriter,
@@ -12,26 +15,25 @@ import type { MessageReader, MessageWriter } from 'vscode-languageserver/node';
 
 import { startServer } from './server';
 
-/** The value of `--name=value` or `--name value`, or undefined. */
-function optionValue(argv: readonly string[], name: string): string | undefined {
-  for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === name) return argv[i + 1];
-    if (argv[i].startsWith(name + '=')) return argv[i].slice(name.length + 1);
-  }
-  return undefined;
-}
+const TRANSPORT_OPTIONS = {
+  stdio: { type: 'boolean' },
+  'node-ipc': { type: 'boolean' },
+  socket: { type: 'string' },
+  pipe: { type: 'string' },
+  clientProcessId: { type: 'string' },
+} as const;
 
 function transportOf(argv: readonly string[]): [MessageReader, MessageWriter] | string {
-  if (argv.includes('--stdio')) return [new StreamMessageReader(process.stdin), new StreamMessageWriter(process.stdout)];
-  if (argv.includes('--node-ipc')) return [new IPCMessageReader(process), new IPCMessageWriter(process)];
-  const socket = optionValue(argv, '--socket');
-  if (socket !== undefined) {
-    const port = Number(socket);
-    if (!Number.isInteger(port) || port <= 0 || port > 65535) return `--socket: '${socket}' is not a port number`;
+  // Not strict: a flag a newer client adds must not keep the server from starting.
+  const { values } = parseArgs({ args: [...argv], options: TRANSPORT_OPTIONS, strict: false, allowPositionals: true });
+  if (values.stdio === true) return [new StreamMessageReader(process.stdin), new StreamMessageWriter(process.stdout)];
+  if (values['node-ipc'] === true) return [new IPCMessageReader(process), new IPCMessageWriter(process)];
+  if (typeof values.socket === 'string') {
+    const port = Number(values.socket);
+    if (!Number.isInteger(port) || port <= 0 || port > 65535) return `--socket: '${values.socket}' is not a port number`;
     return createServerSocketTransport(port);
   }
-  const pipe = optionValue(argv, '--pipe');
-  if (pipe !== undefined && pipe !== '') return createServerPipeTransport(pipe);
+  if (typeof values.pipe === 'string' && values.pipe !== '') return createServerPipeTransport(values.pipe);
   return 'usage: node dist/server.js --stdio | --node-ipc | --socket=PORT | --pipe=NAME';
 }
 

@@ -9,7 +9,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, CancellationTokenSource, ResponseError, type MessageConnection } from 'vscode-jsonrpc/node';
 import type { Hover, WorkDoneProgressBegin, WorkDoneProgressEnd, WorkDoneProgressReport } from 'vscode-languageserver';
 
-import type { FileHeat, FlameGraphResult, LoadProfileParams, OverviewResult, ProfileSummary } from '../protocol';
+import type { FileHeat, FlameGraphResult, OverviewResult, ProfileSummary } from '../protocol/wire';
+import type { LoadProfileParams } from '../protocol/lsp';
 import type { FlameNode } from '../profile/model/types';
 import { bundles } from '../../test/unit/bundles';
 

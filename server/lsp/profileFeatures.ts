@@ -3,27 +3,18 @@
 // the hover. The main thread keeps only the per-file cost table, so `costOf` stays synchronous.
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { ErrorCodes, LSPErrorCodes, MarkupKind, ResponseError, WorkDoneProgress } from 'vscode-languageserver';
-import type { CancellationToken, Connection, Hover, ProgressToken } from 'vscode-languageserver';
+import type { Connection, Hover, ProgressToken } from 'vscode-languageserver';
 
 import type { Finding } from '../../rules/api';
 import { costIndexOf, type CostIndex, type CostTable, type MeasuredCost } from '../join/costIndex';
 import { formatCost, formatMs, formatPercent, formatWeight, percentOf } from '../shared/format';
-import type { LineDetail } from '../profile/analysis/report';
-import type { Insight, PathMapping } from '../profile/model/types';
-import { oneLine, ProfileSession, type FromWorker, type LoadedProfile, type SessionRequest, type SessionResult, type ToWorker } from '../profile/worker';
-import {
-  Requests,
-  type FileHeat,
-  type FileHeatParams,
-  type FlameGraphParams,
-  type FlameGraphResult,
-  type LoadProfileParams,
-  type OverviewResult,
-  type ProfileSummary,
-} from '../protocol';
-import { uriToPath } from './validation';
+import { uriToPath } from '../shared/paths';
+import { oneLine } from '../profile/analysis/session';
+import { Requests, type FileHeatParams, type LoadProfileParams } from '../protocol/lsp';
+import type { FileHeat, FlameGraphParams, Insight, LineDetail, PathMapping, ProfileSummary } from '../protocol/wire';
+import { WorkerRequests } from '../protocol/worker';
+import { ProfileChannel } from './profileChannel';
 
 /** A diagnostic the profile raises on its own (GC share, hot normalizeSpawnArguments...). */
 export interface InsightDiagnostic {
@@ -46,118 +37,6 @@ export interface ProfileFeatures {
 }
 
 const DEFAULT_HOT_THRESHOLD_PERCENT = 1;
-
-/** Where the analysis runs: the profile worker, or (when no built worker sits beside this module, e.g. under tsx) this thread. */
-interface ProfileBackend {
-  request(request: SessionRequest, signal?: AbortSignal, onProgress?: (fraction: number) => void): Promise<SessionResult>;
-}
-
-class InProcessBackend implements ProfileBackend {
-  private readonly session = new ProfileSession();
-
-  request(request: SessionRequest, signal?: AbortSignal, onProgress?: (fraction: number) => void): Promise<SessionResult> {
-    return this.session.handle(request, signal, onProgress);
-  }
-}
-
-interface Pending {
-  request: SessionRequest;
-  signal?: AbortSignal;
-  resolve: (result: SessionResult) => void;
-  reject: (error: Error) => void;
-  onProgress?: (fraction: number) => void;
-}
-
-/**
- * How long a cancelled request may go unanswered before the worker is taken for stuck and
- * replaced: a cancel is checked between reads, so a healthy worker answers within milliseconds.
- */
-const CANCEL_GRACE_MS = 2000;
-
-export class WorkerBackend implements ProfileBackend {
-  private worker: Worker | null = null;
-  private nextId = 1;
-  private readonly pending = new Map<number, Pending>();
-
-  /** `onLost` runs when the worker dies: the profiles it held are gone. */
-  constructor(
-    private readonly script: string,
-    private readonly onLost: (reason: string) => void,
-  ) {}
-
-  request(request: SessionRequest, signal?: AbortSignal, onProgress?: (fraction: number) => void): Promise<SessionResult> {
-    return new Promise<SessionResult>((resolvePromise, reject) => this.send({ request, signal, resolve: resolvePromise, reject, onProgress }));
-  }
-
-  private send(pending: Pending): void {
-    const worker = this.ensure();
-    const id = this.nextId++;
-    this.pending.set(id, pending);
-    pending.signal?.addEventListener(
-      'abort',
-      () => {
-        if (this.worker !== worker || !this.pending.has(id)) return;
-        worker.postMessage({ id, abort: true } satisfies ToWorker);
-        // A worker stuck in a read or a loop never sees the cancel: replace it, so the next load runs.
-        setTimeout(() => {
-          if (this.worker === worker && this.pending.has(id)) this.restart(worker);
-        }, CANCEL_GRACE_MS).unref();
-      },
-      { once: true },
-    );
-    worker.postMessage({ id, request: pending.request } satisfies ToWorker);
-  }
-
-  /** Stops the worker (its listeners keep a process alive despite unref); pending requests fail. */
-  async stop(): Promise<void> {
-    const worker = this.worker;
-    this.worker = null;
-    for (const pending of this.pending.values()) pending.reject(new Error('profile worker stopped'));
-    this.pending.clear();
-    await worker?.terminate();
-  }
-
-  /** Stops a stuck worker; cancelled requests end, the others go to a fresh worker. */
-  private restart(worker: Worker): void {
-    this.worker = null;
-    void worker.terminate();
-    const pending = [...this.pending.values()];
-    this.pending.clear();
-    this.onLost('profile worker did not answer a cancel and was restarted');
-    for (const p of pending) {
-      if (p.signal?.aborted === true) p.reject(new Error('cancelled'));
-      else this.send(p);
-    }
-  }
-
-  private ensure(): Worker {
-    if (this.worker !== null) return this.worker;
-    const worker = new Worker(this.script);
-    worker.unref(); // never keeps the server process alive after `exit`
-    worker.on('message', (message: FromWorker) => {
-      const pending = this.pending.get(message.id);
-      if (pending === undefined) return;
-      if ('progress' in message) {
-        pending.onProgress?.(message.progress);
-        return;
-      }
-      this.pending.delete(message.id);
-      if ('error' in message) pending.reject(new Error(message.error));
-      else pending.resolve(message.result);
-    });
-    const lost = (reason: string): void => {
-      if (this.worker !== worker) return;
-      this.worker = null;
-      for (const pending of this.pending.values()) pending.reject(new Error(reason));
-      this.pending.clear();
-      this.onLost(reason);
-    };
-    worker.on('error', (error) => lost(`profile worker failed: ${oneLine(error)}`));
-    worker.on('exit', (code) => lost(`profile worker stopped (exit code ${code})`));
-    this.worker = worker;
-    return worker;
-  }
-}
 
 function failure(error: unknown): ResponseError<void> {
   return new ResponseError(LSPErrorCodes.RequestFailed, oneLine(error));
@@ -256,16 +135,15 @@ export function registerProfileFeatures(
   const loading = new Map<string, AbortController>();
 
   const script = join(__dirname, 'profileWorker.js');
-  const backend: ProfileBackend = existsSync(script)
-    ? new WorkerBackend(script, (reason) => {
-        connection.console.error(`hotframe: ${reason}; load the profile again`);
-        primary = null;
-        onProfileChanged();
-      })
-    : new InProcessBackend();
+  // No built worker beside this module (under tsx): the session is served on this thread.
+  const backend = new ProfileChannel(existsSync(script) ? script : null, (reason) => {
+    connection.console.error(`hotframe: ${reason}; load the profile again`);
+    primary = null;
+    onProfileChanged();
+  });
 
-  connection.onRequest(Requests.loadProfile, async (raw: unknown, token: CancellationToken) => {
-    const params = loadParams(raw);
+  connection.onRequest(Requests.loadProfile, async (untrusted, token) => {
+    const params = loadParams(untrusted);
     loading.get(params.role)?.abort();
     const controller = new AbortController();
     loading.set(params.role, controller);
@@ -283,8 +161,20 @@ export function registerProfileFeatures(
     }
     try {
       const trusted = isTrusted();
-      const options = { roots: params.roots, pathMappings: trusted ? params.pathMappings : [], nativeSymbols: trusted };
-      const result = (await backend.request({ kind: 'load', path: params.path, role: params.role, options, sampleType: params.sampleType, thread: params.thread }, controller.signal, report)) as LoadedProfile;
+      const result = await backend.request(
+        WorkerRequests.load,
+        {
+          path: params.path,
+          role: params.role,
+          roots: params.roots,
+          pathMappings: trusted ? params.pathMappings : [],
+          nativeSymbols: trusted,
+          ...(params.sampleType !== undefined ? { sampleType: params.sampleType } : {}),
+          ...(params.thread !== undefined ? { thread: params.thread } : {}),
+        },
+        controller.signal,
+        report,
+      );
       // A cancel that arrives after the worker committed the profile is too late: the worker
       // holds the new profile now, so this thread and the client take it too.
       if (params.role === 'primary' && result.costTable !== null) {
@@ -305,14 +195,14 @@ export function registerProfileFeatures(
 
   connection.onRequest(Requests.clearProfile, async () => {
     for (const controller of loading.values()) controller.abort();
-    await backend.request({ kind: 'clear' });
+    await backend.request(WorkerRequests.clear, {});
     primary = null;
     onProfileChanged();
     return null;
   });
 
-  connection.onRequest(Requests.fileHeat, (raw: unknown): FileHeat => {
-    const uri = (raw as Partial<FileHeatParams> | null)?.uri;
+  connection.onRequest(Requests.fileHeat, (untrusted): FileHeat => {
+    const uri = (untrusted as Partial<FileHeatParams> | null)?.uri;
     if (typeof uri !== 'string') throw invalid('fileHeat: expected {uri}');
     const current = primary;
     if (current === null) return { profile: null, lines: [], functions: [], callSites: [], callLines: [] };
@@ -328,21 +218,21 @@ export function registerProfileFeatures(
     };
   });
 
-  connection.onRequest(Requests.flameGraph, async (raw: unknown): Promise<FlameGraphResult> => {
-    const params = raw as Partial<FlameGraphParams> | null;
+  connection.onRequest(Requests.flameGraph, async (untrusted) => {
+    const params = untrusted as Partial<FlameGraphParams> | null;
     const mode = params?.mode;
     if (mode !== 'normal' && mode !== 'inverted' && mode !== 'diff') throw invalid(`flameGraph: mode must be normal, inverted or diff`);
     const minFraction = typeof params?.minFraction === 'number' && params.minFraction >= 0 && params.minFraction < 1 ? params.minFraction : undefined;
     try {
-      return (await backend.request({ kind: 'flame', params: { mode, onlyMyCode: params?.onlyMyCode === true, minFraction } })) as FlameGraphResult;
+      return await backend.request(WorkerRequests.flame, { mode, onlyMyCode: params?.onlyMyCode === true, minFraction });
     } catch (error) {
       throw failure(error);
     }
   });
 
-  connection.onRequest(Requests.overview, async (): Promise<OverviewResult> => {
+  connection.onRequest(Requests.overview, async () => {
     try {
-      return (await backend.request({ kind: 'overview' })) as OverviewResult;
+      return await backend.request(WorkerRequests.overview, {});
     } catch (error) {
       throw failure(error);
     }
@@ -359,7 +249,7 @@ export function registerProfileFeatures(
       return null;
     }
     try {
-      const detail = (await backend.request({ kind: 'lineDetail', file, line })) as LineDetail | null;
+      const detail = await backend.request(WorkerRequests.lineDetail, { file, line });
       return detail === null ? null : { contents: { kind: MarkupKind.Markdown, value: hoverMarkdown(detail) } };
     } catch {
       return null;

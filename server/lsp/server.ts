@@ -13,12 +13,12 @@ import type { Connection, InitializeResult, Message, MessageReader, MessageWrite
 import { TextDocument } from 'vscode-languageserver-textdocument';
 
 import { ProjectIndex, readModuleFromDisk } from '../static/projectIndex';
-import { Notifications, type InitializationOptions } from '../protocol';
-import { SOURCE_EXTENSIONS } from '../shared/sourceFiles';
+import { Notifications, type InitializationOptions } from '../protocol/lsp';
+import { SOURCE_EXTENSIONS, uriToPath } from '../shared/paths';
 import { codeActionsFor } from './codeActions';
 import { registerProfileFeatures } from './profileFeatures';
 import { SettingsStore } from './settings';
-import { Validator, uriToPath } from './validation';
+import { Validator } from './validation';
 
 /**
  * The newest document version read from the wire, per URI. The jsonrpc layer applies one message

@@ -2,12 +2,11 @@
 // version that was analyzed. A change that is already received but not yet applied supersedes
 // the pending validation (no stale publish, no timers). A rule error, a parse failure or an
 // unanalyzable file is logged with one line and never takes the server down.
-import { fileURLToPath } from 'node:url';
 import type { Connection, Diagnostic, TextDocuments } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 
 import type { Finding, ProjectView } from '../../rules/api';
-import { isSourceFile } from '../shared/sourceFiles';
+import { isSourceFile, uriToPath } from '../shared/paths';
 import { analyzeSource } from '../static/engine';
 import type { AnalysisResult, ParseProblem } from '../static/engine';
 import { IncrementalParser } from '../static/incrementalParse';
@@ -47,16 +46,6 @@ const SOURCE_LANGUAGES = new Set(['javascript', 'javascriptreact', 'typescript',
 /** Documents the rules speak about: by language id, or by extension for clients that send other ids. */
 export function isAnalyzable(document: TextDocument): boolean {
   return SOURCE_LANGUAGES.has(document.languageId) || isSourceFile(uriToPath(document.uri));
-}
-
-/** file:///a/b.js -> /a/b.js; other schemes (untitled:...) keep their URI as the path. */
-export function uriToPath(uri: string): string {
-  if (!uri.startsWith('file:')) return uri;
-  try {
-    return fileURLToPath(uri);
-  } catch {
-    return uri;
-  }
 }
 
 function errorText(error: unknown): string {

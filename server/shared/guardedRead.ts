@@ -11,6 +11,8 @@
 //  - fail with one line that names the file and the reason, never a stack or the file's bytes.
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 
+import { errnoReason } from './errors';
+
 /** Why a file was not read, in one line (`<path>: <reason>`). */
 export class GuardedReadError extends Error {
   constructor(
@@ -44,21 +46,7 @@ function kindOf(stats: Stats): string {
 
 function reasonOf(error: unknown): { reason: string; code?: string } {
   const code = (error as NodeJS.ErrnoException | null)?.code;
-  switch (code) {
-    case 'ENOENT':
-      return { reason: 'no such file', code };
-    case 'EACCES':
-    case 'EPERM':
-      return { reason: 'permission denied', code };
-    case 'EISDIR':
-      return { reason: 'is a directory', code };
-    case 'ELOOP':
-      return { reason: 'too many symbolic links', code };
-    case 'ENXIO':
-      return { reason: 'not a regular file (a socket or device)', code };
-    default:
-      return { reason: `cannot read (${code ?? (error instanceof Error ? error.message.split('\n')[0] : String(error))})`, code };
-  }
+  return { reason: errnoReason(error), code };
 }
 
 /** An open regular file: its descriptor and the size fstat gave when it was opened. */

@@ -7,25 +7,19 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import ignore from 'ignore';
 import type { Ignore } from 'ignore';
 
-import { CliError } from '../cli/errors';
+import { errnoReason, InputError } from './errors';
 import { tryReadGuardedText } from './guardedRead';
+import { isSourceFile } from './paths';
 
 /** A .gitignore is a few KB; a FIFO or /dev/zero in its place must not stall the walk. */
 const MAX_GITIGNORE_BYTES = 1024 * 1024;
 
-export const SOURCE_EXTENSIONS: readonly string[] = ['.js', '.mjs', '.cjs', '.jsx', '.ts', '.mts', '.cts', '.tsx'];
 const ALWAYS_SKIPPED = new Set(['node_modules', '.git']);
 
 /** The rules of one .gitignore, which speak about paths relative to its folder. */
 interface IgnoreScope {
   dir: string;
   rules: Ignore;
-}
-
-export function isSourceFile(name: string): boolean {
-  const dot = name.lastIndexOf('.');
-  // `.d.ts` files declare types only: nothing in them runs.
-  return dot > 0 && SOURCE_EXTENSIONS.includes(name.slice(dot)) && !/\.d\.[cm]?ts$/.test(name);
 }
 
 function scopeOf(dir: string): IgnoreScope | null {
@@ -69,7 +63,7 @@ function walk(dir: string, scopes: readonly IgnoreScope[], out: string[]): void 
   try {
     entries = readdirSync(dir, { withFileTypes: true });
   } catch (error) {
-    throw new CliError(`cannot read folder ${dir}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new InputError(`cannot read folder ${dir}: ${errnoReason(error)}`);
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const entry of entries) {
@@ -85,7 +79,7 @@ function walk(dir: string, scopes: readonly IgnoreScope[], out: string[]): void 
 
 /**
  * Absolute paths of the files to analyze, each once, folders expanded in name order.
- * A path that does not exist, or is neither a folder nor a regular file, is a CliError (exit 2).
+ * A path that does not exist, or is neither a folder nor a regular file, is an InputError (exit 2).
  */
 export function collectSourceFiles(paths: readonly string[], cwd: string): string[] {
   const files: string[] = [];
@@ -95,12 +89,12 @@ export function collectSourceFiles(paths: readonly string[], cwd: string): strin
     try {
       stats = statSync(path);
     } catch {
-      throw new CliError(`no such file or folder: ${given}`);
+      throw new InputError(`no such file or folder: ${given}`);
     }
     if (stats.isDirectory()) walk(path, enclosingScopes(path), files);
     else if (stats.isFile()) files.push(path);
     // /dev/zero, a FIFO, /dev/stdin or a link to one: reading it would never end.
-    else throw new CliError(`${given}: not a regular file or folder`);
+    else throw new InputError(`${given}: not a regular file or folder`);
   }
   return [...new Set(files)];
 }

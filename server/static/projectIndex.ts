@@ -8,6 +8,7 @@ import { isModelExpression, memberName, mongooseRoleOf, unwrapExpression } from 
 import { collectImports, requiredModule, type ImportTable } from './imports';
 import { parseSource } from './parse';
 import { tryReadGuardedText } from '../shared/guardedRead';
+import { SOURCE_EXTENSIONS } from '../shared/paths';
 
 export interface ProjectIndexOptions {
   /**
@@ -17,8 +18,6 @@ export interface ProjectIndexOptions {
   readFile?: (filePath: string) => string | null;
 }
 
-/** Extensions tried, in order, for an extensionless relative specifier (and for `/index`). */
-const EXTENSIONS = ['.js', '.ts', '.mjs', '.cjs', '.jsx', '.tsx', '.mts', '.cts'];
 /** TypeScript ESM writes `./user.js` for `./user.ts` on disk. */
 const TS_SOURCE_FOR: Record<string, string[]> = { '.js': ['.ts', '.tsx'], '.jsx': ['.tsx'], '.mjs': ['.mts'], '.cjs': ['.cts'] };
 /** Re-export chains longer than this are not followed (cycles are cut earlier). */
@@ -95,8 +94,8 @@ export class ProjectIndex implements ProjectView {
     const candidates: string[] = [base];
     const ext = path.extname(base);
     for (const tsExt of TS_SOURCE_FOR[ext] ?? []) candidates.push(base.slice(0, -ext.length) + tsExt);
-    for (const e of EXTENSIONS) candidates.push(base + e);
-    for (const e of EXTENSIONS) candidates.push(path.join(base, `index${e}`));
+    for (const e of SOURCE_EXTENSIONS) candidates.push(base + e);
+    for (const e of SOURCE_EXTENSIONS) candidates.push(path.join(base, `index${e}`));
     return candidates.find((candidate) => this.exists(candidate)) ?? null;
   }
 

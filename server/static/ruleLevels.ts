@@ -2,7 +2,7 @@
 // place for the CLI and the language server. Kept free of vscode-languageserver so the CLI stays small.
 import type { RuleId, RuleLevel } from '../../rules/api';
 import { ruleIds } from '../../rules/index';
-import { CliError } from '../cli/errors';
+import { InputError } from '../shared/errors';
 
 export const RULE_LEVELS: readonly RuleLevel[] = ['off', 'hint', 'information', 'warning', 'error'];
 
@@ -19,11 +19,11 @@ export function parseRuleLevels(values: readonly string[]): Partial<Record<RuleI
   const levels: Partial<Record<RuleId, RuleLevel>> = {};
   for (const value of values) {
     const eq = value.indexOf('=');
-    if (eq <= 0) throw new CliError(`--rule expects <id>=<level>, got '${value}'`);
+    if (eq <= 0) throw new InputError(`--rule expects <id>=<level>, got '${value}'`);
     const id = value.slice(0, eq);
     const level = value.slice(eq + 1);
-    if (!isRuleId(id)) throw new CliError(`--rule: unknown rule '${id}' (rules: ${ruleIds.join(', ')})`);
-    if (!isRuleLevel(level)) throw new CliError(`--rule ${id}: unknown level '${level}' (${RULE_LEVELS.join('|')})`);
+    if (!isRuleId(id)) throw new InputError(`--rule: unknown rule '${id}' (rules: ${ruleIds.join(', ')})`);
+    if (!isRuleLevel(level)) throw new InputError(`--rule ${id}: unknown level '${level}' (${RULE_LEVELS.join('|')})`);
     levels[id] = level;
   }
   return levels;

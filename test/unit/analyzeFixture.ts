@@ -41,13 +41,8 @@ export interface Run {
 }
 
 export async function analyze(cwd: string, ...args: string[]): Promise<Run> {
-  return analyzeWithEnv(cwd, {}, ...args);
-}
-
-/** `analyze` with extra environment variables (HOTFRAME_ANALYZE_THREADS). */
-export async function analyzeWithEnv(cwd: string, env: Record<string, string>, ...args: string[]): Promise<Run> {
   const { cli } = await bundles();
-  const run = spawnSync(process.execPath, [cli, 'analyze', ...args], { cwd, encoding: 'utf8', env: { ...process.env, ...env } });
+  const run = spawnSync(process.execPath, [cli, 'analyze', ...args], { cwd, encoding: 'utf8' });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 

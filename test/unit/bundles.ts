@@ -35,7 +35,7 @@ export function bundles(): Promise<Bundles> {
     await Promise.all([
       build({ ...common, entryPoints: ['server/lsp/main.ts'], outfile: result.server }),
       build({ ...common, entryPoints: ['server/cli/main.ts'], outfile: result.cli }),
-      build({ ...common, entryPoints: ['server/profile/worker.ts'], outfile: join(out, 'profileWorker.js') }),
+      build({ ...common, entryPoints: ['server/lsp/profileWorker.ts'], outfile: join(out, 'profileWorker.js') }),
     ]);
     return result;
   })();

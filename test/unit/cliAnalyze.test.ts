@@ -4,7 +4,7 @@ import { strict as assert } from 'node:assert';
 import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join, sep } from 'node:path';
 
-import { LEAN_HANDLER, LEAN_MESSAGE, analyze, analyzeWithEnv, writeLeanProfile, writeProject } from './analyzeFixture';
+import { LEAN_HANDLER, LEAN_MESSAGE, analyze, writeLeanProfile, writeProject } from './analyzeFixture';
 import { REPO_ROOT, bundles } from './bundles';
 
 const lean = (file: string, severity = 'warning') => ({
@@ -56,15 +56,6 @@ describe('hotframe analyze', function () {
         { file: 'bundle.min.js', reason: 'minified' },
       ],
     });
-  });
-
-  it('gives the same report on 3 analysis threads as on one', async () => {
-    const single = await analyze(root, '--format', 'json');
-    const threaded = await analyzeWithEnv(root, { HOTFRAME_ANALYZE_THREADS: '3' }, '--format', 'json');
-    assert.equal(threaded.stderr, '');
-    assert.equal(threaded.status, single.status);
-    assert.equal(threaded.stdout, single.stdout);
-    assert.equal(JSON.parse(threaded.stdout).filesAnalyzed, 4);
   });
 
   it('walks only the folders given, relative to cwd, and always reads files named explicitly', async () => {

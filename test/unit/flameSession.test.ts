@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { posix } from 'node:path';
 import { FlameSession, isInsideFolders, type FlameSessionHost } from '../../client/flameSession';
-import type { FlameGraphResult, FlameMode } from '../../server/protocol';
-import type { ToWebview } from '../../webview/protocol';
+import type { FlameGraphResult, FlameMode } from '../../server/protocol/wire';
+import type { ToWebview } from '../../server/protocol/webview';
 
 function graph(title: string, mode: FlameMode = 'normal'): FlameGraphResult {
   return {

@@ -71,8 +71,8 @@ describe('the walls (eslint.config.mjs)', function () {
     assertCrossing('client/x.ts', importing('../server/shared/guardedRead'), /client\/ imports from server\/ only/);
     assertCrossing('webview/x.ts', importing('../server/shared/recordProfile'), /webview\/ imports from server\/ only/);
     assertCrossing('webview/x.ts', importing('node:path'), /runs in the browser/);
-    assertAllowed('client/x.ts', importing('../server/protocol'));
-    assertAllowed('client/x.ts', importing('../server/protocol/requests'));
+    assertAllowed('client/x.ts', importing('../server/protocol/lsp'));
+    assertAllowed('client/x.ts', importingType('../server/protocol/wire'));
     assertAllowed('client/x.ts', importing('../server/shared/format'));
     assertAllowed('client/x.ts', importing('vscode'));
     assertAllowed('webview/x.ts', importing('../server/shared/html'));
@@ -103,8 +103,9 @@ describe('the walls (eslint.config.mjs)', function () {
     assertAllowed('server/profile/analysis/x.ts', importing('../../static/parse'));
     assertCrossing('server/profile/analysis/x.ts', importing('../../static/walk'), /analysis\/ imports readers\//);
     // Types from the protocol, not values.
-    assertAllowed('server/profile/x.ts', importingType('../protocol'));
-    assertCrossing('server/profile/x.ts', importing('../protocol'), /import type only/);
+    assertAllowed('server/profile/x.ts', importingType('../protocol/wire'));
+    assertAllowed('server/profile/analysis/x.ts', importingType('../../protocol/worker'));
+    assertCrossing('server/profile/x.ts', importing('../protocol/worker'), /import type only/);
   });
 
   it('keeps server/shared/ and the static engine to their doors', () => {
@@ -116,6 +117,10 @@ describe('the walls (eslint.config.mjs)', function () {
     assertAllowed('server/static/x.ts', importing('../shared/guardedRead'));
     assertCrossing('server/join/x.ts', importing('../../rules/api'), /import type only/);
     assertAllowed('server/join/x.ts', importingType('../../rules/api'));
+  });
+
+  it('keeps server/ itself to folders', () => {
+    assertCrossing('server/x.ts', 'export const x = 1;\n', /server\/ holds folders only/);
   });
 
   it('lets tests import anything', () => {

@@ -486,6 +486,18 @@ describe('language server lifetime', function () {
     assert.equal(code, 2);
     assert.equal(stderr, 'hotframe language server: usage: node dist/server.js --stdio | --node-ipc | --socket=PORT | --pipe=NAME\n');
   });
+
+  it('refuses a --socket that is not a port, with one line on stderr', async () => {
+    const { server } = await bundles();
+    for (const args of [['--socket=notaport'], ['--socket', '70000']]) {
+      const child = spawn(process.execPath, [server, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+      assert.equal(code, 2);
+      assert.equal(stderr, `hotframe language server: --socket: '${args.at(-1)!.replace('--socket=', '')}' is not a port number\n`);
+    }
+  });
 });
 
 describe('language server over node IPC (how the VS Code client starts it)', function () {
@@ -516,6 +528,23 @@ describe('language server over node IPC (how the VS Code client starts it)', fun
     await connection.sendNotification('exit');
     assert.equal(await exited, 0);
     assert.equal(stdout, '', 'nothing written to stdout');
+    connection.dispose();
+  });
+
+  it('takes the arguments vscode-languageclient passes: --node-ipc --clientProcessId=PID', async () => {
+    const { server } = await bundles();
+    const child = fork(server, ['--node-ipc', `--clientProcessId=${process.pid}`], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const connection = createMessageConnection(new IPCMessageReader(child), new IPCMessageWriter(child));
+    connection.listen();
+    const init: { serverInfo: { name: string } } = await connection.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities: {} });
+    assert.equal(init.serverInfo.name, 'hotframe');
+    await connection.sendRequest('shutdown');
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    await connection.sendNotification('exit');
+    assert.equal(await exited, 0);
+    assert.equal(stderr, '');
     connection.dispose();
   });
 });

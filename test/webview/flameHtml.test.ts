@@ -35,7 +35,7 @@ describe('flame panel HTML', () => {
 
   it('escapes attribute values', () => {
     const html = flameHtml({ ...parts, scriptUri: 'x" onload="alert(1)' });
-    assert.match(html, /src="x&quot; onload=&quot;alert\(1\)"/);
+    assert.match(html, /src="x&#34; onload=&#34;alert\(1\)"/);
     assert.doesNotMatch(html, /onload="/);
   });
 

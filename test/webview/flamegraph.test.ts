@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
-import type { FlameGraphResult } from '../../server/protocol';
+import type { FlameGraphResult } from '../../server/protocol/wire';
 import { launchBrowser, openHarness, waitFor, type Harness } from './harness';
 import { APP, HOSTILE, allFrames, diffGraph, incidentGraph } from './sampleGraphs';
 

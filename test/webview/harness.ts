@@ -6,7 +6,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { flameHtml } from '../../client/flameHtml';
-import type { FromWebview, ToWebview } from '../../webview/protocol';
+import type { FromWebview, ToWebview } from '../../server/protocol/webview';
 
 /** A made-up origin served by request interception: no port, no network. */
 export const ORIGIN = 'https://hotframe-webview.test';

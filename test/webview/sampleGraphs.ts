@@ -1,7 +1,7 @@
 // Flame graphs for the webview tests, shaped like incident 000 (pm2 workers burning CPU in
 // Date.now() via getTimestamp() at models.js:43: 494 ticks, 10.3% of ~4,800), plus frames whose
 // names test literal search and one hostile name that must stay text.
-import type { FlameGraphResult } from '../../server/protocol';
+import type { FlameGraphResult } from '../../server/protocol/wire';
 import type { Category, FlameNode } from '../../server/profile/model/types';
 
 export const HOSTILE = '<img src=x onerror="window.__pwned=1">';

@@ -2,6 +2,7 @@
 // costs aggregated, library time attributed to user call sites, insights found. Views (CLI text
 // and JSON, editor heat, hover, flame graph) all read from the `AnalyzedProfile` built here.
 import { dirname, resolve } from 'node:path';
+import { errnoCode } from '../../shared/errors';
 import { tryReadGuardedText } from '../../shared/guardedRead';
 import type { ReadScope } from '../../shared/readScope';
 
@@ -12,13 +13,16 @@ import { DEFAULT_MIN_FRACTION, invertTree, mergeProfile, toFlameNodes, type Merg
 import { DEFERRED_WORK, findInsights, type SourceLineReader } from './insights';
 import { callLinesOf } from './callLines';
 import { FunctionRanges, placeInlinedLines } from './inlinedLines';
-import { loadProfile, type LoadOptions } from '../readers/load';
+import { asInputError, loadProfile, type LoadOptions } from '../readers/load';
 import { inferLocations } from '../location/inferLocations';
 import { isLocalCandidate, PathResolver } from '../location/pathMapping';
 import { ProfileInputError } from '../readers/profileInputError';
 import { SourceMapCache } from '../location/sourceMaps';
-import { SHARE_OF } from '../../shared/format';
-import type { CallLine, CallSite, CostTable, FileCosts, FlameNode, FunctionCost, LineCost, NormalizedProfile, ProfileReport, ReportOptions, WeightUnit } from '../model/types';
+import { formatMs, SHARE_OF } from '../../shared/format';
+import type { CostTable, FileCosts, FlameNode, FunctionCost, NormalizedProfile, ProfileReport, ReportOptions } from '../model/types';
+import type { CallEdge, FunctionDetail, LineDetail } from '../../protocol/wire';
+
+export type { CallEdge, FunctionDetail, LineDetail };
 
 export interface AnalysisOptions extends ReportOptions {
   /** More roots for the suffix match (workspace folders); `root` comes first. */
@@ -37,37 +41,6 @@ function rootsOf(options: AnalysisOptions): string[] {
 /** Where files named by a profile may be read: the roots, the mapping targets, the profile's folder (docs/security.md). */
 function readScopeOf(options: AnalysisOptions): ReadScope {
   return new PathResolver(rootsOf(options), options.pathMappings ?? [], options.profileFolder === undefined ? [] : [options.profileFolder]).scope;
-}
-
-/** One caller or callee of a function, with the samples that went through that edge. */
-export interface CallEdge {
-  name: string;
-  file: string;
-  line: number;
-  samples: number;
-  ms: number;
-}
-
-export interface FunctionDetail {
-  cost: FunctionCost;
-  callers: CallEdge[];
-  callees: CallEdge[];
-}
-
-/** What a hover on one source line can tell. */
-export interface LineDetail {
-  /** What the `ms` figures measure (bytes for allocation profiles). */
-  unit: WeightUnit;
-  /** The profile's CPU time (idle excluded): the denominator of every share shown (allocation profiles: all their bytes). */
-  cpuMs: number;
-  durationMs: number;
-  line: LineCost | null;
-  /** Functions declared on the line. */
-  functions: FunctionDetail[];
-  /** Library time charged to calls on the line. */
-  callSites: CallSite[];
-  /** The call made on the line, with the total time under it. */
-  callLine: CallLine | null;
 }
 
 const EDGES_SHOWN = 5;
@@ -278,7 +251,7 @@ export function buildReport(profile: NormalizedProfile, options: AnalysisOptions
     const placed = placeInlinedLines(profile, shape, localFileOf, ranges);
     lineProfile = { ...profile, lineTicks: placed.lineTicks };
     if (placed.unplaced > 0) {
-      inlineWarnings.push(`${placed.unplaced} line tick(s) of inlined code (${placed.unplacedMs.toFixed(1)} ms) name lines outside their function and no callee holding them: kept in the function's self time, not on a line`);
+      inlineWarnings.push(`${placed.unplaced} line tick(s) of inlined code (${formatMs(placed.unplacedMs)}) name lines outside their function and no callee holding them: kept in the function's self time, not on a line`);
     }
   }
   const aggregates = aggregate(lineProfile, index, shape, locateLine);
@@ -323,10 +296,7 @@ export async function analyzeProfileFile(path: string, options: AnalysisOptions 
     profile = await loadProfile(path, { nativeSymbols: options.nativeSymbols, mayReadScript: (file) => scope.allows(file), ...load });
   } catch (error) {
     if (error instanceof ProfileInputError || load.signal?.aborted === true) throw error;
-    const code = (error as NodeJS.ErrnoException | null)?.code;
-    if (code === 'ENOENT') throw new ProfileInputError(`${path}: no such file`);
-    if (code === 'EISDIR') throw new ProfileInputError(`${path}: is a directory, not a profile`);
-    if (code === 'EACCES' || code === 'EPERM') throw new ProfileInputError(`${path}: permission denied`);
+    if (errnoCode(error) !== undefined) throw asInputError(path, error);
     throw error;
   }
   load.signal?.throwIfAborted();

@@ -7,6 +7,7 @@ import { closeSync, read, readSync } from 'node:fs';
 import { pipeline, Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { createGunzip, type Gunzip } from 'node:zlib';
+import { errnoCode, errnoReason } from '../../shared/errors';
 import { formatCap, GuardedReadError, openRegularFile, readHead, readOpenFile, type RegularFile } from '../../shared/guardedRead';
 import { ProfileInputError } from './profileInputError';
 import { buildCpuprofile, readCpuprofile, findCpuprofile, isLegacyCpuprofile, readLegacyCpuprofile, readTraceProfile, type CpuprofileParts } from './readCpuprofile';
@@ -304,12 +305,10 @@ function describeStart(bytes: Buffer): string {
   return `bytes ${bytes.subarray(0, 8).toString('hex').replace(/(..)/g, '$1 ').trim()}`;
 }
 
-function asInputError(path: string, error: unknown): Error {
+/** A profile file the system would not read, in the words of every other unreadable file (server/shared/errors.ts). */
+export function asInputError(path: string, error: unknown): Error {
   if (error instanceof ProfileInputError) return error;
-  if (error instanceof GuardedReadError) return new ProfileInputError(error.code === 'EISDIR' ? `${path}: is a directory, not a profile file` : error.message);
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (code === 'ENOENT') return new ProfileInputError(`${path}: no such file`);
-  if (code === 'EACCES' || code === 'EPERM') return new ProfileInputError(`${path}: permission denied`);
+  const code = error instanceof GuardedReadError ? error.code : errnoCode(error);
   if (code === 'EISDIR') return new ProfileInputError(`${path}: is a directory, not a profile file`);
-  return new ProfileInputError(`${path}: cannot read (${code ?? (error as Error)?.message ?? 'unknown error'})`);
+  return new ProfileInputError(error instanceof GuardedReadError ? error.message : `${path}: ${errnoReason(error)}`);
 }

@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import { heatBucket, planHeat } from '../../../client/decorations';
 import { statusText } from '../../../client/statusBar';
 import { summaryHtml } from '../../../client/profileEditor';
-import type { FileHeat, ProfileSummary } from '../../../server/protocol';
+import type { FileHeat, ProfileSummary } from '../../../server/protocol/wire';
 
 const summary: ProfileSummary = {
   name: 'before.cpuprofile',

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { ProfileInputError } from './readers/profileInputError';
-import { ProfileSession } from './worker';
+import { ProfileInputError } from '../readers/profileInputError';
+import { ProfileSession } from './session';
 
-const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'test', 'fixtures');
+const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'test', 'fixtures');
 const PROFILES = join(FIXTURES, 'profiles');
 const WORKLOADS = join(FIXTURES, 'workloads');
 const options = { root: WORKLOADS };

@@ -1,43 +1,13 @@
-// The profile worker (dist/profileWorker.js): loads and analyzes profiles off the language
-// server's main thread, holds the primary and baseline analyses, and answers the main thread's
-// questions about them. `ProfileSession` is the whole logic; the bottom of the file wires it to
-// `parentPort` when this module runs as a worker.
+// The profile session: the primary and baseline analyses a user has loaded, and the answers to
+// questions about them (flame graph, overview, one line's detail). Pure logic, no transport: the
+// profile worker (server/lsp/profileWorker.ts) serves it over the worker's message port.
 import { basename } from 'node:path';
-import { isMainThread, parentPort } from 'node:worker_threads';
 
-import type { FlameGraphParams, FlameGraphResult, OverviewResult, ProfileRole, ProfileSummary } from '../protocol';
-import type { CostTable } from './model/types';
-import { diffFlameTree } from './analysis/diff';
-import { gcPercent } from './analysis/insights';
-import { ProfileInputError } from './readers/profileInputError';
-import { analyzeProfileFile, type AnalysisOptions, type AnalyzedProfile, type LineDetail } from './analysis/report';
-import type { Insight } from './model/types';
-
-/** What the main thread keeps after a load: enough for costOf, file heat and diagnostics without asking again. */
-export interface LoadedProfile {
-  summary: ProfileSummary;
-  /** Primary only: per-file costs for the cost index and file heat. */
-  costTable: CostTable | null;
-  insights: Insight[];
-}
-
-export type SessionRequest =
-  | { kind: 'load'; path: string; role: ProfileRole; options: AnalysisOptions; sampleType?: string; thread?: string }
-  | { kind: 'clear' }
-  | { kind: 'flame'; params: FlameGraphParams }
-  | { kind: 'overview' }
-  | { kind: 'lineDetail'; file: string; line: number };
-
-export type SessionResult = LoadedProfile | FlameGraphResult | OverviewResult | LineDetail | null;
-
-/** Messages from the main thread: a request with its id, or the abort of one. */
-export type ToWorker = { id: number; request: SessionRequest } | { id: number; abort: true };
-
-/** Messages to the main thread. */
-export type FromWorker =
-  | { id: number; progress: number }
-  | { id: number; result: SessionResult }
-  | { id: number; error: string };
+import type { FlameGraphParams, FlameGraphResult, LineDetail, LoadedProfile, OverviewResult, ProfileRole, ProfileSummary } from '../../protocol/wire';
+import { diffFlameTree } from './diff';
+import { gcPercent } from './insights';
+import { ProfileInputError } from '../readers/profileInputError';
+import { analyzeProfileFile, type AnalysisOptions, type AnalyzedProfile } from './report';
 
 const HOT_FUNCTIONS = 100;
 
@@ -125,22 +95,6 @@ export class ProfileSession {
   lineDetail(file: string, line: number): LineDetail | null {
     return this.primary?.analyzed.lineDetail(file, line) ?? null;
   }
-
-  async handle(request: SessionRequest, signal?: AbortSignal, onProgress?: (fraction: number) => void): Promise<SessionResult> {
-    switch (request.kind) {
-      case 'load':
-        return this.load(request.path, request.role, request.options, signal, onProgress, { sampleType: request.sampleType, thread: request.thread });
-      case 'clear':
-        this.clear();
-        return null;
-      case 'flame':
-        return this.flame(request.params);
-      case 'overview':
-        return this.overview();
-      case 'lineDetail':
-        return this.lineDetail(request.file, request.line);
-    }
-  }
 }
 
 /** Flame values are ms for CPU profiles, the weight itself (bytes, objects) for allocation profiles. */
@@ -148,7 +102,7 @@ function flameUnit(analyzed: AnalyzedProfile): FlameGraphResult['unit'] {
   return analyzed.report.unit;
 }
 
-export function summaryOf(path: string, analyzed: AnalyzedProfile): ProfileSummary {
+function summaryOf(path: string, analyzed: AnalyzedProfile): ProfileSummary {
   const { report } = analyzed;
   return {
     name: basename(path),
@@ -166,31 +120,3 @@ export function summaryOf(path: string, analyzed: AnalyzedProfile): ProfileSumma
     ...(analyzed.profile.threads !== undefined ? { threads: analyzed.profile.threads, thread: analyzed.profile.thread } : {}),
   };
 }
-
-/** Serves a session over a message port: one AbortController per running request. */
-export function serve(port: { on(event: 'message', listener: (message: ToWorker) => void): unknown; postMessage(message: FromWorker): void }): ProfileSession {
-  const session = new ProfileSession();
-  const running = new Map<number, AbortController>();
-  port.on('message', (message) => {
-    if ('abort' in message) {
-      running.get(message.id)?.abort();
-      return;
-    }
-    const controller = new AbortController();
-    running.set(message.id, controller);
-    let reported = -1;
-    const onProgress = (fraction: number): void => {
-      const percent = Math.floor(fraction * 100);
-      if (percent === reported) return;
-      reported = percent;
-      port.postMessage({ id: message.id, progress: fraction });
-    };
-    session.handle(message.request, controller.signal, onProgress).then(
-      (result) => port.postMessage({ id: message.id, result }),
-      (error: unknown) => port.postMessage({ id: message.id, error: oneLine(error) }),
-    ).finally(() => running.delete(message.id));
-  });
-  return session;
-}
-
-if (!isMainThread && parentPort !== null) serve(parentPort);

@@ -1,0 +1,69 @@
+// The profile worker (dist/profileWorker.js): loads and analyzes profiles off the language
+// server's main thread. It serves one ProfileSession over its message port with vscode-jsonrpc,
+// speaking server/protocol/worker.ts; server/lsp/profileChannel.ts is the other end.
+import { isMainThread, parentPort, type MessagePort } from 'node:worker_threads';
+import { CancellationToken, createMessageConnection, PortMessageReader, PortMessageWriter, ResponseError, type MessageConnection } from 'vscode-jsonrpc/node';
+
+import { oneLine, ProfileSession } from '../profile/analysis/session';
+import { WORKER_REQUEST_FAILED, WorkerProgress, WorkerRequests, type WorkerParams } from '../protocol/worker';
+
+/** The session's answer, or its failure as one line for the user (jsonrpc would prefix "Request ... failed with message:"). */
+async function answer<R>(work: () => R | Promise<R>): Promise<R> {
+  try {
+    return await work();
+  } catch (error) {
+    throw new ResponseError(WORKER_REQUEST_FAILED, oneLine(error));
+  }
+}
+
+/** The request's cancellation as an AbortSignal, which the session's reads check. */
+function signalOf(token: CancellationToken): AbortSignal {
+  const controller = new AbortController();
+  if (token.isCancellationRequested) controller.abort();
+  else token.onCancellationRequested(() => controller.abort());
+  return controller.signal;
+}
+
+/** Reports progress under the request's token, at most once per percent. */
+function progressOf(connection: MessageConnection, params: WorkerParams): ((fraction: number) => void) | undefined {
+  const token = params.progressToken;
+  if (token === undefined) return undefined;
+  let reported = -1;
+  return (fraction) => {
+    const percent = Math.floor(fraction * 100);
+    if (percent === reported) return;
+    reported = percent;
+    void connection.sendProgress(WorkerProgress, token, fraction);
+  };
+}
+
+/** Serves a fresh session on `port` (the worker's parentPort, or one end of a MessageChannel). */
+export function serveProfileSession(port: MessagePort): MessageConnection {
+  const session = new ProfileSession();
+  const connection = createMessageConnection(new PortMessageReader(port), new PortMessageWriter(port));
+  connection.onRequest(WorkerRequests.load, (params, token) =>
+    answer(() =>
+      session.load(
+        params.path,
+        params.role,
+        { roots: params.roots, pathMappings: params.pathMappings, nativeSymbols: params.nativeSymbols },
+        signalOf(token),
+        progressOf(connection, params),
+        { sampleType: params.sampleType, thread: params.thread },
+      ),
+    ),
+  );
+  connection.onRequest(WorkerRequests.clear, () =>
+    answer(() => {
+      session.clear();
+      return null;
+    }),
+  );
+  connection.onRequest(WorkerRequests.flame, ({ mode, onlyMyCode, minFraction }) => answer(() => session.flame({ mode, onlyMyCode, minFraction })));
+  connection.onRequest(WorkerRequests.overview, () => answer(() => session.overview()));
+  connection.onRequest(WorkerRequests.lineDetail, ({ file, line }) => answer(() => session.lineDetail(file, line)));
+  connection.listen();
+  return connection;
+}
+
+if (!isMainThread && parentPort !== null) serveProfileSession(parentPort);

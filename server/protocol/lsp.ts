@@ -1,0 +1,59 @@
+// The custom requests and notifications between the extension (client/) and the language server
+// (server/lsp). One object per message: its method name, its params type and its result type,
+// so `client.sendRequest(Requests.flameGraph, params)` and `connection.onRequest(...)` agree by
+// construction. The client only displays; every number here is computed in the server process.
+import { NotificationType0, RequestType, RequestType0 } from 'vscode-jsonrpc';
+
+import type { FileHeat, FlameGraphParams, FlameGraphResult, OverviewResult, PathMapping, ProfileRole, ProfileSummary } from './wire';
+
+/** What the client sends as `initializationOptions`. */
+export interface InitializationOptions {
+  workspaceRoots?: string[];
+  /**
+   * False in an untrusted workspace (restricted mode): the server then never runs nm and ignores
+   * path mappings, which come from workspace settings (docs/security.md). Absent means trusted.
+   */
+  workspaceTrusted?: boolean;
+}
+
+export interface LoadProfileParams {
+  /** Absolute file path of the profile. */
+  path: string;
+  /** 'baseline' loads the "before" profile for Compare; the primary stays the "after". */
+  role: ProfileRole;
+  pathMappings: PathMapping[];
+  /** Workspace folders used for the automatic suffix match. */
+  roots: string[];
+  /** pprof: the sample type to read ('wall', 'inuse_space/bytes'); absent: the profile's default. */
+  sampleType?: string;
+  /** A trace with several threads: the one to read ("pid:tid"); default the busiest. */
+  thread?: string;
+  /** LSP work-done progress: the server reports the load's percentage under this token. */
+  workDoneToken?: string | number;
+}
+
+export interface FileHeatParams {
+  /** Document URI as the client knows it. */
+  uri: string;
+}
+
+export const Requests = {
+  /**
+   * Load a profile (progress via workDoneToken, cancellable). Fails with a one-line message;
+   * the previous state is kept. A cancelled load answers null.
+   */
+  loadProfile: new RequestType<LoadProfileParams, ProfileSummary | null, void>('hotframe/loadProfile'),
+  clearProfile: new RequestType0<null, void>('hotframe/clearProfile'),
+  /** Heat for one open file: per line, per function, call sites. */
+  fileHeat: new RequestType<FileHeatParams, FileHeat, void>('hotframe/fileHeat'),
+  /** The (collapsed) flame tree for the webview. */
+  flameGraph: new RequestType<FlameGraphParams, FlameGraphResult, void>('hotframe/flameGraph'),
+  /** Hot functions, call sites and insights for the activity-bar view. */
+  overview: new RequestType0<OverviewResult, void>('hotframe/overview'),
+} as const;
+
+/** Notifications from the client. */
+export const Notifications = {
+  /** The user trusted the workspace (VS Code's workspace trust): nm may run, path settings apply. */
+  workspaceTrusted: new NotificationType0('hotframe/workspaceTrusted'),
+} as const;

@@ -1,0 +1,15 @@
+// Messages between the extension host (client/flamePanel.ts) and the flame graph webview, over
+// the webview's postMessage. Everything arriving from the webview is untrusted and validated by
+// the panel before use (client/flameMessages.ts); the webview checks the host's messages too
+// (webview/hostChannel.ts). Types only: the webview bundle stays free of jsonrpc.
+import type { FlameGraphResult, FlameMode } from './wire';
+
+export type ToWebview =
+  /** `onlyMyCode`: the filter the host computed this graph with, so the toggle shows it. */
+  | { type: 'render'; graph: FlameGraphResult; onlyMyCode?: boolean }
+  | { type: 'error'; message: string };
+
+export type FromWebview =
+  | { type: 'ready' }
+  | { type: 'open'; file: string; line: number }
+  | { type: 'request'; mode: FlameMode; onlyMyCode: boolean };

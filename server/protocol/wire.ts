@@ -1,0 +1,289 @@
+// The wire types: everything that crosses a process or thread boundary (language server <->
+// extension, language server <-> profile worker, extension <-> webview). This file owns them;
+// the profile engine imports them (types only) to produce them, the client and the webview to
+// read them. Types only: importing this file adds nothing to a bundle.
+// Lines and columns are 1-based everywhere in this file; 0 = unknown.
+import type { WeightUnit } from '../shared/format';
+
+export type { WeightUnit };
+
+export type ProfileFormat = 'cpuprofile' | 'v8log' | 'v8log-preprocessed' | 'heapprofile' | 'pprof';
+
+/** Where a frame's cost goes; the flame graph colours and the CLI's breakdown use the same buckets. */
+export type Category = 'gc' | 'idle' | 'program' | 'native' | 'node' | 'dependency' | 'user';
+
+export interface PathMapping {
+  /** Prefix as recorded, e.g. '/usr/src/app'. */
+  from: string;
+  /** Local prefix, e.g. '/home/me/app'. */
+  to: string;
+}
+
+export interface FunctionCost {
+  name: string;
+  file: string;
+  line: number;
+  column: number;
+  selfSamples: number;
+  totalSamples: number;
+  selfMs: number;
+  totalMs: number;
+  /** selfMs and totalMs as shares of the profile's CPU time (idle excluded), 0..100; null for idle frames. */
+  selfPercent: number | null;
+  totalPercent: number | null;
+  category: Category;
+  /** The location was inferred from the function's name (the profile recorded no URL). */
+  inferred?: boolean;
+}
+
+export interface LineCost {
+  file: string;
+  line: number;
+  selfSamples: number;
+  selfMs: number;
+  /** selfMs as a share of the profile's CPU time (idle excluded), 0..100. */
+  percent: number;
+}
+
+/** Cost below a user frame, spent in dependencies / node internals / native code. */
+export interface AttributedLibraryCost {
+  name: string;
+  file: string;
+  line: number;
+  category: Category;
+  samples: number;
+  ms: number;
+}
+
+/** A place in user code charged with the library time spent beneath it. */
+export interface CallSite {
+  /** The user function making the call. */
+  function: string;
+  file: string;
+  /** The call's line when the format records it (V8 log), else the user function's line. */
+  line: number;
+  /** True when `line` is the recorded call line, false when it is the function's own line (cpuprofile). */
+  exactLine?: boolean;
+  samples: number;
+  ms: number;
+  /** ms as a share of the profile's CPU time (idle excluded), 0..100. */
+  percent: number;
+  /** Library functions that cost the most under this call, most expensive first. */
+  libraries: AttributedLibraryCost[];
+}
+
+/** A line in a user function that calls another frame, charged with the total time under that call. */
+export interface CallLine {
+  /** The calling user function. */
+  function: string;
+  file: string;
+  line: number;
+  /** The callee with the most time under calls from this line. */
+  callee: string;
+  samples: number;
+  ms: number;
+  percent: number;
+  /** How the line is known: recorded by the format (V8 log) or found as the one call to the callee in the caller's source (cpuprofile). */
+  found: 'exactLine' | 'fromSource';
+}
+
+export type InsightId = 'gc-pressure' | 'mongoose-hydration' | 'spawn-env-walk' | 'date-now-hot' | 'blocking-sync-io';
+
+export interface Insight {
+  id: InsightId;
+  seed: '000' | '001' | '002' | '003' | '004';
+  title: string;
+  /** The advice, with the seed's figures. */
+  message: string;
+  samples: number;
+  ms: number;
+  /** ms as a share of the profile's CPU time (idle excluded), 0..100. */
+  percent: number;
+  /** The user call site it points at, when there is one. */
+  location: { file: string; line: number } | null;
+  /** The static rule that flags the same code; a finding of it on `location`'s line carries this insight. */
+  rule?: 'blocking-sync-call';
+}
+
+/** d3-flame-graph's input shape plus what the tooltip and click need. */
+export interface FlameNode {
+  name: string;
+  /** Total ms of the subtree (the graph's widths are time, like every other figure). */
+  value: number;
+  /** Self ms. */
+  self: number;
+  category: Category;
+  file: string;
+  line: number;
+  /** Differential view: change against the baseline, normalized by duration (ms). */
+  delta?: number;
+  /** Number of nodes folded into this one when tiny subtrees are collapsed. */
+  collapsed?: number;
+  children: FlameNode[];
+}
+
+/**
+ * Library work the profile shows but no stack ties to the finding's line, because it runs after
+ * an await: mongoose hydrates documents when the driver's reply arrives, under the driver's
+ * callbacks, not under the route that called find(). Reported beside the line's own cost.
+ */
+export interface DeferredCost {
+  insight: InsightId;
+  /** What it is, for messages: "mongoose hydration". */
+  label: string;
+  ms: number;
+  /** Share of the profile's CPU time (idle excluded), 0..100. */
+  percent: number;
+}
+
+/** Everything measured in one local file. */
+export interface FileCosts {
+  lines: LineCost[];
+  functions: FunctionCost[];
+  callSites: CallSite[];
+  callLines: CallLine[];
+}
+
+/** Per-file costs of a whole profile; plain data, so it can cross from the profile worker. */
+export interface CostTable {
+  /** The profile's CPU time (idle excluded): the denominator of every percent (allocation profiles: all their bytes). */
+  cpuMs: number;
+  /** Allocation profiles: what the costs measure (absent: CPU ms). */
+  unit?: 'bytes' | 'objects';
+  files: Record<string, FileCosts>;
+  /** Deferred library work measured across the whole profile, by the insight that found it. */
+  deferred: DeferredCost[];
+}
+
+/** One caller or callee of a function, with the samples that went through that edge. */
+export interface CallEdge {
+  name: string;
+  file: string;
+  line: number;
+  samples: number;
+  ms: number;
+}
+
+export interface FunctionDetail {
+  cost: FunctionCost;
+  callers: CallEdge[];
+  callees: CallEdge[];
+}
+
+/** What a hover on one source line can tell. */
+export interface LineDetail {
+  /** What the `ms` figures measure (bytes for allocation profiles). */
+  unit: WeightUnit;
+  /** The profile's CPU time (idle excluded): the denominator of every share shown (allocation profiles: all their bytes). */
+  cpuMs: number;
+  durationMs: number;
+  line: LineCost | null;
+  /** Functions declared on the line. */
+  functions: FunctionDetail[];
+  /** Library time charged to calls on the line. */
+  callSites: CallSite[];
+  /** The call made on the line, with the total time under it. */
+  callLine: CallLine | null;
+}
+
+export type ProfileRole = 'primary' | 'baseline';
+
+export interface ProfileSummary {
+  name: string;
+  path: string;
+  format: ProfileFormat;
+  /** What the figures measure: ms for CPU profiles, bytes/objects for allocation profiles (every `*Ms` field then holds that unit). */
+  unit: WeightUnit;
+  /** What kind of recording this is (an allocation profile's retention, pprof's sample type), one line each. */
+  notes: string[];
+  /** pprof: the file's sample types and the one read. */
+  sampleTypes?: { available: string[]; chosen: string };
+  samples: number;
+  durationMs: number;
+  /** CPU time (idle excluded), the denominator of every percent Hotframe shows for this profile. */
+  cpuMs: number;
+  /** GC's share of CPU time (idle excluded). */
+  gcPercent: number;
+  /** Files named by frames that are not found locally. */
+  unresolvedFiles: string[];
+  warnings: string[];
+  /** A trace with several threads: all of them, and the id of the one read. */
+  threads?: { id: string; name: string; samples: number }[];
+  thread?: string;
+}
+
+/** What a load leaves with the language server: enough for costs, file heat and diagnostics without asking the worker again. */
+export interface LoadedProfile {
+  summary: ProfileSummary;
+  /** Primary only: per-file costs for the cost index and file heat. */
+  costTable: CostTable | null;
+  insights: Insight[];
+}
+
+export interface LineHeat {
+  line: number; // 1-based
+  selfMs: number;
+  selfSamples: number;
+  /** selfMs as a share of the profile's CPU time (idle excluded), 0..100. */
+  percent: number;
+}
+
+export interface FunctionHeat {
+  name: string;
+  line: number; // 1-based, declaration line
+  column: number; // 1-based
+  selfMs: number;
+  totalMs: number;
+  /** totalMs as a share of the profile's CPU time (idle excluded), 0..100. */
+  percent: number;
+  /** Placed by its name: the profile recorded no URL for it. */
+  inferred?: boolean;
+}
+
+/** A line that makes a call, with the total time under the call (CallLine, share of samples). */
+export interface CallLineHeat {
+  line: number; // 1-based
+  callee: string;
+  ms: number;
+  percent: number;
+  /** 'exactLine': recorded by the V8 log; 'fromSource': the one call to that name in the caller's source. */
+  found: 'exactLine' | 'fromSource';
+}
+
+export interface FileHeat {
+  profile: ProfileSummary | null;
+  lines: LineHeat[];
+  functions: FunctionHeat[];
+  callSites: CallSite[];
+  /** Lines that make calls, with their own heat (the callee's total). */
+  callLines: CallLineHeat[];
+}
+
+export type FlameMode = 'normal' | 'inverted' | 'diff';
+
+export interface FlameGraphParams {
+  mode: FlameMode;
+  onlyMyCode: boolean;
+  /** Subtrees narrower than this fraction of the root are folded before transfer (default 1/2000). */
+  minFraction?: number;
+}
+
+export interface FlameGraphResult {
+  title: string;
+  mode: FlameMode;
+  /** Frame values are ms (self and total), like every other figure; an allocation profile's are bytes or objects. */
+  unit: WeightUnit;
+  /** The profile's CPU time (idle excluded): every share in the graph is a frame's ms over this (allocation profiles: all their bytes). */
+  cpuMs: number;
+  root: FlameNode;
+  /** Files the webview may ask to open (absolute local paths that exist). */
+  openableFiles: string[];
+}
+
+export interface OverviewResult {
+  profile: ProfileSummary | null;
+  baseline: ProfileSummary | null;
+  hotFunctions: FunctionCost[];
+  callSites: CallSite[];
+  insights: Insight[];
+}

@@ -1,0 +1,50 @@
+// The requests between the language server's main thread (server/lsp/profileChannel.ts) and the
+// profile worker (server/lsp/profileWorker.ts), spoken with vscode-jsonrpc over the worker's
+// message port. Cancellation is jsonrpc's ($/cancelRequest); progress is jsonrpc's ($/progress)
+// under the `progressToken` a request carries.
+import { ProgressType, RequestType } from 'vscode-jsonrpc';
+
+import type { FlameGraphParams, FlameGraphResult, LineDetail, LoadedProfile, OverviewResult, PathMapping, ProfileRole } from './wire';
+
+/** Every worker request may carry a progress token; the worker then reports fractions under it. */
+export interface WorkerParams {
+  progressToken?: string | number;
+}
+
+export interface WorkerLoadParams extends WorkerParams {
+  /** Absolute path of the profile. */
+  path: string;
+  role: ProfileRole;
+  /** Folders for the automatic suffix match (workspace folders). */
+  roots: string[];
+  /** Empty in an untrusted workspace (the mappings come from workspace settings). */
+  pathMappings: PathMapping[];
+  /** V8 logs: run nm on Node's binary to name C++ frames (false in an untrusted workspace). */
+  nativeSymbols: boolean;
+  sampleType?: string;
+  thread?: string;
+}
+
+export interface WorkerFlameParams extends WorkerParams, FlameGraphParams {}
+
+export interface WorkerLineDetailParams extends WorkerParams {
+  /** Absolute local path. */
+  file: string;
+  line: number;
+}
+
+export const WorkerRequests = {
+  /** Loads a profile as primary or baseline; a failure (or cancel) keeps the previous state. */
+  load: new RequestType<WorkerLoadParams, LoadedProfile, void>('profile/load'),
+  clear: new RequestType<WorkerParams, null, void>('profile/clear'),
+  flame: new RequestType<WorkerFlameParams, FlameGraphResult, void>('profile/flame'),
+  overview: new RequestType<WorkerParams, OverviewResult, void>('profile/overview'),
+  /** What a hover on one line can tell; null when the line is not measured. */
+  lineDetail: new RequestType<WorkerLineDetailParams, LineDetail | null, void>('profile/lineDetail'),
+} as const;
+
+/** A request's progress, 0..1. */
+export const WorkerProgress = new ProgressType<number>();
+
+/** The error code of a request the worker could not answer (LSP's RequestFailed); the message is one line for the user. */
+export const WORKER_REQUEST_FAILED = -32803;
