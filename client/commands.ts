@@ -5,14 +5,11 @@ import * as vscode from 'vscode';
 import { WorkDoneProgress, type WorkDoneProgressBegin, type WorkDoneProgressReport } from 'vscode-languageclient/node';
 import { readConfig } from './config';
 import type { HotframeContext } from './ctx';
-import type { HeatDecorations } from './decorations';
-import type { ProfileStatusBar } from './statusBar';
-import { OPEN_LOCATION_COMMAND, type OverviewTree } from './views';
+import { OPEN_LOCATION_COMMAND } from './views';
 import type { FlamePanel } from './flamePanel';
 import { RECORD_ALLOCATION_COMMAND, RECORD_COMMAND, STOP_COMMAND, type ProfileRecorder } from './recording';
-import { profileHintShown } from './profileHint';
-import { formatMs } from '../server/shared/format';
-import type { FlameGraphParams, FlameGraphResult, FlameMode, FlameNode, ProfileRole, ProfileSummary } from '../server/protocol/wire';
+import { loadedLine, threadItems } from './presentation/profileLoad';
+import type { FlameGraphParams, FlameGraphResult, FlameMode, ProfileRole, ProfileSummary } from '../server/protocol/wire';
 import { Requests, type LoadProfileParams } from '../server/protocol/lsp';
 
 /**
@@ -27,9 +24,6 @@ export const PROFILE_FILTERS: Record<string, string[]> = {
 const LAST_PROFILE_FOLDER = 'hotframe.lastProfileFolder';
 
 export interface CommandParts {
-  heat: HeatDecorations;
-  tree: OverviewTree;
-  statusBar: ProfileStatusBar;
   flame: FlamePanel;
   recorder: ProfileRecorder;
 }
@@ -84,11 +78,20 @@ export interface ProfilePick {
   thread?: string;
 }
 
+/** How a load ended: the profile, the one-line error the user was shown, or cancelled by the user. */
+export type LoadOutcome = { summary: ProfileSummary } | { error: string } | { cancelled: true };
+
 /**
  * Loads a profile in the server with a cancellable notification. Failure shows one error message
  * and leaves the previously loaded profile in place (the server keeps its state too).
  */
 export async function loadProfile(ctx: HotframeContext, file: string, role: ProfileRole, pick: ProfilePick = {}): Promise<ProfileSummary | null> {
+  const outcome = await loadProfileOutcome(ctx, file, role, pick);
+  return 'summary' in outcome ? outcome.summary : null;
+}
+
+/** loadProfile, telling also why nothing was loaded (the summary editor shows it on its page). */
+export async function loadProfileOutcome(ctx: HotframeContext, file: string, role: ProfileRole, pick: ProfilePick = {}): Promise<LoadOutcome> {
   const { sampleType, thread } = pick;
   const name = path.basename(file);
   const params: LoadProfileParams & { workDoneToken: string } = {
@@ -123,29 +126,27 @@ export async function loadProfile(ctx: HotframeContext, file: string, role: Prof
       },
     );
     // A cancelled request resolves without a result: nothing changes.
-    if (!summary) return null;
+    if (!summary) return { cancelled: true };
     ctx.setProfile(role, summary);
     void ctx.extension.workspaceState.update(LAST_PROFILE_FOLDER, path.dirname(file));
-    ctx.output.appendLine(`[profile] ${role} ${summary.path}: ${summary.format}, ${summary.unit === 'ms' ? `${summary.samples} samples, ${formatMs(summary.durationMs)}` : `${summary.samples} ${summary.unit}`}`);
+    ctx.output.appendLine(loadedLine(role, summary));
     for (const note of summary.notes ?? []) ctx.output.appendLine(`[profile] ${note}`);
     for (const warning of summary.warnings) ctx.output.appendLine(`[profile] warning: ${warning}`);
     // A trace with several threads: offer the others (not awaited: the load is done).
     if (thread === undefined && (summary.threads?.length ?? 0) > 1) void offerThreads(ctx, file, role, summary);
-    return summary;
+    return { summary };
   } catch (error) {
-    if (error instanceof vscode.CancellationError) return null;
-    ctx.showError(`Hotframe: ${errorMessage(error)}`);
-    return null;
+    if (error instanceof vscode.CancellationError) return { cancelled: true };
+    const message = `Hotframe: ${errorMessage(error)}`;
+    ctx.showError(message);
+    return { error: message };
   }
 }
 
 /** The threads of a trace in a quick pick, the one read first; picking another loads it. */
 async function offerThreads(ctx: HotframeContext, file: string, role: ProfileRole, summary: ProfileSummary): Promise<void> {
   const threads = summary.threads ?? [];
-  const items = [...threads]
-    .sort((a, b) => (a.id === summary.thread ? -1 : b.id === summary.thread ? 1 : b.samples - a.samples))
-    .map((t) => ({ label: t.name || t.id, description: `${t.id} · ${t.samples} samples`, detail: t.id === summary.thread ? 'read now (the busiest)' : undefined, id: t.id }));
-  const picked = await vscode.window.showQuickPick(items, { title: `Hotframe: ${summary.name} holds ${threads.length} threads with CPU profiles`, placeHolder: 'The thread to show' });
+  const picked = await vscode.window.showQuickPick(threadItems(summary), { title: `Hotframe: ${summary.name} holds ${threads.length} threads with CPU profiles`, placeHolder: 'The thread to show' });
   if (picked !== undefined && picked.id !== summary.thread) await loadProfile(ctx, file, role, { thread: picked.id });
 }
 
@@ -166,22 +167,10 @@ export async function openLocation(ctx: HotframeContext, file: unknown, line: un
   }
 }
 
-function countFrames(node: FlameNode): number {
-  let count = 0;
-  const stack = [node];
-  for (let next = stack.pop(); next; next = stack.pop()) {
-    count++;
-    stack.push(...next.children);
-  }
-  return count;
-}
-
 /** Every flame graph the panel shows comes through here (first show and the webview's toggles). */
 export async function requestFlameGraph(ctx: HotframeContext, mode: FlameMode, onlyMyCode: boolean): Promise<FlameGraphResult> {
   const params: FlameGraphParams = { mode, onlyMyCode };
-  const graph = await ctx.request(Requests.flameGraph, params);
-  ctx.lastFlameGraph = { title: graph.title, mode: graph.mode, frames: countFrames(graph.root), unit: graph.unit };
-  return graph;
+  return ctx.request(Requests.flameGraph, params);
 }
 
 async function showFlameGraph(ctx: HotframeContext, flame: FlamePanel, mode: FlameMode): Promise<void> {
@@ -203,7 +192,7 @@ function isFlameMode(value: unknown): value is FlameMode {
 }
 
 export function registerCommands(ctx: HotframeContext, parts: CommandParts): vscode.Disposable[] {
-  const { heat, tree, statusBar, flame, recorder } = parts;
+  const { flame, recorder } = parts;
   const open = async (arg: unknown, title: string, sampleType?: unknown): Promise<ProfileSummary | null> => {
     const file = profilePathOf(arg) ?? (arg === undefined ? await pickProfile(ctx, title) : null);
     if (!file) {
@@ -256,33 +245,5 @@ export function registerCommands(ctx: HotframeContext, parts: CommandParts): vsc
     register(RECORD_ALLOCATION_COMMAND, (request) => recorder.record(request, 'allocation')),
     register(STOP_COMMAND, () => recorder.stop()),
     register(OPEN_LOCATION_COMMAND, (file, line) => openLocation(ctx, file, line)),
-    // Internal commands for the e2e suite: state that the VS Code API cannot read back.
-    register('hotframe._activationMs', () => ctx.activationMs),
-    register('hotframe._debugState', async () => {
-      await Promise.all([heat.settle(), tree.settle()]);
-      const overview = tree.current;
-      return {
-        profile: ctx.profile,
-        baseline: ctx.baseline,
-        lastError: ctx.lastError,
-        statusBar: statusBar.text,
-        statusBarTooltip: statusBar.tooltip,
-        heat: Object.fromEntries(heat.applied),
-        overview: overview && {
-          hotFunctions: overview.hotFunctions.length,
-          top: overview.hotFunctions.slice(0, 5).map(({ name, file, line, selfMs, totalMs }) => ({ name, file, line, selfMs, totalMs })),
-          callSites: overview.callSites.length,
-          insights: overview.insights.map((i) => i.id),
-          unresolvedFiles: overview.profile?.unresolvedFiles.length ?? 0,
-        },
-        flame: ctx.lastFlameGraph,
-        profileHintShown: profileHintShown(ctx),
-        recording: {
-          active: recorder.isRecording,
-          status: recorder.statusText,
-          last: recorder.last && { label: recorder.last.label, profiles: recorder.last.result.profiles.map((p) => p.path), opened: recorder.last.opened, code: recorder.last.result.code, signal: recorder.last.result.signal },
-        },
-      };
-    }),
   ];
 }

@@ -1,21 +1,20 @@
-// The one object that holds the extension's state: the language client, what profiles are
-// loaded, and the last error shown. Every feature receives it instead of reading module globals.
+// The one object that holds the extension's state: the language client and what profiles are
+// loaded; errors for the user go through it. Every feature receives it instead of reading
+// module globals.
 import * as vscode from 'vscode';
 import { RequestType, type LanguageClient, type RequestType0 } from 'vscode-languageclient/node';
-import type { FlameMode, ProfileSummary, ProfileRole } from '../server/protocol/wire';
+import type { ProfileSummary, ProfileRole } from '../server/protocol/wire';
 
 export class HotframeContext implements vscode.Disposable {
   profile: ProfileSummary | null = null;
   baseline: ProfileSummary | null = null;
-  /** The last message given to showErrorMessage, kept so the e2e suite can assert on it. */
-  lastError: string | null = null;
-  activationMs = -1;
-  /** What was last sent to the flame graph panel. */
-  lastFlameGraph: { title: string; mode: FlameMode; frames: number; unit: string } | null = null;
 
   private readonly changed = new vscode.EventEmitter<ProfileRole | 'cleared'>();
   /** Fires after a profile is loaded (with its role) or both are cleared; views re-query the server. */
   readonly onDidChangeProfile = this.changed.event;
+  private readonly errors = new vscode.EventEmitter<string>();
+  /** Fires with each error message shown to the user (the extension's API reports the last one). */
+  readonly onDidShowError = this.errors.event;
   private started: Promise<void> | null = null;
   private progressTokens = 0;
 
@@ -63,17 +62,17 @@ export class HotframeContext implements vscode.Disposable {
   clearProfiles(): void {
     this.profile = null;
     this.baseline = null;
-    this.lastFlameGraph = null;
     this.changed.fire('cleared');
   }
 
   showError(message: string): void {
-    this.lastError = message;
     this.output.appendLine(`[error] ${message}`);
     void vscode.window.showErrorMessage(message);
+    this.errors.fire(message);
   }
 
   dispose(): void {
     this.changed.dispose();
+    this.errors.dispose();
   }
 }

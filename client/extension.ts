@@ -1,5 +1,5 @@
 // Activation: wire the language client, views and commands together. Nothing here waits for the
-// server, so activation stays cheap (measured; see `hotframe._activationMs`).
+// server, so activation stays cheap (measured: the API's activationMs, client/api.ts).
 import * as vscode from 'vscode';
 import { HotframeContext } from './ctx';
 import { createLanguageClient } from './languageClient';
@@ -16,10 +16,11 @@ import { Notifications } from '../server/protocol/lsp';
 import type { ProfileSummary } from '../server/protocol/wire';
 import { ProfileRecorder } from './recording';
 import { offerHotframeForProfileTabs } from './profileHint';
+import { createApi, type HotframeApi } from './api';
 
 export const OVERVIEW_VIEW_ID = 'hotframe.overview';
 
-export function activate(extension: vscode.ExtensionContext): void {
+export function activate(extension: vscode.ExtensionContext): HotframeApi {
   const started = performance.now();
   const output = vscode.window.createOutputChannel('Hotframe');
   const ctx = new HotframeContext(extension, createLanguageClient(extension, output), output);
@@ -47,7 +48,7 @@ export function activate(extension: vscode.ExtensionContext): void {
     statusBar,
     vscode.window.registerTreeDataProvider(OVERVIEW_VIEW_ID, tree),
     ProfileEditorProvider.register(ctx),
-    ...registerCommands(ctx, { heat, tree, statusBar, flame, recorder }),
+    ...registerCommands(ctx, { flame, recorder }),
     flame,
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (!affectsPathMappings(event)) return;
@@ -72,8 +73,9 @@ export function activate(extension: vscode.ExtensionContext): void {
   );
   // Diagnostics need the server as soon as a JS/TS file is open; start it without blocking activation.
   ctx.ready().catch((error: unknown) => output.appendLine(`[server] failed to start: ${error instanceof Error ? error.message : String(error)}`));
-  ctx.activationMs = Math.round((performance.now() - started) * 10) / 10;
-  output.appendLine(`[activation] ${ctx.activationMs} ms`);
+  const activationMs = Math.round((performance.now() - started) * 10) / 10;
+  output.appendLine(`[activation] ${activationMs} ms`);
+  return createApi({ ctx, heat, tree, statusBar, flame, recorder }, activationMs, extension.subscriptions);
 }
 
 export function deactivate(): void {

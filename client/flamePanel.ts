@@ -43,6 +43,11 @@ export class FlamePanel implements vscode.Disposable {
     return this.panel !== null;
   }
 
+  /** The graph the open panel shows; null when it is closed. */
+  get graph(): FlameGraphResult | null {
+    return this.panel ? this.session.shown : null;
+  }
+
   show(graph: FlameGraphResult): void {
     this.reveal();
     this.session.show(graph);

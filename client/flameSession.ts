@@ -29,6 +29,7 @@ export function isInsideFolders(file: string, folders: readonly string[], pathAp
 export class FlameSession {
   private ready = false;
   private last: ToWebview | null = null;
+  private graph: FlameGraphResult | null = null;
   private openable: ReadonlySet<string> = new Set();
   private mode: FlameMode = 'normal';
   private onlyMyCode = false;
@@ -41,6 +42,11 @@ export class FlameSession {
     return { mode: this.mode, onlyMyCode: this.onlyMyCode };
   }
 
+  /** The graph drawn now (an error shows over it, and it stays). */
+  get shown(): FlameGraphResult | null {
+    return this.graph;
+  }
+
   /** A graph from the caller (a command): it also supersedes any toggle still waiting for its answer. */
   show(graph: FlameGraphResult): void {
     this.requestSeq++;
@@ -48,6 +54,7 @@ export class FlameSession {
   }
 
   private render(graph: FlameGraphResult): void {
+    this.graph = graph;
     this.mode = graph.mode;
     this.openable = new Set(graph.openableFiles);
     this.send({ type: 'render', graph, onlyMyCode: this.onlyMyCode });

@@ -14,14 +14,14 @@ function profileUriOf(tab: vscode.Tab | undefined): vscode.Uri | null {
   return null;
 }
 
-/** Whether the hint was shown (for the e2e suite). */
+/** Whether the hint was shown (once per user: it is not shown again). */
 export function profileHintShown(ctx: HotframeContext): boolean {
   return ctx.extension.globalState.get<boolean>(SHOWN) === true;
 }
 
 export function offerHotframeForProfileTabs(ctx: HotframeContext): vscode.Disposable {
   const check = (): void => {
-    if (ctx.extension.globalState.get<boolean>(SHOWN)) return;
+    if (profileHintShown(ctx)) return;
     const uri = profileUriOf(vscode.window.tabGroups.activeTabGroup.activeTab);
     if (uri === null) return;
     void ctx.extension.globalState.update(SHOWN, true);

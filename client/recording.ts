@@ -11,6 +11,7 @@ import * as vscode from 'vscode';
 import { formatMs } from '../server/shared/format';
 import { parseCommandLine, PROFILE_KINDS, startRecording, type ProfileKindName, type Recording, type RecordingResult } from '../server/shared/recordProfile';
 import type { HotframeContext } from './ctx';
+import { cpuDescription, howItEnded, recordingStatus, stoppingStatus } from './presentation/recording';
 
 export const RECORD_COMMAND = 'hotframe.recordProfile';
 export const RECORD_ALLOCATION_COMMAND = 'hotframe.recordAllocationProfile';
@@ -50,16 +51,9 @@ function npmScripts(): ScriptPick[] {
   return picks;
 }
 
-function formatElapsed(ms: number): string {
-  const seconds = Math.floor(ms / 1000);
-  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
-}
-
 export class ProfileRecorder implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('hotframe.recording', vscode.StatusBarAlignment.Left, 11);
   private current: { recording: Recording; label: string; timer: NodeJS.Timeout } | null = null;
-  /** The last recording's outcome, for the e2e suite. */
-  last: { label: string; result: RecordingResult; opened: string | null } | null = null;
   /** What the current (or last) recording records. */
   private kind: ProfileKindName = 'cpu';
 
@@ -80,6 +74,7 @@ export class ProfileRecorder implements vscode.Disposable {
     return this.current !== null;
   }
 
+  /** What the status bar entry shows while recording. */
   get statusText(): string | null {
     return this.current ? this.item.text : null;
   }
@@ -107,7 +102,7 @@ export class ProfileRecorder implements vscode.Disposable {
 
   stop(): void {
     if (!this.current) return;
-    this.item.text = `$(loading~spin) Hotframe: stopping ${this.current.label}…`;
+    this.item.text = stoppingStatus(this.current.label);
     this.current.recording.stop();
   }
 
@@ -162,7 +157,7 @@ export class ProfileRecorder implements vscode.Disposable {
     }
     output.appendLine(`[record] ${label} (in ${cwd}; profiles go to ${recording.dir})`);
     const tick = (): void => {
-      if (this.current) this.item.text = `$(debug-stop) Hotframe: recording ${formatElapsed(Date.now() - recording.startedAt)} · Stop`;
+      if (this.current) this.item.text = recordingStatus(Date.now() - recording.startedAt);
     };
     this.current = { recording, label, timer: setInterval(tick, 1000) };
     tick();
@@ -180,16 +175,14 @@ export class ProfileRecorder implements vscode.Disposable {
       this.item.hide();
       void vscode.commands.executeCommand('setContext', 'hotframe.recording', false);
     }
-    const ended = result.signal !== null ? `ended by ${result.signal}` : `exited with code ${result.code}`;
+    const ended = howItEnded(result);
     output.appendLine(`[record] ${label} ${ended}; ${result.profiles.length} profile(s) in ${result.dir}`);
-    this.last = { label, result, opened: null };
     if (result.profiles.length === 0) {
       this.ctx.showError(`Hotframe: ${label} ${ended} and no Node process wrote a ${PROFILE_KINDS[this.kind].label}`);
       return result;
     }
     const busiest = result.profiles[0];
     await this.openProfile(busiest.path);
-    this.last.opened = busiest.path;
     if (result.profiles.length > 1) {
       const cpu = busiest.cpuMs === null ? '' : ` (${formatMs(busiest.cpuMs)} of CPU)`;
       void vscode.window
@@ -200,7 +193,7 @@ export class ProfileRecorder implements vscode.Disposable {
   }
 
   private async pickAnother(result: RecordingResult): Promise<void> {
-    const items = result.profiles.map((p) => ({ label: path.basename(p.path), description: p.cpuMs === null ? 'CPU time not recorded' : `${formatMs(p.cpuMs)} of CPU (its process)`, file: p.path }));
+    const items = result.profiles.map((p) => ({ label: path.basename(p.path), description: cpuDescription(p.cpuMs), file: p.path }));
     const picked = await vscode.window.showQuickPick(items, { title: 'Hotframe: open a recorded profile' });
     if (picked) await this.openProfile(picked.file);
   }

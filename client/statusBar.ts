@@ -1,14 +1,7 @@
 // The status bar entry for the loaded profile: name, duration and GC share; click -> flame graph.
 import * as vscode from 'vscode';
 import type { HotframeContext } from './ctx';
-import type { ProfileSummary } from '../server/protocol/wire';
-import { formatMs, formatPercent, formatShare, formatWeight } from '../server/shared/format';
-
-export function statusText(profile: ProfileSummary): string {
-  // An allocation profile has no duration or GC share: it shows what was allocated.
-  if (profile.unit !== undefined && profile.unit !== 'ms') return `$(flame) ${profile.name} · ${formatWeight(profile.cpuMs, profile.unit)} allocated`;
-  return `$(flame) ${profile.name} · ${formatMs(profile.durationMs)} · GC ${formatPercent(profile.gcPercent)} CPU`;
-}
+import { statusText, statusTooltip } from './presentation/statusBar';
 
 export class ProfileStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('hotframe.profile', vscode.StatusBarAlignment.Left, 10);
@@ -21,7 +14,7 @@ export class ProfileStatusBar implements vscode.Disposable {
     this.update();
   }
 
-  /** What the item shows, for the e2e suite (status bar text cannot be read through the API). */
+  /** What the item shows; null while hidden (read by the extension's API, client/api.ts). */
   get text(): string | null {
     return this.ctx.profile ? this.item.text : null;
   }
@@ -37,18 +30,7 @@ export class ProfileStatusBar implements vscode.Disposable {
       return;
     }
     this.item.text = statusText(profile);
-    const lines =
-      profile.unit === undefined || profile.unit === 'ms'
-        ? [
-            `Hotframe: ${profile.path}`,
-            `${profile.samples} samples, ${profile.format}, ${formatMs(profile.durationMs)} recorded, ${formatMs(profile.cpuMs)} CPU time (idle excluded)`,
-            `GC: ${formatShare(profile.gcPercent)}`,
-          ]
-        : [`Hotframe: ${profile.path}`, `${profile.format}, ${formatWeight(profile.cpuMs, profile.unit)} allocated (sampled)`, ...(profile.notes ?? [])];
-    if (baseline) lines.push(`Comparing: ${baseline.name} (before) → ${profile.name} (after)`);
-    if (profile.unresolvedFiles.length > 0) lines.push(`${profile.unresolvedFiles.length} files not found locally`);
-    lines.push('Click to show the flame graph');
-    this.item.tooltip = lines.join('\n');
+    this.item.tooltip = statusTooltip(profile, baseline);
     this.item.show();
   }
 

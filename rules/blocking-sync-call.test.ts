@@ -89,6 +89,19 @@ app.listen(3000);`,
   ],
   invalid: [
     {
+      name: 'bcrypt compareSync in a sign-in handler (labelled on redis-commander lib/app.js)',
+      code: `const bcrypt = require('bcryptjs');
+app.post('/signin', (req, res) => {
+  const ok = bcrypt.compareSync(String(req.body.password), passwordHash);
+  res.json({ ok });
+});`,
+      errors: [{
+        messageId: 'blocksExec', line: 3, column: 14, severity: 'warning',
+        message: /^bcryptjs\.compareSync\(\) blocks the event loop on every request: at the usual cost factors one bcrypt hash or compare takes tens of milliseconds.* Use the asynchronous bcryptjs\.compare\.$/,
+      }],
+      output: null,
+    },
+    {
       name: "seed 003: execSync('free -m') / df -k in a stats timer of an express app",
       code: `const express = require('express');
 const { execSync } = require('child_process');

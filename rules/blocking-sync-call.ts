@@ -8,7 +8,10 @@ import { isOnceGuarded } from '../server/static/runsOnce';
 import type { ExecutionContext, RuleModule } from './api';
 
 /** Modules whose `*Sync` functions block the event loop; fs-extra and graceful-fs mirror fs. */
-const BLOCKING_MODULES = new Set(['child_process', 'fs', 'fs-extra', 'graceful-fs', 'zlib', 'crypto']);
+const BLOCKING_MODULES = new Set(['child_process', 'fs', 'fs-extra', 'graceful-fs', 'zlib', 'crypto', 'bcrypt', 'bcryptjs']);
+
+/** Password hashing libraries: each *Sync call runs the whole work factor on the event loop. */
+const PASSWORD_HASHERS = new Set(['bcrypt', 'bcryptjs']);
 
 function whereText(context: ExecutionContext, servesRequests: boolean): string | null {
   if (context.kind === 'request') return 'on every request';
@@ -58,6 +61,7 @@ function costText(source: string): string {
   if (source === 'child_process') return `the whole child process runs while nothing else does. ${EXEC_INCIDENT}`;
   if (source === 'zlib') return 'the whole (de)compression runs on the event loop.';
   if (source === 'crypto') return 'the whole key derivation or generation runs on the event loop.';
+  if (PASSWORD_HASHERS.has(source)) return 'at the usual cost factors one bcrypt hash or compare takes tens of milliseconds, while no other request runs (and a burst of failed logins stalls the service).';
   return 'every request waits for the disk meanwhile.';
 }
 
@@ -67,7 +71,7 @@ const FREQUENCY = 'A small file read takes microseconds: this matters on busy en
 const rule: RuleModule = {
   meta: {
     id: 'blocking-sync-call',
-    description: 'Flags synchronous child_process, fs, zlib and crypto calls in request/message handlers and in periodic timers of a serving module.',
+    description: 'Flags synchronous child_process, fs, zlib, crypto and bcrypt calls in request/message handlers and in periodic timers of a serving module.',
     defaultSeverity: 'warning',
     incident: {
       seed: '003',
@@ -105,13 +109,13 @@ const rule: RuleModule = {
           const context_ = hot.contextOf(item.path);
           const where = whereText(context_, hot.servesRequests);
           if (where === null) continue;
-          const exec = item.source === 'child_process';
+          // An exec or a password hash blocks for a long time however rarely it runs; a file read matters when it runs often.
+          const certain = item.source === 'child_process' || PASSWORD_HASHERS.has(item.source);
           context.report({
             node: item.path.node,
-            messageId: exec ? 'blocksExec' : 'blocksIo',
+            messageId: certain ? 'blocksExec' : 'blocksIo',
             data: { call: item.call, async: item.async, via: viaText(context_), where, cost: costText(item.source) },
-            // An exec blocks for a whole process however rarely it runs; a file read matters when it runs often.
-            evidence: exec ? 'code' : 'frequency',
+            evidence: certain ? 'code' : 'frequency',
           });
         }
       },

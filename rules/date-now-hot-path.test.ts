@@ -4,6 +4,33 @@ import { runRuleTests } from '../test/ruleTester';
 runRuleTests(rule, {
   valid: [
     {
+      name: 'a read four calls below a data handler sits on a rare branch (labelled on node-media-server rtsp_client: an auth retry)',
+      code: `class RtspClient {
+  connect() { this.socket.on('data', this.handleData); }
+  handleData = (data) => { this.buffer = Buffer.concat([this.buffer, data]); this.parseResponse(); };
+  parseResponse() { if (this.buffer.includes('\\r\\n\\r\\n')) this.dispatch(this.buffer); }
+  dispatch(response) { if (response.status === 401) this.authChallenge(response); }
+  authChallenge(response) { this.retry(response); }
+  retry(response) { this.socket.write(this.request(response)); this.lastActivity = Date.now(); }
+}`,
+    },
+    {
+      name: 'an age predicate called per item: the read belongs to the helper (labelled on signalk remoteProvider _isHttpGatewayFresh)',
+      code: `class Provider {
+  _isFresh(id) {
+    const last = this.lastPostTime.get(id) ?? 0;
+    return Date.now() - last <= TTL;
+  }
+  gatewayInfo() {
+    const result = [];
+    for (const [id] of this.seenMacs) if (this._isFresh(id)) result.push(id);
+    return result;
+  }
+}
+const provider = new Provider();
+app.get('/gateways', (req, res) => res.json(provider.gatewayInfo()));`,
+    },
+    {
       name: 'start-up code reads the clock once',
       code: `const startedAt = Date.now();
 const boot = new Date();
@@ -175,6 +202,14 @@ app.get('/list', list);`,
         messageId: 'perItem', line: 4, column: 42,
         message: /^Date\.now\(\) runs once per item of a loop, on every request \(via list\): read the clock once before the loop/,
       }],
+      output: null,
+    },
+    {
+      name: 'an age check written in the loop itself: one read before the loop serves every item',
+      code: `app.get('/gateways', (req, res) => {
+  res.json(req.query.ids.filter((id) => Date.now() - last.get(id) <= TTL));
+});`,
+      errors: [{ messageId: 'perItem', line: 2, column: 41 }],
       output: null,
     },
     {

@@ -133,16 +133,33 @@ interface RuleContextLike {
   bindingOf: RuleContext['bindingOf'];
 }
 
+/**
+ * Per item only because a loop calls the helper holding the read: the read is in a function of its own
+ * (not in the loop, not in a forEach/map callback), where no enclosing loop is in sight to hoist it from.
+ */
+function isPerItemThroughHelper(path: NodePath, context: ExecutionContext): boolean {
+  if (!context.perItem || context.inLoop) return false;
+  const fn = path.getFunctionParent();
+  return !!fn && fn.parentPath?.node.type !== 'CallExpression' && fn.parentPath?.node.type !== 'OptionalCallExpression';
+}
+
 /** The message for a read worth reporting, or null to stay quiet. */
-function messageIdOf(context: ExecutionContext, subtracted: boolean): string | null {
+function messageIdOf(context: ExecutionContext, subtracted: boolean, throughHelper: boolean): string | null {
   // Timers iterate the service's own state at their own pace, not request or message data.
   if (context.kind !== 'request' && context.kind !== 'message') return null;
-  if (isPerItem(context)) return 'perItem';
+  // An age or freshness predicate (`isFresh(id) { return Date.now() - last.get(id) <= TTL }`) called per
+  // item: hoisting the read means changing the helper's signature for microseconds (labelled on signalk).
+  if (isPerItem(context)) return subtracted && throughHelper ? null : 'perItem';
   // One read per HTTP request (a timestamp, an expiry, a duration) is harmless: only a high-rate
   // message source makes a single read per event the incident, and never when it measures time.
-  if (context.kind === 'message' && context.highRate && !subtracted) return 'perMessage';
+  // Within a couple of calls of the handler (seed 000: onMessage -> getTimestamp); deeper, the path is
+  // mostly a branch taken now and then (an auth retry, an error report), not every message.
+  if (context.kind === 'message' && context.highRate && !subtracted && context.via.length <= MAX_MESSAGE_DEPTH) return 'perMessage';
   return null;
 }
+
+/** The handler and two functions below it (`via` names each named function on the way). */
+const MAX_MESSAGE_DEPTH = 3;
 
 function contextText(context: ExecutionContext): string {
   return context.kind === 'request' ? 'request' : 'message';
@@ -190,7 +207,7 @@ const rule: RuleModule = {
       finish(hot) {
         for (const item of pending) {
           const where = hot.contextOf(item.path);
-          const messageId = messageIdOf(where, isSubtracted(item.path, item.node, context));
+          const messageId = messageIdOf(where, isSubtracted(item.path, item.node, context), isPerItemThroughHelper(item.path, where));
           if (messageId === null || isCachedClockInit(item.path, context.source)) continue;
           if (isInOnceBranch(item.path, context.source, context)) continue;
           context.report({

@@ -81,6 +81,25 @@ app.listen(3000);`,
 process.stdin.on('data', (chunk) => { if (chunk.trim() === 's') execSync('df -k'); });
 app.listen(3000);`,
     },
+    {
+      name: 'Node-RED node options kept in a field: quiet when the field sets env or is written into (minimized from @node-red/nodes exec)',
+      code: `const { exec, spawn } = require('child_process');
+function ExecNode(n) {
+  this.execOpt = { encoding: 'binary', env: { PATH: process.env.PATH } };
+  this.spawnOpt = { windowsHide: true };
+  var node = this;
+  if (n.extraEnv) node.spawnOpt.env = n.extraEnv;
+  this.on('input', function (msg, send, done) {
+    exec(msg.payload, node.execOpt, () => done());
+    spawn(msg.payload, [], node.spawnOpt);
+  });
+}`,
+    },
+    {
+      name: "an 'input' event whose handler takes no msg is not a Node-RED message (an editor field, a CLI prompt)",
+      code: `const { exec } = require('child_process');
+prompt.on('input', (line) => exec('ls ' + line, { timeout: 1000 }, () => {}));`,
+    },
   ],
   invalid: [
     {
@@ -248,6 +267,33 @@ const env = process.env;
 cp.execFileSync('ls', ['-1'], { env });
 });`,
       errors: [{ messageId: 'wholeEnv', line: 4, column: 33 }],
+      output: null,
+    },
+    {
+      name: "Node-RED exec node: options in a field set in the constructor, read through var node = this, spawned per 'input' message (labelled on @node-red/nodes 90-exec.js)",
+      code: `const spawn = require('child_process').spawn;
+const exec = require('child_process').exec;
+function ExecNode(n) {
+  this.execOpt = { encoding: 'binary', maxBuffer: 10000000 };
+  this.spawnOpt = { windowsHide: n.winHide === true };
+  var node = this;
+  node.execOpt.shell = '/bin/bash';
+  this.on('input', function (msg, nodeSend, nodeDone) {
+    if (this.useSpawn) {
+      const opts = isWindows ? { ...node.spawnOpt, shell: true } : node.spawnOpt;
+      let child;
+      if (opts.shell) child = spawn([n.command].concat(msg.args).join(' '), opts);
+      else child = spawn(n.command, msg.args, opts);
+    } else {
+      exec(n.command + ' ' + msg.payload, node.execOpt, function (error, stdout) { nodeSend({ payload: stdout }); });
+    }
+  });
+}`,
+      errors: [
+        { messageId: 'missingEnv', line: 12, column: 31, message: /^spawn\(\) runs on every message without an env option: .* Pass only what the child needs/ },
+        { messageId: 'missingEnv', line: 13, column: 20 },
+        { messageId: 'missingEnv', line: 15, column: 7, severity: 'information' },
+      ],
       output: null,
     },
   ],

@@ -5,7 +5,7 @@ import { bindingOf } from '../server/static/bindings';
 import { moduleMemberOf, qualifiedNameOf, type ModuleMember } from '../server/static/imports';
 import { isToolingFile } from '../server/static/fileGuards';
 import { viaText } from '../server/static/hotContext';
-import type { ExecutionContext, Fix, HotContext, ImportBinding, ReportDescriptor, RuleModule } from './api';
+import type { ExecutionContext, Fix, HotContext, ImportBinding, ReportDescriptor, RuleContext, RuleModule } from './api';
 
 /** child_process functions and whether their second argument may be an `args` array. */
 const SPAWNERS = new Map<string, { takesArgs: boolean }>([
@@ -128,10 +128,119 @@ function promisifiedOrigin(
 type OptionsShape =
   | { kind: 'absent'; insertAt: number; text: string }
   | { kind: 'literal'; object: t.ObjectExpression; atCall: boolean }
+  /** Options seen through names, fields and `a ? b : c`: every object literal they may be. */
+  | { kind: 'resolved'; objects: t.ObjectExpression[] }
   | { kind: 'unknown' };
 
+type Lookup = RuleContext['bindingOf'];
+
+/** Direct children of a node (what a walk descends into). */
+function childrenOf(node: t.Node): t.Node[] {
+  const out: t.Node[] = [];
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'loc' || key === 'leadingComments' || key === 'trailingComments' || key === 'innerComments' || key === 'extra') continue;
+    if (Array.isArray(value)) {
+      for (const item of value) if (item && typeof item === 'object' && typeof item.type === 'string') out.push(item as t.Node);
+    } else if (value && typeof value === 'object' && typeof (value as t.Node).type === 'string') {
+      out.push(value as t.Node);
+    }
+  }
+  return out;
+}
+
+/**
+ * `this.execOpt = { ... }` in a constructor, read as `this.execOpt` or through `var node = this` as
+ * `node.execOpt` (Node-RED's nodes, labelled on @node-red/nodes exec): the one object literal the
+ * field is set to in the function that owns `this`, unless the code writes into it an `env`, a computed
+ * key or an Object.assign (then it is unknown).
+ */
+function fieldObject(path: NodePath, member: t.MemberExpression, lookup: Lookup): { value: t.Node; at: NodePath } | null {
+  if (member.computed || member.property.type !== 'Identifier') return null;
+  const field = member.property.name;
+  let owner: NodePath | null = null;
+  if (member.object.type === 'ThisExpression') {
+    owner = path.findParent((p) => p.isFunction() && !p.isArrowFunctionExpression());
+  } else if (member.object.type === 'Identifier') {
+    const binding = lookup(path, member.object.name);
+    const declarator = binding?.constant ? binding.path.node : null;
+    if (declarator?.type === 'VariableDeclarator' && declarator.init?.type === 'ThisExpression') {
+      owner = binding!.path.findParent((p) => p.isFunction() && !p.isArrowFunctionExpression());
+    }
+  }
+  if (!owner) return null;
+  // Names of `this` in the owner: `this` itself and `var self = this` aliases declared in its body.
+  const aliases = new Set<string>();
+  const body = (owner.node as t.Function).body;
+  if (body.type === 'BlockStatement') {
+    for (const statement of body.body) {
+      if (statement.type !== 'VariableDeclaration') continue;
+      for (const d of statement.declarations) if (d.id.type === 'Identifier' && d.init?.type === 'ThisExpression') aliases.add(d.id.name);
+    }
+  }
+  const isField = (node: t.Node): boolean => node.type === 'MemberExpression' && !node.computed
+    && node.property.type === 'Identifier' && node.property.name === field
+    && (node.object.type === 'ThisExpression' || (node.object.type === 'Identifier' && aliases.has(node.object.name)));
+  const values: t.Node[] = [];
+  let touched = false;
+  const walk = (node: t.Node, depth: number): void => {
+    if (touched || depth > 200) return;
+    if (node.type === 'AssignmentExpression' && node.left.type === 'MemberExpression') {
+      if (isField(node.left)) {
+        if (node.operator === '=') values.push(node.right);
+        else touched = true;
+      }
+      // `node.execOpt.env = ...`, `node.execOpt[key] = ...`: what the field holds changes.
+      const inner = node.left.object;
+      const key = node.left.computed ? null : node.left.property.type === 'Identifier' ? node.left.property.name : null;
+      if (isField(inner) && (key === null || key === 'env')) touched = true;
+    }
+    if (node.type === 'CallExpression' && node.arguments[0] && isField(node.arguments[0])
+      && node.callee.type === 'MemberExpression' && node.callee.property.type === 'Identifier' && node.callee.property.name === 'assign') {
+      touched = true;
+    }
+    for (const child of childrenOf(node)) walk(child, depth + 1);
+  };
+  walk(body, 0);
+  if (touched || values.length !== 1) return null;
+  return { value: values[0], at: owner };
+}
+
+/** Every object literal an options value may be, or null when some part of it cannot be seen. */
+function optionObjects(path: NodePath, node: t.Node, lookup: Lookup, depth = 0): t.ObjectExpression[] | null {
+  if (depth > 4) return null;
+  switch (node.type) {
+    case 'ObjectExpression': {
+      const out = [node];
+      for (const property of node.properties) {
+        if (property.type !== 'SpreadElement') continue;
+        const spread = optionObjects(path, property.argument, lookup, depth + 1);
+        if (spread === null) return null;
+        out.push(...spread);
+      }
+      return out;
+    }
+    case 'ConditionalExpression': {
+      const a = optionObjects(path, node.consequent, lookup, depth + 1);
+      const b = a && optionObjects(path, node.alternate, lookup, depth + 1);
+      return a && b ? [...a, ...b] : null;
+    }
+    case 'Identifier': {
+      const binding = lookup(path, node.name);
+      const declarator = binding?.constant ? binding.path.node : null;
+      if (declarator?.type !== 'VariableDeclarator' || !declarator.init) return null;
+      return optionObjects(binding!.path, declarator.init, lookup, depth + 1);
+    }
+    case 'MemberExpression': {
+      const field = fieldObject(path, node, lookup);
+      return field ? optionObjects(field.at, field.value, lookup, depth + 1) : null;
+    }
+    default:
+      return null;
+  }
+}
+
 /** Where the options argument is (or would go) for this call. */
-function optionsOf(path: NodePath<t.CallExpression>, takesArgs: boolean): OptionsShape {
+function optionsOf(path: NodePath<t.CallExpression>, takesArgs: boolean, lookup: Lookup): OptionsShape {
   const args = path.node.arguments;
   const first = args[0];
   if (!first || first.type === 'SpreadElement' || args.some((a) => a.type === 'SpreadElement')) return { kind: 'unknown' };
@@ -140,7 +249,7 @@ function optionsOf(path: NodePath<t.CallExpression>, takesArgs: boolean): Option
   if (takesArgs && second && second.type !== 'ObjectExpression' && !isFunctionArg(second)) {
     // `spawn(cmd, args)` / `spawn(cmd, argv, opts)`: an array (or anything followed by more) is the args list.
     if (second.type === 'ArrayExpression' || args.length > 2 || arrayOfBinding(path, second)) index = 2;
-    else if (objectOfBinding(path, second) === null) return { kind: 'unknown' };
+    else if (optionObjects(path, second, lookup) === null) return { kind: 'unknown' };
   }
   const candidate = args[index];
   const withOptions = `{ env: ${MINIMAL_ENV} }`;
@@ -152,7 +261,8 @@ function optionsOf(path: NodePath<t.CallExpression>, takesArgs: boolean): Option
   if (candidate.type === 'ObjectExpression') return { kind: 'literal', object: candidate, atCall: true };
   const bound = objectOfBinding(path, candidate);
   if (bound) return { kind: 'literal', object: bound, atCall: false };
-  return { kind: 'unknown' };
+  const objects = optionObjects(path, candidate, lookup);
+  return objects === null ? { kind: 'unknown' } : { kind: 'resolved', objects };
 }
 
 function addEnvFix(object: t.ObjectExpression): Fix | null {
@@ -213,8 +323,15 @@ const rule: RuleModule = {
           if (!spawner) return;
           // A promisified wrapper is named as the code calls it (`execAsync`), an import by its export.
           const name = imported === null && callee.type === 'Identifier' ? callee.name : origin.member;
-          const options = optionsOf(path, spawner.takesArgs);
+          const options = optionsOf(path, spawner.takesArgs, context.bindingOf);
           if (options.kind === 'unknown') return;
+          if (options.kind === 'resolved') {
+            // Seen through a field or a conditional: report only when no object it may be sets env.
+            const setsEnv = options.objects.some((object) => object.properties.some((p) =>
+              (p.type === 'ObjectProperty' || p.type === 'ObjectMethod') && keyIs(p, 'env')));
+            if (!setsEnv) report(path, path.node, { node: path.node, messageId: 'missingEnv', data: { name }, fixes: [] });
+            return;
+          }
           if (options.kind === 'absent') {
             report(path, path.node, {
               node: path.node,

@@ -2,16 +2,18 @@
 // The editor's engine over a tree of files, for CI. With --profile, findings are ranked by what
 // the code they sit in cost in that profile.
 import { statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 
 import { allRules } from '../../rules/index';
-import { loadCostIndex } from '../join/costIndex';
-import type { CostIndex } from '../join/costIndex';
+import { costIndexOf, type CostIndex } from '../join/costIndex';
+import { analyzeProfileFile } from '../profile/analysis/report';
+import type { ProfileReport } from '../profile/model/types';
 import { InputError } from '../shared/errors';
 import { flagValue, parseCommandArgs } from './args';
 import { analyzeFileList, displayPath, reportOf } from './fileAnalysis';
 import type { RuleLevels } from './fileAnalysis';
-import { formatJson, formatText } from './findingFormats';
+import { formatJson, formatText, type ProfileInsights } from './findingFormats';
+import { insightJson, round } from './profileCommand';
 import { parseRuleLevels } from '../static/ruleLevels';
 import { formatSarif } from './sarifFormat';
 import { collectSourceFiles } from '../shared/sourceFiles';
@@ -44,6 +46,11 @@ export function parseAnalyzeOptions(args: readonly string[], cwd: string): Analy
   };
 }
 
+/** A local absolute path relative to cwd like the findings' files; anything else (node:fs, a path as recorded) as it is. */
+function shownPath(cwd: string, file: string): string {
+  return isAbsolute(file) ? displayPath(cwd, file) : file;
+}
+
 function isDirectory(path: string): boolean {
   try {
     return statSync(path).isDirectory();
@@ -65,17 +72,27 @@ export async function runAnalyze(args: string[]): Promise<number> {
   const options = parseAnalyzeOptions(args, cwd);
   const files = collectSourceFiles(options.paths, cwd);
   let costs: CostIndex | null = null;
+  let profile: ProfileInsights | undefined;
   if (options.profile !== null) {
+    let measured: ProfileReport;
     try {
-      costs = await loadCostIndex(options.profile, { root: options.root });
+      const analyzed = await analyzeProfileFile(options.profile, { root: options.root });
+      costs = costIndexOf(analyzed.costTable());
+      measured = analyzed.report;
     } catch (error) {
       throw new InputError(`--profile ${displayPath(cwd, options.profile)}: ${error instanceof Error ? error.message : String(error)}`);
     }
+    // The insights `hotframe profile` prints for this profile, with the same figures; paths as the findings'.
+    const insights = measured.insights.map((insight) => {
+      const json = insightJson(insight);
+      return json.location === null ? json : { ...json, location: { ...json.location, file: shownPath(cwd, json.location.file) } };
+    });
+    profile = { file: displayPath(cwd, options.profile), unit: measured.unit, shareOf: measured.shareOf, total: round(measured.cpuMs), insights };
   }
   const outcomes = analyzeFileList(files, cwd, options.levels);
   // A rule that threw is our bug, not the user's input: say so on stderr, keep the other results.
   for (const outcome of outcomes) for (const error of outcome.ruleErrors) process.stderr.write(`hotframe: rule ${error} (on ${outcome.file})\n`);
-  const report = reportOf(outcomes, costs);
+  const report = { ...reportOf(outcomes, costs), ...(profile !== undefined ? { profile } : {}) };
   let output: string;
   if (options.format === 'json') output = formatJson(report);
   else if (options.format === 'sarif') output = formatSarif(report, allRules.map((rule) => rule.meta), cwd, typeof VERSION === 'string' ? VERSION : 'dev');

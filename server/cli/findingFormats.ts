@@ -3,6 +3,8 @@
 import { printableAsUnicode } from './printable';
 import type { Finding, Severity } from '../../rules/api';
 import { describeCost, rankingMs, type MeasuredCost } from '../join/costIndex';
+import type { Insight, WeightUnit } from '../profile/model/types';
+import { formatMs, formatWeight } from '../shared/format';
 import type { ParseProblem } from '../static/engine';
 import { parseErrorText } from '../static/parseErrorText';
 
@@ -24,12 +26,26 @@ export interface FileProblem {
   parseError: { line: number; column: number; message: string } | null;
 }
 
+/** What `--profile` measured beyond the findings' costs: the profile's insights, with their denominator. */
+export interface ProfileInsights {
+  /** The profile file as shown (relative to cwd). */
+  file: string;
+  unit: WeightUnit;
+  /** What every percent is a share of (`% of CPU time, idle excluded`), and that total (ms, or bytes/objects). */
+  shareOf: string;
+  total: number;
+  /** As `hotframe profile` gives them (same ms and percent), locations relative to cwd. */
+  insights: Insight[];
+}
+
 export interface AnalyzeReport {
   findings: FileFinding[];
   filesAnalyzed: number;
   /** Files not analyzed, and files analyzed only partly because of syntax errors. */
   skipped: FileProblem[];
   profileGiven: boolean;
+  /** Set with --profile. */
+  profile?: ProfileInsights;
 }
 
 /** A file that parsed only partly: listed in `skipped` with reason `parse-error: <message> (<line>:<column>)`. */
@@ -57,7 +73,25 @@ export interface JsonFinding {
   column: number;
   endLine: number;
   endColumn: number;
-  cost?: MeasuredCost | null;
+  cost?: JsonCost | null;
+}
+
+/**
+ * A finding's cost in the JSON: `selfMs`/`totalMs` for a CPU profile; for an allocation profile
+ * the fields are named by the unit (`selfBytes`/`totalBytes`, `selfObjects`/`totalObjects`) and
+ * `unit` says which. `percent` is a share of the profile's total either way.
+ */
+export type JsonCost =
+  | { selfMs: number; totalMs: number; percent: number; deferred?: MeasuredCost['deferred'] }
+  | { selfBytes: number; totalBytes: number; percent: number; unit: 'bytes' }
+  | { selfObjects: number; totalObjects: number; percent: number; unit: 'objects' };
+
+export function jsonCost(cost: MeasuredCost): JsonCost {
+  if (cost.unit === 'bytes') return { selfBytes: round(cost.selfMs), totalBytes: round(cost.totalMs), percent: round(cost.percent), unit: 'bytes' };
+  if (cost.unit === 'objects') return { selfObjects: round(cost.selfMs), totalObjects: round(cost.totalMs), percent: round(cost.percent), unit: 'objects' };
+  const json: JsonCost = { selfMs: round(cost.selfMs), totalMs: round(cost.totalMs), percent: round(cost.percent) };
+  if (cost.deferred !== undefined) json.deferred = { ...cost.deferred, ms: round(cost.deferred.ms), percent: round(cost.deferred.percent) };
+  return json;
 }
 
 export function toJsonFinding(entry: FileFinding, profileGiven: boolean): JsonFinding {
@@ -74,12 +108,21 @@ export function toJsonFinding(entry: FileFinding, profileGiven: boolean): JsonFi
   };
   if (profileGiven) {
     const cost = entry.cost ?? null;
-    json.cost = cost === null ? null : { selfMs: round(cost.selfMs), totalMs: round(cost.totalMs), percent: round(cost.percent) };
-    if (cost?.deferred !== undefined && json.cost !== null) {
-      json.cost.deferred = { ...cost.deferred, ms: round(cost.deferred.ms), percent: round(cost.deferred.percent) };
-    }
+    json.cost = cost === null ? null : jsonCost(cost);
   }
   return json;
+}
+
+/** The profile's insights in the JSON: `{file, unit, shareOf, cpuMs | totalBytes | totalObjects, insights}`, an insight's `ms` named by the unit too. */
+function profileJson(profile: ProfileInsights): Record<string, unknown> {
+  const total = profile.unit === 'ms' ? 'cpuMs' : profile.unit === 'bytes' ? 'totalBytes' : 'totalObjects';
+  // An allocation profile's samples hold the same weight: left out, as in `hotframe profile`.
+  const insights = profile.insights.map((insight) => {
+    if (profile.unit === 'ms') return insight;
+    const { ms, samples: _samples, ...rest } = insight;
+    return { ...rest, [profile.unit]: ms };
+  });
+  return { file: profile.file, unit: profile.unit, shareOf: profile.shareOf, [total]: profile.total, insights };
 }
 
 function round(value: number): number {
@@ -91,7 +134,20 @@ export function formatJson(report: AnalyzeReport): string {
     findings: sortFindings(report.findings, report.profileGiven).map((f) => toJsonFinding(f, report.profileGiven)),
     filesAnalyzed: report.filesAnalyzed,
     skipped: report.skipped.map(({ file, reason }) => ({ file, reason })),
+    ...(report.profile !== undefined ? { profile: profileJson(report.profile) } : {}),
   });
+}
+
+/** The profile's insights under the findings: where, the seed, the title, and the advice with its measured share. */
+function insightLines(profile: ProfileInsights): string[] {
+  if (profile.insights.length === 0) return [];
+  const total = profile.unit === 'ms' ? formatMs(profile.total) : formatWeight(profile.total, profile.unit);
+  const lines = [`Insights from ${printable(profile.file)} (every % is ${profile.shareOf}: ${profile.unit} / ${total})`];
+  for (const insight of profile.insights) {
+    const at = insight.location === null ? '' : `${printable(insight.location.file)}:${insight.location.line}  `;
+    lines.push(`  ${at}[seed ${insight.seed}] ${printable(insight.title)}`, `    ${printable(insight.message)}`);
+  }
+  return lines;
 }
 
 function costText(cost: MeasuredCost | null | undefined): string {
@@ -127,6 +183,11 @@ export function formatText(report: AnalyzeReport): string {
       const file = printable(problem.file);
       lines.push(error === null ? `${file}  skipped  ${printable(problem.reason)}` : `${file}:${error.line}:${error.column}  error  ${printable(error.message)}  [parse-error]`);
     }
+  }
+  const insights = report.profile === undefined ? [] : insightLines(report.profile);
+  if (insights.length > 0) {
+    if (lines.length > 0) lines.push('');
+    lines.push(...insights);
   }
   const bySeverity = new Map<Severity, number>();
   for (const { finding } of report.findings) bySeverity.set(finding.severity, (bySeverity.get(finding.severity) ?? 0) + 1);

@@ -6,7 +6,7 @@ import { basename, resolve } from 'node:path';
 import { ProfileInputError } from '../profile/readers/profileInputError';
 import { withAllocationSites } from '../profile/analysis/allocationJoin';
 import { analyzeProfileFile, type AnalyzedProfile } from '../profile/analysis/report';
-import type { ProfileReport } from '../profile/model/types';
+import type { Insight, ProfileReport } from '../profile/model/types';
 import { InputError } from '../shared/errors';
 import { flagValue, parseCommandArgs, type ParsedArgs } from './args';
 import { profileText } from './profileText';
@@ -50,10 +50,16 @@ export async function analyzeProfileForCli(path: string, root: string, pick: { s
   }
 }
 
-const round = (ms: number): number => Math.round(ms * 1000) / 1000;
+/** ms (or bytes) to the microsecond, as every figure of the JSON reports. */
+export const round = (ms: number): number => Math.round(ms * 1000) / 1000;
 /** Percentages to 1e-6 of a percent: `percent * cpuMs / 100` still gives `ms` to the microsecond. */
 const roundPercent = (percent: number): number => Math.round(percent * 1e6) / 1e6;
 const roundShare = (percent: number | null): number | null => (percent === null ? null : roundPercent(percent));
+
+/** An insight as `profile --format json` gives it (and `analyze --profile --format json`): ms to the microsecond, percent to 1e-6. */
+export function insightJson(insight: Insight): Insight {
+  return { ...insight, ms: round(insight.ms), percent: roundPercent(insight.percent) };
+}
 
 /**
  * The report for `--format json`, lists cut to `top`, ms rounded to the microsecond. An
@@ -101,7 +107,7 @@ function cpuReportJson(report: ProfileReport, top: number): Record<string, unkno
       .slice(0, top)
       .map((s) => ({ ...s, ms: round(s.ms), percent: roundPercent(s.percent), libraries: s.libraries.map((l) => ({ ...l, ms: round(l.ms) })) })),
     callLines: report.callLines.slice(0, top).map((c) => ({ ...c, ms: round(c.ms), percent: roundPercent(c.percent) })),
-    insights: report.insights.map((i) => ({ ...i, ms: round(i.ms), percent: roundPercent(i.percent) })),
+    insights: report.insights.map(insightJson),
     unresolvedFiles: report.unresolvedFiles,
     dependencySources: report.dependencySources,
     warnings: report.warnings,

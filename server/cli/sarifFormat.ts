@@ -6,7 +6,8 @@ import { pathToFileURL } from 'node:url';
 import { ruleDocUrl } from '../../rules/api';
 import type { RuleMeta, Severity } from '../../rules/api';
 import type { AnalyzeReport, FileFinding } from './findingFormats';
-import { sortFindings } from './findingFormats';
+import type { Insight } from '../profile/model/types';
+import { jsonCost, sortFindings } from './findingFormats';
 
 export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
 export const INFORMATION_URI = 'https://github.com/hotframe/hotframe';
@@ -57,8 +58,50 @@ function fingerprints(findings: readonly FileFinding[]): string[] {
   });
 }
 
+/** The rule an insight's results point to: `insight/<id>`, described by its title. */
+function insightRule(insight: Insight) {
+  return {
+    id: `insight/${insight.id}`,
+    name: insight.id
+      .split('-')
+      .map((word) => word[0].toUpperCase() + word.slice(1))
+      .join(''),
+    shortDescription: { text: insight.title },
+    helpUri: `${INFORMATION_URI}/blob/main/docs/profiles.md`,
+    defaultConfiguration: { level: 'warning' },
+    properties: { tags: ['performance', 'profile', `incident-${insight.seed}`], precision: 'high' },
+  };
+}
+
+/**
+ * With --profile, the profile's insights placed at a line are results of their own (`insight/<id>`,
+ * level warning: measured, not inferred), their figures in `properties` as `analyze --format json`
+ * gives them; insights without a place (the GC share) are in the run's `properties.insights`.
+ */
+function insightResults(report: AnalyzeReport, ruleIndex: Map<string, number>) {
+  const insights = report.profile?.insights ?? [];
+  return insights.flatMap((insight) => {
+    const { location } = insight;
+    // Only files under %SRCROOT% can be results (not node:fs, nor paths outside the analyzed tree).
+    if (location === null || location.file.startsWith('node:') || location.file.startsWith('/') || location.file.startsWith('../')) return [];
+    const hash = createHash('sha256').update(`insight/${insight.id}\0${location.file}\0${insight.title}`).digest('hex').slice(0, 32);
+    return [
+      {
+        ruleId: `insight/${insight.id}`,
+        ruleIndex: ruleIndex.get(`insight/${insight.id}`) ?? -1,
+        level: 'warning' as SarifLevel,
+        message: { text: insight.message },
+        locations: [{ physicalLocation: { artifactLocation: { uri: relativeUri(location.file), uriBaseId: '%SRCROOT%' }, region: { startLine: location.line } } }],
+        partialFingerprints: { primaryLocationLineHash: `${hash}:1` },
+        properties: { seed: insight.seed, ms: insight.ms, percent: insight.percent, shareOf: report.profile?.shareOf },
+      },
+    ];
+  });
+}
+
 export function formatSarif(report: AnalyzeReport, rules: readonly RuleMeta[], cwd: string, version: string): string {
-  const ruleIndex = new Map(rules.map((meta, index) => [meta.id as string, index]));
+  const insightRules = [...new Map((report.profile?.insights ?? []).map((i) => [i.id, insightRule(i)])).values()];
+  const ruleIndex = new Map([...rules.map((meta) => meta.id as string), ...insightRules.map((r) => r.id)].map((id, index) => [id, index]));
   const findings = sortFindings(report.findings, report.profileGiven);
   const prints = fingerprints(findings);
   const results = findings.map((entry, i) => {
@@ -78,9 +121,10 @@ export function formatSarif(report: AnalyzeReport, rules: readonly RuleMeta[], c
         },
       ],
       partialFingerprints: { primaryLocationLineHash: prints[i] },
-      ...(entry.cost ? { properties: { cost: entry.cost } } : {}),
+      ...(entry.cost ? { properties: { cost: jsonCost(entry.cost) } } : {}),
     };
   });
+  const all = [...results, ...insightResults(report, ruleIndex)];
   const notifications = report.skipped.map((problem) => ({
     level: problem.parseError === null ? 'note' : 'error',
     message: { text: problem.parseError === null ? `Skipped: ${problem.reason}` : problem.reason },
@@ -99,11 +143,12 @@ export function formatSarif(report: AnalyzeReport, rules: readonly RuleMeta[], c
     version: '2.1.0',
     runs: [
       {
-        tool: { driver: { name: 'hotframe', informationUri: INFORMATION_URI, version, semanticVersion: version, rules: rules.map(sarifRule) } },
+        tool: { driver: { name: 'hotframe', informationUri: INFORMATION_URI, version, semanticVersion: version, rules: [...rules.map(sarifRule), ...insightRules] } },
         originalUriBaseIds: { '%SRCROOT%': { uri: root.endsWith('/') ? root : root + '/' } },
         invocations: [{ executionSuccessful: true, toolExecutionNotifications: notifications }],
         columnKind: 'utf16CodeUnits',
-        results,
+        results: all,
+        ...(report.profile !== undefined ? { properties: { profile: report.profile.file, shareOf: report.profile.shareOf, insights: report.profile.insights } } : {}),
       },
     ],
   };

@@ -12,9 +12,10 @@ import { formatCost, formatMs, formatPercent, formatWeight, percentOf } from '..
 import { uriToPath } from '../shared/paths';
 import { oneLine } from '../profile/analysis/session';
 import { Requests, type FileHeatParams, type LoadProfileParams } from '../protocol/lsp';
-import type { FileHeat, FlameGraphParams, Insight, LineDetail, PathMapping, ProfileSummary } from '../protocol/wire';
+import type { FileHeat, FlameGraphParams, Insight, LineDetail, ProfileSummary } from '../protocol/wire';
 import { WorkerRequests } from '../protocol/worker';
 import { ProfileChannel } from './profileChannel';
+import { DEFAULT_SETTINGS, readPathMappings, type HotframeSettings } from './settings';
 
 /** A diagnostic the profile raises on its own (GC share, hot normalizeSpawnArguments...). */
 export interface InsightDiagnostic {
@@ -36,8 +37,6 @@ export interface ProfileFeatures {
   insightsFor(filePath: string): InsightDiagnostic[];
 }
 
-const DEFAULT_HOT_THRESHOLD_PERCENT = 1;
-
 function failure(error: unknown): ResponseError<void> {
   return new ResponseError(LSPErrorCodes.RequestFailed, oneLine(error));
 }
@@ -51,14 +50,12 @@ function isStringArray(value: unknown): value is string[] {
 }
 
 /** Checks what the client sent; it crossed a process boundary and may be anything. */
-function loadParams(raw: unknown): LoadProfileParams & { workDoneToken?: ProgressToken } {
+function loadParams(raw: unknown, warn: (line: string) => void): LoadProfileParams & { workDoneToken?: ProgressToken } {
   const params = raw as Partial<LoadProfileParams> & { workDoneToken?: unknown } | null;
   if (params === null || typeof params !== 'object') throw invalid('loadProfile: expected {path, role, pathMappings, roots}');
   if (typeof params.path !== 'string' || !isAbsolute(params.path)) throw invalid(`loadProfile: path must be an absolute file path, got ${JSON.stringify(params.path)}`);
   if (params.role !== 'primary' && params.role !== 'baseline') throw invalid(`loadProfile: role must be 'primary' or 'baseline'`);
-  const mappings: PathMapping[] = Array.isArray(params.pathMappings)
-    ? params.pathMappings.filter((m): m is PathMapping => typeof m === 'object' && m !== null && typeof m.from === 'string' && typeof m.to === 'string')
-    : [];
+  const mappings = readPathMappings(params.pathMappings, warn);
   const roots = isStringArray(params.roots) ? params.roots : [];
   const token = typeof params.workDoneToken === 'string' || typeof params.workDoneToken === 'number' ? params.workDoneToken : undefined;
   // Both name a part of the file: a pprof sample type, a trace's thread; bounded like every input.
@@ -121,13 +118,13 @@ export function hoverMarkdown(detail: LineDetail): string {
 /**
  * Registers the hotframe/* requests and the hover provider. `onProfileChanged` lets the
  * diagnostics side revalidate open documents when a profile is loaded or cleared. `settings`
- * gives the `hotframe.hotThresholdPercent` in force (default 1). `isTrusted` is the workspace's
+ * gives the settings in force (server/lsp/settings.ts; the defaults when absent). `isTrusted` is the workspace's
  * trust: in an untrusted one nm never runs and the (workspace-set) path mappings are ignored.
  */
 export function registerProfileFeatures(
   connection: Connection,
   onProfileChanged: () => void,
-  settings?: () => { hotThresholdPercent: number },
+  settings: () => HotframeSettings = () => DEFAULT_SETTINGS,
   isTrusted: () => boolean = () => true,
 ): ProfileFeatures {
   let primary: { summary: ProfileSummary; table: CostTable; index: CostIndex; insights: Insight[] } | null = null;
@@ -143,7 +140,7 @@ export function registerProfileFeatures(
   });
 
   connection.onRequest(Requests.loadProfile, async (untrusted, token) => {
-    const params = loadParams(untrusted);
+    const params = loadParams(untrusted, (line) => connection.console.warn(line));
     loading.get(params.role)?.abort();
     const controller = new AbortController();
     loading.set(params.role, controller);
@@ -258,7 +255,7 @@ export function registerProfileFeatures(
 
   return {
     costOf: (filePath, finding) => primary?.index.costOf(filePath, finding) ?? null,
-    hotThresholdPercent: () => settings?.().hotThresholdPercent ?? DEFAULT_HOT_THRESHOLD_PERCENT,
+    hotThresholdPercent: () => settings().hotThresholdPercent,
     insightsFor: (filePath) => {
       const file = resolve(filePath);
       return (primary?.insights ?? [])

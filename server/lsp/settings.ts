@@ -1,11 +1,14 @@
-// Every `hotframe.*` setting, typed and read in this one place. The rest of the server receives
-// a `HotframeSettings` value and never calls workspace/configuration itself.
+// Every `hotframe.*` setting the server uses, typed and read in this one place: the rule levels
+// and the hot threshold. The rest of the server receives a `HotframeSettings` value and never
+// calls workspace/configuration itself. The editor-only settings (`heat.enabled`) and the path
+// mappings are the client's (client/config.ts); the mappings reach the server with each
+// profile load, and are checked here too (`readPathMappings`).
 import type { ClientCapabilities, Connection } from 'vscode-languageserver';
 import { DidChangeConfigurationNotification } from 'vscode-languageserver';
 
 import type { RuleId, RuleLevel } from '../../rules/api';
 import { RULE_LEVELS, isRuleId, isRuleLevel } from '../static/ruleLevels';
-import type { PathMapping } from '../profile/model/types';
+import type { PathMapping } from '../protocol/wire';
 import { DEFAULT_HOT_THRESHOLD_PERCENT } from '../join/costIndex';
 
 export interface HotframeSettings {
@@ -13,17 +16,11 @@ export interface HotframeSettings {
   rules: Partial<Record<RuleId, RuleLevel>>;
   /** `hotframe.hotThresholdPercent`: a finding whose code costs at least this share of CPU is raised one severity step. */
   hotThresholdPercent: number;
-  /** `hotframe.pathMappings`: recorded path prefix -> local prefix, for profiles taken elsewhere. */
-  pathMappings: PathMapping[];
-  /** `hotframe.heat.enabled`: per-line heat decorations in the editor. */
-  heatEnabled: boolean;
 }
 
 export const DEFAULT_SETTINGS: Readonly<HotframeSettings> = Object.freeze({
   rules: {},
   hotThresholdPercent: DEFAULT_HOT_THRESHOLD_PERCENT,
-  pathMappings: [],
-  heatEnabled: true,
 });
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -35,7 +32,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * reported through `warn` (one line each), so a typo in settings.json never stops validation.
  */
 export function parseSettings(raw: unknown, warn: (line: string) => void): HotframeSettings {
-  const settings: HotframeSettings = { rules: {}, hotThresholdPercent: DEFAULT_SETTINGS.hotThresholdPercent, pathMappings: [], heatEnabled: true };
+  const settings: HotframeSettings = { rules: {}, hotThresholdPercent: DEFAULT_SETTINGS.hotThresholdPercent };
   if (raw === null || raw === undefined) return settings;
   if (!isRecord(raw)) {
     warn('hotframe settings: expected an object, using defaults');
@@ -56,21 +53,29 @@ export function parseSettings(raw: unknown, warn: (line: string) => void): Hotfr
   } else if (threshold !== undefined) {
     warn(`hotframe.hotThresholdPercent: '${String(threshold)}' is not a number in 0..100, using ${DEFAULT_SETTINGS.hotThresholdPercent}`);
   }
-  if (Array.isArray(raw.pathMappings)) {
-    for (const entry of raw.pathMappings) {
-      if (isRecord(entry) && typeof entry.from === 'string' && typeof entry.to === 'string' && entry.from !== '') {
-        settings.pathMappings.push({ from: entry.from, to: entry.to });
-      } else {
-        warn('hotframe.pathMappings: an entry without string "from" and "to" was ignored');
-      }
-    }
-  } else if (raw.pathMappings !== undefined) {
-    warn('hotframe.pathMappings: expected an array of {from, to}, ignored');
-  }
-  const heat = isRecord(raw.heat) ? raw.heat.enabled : undefined;
-  if (typeof heat === 'boolean') settings.heatEnabled = heat;
-  else if (heat !== undefined) warn('hotframe.heat.enabled: expected true or false, using true');
   return settings;
+}
+
+/**
+ * `hotframe.pathMappings` as the client sends it with a profile load (recorded path prefix ->
+ * local prefix): entries without a non-empty string `from` and a string `to` are dropped, each
+ * with one warning line.
+ */
+export function readPathMappings(raw: unknown, warn: (line: string) => void): PathMapping[] {
+  if (raw === undefined) return [];
+  if (!Array.isArray(raw)) {
+    warn('hotframe.pathMappings: expected an array of {from, to}, ignored');
+    return [];
+  }
+  const mappings: PathMapping[] = [];
+  for (const entry of raw) {
+    if (isRecord(entry) && typeof entry.from === 'string' && typeof entry.to === 'string' && entry.from !== '') {
+      mappings.push({ from: entry.from, to: entry.to });
+    } else {
+      warn('hotframe.pathMappings: an entry without string "from" and "to" was ignored');
+    }
+  }
+  return mappings;
 }
 
 /**
@@ -79,7 +84,7 @@ export function parseSettings(raw: unknown, warn: (line: string) => void): Hotfr
  * refreshed on every didChangeConfiguration.
  */
 export class SettingsStore {
-  private value: HotframeSettings = { ...DEFAULT_SETTINGS, rules: {}, pathMappings: [] };
+  private value: HotframeSettings = { ...DEFAULT_SETTINGS, rules: {} };
   private canPull = false;
   private canRegister = false;
   private readonly listeners: ((settings: HotframeSettings) => void)[] = [];

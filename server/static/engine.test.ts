@@ -125,10 +125,12 @@ import def from 'express';
 import * as ns from 'node:net';
 import { createClient as cc } from 'redis';
 let later;
-probe(cp); probe(exec); probe(sp); probe(readFile); probe(def); probe(ns); probe(cc); probe(later);`;
-      assert.deepEqual(messages(code, importProbe).map((m) => m.slice(2)), [
+let bcrypt;
+try { bcrypt = require('bcrypt'); } catch (e) { bcrypt = require('bcryptjs'); }
+probe(cp); probe(exec); probe(sp); probe(readFile); probe(def); probe(ns); probe(cc); probe(later); probe(bcrypt);`;
+      assert.deepEqual(messages(code, importProbe).map((m) => m.replace(/^\d+:/, '')), [
         'child_process:default:true', 'child_process:exec:false', 'child_process:spawn:false', 'fs:readFile:false',
-        'express:default:false', 'net:default:true', 'redis:createClient:false', 'none',
+        'express:default:false', 'net:default:true', 'redis:createClient:false', 'none', 'bcrypt:default:true',
       ]);
     });
   });
@@ -199,6 +201,17 @@ function poll() { probe(); setTimeout(poll, 100); }
 poll();
 class Q { drain() { probe(); this.timer = setTimeout(() => this.drain(), 0); } }`;
       assert.deepEqual(messages(code), ['1:timer||-||@1', '2:timer|poll|100||@2', '4:timer|drain|0||@4']);
+    });
+
+    it('a chain of one-shot timeouts that re-arm through another registration is no interval (nodecg bundle watcher)', () => {
+      // Minimized from nodecg@2.6.4 dist/server/bootstrap.js: the backoff timer ends by arming a
+      // 100 ms debounce per changed bundle, whose callback resets the backoff: file-change driven.
+      const code = `class Bundles {
+  handleChange(name) { setTimeout(() => { this.reparse(name); }, 100); }
+  resetBackoff() { backoff = setTimeout(() => { for (const n of changed) this.handleChange(n); }, 500); }
+  reparse(name) { this.resetBackoff(); probe(); }
+}`;
+      assert.deepEqual(messages(code), ['4:timer|reparse|-||@2']);
     });
 
     it('a function reached from several contexts takes the hottest; a timer callback inside a handler stays a timer', () => {

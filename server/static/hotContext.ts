@@ -301,11 +301,14 @@ export function createHotContextCollector(importOf: (localName: string) => Impor
       if ((onProcess && SIGNAL_EVENTS.has(event)) || (onStdin && (MESSAGE_EVENTS.has(event) || event === 'keypress'))) kind = 'signal';
       else if (event === 'request') kind = 'request';
       else if (MESSAGE_EVENTS.has(event)) kind = 'message';
+      // A Node-RED node's `this.on('input', function (msg, send, done) {...})`: once per message of its flow.
+      else if (event === 'input' && firstParamName(args[1]) === 'msg') kind = 'message';
       if (kind === null) return false;
       if (kind !== 'signal') servesRequests = true;
       // `process.on('message')` / `child.on('message')` is IPC with a parent or a child: a handful of messages.
       const ipc = onProcess || (receiver !== null && IPC_RECEIVER.test(receiver.split('.').pop() ?? ''));
-      register(kind, handlerTargets(path, args.slice(1), from), node, null, null, kind === 'message' && !ipc);
+      // A flow's rate is whatever its source sends: not known to be high.
+      register(kind, handlerTargets(path, args.slice(1), from), node, null, null, kind === 'message' && !ipc && event !== 'input');
       return true;
     }
     if (SUBSCRIBE_METHODS.has(property) || property === 'consume') {
@@ -482,14 +485,18 @@ export function createHotContextCollector(importOf: (localName: string) => Impor
     }
   }
 
-  /** Does running `seeds` reach `goal` (through calls and nested functions)? For self-rescheduling timeouts. */
+  /**
+   * Does running `seeds` reach `goal` (through calls and nested functions)? For self-rescheduling
+   * timeouts. A callback handed to another registration (another timer, a listener) is not run by
+   * getting there: a backoff timer that ends by arming a one-shot debounce is no poll loop.
+   */
   function reaches(seeds: FunctionInfo[], goal: FunctionInfo): boolean {
     const seen = new Set<FunctionInfo>(seeds);
     const queue = [...seeds];
     for (let i = 0; i < queue.length; i++) {
       const info = queue[i];
       if (info === goal) return true;
-      const next = [...info.calls.map(resolve), ...info.nested];
+      const next = [...info.calls.map(resolve), ...info.nested.filter((child) => !registeredNodes.has(child.node))];
       for (const callee of next) {
         if (callee && !seen.has(callee)) {
           seen.add(callee);

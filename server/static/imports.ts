@@ -93,6 +93,15 @@ export function collectImports(program: t.Program): ImportTable {
       addImport(table, node);
     } else if (node.type === 'VariableDeclaration') {
       for (const declarator of node.declarations) addDeclarator(table, declarator);
+    } else if (node.type === 'TryStatement') {
+      // `let bcrypt; try { bcrypt = require('bcrypt'); } catch { bcrypt = require('bcryptjs'); }`: an
+      // optional native module with a drop-in fallback; the name is the module the try block loads.
+      for (const inner of node.block.body) {
+        if (inner.type !== 'ExpressionStatement' || inner.expression.type !== 'AssignmentExpression') continue;
+        const { left, right, operator } = inner.expression;
+        if (operator !== '=' || left.type !== 'Identifier' || table.has(left.name)) continue;
+        addDeclarator(table, { type: 'VariableDeclarator', id: left, init: right } as t.VariableDeclarator);
+      }
     } else if (node.type === 'TSImportEqualsDeclaration' && node.moduleReference.type === 'TSExternalModuleReference') {
       table.set(node.id.name, {
         source: normalizeModuleName(node.moduleReference.expression.value),

@@ -1,10 +1,21 @@
 // `hotframe analyze` as a process on a small project written to a temp folder: exact JSON,
 // the text layout, exit codes 0/1/2 with one-line errors, and which files are read.
 import { strict as assert } from 'node:assert';
-import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
-import { LEAN_HANDLER, LEAN_MESSAGE, analyze, writeLeanProfile, writeProject } from './analyzeFixture';
+import { LEAN_HANDLER, LEAN_MESSAGE, SPAWN_TIMER, analyze, writeLeanProfile, writeProject, writeSpawnProfile } from './analyzeFixture';
+import type { Insight } from '../../server/profile/model/types';
+import { formatMs } from '../../server/shared/format';
+
+interface SarifRun {
+  runs: {
+    tool: { driver: { rules: { id: string }[] } };
+    results: { ruleId: string; ruleIndex: number; message: { text: string }; locations: { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } } }[] }[];
+  }[];
+}
 import { REPO_ROOT, bundles } from './bundles';
 
 const lean = (file: string, severity = 'warning') => ({
@@ -165,6 +176,54 @@ describe('hotframe analyze', function () {
       text.stdout.split('\n').slice(0, 2).map((line) => line.slice(0, 16) + ' ... ' + line.slice(line.indexOf('[mongoose'))),
       ['routes/b.js:6:18 ... [mongoose-missing-lean]  (30.0 ms, 30.3% of CPU time, idle excluded)', 'routes/a.js:6:18 ... [mongoose-missing-lean]  (not in profile)'],
     );
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("with --profile, prints the profile's insights with the figures `hotframe profile` gives (text, JSON, SARIF)", async () => {
+    const dir = writeProject({ 'stats.js': SPAWN_TIMER });
+    writeSpawnProfile(join(dir, 'spawn.cpuprofile'), join(dir, 'stats.js'));
+    const { cli } = await bundles();
+    const profiled = spawnSync(process.execPath, [cli, 'profile', 'spawn.cpuprofile', '--format', 'json'], { cwd: dir, encoding: 'utf8' });
+    const fromProfile = (JSON.parse(profiled.stdout) as { cpuMs: number; shareOf: string; insights: Insight[] });
+    const walk = fromProfile.insights.find((i) => i.id === 'spawn-env-walk');
+    assert.ok(walk !== undefined && walk.location !== null, profiled.stdout);
+    const json = await analyze(dir, '.', '--profile', 'spawn.cpuprofile', '--format', 'json');
+    const { profile } = JSON.parse(json.stdout) as { profile: { file: string; unit: string; shareOf: string; cpuMs: number; insights: Insight[] } };
+    assert.deepEqual(
+      { ...profile, insights: profile.insights.map((i) => ({ ...i, location: i.location && { ...i.location, file: join(dir, i.location.file) } })) },
+      { file: 'spawn.cpuprofile', unit: 'ms', shareOf: fromProfile.shareOf, cpuMs: fromProfile.cpuMs, insights: fromProfile.insights },
+    );
+    assert.equal(profile.insights.find((i) => i.id === 'spawn-env-walk')?.location?.file, 'stats.js');
+    const text = (await analyze(dir, '.', '--profile', 'spawn.cpuprofile')).stdout.split('\n');
+    const header = text.findIndex((l) => l.startsWith('Insights from spawn.cpuprofile'));
+    assert.equal(text[header], `Insights from spawn.cpuprofile (every % is % of CPU time, idle excluded: ms / ${formatMs(fromProfile.cpuMs)})`);
+    assert.equal(text[header + 1], `  stats.js:${walk.location.line}  [seed 003] ${walk.title}`);
+    assert.equal(text[header + 2], `    ${walk.message}`);
+    const sarif = JSON.parse((await analyze(dir, '.', '--profile', 'spawn.cpuprofile', '--format', 'sarif')).stdout) as SarifRun;
+    const [run] = sarif.runs;
+    const result = run.results.find((r) => r.ruleId === 'insight/spawn-env-walk');
+    assert.deepEqual([result?.message.text, result?.locations[0].physicalLocation.artifactLocation.uri, result?.locations[0].physicalLocation.region.startLine], [walk.message, 'stats.js', walk.location.line]);
+    assert.equal(run.tool.driver.rules[result!.ruleIndex].id, 'insight/spawn-env-walk');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('with an allocation profile, names a finding\'s cost in bytes (selfBytes, totalBytes, unit), not ms', async () => {
+    const dir = writeProject({ 'routes/b.js': LEAN_HANDLER });
+    // The handler (the arrow on line 5) allocates 3 MiB itself; the rest is the module's top level.
+    const frame = (functionName: string, lineNumber: number, columnNumber: number) => ({ functionName, scriptId: '1', url: pathToFileURL(join(dir, 'routes/b.js')).href, lineNumber, columnNumber });
+    const head = {
+      callFrame: { functionName: '(root)', scriptId: '0', url: '', lineNumber: -1, columnNumber: -1 },
+      selfSize: 0,
+      id: 1,
+      children: [{ callFrame: frame('', 0, 0), selfSize: 1024 * 1024, id: 2, children: [{ callFrame: frame('', 4, 24), selfSize: 3 * 1024 * 1024, id: 3, children: [] }] }],
+    };
+    writeFileSync(join(dir, 'alloc.heapprofile'), JSON.stringify({ head, samples: [{ size: 1024 * 1024, nodeId: 2, ordinal: 1 }, { size: 3 * 1024 * 1024, nodeId: 3, ordinal: 2 }] }));
+    const run = await analyze(dir, 'routes', '--profile', 'alloc.heapprofile', '--format', 'json');
+    assert.equal(run.stderr, '');
+    const [finding] = JSON.parse(run.stdout).findings;
+    assert.deepEqual(finding.cost, { selfBytes: 3 * 1024 * 1024, totalBytes: 3 * 1024 * 1024, percent: 75, unit: 'bytes' });
+    const text = await analyze(dir, 'routes', '--profile', 'alloc.heapprofile');
+    assert.match(text.stdout.split('\n')[0], /\(allocates 3\.00 MiB, 75\.0% of allocated bytes\)$/);
     rmSync(dir, { recursive: true, force: true });
   });
 

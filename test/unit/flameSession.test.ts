@@ -139,4 +139,21 @@ describe('FlameSession', () => {
     assert.equal(r.logged.length, 3);
     assert.match(r.logged[0], /not opening "\/etc\/passwd": outside the workspace/);
   });
+
+  it('reports the graph drawn: the latest answer, kept under an error', async () => {
+    const r = recordingHost();
+    const session = new FlameSession(r.host);
+    const shownTitle = (): string | null => session.shown?.title ?? null;
+    assert.equal(shownTitle(), null);
+    session.show(graph('a'));
+    assert.equal(shownTitle(), 'a');
+    const older = session.request('inverted', false);
+    const newer = session.request('normal', true);
+    r.pending[1]!.resolve(graph('c'));
+    r.pending[0]!.resolve(graph('b', 'inverted'));
+    await Promise.all([older, newer]);
+    assert.equal(shownTitle(), 'c');
+    session.showError('boom');
+    assert.equal(shownTitle(), 'c');
+  });
 });

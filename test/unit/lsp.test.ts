@@ -11,7 +11,7 @@ import type { MessageConnection } from 'vscode-jsonrpc/node';
 import type { CodeAction, Diagnostic, PublishDiagnosticsParams, TextEdit, WorkspaceEdit } from 'vscode-languageserver';
 
 import { LEAN_HANDLER, SPAWN_TIMER, writeLeanProfile, writeProject, writeSpawnProfile } from './analyzeFixture';
-import { DEFAULT_SETTINGS, parseSettings } from '../../server/lsp/settings';
+import { DEFAULT_SETTINGS, parseSettings, readPathMappings } from '../../server/lsp/settings';
 import { bundles } from './bundles';
 
 const URI = 'file:///virtual/project/routes/tasks.js';
@@ -426,7 +426,7 @@ describe('parseSettings', () => {
     return { settings: parseSettings(raw, (line) => warnings.push(line)), warnings };
   };
 
-  it('reads every hotframe setting', () => {
+  it('reads every hotframe setting the server uses (the client reads heat.enabled and pathMappings)', () => {
     const { settings, warnings } = parse({
       rules: { 'date-now-hot-path': 'error', 'spawn-without-env': 'off' },
       hotThresholdPercent: 5,
@@ -436,8 +436,6 @@ describe('parseSettings', () => {
     assert.deepEqual(settings, {
       rules: { 'date-now-hot-path': 'error', 'spawn-without-env': 'off' },
       hotThresholdPercent: 5,
-      pathMappings: [{ from: '/usr/src/app', to: '/home/me/app' }],
-      heatEnabled: false,
     });
     assert.deepEqual(warnings, []);
   });
@@ -451,19 +449,35 @@ describe('parseSettings', () => {
     const { settings, warnings } = parse({
       rules: { 'date-now-hot-path': 'loud', 'no-such-rule': 'error', 'blocking-sync-call': 'hint' },
       hotThresholdPercent: 'high',
-      pathMappings: [{ from: '/a' }, { from: '/b', to: '/c' }],
-      heat: { enabled: 'yes' },
     });
-    assert.deepEqual(settings, { rules: { 'blocking-sync-call': 'hint' }, hotThresholdPercent: 1, pathMappings: [{ from: '/b', to: '/c' }], heatEnabled: true });
+    assert.deepEqual(settings, { rules: { 'blocking-sync-call': 'hint' }, hotThresholdPercent: 1 });
     assert.deepEqual(warnings, [
       "hotframe.rules.date-now-hot-path: 'loud' is not one of off|hint|information|warning|error, using the default",
       "hotframe.rules: unknown rule 'no-such-rule' ignored",
       "hotframe.hotThresholdPercent: 'high' is not a number in 0..100, using 1",
-      'hotframe.pathMappings: an entry without string "from" and "to" was ignored',
-      'hotframe.heat.enabled: expected true or false, using true',
     ]);
     assert.deepEqual(parse({ hotThresholdPercent: 101 }).settings.hotThresholdPercent, 1);
     assert.deepEqual(parse('hotframe').warnings, ['hotframe settings: expected an object, using defaults']);
+  });
+});
+
+describe('readPathMappings (the mappings a profile load carries)', () => {
+  const read = (raw: unknown) => {
+    const warnings: string[] = [];
+    return { mappings: readPathMappings(raw, (line) => warnings.push(line)), warnings };
+  };
+
+  it('keeps well-formed entries', () => {
+    assert.deepEqual(read([{ from: '/usr/src/app', to: '/home/me/app' }]), { mappings: [{ from: '/usr/src/app', to: '/home/me/app' }], warnings: [] });
+    assert.deepEqual(read(undefined), { mappings: [], warnings: [] });
+  });
+
+  it('drops each bad entry with one warning line', () => {
+    assert.deepEqual(read([{ from: '/a' }, { from: '/b', to: '/c' }, { from: '', to: '/d' }, 'x']), {
+      mappings: [{ from: '/b', to: '/c' }],
+      warnings: Array(3).fill('hotframe.pathMappings: an entry without string "from" and "to" was ignored'),
+    });
+    assert.deepEqual(read({ from: '/a', to: '/b' }), { mappings: [], warnings: ['hotframe.pathMappings: expected an array of {from, to}, ignored'] });
   });
 });
 

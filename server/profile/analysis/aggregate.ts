@@ -175,7 +175,8 @@ function lineCosts(profile: NormalizedProfile, locateLine: LineLocator, cpuMs: n
   for (const tick of profile.lineTicks) {
     const func = profile.tree.func[tick.node];
     if (func < 0 || tick.line <= 0) continue;
-    const { file, line } = locateLine(func, tick.line);
+    // A callee inlined from another file: its line is in that file as it is.
+    const { file, line } = tick.inlinedFrom === undefined ? locateLine(func, tick.line) : { file: tick.inlinedFrom.file, line: tick.line };
     if (file === '') continue;
     const key = `${file}\u0000${line}`;
     let cost = byKey.get(key);

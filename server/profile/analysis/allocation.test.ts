@@ -45,6 +45,28 @@ function heapSelfByName(file: string): { byName: Map<string, number>; total: num
   return { byName, total };
 }
 
+/** Bytes allocated under `callee` frames called directly by `caller` frames (subtree sizes), by walking the JSON. */
+function heapEdgeBytes(file: string, caller: string, callee: string): number {
+  const json = JSON.parse(readFileSync(file, 'utf8')) as { head: HeapNode };
+  const subtree = (node: HeapNode): number => node.selfSize + node.children.reduce((sum, c) => sum + subtree(c), 0);
+  let bytes = 0;
+  const stack = [json.head];
+  while (stack.length > 0) {
+    const node = stack.pop() as HeapNode;
+    for (const child of node.children) if (node.callFrame.functionName === caller && child.callFrame.functionName === callee) bytes += subtree(child);
+    stack.push(...node.children);
+  }
+  return bytes;
+}
+
+/** The 1-based line of the workload holding `needle` (once). */
+function workloadLine(needle: string): number {
+  const lines = readFileSync(WORKLOAD, 'utf8').split('\n');
+  const at = lines.findIndex((l) => l.includes(needle));
+  assert.ok(at >= 0 && lines.findIndex((l, i) => i > at && l.includes(needle)) === -1, needle);
+  return at + 1;
+}
+
 /** A minimal protobuf reader: fields of one message as (field, wire type, value or bytes). */
 function* fields(buf: Uint8Array): Generator<{ field: number; wire: number; value: number; bytes: Uint8Array }> {
   let at = 0;
@@ -225,6 +247,49 @@ describe('allocation profiles and pprof, recorded in this run', function () {
     assert.equal(top.name, 'buildGarbage');
     assert.ok(typeof top.selfBytes === 'number' && typeof top.totalBytes === 'number');
     assert.ok(!('selfMs' in top) && !('selfSamples' in top), Object.keys(top).join(', '));
+  });
+
+  it('call lines in bytes: allocation under a call (a library one included) is charged to the user line that makes it, as the JSON walk gives', async () => {
+    const garbageFile = recorded(/^inspector\.heapprofile$/);
+    const { report } = await analyzeProfileFile(garbageFile, { root: WORKLOADS });
+    const callLine = (line: number) => report.callLines.find((c) => c.file === WORKLOAD && c.line === line);
+    // Array.prototype.push (native: a library) growing buildGarbage's batch, and run's call of buildGarbage.
+    for (const [needle, caller, callee] of [
+      ['batch.push(', 'buildGarbage', 'push'],
+      ['made += buildGarbage(5)', 'run', 'buildGarbage'],
+    ] as const) {
+      const call = callLine(workloadLine(needle));
+      assert.deepEqual([call?.function, call?.callee, call?.found], [caller, callee, 'fromSource'], needle);
+      const bytes = heapEdgeBytes(garbageFile, caller, callee);
+      assert.ok(bytes > 0, `${caller} -> ${callee} allocated nothing in this recording`);
+      close(call!.ms, bytes, `${caller} -> ${callee} bytes`);
+      close(call!.percent, (bytes / report.samples) * 100, `${caller} -> ${callee} share of all bytes`);
+    }
+    // The JSON names a call line's figure by its unit.
+    const json = reportJson(report, 50) as { callLines: Record<string, unknown>[] };
+    const push = json.callLines.find((c) => c.line === workloadLine('batch.push(') && c.file === WORKLOAD);
+    assert.ok(push !== undefined && typeof push.bytes === 'number' && !('ms' in push), JSON.stringify(push));
+    // node --heap-prof (CommonJS frames without a URL, placed by name): the same recovery from the source.
+    const leakFile = recorded(/^Heap\..*\.heapprofile$/);
+    const leak = (await analyzeProfileFile(leakFile, { root: WORKLOADS })).report;
+    const retain = leak.callLines.find((c) => c.file === WORKLOAD && c.line === workloadLine('retainBlocks(2000)'));
+    assert.deepEqual([retain?.function, retain?.callee, retain?.found], ['run', 'retainBlocks', 'fromSource']);
+    close(retain!.ms, heapEdgeBytes(leakFile, 'run', 'retainBlocks'), 'run -> retainBlocks bytes');
+  });
+
+  it('@datadog/pprof heap profile: call lines from the source too (pprof records no call lines, nor columns)', async () => {
+    const file = recorded(/^heap\.pprof$/);
+    const decoded = decodePprofIndependently(readFileSync(file));
+    const space = decoded.types.indexOf('inuse_space/bytes');
+    const [caller, callee] = [`run ${WORKLOAD}`, `retainBlocks ${WORKLOAD}`];
+    // Independently: every sample whose stack has retainBlocks called by run (leaf first), once.
+    let bytes = 0;
+    for (const sample of decoded.samples) if (sample.stack.some((key, i) => key === callee && sample.stack[i + 1] === caller)) bytes += sample.values[space];
+    assert.ok(bytes > 0, 'run -> retainBlocks holds memory');
+    const { report } = await analyzeProfileFile(file, { root: WORKLOADS });
+    const call = report.callLines.find((c) => c.file === WORKLOAD && c.line === workloadLine('retainBlocks(2000)'));
+    assert.deepEqual([call?.function, call?.callee, call?.found], ['run', 'retainBlocks', 'fromSource'], JSON.stringify(report.callLines));
+    close(call!.ms, bytes, 'run -> retainBlocks bytes');
   });
 
   it('compares two allocation profiles in bytes (before -> after)', async () => {

@@ -1,28 +1,37 @@
 // Call lines: the line in a user function from which a child frame was called, charged with the
 // child's total time, so that "this call costs 1.2 s" shows on the line that makes the call. A V8
 // log records the line (`exactLine`); a .cpuprofile does not, so the caller's source is read and
-// the line is the one call to the child's name in the caller's own body (`fromSource`); a name
-// called on several lines, or not at all (a callback, a getter), gives no line.
+// the line is the one call to the child's name in the caller's own body whose name can be bound
+// to the child (`fromSource`, see functionRanges.ts); a name called on several lines, or not at
+// all (a callback, a getter), gives no line. A callee inlined from another file without a frame
+// of its own (inlinedLines.ts) charges its ticks to the call that reached it.
 // A sample counts once per line even when the line's call recurses.
 import { percentOf } from '../../shared/format';
 import type { FunctionIndex, TreeShape } from './aggregate';
-import type { FunctionRanges } from './inlinedLines';
-import type { CallLine, NormalizedProfile } from '../model/types';
+import type { FunctionRanges } from './functionRanges';
+import type { CallLine, LineTicks, NormalizedProfile } from '../model/types';
 
 /** Call lines shown: the most expensive ones. */
 const MAX_CALL_LINES = 5000;
 
-export interface CallLineInputs {
+export interface SourceInputs {
   profile: NormalizedProfile;
   index: FunctionIndex;
-  shape: TreeShape;
   /** The local file holding function f's recorded lines ('' when none), as for inlined lines. */
   localFileOf: (func: number) => string;
   /** Recorded (func, line) -> the file and line shown (source maps). */
   locateLine: (func: number, line: number) => { file: string; line: number };
   ranges: FunctionRanges;
+}
+
+export interface CallLineInputs extends SourceInputs {
+  shape: TreeShape;
+  /** The line ticks after inlined lines were placed: those charged to a callee of another file carry its call line. */
+  lineTicks?: readonly LineTicks[];
   /** The profile's CPU time (idle excluded): the denominator of every percent. */
   cpuMs: number;
+  /** Calls read from the source, when the caller already has them (one cache for call lines and insights). */
+  source?: SourceCalls;
 }
 
 /** The name a call in source uses for a frame: "Module._load" -> "_load", "get x" -> "x". */
@@ -31,37 +40,64 @@ export function calledName(frameName: string): string {
   return m === null || frameName.startsWith('(') ? '' : m[1];
 }
 
-export function callLinesOf({ profile, index, shape, localFileOf, locateLine, ranges, cpuMs }: CallLineInputs): CallLine[] {
-  const { tree, functions } = profile;
-  const keys = new Map<string, number>();
-  const sites: { func: number; file: string; line: number; found: CallLine['found']; samples: number; ms: number; callees: Map<number, number> }[] = [];
-  const fromSource = new Map<string, number>();
-  /** The call line key of node n (an index in `sites`), or -1. */
-  const keyOf = (n: number): number => {
-    const p = tree.parent[n];
-    if (p <= 0 || tree.func[p] < 0 || tree.func[n] < 0) return -1;
-    const caller = tree.func[p];
-    const resolved = index.functions[index.canonicalOf[caller]];
-    if (resolved.category !== 'user' || !resolved.resolved) return -1;
-    let line = tree.callLine[n];
-    let found: CallLine['found'] = 'exactLine';
-    if (line <= 0) {
-      const pair = `${caller}:${tree.func[n]}`;
-      let cached = fromSource.get(pair);
-      if (cached === undefined) {
-        const file = localFileOf(caller);
-        const name = calledName(functions[tree.func[n]].name);
-        // A function placed by its name (no URL, no line in the profile) is looked up where it was placed.
-        const fn = resolved.inferred === true ? resolved : functions[caller];
-        cached = file === '' || name === '' ? 0 : ranges.callLineOf(file, fn.line, fn.column, name);
-        fromSource.set(pair, cached);
+/** Call lines read from the callers' source: for call lines, and for insights placed at a call. */
+export interface SourceCalls {
+  /** The line (as shown, after source maps) of the one call `caller` makes to the frame `callee`, or null. */
+  callLineOf(caller: number, callee: number): { file: string; line: number } | null;
+  /** The calls `caller` makes itself, with the module each called name is bound to, at the lines shown. */
+  callsOf(caller: number): { name: string; module: string | null; file: string; line: number }[];
+}
+
+export function sourceCalls({ profile, index, localFileOf, locateLine, ranges }: SourceInputs): SourceCalls {
+  const { functions } = profile;
+  const cache = new Map<string, { file: string; line: number } | null>();
+  /** Where function f is looked up: a function placed by its name (no URL, no line in the profile) where it was placed. */
+  const placeOf = (f: number): { line: number; column: number } => {
+    const resolved = index.functions[index.canonicalOf[f]];
+    return resolved.inferred === true ? resolved : functions[f];
+  };
+  return {
+    callLineOf(caller, callee) {
+      const pair = `${caller}:${callee}`;
+      let found = cache.get(pair);
+      if (found !== undefined) return found;
+      found = null;
+      const file = localFileOf(caller);
+      const name = calledName(functions[callee].name);
+      if (file !== '' && name !== '') {
+        const at = placeOf(caller);
+        const to = placeOf(callee);
+        const category = functions[callee].category;
+        const builtin = category === 'node' || category === 'native' || functions[callee].url.startsWith('node:');
+        const line = ranges.callLineOf(file, at.line, at.column, { name, localFile: localFileOf(callee), line: to.line, column: to.column, builtin });
+        if (line > 0) {
+          const shown = locateLine(caller, line);
+          if (shown.file !== '') found = shown;
+        }
       }
-      line = cached;
-      found = 'fromSource';
-    }
-    if (line <= 0) return -1;
-    const at = locateLine(caller, line);
-    if (at.file === '') return -1;
+      cache.set(pair, found);
+      return found;
+    },
+    callsOf(caller) {
+      const file = localFileOf(caller);
+      if (file === '') return [];
+      const at = placeOf(caller);
+      return ranges.callsOf(file, at.line, at.column).map((call) => ({ name: call.name, module: call.module, ...locateLine(caller, call.line) }));
+    },
+  };
+}
+
+export function callLinesOf(inputs: CallLineInputs): CallLine[] {
+  const { profile, index, shape, locateLine, cpuMs } = inputs;
+  const { tree } = profile;
+  const source = inputs.source ?? sourceCalls(inputs);
+  const keys = new Map<string, number>();
+  const sites: { func: number; file: string; line: number; found: CallLine['found']; samples: number; ms: number; callees: Map<string, number> }[] = [];
+  const isUserCaller = (caller: number): boolean => {
+    const resolved = index.functions[index.canonicalOf[caller]];
+    return resolved.category === 'user' && resolved.resolved;
+  };
+  const siteKey = (caller: number, at: { file: string; line: number }, found: CallLine['found']): number => {
     const id = `${at.file}\u0000${at.line}`;
     let key = keys.get(id);
     if (key === undefined) {
@@ -71,6 +107,31 @@ export function callLinesOf({ profile, index, shape, localFileOf, locateLine, ra
     }
     return key;
   };
+  /** The call line key of node n (an index in `sites`), or -1. */
+  const keyOf = (n: number): number => {
+    const p = tree.parent[n];
+    if (p <= 0 || tree.func[p] < 0 || tree.func[n] < 0) return -1;
+    const caller = tree.func[p];
+    if (!isUserCaller(caller)) return -1;
+    const line = tree.callLine[n];
+    if (line > 0) {
+      const at = locateLine(caller, line);
+      return at.file === '' ? -1 : siteKey(caller, at, 'exactLine');
+    }
+    const at = source.callLineOf(caller, tree.func[n]);
+    return at === null ? -1 : siteKey(caller, at, 'fromSource');
+  };
+  // Self time of a node that is a callee inlined from another file (no frame of its own): its call line's.
+  const inlined = new Map<number, { key: number; callee: string; samples: number; ms: number }[]>();
+  for (const tick of inputs.lineTicks ?? []) {
+    const caller = tree.func[tick.node];
+    if (tick.inlinedFrom === undefined || caller < 0 || !isUserCaller(caller)) continue;
+    const at = locateLine(caller, tick.inlinedFrom.callLine);
+    if (at.file === '') continue;
+    const list = inlined.get(tick.node) ?? [];
+    list.push({ key: siteKey(caller, at, 'fromSource'), callee: tick.inlinedFrom.callee, samples: tick.samples, ms: tick.ms });
+    inlined.set(tick.node, list);
+  }
 
   // Depth-first, counting a subtree for a line only when no caller above it is on the same line.
   let onLine = new Int32Array(16);
@@ -97,9 +158,22 @@ export function callLinesOf({ profile, index, shape, localFileOf, locateLine, ra
           site.samples += shape.totalSamples[entry];
           site.ms += shape.totalMs[entry];
         }
-        const callee = index.canonicalOf[tree.func[entry]];
+        const callee = index.functions[index.canonicalOf[tree.func[entry]]].name;
         site.callees.set(callee, (site.callees.get(callee) ?? 0) + shape.totalMs[entry]);
         onLine[k]++;
+      }
+      for (const call of inlined.get(entry) ?? []) {
+        if (call.key >= onLine.length) {
+          const grown = new Int32Array(Math.max(16, 2 * (call.key + 1)));
+          grown.set(onLine);
+          onLine = grown;
+        }
+        const site = sites[call.key];
+        if (onLine[call.key] === 0) {
+          site.samples += call.samples;
+          site.ms += call.ms;
+        }
+        site.callees.set(call.callee, (site.callees.get(call.callee) ?? 0) + call.ms);
       }
     }
     stack.push(-entry - 1);
@@ -110,14 +184,14 @@ export function callLinesOf({ profile, index, shape, localFileOf, locateLine, ra
     .sort((a, b) => b.ms - a.ms || a.file.localeCompare(b.file) || a.line - b.line)
     .slice(0, MAX_CALL_LINES)
     .map((s) => {
-      let callee = -1;
+      let callee = '';
       let best = -1;
-      for (const [f, ms] of s.callees) if (ms > best) [callee, best] = [f, ms];
+      for (const [name, ms] of s.callees) if (ms > best) [callee, best] = [name, ms];
       return {
         function: index.functions[s.func].name,
         file: s.file,
         line: s.line,
-        callee: callee === -1 ? '' : index.functions[callee].name,
+        callee,
         samples: s.samples,
         ms: s.ms,
         percent: percentOf(s.ms, cpuMs),

@@ -90,7 +90,8 @@ describe('inlined callees without a frame of their own', () => {
   // no mix frame anywhere, run's ticks on mix's line 11, and the module's top level (which
   // spans every line of inlined.js) the only other function of the file. Built here, not recorded,
   // so that the case is tested every run.
-  it('does not move such ticks to the module top level around the function (it holds line 11 but is no callee)', async () => {
+  /** run (inlined.js:12) with ticks on `line` (outside run) and 10 on its own line 14. */
+  async function reportWithRunTicksOn(line: number) {
     const dir = mkdtempSync(join(tmpdir(), 'hotframe-inlined-'));
     try {
       const url = pathToFileURL(MAIN).href;
@@ -99,7 +100,7 @@ describe('inlined callees without a frame of their own', () => {
         nodes: [
           { id: 1, callFrame: frame('(root)', -1, -1, ''), children: [2] },
           { id: 2, callFrame: frame('', 0, 0), children: [3] },
-          { id: 3, callFrame: frame('run', 11, 12), positionTicks: [{ line: 11, ticks: 90 }, { line: 14, ticks: 10 }] },
+          { id: 3, callFrame: frame('run', 11, 12), positionTicks: [{ line, ticks: 90 }, { line: 14, ticks: 10 }] },
         ],
         startTime: 0,
         endTime: 100_000,
@@ -108,12 +109,32 @@ describe('inlined callees without a frame of their own', () => {
       };
       const file = join(dir, 'inlined.cpuprofile');
       writeFileSync(file, JSON.stringify(profile));
-      const { report } = buildReport(await loadProfile(file), { root: WORKLOADS });
-      for (const line of report.lines) if (line.file === MAIN) assert.ok(MAIN_CODE.has(line.line), `heat on inlined.js:${line.line}, outside any code that ran`);
-      assert.equal(report.lines.find((l) => l.file === MAIN && l.line === 14)?.selfSamples, 10);
-      assert.ok(report.warnings.some((w) => /line tick\(s\) of inlined code/.test(w)), report.warnings.join('\n'));
+      return buildReport(await loadProfile(file), { root: WORKLOADS }).report;
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  }
+
+  it('does not move such ticks to the module top level around the function (it holds line 11 but is no callee)', async () => {
+    const report = await reportWithRunTicksOn(11);
+    for (const line of report.lines) if (line.file === MAIN) assert.ok(MAIN_CODE.has(line.line), `heat on inlined.js:${line.line}, outside any code that ran`);
+    assert.equal(report.lines.find((l) => l.file === MAIN && l.line === 14)?.selfSamples, 10);
+  });
+
+  it("charges them to the callee of the other file that run's call reaches (mix, through require('./inlinedLib')) and to the call's line", async () => {
+    const report = await reportWithRunTicksOn(11);
+    // mix holds inlinedLib.js:11; run calls mix once, on line 15.
+    assert.equal(report.lines.find((l) => l.file === LIB && l.line === 11)?.selfSamples, 90);
+    const call = report.callLines.find((c) => c.file === MAIN && c.line === CALL_LINE);
+    assert.deepEqual([call?.function, call?.callee, call?.found, call?.samples], ['run', 'mix', 'fromSource', 90]);
+    assert.ok(!report.warnings.some((w) => /line tick\(s\) of inlined code/.test(w)), report.warnings.join('\n'));
+  });
+
+  it('leaves ticks off the lines, with a warning, when no callee of any file holds their line', async () => {
+    // inlinedLib.js has 15 lines: nothing run calls holds line 40.
+    const report = await reportWithRunTicksOn(40);
+    assert.ok(!report.lines.some((l) => l.line === 40), JSON.stringify(report.lines));
+    assert.equal(report.lines.find((l) => l.file === MAIN && l.line === 14)?.selfSamples, 10);
+    assert.ok(report.warnings.some((w) => /line tick\(s\) of inlined code/.test(w)), report.warnings.join('\n'));
   });
 });

@@ -4,6 +4,7 @@
 // 001 means the same).
 import type { Aggregates, FunctionIndex, ResolvedFunction } from './aggregate';
 import { costUnder, siteOf, type CostUnder, type SiteKey, type UserFrames } from './attribution';
+import type { SourceCalls } from './callLines';
 import { formatCost, percentOf } from '../../shared/format';
 import type { Insight, InsightId, NormalizedProfile } from '../model/types';
 
@@ -122,43 +123,43 @@ function syncModuleOf(f: ResolvedFunction): string | null {
   return SYNC_MODULE.exec(f.file)?.[1] ?? null;
 }
 
-/** How far below a function's first line its calls are looked for. */
-const CALL_SEARCH_LINES = 200;
+/** `zlib` for `zlib`, `node:zlib`. */
+const moduleName = (specifier: string): string => specifier.replace(/^node:/, '');
 
 /**
- * The line of a function that calls `name(`: the call site a .cpuprofile does not record. Read
- * from the function's first line to the end of the top-level block it is in (a `}` in column 0),
- * at most CALL_SEARCH_LINES; null unless exactly one line calls it (two calls cannot be told apart).
+ * Where a user function calls a module's sync function, and what the user wrote there: the line
+ * the profile recorded, else the one call the source shows reaching the frame it called
+ * (`entry`); the name is the `*Sync` function of that module the user's code calls on that line
+ * (a profile may name an internal helper instead: zlib's gzipSync shows as syncBufferWrapper or
+ * zlibBufferSync when V8 inlined it), or, with no line known, the one such call in the function.
  */
-function callLineOf(readLine: SourceLineReader, file: string, from: number, name: string): number | null {
-  const call = new RegExp(`\\b${name}\\s*\\(`);
-  let found: number | null = null;
-  for (let line = from; line < from + CALL_SEARCH_LINES; line++) {
-    const text = readLine(file, line);
-    if (text === null) break;
-    if (call.test(text)) {
-      if (found !== null) return null;
-      found = line;
-    }
-    if (line > from && text.startsWith('}')) break;
-  }
-  return found;
+function userSyncCall(calls: SourceCalls | null, caller: number, entry: number, module: string, recorded: { file: string; line: number } | null): { file: string; line: number; name: string } | null {
+  if (calls === null) return recorded === null ? null : { ...recorded, name: '' };
+  const at = recorded ?? calls.callLineOf(caller, entry);
+  const written = calls.callsOf(caller).filter((c) => c.module !== null && moduleName(c.module) === module && /^\w+Sync$/.test(c.name));
+  const onLine = at === null ? written : written.filter((c) => c.file === at.file && c.line === at.line);
+  const distinct = new Map(onLine.map((c) => [`${c.file}\u0000${c.line}\u0000${c.name}`, c]));
+  const only = distinct.size === 1 ? [...distinct.values()][0] : null;
+  // On a known line, two sync calls of the module there leave the profile's name; with no line, the one call or nothing.
+  if (at !== null) return { ...at, name: only?.name ?? '' };
+  return only === null ? null : { file: only.file, line: only.line, name: only.name };
 }
 
 /**
  * Synchronous I/O and CPU-bound sync calls (fs/zlib/crypto/child_process `*Sync`) measured after
  * start-up, i.e. while the process serves: nothing else runs meanwhile. One insight per user call
  * site, placed on the line that makes the call (recorded by V8 logs; found in the function's
- * source for a .cpuprofile, else the function's line).
+ * source for a .cpuprofile as call lines are, else the function's line) and naming the call the
+ * user wrote there.
  */
-function blockingSyncInsights(profile: NormalizedProfile, index: FunctionIndex, frames: UserFrames, aggregates: Aggregates, readLine: SourceLineReader): Insight[] {
+function blockingSyncInsights(profile: NormalizedProfile, index: FunctionIndex, frames: UserFrames, aggregates: Aggregates, calls: SourceCalls | null): Insight[] {
   const { tree } = profile;
   const moduleOf = index.functions.map(syncModuleOf);
   const loader = index.functions.map((f) => LOADER.test(f.file));
   // Per node: the outermost sync call above (or at) it, and whether start-up code is on its stack.
   const top = new Int32Array(tree.count).fill(-1);
   const startup = new Uint8Array(tree.count);
-  const sites = new Map<string, { key: SiteKey; func: number; samples: number; ms: number }>();
+  const sites = new Map<string, { key: SiteKey; func: number; caller: number; entry: number; samples: number; ms: number }>();
   for (let n = 1; n < tree.count; n++) {
     const p = tree.parent[n];
     const f = tree.func[n] < 0 ? -1 : index.canonicalOf[tree.func[n]];
@@ -170,7 +171,10 @@ function blockingSyncInsights(profile: NormalizedProfile, index: FunctionIndex, 
     if (key === null) continue;
     const func = index.canonicalOf[tree.func[top[n]]];
     const id = `${key.func}:${key.line}:${func}`;
-    const site = sites.get(id) ?? { key, func, samples: 0, ms: 0 };
+    // The profile functions of the user frame and of the frame it called: the call looked for in the source.
+    const caller = tree.func[frames.userAncestor[top[n]]];
+    const entry = tree.func[frames.entry[top[n]] === -1 ? top[n] : frames.entry[top[n]]];
+    const site = sites.get(id) ?? { key, func, caller, entry, samples: 0, ms: 0 };
     site.samples += tree.selfSamples[n];
     site.ms += ms;
     sites.set(id, site);
@@ -181,23 +185,26 @@ function blockingSyncInsights(profile: NormalizedProfile, index: FunctionIndex, 
     if (percent < HOT_PERCENT) break;
     const callee = index.functions[site.func];
     const user = index.functions[site.key.func];
-    const name = lastSegment(callee.name);
-    const call = `${moduleOf[site.func]}.${name}`;
-    const line = site.key.exactLine ? site.key.line : (callLineOf(readLine, user.file, user.line, name) ?? site.key.line);
+    const module = moduleOf[site.func] as string;
+    const written = userSyncCall(calls, site.caller, site.entry, module, site.key.exactLine ? { file: user.file, line: site.key.line } : null);
+    const name = written?.name || lastSegment(callee.name);
+    const call = `${module}.${name}`;
+    const file = written?.file ?? user.file;
+    const line = written?.line ?? site.key.line;
     const asyncName = name.slice(0, -'Sync'.length);
     insights.push({
       id: 'blocking-sync-io',
       seed: '003',
       title: `${call}() blocks the event loop while serving`,
       message:
-        `${call}() took ${measured(percent, site.ms)} after start-up, called from ${user.name || '(anonymous)'} at ${user.file}:${line}; ` +
+        `${call}() took ${measured(percent, site.ms)} after start-up, called from ${user.name || '(anonymous)'} at ${file}:${line}; ` +
         `while it runs no request, message or timer is handled. Use the asynchronous ${moduleOf[site.func]}.${asyncName} ` +
         `(or move the work off the serving path). In seed 003 a sync call on a stats timer blocked requests for ~20 s; ` +
         `a json-server under load spent 27% of CPU in writeFileSync on its request path.`,
       samples: site.samples,
       ms: site.ms,
       percent,
-      location: { file: user.file, line },
+      location: { file, line },
       rule: 'blocking-sync-call',
     });
   }
@@ -210,6 +217,8 @@ export function findInsights(
   frames: UserFrames,
   aggregates: Aggregates,
   readLine: SourceLineReader = () => null,
+  /** Calls read from the callers' source (call lines): where a .cpuprofile's sync call is made. */
+  calls: SourceCalls | null = null,
 ): Insight[] {
   const insights: Insight[] = [];
   const gc = aggregates.categories.gc;
@@ -260,6 +269,6 @@ export function findInsights(
       location,
     });
   }
-  insights.push(...blockingSyncInsights(profile, index, frames, aggregates, readLine));
+  insights.push(...blockingSyncInsights(profile, index, frames, aggregates, calls));
   return insights.sort((a, b) => b.ms - a.ms);
 }

@@ -11,8 +11,9 @@ import { attribute, type Attribution } from './attribution';
 
 import { DEFAULT_MIN_FRACTION, invertTree, mergeProfile, toFlameNodes, type MergedTree } from './flameTree';
 import { DEFERRED_WORK, findInsights, type SourceLineReader } from './insights';
-import { callLinesOf } from './callLines';
-import { FunctionRanges, placeInlinedLines } from './inlinedLines';
+import { callLinesOf, sourceCalls } from './callLines';
+import { FunctionRanges } from './functionRanges';
+import { placeInlinedLines } from './inlinedLines';
 import { asInputError, loadProfile, type LoadOptions } from '../readers/load';
 import { inferLocations } from '../location/inferLocations';
 import { isLocalCandidate, PathResolver } from '../location/pathMapping';
@@ -241,7 +242,8 @@ export function buildReport(profile: NormalizedProfile, options: AnalysisOptions
   // A cpuprofile's inlined code carries the callee's line numbers: keep every line in its function.
   const inlineWarnings: string[] = [];
   let lineProfile = profile;
-  const ranges = new FunctionRanges();
+  // Files a relative require leads to (a callee inlined from another file) are read only within the scope.
+  const ranges = new FunctionRanges((file) => scope.allows(file));
   const localFileOf = (f: number): string => {
     if (generated[f] !== '') return generated[f];
     const resolved = index.functions[index.canonicalOf[f]];
@@ -256,8 +258,9 @@ export function buildReport(profile: NormalizedProfile, options: AnalysisOptions
   }
   const aggregates = aggregate(lineProfile, index, shape, locateLine);
   const attribution = attribute(profile, index, aggregates.cpuMs);
-  const callLines = callLinesOf({ profile, index, shape, localFileOf, locateLine, ranges, cpuMs: aggregates.cpuMs });
-  const insights = findInsights(profile, index, attribution.frames, aggregates, sourceLineReader(scope));
+  const calls = sourceCalls({ profile, index, localFileOf, locateLine, ranges });
+  const callLines = callLinesOf({ profile, index, shape, localFileOf, locateLine, ranges, lineTicks: lineProfile.lineTicks, cpuMs: aggregates.cpuMs, source: calls });
+  const insights = findInsights(profile, index, attribution.frames, aggregates, sourceLineReader(scope), calls);
   const functions = aggregates.functions
     .filter((f) => f.totalSamples > 0 || f.selfSamples > 0)
     .sort((a, b) => b.selfMs - a.selfMs || b.totalMs - a.totalMs || a.name.localeCompare(b.name));

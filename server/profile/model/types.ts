@@ -63,6 +63,12 @@ export interface LineTicks {
   line: number;
   samples: number;
   ms: number;
+  /**
+   * Set by the analysis for code inlined from another file with no frame of its own: `line` is
+   * in `file` (the callee's local file), reached by the call to `callee` on `callLine` of the
+   * node's function.
+   */
+  inlinedFrom?: { file: string; callLine: number; callee: string };
 }
 
 export interface NormalizedProfile {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { EXTENSION_ID } from './workbench';
+import { EXTENSION_ID, hotframeApi } from './workbench';
 
 describe('activation', () => {
   it('activates and registers its commands', async () => {
@@ -15,9 +15,9 @@ describe('activation', () => {
   });
 
   it('activates within 100 ms', async () => {
-    const ms = await vscode.commands.executeCommand<number>('hotframe._activationMs');
+    const ms = (await hotframeApi()).activationMs;
     console.log(`HOTFRAME_ACTIVATION_MS ${ms}`);
     assert.equal(typeof ms, 'number');
-    assert.ok(ms! >= 0 && ms! <= 100, `activation took ${ms} ms`);
+    assert.ok(ms >= 0 && ms <= 100, `activation took ${ms} ms`);
   });
 });

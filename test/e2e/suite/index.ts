@@ -8,7 +8,6 @@ export async function run(): Promise<void> {
   // Expose describe/it before the spec modules run (they are evaluated by the dynamic imports below).
   mocha.suite.emit(Mocha.Suite.constants.EVENT_FILE_PRE_REQUIRE, globalThis, 'hotframe-e2e', mocha);
   await import('./activation.test');
-  await import('./presentation.test');
   await import('./diagnostics.test');
   await import('./quickFix.test');
   await import('./profile.test');

@@ -12,14 +12,8 @@ import * as url from 'node:url';
 import * as vscode from 'vscode';
 import { debugState, demoRoot, EXTENSION_ID, screenshot, waitFor, type DebugState } from './workbench';
 
-interface RecordingState {
-  active: boolean;
-  status: string | null;
-  last: { label: string; profiles: string[]; opened: string | null; code: number | null; signal: string | null } | null;
-}
-
-async function recordingState(): Promise<RecordingState> {
-  return ((await debugState()) as DebugState & { recording: RecordingState }).recording;
+async function recordingState(): Promise<DebugState['recording']> {
+  return (await debugState()).recording;
 }
 
 function freePort(): Promise<number> {
@@ -65,11 +59,11 @@ describe('the way to Hotframe from a profile opened elsewhere', () => {
     const title = menus['editor/title']?.find((m) => m.command === 'hotframe.openWithHotframe');
     assert.ok(title, 'no editor/title entry');
     assert.match(title.when, /cpuprofile/);
-    const before = (await debugState()) as DebugState & { profileHintShown: boolean };
+    const before = await debugState();
     assert.equal(before.profileHintShown, false, 'the hint was shown before any profile was opened elsewhere');
     // VS Code's default editor for the file (its profile viewer where installed, else text).
     await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(path.join(demoRoot(), 'profiles', 'after.cpuprofile')), 'default');
-    await waitFor('the one-time hint', async () => (((await debugState()) as DebugState & { profileHintShown: boolean }).profileHintShown ? true : undefined));
+    await waitFor('the one-time hint', async () => ((await debugState()).profileHintShown ? true : undefined));
     await screenshot('profile-hint');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
@@ -94,6 +88,7 @@ describe('recording a profile', () => {
       REDIS_PORT: String(redisPort),
       FAKE_MONGO_PORT: String(mongoPort),
     };
+    // Resolves when the command has ended and the busiest profile is open.
     const recorded = vscode.commands.executeCommand<{ profiles: { path: string }[] } | null>('hotframe.recordProfile', { command: 'npm run start', cwd: demoRoot(), env });
 
     await waitFor('the demo service to answer', async () => ((await get(httpPort, '/v1/projects/3/tasks/count', new http.Agent())) === 200 ? true : undefined), [], 90_000);
@@ -109,25 +104,25 @@ describe('recording a profile', () => {
     await vscode.commands.executeCommand('hotframe.stopRecording');
     const result = await recorded;
     assert.ok(result, 'the recording returned nothing');
-    const state = await waitFor('the recorded profile to load', async () => {
+    const profiles = result.profiles.map((p) => p.path);
+    // The busiest profile (the first) is the one opened: the load times out otherwise.
+    const state = await waitFor('the busiest recorded profile to load', async () => {
       const s = await debugState();
-      return s.overview !== null && s.profile?.path === (s as DebugState & { recording: RecordingState }).recording.last?.opened ? s : undefined;
+      return s.overview !== null && s.profile?.path === profiles[0] ? s : undefined;
     }, [], 60_000);
-    const { last } = (state as DebugState & { recording: RecordingState }).recording;
-    assert.ok(last !== null);
     // npm and the service: two Node processes, two profiles; the service did the work.
-    assert.ok(last.profiles.length >= 2, `profiles: ${last.profiles.join(', ')}`);
-    assert.equal(last.opened, last.profiles[0]);
+    assert.ok(profiles.length >= 2, `profiles: ${profiles.join(', ')}`);
+    const opened = state.profile!.path;
     assert.equal((await recordingState()).active, false);
     assert.match(state.profile!.name, /^CPU\..*\.cpuprofile$/);
     assert.ok(state.profile!.samples > 100, `${state.profile!.samples} samples`);
     // The opened profile is the service's, recorded from the workspace's own files under load.
-    const profile = JSON.parse(fs.readFileSync(last.opened!, 'utf8')) as { nodes: { callFrame: { functionName: string; url: string } }[] };
+    const profile = JSON.parse(fs.readFileSync(opened, 'utf8')) as { nodes: { callFrame: { functionName: string; url: string } }[] };
     const tasksFile = url.pathToFileURL(path.join(demoRoot(), 'routes', 'tasks.js')).href;
     const handlers = new Set(profile.nodes.filter((n) => n.callFrame.url === tasksFile).map((n) => n.callFrame.functionName));
     assert.ok(handlers.has('listTasksV1') || handlers.has('countTasksV1'), `routes/tasks.js frames: ${[...handlers].join(', ')}`);
     assert.ok(!state.profile!.unresolvedFiles.some((file) => file.endsWith('tasks.js')), `unresolved: ${state.profile!.unresolvedFiles.join(', ')}`);
-    console.log(`recorded ${last.profiles.length} profiles; unresolved files in the opened one: ${state.profile!.unresolvedFiles.join(', ') || 'none'}`);
+    console.log(`recorded ${profiles.length} profiles; unresolved files in the opened one: ${state.profile!.unresolvedFiles.join(', ') || 'none'}`);
     await screenshot('recorded-profile');
   });
 });

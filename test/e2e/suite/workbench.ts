@@ -1,8 +1,11 @@
-// What the e2e specs share: the demo workspace, bounded waiting on events, the extension's
-// internal state, and screenshot requests to the launcher.
+// What the e2e specs share: the demo workspace, bounded waiting on events, what the extension
+// shows (read through the API its activate() returns, client/api.ts), and screenshot requests
+// to the launcher.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { HotframeApi } from '../../../client/api';
+import type { FlameNode } from '../../../server/protocol/wire';
 
 export const EXTENSION_ID = 'hotframe.hotframe';
 
@@ -66,10 +69,43 @@ export interface DebugState {
   heat: Record<string, { lines: { line: number; bucket: number }[]; callLines?: { line: number; bucket: number }[]; notes: { line: number; text: string }[] }>;
   overview: { hotFunctions: number; top: HotFunction[]; callSites: number; insights: string[]; unresolvedFiles: number } | null;
   flame: { title: string; mode: string; frames: number; unit: string } | null;
+  profileHintShown: boolean;
+  recording: { active: boolean; status: string | null };
 }
 
+/** The extension's API (the value its activate() returned); activates it when needed. */
+export async function hotframeApi(): Promise<HotframeApi> {
+  const extension = vscode.extensions.getExtension<HotframeApi>(EXTENSION_ID);
+  if (!extension) throw new Error(`${EXTENSION_ID} is not installed in this window`);
+  return extension.isActive ? extension.exports : extension.activate();
+}
+
+/** Frames in a flame graph, the root included. */
+function countFrames(root: FlameNode): number {
+  let count = 0;
+  const stack = [root];
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    count++;
+    stack.push(...next.children);
+  }
+  return count;
+}
+
+/** What the extension shows now, once its decorations and view have caught up. */
 export async function debugState(): Promise<DebugState> {
-  return (await vscode.commands.executeCommand<DebugState>('hotframe._debugState'))!;
+  const state = await (await hotframeApi()).state();
+  const { overview, flame } = state;
+  return {
+    ...state,
+    overview: overview && {
+      hotFunctions: overview.hotFunctions.length,
+      top: overview.hotFunctions.slice(0, 5).map(({ name, file, line, selfMs, totalMs }) => ({ name, file, line, selfMs, totalMs })),
+      callSites: overview.callSites.length,
+      insights: overview.insights.map((i) => i.id),
+      unresolvedFiles: overview.profile?.unresolvedFiles.length ?? 0,
+    },
+    flame: flame && { title: flame.title, mode: flame.mode, frames: countFrames(flame.root), unit: flame.unit },
+  };
 }
 
 let actionSequence = 0;

@@ -1,0 +1,70 @@
+import * as assert from 'node:assert/strict';
+import { profileSummary } from '../../test/unit/profileSummary';
+import type { FileHeat } from '../../server/protocol/wire';
+import { bucketColors, callNote, functionNote, heatBucket, lineNote, planHeat } from './heat';
+
+const summary = profileSummary();
+
+describe('heat (client/presentation/heat.ts)', () => {
+  it('scales heat by the square root of the share, in 8 buckets', () => {
+    assert.deepEqual([0, -1, Number.NaN, 0.01, 1, 1.6, 25, 100, 250].map(heatBucket), [0, 0, 0, 1, 1, 2, 4, 8, 8]);
+  });
+
+  it('plans backgrounds, hot-line notes above the threshold and function notes', () => {
+    const heat: FileHeat = {
+      profile: summary,
+      lines: [
+        { line: 3, selfMs: 340, selfSamples: 34, percent: 12.3 },
+        { line: 4, selfMs: 2, selfSamples: 1, percent: 0.5 },
+        { line: 99, selfMs: 500, selfSamples: 50, percent: 20 }, // past the end of the file: ignored
+      ],
+      functions: [
+        { name: 'getTimestamp', line: 3, column: 1, selfMs: 340, totalMs: 1200, percent: 12 },
+        { name: 'idle', line: 6, column: 1, selfMs: 0, totalMs: 0, percent: 0 },
+      ],
+      callSites: [],
+      callLines: [
+        { line: 5, callee: 'execSync', ms: 1200, percent: 14, found: 'fromSource' },
+        { line: 12, callee: 'far', ms: 9, percent: 1, found: 'exactLine' }, // past the end of the file: ignored
+      ],
+    };
+    assert.deepEqual(planHeat(heat, 1, 10), {
+      lines: [
+        { line: 3, bucket: 3 },
+        { line: 4, bucket: 1 },
+      ],
+      // A call line has its own heat (sqrt(14%) of 8 buckets) and note.
+      callLines: [{ line: 5, bucket: 3 }],
+      notes: [
+        { line: 3, text: 'getTimestamp: self 340 ms · total 1.20 s · 12.0% CPU  |  340 ms · 12.3% CPU' },
+        { line: 5, text: 'this call (execSync): 1.20 s · 14.0% CPU' },
+      ],
+    });
+    assert.deepEqual(planHeat(heat, 0.1, 10).notes.map((n) => n.line), [3, 4, 5]);
+    assert.equal(planHeat(heat, 0.1, 10).notes[1]!.text, '2.00 ms · 0.50% CPU');
+  });
+
+  it('notes at most 10 hot lines per file, the hottest', () => {
+    const lines = Array.from({ length: 12 }, (_, i) => ({ line: i + 1, selfMs: i + 1, selfSamples: i + 1, percent: i + 1 }));
+    const plan = planHeat({ profile: summary, lines, functions: [], callSites: [], callLines: [] }, 1, 20);
+    assert.equal(plan.lines.length, 12);
+    assert.deepEqual(plan.notes.map((n) => n.line), [3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+  });
+
+  it('draws nothing on a file the profile does not measure', () => {
+    assert.deepEqual(planHeat({ profile: null, lines: [], functions: [], callSites: [], callLines: [] }, 1, 10), { lines: [], callLines: [], notes: [] });
+  });
+
+  it('writes an allocation profile in its unit, never as time', () => {
+    assert.equal(lineNote(4.2, 1024 * 1024 * 1.2, 'bytes'), 'allocates 1.20 MiB · 4.20% of bytes');
+    assert.equal(callNote('parse', 7.2, 3 * 1024 * 1024, 'bytes'), 'this call (parse): allocates 3.00 MiB · 7.20% of bytes');
+    assert.equal(callNote('', 7.2, 933), 'this call ((anonymous)): 933 ms · 7.20% CPU');
+    assert.equal(functionNote(300 * 1024 * 1024, 366 * 1024 * 1024, 37, 'bytes', true), 'allocates 366 MiB · 37.0% of bytes (self 300 MiB) · placed by name (no URL in the profile)');
+    assert.equal(functionNote(1.2, 42, 4.2), 'self 1.20 ms · total 42.0 ms · 4.20% CPU');
+  });
+
+  it('colours a hotter bucket more strongly', () => {
+    assert.deepEqual(bucketColors(8), { background: 'rgba(255, 90, 20, 0.500)', ruler: 'rgba(255, 90, 20, 1.000)', callBar: 'rgba(200, 40, 160, 1.000)', callRuler: 'rgba(200, 40, 160, 1.000)' });
+    assert.deepEqual(bucketColors(1), { background: 'rgba(255, 90, 20, 0.063)', ruler: 'rgba(255, 90, 20, 0.125)', callBar: 'rgba(200, 40, 160, 0.344)', callRuler: 'rgba(200, 40, 160, 0.125)' });
+  });
+});

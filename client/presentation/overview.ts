@@ -1,0 +1,168 @@
+// What the activity-bar tree shows: its sections and rows (hot functions, user call sites with
+// the library cost beneath them, insights, files not found locally) and each row's label,
+// description, tooltip, icon and target. No vscode import (unit-tested); client/views.ts turns
+// the rows into TreeItems.
+import * as path from 'node:path';
+import type { OverviewResult } from '../../server/protocol/wire';
+import type { AttributedLibraryCost, CallSite, FunctionCost, Insight } from '../../server/protocol/wire';
+import { formatCost, formatCostShort, formatMs, formatPercent, formatWeight, percentOf } from '../../server/shared/format';
+
+/** Items per section: a review starts with the top of the list; the flame graph has the rest. */
+export const MAX_ITEMS = 15;
+
+export type SectionId = 'functions' | 'callSites' | 'insights' | 'unresolved';
+
+export type OverviewNode =
+  | { kind: 'section'; id: SectionId; label: string; count: number }
+  | { kind: 'function'; value: FunctionCost }
+  | { kind: 'callSite'; value: CallSite }
+  | { kind: 'library'; value: AttributedLibraryCost }
+  | { kind: 'insight'; value: Insight }
+  | { kind: 'unresolved'; file: string }
+  | { kind: 'message'; label: string }
+  | { kind: 'more'; count: number };
+
+/** One row as drawn: VS Code's TreeItem fields, without VS Code's types. */
+export interface OverviewRow {
+  label: string;
+  description?: string;
+  tooltip?: string;
+  /** The tooltip is shown as markdown (its text escaped), as VS Code does for insights. */
+  markdownTooltip?: boolean;
+  collapsible: 'none' | 'collapsed' | 'expanded';
+  /** A codicon id. */
+  icon?: string;
+  /** What a click does: open a source line, or show the flame graph. */
+  target?: { open: { file: string; line: number } } | { flameGraph: true };
+}
+
+function capped(nodes: OverviewNode[]): OverviewNode[] {
+  if (nodes.length <= MAX_ITEMS) return nodes;
+  return [...nodes.slice(0, MAX_ITEMS), { kind: 'more', count: nodes.length - MAX_ITEMS }];
+}
+
+/** Idle time is not a cost to review; GC and native frames are, so they stay listed. */
+function busyFunctions(o: OverviewResult): FunctionCost[] {
+  return o.hotFunctions.filter((f) => f.category !== 'idle');
+}
+
+function location(file: string, line: number): string {
+  return line > 0 ? `${file}:${line}` : file;
+}
+
+function openTarget(file: string, line: number): OverviewRow['target'] {
+  // Frames such as `node:internal/...` or native code have no file to open.
+  return path.isAbsolute(file) ? { open: { file, line } } : undefined;
+}
+
+/** A row for a place in the source (a function, a call site, a library function): a click opens it. */
+function placeRow(name: string, at: { file: string; line: number }, icon: string, description: string, tooltip: string): OverviewRow {
+  return { label: name || '(anonymous)', description, tooltip, collapsible: 'none', icon, target: openTarget(at.file, at.line) };
+}
+
+/** "self 1.20 ms · total 42.0 ms · 4.20% CPU", the editor note's figures. */
+export function functionDescription(f: FunctionCost): string {
+  return `self ${formatMs(f.selfMs)} · total ${formatCostShort(f.totalMs, f.totalPercent)}`;
+}
+
+export function functionTooltip(f: FunctionCost): string {
+  return [
+    location(f.file, f.line),
+    `self ${formatCost(f.selfMs, f.selfPercent)}`,
+    `total ${formatCost(f.totalMs, f.totalPercent)}`,
+    `${f.selfSamples} self samples, ${f.totalSamples} total (${f.category})`,
+  ].join('\n');
+}
+
+/** The children of `node` (the sections at the top). */
+export function overviewChildren(o: OverviewResult, node?: OverviewNode): OverviewNode[] {
+  if (!node) {
+    const sections: OverviewNode[] = [
+      { kind: 'section', id: 'functions', label: 'Hot functions', count: busyFunctions(o).length },
+      { kind: 'section', id: 'callSites', label: 'User call sites', count: o.callSites.length },
+      { kind: 'section', id: 'insights', label: 'Insights', count: o.insights.length },
+    ];
+    const unresolved = o.profile?.unresolvedFiles.length ?? 0;
+    if (unresolved > 0) sections.push({ kind: 'section', id: 'unresolved', label: 'Unresolved files', count: unresolved });
+    return sections;
+  }
+  switch (node.kind) {
+    case 'section':
+      return sectionChildren(node.id, o);
+    case 'callSite':
+      return node.value.libraries.map((value) => ({ kind: 'library', value }));
+    default:
+      return [];
+  }
+}
+
+function sectionChildren(id: SectionId, o: OverviewResult): OverviewNode[] {
+  const empty = (label: string): OverviewNode[] => [{ kind: 'message', label }];
+  switch (id) {
+    case 'functions': {
+      const busy = busyFunctions(o);
+      return busy.length ? capped(busy.map((value) => ({ kind: 'function', value }))) : empty('No samples outside idle');
+    }
+    case 'callSites':
+      return o.callSites.length ? capped(o.callSites.map((value) => ({ kind: 'callSite', value }))) : empty('No library cost attributed');
+    case 'insights':
+      return o.insights.length ? o.insights.map((value) => ({ kind: 'insight', value })) : empty('Nothing stands out');
+    case 'unresolved':
+      return (o.profile?.unresolvedFiles ?? []).map((file) => ({ kind: 'unresolved', file }));
+  }
+}
+
+/** How `node` is drawn, with the figures of `o` (null: nothing loaded). */
+export function overviewRow(node: OverviewNode, o: OverviewResult | null): OverviewRow {
+  const cpuMs = o?.profile?.cpuMs ?? 0;
+  // Allocation profiles: every figure in bytes (or objects), never as time.
+  const unit = o?.profile?.unit ?? 'ms';
+  const weight = (value: number, percent: number | null): string => (unit === 'ms' ? formatCostShort(value, percent) : `${formatWeight(value, unit)} · ${formatPercent(percent ?? 0)} of ${unit}`);
+  switch (node.kind) {
+    case 'section':
+      return {
+        label: node.label,
+        description: String(node.count),
+        // Call sites expand into their libraries: start folded so the insights stay in view.
+        collapsible: node.id === 'unresolved' || node.id === 'callSites' ? 'collapsed' : 'expanded',
+        ...(node.id === 'unresolved' ? { tooltip: 'Frames name these files, but they were not found locally. Add a hotframe.pathMappings entry.' } : {}),
+      };
+    case 'function': {
+      const f = node.value;
+      // The label is the name only: numbers go in the description, which VS Code shows beside
+      // it, and in full in the tooltip, so a narrow view never cuts a figure off.
+      if (unit === 'ms') return placeRow(f.name, f, 'symbol-function', functionDescription(f), functionTooltip(f));
+      const inferred = f.inferred === true ? ' (placed by its name: no URL in the profile)' : '';
+      return placeRow(f.name, f, 'symbol-function', `allocates ${weight(f.totalMs, f.totalPercent ?? 0)}`, `${location(f.file, f.line)}${inferred}\nself ${weight(f.selfMs, f.selfPercent ?? 0)}, total ${weight(f.totalMs, f.totalPercent ?? 0)}`);
+    }
+    case 'callSite': {
+      const c = node.value;
+      const beneath = unit === 'ms' ? `Library time beneath this call: ${formatCost(c.ms, c.percent)}, ${c.samples} samples` : `Allocated in libraries beneath this call: ${weight(c.ms, c.percent)}`;
+      const row = placeRow(c.function, c, 'call-outgoing', `${weight(c.ms, c.percent)} · ${path.basename(c.file)}:${c.line}`, `${location(c.file, c.line)}\n${beneath}`);
+      return c.libraries.length ? { ...row, collapsible: 'collapsed' } : row;
+    }
+    case 'library': {
+      const l = node.value;
+      const percent = cpuMs > 0 ? percentOf(l.ms, cpuMs) : null;
+      return placeRow(l.name, l, 'package', `${formatCostShort(l.ms, percent)} · ${l.category}`, `${location(l.file, l.line)}\n${formatCost(l.ms, percent)} under this call, ${l.samples} samples (${l.category})`);
+    }
+    case 'insight': {
+      const i = node.value;
+      return {
+        label: i.title,
+        description: formatCostShort(i.ms, i.percent),
+        tooltip: `${formatCost(i.ms, i.percent)}\n\n${i.message}`,
+        markdownTooltip: true,
+        collapsible: 'none',
+        icon: 'lightbulb',
+        target: i.location ? openTarget(i.location.file, i.location.line) : undefined,
+      };
+    }
+    case 'unresolved':
+      return { label: node.file, collapsible: 'none', icon: 'question' };
+    case 'message':
+      return { label: node.label, collapsible: 'none' };
+    case 'more':
+      return { label: `${node.count} more…`, tooltip: 'Everything is in the flame graph', collapsible: 'none', target: { flameGraph: true } };
+  }
+}

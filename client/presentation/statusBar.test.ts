@@ -1,0 +1,29 @@
+import * as assert from 'node:assert/strict';
+import { profileSummary } from '../../test/unit/profileSummary';
+import { statusText, statusTooltip } from './statusBar';
+
+const summary = profileSummary();
+
+describe('status bar (client/presentation/statusBar.ts)', () => {
+  it('formats the status bar text with the shared formatter (GC as a share of CPU time)', () => {
+    assert.equal(statusText(summary), '$(flame) before.cpuprofile · 12.3 s · GC 8.04% CPU');
+    assert.equal(statusText({ ...summary, durationMs: 850, gcPercent: 27.4 }), '$(flame) before.cpuprofile · 850 ms · GC 27.4% CPU');
+    assert.equal(statusText({ ...summary, gcPercent: 0.44 }), '$(flame) before.cpuprofile · 12.3 s · GC 0.44% CPU');
+  });
+
+  it('shows what an allocation profile allocated instead of a duration', () => {
+    assert.equal(statusText({ ...summary, name: 'heap.pb.gz', unit: 'bytes', cpuMs: 3 * 1024 * 1024 }), '$(flame) heap.pb.gz · 3.00 MiB allocated');
+  });
+
+  it('names the file, its figures, the comparison and the files not found in the tooltip', () => {
+    assert.equal(
+      statusTooltip(summary, null),
+      ['Hotframe: /p/before.cpuprofile', '9000 samples, cpuprofile, 12.3 s recorded, 9.00 s CPU time (idle excluded)', 'GC: 8.04% of CPU time, idle excluded', 'Click to show the flame graph'].join('\n'),
+    );
+    const after = { ...summary, name: 'after.cpuprofile', path: '/p/after.cpuprofile', unresolvedFiles: ['/srv/a.js', '/srv/b.js'] };
+    const lines = statusTooltip(after, summary).split('\n');
+    assert.deepEqual(lines.slice(3), ['Comparing: before.cpuprofile (before) → after.cpuprofile (after)', '2 files not found locally', 'Click to show the flame graph']);
+    const heap = statusTooltip({ ...summary, unit: 'bytes', cpuMs: 2048, format: 'heapprofile', notes: ['collected objects kept'] }, null);
+    assert.deepEqual(heap.split('\n').slice(1), ['heapprofile, 2.00 KiB allocated (sampled)', 'collected objects kept', 'Click to show the flame graph']);
+  });
+});

@@ -1,0 +1,27 @@
+// The status bar entry's text and tooltip for the loaded profile. No vscode import (unit-tested);
+// client/statusBar.ts owns the item.
+import type { ProfileSummary } from '../../server/protocol/wire';
+import { formatMs, formatPercent, formatShare, formatWeight } from '../../server/shared/format';
+
+/** "$(flame) name · 12.3 s · GC 8.04% CPU"; an allocation profile shows what was allocated instead. */
+export function statusText(profile: ProfileSummary): string {
+  // An allocation profile has no duration or GC share: it shows what was allocated.
+  if (profile.unit !== undefined && profile.unit !== 'ms') return `$(flame) ${profile.name} · ${formatWeight(profile.cpuMs, profile.unit)} allocated`;
+  return `$(flame) ${profile.name} · ${formatMs(profile.durationMs)} · GC ${formatPercent(profile.gcPercent)} CPU`;
+}
+
+/** The tooltip: the file, its figures, the comparison in force, the files not found, and what a click does. */
+export function statusTooltip(profile: ProfileSummary, baseline: ProfileSummary | null): string {
+  const lines =
+    profile.unit === undefined || profile.unit === 'ms'
+      ? [
+          `Hotframe: ${profile.path}`,
+          `${profile.samples} samples, ${profile.format}, ${formatMs(profile.durationMs)} recorded, ${formatMs(profile.cpuMs)} CPU time (idle excluded)`,
+          `GC: ${formatShare(profile.gcPercent)}`,
+        ]
+      : [`Hotframe: ${profile.path}`, `${profile.format}, ${formatWeight(profile.cpuMs, profile.unit)} allocated (sampled)`, ...(profile.notes ?? [])];
+  if (baseline) lines.push(`Comparing: ${baseline.name} (before) → ${profile.name} (after)`);
+  if (profile.unresolvedFiles.length > 0) lines.push(`${profile.unresolvedFiles.length} files not found locally`);
+  lines.push('Click to show the flame graph');
+  return lines.join('\n');
+}

@@ -1,0 +1,332 @@
+// What the local source says about the functions a profile names, each file read and parsed once:
+// a function's line range (inlined ticks must stay inside it), the calls it makes itself (call
+// lines: a .cpuprofile records none) and what each called name is bound to, so that a call
+// `foo()` is matched to a frame only when `foo` can be that frame (a local function of another
+// name's frame, or an import, is not). The one place call lines are read from source: call lines,
+// inlined lines and insights all ask here.
+import { builtinModules } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+
+import type * as t from '@babel/types';
+import { isFunction } from '@babel/types';
+
+import { tryReadGuardedText } from '../../shared/guardedRead';
+import { parseSource } from '../../static/parse';
+import { forEachChild } from '../../static/walk';
+
+/** Source files bigger than this are not parsed for ranges (generated bundles, data). */
+const MAX_SOURCE_BYTES = 4 * 1024 * 1024;
+
+export interface LineRange {
+  start: number;
+  end: number;
+}
+
+/** What a name is bound to where a function uses it (function-level scopes; blocks are not told apart). */
+type Binding = { kind: 'function'; node: t.Node } | { kind: 'module'; specifier: string } | { kind: 'other' };
+
+/** A call made by a function itself (not by functions nested in it). */
+export interface SourceCall {
+  /** The name the callee is called by: `f` for `f()`, `x.f()`, `(0, x.f)()`, `new F()`. */
+  name: string;
+  line: number;
+  /** The identifier the callee expression starts from (`x` in `x.y.f()`, `f` in `f()`); '' for `this.f()` and computed callees. */
+  root: string;
+}
+
+interface FunctionSpan {
+  /** 1-based line and 0-based column of the node's start, and of its body's start. */
+  startLine: number;
+  startColumn: number;
+  bodyLine: number;
+  bodyColumn: number;
+  endLine: number;
+  /** The name the function is declared or assigned under ('' when none). */
+  name: string;
+  parent: FunctionSpan | null;
+  calls: SourceCall[];
+  bindings: Map<string, Binding>;
+}
+
+interface ParsedFile {
+  spans: FunctionSpan[];
+  /** Function nodes -> their span, to resolve a binding to a function. */
+  spanOf: Map<t.Node, FunctionSpan>;
+}
+
+/** The frame a call line is looked for: its called name and where the profile says it lives. */
+export interface CalleeFrame {
+  /** The name a call uses for it (calledName of the frame's name). */
+  name: string;
+  /** The local file holding the frame's recorded lines ('' when none). */
+  localFile: string;
+  line: number;
+  column: number;
+  /** Node's own code (`node:fs`…) or native code: what a built-in module's binding reaches. */
+  builtin: boolean;
+}
+
+const before = (line: number, column: number, l2: number, c2: number): boolean => line < l2 || (line === l2 && column < c2);
+
+const BUILTINS = new Set(builtinModules);
+
+/** `fs`, `node:fs`, `fs/promises`: a module of Node itself. */
+export function isBuiltinSpecifier(specifier: string): boolean {
+  return specifier.startsWith('node:') || BUILTINS.has(specifier) || BUILTINS.has(specifier.split('/')[0]);
+}
+
+/** Line ranges and calls of functions in local files, each file read and parsed once. */
+export class FunctionRanges {
+  private readonly files = new Map<string, ParsedFile | null>();
+
+  /** `mayRead(file)`: whether a file found by following a relative `require`/`import` may be read (the read scope). */
+  constructor(private readonly mayRead: (file: string) => boolean = () => true) {}
+
+  /**
+   * The line range of the function V8 places at (line, column) (1-based both: V8 points at the
+   * parameter list; column 0 when the format records none, as pprof), or null when the file
+   * cannot be read or no function has its header there.
+   */
+  rangeAt(file: string, line: number, column: number): LineRange | null {
+    const best = this.spanAt(file, line, column);
+    return best === null ? null : { start: best.startLine, end: best.endLine };
+  }
+
+  /**
+   * The line of the one call the function at (line, column) of `file` makes to `callee`, or 0
+   * when there is none or more than one. Calls whose name is bound to something the frame cannot
+   * be (another local function, an import when the frame is in this file, a built-in module when
+   * it is not Node's code) do not count.
+   */
+  callLineOf(file: string, line: number, column: number, callee: CalleeFrame): number {
+    const span = this.spanAt(file, line, column);
+    if (span === null) return 0;
+    let found = 0;
+    for (const call of span.calls) {
+      if (call.name !== callee.name || call.line === found || !this.mayBe(file, span, call, callee)) continue;
+      if (found !== 0) return 0;
+      found = call.line;
+    }
+    return found;
+  }
+
+  /** The calls the function at (line, column) makes itself, with the module each one's name is bound to (or null). */
+  callsOf(file: string, line: number, column: number): (SourceCall & { module: string | null })[] {
+    const span = this.spanAt(file, line, column);
+    if (span === null) return [];
+    return span.calls.map((call) => {
+      const binding = call.root === '' ? undefined : bindingOf(span, call.root);
+      return { ...call, module: binding?.kind === 'module' ? binding.specifier : null };
+    });
+  }
+
+  /**
+   * The local file a relative specifier (`./lib`) names from `file`, as Node resolves it (the
+   * name itself, then .js/.cjs/.mjs/.ts, then index.js), or null (bare, unreadable, outside the scope).
+   */
+  resolveModule(file: string, specifier: string): string | null {
+    if (!specifier.startsWith('./') && !specifier.startsWith('../')) return null;
+    const base = resolve(dirname(file), specifier);
+    for (const candidate of [base, `${base}.js`, `${base}.cjs`, `${base}.mjs`, `${base}.ts`, join(base, 'index.js')]) {
+      if (this.mayRead(candidate) && this.parsed(candidate) !== null) return candidate;
+    }
+    return null;
+  }
+
+  /** The innermost function of `file` declared as `name` whose lines hold `line`, or null. */
+  functionNamed(file: string, name: string, line: number): LineRange | null {
+    let best: FunctionSpan | null = null;
+    for (const s of this.parsed(file)?.spans ?? []) {
+      if (s.name !== name || line < s.startLine || line > s.endLine) continue;
+      if (best === null || s.startLine > best.startLine) best = s;
+    }
+    return best === null ? null : { start: best.startLine, end: best.endLine };
+  }
+
+  /** Whether a call in `span` of `file` may reach the frame `callee`, by what its name is bound to. */
+  private mayBe(file: string, span: FunctionSpan, call: SourceCall, callee: CalleeFrame): boolean {
+    const binding = call.root === '' ? undefined : bindingOf(span, call.root);
+    if (binding === undefined || binding.kind === 'other') return true;
+    if (binding.kind === 'function') {
+      // `f()` with f a function of this file (called by its own name): only that function's frame.
+      if (call.root !== call.name) return true;
+      return callee.localFile === file && this.parsed(file)?.spanOf.get(binding.node) === this.spanAt(file, callee.line, callee.column);
+    }
+    // An imported name never reaches a function of the importing file, and a Node module's name
+    // only Node's code. (A package or a local module may hand out Node's functions: graceful-fs.)
+    if (callee.localFile === file) return false;
+    return callee.builtin || !isBuiltinSpecifier(binding.specifier);
+  }
+
+  private spanAt(file: string, line: number, column: number): FunctionSpan | null {
+    const spans = this.parsed(file)?.spans ?? null;
+    if (spans === null || line <= 0) return null;
+    // V8 places a CommonJS module's own code, which is no function in the source, at 1:1.
+    if (line === 1 && column <= 1 && spans.length > 0 && spans[0].startColumn === -1) return spans[0];
+    if (column <= 0) {
+      // No column (pprof records a function's line only): the outermost function starting on the line.
+      let first: FunctionSpan | null = null;
+      for (const s of spans) if (s.startColumn >= 0 && s.startLine === line && (first === null || s.startColumn < first.startColumn)) first = s;
+      return first;
+    }
+    const col = column - 1;
+    let best: FunctionSpan | null = null;
+    for (const s of spans) {
+      // The position lies in the function's header: at or after its start, before its body.
+      if (before(line, col, s.startLine, s.startColumn) || !before(line, col, s.bodyLine, s.bodyColumn + 1)) continue;
+      if (best === null || before(best.startLine, best.startColumn, s.startLine, s.startColumn)) best = s;
+    }
+    return best;
+  }
+
+  private parsed(file: string): ParsedFile | null {
+    let parsed = this.files.get(file);
+    if (parsed !== undefined) return parsed;
+    parsed = null;
+    // The file comes from the profile (mapped into the read scope): read it the one guarded way.
+    const text = tryReadGuardedText(file, MAX_SOURCE_BYTES);
+    if (text !== null) {
+      const { ast } = parseSource(file, text);
+      if (ast !== null) parsed = collectSpans(ast);
+    }
+    this.files.set(file, parsed);
+    return parsed;
+  }
+}
+
+/** The binding `name` has in `span`: declared there or in a function around it; undefined for a global. */
+function bindingOf(span: FunctionSpan, name: string): Binding | undefined {
+  for (let s: FunctionSpan | null = span; s !== null; s = s.parent) {
+    const binding = s.bindings.get(name);
+    if (binding !== undefined) return binding;
+  }
+  return undefined;
+}
+
+/** `x` for `require('x')`, `__toESM(require('x'))` (bundlers) and `require('x').y`; else null. */
+function requiredModule(node: t.Node | null | undefined): string | null {
+  if (node === null || node === undefined) return null;
+  if (node.type === 'MemberExpression') return requiredModule(node.object);
+  if (node.type !== 'CallExpression') return null;
+  const [arg] = node.arguments;
+  if (node.callee.type === 'Identifier' && node.callee.name === 'require') return arg?.type === 'StringLiteral' ? arg.value : null;
+  return node.callee.type === 'Identifier' && arg !== undefined && arg.type === 'CallExpression' ? requiredModule(arg) : null;
+}
+
+/** Every name a binding pattern declares (`a`, `{ a, b: c }`, `[d, ...e]`, `f = 1`). */
+function patternNames(node: t.Node | null | undefined, out: string[] = []): string[] {
+  if (node === null || node === undefined) return out;
+  if (node.type === 'Identifier') out.push(node.name);
+  else if (node.type === 'ObjectPattern') for (const p of node.properties) patternNames(p.type === 'RestElement' ? p.argument : p.value, out);
+  else if (node.type === 'ArrayPattern') for (const e of node.elements) patternNames(e, out);
+  else if (node.type === 'AssignmentPattern') patternNames(node.left, out);
+  else if (node.type === 'RestElement') patternNames(node.argument, out);
+  else if (node.type === 'TSParameterProperty') patternNames(node.parameter, out);
+  return out;
+}
+
+/** The name a function is known by from where it stands: `function f`, `f = () =>`, `{ f() {} }`, `x.f = function`. */
+function keyName(node: t.Node): string {
+  if (node.type === 'Identifier') return node.name;
+  if (node.type === 'StringLiteral') return node.value;
+  if (node.type === 'MemberExpression' && !node.computed) return keyName(node.property);
+  return '';
+}
+
+function collectSpans(ast: t.File): ParsedFile {
+  // The first span is the file's top level (column -1: no function header to match).
+  const endLine = ast.loc?.end.line ?? 1;
+  const program: FunctionSpan = { startLine: 1, startColumn: -1, bodyLine: 1, bodyColumn: -1, endLine, name: '', parent: null, calls: [], bindings: new Map() };
+  const spans: FunctionSpan[] = [program];
+  const spanOf = new Map<t.Node, FunctionSpan>();
+  /** Names given to function nodes by what holds them (a declarator, a property, an assignment). */
+  const names = new Map<t.Node, string>();
+  const stack: { node: t.Node; owner: FunctionSpan }[] = [{ node: ast, owner: program }];
+  while (stack.length > 0) {
+    const { node, owner: outer } = stack.pop() as { node: t.Node; owner: FunctionSpan };
+    let owner = outer;
+    if (isFunction(node) && node.loc && node.body.loc) {
+      const id = 'id' in node && node.id ? node.id.name : '';
+      const key = 'key' in node ? keyName(node.key) : '';
+      owner = {
+        startLine: node.loc.start.line,
+        startColumn: node.loc.start.column,
+        bodyLine: node.body.loc.start.line,
+        bodyColumn: node.body.loc.start.column,
+        endLine: node.loc.end.line,
+        name: id || key || names.get(node) || '',
+        parent: outer,
+        calls: [],
+        bindings: new Map(),
+      };
+      spans.push(owner);
+      spanOf.set(node, owner);
+      // A declaration's name is bound where it stands; its parameters inside it.
+      if (node.type === 'FunctionDeclaration' && node.id) outer.bindings.set(node.id.name, { kind: 'function', node });
+      for (const param of node.params) for (const name of patternNames(param)) owner.bindings.set(name, { kind: 'other' });
+    }
+    switch (node.type) {
+      case 'CallExpression':
+      case 'NewExpression':
+      case 'OptionalCallExpression': {
+        const callee = calleeOf(node.callee);
+        if (callee !== null && node.loc) owner.calls.push({ ...callee, line: node.loc.start.line });
+        break;
+      }
+      case 'VariableDeclarator': {
+        const module = requiredModule(node.init);
+        if (node.id.type === 'Identifier' && node.init && isFunction(node.init)) {
+          names.set(node.init, node.id.name);
+          owner.bindings.set(node.id.name, { kind: 'function', node: node.init });
+        } else {
+          for (const name of patternNames(node.id)) owner.bindings.set(name, module === null ? { kind: 'other' } : { kind: 'module', specifier: module });
+        }
+        break;
+      }
+      case 'ImportDeclaration':
+        for (const specifier of node.specifiers) owner.bindings.set(specifier.local.name, { kind: 'module', specifier: node.source.value });
+        break;
+      case 'ClassDeclaration':
+        if (node.id) owner.bindings.set(node.id.name, { kind: 'other' });
+        break;
+      case 'CatchClause':
+        for (const name of patternNames(node.param)) owner.bindings.set(name, { kind: 'other' });
+        break;
+      case 'ObjectProperty':
+      case 'ClassProperty':
+        if (isFunction(node.value)) names.set(node.value, keyName(node.key));
+        break;
+      case 'AssignmentExpression':
+        if (isFunction(node.right)) names.set(node.right, keyName(node.left));
+        break;
+    }
+    forEachChild(node, (child) => {
+      stack.push({ node: child, owner });
+    });
+  }
+  // One call per line counts once: `f(f(x))` is still one line.
+  for (const span of spans) {
+    const seen = new Set<string>();
+    span.calls = span.calls.filter((c) => {
+      const key = `${c.line}\u0000${c.name}\u0000${c.root}`;
+      return seen.has(key) ? false : (seen.add(key), true);
+    });
+  }
+  return { spans, spanOf };
+}
+
+/**
+ * The called name and the identifier the callee starts from: `f()` -> f/f, `a.b.f()` -> f/a,
+ * `a?.f()`, `new F()`, and bundlers' `(0, x.f)()`; null for computed callees.
+ */
+function calleeOf(callee: t.Node): { name: string; root: string } | null {
+  if (callee.type === 'Identifier') return { name: callee.name, root: callee.name };
+  if (callee.type === 'SequenceExpression') return calleeOf(callee.expressions[callee.expressions.length - 1]);
+  if (callee.type === 'ParenthesizedExpression' || callee.type === 'TSNonNullExpression') return calleeOf(callee.expression);
+  if ((callee.type === 'MemberExpression' || callee.type === 'OptionalMemberExpression') && !callee.computed && callee.property.type === 'Identifier') {
+    let object: t.Node = callee.object;
+    while (object.type === 'MemberExpression' || object.type === 'OptionalMemberExpression' || object.type === 'CallExpression') object = object.type === 'CallExpression' ? object.callee : object.object;
+    return { name: callee.property.name, root: object.type === 'Identifier' ? object.name : '' };
+  }
+  return null;
+}

@@ -1,0 +1,19 @@
+// A loaded profile's summary as the server sends it, for the client's presentation tests.
+import type { ProfileSummary } from '../../server/protocol/wire';
+
+export function profileSummary(over: Partial<ProfileSummary> = {}): ProfileSummary {
+  return {
+    name: 'before.cpuprofile',
+    path: '/p/before.cpuprofile',
+    format: 'cpuprofile',
+    unit: 'ms',
+    notes: [],
+    samples: 9000,
+    durationMs: 12_345,
+    gcPercent: 8.04,
+    cpuMs: 9000,
+    unresolvedFiles: [],
+    warnings: [],
+    ...over,
+  };
+}
