@@ -98,16 +98,6 @@ const PACKAGE_WALLS = {
  * deletes entries as those branches land. Do not add to this list.
  */
 export const TEMPORARY_CROSSINGS = {
-  // removed by walls-rules: rules reach the engine through rules/api.ts; static stops importing mongooseModels
-  'rules/blocking-sync-call.ts': { by: 'walls-rules', allow: ['server/static/fileGuards', 'server/static/hotContext', 'server/static/imports', 'server/static/runsOnce'] },
-  'rules/connection-per-request.ts': { by: 'walls-rules', allow: ['server/static/hotContext', 'server/static/imports', 'server/static/runsOnce'] },
-  'rules/date-now-hot-path.ts': { by: 'walls-rules', allow: ['server/static/bindings', 'server/static/hotContext'] },
-  'rules/mongoose-count-by-loading.ts': { by: 'walls-rules', allow: ['server/static/bindings'] },
-  'rules/mongoose-missing-lean.ts': { by: 'walls-rules', allow: ['server/static/bindings'] },
-  'rules/mongooseModels.ts': { by: 'walls-rules', allow: ['server/static/bindings', 'server/static/hotContext'] },
-  'rules/serial-heavy-middleware.ts': { by: 'walls-rules', allow: ['server/static/bindings', 'server/static/lazyPaths'] },
-  'rules/spawn-without-env.ts': { by: 'walls-rules', allow: ['server/static/bindings', 'server/static/fileGuards', 'server/static/hotContext', 'server/static/imports'] },
-  'server/static/projectIndex.ts': { by: 'walls-rules', allow: ['rules/mongooseModels'] },
   // removed by: not assigned yet (forEachChild from server/static/walk.ts; analysis/ may import only parse.ts)
   'server/profile/analysis/functionRanges.ts': { by: 'unassigned', allow: ['server/static/walk'] },
 };

@@ -1,6 +1,10 @@
-// The contract between the static engine (server/static) and the rule modules (rules/*.ts).
-// Pure types: no `vscode` import, nothing that does I/O. Positions follow Babel: lines are
-// 1-based, columns 0-based, offsets are UTF-16 indexes into the source text.
+// The contract between the static engine and the rule modules (rules/*.ts): the only door
+// between them. Rules reach the engine through RuleContext (names, imports, the hot context,
+// traversal below a node) and the project index through ProjectView; the engine learns what rules
+// keep of other modules through a ModuleSummarizer (registered in rules/index.ts). Pure types: no
+// `vscode` import, nothing that does I/O, no import of the engine (it implements this contract).
+// Positions follow Babel: lines are 1-based, columns 0-based, offsets are UTF-16 indexes into the
+// source text.
 import type { NodePath, Visitor } from '@babel/traverse';
 import type * as t from '@babel/types';
 
@@ -75,7 +79,7 @@ export interface Finding {
   evidence?: 'code' | 'frequency';
   /**
    * The innermost named function containing the finding, so that profile costs can be joined
-   * onto it (see server/profile). Null at module level.
+   * onto it (by the profile engine). Null at module level.
    */
   enclosingFunction: { name: string; line: number; column: number } | null;
 }
@@ -119,7 +123,10 @@ export interface HotContext {
   readonly servesRequests: boolean;
 }
 
-/** What another module of the project exports that rules care about. */
+/**
+ * What rules keep of another module of the project: one field per project fact, each computed by
+ * a collector that rules register (rules/index.ts `summarizeModule`).
+ */
 export interface ModuleSummary {
   /** Export names bound to mongoose models ('default' for `module.exports =` / `export default`). */
   mongooseModelExports: ReadonlySet<string>;
@@ -130,12 +137,42 @@ export interface ProjectView {
   moduleAt(fromFile: string, specifier: string): ModuleSummary | null;
 }
 
+/**
+ * One module of the project as the project index hands it to the rules' collectors: its
+ * top-level statements (no scopes, no traversal) and what it imports.
+ */
+export interface ProjectModule {
+  readonly filePath: string;
+  readonly program: t.Program;
+  /** Module-level name -> import origin, as RuleContext#importOf. */
+  importOf(localName: string): ImportBinding | null;
+  /** The module name of `require('x')` (`node:` dropped), or null when `node` is not such a call. */
+  requiredModule(node: t.Node | null | undefined): string | null;
+  /**
+   * The summary of the module `specifier` names, resolved from this one (for re-exports); null
+   * for packages, unreadable files and a re-export cycle.
+   */
+  moduleAt(specifier: string): ModuleSummary | null;
+}
+
+/**
+ * Computes a module's summary from its top-level statements. The project index reads, parses,
+ * resolves and caches modules and cuts re-export cycles; it never knows what the facts mean.
+ */
+export type ModuleSummarizer = (module: ProjectModule) => ModuleSummary;
+
 /** Where a local name comes from: `require('x')`, `import ... from 'x'`, with the member taken. */
 export interface ImportBinding {
   source: string;
   /** Imported member ('default' for default/namespace/whole-module require, else the member name). */
   imported: string;
   namespace: boolean;
+}
+
+/** A call or `new` of a module's export: `cp.exec`, destructured `exec`, `require('child_process').exec`. */
+export interface ModuleMember {
+  source: string;
+  member: string;
 }
 
 export interface ReportDescriptor {
@@ -189,6 +226,24 @@ export interface RuleContext {
    * carry no Babel Scope (`path.scope` is unset): the engine resolves names itself, lazily.
    */
   bindingOf(path: NodePath, name: string): LocalBinding | undefined;
+  /**
+   * Which module export a callee designates where `path` is: through the import table for
+   * module-level names, or a `require` inside a function; null for anything local or computed.
+   * `import x from 'cjs'` counts as the whole module, as Node's CJS interop makes it.
+   */
+  moduleMemberOf(path: NodePath, callee: t.Node): ModuleMember | null;
+  /**
+   * A callee as `module:path`, e.g. `mongodb:MongoClient.connect` for `MongoClient.connect` with
+   * `const { MongoClient } = require('mongodb')`, `ioredis:` for `new Redis()` with Redis the whole
+   * module or its default export. Null when the root name is not an import.
+   */
+  qualifiedNameOf(path: NodePath, callee: t.Node): string | null;
+  /**
+   * `path.traverse(visitor, state)` for the paths the engine hands out (they carry no Scope, and
+   * Babel refuses to traverse below a node without one). For a look below one node, such as a
+   * factory's `return`; the file itself is traversed once, by the engine.
+   */
+  traverseBelow<S>(path: NodePath, visitor: Visitor<S>, state?: S): void;
   report(descriptor: ReportDescriptor): void;
 }
 

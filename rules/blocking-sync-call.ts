@@ -1,11 +1,10 @@
 // blocking-sync-call: synchronous child_process / fs / zlib / crypto calls while a server serves (seed 003).
 import type { NodePath } from '@babel/traverse';
 import type * as t from '@babel/types';
-import { isToolingFile } from '../server/static/fileGuards';
-import { viaText } from '../server/static/hotContext';
-import { moduleMemberOf } from '../server/static/imports';
-import { isOnceGuarded } from '../server/static/runsOnce';
 import type { ExecutionContext, RuleModule } from './api';
+import { isOnceGuarded } from './detectors/runsOnce';
+import { isToolingFile } from './detectors/toolingFiles';
+import { viaText } from './detectors/viaText';
 
 /** Modules whose `*Sync` functions block the event loop; fs-extra and graceful-fs mirror fs. */
 const BLOCKING_MODULES = new Set(['child_process', 'fs', 'fs-extra', 'graceful-fs', 'zlib', 'crypto', 'bcrypt', 'bcryptjs']);
@@ -97,7 +96,7 @@ const rule: RuleModule = {
             // A destructured-and-renamed import (`{ execSync: run }`) still resolves below.
             if (callee.type !== 'Identifier' || context.importOf(callee.name) === null) return;
           }
-          const origin = moduleMemberOf(path, callee, context.importOf);
+          const origin = context.moduleMemberOf(path, callee);
           if (!origin || !BLOCKING_MODULES.has(origin.source) || !origin.member.endsWith('Sync')) return;
           if (isEnsureDirectory(path, origin.member, context.source) || isOnceGuarded(path, context.source)) return;
           const asyncName = origin.member.slice(0, -'Sync'.length);

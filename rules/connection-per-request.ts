@@ -1,10 +1,9 @@
 // connection-per-request: opening a database / Redis / TCP connection inside a handler (seed 002).
 import type { NodePath } from '@babel/traverse';
 import type * as t from '@babel/types';
-import { isOnceGuarded } from '../server/static/runsOnce';
-import { viaText } from '../server/static/hotContext';
-import { qualifiedNameOf } from '../server/static/imports';
 import type { ExecutionContext, RuleModule } from './api';
+import { isOnceGuarded } from './detectors/runsOnce';
+import { viaText } from './detectors/viaText';
 
 /** `module:export` names that open a connection when called. */
 const CONNECTING_CALLS = new Set([
@@ -67,7 +66,7 @@ const rule: RuleModule = {
         // A bare name is worth resolving if imported, named like a connector, or a class (lazy `require` inside a handler).
         return;
       }
-      const name = qualifiedNameOf(path, callee, context.importOf);
+      const name = context.qualifiedNameOf(path, callee);
       if (name === null || !(isNew ? CONNECTING_CLASSES : CONNECTING_CALLS).has(name)) return;
       // `if (db) return;` ... `db = client.db()`: the first request connects, the others reuse it.
       if (isOnceGuarded(path, context.source)) return;

@@ -1,13 +1,12 @@
 // date-now-hot-path: reading the wall clock per request / per message (seed 000).
 import type { NodePath } from '@babel/traverse';
 import type * as t from '@babel/types';
-import { bindingOf } from '../server/static/bindings';
-import { viaText } from '../server/static/hotContext';
 import type { ExecutionContext, RuleContext, RuleModule } from './api';
+import { viaText } from './detectors/viaText';
 
 /** `Date` here is the global, not a local class or parameter. */
-function isGlobalDate(path: NodePath, node: t.Node): boolean {
-  return node.type === 'Identifier' && node.name === 'Date' && bindingOf(path, 'Date') === undefined;
+function isGlobalDate(path: NodePath, node: t.Node, context: RuleContext): boolean {
+  return node.type === 'Identifier' && node.name === 'Date' && context.bindingOf(path, 'Date') === undefined;
 }
 
 /** `a.b.c` / `x` as text, for comparing an assignment target with an `if` test. */
@@ -191,11 +190,11 @@ const rule: RuleModule = {
         CallExpression(path) {
           const callee = path.node.callee;
           if (callee.type !== 'MemberExpression' || callee.computed || callee.property.type !== 'Identifier') return;
-          if (callee.property.name !== 'now' || !isGlobalDate(path, callee.object)) return;
+          if (callee.property.name !== 'now' || !isGlobalDate(path, callee.object, context)) return;
           pending.push({ path, node: path.node, call: 'Date.now()' });
         },
         NewExpression(path) {
-          if (path.node.arguments.length > 0 || !isGlobalDate(path, path.node.callee)) return;
+          if (path.node.arguments.length > 0 || !isGlobalDate(path, path.node.callee, context)) return;
           const parent = path.parent;
           if (parent.type === 'UnaryExpression' && parent.operator === '+') {
             pending.push({ path, node: parent, call: '+new Date()' });

@@ -2,9 +2,8 @@
 // database could count them (seed 004's count endpoint: TTFB ~5 s -> 197 ms).
 import type { NodePath } from '@babel/traverse';
 import type * as t from '@babel/types';
-import { bindingOf } from '../server/static/bindings';
 import type { Fix, HotContext, RuleContext, RuleModule } from './api';
-import { memberName, modelLabel, modelQueryAt, valueRoot, whereItRuns, type ModelQuery } from './mongooseModels';
+import { ModelFinder, memberName, modelLabel, modelQueryAt, valueRoot, whereItRuns, type ModelQuery } from './detectors/mongooseModels';
 
 /** Chained methods a count can drop without changing the number (they shape or order documents). */
 const COUNT_NEUTRAL_METHODS = new Set(['exec', 'lean', 'select', 'projection', 'sort', 'populate', 'then', 'session', 'comment', 'maxTimeMS']);
@@ -35,9 +34,9 @@ function isTruthinessTest(path: NodePath): boolean {
  * Every reference of the variable is a `.length` read or a truthiness test (formio:
  * `if (!actions || !actions.length) throw ...`), and at least one reads the length.
  */
-function onlyLengthReads(id: NodePath): boolean {
+function onlyLengthReads(id: NodePath, context: RuleContext): boolean {
   if (id.node.type !== 'Identifier') return false;
-  const binding = bindingOf(id, id.node.name);
+  const binding = context.bindingOf(id, id.node.name);
   if (!binding || !binding.constant || binding.referencePaths.length === 0) return false;
   return binding.referencePaths.some((reference) => isLengthRead(reference) !== null) &&
     binding.referencePaths.every((reference) => isLengthRead(reference) !== null || isTruthinessTest(reference));
@@ -70,7 +69,7 @@ function countFixes(query: ModelQuery, context: RuleContext): Fix[] | null {
     const callback = query.then.get('arguments')[0];
     if (!callback || !(callback.isArrowFunctionExpression() || callback.isFunctionExpression())) return null;
     const param: NodePath | undefined = (callback as NodePath<t.ArrowFunctionExpression | t.FunctionExpression>).get('params.0') as NodePath | undefined;
-    if (!param?.node || !onlyLengthReads(param)) return null;
+    if (!param?.node || !onlyLengthReads(param, context)) return null;
     const body = callback.node.body;
     const direct = body.type === 'MemberExpression' && memberName(body) === 'length' &&
       body.object.type === 'Identifier' && param.node.type === 'Identifier' && body.object.name === param.node.name;
@@ -81,14 +80,14 @@ function countFixes(query: ModelQuery, context: RuleContext): Fix[] | null {
     // Model.find(q, (err, docs) => res.json({ count: docs.length })): no fix offered, the callback's
     // parameter would change meaning.
     const param = query.callback.get('params')[1];
-    return param?.node && onlyLengthReads(param) ? [] : null;
+    return param?.node && onlyLengthReads(param, context) ? [] : null;
   }
   const parent = valueRoot(query.end).parentPath;
   if (!parent?.isAwaitExpression()) return null;
   const length = isLengthRead(parent);
   if (length !== null) return count === null ? [] : replace(title, length.node.start, length.node.end, `(await ${count})`); // (await M.find(q)).length
   const declarator = valueRoot(parent).parentPath;
-  if (declarator?.isVariableDeclarator() && declarator.node.init === valueRoot(parent).node && onlyLengthReads(declarator.get('id'))) {
+  if (declarator?.isVariableDeclarator() && declarator.node.init === valueRoot(parent).node && onlyLengthReads(declarator.get('id'), context)) {
     return []; // const docs = await M.find(q); ... docs.length — renaming the variable's meaning is left to the author
   }
   return null;
@@ -109,10 +108,11 @@ export const mongooseCountByLoading: RuleModule = {
     fixable: true,
   },
   create(context) {
+    const models = new ModelFinder(context);
     return {
       visitor: {
         CallExpression(path) {
-          const query = modelQueryAt(path, context);
+          const query = modelQueryAt(path, models);
           if (query === null || query.other !== null || query.resultKind !== 'array') return;
           const fixes = countFixes(query, context);
           if (fixes === null) return;

@@ -2,9 +2,10 @@
 // mongoose's hydration into full documents (completeMany, 2+ s in seed 004) is pure overhead.
 import type { NodePath } from '@babel/traverse';
 import type * as t from '@babel/types';
-import { bindingOf } from '../server/static/bindings';
-import type { HotContext, RuleModule } from './api';
-import { memberName, methodCallOn, modelLabel, modelQueryAt, unwrapExpression, valueRoot, whereItRuns, type ModelQuery } from './mongooseModels';
+import type { HotContext, RuleContext, RuleModule } from './api';
+import {
+  ModelFinder, memberName, methodCallOn, modelLabel, modelQueryAt, unwrapExpression, valueRoot, whereItRuns, type ModelQuery,
+} from './detectors/mongooseModels';
 
 /** What a value turned out to be used for. */
 interface Usage {
@@ -40,18 +41,18 @@ function merge(a: Usage, b: Usage): Usage {
 }
 
 /** Every read of a variable bound to the value (const/let declarator or a callback parameter). */
-function usageOfBinding(id: NodePath, kind: ValueKind, depth: number): Usage {
+function usageOfBinding(id: NodePath, kind: ValueKind, depth: number, context: RuleContext): Usage {
   const node = id.node;
   if (node.type !== 'Identifier') {
     // Destructuring a document reads fields (plain data); destructuring an array takes documents
     // out that we no longer follow.
     return kind === 'array' ? DOCUMENT_USE : NONE;
   }
-  const binding = bindingOf(id, node.name);
+  const binding = context.bindingOf(id, node.name);
   if (!binding) return DOCUMENT_USE;
   let usage = NONE;
   for (const reference of binding.referencePaths) {
-    usage = merge(usage, usageOf(reference, kind, depth + 1));
+    usage = merge(usage, usageOf(reference, kind, depth + 1, context));
     if (usage.documentUse) return usage;
   }
   return usage;
@@ -69,7 +70,7 @@ function callbackParam(call: NodePath<t.CallExpression>, index: number): NodePat
  * A returned result leaves as data, unless a caller in this module uses it as a document:
  * `const u = await getUser(id); u.save()` keeps `getUser`'s query unflagged.
  */
-function usageOfReturn(returnOrArrow: NodePath, kind: ValueKind, depth: number): Usage {
+function usageOfReturn(returnOrArrow: NodePath, kind: ValueKind, depth: number, context: RuleContext): Usage {
   const fn = returnOrArrow.isArrowFunctionExpression() ? returnOrArrow : returnOrArrow.getFunctionParent();
   // A query handed out unexecuted from a plain function (a query helper) is the caller's to finish:
   // it may chain `.lean()` itself, so only what callers in this module do with it counts.
@@ -80,13 +81,13 @@ function usageOfReturn(returnOrArrow: NodePath, kind: ValueKind, depth: number):
   if (fn.isFunctionDeclaration() && fn.node.id) name = fn.node.id.name;
   const holder = fn.parentPath;
   if (holder?.isVariableDeclarator() && holder.node.init === fn.node && holder.node.id.type === 'Identifier') name = holder.node.id.name;
-  const binding = name === null ? undefined : bindingOf(fn.parentPath ?? fn, name);
+  const binding = name === null ? undefined : context.bindingOf(fn.parentPath ?? fn, name);
   if (!binding) return returned;
   let usage = returned;
   for (const reference of binding.referencePaths) {
     const call = reference.parentPath;
     if (!call?.isCallExpression() || call.node.callee !== reference.node) continue;
-    usage = merge(usage, usageOf(call, kind, depth + 1));
+    usage = merge(usage, usageOf(call, kind, depth + 1, context));
     if (usage.documentUse) break;
   }
   return usage;
@@ -125,7 +126,7 @@ function usageOfDocumentMember(member: NodePath): Usage {
 }
 
 /** Follows one occurrence of the value to what consumes it. */
-function usageOf(path: NodePath, kind: ValueKind, depth: number): Usage {
+function usageOf(path: NodePath, kind: ValueKind, depth: number, context: RuleContext): Usage {
   if (depth > MAX_FLOW_DEPTH) return DOCUMENT_USE; // too far to tell: assume the document is needed
   const value = valueRoot(path);
   const parent = value.parentPath;
@@ -134,26 +135,26 @@ function usageOf(path: NodePath, kind: ValueKind, depth: number): Usage {
 
   if (parent.isReturnStatement() || (parent.isArrowFunctionExpression() && parent.node.body === node)) {
     // Returned from `docs.map(d => d)` or `.then(d => d)`: the caller's result is followed instead.
-    return isCallbackReturn(parent) ? NONE : usageOfReturn(parent, kind, depth);
+    return isCallbackReturn(parent) ? NONE : usageOfReturn(parent, kind, depth, context);
   }
-  if (parent.isAwaitExpression()) return usageOf(parent, kind, depth + 1);
-  if (parent.isConditionalExpression() && parent.node.test !== node) return usageOf(parent, kind, depth + 1);
-  if (parent.isLogicalExpression()) return usageOf(parent, kind, depth + 1);
+  if (parent.isAwaitExpression()) return usageOf(parent, kind, depth + 1, context);
+  if (parent.isConditionalExpression() && parent.node.test !== node) return usageOf(parent, kind, depth + 1, context);
+  if (parent.isLogicalExpression()) return usageOf(parent, kind, depth + 1, context);
   if (parent.isSequenceExpression()) {
     const last = parent.node.expressions[parent.node.expressions.length - 1];
-    return last === node ? usageOf(parent, kind, depth + 1) : NONE;
+    return last === node ? usageOf(parent, kind, depth + 1, context) : NONE;
   }
-  if (parent.isVariableDeclarator() && parent.node.init === node) return usageOfBinding(parent.get('id'), kind, depth);
-  if (parent.isAssignmentExpression() && parent.node.right === node) return usageOfAssignment(parent, kind, depth);
+  if (parent.isVariableDeclarator() && parent.node.init === node) return usageOfBinding(parent.get('id'), kind, depth, context);
+  if (parent.isAssignmentExpression() && parent.node.right === node) return usageOfAssignment(parent, kind, depth, context);
   if ((parent.isObjectProperty() && parent.node.value === node) || parent.isSpreadElement()) {
     // `{ users: docs }`, `{ ...doc }`: the container carries the value on.
     const container = parent.parentPath;
-    if (container && (container.isObjectExpression() || container.isArrayExpression())) return usageOf(container, 'plain', depth + 1);
+    if (container && (container.isObjectExpression() || container.isArrayExpression())) return usageOf(container, 'plain', depth + 1, context);
     return DOCUMENT_USE;
   }
   if (parent.isArrayExpression()) {
     const index = parent.node.elements.indexOf(node as t.Expression);
-    return usageThroughPromiseAll(parent, index, kind, depth) ?? usageOf(parent, 'plain', depth + 1);
+    return usageThroughPromiseAll(parent, index, kind, depth, context) ?? usageOf(parent, 'plain', depth + 1, context);
   }
   if (parent.isCallExpression() && parent.node.arguments.includes(node as t.Expression)) return usageAsArgument(parent, node);
   if (parent.isNewExpression()) return DOCUMENT_USE;
@@ -161,9 +162,9 @@ function usageOf(path: NodePath, kind: ValueKind, depth: number): Usage {
     if (kind !== 'array') return NONE;
     const left = parent.get('left');
     const declared = left.isVariableDeclaration() ? left.get('declarations')[0]?.get('id') : null;
-    return declared ? usageOfBinding(declared, 'doc', depth) : DOCUMENT_USE;
+    return declared ? usageOfBinding(declared, 'doc', depth, context) : DOCUMENT_USE;
   }
-  if (parent.isMemberExpression() && parent.node.object === node) return usageAsObject(value, parent, kind, depth);
+  if (parent.isMemberExpression() && parent.node.object === node) return usageAsObject(value, parent, kind, depth, context);
   // Tests, comparisons, template literals, typeof: reading, not needing a document.
   return NONE;
 }
@@ -172,7 +173,7 @@ function usageOf(path: NodePath, kind: ValueKind, depth: number): Usage {
  * `const [users, tasks] = await Promise.all([User.find(), Task.find()])`: the query at `index`
  * becomes that element of the pattern. Null when the array is not awaited that way.
  */
-function usageThroughPromiseAll(array: NodePath<t.ArrayExpression>, index: number, kind: ValueKind, depth: number): Usage | null {
+function usageThroughPromiseAll(array: NodePath<t.ArrayExpression>, index: number, kind: ValueKind, depth: number, context: RuleContext): Usage | null {
   const call = valueRoot(array).parentPath;
   if (!call?.isCallExpression() || call.node.arguments.length !== 1 || call.node.arguments[0] !== valueRoot(array).node) return null;
   const callee = unwrapExpression(call.node.callee);
@@ -186,12 +187,12 @@ function usageThroughPromiseAll(array: NodePath<t.ArrayExpression>, index: numbe
   if (!pattern.isArrayPattern()) return null;
   const element = pattern.get('elements')[index];
   if (!element?.node) return NONE; // skipped hole: the result is dropped
-  return element.isIdentifier() ? usageOfBinding(element, kind, depth) : DOCUMENT_USE;
+  return element.isIdentifier() ? usageOfBinding(element, kind, depth, context) : DOCUMENT_USE;
 }
 
-function usageOfAssignment(assignment: NodePath<t.AssignmentExpression>, kind: ValueKind, depth: number): Usage {
+function usageOfAssignment(assignment: NodePath<t.AssignmentExpression>, kind: ValueKind, depth: number, context: RuleContext): Usage {
   const left = unwrapExpression(assignment.node.left);
-  if (left.type === 'Identifier') return usageOfBinding(assignment.get('left'), kind, depth);
+  if (left.type === 'Identifier') return usageOfBinding(assignment.get('left'), kind, depth, context);
   // koa `ctx.body = docs` serializes; anything else stores the value somewhere we cannot follow.
   if (left.type === 'MemberExpression' && memberName(left) === 'body') return { sink: 'assigned to ctx.body', documentUse: false };
   return DOCUMENT_USE;
@@ -224,24 +225,24 @@ function usageAsArgument(call: NodePath<t.CallExpression>, argument: t.Node): Us
   return DOCUMENT_USE;
 }
 
-function usageAsObject(value: NodePath, member: NodePath<t.MemberExpression>, kind: ValueKind, depth: number): Usage {
+function usageAsObject(value: NodePath, member: NodePath<t.MemberExpression>, kind: ValueKind, depth: number, context: RuleContext): Usage {
   if (kind === 'plain') return NONE;
   if (kind === 'doc') return usageOfDocumentMember(member);
   const name = memberName(member.node);
-  if (member.node.computed && name === null) return usageOf(member, 'doc', depth + 1); // docs[i]
+  if (member.node.computed && name === null) return usageOf(member, 'doc', depth + 1, context); // docs[i]
   if (name === 'length') return NONE;
   const call = methodCallOn(value);
   if (call === null) return NONE;
   if (ELEMENT_CALLBACK_METHODS.has(call.name) || call.name === 'reduce') {
     const param = callbackParam(call.call, call.name === 'reduce' ? 1 : 0);
     if (param === null) return DOCUMENT_USE; // docs.map(format): an unknown function sees each document
-    const perElement = param === 'none' ? NONE : usageOfBinding(param, 'doc', depth);
+    const perElement = param === 'none' ? NONE : usageOfBinding(param, 'doc', depth, context);
     if (perElement.documentUse) return perElement;
     const resultKind = ARRAY_RESULT_KIND[call.name] ?? null;
-    return resultKind === null ? perElement : merge(perElement, usageOf(call.call, resultKind, depth + 1));
+    return resultKind === null ? perElement : merge(perElement, usageOf(call.call, resultKind, depth + 1, context));
   }
   const resultKind = ARRAY_RESULT_KIND[call.name];
-  return resultKind ? usageOf(call.call, resultKind, depth + 1) : NONE;
+  return resultKind ? usageOf(call.call, resultKind, depth + 1, context) : NONE;
 }
 
 /**
@@ -289,24 +290,25 @@ export const mongooseMissingLean: RuleModule = {
     fixable: true,
   },
   create(context) {
+    const models = new ModelFinder(context);
     return {
       visitor: {
         CallExpression(path) {
-          const query = modelQueryAt(path, context);
+          const query = modelQueryAt(path, models);
           if (query === null || query.lean || query.other !== null) return;
           let usage: Usage;
           if (query.then !== null) {
             const param = callbackParam(query.then, 0);
             if (param === null || param === 'none') return;
-            usage = usageOfBinding(param, query.resultKind, 0);
+            usage = usageOfBinding(param, query.resultKind, 0, context);
           } else if (query.callback !== null) {
             // Model.find(q, function (err, docs) {...}) / query.exec((err, doc) => ...)
             const param = query.callback.get('params')[1];
             if (!param) return;
-            usage = usageOfBinding(param, query.resultKind, 0);
+            usage = usageOfBinding(param, query.resultKind, 0, context);
           } else {
             const handedOut = !query.chained.includes('exec') && isPlainFunctionReturn(query.end);
-            usage = usageOf(query.end, handedOut ? 'query' : query.resultKind, 0);
+            usage = usageOf(query.end, handedOut ? 'query' : query.resultKind, 0, context);
           }
           if (usage.documentUse || usage.sink === null) return;
           const end = path.node.end;

@@ -3,10 +3,8 @@
 // mdl.fillCreator(), mdl.fillExecutor() chain).
 import type { NodePath } from '@babel/traverse';
 import type * as t from '@babel/types';
-import { bindingOf } from '../server/static/bindings';
-import { traverseBelow } from '../server/static/lazyPaths';
-import type { RuleModule } from './api';
-import { memberName, unwrapExpression, valueRoot } from './mongooseModels';
+import type { RuleContext, RuleModule } from './api';
+import { memberName, unwrapExpression, valueRoot } from './detectors/mongooseModels';
 
 /** Registration methods of express / express.Router / koa-router / fastify. */
 const ROUTE_METHODS = new Set(['get', 'post', 'put', 'patch', 'delete', 'del', 'all', 'head', 'options', 'use']);
@@ -60,22 +58,22 @@ function sourceText(node: t.Node, source: string): string {
 }
 
 /** The function a binding holds: `function f() {}`, `const f = () => {}`, `const f = factory()`. */
-function functionOfBinding(id: NodePath<t.Identifier>, depth: number): FunctionPath | null {
-  const binding = bindingOf(id, id.node.name);
+function functionOfBinding(id: NodePath<t.Identifier>, depth: number, context: RuleContext): FunctionPath | null {
+  const binding = context.bindingOf(id, id.node.name);
   if (!binding || !binding.constant) return null;
   const declaration = binding.path;
   if (isFunctionPath(declaration)) return declaration;
   if (!declaration.isVariableDeclarator()) return null;
   const init = declaration.get('init');
-  return init.node ? functionOfValue(init as NodePath, depth + 1) : null;
+  return init.node ? functionOfValue(init as NodePath, depth + 1, context) : null;
 }
 
 /** `mdl.fillCreator` where `const mdl = { fillCreator() {...} }` (or `fillCreator: fn`). */
-function functionOfProperty(member: NodePath<t.MemberExpression>, depth: number): FunctionPath | null {
+function functionOfProperty(member: NodePath<t.MemberExpression>, depth: number, context: RuleContext): FunctionPath | null {
   const object = member.get('object');
   const name = memberName(member.node);
   if (!object.isIdentifier() || name === null) return null;
-  const binding = bindingOf(object, object.node.name);
+  const binding = context.bindingOf(object, object.node.name);
   const declaration = binding?.path;
   if (!declaration?.isVariableDeclarator()) return null;
   const init = declaration.get('init');
@@ -85,44 +83,44 @@ function functionOfProperty(member: NodePath<t.MemberExpression>, depth: number)
     const keyName = key?.type === 'Identifier' ? key.name : key?.type === 'StringLiteral' ? key.value : null;
     if (keyName !== name || (prop.node.type !== 'SpreadElement' && prop.node.computed)) continue;
     if (prop.isObjectMethod()) return prop;
-    if (prop.isObjectProperty()) return functionOfValue(prop.get('value') as NodePath, depth + 1);
+    if (prop.isObjectProperty()) return functionOfValue(prop.get('value') as NodePath, depth + 1, context);
   }
   return null;
 }
 
 /** The function a factory returns: `() => (req, res, next) => ...` or `return function (req, res, next) {...}`. */
-function returnedFunction(factory: FunctionPath, depth: number): FunctionPath | null {
+function returnedFunction(factory: FunctionPath, depth: number, context: RuleContext): FunctionPath | null {
   const body = factory.get('body');
-  if (!Array.isArray(body) && !body.isBlockStatement()) return functionOfValue(body as NodePath, depth + 1);
+  if (!Array.isArray(body) && !body.isBlockStatement()) return functionOfValue(body as NodePath, depth + 1, context);
   let found: FunctionPath | null = null;
-  traverseBelow(factory, {
+  context.traverseBelow(factory, {
     Function(inner) {
       inner.skip(); // returns of nested functions are not the factory's
     },
     ReturnStatement(ret) {
       if (found !== null) return;
       const argument = ret.get('argument');
-      if (argument.node) found = functionOfValue(argument as NodePath, depth + 1);
+      if (argument.node) found = functionOfValue(argument as NodePath, depth + 1, context);
     },
   });
   return found;
 }
 
 /** Resolves an expression to the middleware function it denotes, within this module. */
-function functionOfValue(path: NodePath, depth: number): FunctionPath | null {
+function functionOfValue(path: NodePath, depth: number, context: RuleContext): FunctionPath | null {
   if (depth > MAX_FACTORY_DEPTH) return null;
   let value = path;
   while (unwrapExpression(value.node) !== value.node) value = value.get('expression') as NodePath;
   if (isFunctionPath(value)) return value;
-  if (value.isIdentifier()) return functionOfBinding(value, depth);
-  if (value.isMemberExpression()) return functionOfProperty(value, depth);
+  if (value.isIdentifier()) return functionOfBinding(value, depth, context);
+  if (value.isMemberExpression()) return functionOfProperty(value, depth, context);
   if (value.isCallExpression()) {
     // A factory call: mdl.toJson(), checkRole('admin')
     const callee = value.get('callee');
     let factory: FunctionPath | null = null;
-    if (callee.isIdentifier()) factory = functionOfBinding(callee, depth);
-    else if (callee.isMemberExpression()) factory = functionOfProperty(callee, depth);
-    return factory ? returnedFunction(factory, depth) : null;
+    if (callee.isIdentifier()) factory = functionOfBinding(callee, depth, context);
+    else if (callee.isMemberExpression()) factory = functionOfProperty(callee, depth, context);
+    return factory ? returnedFunction(factory, depth, context) : null;
   }
   return null;
 }
@@ -137,9 +135,9 @@ function labelOf(path: NodePath, fn: FunctionPath, source: string): string {
 }
 
 /** `const chain = [a, b]` used as `app.get(path, chain)`: the array literal. */
-function arrayOfBinding(arg: NodePath): NodePath | null {
+function arrayOfBinding(arg: NodePath, context: RuleContext): NodePath | null {
   if (!arg.isIdentifier()) return null;
-  const binding = bindingOf(arg, arg.node.name);
+  const binding = context.bindingOf(arg, arg.node.name);
   const declaration = binding?.path;
   if (!binding || !binding.constant || !declaration?.isVariableDeclarator()) return null;
   const init = declaration.get('init');
@@ -147,14 +145,14 @@ function arrayOfBinding(arg: NodePath): NodePath | null {
 }
 
 /** The middleware expressions of a registration call, arrays and fastify hook options flattened. */
-function middlewareArguments(call: NodePath<t.CallExpression>): NodePath[] {
+function middlewareArguments(call: NodePath<t.CallExpression>, context: RuleContext): NodePath[] {
   const out: NodePath[] = [];
   const seen = new Set<t.Node>(); // `const a = [a]` must not loop
   const add = (arg: NodePath): void => {
     if (seen.has(arg.node)) return;
     seen.add(arg.node);
     const node = unwrapExpression(arg.node);
-    const array = arrayOfBinding(arg);
+    const array = arrayOfBinding(arg, context);
     if (arg.isSpreadElement()) {
       // app.get('/tasks', ...chain, handler): the spread array's elements join the chain in place.
       add(arg.get('argument') as NodePath);
@@ -200,10 +198,10 @@ function registrationMethod(call: t.CallExpression, source: string): { method: s
   return { method, receiver: `${sourceText(receiver, source)} ${mount}` };
 }
 
-function middlewaresOf(call: NodePath<t.CallExpression>, source: string): Middleware[] {
+function middlewaresOf(call: NodePath<t.CallExpression>, source: string, context: RuleContext): Middleware[] {
   const out: Middleware[] = [];
-  for (const arg of middlewareArguments(call)) {
-    const fn = functionOfValue(arg, 0);
+  for (const arg of middlewareArguments(call, context)) {
+    const fn = functionOfValue(arg, 0, context);
     // Error handlers (err, req, res, next) are not part of the normal chain.
     if (fn && fn.node.params.length <= 3) out.push({ label: labelOf(arg, fn, source), fn, registration: call });
   }
@@ -249,7 +247,7 @@ function slotAccessOf(reference: NodePath, index: number): SlotAccess | 'opaque'
 }
 
 /** Is `path` (a value) walked by an iteration: `x.map(...)`, `for (... of x)`, through one `const` alias? */
-function isIterated(path: NodePath, aliasDepth = 0): boolean {
+function isIterated(path: NodePath, context: RuleContext, aliasDepth = 0): boolean {
   const value = valueRoot(path);
   const parent = value.parentPath;
   if (!parent) return false;
@@ -262,13 +260,13 @@ function isIterated(path: NodePath, aliasDepth = 0): boolean {
   if (aliasDepth === 0 && parent.isVariableDeclarator() && parent.node.init === value.node) {
     const id = parent.get('id');
     if (!id.isIdentifier()) return false;
-    const binding = bindingOf(id, id.node.name);
-    return binding?.referencePaths.some((ref) => isIterated(ref, 1)) === true;
+    const binding = context.bindingOf(id, id.node.name);
+    return binding?.referencePaths.some((ref) => isIterated(ref, context, 1)) === true;
   }
   return false;
 }
 
-function recordAccess(effects: Effects, access: SlotAccess): void {
+function recordAccess(effects: Effects, access: SlotAccess, context: RuleContext): void {
   const parent = access.top.parentPath;
   const top = access.top.node;
   const assigned = parent?.isAssignmentExpression() && parent.node.left === top;
@@ -282,16 +280,16 @@ function recordAccess(effects: Effects, access: SlotAccess): void {
   }
   effects.reads.add(access.key);
   if (callee !== null && MUTATING_METHODS.has(callee)) effects.writes.add(access.key);
-  if (isIterated(access.slot)) effects.iterates.set(access.key, access.display);
+  if (isIterated(access.slot, context)) effects.iterates.set(access.key, access.display);
 }
 
 /** Methods that answer the request (express res, koa ctx, fastify reply). */
 const RESPONDING_METHODS = new Set(['send', 'json', 'jsonp', 'end', 'sendStatus', 'status', 'redirect', 'render', 'writeHead', 'sendFile', 'download', 'throw', 'assert', 'code']);
 
 /** Does the middleware answer or abort the request somewhere (so later middlewares depend on it)? */
-function mayEndRequest(fn: FunctionPath, requestNames: ReadonlySet<string>): boolean {
+function mayEndRequest(fn: FunctionPath, requestNames: ReadonlySet<string>, context: RuleContext): boolean {
   let ends = false;
-  traverseBelow(fn, {
+  context.traverseBelow(fn, {
     ThrowStatement() {
       ends = true;
     },
@@ -315,7 +313,7 @@ function mayEndRequest(fn: FunctionPath, requestNames: ReadonlySet<string>): boo
 }
 
 /** Does the function itself (not a nested callback) wait on I/O? */
-function awaitsIo(fn: FunctionPath, paramNames: ReadonlySet<string>): boolean {
+function awaitsIo(fn: FunctionPath, paramNames: ReadonlySet<string>, context: RuleContext): boolean {
   let found = false;
   const isParamCall = (node: t.Node): boolean => {
     const target = unwrapExpression(node);
@@ -323,7 +321,7 @@ function awaitsIo(fn: FunctionPath, paramNames: ReadonlySet<string>): boolean {
     const callee = unwrapExpression(target.callee);
     return callee.type === 'Identifier' && paramNames.has(callee.name); // await next()
   };
-  traverseBelow(fn, {
+  context.traverseBelow(fn, {
     AwaitExpression(path) {
       const argument = unwrapExpression(path.node.argument);
       if (path.getFunctionParent() === fn && (argument.type === 'CallExpression' || argument.type === 'OptionalCallExpression') && !isParamCall(argument)) found = true;
@@ -339,10 +337,10 @@ function awaitsIo(fn: FunctionPath, paramNames: ReadonlySet<string>): boolean {
       // Callback I/O that continues the chain from inside the callback: db.get(id, (err, row) => { ...; next(); })
       const callbacks = path.get('arguments').filter((arg) => arg.isFunction());
       for (const callback of callbacks) {
-        traverseBelow(callback, {
+        context.traverseBelow(callback, {
           CallExpression(inner) {
             const innerCallee = unwrapExpression(inner.node.callee);
-            if (innerCallee.type === 'Identifier' && paramNames.has(innerCallee.name) && bindingOf(fn, innerCallee.name) === bindingOf(inner, innerCallee.name)) found = true;
+            if (innerCallee.type === 'Identifier' && paramNames.has(innerCallee.name) && context.bindingOf(fn, innerCallee.name) === context.bindingOf(inner, innerCallee.name)) found = true;
           },
         });
       }
@@ -351,7 +349,7 @@ function awaitsIo(fn: FunctionPath, paramNames: ReadonlySet<string>): boolean {
   return found;
 }
 
-function effectsOf(fn: FunctionPath): Effects {
+function effectsOf(fn: FunctionPath, context: RuleContext): Effects {
   const effects: Effects = { awaitsIo: false, gates: false, reads: new Set(), writes: new Set(), opaque: false, iterates: new Map() };
   const params = fn.get('params');
   const nextNames = new Set<string>();
@@ -365,7 +363,7 @@ function effectsOf(fn: FunctionPath): Effects {
       return;
     }
     if (!param.isIdentifier()) return;
-    const binding = bindingOf(fn, param.node.name);
+    const binding = context.bindingOf(fn, param.node.name);
     if (!binding) return;
     // The last parameter of a 2- or 3-parameter middleware is `next`.
     if (index === params.length - 1 && params.length >= 2) nextNames.add(param.node.name);
@@ -374,14 +372,14 @@ function effectsOf(fn: FunctionPath): Effects {
       if (access === 'opaque') {
         effects.opaque = true;
       } else if (access !== null) {
-        recordAccess(effects, access);
+        recordAccess(effects, access, context);
       } else if (!nextNames.has(param.node.name)) {
         escapeOf(reference, index, effects);
       }
     }
   });
-  effects.awaitsIo = awaitsIo(fn, nextNames);
-  effects.gates = mayEndRequest(fn, new Set(params.flatMap((p) => (p.isIdentifier() && !nextNames.has(p.node.name) ? [p.node.name] : []))));
+  effects.awaitsIo = awaitsIo(fn, nextNames, context);
+  effects.gates = mayEndRequest(fn, new Set(params.flatMap((p) => (p.isIdentifier() && !nextNames.has(p.node.name) ? [p.node.name] : []))), context);
   return effects;
 }
 
@@ -444,7 +442,7 @@ export const serialHeavyMiddleware: RuleModule = {
     /** Checks one chain (one route, or a run of consecutive `use` statements) and reports. */
     const checkChain = (chain: readonly Middleware[]): void => {
       if (chain.length < 2) return;
-      const effects = new Map(chain.map((m) => [m, effectsOf(m.fn)] as const));
+      const effects = new Map(chain.map((m) => [m, effectsOf(m.fn, context)] as const));
       const group: Middleware[] = [];
       for (const m of chain) {
         const mine = effects.get(m);
@@ -484,7 +482,7 @@ export const serialHeavyMiddleware: RuleModule = {
           checkChain(run);
           run = [];
         }
-        run.push(...middlewaresOf(use.call, context.source));
+        run.push(...middlewaresOf(use.call, context.source, context));
       }
       checkChain(run);
     };
@@ -504,7 +502,7 @@ export const serialHeavyMiddleware: RuleModule = {
             uses.set(holder, list);
             return;
           }
-          checkChain(middlewaresOf(path, context.source));
+          checkChain(middlewaresOf(path, context.source, context));
         },
       },
       finish() {

@@ -1,11 +1,9 @@
 // spawn-without-env: child_process calls that copy the whole environment on every call (seed 003).
 import type { NodePath } from '@babel/traverse';
 import type * as t from '@babel/types';
-import { bindingOf } from '../server/static/bindings';
-import { moduleMemberOf, qualifiedNameOf, type ModuleMember } from '../server/static/imports';
-import { isToolingFile } from '../server/static/fileGuards';
-import { viaText } from '../server/static/hotContext';
-import type { ExecutionContext, Fix, HotContext, ImportBinding, ReportDescriptor, RuleContext, RuleModule } from './api';
+import type { ExecutionContext, Fix, HotContext, ModuleMember, ReportDescriptor, RuleContext, RuleModule } from './api';
+import { isToolingFile } from './detectors/toolingFiles';
+import { viaText } from './detectors/viaText';
 
 /** child_process functions and whether their second argument may be an `args` array. */
 const SPAWNERS = new Map<string, { takesArgs: boolean }>([
@@ -72,24 +70,24 @@ function keyIs(property: t.ObjectProperty | t.ObjectMethod, name: string): boole
 }
 
 /** `const opts = { ... }` in scope -> its object literal, so `execSync(cmd, opts)` can be judged. */
-function objectOfBinding(path: NodePath, node: t.Node): t.ObjectExpression | null {
+function objectOfBinding(path: NodePath, node: t.Node, lookup: Lookup): t.ObjectExpression | null {
   if (node.type !== 'Identifier') return null;
-  const binding = bindingOf(path, node.name);
+  const binding = lookup(path, node.name);
   if (!binding || !binding.constant) return null;
   const declarator = binding.path.node;
   return declarator.type === 'VariableDeclarator' && declarator.init?.type === 'ObjectExpression' ? declarator.init : null;
 }
 
 /** `const argv = ['-k']` in scope: the name holds an args list, not options. */
-function arrayOfBinding(path: NodePath, node: t.Node): boolean {
+function arrayOfBinding(path: NodePath, node: t.Node, lookup: Lookup): boolean {
   if (node.type !== 'Identifier') return false;
-  const binding = bindingOf(path, node.name);
+  const binding = lookup(path, node.name);
   const declarator = binding?.path.node;
   return declarator?.type === 'VariableDeclarator' && declarator.init?.type === 'ArrayExpression';
 }
 
 /** An env value that hands over every variable: process.env, {...process.env}, Object.assign({}, process.env). */
-function wholeEnvPart(path: NodePath, value: t.Node): t.Node | null {
+function wholeEnvPart(path: NodePath, value: t.Node, lookup: Lookup): t.Node | null {
   if (isProcessEnv(value)) return value;
   if (value.type === 'ObjectExpression') {
     const spread = value.properties.find((p): p is t.SpreadElement => p.type === 'SpreadElement' && isProcessEnv(p.argument));
@@ -101,28 +99,24 @@ function wholeEnvPart(path: NodePath, value: t.Node): t.Node | null {
     return value.arguments.find((arg) => isProcessEnv(arg)) ?? null;
   }
   if (value.type === 'Identifier') {
-    const binding = bindingOf(path, value.name);
+    const binding = lookup(path, value.name);
     const declarator = binding?.constant ? binding.path.node : null;
     if (declarator && declarator.type === 'VariableDeclarator' && declarator.init) {
-      return wholeEnvPart(path, declarator.init) ? value : null;
+      return wholeEnvPart(path, declarator.init, lookup) ? value : null;
     }
   }
   return null;
 }
 
 /** `const execAsync = promisify(exec)` / `util.promisify(cp.execFile)`: the child_process function behind it. */
-function promisifiedOrigin(
-  path: NodePath,
-  callee: t.Node,
-  importOf: (localName: string) => ImportBinding | null,
-): ModuleMember | null {
+function promisifiedOrigin(path: NodePath, callee: t.Node, context: RuleContext): ModuleMember | null {
   if (callee.type !== 'Identifier') return null;
-  const binding = bindingOf(path, callee.name);
+  const binding = context.bindingOf(path, callee.name);
   const declarator = binding?.path.node;
   if (!binding || declarator?.type !== 'VariableDeclarator' || declarator.init?.type !== 'CallExpression') return null;
   const wrapper = declarator.init;
-  if (wrapper.arguments.length !== 1 || qualifiedNameOf(binding.path, wrapper.callee, importOf) !== 'util:promisify') return null;
-  return moduleMemberOf(binding.path, wrapper.arguments[0], importOf);
+  if (wrapper.arguments.length !== 1 || context.qualifiedNameOf(binding.path, wrapper.callee) !== 'util:promisify') return null;
+  return context.moduleMemberOf(binding.path, wrapper.arguments[0]);
 }
 
 type OptionsShape =
@@ -248,7 +242,7 @@ function optionsOf(path: NodePath<t.CallExpression>, takesArgs: boolean, lookup:
   const second = args[1];
   if (takesArgs && second && second.type !== 'ObjectExpression' && !isFunctionArg(second)) {
     // `spawn(cmd, args)` / `spawn(cmd, argv, opts)`: an array (or anything followed by more) is the args list.
-    if (second.type === 'ArrayExpression' || args.length > 2 || arrayOfBinding(path, second)) index = 2;
+    if (second.type === 'ArrayExpression' || args.length > 2 || arrayOfBinding(path, second, lookup)) index = 2;
     else if (optionObjects(path, second, lookup) === null) return { kind: 'unknown' };
   }
   const candidate = args[index];
@@ -259,7 +253,7 @@ function optionsOf(path: NodePath<t.CallExpression>, takesArgs: boolean, lookup:
     return { kind: 'absent', insertAt: previous.end ?? 0, text: `, ${withOptions}` };
   }
   if (candidate.type === 'ObjectExpression') return { kind: 'literal', object: candidate, atCall: true };
-  const bound = objectOfBinding(path, candidate);
+  const bound = objectOfBinding(path, candidate, lookup);
   if (bound) return { kind: 'literal', object: bound, atCall: false };
   const objects = optionObjects(path, candidate, lookup);
   return objects === null ? { kind: 'unknown' } : { kind: 'resolved', objects };
@@ -316,8 +310,8 @@ const rule: RuleModule = {
           // Cheap pre-check before the import lookup: `x.exec(...)` must at least be named like a spawner.
           if (callee.type === 'MemberExpression' && !(callee.property.type === 'Identifier' && SPAWNERS.has(callee.property.name))) return;
           if (callee.type !== 'MemberExpression' && callee.type !== 'Identifier') return;
-          const imported = moduleMemberOf(path, callee, context.importOf);
-          const origin = imported ?? promisifiedOrigin(path, callee, context.importOf);
+          const imported = context.moduleMemberOf(path, callee);
+          const origin = imported ?? promisifiedOrigin(path, callee, context);
           if (!origin || origin.source !== 'child_process') return;
           const spawner = SPAWNERS.get(origin.member);
           if (!spawner) return;
@@ -352,7 +346,7 @@ const rule: RuleModule = {
             return;
           }
           if (envProperty.type !== 'ObjectProperty') return;
-          const whole = wholeEnvPart(path, envProperty.value);
+          const whole = wholeEnvPart(path, envProperty.value, context.bindingOf);
           if (!whole) return;
           const fixes: Fix[] = [];
           if (options.atCall && whole.start != null && whole.end != null) {

@@ -9,7 +9,7 @@ import type { Finding, ProjectView } from '../../rules/api';
 import { isSourceFile, uriToPath } from '../shared/paths';
 import { analyzeSource } from '../static/engine';
 import type { AnalysisResult, ParseProblem } from '../static/engine';
-import { IncrementalParser } from '../static/incrementalParse';
+import { StaticDocument } from '../static/staticDocument';
 import { buildDiagnostics } from './diagnostics';
 import type { ProfileFeatures } from './profileFeatures';
 import type { HotframeSettings } from './settings';
@@ -56,8 +56,8 @@ export class Validator {
   private readonly pending = new Set<string>();
   private scheduled = false;
   private readonly results = new Map<string, ValidatedDocument>();
-  /** Per open document: its last AST, so that an edit re-parses only the statements it touched. */
-  private readonly parsers = new Map<string, IncrementalParser>();
+  /** Per open document: its last AST and scopes, so that an edit re-parses and re-resolves only the statements it touched. */
+  private readonly parsers = new Map<string, StaticDocument>();
   /** The last problem line logged per document, so a problem is logged once, not on every keystroke. */
   private readonly logged = new Map<string, string>();
 
@@ -128,7 +128,7 @@ export class Validator {
         text: snapshot.getText(),
         levels: this.deps.settings().rules,
         project: this.deps.project,
-        parse: (path, text) => parser.parse(path, text),
+        document: parser,
       });
     } catch (error) {
       // The engine contains rule errors itself; this is the last line of defence.
@@ -151,10 +151,10 @@ export class Validator {
     this.publish(uri, version, diagnostics);
   }
 
-  private parserFor(uri: string): IncrementalParser {
+  private parserFor(uri: string): StaticDocument {
     let parser = this.parsers.get(uri);
     if (parser === undefined) {
-      parser = new IncrementalParser();
+      parser = new StaticDocument();
       this.parsers.set(uri, parser);
     }
     return parser;

@@ -5,9 +5,8 @@ import traverseModule, { Scope, type Binding, type NodePath } from '@babel/trave
 import type * as t from '@babel/types';
 import { readFileSync } from 'node:fs';
 import { editCorpus, randomFrom, typedEdit } from '../../test/editSessions';
-import { bindingOf, fileChanged, scopeOf } from './bindings';
+import { BindingResolver } from './bindings';
 import { IncrementalParser } from './incrementalParse';
-import { newPathEpoch } from './lazyPaths';
 import { parseSource } from './parse';
 
 type TraverseFn = typeof traverseModule;
@@ -42,10 +41,10 @@ const SNIPPETS: Record<string, string> = {
 function compare(code: string, fileName: string): string[] {
   const ast = parseSource(fileName, code).ast;
   assert.ok(ast, 'parses');
-  return compareAst(ast);
+  return compareAst(ast, new BindingResolver());
 }
 
-function compareAst(ast: t.File): string[] {
+function compareAst(ast: t.File, resolver: BindingResolver): string[] {
   const seen: { path: NodePath<t.Identifier>; babel: Binding | undefined; block: t.Node }[] = [];
   traverse(ast, {
     Identifier(path) {
@@ -56,8 +55,8 @@ function compareAst(ast: t.File): string[] {
   const checked = new Set<Binding>();
   for (const { path, babel, block } of seen) {
     const where = `${path.node.name}@${path.node.loc?.start.line}:${path.node.loc?.start.column}`;
-    if (scopeOf(path).node !== block) problems.push(`${where}: scope`);
-    const mine = bindingOf(path, path.node.name);
+    if (resolver.scopeOf(path).node !== block) problems.push(`${where}: scope`);
+    const mine = resolver.bindingOf(path, path.node.name);
     if (!babel || !mine) {
       if (babel || mine) problems.push(`${where}: ${babel ? 'babel' : 'ours'} only`);
       continue;
@@ -95,6 +94,7 @@ describe('binding resolver (engine)', () => {
     for (const file of editCorpus().filter((path) => /examples|fixtures|express/.test(path))) {
       let text = readFileSync(file, 'utf8');
       const parser = new IncrementalParser();
+      const resolver = new BindingResolver(true);
       let ast = parser.parse(file, text).ast;
       for (let step = 0; step < 8 && ast !== null; step++) {
         text = typedEdit(text, ast, random);
@@ -102,10 +102,9 @@ describe('binding resolver (engine)', () => {
         if (parsed.ast === null || parsed.problems.length > 0) break;
         ast = parsed.ast;
         // As the engine does per analysis; Babel's own scopes of the reused nodes are stale, so they go.
-        fileChanged(ast, true);
-        newPathEpoch();
+        resolver.startAnalysis(ast);
         traverse.cache.clearScope();
-        assert.deepEqual(compareAst(ast), [], `${file}, edit ${step + 1} (${parser.lastKind})`);
+        assert.deepEqual(compareAst(ast, resolver), [], `${file}, edit ${step + 1} (${parser.lastKind})`);
         if (parser.lastKind === 'incremental') compared++;
       }
     }

@@ -6,7 +6,7 @@
 import type { NodePath } from '@babel/traverse';
 import * as t from '@babel/types';
 import type { BindingKind, LocalBinding } from '../../rules/api';
-import { NodeStack, childFrame, currentPathEpoch, pathOf, rootFrame, type Frame } from './lazyPaths';
+import { NodeStack, childFrame, pathOf, rootFrame, type Frame, type PathClock } from './lazyPaths';
 import { forEachChild, forEachChildOnStack } from './walk';
 
 // Read once: bundled CommonJS re-exports each of these through a getter on every `t.x` access,
@@ -48,10 +48,12 @@ export class BindingRecord implements LocalBinding {
     readonly frame: Frame,
     /** The scope the declaring node sits in (Babel's `binding.path.scope`), for evaluate(). */
     public pathScope: ScopeInfo,
+    /** The analyses of the binding's document: its paths are those of the current one. */
+    private readonly clock: PathClock,
   ) {}
 
   get path(): NodePath {
-    return pathOf(this.frame);
+    return pathOf(this.frame, this.clock);
   }
 
   get topLevel(): boolean {
@@ -65,10 +67,12 @@ export class BindingRecord implements LocalBinding {
   get referencePaths(): readonly NodePath[] {
     // Paths are remade per analysis (see lazyPaths.ts): a binding of an unchanged statement lives
     // on, and so do the frames of its reads (it gains no reads once its statement is collected).
-    if (this.referencePathsMade === null || this.referencePathsEpoch !== currentPathEpoch()) {
+    const epoch = this.clock.epoch;
+    if (this.referencePathsMade === null || this.referencePathsEpoch !== epoch) {
       this.readFramesMade ??= this.readFrames();
-      this.referencePathsMade = [...this.exports.map(pathOf), ...this.readFramesMade.map(pathOf)];
-      this.referencePathsEpoch = currentPathEpoch();
+      const pathAt = (frame: Frame): NodePath => pathOf(frame, this.clock);
+      this.referencePathsMade = [...this.exports.map(pathAt), ...this.readFramesMade.map(pathAt)];
+      this.referencePathsEpoch = epoch;
     }
     return this.referencePathsMade;
   }
@@ -198,7 +202,7 @@ function isInitInLoop(frame: Frame): boolean {
   return false;
 }
 
-function registerBinding(scope: ScopeInfo, kind: BindingKind, idsOf: t.Node, bindingFrame: Frame, pathScope: ScopeInfo): void {
+function registerBinding(clock: PathClock, scope: ScopeInfo, kind: BindingKind, idsOf: t.Node, bindingFrame: Frame, pathScope: ScopeInfo): void {
   const ids = getOuterBindingIdentifiers(idsOf, true);
   for (const name of Object.keys(ids)) {
     for (const id of ids[name]) {
@@ -208,7 +212,7 @@ function registerBinding(scope: ScopeInfo, kind: BindingKind, idsOf: t.Node, bin
         // Babel throws on a redeclared let/const here; the engine always silenced that, so it reassigns.
         local.constant = false;
       } else {
-        const binding = new BindingRecord(kind, id, scope, bindingFrame, pathScope);
+        const binding = new BindingRecord(kind, id, scope, bindingFrame, pathScope, clock);
         if ((kind === 'var' || kind === 'hoisted') && isInitInLoop(bindingFrame)) binding.constant = false;
         (scope.bindings ??= new Map()).set(name, binding);
       }
@@ -264,8 +268,7 @@ function isReferencedIdentifier(node: t.Node, parent: t.Node, grandparent: t.Nod
  * reads and writes resolved to them; only what it declares in the file's scope is declared again,
  * and its reads and writes of names it does not declare itself are resolved again.
  */
-function collect(file: FileScopes): void {
-  const scopes = scopesByNode;
+function collect(file: FileScopes, scopes: WeakMap<t.Node, ScopeInfo>, clock: PathClock): void {
   const program = file.scope;
   program.bindings = null;
   const stack = new NodeStack(file.fileFrame);
@@ -276,7 +279,7 @@ function collect(file: FileScopes): void {
   let unit: StatementUnit = newUnit();
   const declare: Declare = (scope, kind, idsOf, bindingFrame, pathScope) => {
     if (kept !== null && scope === program) unit.declarations.push({ kind, idsOf, bindingFrame, pathScope });
-    registerBinding(scope, kind, idsOf, bindingFrame, pathScope);
+    registerBinding(clock, scope, kind, idsOf, bindingFrame, pathScope);
   };
 
   /**
@@ -424,7 +427,7 @@ function collect(file: FileScopes): void {
     if (known) {
       // Unchanged since the last version: declare again what it declares in the file's scope.
       if (known.frame) known.frame.key = index;
-      for (const d of known.declarations) registerBinding(program, d.kind, d.idsOf, d.bindingFrame, d.pathScope);
+      for (const d of known.declarations) registerBinding(clock, program, d.kind, d.idsOf, d.bindingFrame, d.pathScope);
       for (const exported of known.exports) exportReference(exported);
       for (const alias of known.classAliases) {
         const found = lookup(program, alias.name);
@@ -553,68 +556,79 @@ interface FileScopes {
   units: WeakMap<t.Statement, StatementUnit> | null;
 }
 
-const filesByProgram = new WeakMap<t.Program, FileScopes>();
-
 /**
- * Scope of every scope node of the files analyzed so far, keyed by node like Babel's own path
- * cache, so that any NodePath finds its scope without the engine threading a resolver around.
- * Entries live as long as their nodes: those of a file's unchanged statements serve its next version.
+ * The binding resolver of one document: the scopes of its statements (keyed by node like Babel's
+ * own path cache, so that any NodePath finds its scope without the engine threading one around)
+ * and the clock of its analyses. The engine makes one per analysis; the language server keeps
+ * one per open document (a StaticDocument), so that what is known of the statements an edit did
+ * not touch serves the next version. Entries live as long as their nodes.
  */
-const scopesByNode = new WeakMap<t.Node, ScopeInfo>();
+export class BindingResolver implements PathClock {
+  private readonly filesByProgram = new WeakMap<t.Program, FileScopes>();
+  private readonly scopesByNode = new WeakMap<t.Node, ScopeInfo>();
+  /** A file whose statements may have changed since its scopes were built: brought up to date on first use. */
+  private changedFile: t.File | null = null;
+  private analyses = 0;
 
-/** A file whose statements may have changed since its scopes were built: brought up to date on first use. */
-let changedFile: { file: t.File; kept: boolean } | null = null;
+  /**
+   * `kept`: the trees analyzed here come back, edited, for another analysis (the language
+   * server's incremental parse), so what is known of each statement is kept for them.
+   */
+  constructor(private readonly kept = false) {}
 
-/**
- * The engine says so before analyzing `file`, a new file or a new version of one. `kept`: the tree
- * will come back, edited, for another analysis (the language server's incremental parse), so what
- * is known of each statement is kept for it.
- */
-export function fileChanged(file: t.File, kept: boolean): void {
-  changedFile = { file, kept };
-}
-
-function scopesOfFile(file: t.File, kept: boolean): FileScopes {
-  let known = filesByProgram.get(file.program);
-  if (known === undefined || (known.units !== null) !== kept) {
-    const fileFrame = rootFrame(file);
-    const programFrame = childFrame(fileFrame, file.program, 'program', null);
-    const scope: ScopeInfo = { node: file.program, parentNode: file, parent: null, bindings: null, frame: programFrame };
-    known = { program: file.program, scope, fileFrame, units: kept ? new WeakMap() : null };
-    filesByProgram.set(file.program, known);
-    scopesByNode.set(file.program, scope);
+  /** The analysis paths are made for: paths kept from an earlier one are made again. */
+  get epoch(): number {
+    return this.analyses;
   }
-  return known;
-}
 
-/** Babel's `path.scope`, as this resolver draws it; builds the file's scopes on first use. */
-export function scopeOf(path: NodePath): ScopeInfo {
-  if (changedFile !== null) {
-    const { file, kept } = changedFile;
-    changedFile = null;
-    collect(scopesOfFile(file, kept));
+  /** The engine says so before analyzing `file`, a new file or a new version of one. */
+  startAnalysis(file: t.File): void {
+    this.changedFile = file;
+    this.analyses++;
   }
-  let current: NodePath = path;
-  for (;;) {
-    const scope = scopesByNode.get(current.node);
-    if (scope) return scope;
-    let next: NodePath | null = current.parentPath;
-    if (next && (((current.key === 'key' || current.listKey === 'decorators') && next.isMethod())
-      || (current.key === 'discriminant' && next.isSwitchStatement()))) {
-      next = next.parentPath;
+
+  /** Babel's `path.scope`, as this resolver draws it; builds the file's scopes on first use. */
+  scopeOf(path: NodePath): ScopeInfo {
+    if (this.changedFile !== null) {
+      const file = this.changedFile;
+      this.changedFile = null;
+      collect(this.scopesOfFile(file, this.kept), this.scopesByNode, this);
     }
-    if (!next) break;
-    current = next;
+    let current: NodePath = path;
+    for (;;) {
+      const scope = this.scopesByNode.get(current.node);
+      if (scope) return scope;
+      let next: NodePath | null = current.parentPath;
+      if (next && (((current.key === 'key' || current.listKey === 'decorators') && next.isMethod())
+        || (current.key === 'discriminant' && next.isSwitchStatement()))) {
+        next = next.parentPath;
+      }
+      if (!next) break;
+      current = next;
+    }
+    // Reached the root: the Program of a file whose scopes are not built yet.
+    let root: NodePath = current;
+    while (root.parentPath) root = root.parentPath;
+    if (root.node.type !== 'Program' || this.scopesByNode.has(root.node)) throw new Error(`no scope for ${path.type}`);
+    collect(this.scopesOfFile(root.parent as t.File, false), this.scopesByNode, this);
+    return this.scopeOf(path);
   }
-  // Reached the root: the Program of a file whose scopes are not built yet.
-  let root: NodePath = current;
-  while (root.parentPath) root = root.parentPath;
-  if (root.node.type !== 'Program' || scopesByNode.has(root.node)) throw new Error(`no scope for ${path.type}`);
-  collect(scopesOfFile(root.parent as t.File, false));
-  return scopeOf(path);
-}
 
-/** What `name` means where `path` is (Babel: `path.scope.getBinding(name)`); undefined for globals. */
-export function bindingOf(path: NodePath, name: string): BindingRecord | undefined {
-  return lookup(scopeOf(path), name);
+  /** What `name` means where `path` is (Babel: `path.scope.getBinding(name)`); undefined for globals. */
+  bindingOf(path: NodePath, name: string): BindingRecord | undefined {
+    return lookup(this.scopeOf(path), name);
+  }
+
+  private scopesOfFile(file: t.File, kept: boolean): FileScopes {
+    let known = this.filesByProgram.get(file.program);
+    if (known === undefined || (known.units !== null) !== kept) {
+      const fileFrame = rootFrame(file);
+      const programFrame = childFrame(fileFrame, file.program, 'program', null);
+      const scope: ScopeInfo = { node: file.program, parentNode: file, parent: null, bindings: null, frame: programFrame };
+      known = { program: file.program, scope, fileFrame, units: kept ? new WeakMap() : null };
+      this.filesByProgram.set(file.program, known);
+      this.scopesByNode.set(file.program, scope);
+    }
+    return known;
+  }
 }

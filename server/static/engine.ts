@@ -16,14 +16,15 @@ import type {
   Severity,
 } from '../../rules/api';
 import { allRules } from '../../rules/index';
-import { bindingOf, fileChanged } from './bindings';
+import { BindingResolver } from './bindings';
 import { blankSegments, isStackOverflow, lineAt, overflowingSegments, topLevelSegments, withHalfTheStack } from './deepNesting';
 import { readDisableDirectives, isDisabled } from './disableComments';
 import { fileSkipOf } from './fileGuards';
 import { createHotContextCollector, type FunctionSpan } from './hotContext';
-import { collectImports } from './imports';
-import { newPathEpoch } from './lazyPaths';
-import { parseSource, type ParsedSource } from './parse';
+import { collectImports, moduleMemberOf, qualifiedNameOf, type NameLookups } from './imports';
+import { traverseBelow } from './lazyPaths';
+import { parseSource } from './parse';
+import type { StaticDocument } from './staticDocument';
 import { walkFile } from './walk';
 
 export interface AnalyzeInput {
@@ -36,10 +37,11 @@ export interface AnalyzeInput {
   /** The rules to run; defaults to every rule in rules/index.ts. */
   rules?: readonly RuleModule[];
   /**
-   * How to parse: a whole parse by default. The language server passes a document's
-   * IncrementalParser, whose ASTs reuse the nodes of the previous version.
+   * The editor document this text is a version of, whose state the analysis updates: its
+   * incremental parser (whose ASTs reuse the nodes of the previous version) and its binding
+   * resolver. Without one (the command line) the file is parsed whole and resolved afresh.
    */
-  parse?: (filePath: string, text: string) => ParsedSource;
+  document?: StaticDocument;
 }
 
 export interface ParseProblem {
@@ -205,7 +207,7 @@ export function analyzeSource(input: AnalyzeInput): AnalysisResult {
   if (!overflowed(result)) return result;
   // Nesting too deep for the recursive parser or walk: analyze the file without the statements
   // that overflow on their own, so one crafted statement does not cost the file its findings.
-  const fresh = { ...input, parse: undefined };
+  const fresh = { ...input, document: undefined };
   const overflows = (start: number, end: number): boolean => withHalfTheStack(() => overflowed(analyzeOnce({ ...fresh, text: input.text.slice(start, end) })));
   const bad = overflowingSegments(topLevelSegments(input.text), overflows);
   if (bad.length === 0) return result;
@@ -231,19 +233,21 @@ function analyzeOnce(input: AnalyzeInput): AnalysisResult {
     result.skipped = skip;
     return result;
   }
-  const parsed = (input.parse ?? parseSource)(input.filePath, input.text);
+  const document = input.document;
+  const parsed = document !== undefined ? document.parser.parse(input.filePath, input.text) : parseSource(input.filePath, input.text);
   result.parseErrors = parsed.problems;
   const ast = parsed.ast;
   if (!ast) return result;
-  // Nodes may come from an earlier analysis (an incremental parse): the binding resolver updates
-  // what it knows of the file, and paths are fetched anew (Babel's cached NodePaths are kept:
-  // NodePath.get sets their parent, container and key again).
-  fileChanged(ast, input.parse !== undefined);
-  newPathEpoch();
+  // Nodes may come from an earlier analysis (an incremental parse): the document's binding
+  // resolver updates what it knows of the file, and paths are fetched anew (Babel's cached
+  // NodePaths are kept: NodePath.get sets their parent, container and key again).
+  const bindings = document?.bindings ?? new BindingResolver();
+  bindings.startAnalysis(ast);
 
   const imports = collectImports(ast.program);
   const importOf = (name: string): ImportBinding | null => imports.get(name) ?? null;
-  const collector = createHotContextCollector(importOf);
+  const names: NameLookups = { importOf, bindingOf: (path, name) => bindings.bindingOf(path, name) };
+  const collector = createHotContextCollector(importOf, bindings);
   const project = input.project ?? NO_PROJECT;
 
   const onError = (run: RuleRun, error: unknown): void => {
@@ -264,7 +268,10 @@ function analyzeOnce(input: AnalyzeInput): AnalysisResult {
       source: input.text,
       project,
       importOf,
-      bindingOf,
+      bindingOf: names.bindingOf,
+      moduleMemberOf: (path, callee) => moduleMemberOf(path, callee, names),
+      qualifiedNameOf: (path, callee) => qualifiedNameOf(path, callee, names),
+      traverseBelow,
       report: (descriptor) => {
         run.reports.push(descriptor);
       },
@@ -279,7 +286,7 @@ function analyzeOnce(input: AnalyzeInput): AnalysisResult {
 
   try {
     // One walk for the collector and every rule; NodePaths are made only where a visitor needs one.
-    walkFile(ast, traverse.visitors.merge(visitors));
+    walkFile(ast, traverse.visitors.merge(visitors), bindings);
   } catch (error) {
     // Not a rule's fault (those are wrapped): e.g. nesting too deep for a recursive walk.
     result.parseErrors.push({ message: `Analysis stopped: ${errorText(error)}`, line: 1, column: 0 });

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import traverseModule, { type NodePath } from '@babel/traverse';
 import type * as t from '@babel/types';
+import { BindingResolver } from './bindings';
 import { evaluate } from './evaluate';
 import { parseSource } from './parse';
 
@@ -58,8 +59,9 @@ describe('evaluate (engine port of path.evaluate)', () => {
       },
     });
     assert.equal(babel.length, 26); // 25 timers and parseInt's radix
+    const bindings = new BindingResolver();
     for (const expected of babel) {
-      const ours = evaluate(expected.path);
+      const ours = evaluate(expected.path, bindings);
       const line = expected.path.node.loc?.start.line;
       assert.deepEqual({ line, confident: ours.confident, value: ours.value }, { line, confident: expected.confident, value: expected.value });
     }

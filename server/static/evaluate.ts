@@ -4,7 +4,7 @@
 // (`setInterval(fn, 5 * MINUTE)`); confident results are the same as Babel's.
 import type { NodePath } from '@babel/traverse';
 import type * as t from '@babel/types';
-import { bindingOf, scopeOf } from './bindings';
+import type { BindingResolver } from './bindings';
 
 export interface Evaluation {
   confident: boolean;
@@ -12,6 +12,8 @@ export interface Evaluation {
 }
 
 interface State {
+  /** The analysis' binding resolver, which answers for `path.scope`. */
+  bindings: BindingResolver;
   confident: boolean;
   seen: Map<t.Node | null | undefined, { resolved: boolean; value?: unknown }>;
 }
@@ -55,7 +57,7 @@ function children(path: NodePath, key: string): NodePath[] {
 
 function evaluateIdentifier(path: NodePath<t.Identifier>, state: State): unknown {
   const name = path.node.name;
-  const binding = bindingOf(path, name);
+  const binding = state.bindings.bindingOf(path, name);
   if (binding) {
     const declared = binding.frame.node;
     if (!binding.constant || (path.node.start ?? 0) < (declared.end ?? 0)) {
@@ -66,7 +68,7 @@ function evaluateIdentifier(path: NodePath<t.Identifier>, state: State): unknown
     const pathScope = binding.pathScope;
     if (binding.kind === 'var' && pathScope !== binding.scope) {
       let hasUnsafeBlock = pathScope.parentNode?.type !== 'BlockStatement';
-      const here = scopeOf(path);
+      const here = state.bindings.scopeOf(path);
       for (let scope = pathScope.parent; scope; scope = scope.parent) {
         if (scope === here) {
           if (hasUnsafeBlock) {
@@ -117,7 +119,7 @@ function evaluateUncached(path: NodePath, state: State): unknown {
   if (path.isTaggedTemplateExpression() && child(path, 'tag').isMemberExpression()) {
     const object = child(path, 'tag.object');
     const property = child(path, 'tag.property');
-    if (object.isIdentifier() && object.node.name === 'String' && !bindingOf(path, 'String')
+    if (object.isIdentifier() && object.node.name === 'String' && !state.bindings.bindingOf(path, 'String')
       && property.isIdentifier() && property.node.name === 'raw') {
       return evaluateQuasis(path, path.node.quasi.quasis, state, true);
     }
@@ -171,7 +173,7 @@ function evaluateUncached(path: NodePath, state: State): unknown {
   if (path.isArrayExpression()) {
     const array: unknown[] = [];
     for (const element of children(path, 'elements')) {
-      const result = evaluate(element);
+      const result = evaluate(element, state.bindings);
       if (!result.confident) {
         deopt(state);
         return undefined;
@@ -190,7 +192,7 @@ function evaluateUncached(path: NodePath, state: State): unknown {
       const keyPath = child(prop, 'key');
       let key: unknown;
       if (prop.node.computed) {
-        const result = evaluate(keyPath);
+        const result = evaluate(keyPath, state.bindings);
         if (!result.confident) {
           deopt(state);
           return undefined;
@@ -201,7 +203,7 @@ function evaluateUncached(path: NodePath, state: State): unknown {
       } else {
         key = (keyPath.node as { value?: unknown }).value;
       }
-      const result = evaluate(child(prop, 'value'));
+      const result = evaluate(child(prop, 'value'), state.bindings);
       if (!result.confident) {
         deopt(state);
         return undefined;
@@ -267,7 +269,7 @@ function evaluateUncached(path: NodePath, state: State): unknown {
     let context: unknown;
     let func: AnyFunction | undefined;
     const globals = globalThis as unknown as Record<string, unknown>;
-    if (callee.isIdentifier() && !bindingOf(path, callee.node.name)
+    if (callee.isIdentifier() && !state.bindings.bindingOf(path, callee.node.name)
       && (VALID_OBJECT_CALLEES.has(callee.node.name) || VALID_IDENTIFIER_CALLEES.has(callee.node.name))) {
       func = globals[callee.node.name] as AnyFunction;
     }
@@ -275,7 +277,7 @@ function evaluateUncached(path: NodePath, state: State): unknown {
       const object = child(callee, 'object');
       const property = child(callee, 'property');
       if (object.isIdentifier() && property.isIdentifier() && VALID_OBJECT_CALLEES.has(object.node.name)
-        && !INVALID_METHODS.has(property.node.name) && !bindingOf(path, object.node.name)) {
+        && !INVALID_METHODS.has(property.node.name) && !state.bindings.bindingOf(path, object.node.name)) {
         context = globals[object.node.name];
         const key = property.node.name;
         if (Object.prototype.hasOwnProperty.call(context, key)) func = (context as Record<string, AnyFunction>)[key];
@@ -312,9 +314,9 @@ function evaluateQuasis(path: NodePath, quasis: t.TemplateElement[], state: Stat
   return text;
 }
 
-/** Babel's `path.evaluate()`: the value when it is statically known (`confident`). */
-export function evaluate(path: NodePath): Evaluation {
-  const state: State = { confident: true, seen: new Map() };
+/** Babel's `path.evaluate()`: the value when it is statically known (`confident`); names resolved by `bindings`. */
+export function evaluate(path: NodePath, bindings: BindingResolver): Evaluation {
+  const state: State = { bindings, confident: true, seen: new Map() };
   let value = evaluateCached(path, state);
   if (!state.confident) value = undefined;
   return { confident: state.confident, value };

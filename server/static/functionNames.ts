@@ -2,7 +2,7 @@
 // profile costs), member chains, and the function or class a local name is bound to.
 import type { NodePath } from '@babel/traverse';
 import type * as t from '@babel/types';
-import { bindingOf, lookup } from './bindings';
+import { lookup, type BindingResolver } from './bindings';
 
 export function isFunctionNode(node: t.Node | null | undefined): node is t.Function {
   if (!node) return false;
@@ -85,8 +85,8 @@ export function memberKeyOfSlot(path: NodePath<t.Function>): string | null {
 }
 
 /** `const w = new Worker()` with `class Worker {...}` in this module -> the class body (owner of its methods). */
-export function classBodyOfInstance(path: NodePath, name: string): t.ClassBody | null {
-  const binding = bindingOf(path, name);
+export function classBodyOfInstance(bindings: BindingResolver, path: NodePath, name: string): t.ClassBody | null {
+  const binding = bindings.bindingOf(path, name);
   // The declaring node, read without making its NodePath (this runs for every call of the file).
   const declarator = binding?.frame.node;
   if (!binding || !declarator || declarator.type !== 'VariableDeclarator') return null;
@@ -109,8 +109,8 @@ export function classNameOf(classPath: NodePath | null): string | null {
 }
 
 /** The function a local name is bound to (`function f`, `const f = () =>`), if any. */
-export function functionOfBinding(path: NodePath, name: string): t.Node | null {
-  const binding = bindingOf(path, name);
+export function functionOfBinding(bindings: BindingResolver, path: NodePath, name: string): t.Node | null {
+  const binding = bindings.bindingOf(path, name);
   if (!binding) return null;
   const node = binding.frame.node;
   if (node.type === 'FunctionDeclaration') return node;

@@ -4,7 +4,7 @@
 // those calls and into nested function literals, hottest first.
 import type { NodePath, Visitor } from '@babel/traverse';
 import type * as t from '@babel/types';
-import { bindingOf } from './bindings';
+import type { BindingResolver } from './bindings';
 import { evaluate } from './evaluate';
 import {
   HOTNESS_ORDER,
@@ -90,7 +90,10 @@ function positionOf(node: t.Node): SourcePosition | null {
   return node.loc ? { line: node.loc.start.line, column: node.loc.start.column } : null;
 }
 
-export function createHotContextCollector(importOf: (localName: string) => ImportBinding | null): HotContextCollector {
+export function createHotContextCollector(
+  importOf: (localName: string) => ImportBinding | null,
+  bindings: BindingResolver,
+): HotContextCollector {
   // Module-level code is a pseudo-function: it calls functions (start-up) but is no function node.
   const moduleNode: t.Noop = { type: 'Noop' };
   const moduleInfo: FunctionInfo = {
@@ -139,7 +142,7 @@ export function createHotContextCollector(importOf: (localName: string) => Impor
     if (depth > 3) return null;
     if (isFunctionNode(node)) return { kind: 'node', node };
     if (node.type === 'Identifier') {
-      const fn = functionOfBinding(path, node.name);
+      const fn = functionOfBinding(bindings, path, node.name);
       return fn ? { kind: 'node', node: fn } : null;
     }
     if (node.type === 'MemberExpression' || node.type === 'OptionalMemberExpression') {
@@ -148,7 +151,7 @@ export function createHotContextCollector(importOf: (localName: string) => Impor
       if (node.object.type === 'ThisExpression') return thisTarget(from, property);
       if (property === 'call' || property === 'apply' || property === 'bind') return targetOf(path, node.object, from, depth + 1);
       if (node.object.type === 'Identifier') {
-        const body = classBodyOfInstance(path, node.object.name);
+        const body = classBodyOfInstance(bindings, path, node.object.name);
         if (body) return { kind: 'method', owner: body, name: property };
       }
       const chain = memberChain(node);
@@ -201,7 +204,7 @@ export function createHotContextCollector(importOf: (localName: string) => Impor
     const arg = path.node.arguments[1];
     if (!arg) return null;
     if (arg.type === 'NumericLiteral') return arg.value;
-    const evaluated = evaluate(path.get('arguments.1') as NodePath);
+    const evaluated = evaluate(path.get('arguments.1') as NodePath, bindings);
     return evaluated.confident && typeof evaluated.value === 'number' ? evaluated.value : null;
   }
 
@@ -211,7 +214,7 @@ export function createHotContextCollector(importOf: (localName: string) => Impor
     const callee = node.callee;
     const args = node.arguments;
     if (callee.type === 'Identifier') {
-      if (TIMER_FUNCTIONS.has(callee.name) && bindingOf(path, callee.name) === undefined) {
+      if (TIMER_FUNCTIONS.has(callee.name) && bindings.bindingOf(path, callee.name) === undefined) {
         const targets = handlerTargets(path, args.slice(0, 1), from);
         register('timer', targets, node, callee.name === 'setImmediate' ? null : timerIntervalOf(path),
           callee.name === 'setTimeout' ? from : null);
@@ -293,10 +296,10 @@ export function createHotContextCollector(importOf: (localName: string) => Impor
     if (LISTEN_METHODS.has(property)) {
       const event = stringValue(args[0]);
       if (event === null || args.length < 2) return false;
-      const onProcess = callee.object.type === 'Identifier' && callee.object.name === 'process' && bindingOf(path, 'process') === undefined;
+      const onProcess = callee.object.type === 'Identifier' && callee.object.name === 'process' && bindings.bindingOf(path, 'process') === undefined;
       const receiver = memberChain(callee.object);
       // A terminal's keypresses (`process.stdin.on('data')` in a CLI) come at typing speed: not a service's traffic.
-      const onStdin = receiver === 'process.stdin' && bindingOf(path, 'process') === undefined;
+      const onStdin = receiver === 'process.stdin' && bindings.bindingOf(path, 'process') === undefined;
       let kind: ExecutionKind | null = null;
       if ((onProcess && SIGNAL_EVENTS.has(event)) || (onStdin && (MESSAGE_EVENTS.has(event) || event === 'keypress'))) kind = 'signal';
       else if (event === 'request') kind = 'request';
@@ -424,14 +427,14 @@ export function createHotContextCollector(importOf: (localName: string) => Impor
       const iteration = isIterationCall(node);
       for (const arg of node.arguments) {
         if (arg.type !== 'Identifier') continue;
-        const fn = functionOfBinding(path, arg.name);
+        const fn = functionOfBinding(bindings, path, arg.name);
         if (fn) from.calls.push({ kind: 'node', node: fn, perItem: iteration });
       }
     },
     ObjectProperty(path) {
       const node = path.node;
       if (node.key.type !== 'Identifier' || !KAFKA_HANDLERS.has(node.key.name) || node.value.type !== 'Identifier') return;
-      const fn = functionOfBinding(path, node.value.name);
+      const fn = functionOfBinding(bindings, path, node.value.name);
       if (!fn) return;
       servesRequests = true;
       registeredNodes.add(fn);
@@ -589,9 +592,4 @@ function isInLoop(path: NodePath, fnPath: NodePath | null): boolean {
     parent = parent.parentPath;
   }
   return false;
-}
-
-/** ' (via onMessage -> getTimestamp)' for messages; empty when the code sits in the handler itself. */
-export function viaText(context: ExecutionContext): string {
-  return context.via.length > 0 ? ` (via ${context.via.join(' -> ')})` : '';
 }

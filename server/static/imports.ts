@@ -2,8 +2,7 @@
 // statements only: a cheap scan before the traversal, so every rule can ask `importOf(name)`.
 import type { NodePath } from '@babel/traverse';
 import type * as t from '@babel/types';
-import { bindingOf } from './bindings';
-import type { ImportBinding } from '../../rules/api';
+import type { ImportBinding, ModuleMember, RuleContext } from '../../rules/api';
 
 export type ImportTable = ReadonlyMap<string, ImportBinding>;
 
@@ -113,22 +112,18 @@ export function collectImports(program: t.Program): ImportTable {
   return table;
 }
 
-/** A call or `new` of a module's export: `cp.exec`, destructured `exec`, `require('child_process').exec`. */
-export interface ModuleMember {
-  source: string;
-  member: string;
-}
+/** How names are resolved in the file analyzed: its import table and its bindings (the rule context's two lookups). */
+export type NameLookups = Pick<RuleContext, 'importOf' | 'bindingOf'>;
 
-/** True when `name` at `path` is the module-level binding (not a parameter or local that shadows it). */
 /**
  * Where `name` as seen from `path` comes from: the module's import table for module-level names,
  * or a `require` inside a function (`const { execSync } = require('child_process')` in a helper).
  * Null for locals, parameters and globals.
  */
-function originAt(path: NodePath, name: string, importOf: (localName: string) => ImportBinding | null): ImportBinding | null {
-  const binding = bindingOf(path, name);
+function originAt(path: NodePath, name: string, names: NameLookups): ImportBinding | null {
+  const binding = names.bindingOf(path, name);
   if (!binding) return null;
-  if (binding.topLevel) return importOf(name);
+  if (binding.topLevel) return names.importOf(name);
   const declarator = binding.path.node;
   if (declarator.type !== 'VariableDeclarator' || !declarator.init) return null;
   const local = new Map<string, ImportBinding>();
@@ -140,13 +135,9 @@ function originAt(path: NodePath, name: string, importOf: (localName: string) =>
  * Which module export a callee designates, using the import table; null for anything local or
  * computed. `import x from 'cjs'` counts as the whole module, as Node's CJS interop makes it.
  */
-export function moduleMemberOf(
-  path: NodePath,
-  callee: t.Node,
-  importOf: (localName: string) => ImportBinding | null,
-): ModuleMember | null {
+export function moduleMemberOf(path: NodePath, callee: t.Node, names: NameLookups): ModuleMember | null {
   if (callee.type === 'Identifier') {
-    const origin = originAt(path, callee.name, importOf);
+    const origin = originAt(path, callee.name, names);
     if (!origin || origin.namespace || origin.imported === 'default') return null;
     return { source: origin.source, member: origin.imported };
   }
@@ -155,7 +146,7 @@ export function moduleMemberOf(
   if (member === null) return null;
   const object = callee.object;
   if (object.type === 'Identifier') {
-    const origin = originAt(path, object.name, importOf);
+    const origin = originAt(path, object.name, names);
     if (!origin) return null;
     // `const { promises } = require('fs')` style members are not modules; only whole-module names.
     if (origin.namespace || origin.imported === 'default') return { source: origin.source, member };
@@ -170,11 +161,7 @@ export function moduleMemberOf(
  * `const { MongoClient } = require('mongodb')`, `ioredis:` for `new Redis()` with Redis the whole
  * module or its default export. Null when the root name is not a module-level import.
  */
-export function qualifiedNameOf(
-  path: NodePath,
-  callee: t.Node,
-  importOf: (localName: string) => ImportBinding | null,
-): string | null {
+export function qualifiedNameOf(path: NodePath, callee: t.Node, names: NameLookups): string | null {
   const members: string[] = [];
   let node: t.Node = callee;
   for (let depth = 0; depth < 6 && (node.type === 'MemberExpression' || node.type === 'OptionalMemberExpression'); depth++) {
@@ -184,7 +171,7 @@ export function qualifiedNameOf(
     node = node.object;
   }
   if (node.type === 'Identifier') {
-    const origin = originAt(path, node.name, importOf);
+    const origin = originAt(path, node.name, names);
     if (!origin) return null;
     const base = origin.namespace || origin.imported === 'default' ? [] : [origin.imported];
     return `${origin.source}:${[...base, ...members].join('.')}`;

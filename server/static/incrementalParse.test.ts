@@ -4,22 +4,27 @@
 // sequences of edits like typing: renames, spaces and line breaks before tokens, comments,
 // statements inserted, duplicated (a redeclaration) and deleted, and random damage.
 import assert from 'node:assert/strict';
+import type * as t from '@babel/types';
 import { readFileSync } from 'node:fs';
 import { editCorpus, firstDifference, randomFrom, typedEdit } from '../../test/editSessions';
 import { analyzeSource } from './engine';
-import { IncrementalParser, isHole } from './incrementalParse';
+import { IncrementalParser } from './incrementalParse';
+import { StaticDocument } from './staticDocument';
 import { parseSlice, parseSource, type ParsedSource } from './parse';
 
 const comparable = (parsed: ParsedSource) => ({ ast: parsed.ast, problems: parsed.problems });
+/** Which top-level statements are holes: the parser that made the tree knows (a whole parse makes none). */
+type HoleTest = (statement: t.Node) => boolean;
+
 /** The tree without its holes (problems differ: a hole carries its own error). */
-const comparableTree = (parsed: ParsedSource) => {
+const comparableTree = (parsed: ParsedSource, isHole: HoleTest) => {
   const ast = parsed.ast;
   if (ast === null) return null;
   return { ...ast, program: { ...ast.program, body: ast.program.body.filter((statement) => !isHole(statement)) }, errors: undefined };
 };
 
 /** Where a tree kept around holes differs from its text: each statement parsed alone, in order. */
-function keptStatementsDifference(text: string, parsed: ParsedSource): string | null {
+function keptStatementsDifference(text: string, parsed: ParsedSource, isHole: HoleTest): string | null {
   const ast = parsed.ast!;
   let end = ast.program.directives.at(-1)?.end ?? 0;
   for (const [i, statement] of ast.program.body.entries()) {
@@ -43,7 +48,7 @@ function keptStatementsDifference(text: string, parsed: ParsedSource): string | 
 }
 
 /** `text` with the text of the tree's holes replaced by spaces (line breaks kept). */
-function blankHoles(text: string, ast: NonNullable<ParsedSource['ast']>): string {
+function blankHoles(text: string, ast: NonNullable<ParsedSource['ast']>, isHole: HoleTest): string {
   let out = '';
   let from = 0;
   for (const statement of ast.program.body) {
@@ -68,6 +73,7 @@ describe('IncrementalParser', () => {
     for (const file of files) {
       let text = readFileSync(file, 'utf8');
       const parser = new IncrementalParser();
+      const isHole: HoleTest = (statement) => parser.isHole(statement);
       let current = parser.parse(file, text).ast;
       let clean = text;
       for (let step = 0; step < 12; step++) {
@@ -81,12 +87,12 @@ describe('IncrementalParser', () => {
           // parses to at its place, and the holes and statements must follow each other in order.
           current = null;
           if (got.ast === null) continue;
-          const difference = keptStatementsDifference(text, got);
+          const difference = keptStatementsDifference(text, got, isHole);
           assert.equal(difference, null, `${file}, edit ${step + 1} (${parser.lastKind}, broken): ${difference}`);
           assert.ok(got.problems.length > 0, `${file}, edit ${step + 1}: a broken text parsed without a problem`);
           editsWhileBroken++;
           // Half the time the next edit goes elsewhere while the hole stays (placed on the kept statements).
-          if (random() < 0.5) current = got.ast.program.body.some((statement) => !isHole(statement)) ? parseSource(file, blankHoles(text, got.ast)).ast : null;
+          if (random() < 0.5) current = got.ast.program.body.some((statement) => !isHole(statement)) ? parseSource(file, blankHoles(text, got.ast, isHole)).ast : null;
           continue;
         }
         const difference = firstDifference(comparable(want), comparable(got));
@@ -158,7 +164,7 @@ describe('IncrementalParser', () => {
     assert.equal(parser.lastKind, 'partial');
     assert.equal(parseSource('/virtual/a.js', broken).ast, null);
     const body = got.ast?.program.body ?? [];
-    assert.deepEqual(body.map((statement) => (isHole(statement) ? 'hole' : broken.slice(statement.start ?? 0, statement.end ?? 0))),
+    assert.deepEqual(body.map((statement) => (parser.isHole(statement) ? 'hole' : broken.slice(statement.start ?? 0, statement.end ?? 0))),
       ["const a = require('a');", 'foo(1);', 'hole', 'function f() {}', 'baz(3);']);
     assert.equal(got.problems.length, 1);
     assert.equal(got.problems[0].line, 3);
@@ -166,7 +172,7 @@ describe('IncrementalParser', () => {
     const elsewhere = broken.replace('baz(3)', 'baz(33)');
     const typed = parser.parse('/virtual/a.js', elsewhere);
     assert.equal(parser.lastKind, 'partial');
-    assert.equal(typed.ast?.program.body.filter(isHole).length, 1);
+    assert.equal(typed.ast?.program.body.filter((statement) => parser.isHole(statement)).length, 1);
     assert.deepEqual(typed.problems.map((problem) => problem.line), [3]);
     // Closing the call mends it: the tree is a whole parse's again.
     const mended = elsewhere.replace('bar(2;', 'bar(2);');
@@ -201,14 +207,15 @@ describe('analysis of incrementally parsed documents', () => {
     for (const document of documents) {
       const file = document.file;
       let text = document.text;
-      const parser = new IncrementalParser();
-      const parse = (path: string, source: string) => parser.parse(path, source);
-      analyzeSource({ filePath: file, text, parse });
+      const state = new StaticDocument();
+      const parser = state.parser;
+      const isHole: HoleTest = (statement) => parser.isHole(statement);
+      analyzeSource({ filePath: file, text, document: state });
       let clean = text;
       let current = parseSource(file, text).ast;
       for (let step = 0; step < 12; step++) {
         text = current === null ? clean : typedEdit(text, current, random);
-        const got = analyzeSource({ filePath: file, text, parse });
+        const got = analyzeSource({ filePath: file, text, document: state });
         const kind = parser.lastKind;
         if (kind === 'incremental') incremental++;
         const fresh = parseSource(file, text);
@@ -216,9 +223,9 @@ describe('analysis of incrementally parsed documents', () => {
           // A syntax error: the findings kept are those of the file with the hole's text blanked out.
           const kept = parser.parse(file, text);
           assert.equal(parser.lastKind, 'unchanged', 'the analysis parsed this text');
-          const blanked = blankHoles(text, kept.ast!);
+          const blanked = blankHoles(text, kept.ast!, isHole);
           // Only where the kept statements are the blanked text's (a statement before a hole may join the one after it).
-          if (firstDifference(comparableTree(parseSource(file, blanked)), comparableTree(kept)) !== null) {
+          if (firstDifference(comparableTree(parseSource(file, blanked), isHole), comparableTree(kept, isHole)) !== null) {
             current = null;
             continue;
           }

@@ -19,8 +19,21 @@ import { forEachChild } from './walk';
 // Read once: bundled CommonJS re-exports go through a getter on every access.
 const { getBindingIdentifiers, isDeclaration } = t;
 
+/**
+ * What a document's parser knows of the statements of its trees, kept while their nodes live:
+ * which are holes, and per kept statement its nodes and top-level names (kept statements never
+ * change inside, and most edits move or compare them).
+ */
+interface StatementMemory {
+  /** The empty statements standing for text that does not parse. */
+  readonly holes: WeakSet<t.Node>;
+  readonly nodesByStatement: WeakMap<t.Statement, t.Node[]>;
+  readonly namesByStatement: WeakMap<t.Statement, readonly string[]>;
+}
+
 /** The previous parse of a document: its tree (with holes over unparsable statements) and problems. */
 interface Previous {
+  memory: StatementMemory;
   filePath: string;
   text: string;
   ast: t.File;
@@ -35,16 +48,9 @@ interface Previous {
  */
 export type ParseKind = 'full' | 'incremental' | 'partial' | 'unchanged';
 
-/** The empty statements standing for text that does not parse. */
-const holes = new WeakSet<t.Node>();
-
-/** Is this top-level statement a hole over text that did not parse? */
-export function isHole(statement: t.Node): boolean {
-  return holes.has(statement);
-}
-
 export class IncrementalParser {
   private previous: Previous | null = null;
+  private readonly memory: StatementMemory = { holes: new WeakSet(), nodesByStatement: new WeakMap(), namesByStatement: new WeakMap() };
   /** How the last call parsed, for tests and measurements. */
   lastKind: ParseKind = 'full';
 
@@ -63,7 +69,7 @@ export class IncrementalParser {
       }
       try {
         parsed = reparse(previous, text, null);
-        if (parsed !== null) kind = hasHole(parsed) ? 'partial' : 'incremental';
+        if (parsed !== null) kind = this.hasHole(parsed) ? 'partial' : 'incremental';
       } catch {
         parsed = null; // a bug here must cost a whole parse, not the document (the old tree is dropped below)
       }
@@ -85,19 +91,24 @@ export class IncrementalParser {
     this.lastKind = kind;
     // Copies: the engine adds its own problems to the list it is given.
     this.previous = parsed.ast !== null
-      ? { filePath, text, ast: parsed.ast, plugins: parsed.plugins, problems: [...parsed.problems], offsets: parsed.problemOffsets ?? parsed.problems.map(() => 0) }
+      ? { memory: this.memory, filePath, text, ast: parsed.ast, plugins: parsed.plugins, problems: [...parsed.problems], offsets: parsed.problemOffsets ?? parsed.problems.map(() => 0) }
       : null;
     return parsed;
   }
+
+  /** Is this top-level statement of a tree parsed here a hole over text that did not parse? */
+  isHole(statement: t.Node): boolean {
+    return this.memory.holes.has(statement);
+  }
+
+  private hasHole(parsed: ParsedSource): boolean {
+    return parsed.ast?.program.body.some((statement) => this.memory.holes.has(statement)) ?? false;
+  }
 }
 
-function hasHoleIn(body: readonly t.Statement[], from: number, end: number): boolean {
+function hasHoleIn(holes: WeakSet<t.Node>, body: readonly t.Statement[], from: number, end: number): boolean {
   for (let i = from; i < end; i++) if (holes.has(body[i])) return true;
   return false;
-}
-
-function hasHole(parsed: ParsedSource): boolean {
-  return parsed.ast?.program.body.some((statement) => holes.has(statement)) ?? false;
 }
 
 /**
@@ -106,6 +117,8 @@ function hasHole(parsed: ParsedSource): boolean {
  * hole instead of being parsed again.
  */
 function reparse(previous: Previous, text: string, failed: ParsedSource | null): ParsedSource | null {
+  const memory = previous.memory;
+  const holes = memory.holes;
   const oldText = previous.text;
   const file = previous.ast;
   const program = file.program;
@@ -166,12 +179,12 @@ function reparse(previous: Previous, text: string, failed: ParsedSource | null):
   const oldMiddleEnd = trailing === null || trailingIsHole ? replacedEnd : replacedEnd - 1;
   const newMiddle = statements.slice(lead === null || leadIsHole ? 0 : 1, trailing === null || trailingIsHole ? statements.length : statements.length - 1);
   // The parser checks top-level redeclarations across the whole file; a part cannot see the rest.
-  if (declaresAny(newMiddle, body, oldMiddleFrom, oldMiddleEnd)) return null;
+  if (declaresAny(memory, newMiddle, body, oldMiddleFrom, oldMiddleEnd)) return null;
   // A hole hides what its text declared: a kept statement's redeclaration error may refer to it.
   const middleStart = lead === null || leadIsHole ? sliceStart : lead.end ?? 0;
   // (to the end of the file, problems at its end included, when no statement follows)
   const oldMiddleStop = trailing === null ? Infinity : trailing.start ?? 0;
-  if (hasHoleIn(body, oldMiddleFrom, oldMiddleEnd) && previous.offsets.some((offset) => offset < middleStart || offset >= oldMiddleStop)) return null;
+  if (hasHoleIn(holes, body, oldMiddleFrom, oldMiddleEnd) && previous.offsets.some((offset) => offset < middleStart || offset >= oldMiddleStop)) return null;
   // Problems: the part's between the edges; before and after, the kept ones (a kept statement's
   // redeclaration error was found against statements the part does not see).
   const newMiddleStop = oldMiddleStop + delta;
@@ -198,7 +211,7 @@ function reparse(previous: Previous, text: string, failed: ParsedSource | null):
   }
   const problems = mergeProblems(previous, middleStart, oldMiddleStop, shift, part, middleStart, newMiddleStop, trailingShift);
   if (shift !== null) {
-    if (delta !== 0) shiftTail(file, program, replacedEnd, commentsTo, shift);
+    if (delta !== 0) shiftTail(memory, file, program, replacedEnd, commentsTo, shift);
   } else {
     copyEnd(partProgram, program);
     copyEnd(partAst, file);
@@ -219,6 +232,8 @@ function reparse(previous: Previous, text: string, failed: ParsedSource | null):
  * edit. The hole's text is parsed alone for its error, so that it is reported at the hole.
  */
 function punchHole(previous: Previous, text: string, failed: ParsedSource, at: { first: number; last: number; delta: number; prefix: number }): ParsedSource | null {
+  const memory = previous.memory;
+  const holes = memory.holes;
   const { first, delta } = at;
   let last = at.last;
   const file = previous.ast;
@@ -283,7 +298,7 @@ function punchHole(previous: Previous, text: string, failed: ParsedSource, at: {
   const commentsFrom = firstStartingAt(comments, holeStart);
   const commentsTo = firstStartingAt(comments, oldHoleEnd);
   if (shift !== null) {
-    if (delta !== 0) shiftTail(file, program, removedEnd, commentsTo, shift);
+    if (delta !== 0) shiftTail(memory, file, program, removedEnd, commentsTo, shift);
   } else {
     program.end = text.length;
     file.end = text.length;
@@ -459,9 +474,9 @@ function shiftPosition(position: MutablePosition | undefined, oldIndex: number, 
 
 /** The File and the Program start at 0 whatever the edit; their ends move. */
 /** Moves what follows an edit by `shift`: the statements from `fromStatement`, the comments from `fromComment`, and the ends of the program and the file. */
-function shiftTail(file: t.File, program: t.Program, fromStatement: number, fromComment: number, shift: Shift): void {
+function shiftTail(memory: StatementMemory, file: t.File, program: t.Program, fromStatement: number, fromComment: number, shift: Shift): void {
   const comments = file.comments ?? [];
-  for (let i = fromStatement; i < program.body.length; i++) shiftStatement(program.body[i], shift);
+  for (let i = fromStatement; i < program.body.length; i++) shiftStatement(memory, program.body[i], shift);
   for (let i = fromComment; i < comments.length; i++) shiftSpan(comments[i], shift);
   shiftEnd(program, shift);
   shiftEnd(file, shift);
@@ -505,22 +520,20 @@ function shiftNode(node: t.Node, shift: Shift): void {
 }
 
 /** Moves a kept statement and every node below it. */
-function shiftStatement(statement: t.Statement, shift: Shift): void {
-  for (const node of nodesBelow(statement)) shiftNode(node, shift);
+function shiftStatement(memory: StatementMemory, statement: t.Statement, shift: Shift): void {
+  for (const node of nodesBelow(memory, statement)) shiftNode(node, shift);
 }
 
 /**
  * Every node of a top-level statement, listed once: a kept statement is moved by most edits above
  * it, and a loop over a list costs about half a walk. Kept statements never change inside.
  */
-const nodesByStatement = new WeakMap<t.Statement, t.Node[]>();
-
-function nodesBelow(statement: t.Statement): t.Node[] {
-  let nodes = nodesByStatement.get(statement);
+function nodesBelow(memory: StatementMemory, statement: t.Statement): t.Node[] {
+  let nodes = memory.nodesByStatement.get(statement);
   if (nodes === undefined) {
     nodes = [];
     listNodes(statement, nodes);
-    nodesByStatement.set(statement, nodes);
+    memory.nodesByStatement.set(statement, nodes);
   }
   return nodes;
 }
@@ -540,28 +553,26 @@ function copyEnd(from: t.Node, to: t.Node): void {
  * Does a statement between the edges, new or old, declare a top-level name that a kept statement
  * also declares? Then the redeclaration errors of the whole file may change.
  */
-function declaresAny(statements: readonly t.Statement[], body: readonly t.Statement[], replacedFrom: number, replacedEnd: number): boolean {
+function declaresAny(memory: StatementMemory, statements: readonly t.Statement[], body: readonly t.Statement[], replacedFrom: number, replacedEnd: number): boolean {
   const names = new Set<string>();
   for (const statement of statements) collectTopLevelNames(statement, names);
-  for (let i = replacedFrom; i < replacedEnd; i++) for (const name of topLevelNamesOf(body[i])) names.add(name);
+  for (let i = replacedFrom; i < replacedEnd; i++) for (const name of topLevelNamesOf(memory, body[i])) names.add(name);
   if (names.size === 0) return false;
   for (let i = 0; i < body.length; i++) {
     if (i >= replacedFrom && i < replacedEnd) continue;
-    for (const name of topLevelNamesOf(body[i])) if (names.has(name)) return true;
+    for (const name of topLevelNamesOf(memory, body[i])) if (names.has(name)) return true;
   }
   return false;
 }
 
 /** Top-level names per statement: statements are kept across edits, and so is this. */
-const namesByStatement = new WeakMap<t.Statement, readonly string[]>();
-
-function topLevelNamesOf(statement: t.Statement): readonly string[] {
-  let names = namesByStatement.get(statement);
+function topLevelNamesOf(memory: StatementMemory, statement: t.Statement): readonly string[] {
+  let names = memory.namesByStatement.get(statement);
   if (names === undefined) {
     const found = new Set<string>();
     collectTopLevelNames(statement, found);
     names = [...found];
-    namesByStatement.set(statement, names);
+    memory.namesByStatement.set(statement, names);
   }
   return names;
 }

@@ -21,16 +21,11 @@ export interface Frame {
 
 /**
  * Paths are remade once per analysis: a path kept from an earlier one may hold an old key (a
- * moved statement) until NodePath.get sets it again. The engine starts an epoch per analysis.
+ * moved statement) until NodePath.get sets it again. A document's binding resolver owns the
+ * clock of its analyses (see BindingResolver.startAnalysis); its frames are never read by another.
  */
-let pathEpoch = 0;
-
-export function newPathEpoch(): void {
-  pathEpoch++;
-}
-
-export function currentPathEpoch(): number {
-  return pathEpoch;
+export interface PathClock {
+  readonly epoch: number;
 }
 
 // Paths made here belong to no traversal, so they have no scope. Babel's `path.get()` would
@@ -56,14 +51,16 @@ export function childFrame(parent: Frame, node: t.Node, key: string | number, li
 }
 
 /**
- * The NodePath for a frame, made with its ancestors' paths as needed. Babel caches paths by
- * (parent node, node), so this returns the very objects a Babel traversal or `path.get()` would.
+ * The NodePath for a frame in the analysis `clock` is at, made with its ancestors' paths as
+ * needed. Babel caches paths by (parent node, node), so this returns the very objects a Babel
+ * traversal or `path.get()` would.
  */
-export function pathOf(frame: Frame): NodePath {
+export function pathOf(frame: Frame, clock: PathClock): NodePath {
+  const pathEpoch = clock.epoch;
   if (frame.path !== null && frame.pathEpoch === pathEpoch) return frame.path;
   const parent = frame.parent;
   if (parent === null) throw new Error('The File node has no path');
-  const parentPath = parent.parent === null ? undefined : pathOf(parent);
+  const parentPath = parent.parent === null ? undefined : pathOf(parent, clock);
   const parentNode = parent.node as unknown as Record<string, unknown>;
   const container = frame.listKey === null ? parentNode : parentNode[frame.listKey];
   const path = getPath({ parentPath, parent: parent.node, container, listKey: frame.listKey ?? undefined, key: frame.key });

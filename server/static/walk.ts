@@ -7,7 +7,7 @@
 // does not follow AST mutations: no rule mutates the tree.
 import type { NodePath, Visitor } from '@babel/traverse';
 import * as t from '@babel/types';
-import { NodeStack, pathOf, rootFrame } from './lazyPaths';
+import { NodeStack, pathOf, rootFrame, type PathClock } from './lazyPaths';
 
 // Read once: bundled CommonJS re-exports go through a getter on every access.
 const VISITOR_KEYS = t.VISITOR_KEYS;
@@ -64,8 +64,11 @@ function callAll(fns: VisitFn[] | undefined, path: NodePath): boolean {
   return false;
 }
 
-/** Walks `file` with `visitor`, the result of `traverse.visitors.merge` (exploded, arrays of functions). */
-export function walkFile(file: t.File, visitor: Visitor): void {
+/**
+ * Walks `file` with `visitor`, the result of `traverse.visitors.merge` (exploded, arrays of
+ * functions); the paths handed out belong to the analysis `clock` is at.
+ */
+export function walkFile(file: t.File, visitor: Visitor, clock: PathClock): void {
   const table = visitor as unknown as Record<string, Phases | VisitFn[] | undefined>;
   const allEnter = table.enter as VisitFn[] | undefined;
   const allExit = table.exit as VisitFn[] | undefined;
@@ -77,7 +80,7 @@ export function walkFile(file: t.File, visitor: Visitor): void {
     const node = stack.node(depth);
     const phases = table[node.type] as Phases | undefined;
     if (allEnter || phases?.enter) {
-      const path = pathOf(stack.frameAt(depth));
+      const path = pathOf(stack.frameAt(depth), clock);
       // A path reused from an earlier (sub-)traversal starts clean, as Babel's pushContext makes it.
       path.shouldSkip = false;
       path.shouldStop = false;
@@ -89,7 +92,7 @@ export function walkFile(file: t.File, visitor: Visitor): void {
     forEachChildOnStack(stack, depth, visit, isStopped);
     if (allExit || phases?.exit) {
       // Children overwrote the stack below this depth, not this node's own frame.
-      const path = pathOf(stack.frameAt(depth));
+      const path = pathOf(stack.frameAt(depth), clock);
       if (!callAll(allExit, path)) callAll(phases?.exit, path);
     }
   }

@@ -1,10 +1,9 @@
 // "Is this expression a mongoose model?" — shared by the two mongoose rules (with scopes) and by
-// server/static/projectIndex.ts (top-level statements of other modules, no scopes).
+// the project facts collector mongooseModelExports.ts (top-level statements of other modules, no scopes).
 import type { NodePath } from '@babel/traverse';
 import type * as t from '@babel/types';
-import { bindingOf } from '../server/static/bindings';
-import { viaText } from '../server/static/hotContext';
-import type { ExecutionContext, ImportBinding, ModuleSummary, RuleContext } from './api';
+import type { ExecutionContext, ImportBinding, ModuleSummary, RuleContext } from '../api';
+import { viaText } from './viaText';
 
 /** Strips parentheses and TypeScript-only wrappers that do not change the runtime value. */
 export function unwrapExpression(node: t.Node): t.Node {
@@ -119,12 +118,39 @@ function importedExportOf(binding: ImportBinding, member: string | null, isEsmIm
 
 const MAX_ALIAS_DEPTH = 4;
 
+type DataLibrary = 'mongoose' | 'other' | 'unknown';
+
+/**
+ * Model detection for one rule run over one file: its rule context and what it has looked up so
+ * far (the summaries of the modules it imports from, the data library it uses). A rule makes one
+ * in create(), so the memory lives exactly as long as the analysis.
+ */
+export class ModelFinder {
+  private readonly summaries = new Map<string, ModuleSummary | null>();
+  private library: DataLibrary | null = null;
+
+  constructor(readonly context: RuleContext) {}
+
+  /** The summary of an imported module, asked of the project once per source. */
+  moduleSummary(source: string): ModuleSummary | null {
+    if (!this.summaries.has(source)) this.summaries.set(source, this.context.project.moduleAt(this.context.filePath, source));
+    return this.summaries.get(source) ?? null;
+  }
+
+  /** Does the module import mongoose, or a data library whose `find` results are not mongoose documents? */
+  dataLibraryOf(path: NodePath): DataLibrary {
+    this.library ??= dataLibraryOfProgram(path);
+    return this.library;
+  }
+}
+
 /**
  * True when `path` (an expression) evaluates to a mongoose model: a local bound to a model
  * definition, an alias of one, an inline definition or lookup, or a name imported from a module
  * whose summary (through `context.project`) lists that export as a model.
  */
-export function isModelPath(path: NodePath, context: RuleContext, depth = 0): boolean {
+export function isModelPath(path: NodePath, models: ModelFinder, depth = 0): boolean {
+  const context = models.context;
   const roleOf = roleResolver(context);
   const node = unwrapExpression(path.node);
   if (isModelExpression(node, roleOf)) return true;
@@ -154,12 +180,12 @@ export function isModelPath(path: NodePath, context: RuleContext, depth = 0): bo
   }
   if (rootName === null) return false;
 
-  const binding = bindingOf(path, rootName);
+  const binding = context.bindingOf(path, rootName);
   if (!binding) return false;
   // `import User = require('./user')` (TypeScript) binds like an import.
   if (binding.kind === 'module' || binding.path.isTSImportEqualsDeclaration()) {
     const imported = context.importOf(rootName);
-    return imported !== null && isImportedModel(context, imported, member, binding.kind === 'module');
+    return imported !== null && isImportedModel(models, imported, member, binding.kind === 'module');
   }
   const declarator = binding.path;
   if (!declarator.isVariableDeclarator()) return false;
@@ -167,13 +193,13 @@ export function isModelPath(path: NodePath, context: RuleContext, depth = 0): bo
   if (!init) return false;
   const imported = context.importOf(rootName);
   if (imported !== null && binding.topLevel) {
-    return isImportedModel(context, imported, member, false);
+    return isImportedModel(models, imported, member, false);
   }
   if (member !== null) return false;
   // `const Task = User` / `const M = mongoose.model('X', s)` inside a function.
   const initPath = declarator.get('init');
   return !Array.isArray(initPath) && initPath.node != null && declarator.node.id.type === 'Identifier'
-    && isModelPath(initPath as NodePath, context, depth + 1);
+    && isModelPath(initPath as NodePath, models, depth + 1);
 }
 
 /**
@@ -198,23 +224,10 @@ function isInjectedModel(path: NodePath, property: string, context: RuleContext)
   return false;
 }
 
-/** Summaries asked for during one analysis (a rule context lives for one file's analysis). */
-const summariesByContext = new WeakMap<RuleContext, Map<string, ModuleSummary | null>>();
-
-function moduleSummary(context: RuleContext, source: string): ModuleSummary | null {
-  let summaries = summariesByContext.get(context);
-  if (!summaries) {
-    summaries = new Map();
-    summariesByContext.set(context, summaries);
-  }
-  if (!summaries.has(source)) summaries.set(source, context.project.moduleAt(context.filePath, source));
-  return summaries.get(source) ?? null;
-}
-
-function isImportedModel(context: RuleContext, imported: ImportBinding, member: string | null, isEsmImport: boolean): boolean {
+function isImportedModel(models: ModelFinder, imported: ImportBinding, member: string | null, isEsmImport: boolean): boolean {
   const exportName = importedExportOf(imported, member, isEsmImport);
   if (exportName === null) return false;
-  return moduleSummary(context, imported.source)?.mongooseModelExports.has(exportName) === true;
+  return models.moduleSummary(imported.source)?.mongooseModelExports.has(exportName) === true;
 }
 
 /** `schema.statics.x = fn`, `schema.static('x', fn)`, `statics: { x() {} }` — and the same for methods. */
@@ -255,7 +268,6 @@ export function staticsKind(path: NodePath): 'static' | 'method' | null {
 
 /** Libraries with their own `find`/`findOne` (plain results): the unresolved-model guesses stay off in their files. */
 const OTHER_DATA_LIBRARIES = /^(mongodb|monk|mongojs|sequelize|sequelize-typescript|typeorm|objection|bookshelf|knex|waterline|sails|@prisma\/client|@mikro-orm\/.*|@nestjs\/(sequelize|typeorm)|nedb|@seald-io\/nedb|lowdb|loki|lokijs|dynamoose)$/;
-const otherLibraryByContext = new WeakMap<RuleContext, 'mongoose' | 'other' | 'unknown'>();
 
 function requireSource(node: t.Node | null | undefined): string | null {
   const target = node ? unwrapExpression(node) : null;
@@ -264,10 +276,8 @@ function requireSource(node: t.Node | null | undefined): string | null {
   return arg?.type === 'StringLiteral' ? arg.value : null;
 }
 
-/** Does the module import mongoose, or a data library whose `find` results are not mongoose documents? */
-function dataLibraryOf(path: NodePath, context: RuleContext): 'mongoose' | 'other' | 'unknown' {
-  const known = otherLibraryByContext.get(context);
-  if (known !== undefined) return known;
+/** Which data library the module of `path` imports, read from its top-level statements. */
+function dataLibraryOfProgram(path: NodePath): DataLibrary {
   const program = path.findParent((p) => p.isProgram());
   let found = false;
   let mongoose = false;
@@ -279,9 +289,7 @@ function dataLibraryOf(path: NodePath, context: RuleContext): 'mongoose' | 'othe
     if (sources.includes('mongoose') || sources.includes('@nestjs/mongoose')) mongoose = true;
   }
   // A mongoose module that also imports the driver (for ObjectId, say) is still a mongoose module.
-  const flavour = mongoose ? 'mongoose' : found ? 'other' : 'unknown';
-  otherLibraryByContext.set(context, flavour);
-  return flavour;
+  return mongoose ? 'mongoose' : found ? 'other' : 'unknown';
 }
 
 /** Names that say "a mongoose model" when the analysis cannot resolve the value: `list.model`, `submissionModel`, `db.models[name]`. */
@@ -429,7 +437,7 @@ export function methodCallOn(path: NodePath): { name: string; call: NodePath<t.C
 }
 
 /** Recognizes `<model>.find(...)` and friends at a call, and walks the query chain after it. */
-export function modelQueryAt(call: NodePath<t.CallExpression>, context: RuleContext): ModelQuery | null {
+export function modelQueryAt(call: NodePath<t.CallExpression>, models: ModelFinder): ModelQuery | null {
   const callee = unwrapExpression(call.node.callee);
   if (callee.type !== 'MemberExpression') return null;
   const method = memberName(callee);
@@ -437,8 +445,8 @@ export function modelQueryAt(call: NodePath<t.CallExpression>, context: RuleCont
   const calleePath = call.get('callee');
   const modelPath = calleePath.isMemberExpression() ? calleePath.get('object') : null;
   if (!modelPath || insideTestBlock(call) || insideOneTimeWork(call)) return null;
-  const resolved = isModelPath(modelPath, context);
-  const library = resolved ? 'mongoose' : dataLibraryOf(call, context);
+  const resolved = isModelPath(modelPath, models);
+  const library = resolved ? 'mongoose' : models.dataLibraryOf(call);
   if (!resolved && (COLLECTION_NAME.test(receiverName(callee.object) ?? '') || library === 'other')) return null;
 
   const query: ModelQuery = {
