@@ -63,7 +63,8 @@ export function activate(extension: vscode.ExtensionContext): HotframeApi {
     }),
     // Restricted mode ends: the server may now run nm and apply path mappings (docs/security.md).
     vscode.workspace.onDidGrantWorkspaceTrust(() => {
-      if (ctx.client.isRunning()) void ctx.client.sendNotification(Notifications.workspaceTrusted);
+      // A lost notification leaves the server in Restricted Mode: say so in the output.
+      if (ctx.client.isRunning()) ctx.client.sendNotification(Notifications.workspaceTrusted).catch((error: unknown) => output.appendLine(`[server] workspace trust not sent: ${error instanceof Error ? error.message : String(error)}`));
     }),
     ctx.onDidChangeProfile((change) => {
       // An open flame graph follows the primary profile; Compare shows its own diff view.

@@ -22,12 +22,6 @@ export const allRules: readonly RuleModule[] = [
 
 export const ruleIds: readonly RuleId[] = allRules.map((rule) => rule.meta.id);
 
-const byId = new Map<RuleId, RuleModule>(allRules.map((rule) => [rule.meta.id, rule]));
-
-export function ruleById(id: RuleId): RuleModule | undefined {
-  return byId.get(id);
-}
-
 /**
  * What the project index keeps of each module for the rules analyzing other modules: one
  * collector per field of ModuleSummary, run on the module's top-level statements.

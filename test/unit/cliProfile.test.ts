@@ -178,6 +178,7 @@ describe('profile text', () => {
       warnings: [],
     };
     const text = profileText('p.cpuprofile', report, 5, '/root');
+    // eslint-disable-next-line no-control-regex -- the raw ESC character is what must not reach the terminal
     assert.doesNotMatch(text, /\u001b/);
     assert.ok(text.includes('\n     4.00 ms    100%    4.00 ms    100%  \\x1b[31mred (user)  app.js:3\n'), text);
   });

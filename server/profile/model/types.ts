@@ -99,15 +99,6 @@ export interface NormalizedProfile {
   thread?: string;
 }
 
-/** A file location after path mapping and source maps. */
-export interface FrameLocation {
-  /** Absolute local path when resolved; otherwise the path as recorded. */
-  file: string;
-  line: number;
-  column: number;
-  resolved: boolean;
-}
-
 export interface CategoryCost {
   samples: number;
   ms: number;
