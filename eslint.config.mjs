@@ -47,10 +47,11 @@ const MAY_IMPORT = {
       'server/profile/model',
       'server/profile/location',
       'server/static/parse',
+      'server/static/walk',
       'server/shared',
       { path: PROTOCOL, typeOnly: true },
     ],
-    why: 'server/profile/analysis/ imports readers/, model/, location/, server/static/parse.ts and server/shared/',
+    why: 'server/profile/analysis/ imports readers/, model/, location/, the static engine parser (server/static/parse.ts and walk.ts, to read the source a profile names) and server/shared/',
   },
   'server/join': {
     may: [{ path: 'rules/api', typeOnly: true }, 'server/profile', 'server/shared'],
@@ -90,16 +91,6 @@ const PACKAGE_WALLS = {
   ],
   client: [{ regex: '^(?!node:|vscode$|vscode-languageclient(?:/|$))[^.]', why: 'client/ imports only vscode, vscode-languageclient and node:*' }],
   webview: [{ regex: '^(?!d3-)[^.]', why: 'webview/ runs in the browser and imports only d3-*' }],
-};
-
-/**
- * Crossings that still exist in main while the walls go up (issue 13): file -> repository paths it
- * may import for now. TEMPORARY: each entry names the engineer whose branch removes it; the lead
- * deletes entries as those branches land. Do not add to this list.
- */
-export const TEMPORARY_CROSSINGS = {
-  // removed by: not assigned yet (forEachChild from server/static/walk.ts; analysis/ may import only parse.ts)
-  'server/profile/analysis/functionRanges.ts': { by: 'unassigned', allow: ['server/static/walk'] },
 };
 
 /** The wall of a directory: the deepest folder of MAY_IMPORT that holds it. */
@@ -162,10 +153,10 @@ const NOT_NORMAL = {
   message: 'write relative imports in normal form (no ./.. or a/../b), so the walls can check them',
 };
 
-/** The options of no-restricted-imports for the files of `dir` behind `wall`, with `extra` paths allowed for now. */
-function restrictions(dir, wall, extra = []) {
+/** The options of no-restricted-imports for the files of `dir` behind `wall`. */
+function restrictions(dir, wall) {
   const { may, why } = MAY_IMPORT[wall];
-  const entries = [wall, ...may, ...extra].map((entry) => (typeof entry === 'string' ? { path: entry } : entry));
+  const entries = [wall, ...may].map((entry) => (typeof entry === 'string' ? { path: entry } : entry));
   const values = entries.filter((entry) => !entry.typeOnly).map((entry) => entry.path);
   const types = entries.filter((entry) => entry.typeOnly).map((entry) => entry.path);
   const list = [...values.filter((path) => path !== wall), ...types.map((path) => `${path} (types)`)].join(', ') || 'nothing';
@@ -194,7 +185,7 @@ function directories(dir, out = []) {
 
 const TESTS = ['**/*.test.ts', 'test/**', 'bench/**'];
 const walls = [];
-const restricted = (dir, wall, extra) => ({ '@typescript-eslint/no-restricted-imports': restrictions(dir, wall, extra) });
+const restricted = (dir, wall) => ({ '@typescript-eslint/no-restricted-imports': restrictions(dir, wall) });
 for (const top of ['rules', 'server', 'client', 'webview']) {
   for (const dir of directories(top)) {
     const wall = wallOf(dir, MAY_IMPORT);
@@ -204,11 +195,6 @@ for (const top of ['rules', 'server', 'client', 'webview']) {
 // server/ itself holds only the folders of its parts: a file there would stand behind no wall.
 const SERVER_FOLDERS_ONLY = { selector: 'Program', message: 'server/ holds folders only: put this file in the folder of its part (CONTRIBUTING)' };
 walls.push({ name: 'hotframe/walls/server', files: ['server/*.ts'], rules: { 'no-restricted-syntax': ['error', SERVER_FOLDERS_ONLY] } });
-for (const [file, { allow }] of Object.entries(TEMPORARY_CROSSINGS)) {
-  const dir = posix.dirname(file);
-  const wall = wallOf(dir, MAY_IMPORT);
-  walls.push({ name: `hotframe/walls/temporary/${file}`, files: [file], rules: restricted(dir, wall, allow) });
-}
 
 /** A dynamic `import()`, a `require()` or an `import('x').T` type that leaves its folder escapes the walls above. */
 const STATIC_CROSSINGS = [

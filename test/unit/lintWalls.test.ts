@@ -1,10 +1,9 @@
 // The walls of CONTRIBUTING's layout, as eslint.config.mjs checks them (`npm run lint`, issue 13):
 // ESLint's Linter runs the real config on small files placed, in memory, in the folders of this
 // repository. A crossing must be an error whichever way the import is spelled; the allowed
-// direction must not be; and every entry of the temporary allowlist must still be needed.
+// direction must not be.
 import { strict as assert } from 'node:assert';
-import { readFileSync } from 'node:fs';
-import { join, posix } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 import { type ESLint, Linter } from 'eslint';
@@ -15,7 +14,6 @@ import { REPO_ROOT } from './bundles';
 type Config = Linter.Config & { name?: string };
 interface LintConfigModule {
   default: Config[];
-  TEMPORARY_CROSSINGS: Record<string, { by: string; allow: string[] }>;
 }
 
 const WALL_RULES = new Set(['@typescript-eslint/no-restricted-imports', 'no-restricted-syntax']);
@@ -23,8 +21,6 @@ const WALL_RULES = new Set(['@typescript-eslint/no-restricted-imports', 'no-rest
 describe('the walls (eslint.config.mjs)', function () {
   this.timeout(60_000);
   let config: Config[];
-  let strict: Config[];
-  let allowlist: LintConfigModule['TEMPORARY_CROSSINGS'];
   const linter = new Linter({ cwd: REPO_ROOT });
 
   before(async () => {
@@ -36,13 +32,11 @@ describe('the walls (eslint.config.mjs)', function () {
       .map(([name]) => [`@typescript-eslint/${name}`, 'off'] as const);
     const untyped: Config = { files: ['**/*.ts'], languageOptions: { parserOptions: { project: null, projectService: false } }, rules: Object.fromEntries(typed) };
     config = [...loaded.default, untyped];
-    strict = config.filter((block) => !block.name?.startsWith('hotframe/walls/temporary/'));
-    allowlist = loaded.TEMPORARY_CROSSINGS;
   });
 
   /** The wall errors for `code` placed at `file` (repository-relative). */
-  function wallErrors(file: string, code: string, blocks = config): Linter.LintMessage[] {
-    const messages = linter.verify(code, blocks, { filename: join(REPO_ROOT, file) });
+  function wallErrors(file: string, code: string): Linter.LintMessage[] {
+    const messages = linter.verify(code, config, { filename: join(REPO_ROOT, file) });
     const other = messages.filter((m) => !m.ruleId || !WALL_RULES.has(m.ruleId));
     assert.deepEqual(other, [], `${file}: unexpected messages`);
     return messages;
@@ -101,7 +95,8 @@ describe('the walls (eslint.config.mjs)', function () {
     assertCrossing('server/profile/analysis/x.ts', importing('../../../rules/api'), /analysis\/ imports readers\//);
     assertAllowed('server/profile/readers/x.ts', importing('../model/types'));
     assertAllowed('server/profile/analysis/x.ts', importing('../../static/parse'));
-    assertCrossing('server/profile/analysis/x.ts', importing('../../static/walk'), /analysis\/ imports readers\//);
+    assertAllowed('server/profile/analysis/x.ts', importing('../../static/walk'));
+    assertCrossing('server/profile/analysis/x.ts', importing('../../static/engine'), /analysis\/ imports readers\//);
     // Types from the protocol, not values.
     assertAllowed('server/profile/x.ts', importingType('../protocol/wire'));
     assertAllowed('server/profile/analysis/x.ts', importingType('../../protocol/worker'));
@@ -127,27 +122,5 @@ describe('the walls (eslint.config.mjs)', function () {
     assertAllowed('rules/x.test.ts', importing('../server/static/bindings'));
     assertAllowed('test/unit/x.ts', importing('../../server/cli/args'));
     assertAllowed('bench/x.ts', importing('../server/lsp/server'));
-  });
-
-  it('allows each temporary crossing only where it still exists', () => {
-    assert.ok(Object.keys(allowlist).length < 40, 'the allowlist only shrinks');
-    for (const [file, { by, allow }] of Object.entries(allowlist)) {
-      assert.match(by, /^walls-|^unassigned$/, `${file}: who removes it`);
-      let code: string;
-      try {
-        code = readFileSync(join(REPO_ROOT, file), 'utf8');
-      } catch {
-        assert.fail(`${file} is on the temporary allowlist of eslint.config.mjs but does not exist: remove its entry`);
-      }
-      // With the allowlist: no wall error. Without it: one for each allowed path, else the entry is stale.
-      assert.deepEqual(wallErrors(file, code), [], file);
-      const crossed = new Set(
-        wallErrors(file, code, strict).map((m) => {
-          const specifier = /^'([^']+)'/.exec(m.message)?.[1] ?? '';
-          return posix.join(posix.dirname(file), specifier).replace(/\.[cm]?[jt]s$/, '');
-        }),
-      );
-      for (const path of allow) assert.ok(crossed.has(path), `${file} no longer imports ${path}: remove it from the temporary allowlist of eslint.config.mjs`);
-    }
   });
 });
