@@ -5,8 +5,9 @@
 // put in place of the old ones, and the statements after them are moved by the edit's offset.
 // Whenever that could differ from a whole parse (module syntax, a name declared again by the edit,
 // top-level await) the whole file is parsed instead; an edit that leaves the changed statements'
-// declarations as they were keeps their redeclaration errors, moved with their names. Errors Babel recovers from (a redeclaration, a
-// strict-mode violation) are kept with the tree and moved with it like its nodes.
+// declarations as they were keeps their redeclaration errors, moved with their names. Errors Babel
+// recovers from (a redeclaration, a strict-mode violation) are kept with the tree and moved with it
+// like its nodes.
 // A syntax error Babel cannot recover from (a call not yet closed while someone types) costs only
 // the statements it is in: they become a hole, an empty statement over their text, and the rest of
 // the tree and its findings stay; the error is reported once, where the hole's own parse fails.
@@ -660,8 +661,10 @@ function carryRedeclarations(previous: Previous, oldStatements: readonly t.State
     const offset = previous.offsets[i];
     if (offset < from || offset >= to) continue;
     const problem = previous.problems[i];
+    if (!REDECLARED.test(problem.message)) continue; // the part's own parse finds it again
     const index = at.get(offset);
-    if (index === undefined || !REDECLARED.test(problem.message)) continue; // the part's own parse finds the rest again
+    // A redeclaration at a name not listed above (in a block of its own, say): a whole parse.
+    if (index === undefined) return null;
     const id = after[index].id;
     const start = id.loc?.start;
     if (!start || id.start == null) return null;
