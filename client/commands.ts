@@ -179,6 +179,8 @@ async function showFlameGraph(ctx: HotframeContext, flame: FlamePanel, mode: Fla
     return;
   }
   try {
+    // The webview loads while the server computes the graph.
+    flame.open();
     flame.show(await requestFlameGraph(ctx, mode, flame.view.onlyMyCode));
   } catch (error) {
     const message = `Hotframe: ${errorMessage(error)}`;

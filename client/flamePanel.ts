@@ -48,6 +48,14 @@ export class FlamePanel implements vscode.Disposable {
     return this.panel ? this.session.shown : null;
   }
 
+  /**
+   * Opens (or reveals) the panel before its graph is known: the webview starts while the server
+   * computes the graph, instead of after it (a big profile: both take about a second).
+   */
+  open(): void {
+    this.reveal();
+  }
+
   show(graph: FlameGraphResult): void {
     this.reveal();
     this.session.show(graph);
@@ -88,7 +96,7 @@ export class FlamePanel implements vscode.Disposable {
       webview.onDidReceiveMessage((raw: unknown) => this.session.receive(raw)),
       panel.onDidDispose(() => {
         this.panel = null;
-        this.session.reset();
+        this.session.forget();
         for (const s of this.subscriptions) s.dispose();
         this.subscriptions = [];
       }),

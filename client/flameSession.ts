@@ -70,6 +70,17 @@ export class FlameSession {
     this.ready = false;
   }
 
+  /**
+   * The panel was closed: what it showed goes with it, so a panel opened before its next graph
+   * arrives starts empty instead of drawing the old one (the mode and filter stay).
+   */
+  forget(): void {
+    this.reset();
+    this.last = null;
+    this.graph = null;
+    this.openable = new Set();
+  }
+
   /** Asks for the graph of `mode`/`onlyMyCode`; an answer overtaken by a later request is dropped. */
   async request(mode: FlameMode, onlyMyCode: boolean): Promise<void> {
     const seq = ++this.requestSeq;

@@ -40,6 +40,8 @@ const entries = [
   },
   // The e2e suite runs inside the extension host; mocha stays external (loaded from node_modules).
   { ...node, entryPoints: ['test/e2e/suite/index.ts'], outfile: 'dist/test/e2e/index.js', external: ['vscode', 'mocha'] },
+  // What bench/editor.bench.mjs runs in the extension host: timings of a big profile in the editor.
+  { ...node, entryPoints: ['bench/editor/inEditor.ts'], outfile: 'dist/bench/editor.js' },
 ];
 
 mkdirSync(join(root, 'dist'), { recursive: true });

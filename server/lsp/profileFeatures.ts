@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { ErrorCodes, LSPErrorCodes, MarkupKind, ResponseError, WorkDoneProgress } from 'vscode-languageserver';
-import type { Connection, Hover, ProgressToken } from 'vscode-languageserver';
+import type { Connection, Hover } from 'vscode-languageserver';
 
 import type { Finding } from '../../rules/api';
 import { costIndexOf, type CostIndex, type CostTable, type MeasuredCost } from '../join/costIndex';
@@ -50,7 +50,7 @@ function isStringArray(value: unknown): value is string[] {
 }
 
 /** Checks what the client sent; it crossed a process boundary and may be anything. */
-function loadParams(raw: unknown, warn: (line: string) => void): LoadProfileParams & { workDoneToken?: ProgressToken } {
+function loadParams(raw: unknown, warn: (line: string) => void): LoadProfileParams {
   const params = raw as Partial<LoadProfileParams> & { workDoneToken?: unknown } | null;
   if (params === null || typeof params !== 'object') throw invalid('loadProfile: expected {path, role, pathMappings, roots}');
   if (typeof params.path !== 'string' || !isAbsolute(params.path)) throw invalid(`loadProfile: path must be an absolute file path, got ${JSON.stringify(params.path)}`);

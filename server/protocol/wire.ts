@@ -188,9 +188,8 @@ export interface LineDetail {
 
 export type ProfileRole = 'primary' | 'baseline';
 
-export interface ProfileSummary {
-  name: string;
-  path: string;
+/** A profile as a whole: what it is and its totals, as the summary (editor) and the report (CLI) both give them. */
+export interface ProfileTotals {
   format: ProfileFormat;
   /** What the figures measure: ms for CPU profiles, bytes/objects for allocation profiles (every `*Ms` field then holds that unit). */
   unit: WeightUnit;
@@ -200,8 +199,16 @@ export interface ProfileSummary {
   sampleTypes?: { available: string[]; chosen: string };
   samples: number;
   durationMs: number;
-  /** CPU time (idle excluded), the denominator of every percent Hotframe shows for this profile. */
+  /**
+   * The one denominator of every percentage shown for this profile: the time of every sample
+   * that was not idle, in ms (the sum of every category's ms but idle's); allocation profiles: all their weight.
+   */
   cpuMs: number;
+}
+
+export interface ProfileSummary extends ProfileTotals {
+  name: string;
+  path: string;
   /** GC's share of CPU time (idle excluded). */
   gcPercent: number;
   /** Files named by frames that are not found locally. */

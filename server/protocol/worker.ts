@@ -25,7 +25,7 @@ export interface WorkerLoadParams extends WorkerParams {
   thread?: string;
 }
 
-export interface WorkerFlameParams extends WorkerParams, FlameGraphParams {}
+export type WorkerFlameParams = WorkerParams & FlameGraphParams;
 
 export interface WorkerLineDetailParams extends WorkerParams {
   /** Absolute local path. */

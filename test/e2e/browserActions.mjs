@@ -170,6 +170,49 @@ async function clickTreeItem(page, { view, label, timeoutMs = 15_000 }) {
   return { clicked: await row.getAttribute('aria-label') };
 }
 
+/**
+ * When something the suite is waiting for was first in the page's DOM, by the machine's clock
+ * (Date.now(), the clock the extension host reads too): `heat`, an end-of-line note containing
+ * `text` in an editor (what the heat decorations draw), or `flame`, the frames of a flame graph
+ * webview (`shellAt`: when its page was there, still without a graph). Polled every 20 ms;
+ * `{ at: null }` after timeoutMs. Used by bench/editor.bench.mjs.
+ */
+async function paintedAt(page, { what, text = '', timeoutMs = 60_000 }) {
+  const deadline = Date.now() + timeoutMs;
+  // flame: also when the webview's page (its #app) was first there, before the graph.
+  let shellAt = null;
+  for (;;) {
+    const frames = what === 'flame' ? page.frames().filter((f) => f !== page.mainFrame()) : [page.mainFrame()];
+    // All frames at once, each given 100 ms: a closed webview's frame can leave an evaluation
+    // waiting, which must not delay seeing the new one.
+    const seen = await Promise.all(
+      frames.map((frame) =>
+        Promise.race([
+          frame
+            .evaluate(
+              ([kind, wanted, selector]) => {
+                if (kind === 'flame') return document.querySelector(selector) ? Date.now() : document.getElementById('app') ? -Date.now() : 0;
+                const spans = document.querySelectorAll('.monaco-editor .view-lines span');
+                // VS Code draws a decoration's `after` text as injected text or as the ::after content of a span.
+                for (const span of spans) if (span.textContent?.includes(wanted) || getComputedStyle(span, '::after').content.includes(wanted)) return Date.now();
+                return 0;
+              },
+              [what, String(text), FLAME_FRAME],
+            )
+            .catch(() => 0),
+          new Promise((resolve) => setTimeout(() => resolve(0), 100)),
+        ]),
+      ),
+    );
+    const at = Math.max(0, ...seen);
+    if (at > 0) return { at, shellAt: shellAt ?? at };
+    const shell = seen.find((v) => v < 0);
+    if (shell !== undefined) shellAt ??= -shell;
+    if (Date.now() > deadline) return { at: null };
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 export function runAction(page, request, shots, shotsDir) {
   switch (request.kind) {
     case 'screenshot':
@@ -188,6 +231,8 @@ export function runAction(page, request, shots, shotsDir) {
       return frameTooltip(page, request);
     case 'treeItemText':
       return treeItemText(page, request);
+    case 'paintedAt':
+      return paintedAt(page, request);
     default:
       throw new Error(`unknown action ${JSON.stringify(request.kind)}`);
   }

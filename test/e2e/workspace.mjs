@@ -4,11 +4,13 @@
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, sep } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const extensionTestsPath = join(root, 'dist', 'test', 'e2e', 'index.js');
+// HOTFRAME_E2E_TESTS: another compiled entry with the same run() contract (bench/editor.bench.mjs
+// runs its measurements in the editor this way).
+export const extensionTestsPath = process.env.HOTFRAME_E2E_TESTS ? resolve(process.env.HOTFRAME_E2E_TESTS) : join(root, 'dist', 'test', 'e2e', 'index.js');
 
 export class LaunchError extends Error {}
 
@@ -27,8 +29,8 @@ const USER_SETTINGS = {
 /** Builds (unless HOTFRAME_E2E_SKIP_BUILD=1, e.g. right after `npm run build`) and checks the bundles. */
 export function buildExtension() {
   if (process.env.HOTFRAME_E2E_SKIP_BUILD !== '1') execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
-  for (const f of ['dist/extension.js', 'dist/server.js', 'dist/test/e2e/index.js']) {
-    if (!existsSync(join(root, f))) throw new LaunchError(`${f} was not built`);
+  for (const f of [join(root, 'dist/extension.js'), join(root, 'dist/server.js'), extensionTestsPath]) {
+    if (!existsSync(f)) throw new LaunchError(`${f} was not built`);
   }
 }
 

@@ -65,6 +65,21 @@ describe('FlameSession', () => {
     assert.deepEqual(r.posted.map((m) => (m.type === 'render' ? m.graph.title : m.message)), ['a', 'c']);
   });
 
+  it('starts a panel opened after a close empty: the closed one\'s graph is never drawn again', () => {
+    const r = recordingHost();
+    const session = new FlameSession(r.host);
+    session.receive({ type: 'ready' });
+    session.show(graph('old'));
+    session.forget();
+    session.receive({ type: 'ready' });
+    assert.deepEqual(r.posted.map((m) => (m.type === 'render' ? m.graph.title : m.message)), ['old'], 'nothing stale is posted to the new webview');
+    assert.equal(session.shown, null);
+    session.receive({ type: 'open', file: '/srv/app/lib/models.js', line: 43 });
+    assert.deepEqual(r.opened, [], 'the closed graph\'s files are not openable');
+    session.show(graph('new'));
+    assert.deepEqual(r.posted.map((m) => (m.type === 'render' ? m.graph.title : m.message)), ['old', 'new']);
+  });
+
   it('opens only files of the graph shown', () => {
     const r = recordingHost();
     const session = new FlameSession(r.host);

@@ -68,6 +68,20 @@ describe('aggregate', () => {
     assert.deepEqual(report.unresolvedFiles, ['/app/node_modules/lodash/get.js']);
   });
 
+  it("keeps only local files in the cost table the language server receives (the heat of node: internals and missing files names no document)", () => {
+    const missing = '/app/node_modules/lodash/get.js';
+    const profile = profileOf([
+      { frames: [A], samples: 5, line: 2 },
+      { frames: [A, { name: 'readFileSync', url: 'node:fs', line: 400 }], samples: 2, line: 401 },
+      { frames: [A, { name: 'get', url: missing, line: 3 }], samples: 4, line: 4 },
+    ]);
+    const analyzed = buildReport(profile, { root });
+    // The report itself still measures every file, as before.
+    assert.deepEqual([...new Set(analyzed.report.lines.map((l) => l.file))].sort(), [missing, join(root, 'src', 'rec.js'), 'node:fs'].sort());
+    assert.deepEqual(Object.keys(analyzed.costTable().files), [join(root, 'src', 'rec.js')]);
+    assert.deepEqual(analyzed.heatOf(missing).lines.map((l) => l.line), [4]);
+  });
+
   it('sums lines per file and line across nodes, most expensive first', () => {
     const profile = profileOf([
       { frames: [A], samples: 2, line: 2 },

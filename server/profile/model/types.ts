@@ -19,6 +19,7 @@ import type {
   LineCost,
   PathMapping,
   ProfileFormat,
+  ProfileTotals,
   WeightUnit,
 } from '../../protocol/wire';
 
@@ -114,20 +115,8 @@ export interface CategoryCost {
   percent: number | null;
 }
 
-export interface ProfileReport {
-  format: ProfileFormat;
-  /** What `ms` figures measure (see NormalizedProfile.unit); 'ms' for CPU profiles. */
-  unit: WeightUnit;
-  /** What kind of recording this is (allocation profiles, pprof sample types), one line each. */
-  notes: string[];
-  sampleTypes?: { available: string[]; chosen: string };
-  samples: number;
-  durationMs: number;
-  /**
-   * The one denominator of every percentage in this report: the time of every sample that was
-   * not idle, in ms (the sum of every category's ms but idle's). Every `percent` is `ms / cpuMs * 100`.
-   */
-  cpuMs: number;
+/** Every `percent` in the report is `ms / cpuMs * 100`; `ms` figures measure `unit` (see NormalizedProfile.unit). */
+export interface ProfileReport extends ProfileTotals {
   /** What the percentages are a share of, for labels: "% of CPU time, idle excluded". */
   shareOf: string;
   categories: Record<Category, CategoryCost>;

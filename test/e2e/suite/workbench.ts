@@ -116,13 +116,15 @@ let actionSequence = 0;
  * marker line; other launchers (@vscode/test-electron) have no browser: the result is null.
  */
 export async function browserAction<T>(
-  kind: 'screenshot' | 'flameFrames' | 'dblclickFrame' | 'clickNotificationButton' | 'clickTreeItem' | 'clickInWebview' | 'frameTooltip' | 'treeItemText', args: Record<string, unknown> = {}): Promise<T | null> {
+  kind: 'screenshot' | 'flameFrames' | 'dblclickFrame' | 'clickNotificationButton' | 'clickTreeItem' | 'clickInWebview' | 'frameTooltip' | 'treeItemText' | 'paintedAt', args: Record<string, unknown> = {}): Promise<T | null> {
   const dir = process.env.HOTFRAME_E2E_ACTIONS;
   if (!dir) return null;
   const id = `${++actionSequence}-${kind}`;
   console.log(`HOTFRAME_ACTION ${JSON.stringify({ ...args, id, kind })}`);
   const file = path.join(dir, `${id}.json`);
-  const result = await waitFor(`the launcher's answer to ${kind}`, () => (fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as T & { error?: string }) : undefined), [], 30_000);
+  // An action that waits in the browser (timeoutMs) gets that long on top.
+  const answerMs = 30_000 + (typeof args.timeoutMs === 'number' ? args.timeoutMs : 0);
+  const result = await waitFor(`the launcher's answer to ${kind}`, () => (fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as T & { error?: string }) : undefined), [], answerMs);
   if (result.error) throw new Error(result.error);
   return result;
 }
