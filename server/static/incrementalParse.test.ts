@@ -191,6 +191,63 @@ describe('IncrementalParser', () => {
     assert.equal(parser.lastKind, 'incremental');
     assert.equal(firstDifference(comparable(parseSource('/virtual/a.js', changed)), comparable(got)), null);
   });
+
+  it('stays incremental on an edit inside a statement whose names are declared again elsewhere', () => {
+    const block = (i: number) => `// items ${i}\nfunction stamp${i}() {\n  return Date.now(); // a clock read\n}\nlet total${i} = 0;\nvar count${i} = 1;\n`;
+    // Each block three times: strict mode makes every copy of a function a redeclaration error.
+    const base = "'use strict';\n" + Array.from({ length: 30 }, (_, i) => block(i % 10)).join('');
+    const whole = parseSource('/virtual/r.js', base);
+    assert.ok(whole.problems.length >= 40, `expected many redeclaration errors, found ${whole.problems.length}`);
+    const copies = [...base.matchAll(/ {2}return Date\.now\(\);/g)].map((match) => match.index);
+    const cases: [string, string, string][] = [
+      // The first copy (its names' errors are in kept statements), a middle one and the last (errors in the edited statement).
+      ['Enter in the first copy of a name', `${base.slice(0, copies[1])}\n${base.slice(copies[1])}`, 'incremental'],
+      ['Enter in a middle copy', `${base.slice(0, copies[14])}\n${base.slice(copies[14])}`, 'incremental'],
+      ['a comment typed in the last copy', base.replace(/a clock read\n\}\nlet total9 = 0;\nvar count9 = 1;\n$/, 'a clock readx\n}\nlet total9 = 0;\nvar count9 = 1;\n'), 'incremental'],
+      ['a redeclared let renamed', base.replace('let total5 = 0;', 'let total55 = 0;'), 'full'],
+      ['a function made async', base.replace('function stamp3()', 'async function stamp3()'), 'full'],
+    ];
+    for (const [why, changed, kind] of cases) {
+      assert.notEqual(changed, base, why);
+      const parser = new IncrementalParser();
+      parser.parse('/virtual/r.js', base);
+      const got = parser.parse('/virtual/r.js', changed);
+      assert.equal(parser.lastKind, kind, why);
+      assert.equal(firstDifference(comparable(parseSource('/virtual/r.js', changed)), comparable(got)), null, why);
+    }
+  });
+
+  it('gives a whole parse\'s tree, problems and findings over a typing session on a file that redeclares names', function () {
+    this.timeout(240_000);
+    const file = '/virtual/redeclared.js';
+    // Strict mode (function copies are errors) and sloppy (only let/const/class copies are).
+    for (const directive of ["'use strict';\n", '']) {
+      let text = directive + serviceWithBlocks(8) + serviceWithBlocks(8).replace(/^'use strict';\n/, '');
+      const state = new StaticDocument();
+      analyzeSource({ filePath: file, text, document: state });
+      const random = randomFrom(directive === '' ? 11 : 12);
+      let current = parseSource(file, text).ast;
+      let clean = text;
+      let incrementalWithErrors = 0;
+      for (let step = 0; step < 150; step++) {
+        text = current === null ? clean : typedEdit(text, current, random);
+        const got = analyzeSource({ filePath: file, text, document: state });
+        const kind = state.parser.lastKind;
+        const fresh = parseSource(file, text);
+        if (fresh.ast === null) {
+          current = null;
+          continue;
+        }
+        const want = analyzeSource({ filePath: file, text });
+        const difference = firstDifference(want, got);
+        assert.equal(difference, null, `${directive ? 'strict' : 'sloppy'}, edit ${step + 1} (${kind}): ${difference}`);
+        if (kind === 'incremental' && fresh.problems.length > 0) incrementalWithErrors++;
+        current = fresh.ast;
+        clean = text;
+      }
+      assert.ok(incrementalWithErrors > 75, `only ${incrementalWithErrors} of 150 edits parsed incrementally with the redeclarations present`);
+    }
+  });
 });
 
 describe('analysis of incrementally parsed documents', () => {

@@ -3,9 +3,11 @@
 // per document: the top-level statements around the changed text are parsed again (with one
 // unchanged statement on each side, so that a change that joins or splits statements shows),
 // put in place of the old ones, and the statements after them are moved by the edit's offset.
-// Whenever that could differ from a whole parse (module syntax, a name declared again, top-level
-// await) the whole file is parsed instead. Errors Babel recovers from (a redeclaration, a
-// strict-mode violation) are kept with the tree and moved with it like its nodes.
+// Whenever that could differ from a whole parse (module syntax, a name declared again by the edit,
+// top-level await) the whole file is parsed instead; an edit that leaves the changed statements'
+// declarations as they were keeps their redeclaration errors, moved with their names. Errors Babel
+// recovers from (a redeclaration, a strict-mode violation) are kept with the tree and moved with it
+// like its nodes.
 // A syntax error Babel cannot recover from (a call not yet closed while someone types) costs only
 // the statements it is in: they become a hole, an empty statement over their text, and the rest of
 // the tree and its findings stay; the error is reported once, where the hole's own parse fails.
@@ -179,7 +181,15 @@ function reparse(previous: Previous, text: string, failed: ParsedSource | null):
   const oldMiddleEnd = trailing === null || trailingIsHole ? replacedEnd : replacedEnd - 1;
   const newMiddle = statements.slice(lead === null || leadIsHole ? 0 : 1, trailing === null || trailingIsHole ? statements.length : statements.length - 1);
   // The parser checks top-level redeclarations across the whole file; a part cannot see the rest.
-  if (declaresAny(memory, newMiddle, body, oldMiddleFrom, oldMiddleEnd)) return null;
+  // When the edit left the changed statements' declarations as they were (names, kinds, order:
+  // Enter or a comment typed in a function declared again), the file's redeclaration errors are
+  // the same: those in kept statements stay, those in the changed ones move with their names.
+  let carried: ParsedSource = part;
+  if (declaresAny(memory, newMiddle, body, oldMiddleFrom, oldMiddleEnd)) {
+    const moved = sliceStart > 0 ? carryRedeclarations(previous, body.slice(oldMiddleFrom, oldMiddleEnd), newMiddle, part) : null;
+    if (moved === null) return null;
+    carried = moved;
+  }
   // A hole hides what its text declared: a kept statement's redeclaration error may refer to it.
   const middleStart = lead === null || leadIsHole ? sliceStart : lead.end ?? 0;
   // (to the end of the file, problems at its end included, when no statement follows)
@@ -209,7 +219,7 @@ function reparse(previous: Previous, text: string, failed: ParsedSource | null):
     const newStart = newTrailing.loc.start;
     trailingShift = { until: oldSliceEnd, shift: { delta, lines: newStart.line - oldStart.line, line: oldStart.line, columns: newStart.column - oldStart.column } };
   }
-  const problems = mergeProblems(previous, middleStart, oldMiddleStop, shift, part, middleStart, newMiddleStop, trailingShift);
+  const problems = mergeProblems(previous, middleStart, oldMiddleStop, shift, carried, middleStart, newMiddleStop, trailingShift);
   if (shift !== null) {
     if (delta !== 0) shiftTail(memory, file, program, replacedEnd, commentsTo, shift);
   } else {
@@ -563,6 +573,107 @@ function declaresAny(memory: StatementMemory, statements: readonly t.Statement[]
     for (const name of topLevelNamesOf(memory, body[i])) if (names.has(name)) return true;
   }
   return false;
+}
+
+/** A name a top-level statement declares in the file's scope, with how it declares it. */
+interface Declared {
+  /** 'var', 'let', 'const', 'class', 'function' (with async / generator: redeclaring those differs). */
+  kind: string;
+  id: t.Identifier;
+}
+
+/**
+ * The names these top-level statements declare in the file's scope, in source order, or null when
+ * one declares in a way not listed here (TypeScript's declarations: a whole parse then).
+ */
+function declaredIn(statements: readonly t.Statement[]): Declared[] | null {
+  const declared: Declared[] = [];
+  const add = (kind: string, ids: Record<string, t.Identifier[]>) => {
+    for (const list of Object.values(ids)) for (const id of list) declared.push({ kind, id });
+  };
+  const visit = (statement: t.Node | null | undefined, topLevel: boolean): boolean => {
+    if (!statement) return true;
+    switch (statement.type) {
+      case 'FunctionDeclaration':
+        if (!topLevel) return true; // a function in a block is the block's
+        if (statement.id) declared.push({ kind: `function${statement.async ? ' async' : ''}${statement.generator ? '*' : ''}`, id: statement.id });
+        return true;
+      case 'ClassDeclaration':
+        if (topLevel && statement.id) declared.push({ kind: 'class', id: statement.id });
+        return true;
+      case 'VariableDeclaration':
+        if (topLevel || statement.kind === 'var') {
+          for (const declarator of statement.declarations) add(statement.kind, getBindingIdentifiers(declarator.id, true) as Record<string, t.Identifier[]>);
+        }
+        return true;
+      case 'BlockStatement':
+        return statement.body.every((inner) => visit(inner, false));
+      case 'IfStatement':
+        return visit(statement.consequent, false) && visit(statement.alternate, false);
+      case 'ForStatement':
+        return visit(statement.init?.type === 'VariableDeclaration' ? statement.init : null, false) && visit(statement.body, false);
+      case 'ForInStatement':
+      case 'ForOfStatement':
+        return visit(statement.left.type === 'VariableDeclaration' ? statement.left : null, false) && visit(statement.body, false);
+      case 'WhileStatement':
+      case 'DoWhileStatement':
+      case 'LabeledStatement':
+      case 'WithStatement':
+        return visit(statement.body, false);
+      case 'TryStatement':
+        return visit(statement.block, false) && visit(statement.handler?.body, false) && visit(statement.finalizer, false);
+      case 'SwitchStatement':
+        return statement.cases.every((switchCase) => switchCase.consequent.every((inner) => visit(inner, false)));
+      default:
+        // Other statements declare nothing in the file's scope; any other declaration is not known here.
+        return !isDeclaration(statement);
+    }
+  };
+  for (const statement of statements) if (!visit(statement, true)) return null;
+  return declared.sort((a, b) => (a.id.start ?? 0) - (b.id.start ?? 0));
+}
+
+const REDECLARED = / has already been declared\. \(\d+:\d+\)$/;
+
+/**
+ * The part's problems plus the redeclaration errors the changed statements had against the kept
+ * ones (which the part cannot see), moved to the same names in the new statements; null unless the
+ * old and new statements declare the same names the same way in the same order, which leaves every
+ * redeclaration error of the file as it was (Babel reports one at a declaration when an earlier one
+ * conflicts with it).
+ */
+function carryRedeclarations(previous: Previous, oldStatements: readonly t.Statement[], newStatements: readonly t.Statement[], part: ParsedSource): ParsedSource | null {
+  const before = declaredIn(oldStatements);
+  const after = declaredIn(newStatements);
+  if (before === null || after === null || before.length !== after.length) return null;
+  const at = new Map<number, number>();
+  for (let i = 0; i < before.length; i++) {
+    if (before[i].kind !== after[i].kind || before[i].id.name !== after[i].id.name) return null;
+    at.set(before[i].id.start ?? -1, i);
+  }
+  if (oldStatements.length === 0) return part;
+  const from = oldStatements[0].start ?? 0;
+  const to = oldStatements.at(-1)?.end ?? 0;
+  const partOffsets = part.problemOffsets ?? [];
+  const merged = part.problems.map((problem, i) => ({ problem, offset: partOffsets[i] ?? 0 }));
+  const have = new Set(merged.map(({ problem, offset }) => `${offset} ${problem.message}`));
+  for (let i = 0; i < previous.problems.length; i++) {
+    const offset = previous.offsets[i];
+    if (offset < from || offset >= to) continue;
+    const problem = previous.problems[i];
+    if (!REDECLARED.test(problem.message)) continue; // the part's own parse finds it again
+    const index = at.get(offset);
+    // A redeclaration at a name not listed above (in a block of its own, say): a whole parse.
+    if (index === undefined) return null;
+    const id = after[index].id;
+    const start = id.loc?.start;
+    if (!start || id.start == null) return null;
+    const message = problem.message.replace(/\(\d+:\d+\)$/, `(${start.line}:${start.column})`);
+    if (have.has(`${id.start} ${message}`)) continue; // the part declares the name twice itself
+    merged.push({ problem: { ...problem, message, line: start.line, column: start.column }, offset: id.start });
+  }
+  merged.sort((a, b) => a.offset - b.offset);
+  return { ...part, problems: merged.map(({ problem }) => problem), problemOffsets: merged.map(({ offset }) => offset) };
 }
 
 /** Top-level names per statement: statements are kept across edits, and so is this. */
