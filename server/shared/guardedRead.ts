@@ -31,9 +31,9 @@ const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants
 
 const MB = 1024 * 1024;
 
-/** "512 MB", "64 KB": caps are round numbers. */
+/** "512 MiB", "64 KiB": caps are round numbers, in the binary units format.ts writes sizes in. */
 export function formatCap(bytes: number): string {
-  return bytes >= MB ? `${Math.round(bytes / MB)} MB` : `${Math.round(bytes / 1024)} KB`;
+  return bytes >= MB ? `${Math.round(bytes / MB)} MiB` : `${Math.round(bytes / 1024)} KiB`;
 }
 
 function kindOf(stats: Stats): string {

@@ -23,18 +23,18 @@ describe('hostile input: bombs and floods', function () {
 
   it('a gzip bomb of JSON (1.6 GB inflated) stops at the cap', async () => {
     writeFileSync(join(dir, 'bomb.cpuprofile.gz'), gzipBomb('{"nodes":[', Buffer.alloc(16 * 1024 * 1024, 0x20), 100));
-    assertRefused(await runCli(['profile', 'bomb.cpuprofile.gz'], dir), /larger than 256 MB after gunzip; not read/);
+    assertRefused(await runCli(['profile', 'bomb.cpuprofile.gz'], dir), /larger than 256 MiB after gunzip; not read/);
   });
 
   it('a gzip bomb of log lines (1.6 GB inflated) stops at the cap', async () => {
     const line = `timer-event,${'a'.repeat(1011)}\n`; // 1 KB, an event the reader skips
     writeFileSync(join(dir, 'bomb.v8.log.gz'), gzipBomb('v8-version,11,3,244,8,0,0\n', Buffer.from(line.repeat(16 * 1024)), 100));
-    assertRefused(await runCli(['profile', 'bomb.v8.log.gz'], dir), /larger than 512 MB after gunzip; not read/);
+    assertRefused(await runCli(['profile', 'bomb.v8.log.gz'], dir), /larger than 512 MiB after gunzip; not read/);
   });
 
   it('a log line without end stops at the line cap', async () => {
     writeFileSync(join(dir, 'line.v8.log.gz'), gzipBomb('v8-version,11,3,244,8,0,0\nx', Buffer.alloc(16 * 1024 * 1024, 0x61), 10));
-    assertRefused(await runCli(['profile', 'line.v8.log.gz'], dir), /a line longer than 64 MB; not a V8 log/);
+    assertRefused(await runCli(['profile', 'line.v8.log.gz'], dir), /a line longer than 64 MiB; not a V8 log/);
   });
 
   it('a 600 MB file (sparse) is refused before it is read', async () => {
@@ -42,7 +42,7 @@ describe('hostile input: bombs and floods', function () {
     writeSync(fd, '{"nodes":[');
     ftruncateSync(fd, 600 * 1024 * 1024);
     closeSync(fd);
-    assertRefused(await runCli(['profile', 'huge.cpuprofile'], dir), /larger than 512 MB; not read/);
+    assertRefused(await runCli(['profile', 'huge.cpuprofile'], dir), /larger than 512 MiB; not read/);
   });
 
   it('200,000 code-move events between ticks load in bounded time', async () => {
