@@ -32,6 +32,12 @@ export class ReadScope {
     this.folders = [...all];
   }
 
+  /** True when `path` lies inside one of the folders as written (links not resolved: no file system access). */
+  contains(path: string): boolean {
+    const absolute = resolve(path);
+    return this.folders.some((folder) => within(absolute, folder));
+  }
+
   /** True when `path` (and the file it finally names, links resolved) lies inside one of the folders. */
   allows(path: string): boolean {
     const absolute = resolve(path);
