@@ -78,7 +78,8 @@ describe('path mapping of a big profile recorded elsewhere', () => {
     writeFileSync(join(service, 'module0', 'service.js'), '');
     const paths = new PathResolver([service]);
     // Counted at the fs module (the resolver calls it through the module object).
-    const fs = require('node:fs') as typeof import('node:fs');
+    type Fs = typeof import('node:fs');
+    const fs = require('node:fs') as { -readonly [K in keyof Fs]: Fs[K] };
     const { statSync, realpathSync } = fs;
     const realpathNative = realpathSync.native;
     let calls = 0;
