@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { ProfileInputError } from '../readers/profileInputError';
-import { ProfileSession } from './session';
+import { MAX_UNRESOLVED_LISTED, ProfileSession } from './session';
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'test', 'fixtures');
 const PROFILES = join(FIXTURES, 'profiles');
@@ -22,6 +22,25 @@ describe('profile session (the worker logic)', () => {
     assert.equal(loaded.summary.name, 'service.cpuprofile');
     assert.ok(loaded.costTable !== null && join(WORKLOADS, 'clock.js') in loaded.costTable.files);
     assert.ok(loaded.insights.some((i) => i.id === 'spawn-env-walk'));
+  });
+
+  it('lists the costliest files not found locally, at most MAX_UNRESOLVED_LISTED, and counts them all', async () => {
+    // A profile recorded elsewhere: one function in each of 150 missing files, file k sampled 2k times.
+    const files = 150;
+    const nodes: unknown[] = [{ id: 1, callFrame: { functionName: '(root)', scriptId: '0', url: '', lineNumber: -1, columnNumber: -1 }, hitCount: 0, children: Array.from({ length: files }, (_, k) => k + 2) }];
+    const samples: number[] = [];
+    for (let k = 1; k <= files; k++) {
+      nodes.push({ id: k + 1, callFrame: { functionName: `handle${k}`, scriptId: String(k), url: `file:///srv/app/part${String(k).padStart(3, '0')}.js`, lineNumber: 3, columnNumber: 0 }, hitCount: k });
+      for (let s = 0; s < 2 * k; s++) samples.push(k + 1);
+    }
+    const dir = mkdtempSync(join(tmpdir(), 'hotframe-session-unresolved-'));
+    writeFileSync(join(dir, 'elsewhere.cpuprofile'), JSON.stringify({ nodes, startTime: 0, endTime: samples.length * 1000, samples, timeDeltas: samples.map(() => 1000) }));
+    const { summary } = await new ProfileSession().load(join(dir, 'elsewhere.cpuprofile'), 'primary', { root: dir });
+    assert.equal(summary.unresolvedCount, files);
+    assert.equal(summary.unresolvedFiles.length, MAX_UNRESOLVED_LISTED);
+    // The costliest first: part150.js (300 samples) down to part051.js.
+    assert.equal(summary.unresolvedFiles[0], '/srv/app/part150.js');
+    assert.equal(summary.unresolvedFiles.at(-1), `/srv/app/part${String(files - MAX_UNRESOLVED_LISTED + 1).padStart(3, '0')}.js`);
   });
 
   it('keeps the previous state when a load fails or is aborted', async () => {

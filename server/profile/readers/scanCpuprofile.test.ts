@@ -77,5 +77,28 @@ describe('scanCpuprofile', () => {
     back(`${JSON.stringify(base)} trailing`);
     back('{"nodes": [1 2]}');
     back('{"nodes": [{"id": 1}], "samples": [1 2]}');
+    for (const samples of ['[1,]', '[,1]', '[-]', '[1,,2]', '[01]', '[1e3]', '[--1]', '[1-]', '[2147483648]', '[1', '[1,2']) back(`{"nodes": [{"id": 1}], "samples": ${samples}}`);
+  });
+
+  it('reads integer arrays with spaces, signs and numbers cut by the window anywhere', () => {
+    const samples = [0, 1, 22, 333, 4444, 2147483647, -2147483647, 7, 0];
+    const deltas = [-1, 0, 10, -0, 123456789, 5, 6, 7, 8];
+    const nodes = [node(1, '(root)')];
+    const texts = [
+      JSON.stringify({ nodes, samples, timeDeltas: deltas }),
+      `{"nodes":${JSON.stringify(nodes)},"samples":[ ${samples.join(' ,  ')} ],"timeDeltas":[\n${deltas.join(',\n\t')}\n]}`,
+      `{"nodes":${JSON.stringify(nodes)},"samples":[ ],"timeDeltas":[]}`,
+    ];
+    for (const text of texts) {
+      const expected = JSON.parse(text) as { samples: number[]; timeDeltas: number[] };
+      for (const window of [16, 17, 19, 64]) {
+        for (const input of [Buffer.from(text), dribble(Buffer.from(text))]) {
+          const parts = scanCpuprofile(input, window);
+          assert.ok(parts !== null, text);
+          assert.deepEqual([...(parts.samples as Int32Array)], expected.samples);
+          assert.deepEqual([...(parts.timeDeltas as Int32Array)], expected.timeDeltas.map((d) => d + 0));
+        }
+      }
+    }
   });
 });

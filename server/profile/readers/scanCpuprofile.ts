@@ -172,47 +172,52 @@ function readNodes(w: ByteWindow, open: number, parts: CpuprofileParts): number 
   }
 }
 
-/** An array of 32-bit integers, parsed as it streams by; null when it holds anything else. */
+/**
+ * An array of 32-bit integers, parsed as it streams by; null when it holds anything else. One
+ * number at a time in a tight loop over the window's bytes (most of a big profile's bytes are
+ * these two arrays); a number cut by the window's end is parsed again after more is read.
+ */
 function readIntegers(w: ByteWindow, open: number): { values: Int32Array; end: number } | null {
   let values = new Int32Array(1 << 16);
   let count = 0;
-  let value = 0;
-  let negative = false;
-  let digits = 0;
-  let done = false; // digits ended by a space
   let pos = open + 1;
   for (;;) {
     const buf = w.buf;
     const end = w.end;
-    let j = pos - w.base;
-    for (; j < end; j++) {
-      const c = buf[j];
-      if (c >= 0x30 && c <= 0x39) {
-        if (done) return null;
+    const base = w.base;
+    // j: where the next element starts (spaces allowed); k: the byte being read.
+    let j = pos - base;
+    for (;;) {
+      let k = j;
+      let c = -1;
+      while (k < end && isSpace((c = buf[k]))) k++;
+      if (k === end) break;
+      if (c === CLOSE_BRACKET && count === 0) return { values: values.subarray(0, 0), end: base + k + 1 };
+      const negative = c === MINUS;
+      if (negative) k++;
+      const digitsStart = k;
+      let value = 0;
+      while (k < end && (c = buf[k]) >= 0x30 && c <= 0x39) {
         value = value * 10 + (c - 0x30);
-        digits++;
-      } else if (c === COMMA || c === CLOSE_BRACKET) {
-        if (digits === 0) {
-          if (c === CLOSE_BRACKET && count === 0 && !negative) return { values: values.subarray(0, 0), end: w.base + j + 1 };
-          return null;
-        }
-        if (digits > 10 || value > 0x7fffffff) return null;
-        if (count === values.length) {
-          const grown = new Int32Array(Math.ceil(values.length * 1.5));
-          grown.set(values);
-          values = grown;
-        }
-        values[count++] = negative ? -value : value;
-        value = 0;
-        digits = 0;
-        negative = false;
-        done = false;
-        if (c === CLOSE_BRACKET) return { values: count * 4 < values.length * 3 ? values.slice(0, count) : values.subarray(0, count), end: w.base + j + 1 };
-      } else if (c === MINUS && digits === 0 && !negative) negative = true;
-      else if (isSpace(c)) done = digits > 0;
-      else return null;
+        k++;
+      }
+      if (k === end) break;
+      const digits = k - digitsStart;
+      // JSON has no leading zeros (01): such a file is JSON.parse's to refuse.
+      if (digits === 0 || digits > 10 || value > 0x7fffffff || (digits > 1 && buf[digitsStart] === 0x30)) return null;
+      while (k < end && isSpace((c = buf[k]))) k++;
+      if (k === end) break;
+      if (c !== COMMA && c !== CLOSE_BRACKET) return null;
+      if (count === values.length) {
+        const grown = new Int32Array(Math.ceil(values.length * 1.5));
+        grown.set(values);
+        values = grown;
+      }
+      values[count++] = negative ? -value : value;
+      j = k + 1;
+      if (c === CLOSE_BRACKET) return { values: count * 4 < values.length * 3 ? values.slice(0, count) : values.subarray(0, count), end: base + j };
     }
-    pos = w.base + j;
+    pos = base + j;
     if (!w.more(pos)) return null;
   }
 }
