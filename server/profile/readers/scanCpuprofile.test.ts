@@ -115,6 +115,43 @@ describe('scanCpuprofile', () => {
     same(JSON.stringify(JSON.parse(text), null, 3));
   });
 
+  it('reads frames whose bytes share a hash (as a crafted profile can make them) each as itself', () => {
+    // NodeScanner keys call frames by FNV-1a over their bytes after the `{`. Five pairs of
+    // blocks, each pair colliding from the state the previous pair leaves (Joux's multicollision),
+    // give 32 names, so 32 frames, with one hash: more than the scanner keeps per hash, so both
+    // of its paths are taken.
+    const fnv = (state: number, ascii: string): number => {
+      for (let i = 0; i < ascii.length; i++) state = Math.imul(state ^ ascii.charCodeAt(i), 0x01000193);
+      return state;
+    };
+    const prefix = fnv(0x811c9dc5, '"functionName":"');
+    const pairs: [string, string][] = [];
+    for (let state = prefix; pairs.length < 5; ) {
+      const seen = new Map<number, string>();
+      for (let i = 0; ; i++) {
+        const block = i.toString(36).padStart(6, '0');
+        const h = fnv(state, block);
+        const other = seen.get(h);
+        if (other === undefined) seen.set(h, block);
+        else {
+          pairs.push([other, block]);
+          state = h;
+          break;
+        }
+      }
+    }
+    const names = Array.from({ length: 32 }, (_, k) => pairs.map((pair, b) => pair[(k >> b) & 1]).join(''));
+    assert.equal(new Set(names.map((name) => fnv(prefix, name))).size, 1);
+    // Call frames that differ only in their names (so in the blocks), each in two nodes.
+    const framed = (id: number, name: string, children?: number[]): Record<string, unknown> => ({ ...node(id, name, children), callFrame: { functionName: name, scriptId: '1', url: '/app/x.js', lineNumber: 5, columnNumber: 2 } });
+    const nodes = [framed(1, '(root)', names.map((_, k) => k + 2)), ...names.map((name, k) => framed(k + 2, name, [k + 100])), ...names.map((name, k) => framed(k + 100, name))];
+    const text = JSON.stringify({ nodes, startTime: 0, endTime: 64, samples: nodes.map((n) => n.id), timeDeltas: nodes.map(() => 1) });
+    assert.deepEqual(nodesParsedAlone(text), []);
+    same(text);
+    const functions = scanCpuprofile(Buffer.from(text))!.builder.functions;
+    assert.deepEqual(functions.map((f) => f.name).filter((name) => names.includes(name)), names, 'each name is its own function, once');
+  });
+
   it('gives a node JSON refuses back to JSON.parse, whichever reader met it', () => {
     const wrap = (node: string): string => `{"nodes":[{"id":1,"callFrame":{"functionName":"(root)","url":""}},${node}],"samples":[],"timeDeltas":[]}`;
     for (const node of ['{"id":2,"callFrame":{"functionName":"a\tb"}}', '{"id":02,"callFrame":{}}', '{"id":2,"callFrame":{"url":"x"},}', '{"id":2 "callFrame":{}}', '{"id":-,"callFrame":{}}', '{"id":2,"callFrame":{"url":"\\q"}}']) {

@@ -188,6 +188,9 @@ function keyIs(buf: Buffer, from: number, to: number, key: Uint8Array): boolean 
   return true;
 }
 
+/** Call frames kept per hash of their bytes. */
+const MAX_HASH_CHAIN = 8;
+
 /** A call frame already parsed: its bytes, and the next one with the same hash. */
 interface KnownFrame {
   readonly bytes: Buffer;
@@ -429,16 +432,23 @@ class NodeScanner {
     if (p >= lim) return undefined;
     const end = p + 1;
     let known = this.frames.get(hash);
-    while (known !== undefined && buf.compare(known.bytes, 0, known.bytes.length, start, end) !== 0) known = known.next;
-    if (known === undefined) {
-      const callFrame = this.callFrameFields(start);
-      if (callFrame === undefined) return undefined;
-      // A copy: the window's bytes are overwritten as it moves on.
-      known = { bytes: Buffer.from(buf.subarray(start, end)), frame: { callFrame }, next: this.frames.get(hash) };
-      this.frames.set(hash, known);
+    let chain = 0;
+    for (; known !== undefined && buf.compare(known.bytes, 0, known.bytes.length, start, end) !== 0; known = known.next) chain++;
+    if (known !== undefined) {
+      this.p = end;
+      return known.frame;
     }
+    const callFrame = this.callFrameFields(start);
+    if (callFrame === undefined) return undefined;
     this.p = end;
-    return known.frame;
+    const frame: ScannedFrame = { callFrame };
+    // A crafted profile can make many frames share a hash: past a few, they are not kept (each
+    // is parsed again, and interned by its fields), so a lookup never walks a long chain.
+    if (chain < MAX_HASH_CHAIN) {
+      // A copy: the window's bytes are overwritten as it moves on.
+      this.frames.set(hash, { bytes: Buffer.from(buf.subarray(start, end)), frame, next: this.frames.get(hash) });
+    }
+    return frame;
   }
 
   /** The fields of the call frame at `start` (known to end before lim), each a string or an integer. */
