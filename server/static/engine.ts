@@ -26,7 +26,7 @@ import { traverseBelow } from './lazyPaths';
 import { parseSource } from './parse';
 import type { StaticDocument } from './staticDocument';
 import { fixesOf, newRecord, StatementRecords, type RecordedReport, type StatementRecord } from './statementRecords';
-import { walkFile } from './walk';
+import { walkFile, type StatementHooks } from './walk';
 
 export interface AnalyzeInput {
   filePath: string;
@@ -255,7 +255,7 @@ function analyzeOnce(input: AnalyzeInput): AnalysisResult {
   host.text = input.text;
   host.imports = imports;
   host.project = project;
-  records.start(program, { rules, levels: JSON.stringify(input.levels ?? {}), project, imports: importsKey(imports) });
+  if (document !== undefined) records.start(program, { rules, levels: JSON.stringify(input.levels ?? {}), project, imports: importsKey(imports) });
 
   const importOf = (name: string): ImportBinding | null => host.imports.get(name) ?? null;
   /** The statement being walked and its record, which the rules' reports go to. */
@@ -309,11 +309,12 @@ function analyzeOnce(input: AnalyzeInput): AnalysisResult {
       qualifiedNameOf: (path, callee) => qualifiedNameOf(path, callee, names),
       traverseBelow,
       dependsOn: (node) => {
-        if (walking !== null) records.dependsOn(walking.record, walking.statement, node, body);
+        if (walking !== null && document !== undefined) records.dependsOn(walking.record, walking.statement, node, body);
       },
       report: (descriptor) => {
         if (walking === null) throw new Error('report() outside the traversal');
-        records.anchor(walking.record, ruleId, descriptor, body);
+        if (document === undefined) walking.record.reports.push({ ruleId, descriptor, anchors: null });
+        else records.anchor(walking.record, ruleId, descriptor, body);
       },
     };
     try {
@@ -327,30 +328,36 @@ function analyzeOnce(input: AnalyzeInput): AnalysisResult {
   // One walk for the collector and every rule, over the statements that need it; an unchanged
   // statement of a document brings its record instead. NodePaths are made only where a visitor needs one.
   const walked: StatementRecord[] = [];
+  // The command line analyzes a file once: one record for the whole file, and nothing kept.
+  const hooks: StatementHooks | undefined = document === undefined ? undefined : {
+    enter: (statement) => {
+      const kept = records.reusable(statement, ast, bindings, moduleAt);
+      if (kept !== null) {
+        collector.reuseSegment(kept.segment);
+        walked.push(kept);
+        return false;
+      }
+      const record = newRecord(collector.startSegment());
+      walking = { statement, record };
+      bindings.recorder = records.recorderFor(record);
+      return true;
+    },
+    exit: (statement) => {
+      const current = walking;
+      walking = null;
+      bindings.recorder = null;
+      if (current === null) return;
+      walked.push(current.record);
+      records.keep(statement, current.record);
+    },
+  };
+  if (document === undefined) {
+    walking = { statement: program, record: newRecord(collector.startSegment()) };
+    walked.push(walking.record);
+  }
   let stopped = false;
   try {
-    walkFile(ast, traverse.visitors.merge(visitors), bindings, {
-      enter: (statement) => {
-        const kept = document !== undefined ? records.reusable(statement, ast, bindings, moduleAt) : null;
-        if (kept !== null) {
-          collector.reuseSegment(kept.segment);
-          walked.push(kept);
-          return false;
-        }
-        const record = newRecord(collector.startSegment());
-        walking = { statement, record };
-        if (document !== undefined) bindings.recorder = records.recorderFor(record);
-        return true;
-      },
-      exit: (statement) => {
-        const current = walking;
-        walking = null;
-        bindings.recorder = null;
-        if (current === null) return;
-        walked.push(current.record);
-        records.keep(statement, current.record);
-      },
-    });
+    walkFile(ast, traverse.visitors.merge(visitors), bindings, hooks);
   } catch (error) {
     // Not a rule's fault (those are wrapped): e.g. nesting too deep for a recursive walk.
     stopped = true;
