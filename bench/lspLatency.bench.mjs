@@ -8,11 +8,13 @@
 // Kinds: Enter, deleting a line, pasting a 30-line block, undoing the paste, typing an identifier
 // character, typing an argument, typing in a comment, typing in a string, and typing in a comment
 // while a call near the top is left unclosed (a syntax error elsewhere).
+// Also the heap each open document costs (measured in a process of its own).
 // Every measured edit is followed by its reverse (sent and awaited, not timed; the paste's reverse
 // is the "undo" row), so the edit sites found once on the original text stay valid.
 // The server is dist/server.js spoken to over stdio with vscode-jsonrpc, as an editor would.
-import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from '@babel/parser';
@@ -351,6 +353,20 @@ async function measureFile(name, text, limit) {
   if (cpuPerEdit !== null) console.log(JSON.stringify({ bench: 'lspLatency', metric: `server CPU per change, ${name} (edits and reverses, mean)`, value: Number(cpuPerEdit.toFixed(1)), unit: 'ms' }));
   const findingsAtOpen = diagnosticsAtOpen - parseErrorsAtOpen;
   console.log(JSON.stringify({ bench: 'lspLatency', metric: `findings kept while a call near the top is unclosed, ${name}`, value: keptWhileBroken, unit: `of ${findingsAtOpen}` }));
+  console.log(JSON.stringify({ bench: 'lspLatency', metric: `heap per open document (tree, scopes, statement records, findings), ${name}`, value: documentHeapMb(text), unit: 'MB' }));
+}
+
+/** The heap one open document costs, measured in a process of its own (bench/editor/documentHeap.ts). */
+function documentHeapMb(text) {
+  const dir = mkdtempSync(join(tmpdir(), 'hotframe-heap-'));
+  try {
+    const file = join(dir, 'document.js');
+    writeFileSync(file, text);
+    const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', join(root, 'bench', 'editor', 'documentHeap.ts'), file], { cwd: root, encoding: 'utf8' });
+    return JSON.parse(out).mb;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 const files = [

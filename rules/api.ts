@@ -114,7 +114,7 @@ export interface ExecutionContext {
 
 /**
  * What the one traversal learned about where code runs. Only valid once traversal is complete,
- * which is why rules query it from inside `report({ when })` or `finish()`.
+ * which is why rules query it from inside `report({ when, describe, messageIdOf })`.
  */
 export interface HotContext {
   /** The hottest context the node can run in (a function reached from several places takes the hottest). */
@@ -185,6 +185,11 @@ export interface ReportDescriptor {
   /** Extra data added to the message after `when` has run, e.g. the path through helpers. */
   describe?: (hot: HotContext) => Record<string, string | number>;
   /**
+   * The message, when it depends on where the code runs (once per item of a loop, once per
+   * message): evaluated after traversal; null reports nothing. Overrides `messageId`.
+   */
+  messageIdOf?: (hot: HotContext) => string | null;
+  /**
    * What the finding rests on. 'code': certain from the code alone (a spawn per request, counting
    * by loading). 'frequency': it only matters if the code runs often or the environment is large
    * (a clock read, an env copy); such findings are shown one severity step below the rule's level
@@ -244,14 +249,30 @@ export interface RuleContext {
    * factory's `return`; the file itself is traversed once, by the engine.
    */
   traverseBelow<S>(path: NodePath, visitor: Visitor<S>, state?: S): void;
+  /**
+   * What the rule decides about the top-level statement being visited also rests on `node`, in
+   * another top-level statement that the rule read directly rather than through a name (a
+   * neighbouring `app.use(...)` statement of a middleware chain). Names need no such call: what
+   * `bindingOf` answers is tracked by the engine. The editor reuses a statement's findings while
+   * the statement and what it rests on are unchanged.
+   */
+  dependsOn(node: t.Node): void;
+  /**
+   * Reports a finding. Call it while visiting the node's top-level statement: what depends on the
+   * whole file (where code runs) goes in `when`, `describe` and `messageIdOf`, which the engine
+   * evaluates after traversal, for this version of the file and every later one the statement
+   * survives unchanged.
+   */
   report(descriptor: ReportDescriptor): void;
 }
 
+/**
+ * A rule's part of the one traversal. Rules keep no state from one top-level statement to the
+ * next: in the editor, unchanged statements are not traversed again, and their reports are reused.
+ */
 export interface RuleVisitor {
   /** Babel visitor, merged with every other rule's so the file is traversed once. */
   visitor: Visitor;
-  /** Runs after the traversal, with the complete hot context. */
-  finish?(hot: HotContext): void;
 }
 
 export interface RuleModule {

@@ -83,7 +83,6 @@ const rule: RuleModule = {
     fixable: false,
   },
   create(context) {
-    const pending: { path: NodePath<t.CallExpression>; call: string; async: string; source: string }[] = [];
     if (isToolingFile(context.filePath)) return { visitor: {} };
     return {
       visitor: {
@@ -100,23 +99,20 @@ const rule: RuleModule = {
           if (!origin || !BLOCKING_MODULES.has(origin.source) || !origin.member.endsWith('Sync')) return;
           if (isEnsureDirectory(path, origin.member, context.source) || isOnceGuarded(path, context.source)) return;
           const asyncName = origin.member.slice(0, -'Sync'.length);
-          pending.push({ path, call: `${origin.source}.${origin.member}`, async: `${origin.source}.${asyncName}`, source: origin.source });
-        },
-      },
-      finish(hot) {
-        for (const item of pending) {
-          const context_ = hot.contextOf(item.path);
-          const where = whereText(context_, hot.servesRequests);
-          if (where === null) continue;
           // An exec or a password hash blocks for a long time however rarely it runs; a file read matters when it runs often.
-          const certain = item.source === 'child_process' || PASSWORD_HASHERS.has(item.source);
+          const certain = origin.source === 'child_process' || PASSWORD_HASHERS.has(origin.source);
           context.report({
-            node: item.path.node,
+            node: path.node,
             messageId: certain ? 'blocksExec' : 'blocksIo',
-            data: { call: item.call, async: item.async, via: viaText(context_), where, cost: costText(item.source) },
+            data: { call: `${origin.source}.${origin.member}`, async: `${origin.source}.${asyncName}`, cost: costText(origin.source) },
+            when: (hot) => whereText(hot.contextOf(path), hot.servesRequests) !== null,
+            describe: (hot) => {
+              const where = hot.contextOf(path);
+              return { via: viaText(where), where: whereText(where, hot.servesRequests) ?? '' };
+            },
             evidence: certain ? 'code' : 'frequency',
           });
-        }
+        },
       },
     };
   },

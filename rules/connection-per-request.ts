@@ -55,7 +55,19 @@ const rule: RuleModule = {
     fixable: false,
   },
   create(context) {
-    const pending: { path: NodePath; messageId: string; what: string }[] = [];
+    /** Reported where the code runs per request or per message, known only after traversal. */
+    const report = (path: NodePath, messageId: string, what: string): void => {
+      context.report({
+        node: path.node,
+        messageId,
+        data: { what },
+        when: (hot) => isHandlerContext(hot.contextOf(path)),
+        describe: (hot) => {
+          const where = hot.contextOf(path);
+          return { unit: where.kind === 'request' ? 'request' : 'message', via: viaText(where) };
+        },
+      });
+    };
     function check(path: NodePath<t.CallExpression | t.NewExpression>, isNew: boolean): void {
       const callee = path.node.callee;
       // Cheap pre-check before resolving the name through scope bindings.
@@ -70,7 +82,7 @@ const rule: RuleModule = {
       if (name === null || !(isNew ? CONNECTING_CLASSES : CONNECTING_CALLS).has(name)) return;
       // `if (db) return;` ... `db = client.db()`: the first request connects, the others reuse it.
       if (isOnceGuarded(path, context.source)) return;
-      pending.push({ path, messageId: 'connectionPerRequest', what: shownCallee(callee, context.source, isNew) });
+      report(path, 'connectionPerRequest', shownCallee(callee, context.source, isNew));
     }
     return {
       visitor: {
@@ -85,19 +97,8 @@ const rule: RuleModule = {
           if (value.type !== 'BooleanLiteral' || value.value) return;
           const isAgent = (!computed && key.type === 'Identifier' && key.name === 'agent')
             || (key.type === 'StringLiteral' && key.value === 'agent');
-          if (isAgent) pending.push({ path, messageId: 'agentFalse', what: 'agent: false' });
+          if (isAgent) report(path, 'agentFalse', 'agent: false');
         },
-      },
-      finish(hot) {
-        for (const item of pending) {
-          const where = hot.contextOf(item.path);
-          if (!isHandlerContext(where)) continue;
-          context.report({
-            node: item.path.node,
-            messageId: item.messageId,
-            data: { what: item.what, unit: where.kind === 'request' ? 'request' : 'message', via: viaText(where) },
-          });
-        }
       },
     };
   },

@@ -183,39 +183,42 @@ const rule: RuleModule = {
     fixable: false,
   },
   create(context) {
-    // The message id depends on the context, known only after traversal: report from finish().
-    const pending: { path: NodePath; node: t.Node; call: string }[] = [];
+    /** A clock read: the message depends on where it runs, known only after traversal (messageIdOf). */
+    const check = (path: NodePath, node: t.Node, call: string): void => {
+      if (isCachedClockInit(path, context.source) || isInOnceBranch(path, context.source, context)) return;
+      const subtracted = isSubtracted(path, node, context);
+      context.report({
+        node,
+        messageId: 'perItem',
+        messageIdOf: (hot) => {
+          const where = hot.contextOf(path);
+          return messageIdOf(where, subtracted, isPerItemThroughHelper(path, where));
+        },
+        data: { call },
+        describe: (hot) => {
+          const where = hot.contextOf(path);
+          return { context: contextText(where), via: viaText(where) };
+        },
+        evidence: 'frequency',
+      });
+    };
     return {
       visitor: {
         CallExpression(path) {
           const callee = path.node.callee;
           if (callee.type !== 'MemberExpression' || callee.computed || callee.property.type !== 'Identifier') return;
           if (callee.property.name !== 'now' || !isGlobalDate(path, callee.object, context)) return;
-          pending.push({ path, node: path.node, call: 'Date.now()' });
+          check(path, path.node, 'Date.now()');
         },
         NewExpression(path) {
           if (path.node.arguments.length > 0 || !isGlobalDate(path, path.node.callee, context)) return;
           const parent = path.parent;
           if (parent.type === 'UnaryExpression' && parent.operator === '+') {
-            pending.push({ path, node: parent, call: '+new Date()' });
+            check(path, parent, '+new Date()');
           } else {
-            pending.push({ path, node: path.node, call: 'new Date()' });
+            check(path, path.node, 'new Date()');
           }
         },
-      },
-      finish(hot) {
-        for (const item of pending) {
-          const where = hot.contextOf(item.path);
-          const messageId = messageIdOf(where, isSubtracted(item.path, item.node, context), isPerItemThroughHelper(item.path, where));
-          if (messageId === null || isCachedClockInit(item.path, context.source)) continue;
-          if (isInOnceBranch(item.path, context.source, context)) continue;
-          context.report({
-            node: item.node,
-            messageId,
-            data: { call: item.call, context: contextText(where), via: viaText(where) },
-            evidence: 'frequency',
-          });
-        }
       },
     };
   },

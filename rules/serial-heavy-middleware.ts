@@ -29,12 +29,6 @@ interface Middleware {
 }
 
 /** An `app.use(...)` statement: its place in its statement list, its app and mount path, the call. */
-interface UseStatement {
-  index: number;
-  receiver: string;
-  call: NodePath<t.CallExpression>;
-}
-
 /** What one middleware does with the request objects, as slots like `0.user` or `1.locals.tasks`. */
 interface Effects {
   awaitsIo: boolean;
@@ -466,24 +460,40 @@ export const serialHeavyMiddleware: RuleModule = {
       }
     };
 
+    /** The `use` registration a statement is, on which receiver; null for any other statement. */
+    const useOf = (statement: t.Node | undefined): string | null => {
+      if (statement?.type !== 'ExpressionStatement' || statement.expression.type !== 'CallExpression') return null;
+      const registration = registrationMethod(statement.expression, context.source);
+      return registration?.method === 'use' ? registration.receiver : null;
+    };
+
     /**
-     * Consecutive `app.use(...)` statements on the same receiver form one chain. They are gathered
-     * per statement list as the walk meets them (in source order) and checked at the end, so no
-     * other statement needs a path.
+     * Consecutive `app.use(...)` statements on the same receiver form one chain, checked from its
+     * first statement (any other statement between two `use` calls, or another app or mount path,
+     * ends a chain). The statements read around it may be top-level ones of their own: the
+     * findings rest on them (dependsOn).
      */
-    const uses = new Map<unknown, UseStatement[]>();
-    const checkUseRuns = (list: readonly UseStatement[]): void => {
-      let run: Middleware[] = [];
-      for (let i = 0; i < list.length; i++) {
-        const use = list[i];
-        const previous = list[i - 1];
-        // Any other statement between two `use` calls, or another app or mount path, ends a chain.
-        if (previous !== undefined && (use.index !== previous.index + 1 || use.receiver !== previous.receiver)) {
-          checkChain(run);
-          run = [];
-        }
-        run.push(...middlewaresOf(use.call, context.source, context));
+    const checkUseRun = (statement: NodePath<t.ExpressionStatement>, receiver: string): void => {
+      const index = statement.key;
+      const list = statement.container;
+      if (typeof index !== 'number' || !Array.isArray(list)) {
+        // A statement alone in its place (`if (dev) app.use(a, b)`) is a chain of its own.
+        checkChain(middlewaresOf(statement.get('expression') as NodePath<t.CallExpression>, context.source, context));
+        return;
       }
+      const siblings = list as t.Node[];
+      if (index > 0) {
+        context.dependsOn(siblings[index - 1]);
+        if (useOf(siblings[index - 1]) === receiver) return; // not the first of its chain
+      }
+      const run: Middleware[] = [];
+      let next = index;
+      for (; next < siblings.length && useOf(siblings[next]) === receiver; next++) {
+        if (next > index) context.dependsOn(siblings[next]);
+        const call = (next === index ? statement : statement.getSibling(next)).get('expression') as NodePath<t.CallExpression>;
+        run.push(...middlewaresOf(call, context.source, context));
+      }
+      if (next < siblings.length) context.dependsOn(siblings[next]);
       checkChain(run);
     };
 
@@ -494,19 +504,11 @@ export const serialHeavyMiddleware: RuleModule = {
           if (registration === null) return;
           const statement = path.parentPath;
           if (registration.method === 'use' && statement.isExpressionStatement()) {
-            // A statement alone in its place (`if (dev) app.use(a, b)`) is a list of its own.
-            const inList = typeof statement.key === 'number';
-            const holder = inList ? statement.container : statement.node;
-            const list = uses.get(holder) ?? [];
-            list.push({ index: inList ? (statement.key as number) : 0, receiver: registration.receiver, call: path });
-            uses.set(holder, list);
+            checkUseRun(statement, registration.receiver);
             return;
           }
           checkChain(middlewaresOf(path, context.source, context));
         },
-      },
-      finish() {
-        for (const list of uses.values()) checkUseRuns(list);
       },
     };
   },

@@ -121,20 +121,20 @@ const MAX_ALIAS_DEPTH = 4;
 type DataLibrary = 'mongoose' | 'other' | 'unknown';
 
 /**
- * Model detection for one rule run over one file: its rule context and what it has looked up so
- * far (the summaries of the modules it imports from, the data library it uses). A rule makes one
- * in create(), so the memory lives exactly as long as the analysis.
+ * Model detection for one rule run over one file: its rule context and the data library the file
+ * uses, read once. A rule makes one in create(), so the memory lives exactly as long as the analysis.
  */
 export class ModelFinder {
-  private readonly summaries = new Map<string, ModuleSummary | null>();
   private library: DataLibrary | null = null;
 
   constructor(readonly context: RuleContext) {}
 
-  /** The summary of an imported module, asked of the project once per source. */
+  /**
+   * The summary of an imported module. Asked of the project each time (the engine caches it per
+   * analysis): each statement that rests on it must be seen asking.
+   */
   moduleSummary(source: string): ModuleSummary | null {
-    if (!this.summaries.has(source)) this.summaries.set(source, this.context.project.moduleAt(this.context.filePath, source));
-    return this.summaries.get(source) ?? null;
+    return this.context.project.moduleAt(this.context.filePath, source);
   }
 
   /** Does the module import mongoose, or a data library whose `find` results are not mongoose documents? */

@@ -49,7 +49,7 @@ export class BindingRecord implements LocalBinding {
     /** The scope the declaring node sits in (Babel's `binding.path.scope`), for evaluate(). */
     public pathScope: ScopeInfo,
     /** The analyses of the binding's document: its paths are those of the current one. */
-    private readonly clock: PathClock,
+    private readonly clock: BindingOwner,
   ) {}
 
   get path(): NodePath {
@@ -65,6 +65,7 @@ export class BindingRecord implements LocalBinding {
   }
 
   get referencePaths(): readonly NodePath[] {
+    if (this.clock.recorder !== null && this.scope.parent === null) this.clock.recorder.readReferences(this);
     // Paths are remade per analysis (see lazyPaths.ts): a binding of an unchanged statement lives
     // on, and so do the frames of its reads (it gains no reads once its statement is collected).
     const epoch = this.clock.epoch;
@@ -122,6 +123,23 @@ function findFrames(root: Frame, targets: readonly t.Node[]): Frame[] {
   };
   search(0);
   return found;
+}
+
+/**
+ * Told of every lookup that leaves the top-level statement being walked: a name of the file's
+ * scope, or a global. What a statement's findings rest on besides its own text (see
+ * statementRecords.ts); the engine sets one while it walks a statement of an editor document.
+ */
+export interface BindingRecorder {
+  /** `name` was looked up and is `binding` in the file's scope, or a global (undefined). */
+  lookedUp(name: string, binding: BindingRecord | undefined): void;
+  /** The reads of a binding of the file's scope were listed (they are in every statement that reads it). */
+  readReferences(binding: BindingRecord): void;
+}
+
+/** The resolver, as its bindings see it: the clock of its paths and the recorder of the moment. */
+interface BindingOwner extends PathClock {
+  readonly recorder: BindingRecorder | null;
 }
 
 /** A write, resolved once every declaration is known. */
@@ -202,7 +220,7 @@ function isInitInLoop(frame: Frame): boolean {
   return false;
 }
 
-function registerBinding(clock: PathClock, scope: ScopeInfo, kind: BindingKind, idsOf: t.Node, bindingFrame: Frame, pathScope: ScopeInfo): void {
+function registerBinding(clock: BindingOwner, scope: ScopeInfo, kind: BindingKind, idsOf: t.Node, bindingFrame: Frame, pathScope: ScopeInfo): void {
   const ids = getOuterBindingIdentifiers(idsOf, true);
   for (const name of Object.keys(ids)) {
     for (const id of ids[name]) {
@@ -268,7 +286,7 @@ function isReferencedIdentifier(node: t.Node, parent: t.Node, grandparent: t.Nod
  * reads and writes resolved to them; only what it declares in the file's scope is declared again,
  * and its reads and writes of names it does not declare itself are resolved again.
  */
-function collect(file: FileScopes, scopes: WeakMap<t.Node, ScopeInfo>, clock: PathClock): void {
+function collect(file: FileScopes, scopes: WeakMap<t.Node, ScopeInfo>, clock: BindingOwner): void {
   const program = file.scope;
   program.bindings = null;
   const stack = new NodeStack(file.fileFrame);
@@ -563,7 +581,9 @@ interface FileScopes {
  * one per open document (a StaticDocument), so that what is known of the statements an edit did
  * not touch serves the next version. Entries live as long as their nodes.
  */
-export class BindingResolver implements PathClock {
+export class BindingResolver implements BindingOwner {
+  /** See BindingRecorder; null outside the walk of an editor document's statement. */
+  recorder: BindingRecorder | null = null;
   private readonly filesByProgram = new WeakMap<t.Program, FileScopes>();
   private readonly scopesByNode = new WeakMap<t.Node, ScopeInfo>();
   /** A file whose statements may have changed since its scopes were built: brought up to date on first use. */
@@ -589,11 +609,7 @@ export class BindingResolver implements PathClock {
 
   /** Babel's `path.scope`, as this resolver draws it; builds the file's scopes on first use. */
   scopeOf(path: NodePath): ScopeInfo {
-    if (this.changedFile !== null) {
-      const file = this.changedFile;
-      this.changedFile = null;
-      collect(this.scopesOfFile(file, this.kept), this.scopesByNode, this);
-    }
+    this.ensureCollected();
     let current: NodePath = path;
     for (;;) {
       const scope = this.scopesByNode.get(current.node);
@@ -616,7 +632,33 @@ export class BindingResolver implements PathClock {
 
   /** What `name` means where `path` is (Babel: `path.scope.getBinding(name)`); undefined for globals. */
   bindingOf(path: NodePath, name: string): BindingRecord | undefined {
-    return lookup(this.scopeOf(path), name);
+    return this.recorded(name, lookup(this.scopeOf(path), name));
+  }
+
+  /** What `name` means in `scope` (for a name read where a declaration sits). */
+  bindingIn(scope: ScopeInfo, name: string): BindingRecord | undefined {
+    return this.recorded(name, lookup(scope, name));
+  }
+
+  /**
+   * The binding of `name` in the scope of `file`'s Program, for a file analyzed here (its scopes
+   * brought up to date first); undefined for a global.
+   */
+  programBindingOf(file: t.File, name: string): BindingRecord | undefined {
+    this.ensureCollected();
+    return this.scopesByNode.get(file.program)?.bindings?.get(name);
+  }
+
+  private recorded(name: string, binding: BindingRecord | undefined): BindingRecord | undefined {
+    if (this.recorder !== null && (binding === undefined || binding.scope.parent === null)) this.recorder.lookedUp(name, binding);
+    return binding;
+  }
+
+  private ensureCollected(): void {
+    if (this.changedFile === null) return;
+    const file = this.changedFile;
+    this.changedFile = null;
+    collect(this.scopesOfFile(file, this.kept), this.scopesByNode, this);
   }
 
   private scopesOfFile(file: t.File, kept: boolean): FileScopes {

@@ -3,12 +3,12 @@
 import assert from 'node:assert/strict';
 import type { NodePath } from '@babel/traverse';
 import type * as t from '@babel/types';
-import type { ExecutionContext, RuleContext, RuleModule, RuleVisitor } from '../../rules/api';
+import type { ExecutionContext, HotContext, RuleContext, RuleModule, RuleVisitor } from '../../rules/api';
 import { analyzeSource } from './engine';
 import { disableFixes } from './disableComments';
 
 /** A rule (borrowing a real id) that reports every call to `probe()` with what `describe` returns. */
-function probeRule(describeWith: (hot: Parameters<NonNullable<RuleVisitor['finish']>>[0], path: NodePath, ctx: RuleContext) => string,
+function probeRule(describeWith: (hot: HotContext, path: NodePath, ctx: RuleContext) => string,
   extra: Partial<RuleVisitor> = {}): RuleModule {
   return {
     meta: {
@@ -294,14 +294,21 @@ sub.on('message', () => { shared(); setInterval(() => probe(), 2000); });`;
       assert.deepEqual(seen, ['enter:Program', 'NewExpression', 'ArrowFunctionExpression']);
     });
 
-    it('contains a rule that throws in its visitor or finish; other rules keep their findings', () => {
+    it('contains a rule that throws in its visitor or in a callback asked after traversal; other rules keep their findings', () => {
       const throwsInVisitor: RuleModule = {
         meta: { ...contextProbe.meta, id: 'spawn-without-env' },
         create: () => ({ visitor: { Identifier() { throw new Error('boom'); } } }),
       };
       const throwsInFinish: RuleModule = {
         meta: { ...contextProbe.meta, id: 'blocking-sync-call' },
-        create: (ctx) => ({ visitor: {}, finish() { ctx.report({ node: null as unknown as t.Node, messageId: 'probe' }); throw new Error('late'); } }),
+        create: (ctx) => ({
+          visitor: {
+            CallExpression(path) {
+              ctx.report({ node: path.node, messageId: 'probe', data: { what: 'kept' } });
+              ctx.report({ node: path.node, messageId: 'probe', when: () => { throw new Error('late'); } });
+            },
+          },
+        }),
       };
       const result = analyzeSource({ filePath: 'a.js', text: 'probe();', rules: [throwsInVisitor, contextProbe, throwsInFinish] });
       assert.deepEqual(result.ruleErrors, [

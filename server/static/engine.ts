@@ -6,8 +6,8 @@ import type {
   Finding,
   HotContext,
   ImportBinding,
+  ModuleSummary,
   ProjectView,
-  ReportDescriptor,
   RuleContext,
   RuleId,
   RuleLevel,
@@ -25,7 +25,8 @@ import { collectImports, moduleMemberOf, qualifiedNameOf, type NameLookups } fro
 import { traverseBelow } from './lazyPaths';
 import { parseSource } from './parse';
 import type { StaticDocument } from './staticDocument';
-import { walkFile } from './walk';
+import { fixesOf, newRecord, StatementRecords, type RecordedReport, type StatementRecord } from './statementRecords';
+import { walkFile, type StatementHooks } from './walk';
 
 export interface AnalyzeInput {
   filePath: string;
@@ -69,11 +70,10 @@ const traverse: TraverseFn =
 
 const NO_PROJECT: ProjectView = { moduleAt: () => null };
 
-/** One rule's run over one file: its visitor, its deferred reports, whether it has failed. */
+/** One rule's run over one file: its visitor, whether it has failed. */
 interface RuleRun {
   rule: RuleModule;
   severity: Severity;
-  reports: ReportDescriptor[];
   failed: boolean;
   visitor: RuleVisitor | null;
 }
@@ -243,12 +243,45 @@ function analyzeOnce(input: AnalyzeInput): AnalysisResult {
   // NodePaths are kept: NodePath.get sets their parent, container and key again).
   const bindings = document?.bindings ?? new BindingResolver();
   bindings.startAnalysis(ast);
+  const program = ast.program;
+  const body = program.body;
 
-  const imports = collectImports(ast.program);
-  const importOf = (name: string): ImportBinding | null => imports.get(name) ?? null;
+  const imports = collectImports(program);
+  const project = input.project ?? NO_PROJECT;
+  const rules = input.rules ?? allRules;
+  // What the rules' contexts read: for a document, one object its reused reports' callbacks also see.
+  const records = document?.records ?? new StatementRecords();
+  const host = records.host;
+  host.text = input.text;
+  host.imports = imports;
+  host.project = project;
+  if (document !== undefined) records.start(program, { rules, levels: JSON.stringify(input.levels ?? {}), project, imports: importsKey(imports) });
+
+  const importOf = (name: string): ImportBinding | null => host.imports.get(name) ?? null;
+  /** The statement being walked and its record, which the rules' reports go to. */
+  let walking: { statement: t.Node; record: StatementRecord } | null = null;
+  // The project as the rules see it: asked once per module per analysis, and what it tells is
+  // recorded with each statement that asked.
+  const answers = new Map<string, ModuleSummary | null>();
+  const moduleAt = (specifier: string): ModuleSummary | null => {
+    let summary = answers.get(specifier);
+    if (summary === undefined) {
+      summary = project.moduleAt(input.filePath, specifier);
+      answers.set(specifier, summary);
+    }
+    return summary;
+  };
+  host.moduleAt = (specifier) => {
+    const summary = moduleAt(specifier);
+    if (walking !== null) walking.record.modules.set(specifier, summary);
+    return summary;
+  };
+  const filePath = input.filePath;
+  const recordedProject: ProjectView = {
+    moduleAt: (fromFile, specifier) => (fromFile === filePath ? host.moduleAt(specifier) : host.project.moduleAt(fromFile, specifier)),
+  };
   const names: NameLookups = { importOf, bindingOf: (path, name) => bindings.bindingOf(path, name) };
   const collector = createHotContextCollector(importOf, bindings);
-  const project = input.project ?? NO_PROJECT;
 
   const onError = (run: RuleRun, error: unknown): void => {
     if (run.failed) return;
@@ -258,22 +291,30 @@ function analyzeOnce(input: AnalyzeInput): AnalysisResult {
 
   const runs: RuleRun[] = [];
   const visitors: Visitor[] = [collector.visitor];
-  for (const rule of input.rules ?? allRules) {
+  for (const rule of rules) {
     const level = input.levels?.[rule.meta.id] ?? rule.meta.defaultSeverity;
     if (level === 'off') continue;
-    const run: RuleRun = { rule, severity: level, reports: [], failed: false, visitor: null };
+    const run: RuleRun = { rule, severity: level, failed: false, visitor: null };
     runs.push(run);
+    const ruleId = rule.meta.id;
     const context: RuleContext = {
       filePath: input.filePath,
-      source: input.text,
-      project,
+      get source() {
+        return host.text;
+      },
+      project: recordedProject,
       importOf,
       bindingOf: names.bindingOf,
       moduleMemberOf: (path, callee) => moduleMemberOf(path, callee, names),
       qualifiedNameOf: (path, callee) => qualifiedNameOf(path, callee, names),
       traverseBelow,
+      dependsOn: (node) => {
+        if (walking !== null && document !== undefined) records.dependsOn(walking.record, walking.statement, node, body);
+      },
       report: (descriptor) => {
-        run.reports.push(descriptor);
+        if (walking === null) throw new Error('report() outside the traversal');
+        if (document === undefined) walking.record.reports.push({ ruleId, descriptor, anchors: null });
+        else records.anchor(walking.record, ruleId, descriptor, body);
       },
     };
     try {
@@ -284,48 +325,105 @@ function analyzeOnce(input: AnalyzeInput): AnalysisResult {
     }
   }
 
+  // One walk for the collector and every rule, over the statements that need it; an unchanged
+  // statement of a document brings its record instead. NodePaths are made only where a visitor needs one.
+  const walked: StatementRecord[] = [];
+  // The command line analyzes a file once: one record for the whole file, and nothing kept.
+  const hooks: StatementHooks | undefined = document === undefined ? undefined : {
+    enter: (statement) => {
+      const kept = records.reusable(statement, ast, bindings, moduleAt);
+      if (kept !== null) {
+        collector.reuseSegment(kept.segment);
+        walked.push(kept);
+        return false;
+      }
+      const record = newRecord(collector.startSegment());
+      walking = { statement, record };
+      bindings.recorder = records.recorderFor(record);
+      return true;
+    },
+    exit: (statement) => {
+      const current = walking;
+      walking = null;
+      bindings.recorder = null;
+      if (current === null) return;
+      walked.push(current.record);
+      records.keep(statement, current.record);
+    },
+  };
+  if (document === undefined) {
+    walking = { statement: program, record: newRecord(collector.startSegment()) };
+    walked.push(walking.record);
+  }
+  let stopped = false;
   try {
-    // One walk for the collector and every rule; NodePaths are made only where a visitor needs one.
-    walkFile(ast, traverse.visitors.merge(visitors), bindings);
+    walkFile(ast, traverse.visitors.merge(visitors), bindings, hooks);
   } catch (error) {
     // Not a rule's fault (those are wrapped): e.g. nesting too deep for a recursive walk.
+    stopped = true;
     result.parseErrors.push({ message: `Analysis stopped: ${errorText(error)}`, line: 1, column: 0 });
+  } finally {
+    walking = null;
+    bindings.recorder = null;
+  }
+  if (stopped) {
+    records.clear();
     return result;
   }
   const hot: HotContext = collector.finish();
   const functions = functionIndexOf(collector.functions());
   const directives = readDisableDirectives(ast.comments);
 
-  for (const run of runs) {
-    if (run.failed) continue;
-    try {
-      run.visitor?.finish?.(hot);
-      const findings: Finding[] = [];
-      for (const report of run.reports) {
-        if (report.when && !report.when(hot)) continue;
-        const range = rangeOf(report.node);
-        if (!range) continue;
-        const data = { ...report.data, ...report.describe?.(hot) };
-        const template = run.rule.meta.messages[report.messageId];
-        if (template === undefined) throw new Error(`unknown messageId '${report.messageId}'`);
-        const frequency = report.evidence === 'frequency';
-        const finding: Finding = {
-          ruleId: run.rule.meta.id,
-          messageId: report.messageId,
-          message: fillMessage(template, data),
-          severity: frequency ? QUIETER[run.severity] : run.severity,
-          range,
-          fixes: report.fixes ?? [],
-          enclosingFunction: enclosingFunctionOf(functions, range.start, range.end),
-        };
-        if (frequency) finding.evidence = 'frequency';
-        if (!isDisabled(directives, finding)) findings.push(finding);
+  const runOf = new Map(runs.map((run) => [run.rule.meta.id, run]));
+  for (const record of walked) {
+    for (const report of record.reports) {
+      const run = runOf.get(report.ruleId);
+      if (run === undefined || run.failed) continue;
+      try {
+        const finding = findingOf(run, report, hot, functions);
+        if (finding !== null && !isDisabled(directives, finding)) result.findings.push(finding);
+      } catch (error) {
+        onError(run, error);
       }
-      result.findings.push(...findings);
-    } catch (error) {
-      onError(run, error);
     }
   }
+  // A rule that failed may have left a statement half recorded.
+  if (result.ruleErrors.length > 0) records.clear();
+  else records.commit(program);
+  const failed = new Set(runs.filter((run) => run.failed).map((run) => run.rule.meta.id));
+  if (failed.size > 0) result.findings = result.findings.filter((finding) => !failed.has(finding.ruleId));
   result.findings.sort((a, b) => a.range.start - b.range.start || a.range.end - b.range.end || a.ruleId.localeCompare(b.ruleId));
   return result;
+}
+
+/** A report made into a finding against this version's hot context; null when it says nothing here. */
+function findingOf(run: RuleRun, report: RecordedReport, hot: HotContext, functions: FunctionIndex): Finding | null {
+  const descriptor = report.descriptor;
+  if (descriptor.when && !descriptor.when(hot)) return null;
+  const messageId = descriptor.messageIdOf ? descriptor.messageIdOf(hot) : descriptor.messageId;
+  if (messageId === null) return null;
+  const range = rangeOf(descriptor.node);
+  if (!range) return null;
+  const data = { ...descriptor.data, ...descriptor.describe?.(hot) };
+  const template = run.rule.meta.messages[messageId];
+  if (template === undefined) throw new Error(`unknown messageId '${messageId}'`);
+  const frequency = descriptor.evidence === 'frequency';
+  const finding: Finding = {
+    ruleId: run.rule.meta.id,
+    messageId,
+    message: fillMessage(template, data),
+    severity: frequency ? QUIETER[run.severity] : run.severity,
+    range,
+    fixes: fixesOf(report),
+    enclosingFunction: enclosingFunctionOf(functions, range.start, range.end),
+  };
+  if (frequency) finding.evidence = 'frequency';
+  return finding;
+}
+
+/** The file's imports as one string: a change to them changes what every statement's names mean. */
+function importsKey(imports: ReadonlyMap<string, ImportBinding>): string {
+  let key = '';
+  for (const [name, binding] of imports) key += `${name}\0${binding.source}\0${binding.imported}\0${binding.namespace}\n`;
+  return key;
 }

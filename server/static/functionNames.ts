@@ -2,7 +2,7 @@
 // profile costs), member chains, and the function or class a local name is bound to.
 import type { NodePath } from '@babel/traverse';
 import type * as t from '@babel/types';
-import { lookup, type BindingResolver } from './bindings';
+import type { BindingResolver } from './bindings';
 
 export function isFunctionNode(node: t.Node | null | undefined): node is t.Function {
   if (!node) return false;
@@ -92,7 +92,7 @@ export function classBodyOfInstance(bindings: BindingResolver, path: NodePath, n
   if (!binding || !declarator || declarator.type !== 'VariableDeclarator') return null;
   const init = declarator.init;
   if (!init || init.type !== 'NewExpression' || init.callee.type !== 'Identifier') return null;
-  const classBinding = lookup(binding.pathScope, init.callee.name);
+  const classBinding = bindings.bindingIn(binding.pathScope, init.callee.name);
   const classNode = classBinding?.frame.node;
   if (classNode?.type === 'ClassDeclaration') return classNode.body;
   if (classNode?.type === 'VariableDeclarator' && classNode.init?.type === 'ClassExpression') return classNode.init.body;

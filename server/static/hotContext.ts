@@ -2,6 +2,9 @@
 // every function, every handler registration (request, message, timer, signal) and every call
 // between functions of this module; `finish()` then propagates the registrations' contexts along
 // those calls and into nested function literals, hottest first.
+// What the walk of one top-level statement finds is a segment of its own (HotSegment): an editor
+// document keeps the segments of statements an edit did not touch and hands them back instead of
+// walking those statements again, so `finish()` works from segments, in source order.
 import type { NodePath, Visitor } from '@babel/traverse';
 import type * as t from '@babel/types';
 import type { BindingResolver } from './bindings';
@@ -48,6 +51,7 @@ const IPC_RECEIVER = /child|worker|fork|cluster|ipc|proc/i;
 
 interface FunctionInfo extends FunctionSpan {
   node: t.Node;
+  /** The function around it while the walk is in it (the module-level pseudo-function of that walk at top level). */
   parent: FunctionInfo | null;
   /** Function literals directly nested in this one (they inherit its context). */
   nested: FunctionInfo[];
@@ -62,7 +66,8 @@ interface FunctionInfo extends FunctionSpan {
 interface Registration {
   kind: ExecutionKind;
   targets: Target[];
-  at: SourcePosition | null;
+  /** Where it is registered: the node, whose position is read when the context is asked for (nodes move with edits). */
+  node: t.Node | null;
   intervalMs: number | null;
   /** setTimeout: periodic only if the callback reschedules itself (checked after traversal). */
   oneShotFrom: FunctionInfo | null;
@@ -72,12 +77,42 @@ interface Registration {
   highRate: boolean;
 }
 
+/**
+ * What the walk of one top-level statement added: its functions, the calls and registrations
+ * made in it, in walk order. Kept with the statement by an editor document (nothing here refers
+ * to another statement except through nodes and member names, resolved in `finish()`).
+ */
+export interface HotSegment {
+  readonly infos: FunctionInfo[];
+  /** Calls made at module level; `callbacks` are those a function literal handed to a call is (start-up, unless registered). */
+  readonly moduleCalls: Target[];
+  readonly callbacks: Set<Target>;
+  readonly registrations: Registration[];
+  readonly registered: t.Node[];
+  /** Handler-shaped functions: requests, unless some registration names them. */
+  readonly inferred: t.Node[];
+  readonly memberKeys: [string, FunctionInfo][];
+  readonly methods: [t.Node, string, FunctionInfo][];
+  servesRequests: boolean;
+}
+
 export interface HotContextCollector {
   visitor: Visitor;
+  /** The walk enters a top-level statement: what it finds until the next one is this segment. */
+  startSegment(): HotSegment;
+  /** A segment an earlier walk recorded for an unchanged statement, in place of walking it again. */
+  reuseSegment(segment: HotSegment): void;
   /** Call after the traversal: propagates contexts and returns the finished HotContext. */
   finish(): HotContext;
-  /** Every function seen, in source order (valid after the traversal). */
+  /** Every function seen, in source order (valid after `finish()`). */
   functions(): readonly FunctionSpan[];
+}
+
+function newSegment(): HotSegment {
+  return {
+    infos: [], moduleCalls: [], callbacks: new Set(), registrations: [], registered: [], inferred: [], memberKeys: [], methods: [],
+    servesRequests: false,
+  };
 }
 
 const RANK = new Map<ExecutionKind, number>(HOTNESS_ORDER.map((kind, index) => [kind, index]));
@@ -110,15 +145,32 @@ export function createHotContextCollector(
     thisOwner: null,
     context: STARTUP,
   };
-  const infos: FunctionInfo[] = [];
+  const segments: HotSegment[] = [];
+  /** The segment the walk is in (one before the first statement, for anything outside them). */
+  let segment = newSegment();
+  segments.push(segment);
+  moduleInfo.calls = segment.moduleCalls;
+  // Built by finish() from the segments.
+  let infos: FunctionInfo[] = [];
   const byNode = new Map<t.Node, FunctionInfo>();
   const byMemberKey = new Map<string, FunctionInfo>();
   const methodsByOwner = new Map<t.Node, Map<string, FunctionInfo>>();
   /** Function nodes handed to a registration: they run in its context, not their parent's. */
   const registeredNodes = new Set<t.Node>();
-  const registrations: Registration[] = [];
   const stack: FunctionInfo[] = [moduleInfo];
   let servesRequests = false;
+
+  function startSegment(): HotSegment {
+    segment = newSegment();
+    segments.push(segment);
+    stack.length = 1;
+    moduleInfo.calls = segment.moduleCalls;
+    return segment;
+  }
+
+  function reuseSegment(kept: HotSegment): void {
+    segments.push(kept);
+  }
 
   /** The function containing `offset`; self-heals if a visitor skipped an exit. */
   function current(offset: number): FunctionInfo {
@@ -177,7 +229,7 @@ export function createHotContextCollector(
       const target = targetOf(path, arg, from);
       if (target) {
         out.push(target);
-        if (target.kind === 'node') registeredNodes.add(target.node);
+        if (target.kind === 'node') segment.registered.push(target.node);
       }
     }
     return out;
@@ -185,7 +237,7 @@ export function createHotContextCollector(
 
   function register(kind: ExecutionKind, targets: Target[], call: t.Node, intervalMs: number | null = null,
     oneShotFrom: FunctionInfo | null = null, highRate = false): void {
-    if (targets.length > 0) registrations.push({ kind, targets, at: positionOf(call), intervalMs, oneShotFrom, inferred: false, highRate });
+    if (targets.length > 0) segment.registrations.push({ kind, targets, node: call, intervalMs, oneShotFrom, inferred: false, highRate });
   }
 
   function isServerModuleObject(node: t.Node): boolean {
@@ -223,7 +275,7 @@ export function createHotContextCollector(
       if (callee.name === 'createServer') {
         const origin = importOf('createServer');
         if (origin && SERVER_MODULES.has(origin.source)) {
-          servesRequests = true;
+          segment.servesRequests = true;
           register('request', handlerTargets(path, args.filter(isFunctionLike), from), node);
           return true;
         }
@@ -233,12 +285,12 @@ export function createHotContextCollector(
     const property = calleeProperty(callee);
     if (property === null || (callee.type !== 'MemberExpression' && callee.type !== 'OptionalMemberExpression')) return false;
     if (property === 'listen') {
-      servesRequests = true;
+      segment.servesRequests = true;
       return false;
     }
     if (HTTP_METHODS.has(property)) {
       if (isRouteChain(callee.object)) {
-        servesRequests = true;
+        segment.servesRequests = true;
         register('request', handlerTargets(path, args, from), node);
         return true;
       }
@@ -255,7 +307,7 @@ export function createHotContextCollector(
         if (!isRouter && !handlerArgs.some(isFunctionLike)) return false;
         const handlers = handlerTargets(path, handlerArgs, from);
         if (handlers.length === 0 && !isRouter) return false;
-        servesRequests = true;
+        segment.servesRequests = true;
         register('request', handlers, node);
         return true;
       }
@@ -264,7 +316,7 @@ export function createHotContextCollector(
     if (property === 'use') {
       const handlers = handlerTargets(path, args.filter((a) => !isPathLike(a)), from);
       if (handlers.length === 0) return false;
-      servesRequests = true;
+      segment.servesRequests = true;
       register('request', handlers, node);
       return true;
     }
@@ -277,19 +329,19 @@ export function createHotContextCollector(
         handlers.push(prop.type === 'ObjectMethod' ? prop : prop.value);
       }
       if (handlers.length === 0) return false;
-      servesRequests = true;
+      segment.servesRequests = true;
       register('request', handlerTargets(path, handlers, from), node);
       return true;
     }
     if (property === 'addHook') {
       const hook = stringValue(args[0]);
       if (hook === null || !FASTIFY_REQUEST_HOOKS.has(hook)) return false;
-      servesRequests = true;
+      segment.servesRequests = true;
       register('request', handlerTargets(path, args.slice(1), from), node);
       return true;
     }
     if (property === 'createServer' && isServerModuleObject(callee.object)) {
-      servesRequests = true;
+      segment.servesRequests = true;
       register('request', handlerTargets(path, args.filter(isFunctionLike), from), node);
       return true;
     }
@@ -307,7 +359,7 @@ export function createHotContextCollector(
       // A Node-RED node's `this.on('input', function (msg, send, done) {...})`: once per message of its flow.
       else if (event === 'input' && firstParamName(args[1]) === 'msg') kind = 'message';
       if (kind === null) return false;
-      if (kind !== 'signal') servesRequests = true;
+      if (kind !== 'signal') segment.servesRequests = true;
       // `process.on('message')` / `child.on('message')` is IPC with a parent or a child: a handful of messages.
       const ipc = onProcess || (receiver !== null && IPC_RECEIVER.test(receiver.split('.').pop() ?? ''));
       // A flow's rate is whatever its source sends: not known to be high.
@@ -322,7 +374,7 @@ export function createHotContextCollector(
       });
       const targets = handlerTargets(path, handlers, from);
       if (targets.length === 0) return false;
-      servesRequests = true;
+      segment.servesRequests = true;
       // A broker channel is named by a string (`sub.subscribe('orders', fn)`, `channel.consume(q, fn)`);
       // `DomainEvents.subscribe(SomeEvent, fn)` is an in-process event bus firing on rare events.
       const channel = args[0] !== undefined && (stringValue(args[0]) !== null || args[0].type === 'TemplateLiteral');
@@ -362,47 +414,42 @@ export function createHotContextCollector(
       thisOwner,
       context: null,
     };
-    infos.push(info);
-    byNode.set(node, info);
-    if (memberKey !== null && !byMemberKey.has(memberKey)) byMemberKey.set(memberKey, info);
+    segment.infos.push(info);
+    if (memberKey !== null) segment.memberKeys.push([memberKey, info]);
     if (name !== null && (node.type === 'ClassMethod' || node.type === 'ClassPrivateMethod' || node.type === 'ObjectMethod'
       || path.parent.type === 'ClassProperty' || path.parent.type === 'ObjectProperty')) {
       const owner = node.type === 'ClassMethod' || node.type === 'ClassPrivateMethod' || node.type === 'ObjectMethod'
         ? path.parent
         : path.parentPath?.parent;
-      if (owner) {
-        let methods = methodsByOwner.get(owner);
-        if (!methods) methodsByOwner.set(owner, (methods = new Map()));
-        if (!methods.has(name)) methods.set(name, info);
-      }
+      if (owner) segment.methods.push([owner, name, info]);
     }
     if (parent === moduleInfo) {
       // Module level: only callbacks handed to a call (`list.forEach(fn)`, `db.then(fn)`) run at start-up;
       // functions merely defined or exported run when someone else calls them (unknown).
       // A handler registered here (visited before its arguments) runs in the registration's context.
+      // (Which functions some registration names is known once every statement is: see finish.)
       const isCallback = path.listKey === 'arguments' || path.parentKey === 'callee';
-      if (isCallback && !registeredNodes.has(node)) moduleInfo.calls.push({ kind: 'node', node });
+      if (isCallback) {
+        const callback: Target = { kind: 'node', node };
+        segment.moduleCalls.push(callback);
+        segment.callbacks.add(callback);
+      }
     } else {
       parent.nested.push(info);
     }
-    if (isHandlerShaped(node) && !registeredNodes.has(node)) {
-      // A controller exported to a router in another file: its parameters say what it is.
-      servesRequests = true;
-      registrations.push({
-        kind: 'request', targets: [{ kind: 'node', node }], at: null, intervalMs: null, oneShotFrom: null, inferred: true, highRate: false,
-      });
-    }
+    // A controller exported to a router in another file: its parameters say what it is.
+    if (isHandlerShaped(node)) segment.inferred.push(node);
     if ((node.type === 'ClassMethod' || node.type === 'ClassPrivateMethod') && node.decorators) {
       const registration = decoratorRegistration(node.decorators);
       if (registration) {
-        if (registration.kind !== 'timer') servesRequests = true;
-        registeredNodes.add(node);
+        if (registration.kind !== 'timer') segment.servesRequests = true;
+        segment.registered.push(node);
         register(registration.kind, [{ kind: 'node', node }], node, registration.intervalMs, null, registration.kind === 'message');
       }
     }
     if (KAFKA_HANDLERS.has(name ?? '') && (node.type === 'ObjectMethod' || path.parent.type === 'ObjectProperty')) {
-      servesRequests = true;
-      registeredNodes.add(node);
+      segment.servesRequests = true;
+      segment.registered.push(node);
       register('message', [{ kind: 'node', node }], node, null, null, true);
     }
     stack.push(info);
@@ -436,8 +483,8 @@ export function createHotContextCollector(
       if (node.key.type !== 'Identifier' || !KAFKA_HANDLERS.has(node.key.name) || node.value.type !== 'Identifier') return;
       const fn = functionOfBinding(bindings, path, node.value.name);
       if (!fn) return;
-      servesRequests = true;
-      registeredNodes.add(fn);
+      segment.servesRequests = true;
+      segment.registered.push(fn);
       register('message', [{ kind: 'node', node: fn }], node, null, null, true);
     },
   };
@@ -510,21 +557,71 @@ export function createHotContextCollector(
     return false;
   }
 
+  /** The whole module's tables, from the segments in source order; kept segments' spans read again (their nodes moved). */
+  function assemble(): Registration[] {
+    infos = [];
+    byNode.clear();
+    byMemberKey.clear();
+    methodsByOwner.clear();
+    registeredNodes.clear();
+    const moduleCalls: Target[] = [];
+    const registrations: Registration[] = [];
+    for (const each of segments) {
+      for (const node of each.registered) registeredNodes.add(node);
+      if (each.servesRequests) servesRequests = true;
+    }
+    for (const each of segments) {
+      for (const info of each.infos) {
+        const node = info.node;
+        info.start = node.start ?? 0;
+        info.end = node.end ?? info.start;
+        info.line = node.loc?.start.line ?? 1;
+        info.column = node.loc?.start.column ?? 0;
+        info.context = null;
+        infos.push(info);
+        byNode.set(node, info);
+      }
+      for (const [key, info] of each.memberKeys) if (!byMemberKey.has(key)) byMemberKey.set(key, info);
+      for (const [owner, name, info] of each.methods) {
+        let methods = methodsByOwner.get(owner);
+        if (!methods) methodsByOwner.set(owner, (methods = new Map()));
+        if (!methods.has(name)) methods.set(name, info);
+      }
+      for (const call of each.moduleCalls) {
+        if (!each.callbacks.has(call) || !registeredNodes.has((call as { node: t.Node }).node)) moduleCalls.push(call);
+      }
+      registrations.push(...each.registrations);
+    }
+    // Inferred after the real ones: they yield to them (see the ordering in finish).
+    for (const each of segments) {
+      for (const node of each.inferred) {
+        if (registeredNodes.has(node)) continue;
+        servesRequests = true;
+        registrations.push({ kind: 'request', targets: [{ kind: 'node', node }], node: null, intervalMs: null, oneShotFrom: null, inferred: true, highRate: false });
+      }
+    }
+    moduleInfo.calls = moduleCalls;
+    return registrations;
+  }
+
   function finish(): HotContext {
+    const registrations = assemble();
     // A setTimeout runs once unless its callback schedules it again; a one-shot has no interval.
+    const intervalOf = new Map<Registration, number | null>();
     for (const registration of registrations) {
       if (registration.oneShotFrom === null || registration.intervalMs === null) continue;
       const seeds = registration.targets.map(resolve).filter((info): info is FunctionInfo => info !== null);
-      if (!reaches(seeds, registration.oneShotFrom)) registration.intervalMs = null;
+      if (!reaches(seeds, registration.oneShotFrom)) intervalOf.set(registration, null);
     }
+    const intervalMs = (registration: Registration): number | null => (intervalOf.has(registration) ? null : registration.intervalMs);
     const ordered = registrations
       .map((registration, index) => ({ registration, index }))
       .sort((a, b) => {
         const byKind = (RANK.get(a.registration.kind) ?? 99) - (RANK.get(b.registration.kind) ?? 99);
         if (byKind !== 0) return byKind;
         if (a.registration.inferred !== b.registration.inferred) return a.registration.inferred ? 1 : -1;
-        const ai = a.registration.intervalMs ?? Number.MAX_SAFE_INTEGER;
-        const bi = b.registration.intervalMs ?? Number.MAX_SAFE_INTEGER;
+        const ai = intervalMs(a.registration) ?? Number.MAX_SAFE_INTEGER;
+        const bi = intervalMs(b.registration) ?? Number.MAX_SAFE_INTEGER;
         return ai !== bi ? ai - bi : a.index - b.index;
       });
     const startupRank = RANK.get('startup') ?? 0;
@@ -538,8 +635,8 @@ export function createHotContextCollector(
       propagate(seeds, {
         kind: registration.kind,
         via: [],
-        registeredAt: registration.at,
-        timerIntervalMs: registration.kind === 'timer' ? registration.intervalMs : null,
+        registeredAt: registration.node === null ? null : positionOf(registration.node),
+        timerIntervalMs: registration.kind === 'timer' ? intervalMs(registration) : null,
         inLoop: false,
         perItem: false,
         highRate: registration.highRate,
@@ -547,18 +644,24 @@ export function createHotContextCollector(
     }
     if (!startupDone) propagate([moduleInfo], STARTUP);
 
+    // A finding asks several times (when, describe, messageIdOf): each node's answer is kept.
+    const answered = new Map<t.Node, ExecutionContext>();
     return {
       servesRequests,
       contextOf(path: NodePath): ExecutionContext {
-        const fnPath = path.isFunction() ? path : path.getFunctionParent();
-        const base = fnPath ? (byNode.get(fnPath.node)?.context ?? UNKNOWN) : STARTUP;
-        const inLoop = isInLoop(path, fnPath);
-        return inLoop ? { ...base, inLoop } : base;
+        let context = answered.get(path.node);
+        if (context === undefined) {
+          const fnPath = path.isFunction() ? path : path.getFunctionParent();
+          const base = fnPath ? (byNode.get(fnPath.node)?.context ?? UNKNOWN) : STARTUP;
+          context = isInLoop(path, fnPath) ? { ...base, inLoop: true } : base;
+          answered.set(path.node, context);
+        }
+        return context;
       },
     };
   }
 
-  return { visitor, finish, functions: () => infos };
+  return { visitor, startSegment, reuseSegment, finish, functions: () => infos };
 }
 
 /** `items.forEach(...)`, `rows.map(...)`: a call whose function argument runs once per element. */

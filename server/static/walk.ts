@@ -64,11 +64,17 @@ function callAll(fns: VisitFn[] | undefined, path: NodePath): boolean {
   return false;
 }
 
+/** Told of each top-level statement: `enter` returning false skips it (an editor reuses what it found before). */
+export interface StatementHooks {
+  enter(statement: t.Statement): boolean;
+  exit(statement: t.Statement): void;
+}
+
 /**
  * Walks `file` with `visitor`, the result of `traverse.visitors.merge` (exploded, arrays of
  * functions); the paths handed out belong to the analysis `clock` is at.
  */
-export function walkFile(file: t.File, visitor: Visitor, clock: PathClock): void {
+export function walkFile(file: t.File, visitor: Visitor, clock: PathClock, hooks?: StatementHooks): void {
   const table = visitor as unknown as Record<string, Phases | VisitFn[] | undefined>;
   const allEnter = table.enter as VisitFn[] | undefined;
   const allExit = table.exit as VisitFn[] | undefined;
@@ -89,7 +95,19 @@ export function walkFile(file: t.File, visitor: Visitor, clock: PathClock): void
         return;
       }
     }
-    forEachChildOnStack(stack, depth, visit, isStopped);
+    if (depth === 1 && hooks !== undefined) {
+      forEachChildOnStack(stack, depth, (child) => {
+        const statement = stack.node(child);
+        if (stack.listKey(child) !== 'body') {
+          visit(child);
+        } else if (hooks.enter(statement as t.Statement)) {
+          visit(child);
+          hooks.exit(statement as t.Statement);
+        }
+      }, isStopped);
+    } else {
+      forEachChildOnStack(stack, depth, visit, isStopped);
+    }
     if (allExit || phases?.exit) {
       // Children overwrote the stack below this depth, not this node's own frame.
       const path = pathOf(stack.frameAt(depth), clock);

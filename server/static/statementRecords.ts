@@ -1,0 +1,243 @@
+// What an editor document keeps of each top-level statement between its analyses, so that an
+// edit walks only the statements it touched: the reports the rules made while walking the
+// statement (their `when`, `describe` and `messageIdOf` are asked again of each version's hot
+// context), the statement's segment of the hot context, and what those rest on outside the
+// statement. The incremental parser keeps an unchanged statement's nodes (moved, not remade), so
+// a record is found by its statement's node; it is reused while nothing it rests on changed:
+// - the names it looked up that left the statement (the file's bindings and globals): still the
+//   same declaration, as constant as before, and, where their reads were listed, not read by a
+//   changed statement (BindingRecorder);
+// - the other top-level statements a rule read directly (RuleContext.dependsOn) still in place;
+// - what the project told of the modules it asked about (another file saved or edited) the same;
+// - the file's imports, the rules, their levels and the project view, for all records at once.
+// Anything else a rule reads is below the statement's node, or the source text at its offsets.
+import type * as t from '@babel/types';
+import type { Fix, ImportBinding, ModuleSummary, ProjectView, ReportDescriptor, RuleId, RuleModule } from '../../rules/api';
+import type { BindingRecord, BindingRecorder, BindingResolver } from './bindings';
+import type { HotSegment } from './hotContext';
+import { forEachChild } from './walk';
+
+/** A report as the rule made it, with its fixes' offsets kept relative to the statements they edit. */
+export interface RecordedReport {
+  ruleId: RuleId;
+  descriptor: ReportDescriptor;
+  /** Per fix, per edit: the statement it edits and its offsets from that statement's start. */
+  anchors: FixAnchor[][] | null;
+}
+
+interface FixAnchor {
+  statement: t.Node;
+  start: number;
+  end: number;
+}
+
+interface NameDependency {
+  /** The declaring identifier in the file's scope; null for a global. */
+  identifier: t.Identifier | null;
+  constant: boolean;
+  /** Its reads were listed: a statement reading it that changed changes them. */
+  references: boolean;
+}
+
+export interface StatementRecord {
+  readonly segment: HotSegment;
+  readonly reports: RecordedReport[];
+  readonly names: Map<string, NameDependency>;
+  /** Other top-level statements the rules read directly. */
+  readonly statements: Set<t.Node>;
+  /** The project's answer per module specifier asked about. */
+  readonly modules: Map<string, ModuleSummary | null>;
+  /** A fix edits text no top-level statement holds: not kept. */
+  unanchored: boolean;
+}
+
+/** What all records of a document rest on: when it changes, no record is reused. */
+interface Settings {
+  rules: readonly RuleModule[];
+  levels: string;
+  project: ProjectView;
+  imports: string;
+}
+
+export function newRecord(segment: HotSegment): StatementRecord {
+  return { segment, reports: [], names: new Map(), statements: new Set(), modules: new Map(), unanchored: false };
+}
+
+/** The live values of the analysis of the moment, which rules' contexts read (a reused report's callbacks too). */
+export interface AnalysisHost {
+  text: string;
+  imports: ReadonlyMap<string, ImportBinding>;
+  project: ProjectView;
+  /** The project's summary of a module this file imports, as this analysis asked it (and recorded who asked). */
+  moduleAt(specifier: string): ModuleSummary | null;
+}
+
+/**
+ * A document's records and the state of its last analysis. The engine asks `reusable()` per
+ * statement, records new ones with `recorderFor()` and `keep()`, and `commit()`s at the end.
+ */
+export class StatementRecords {
+  private records = new WeakMap<t.Node, StatementRecord>();
+  private settings: Settings | null = null;
+  /** The statements of the last analyzed version, to tell which ones an edit replaced. */
+  private previousBody: readonly t.Statement[] = [];
+  /** This analysis: its statements and the names that statements it replaced or added read. */
+  private body = new Set<t.Node>();
+  private mentioned = new Set<string>();
+  private reuse = false;
+  /** How many top-level statements the last analysis walked and reused, for tests and measurements. */
+  lastWalked = 0;
+  lastReused = 0;
+  readonly host: AnalysisHost = { text: '', imports: new Map(), project: { moduleAt: () => null }, moduleAt: () => null };
+
+  /** Forget every record (settings, project or a failed analysis). */
+  clear(): void {
+    this.records = new WeakMap();
+    this.settings = null;
+    this.previousBody = [];
+  }
+
+  /** Starts an analysis of `program`; records made under other settings are dropped. */
+  start(program: t.Program, settings: Settings): void {
+    const known = this.settings;
+    const same = known !== null && known.rules === settings.rules && known.levels === settings.levels
+      && known.project === settings.project && known.imports === settings.imports;
+    if (!same) this.records = new WeakMap();
+    this.settings = settings;
+    this.body = new Set(program.body);
+    this.reuse = same;
+    this.mentioned = new Set();
+    this.lastWalked = 0;
+    this.lastReused = 0;
+    if (!same) return;
+    const added = program.body.filter((statement) => !this.records.has(statement));
+    // A whole parse made every statement anew: nothing to reuse, nothing to compare.
+    if (added.length === program.body.length) {
+      this.reuse = false;
+      return;
+    }
+    const removed = this.previousBody.filter((statement) => !this.body.has(statement));
+    try {
+      for (const statement of [...added, ...removed]) collectNames(statement, this.mentioned);
+    } catch {
+      this.reuse = false; // nesting too deep to list: walk everything
+    }
+  }
+
+  /** The record of an unchanged statement, if what it rests on is unchanged too. */
+  reusable(statement: t.Node, file: t.File, bindings: BindingResolver, moduleAt: (specifier: string) => ModuleSummary | null): StatementRecord | null {
+    if (!this.reuse) return null;
+    const record = this.records.get(statement);
+    if (record === undefined || record.unanchored) return null;
+    for (const other of record.statements) if (!this.body.has(other)) return null;
+    for (const report of record.reports) {
+      for (const edits of report.anchors ?? []) for (const edit of edits) if (!this.body.has(edit.statement)) return null;
+    }
+    for (const [name, dependency] of record.names) {
+      const now = bindings.programBindingOf(file, name);
+      if ((now?.identifier ?? null) !== dependency.identifier) return null;
+      if (now !== undefined && now.constant !== dependency.constant) return null;
+      if (dependency.references && this.mentioned.has(name)) return null;
+    }
+    for (const [specifier, summary] of record.modules) {
+      if (!sameSummary(moduleAt(specifier), summary)) return null;
+    }
+    this.lastReused++;
+    return record;
+  }
+
+  /** Records what the bindings tell while `record`'s statement is walked. */
+  recorderFor(record: StatementRecord): BindingRecorder {
+    const note = (name: string, binding: BindingRecord | undefined): NameDependency => {
+      let dependency = record.names.get(name);
+      if (dependency === undefined) {
+        dependency = { identifier: binding?.identifier ?? null, constant: binding?.constant ?? true, references: false };
+        record.names.set(name, dependency);
+      }
+      return dependency;
+    };
+    return {
+      lookedUp: note,
+      readReferences: (binding) => {
+        note(binding.identifier.name, binding).references = true;
+      },
+    };
+  }
+
+  /** A rule read another statement directly (RuleContext.dependsOn). */
+  dependsOn(record: StatementRecord, walked: t.Node, node: t.Node, body: readonly t.Statement[]): void {
+    const statement = statementAt(body, node.start ?? -1);
+    if (statement !== null && statement !== walked) record.statements.add(statement);
+  }
+
+  /** Anchors a report's fixes to the statements they edit. */
+  anchor(record: StatementRecord, ruleId: RuleId, descriptor: ReportDescriptor, body: readonly t.Statement[]): void {
+    let anchors: FixAnchor[][] | null = null;
+    if (descriptor.fixes !== undefined && descriptor.fixes.length > 0) {
+      anchors = descriptor.fixes.map((fix) => fix.edits.map((edit) => {
+        const statement = statementAt(body, edit.start);
+        if (statement === null || edit.end > (statement.end ?? 0)) {
+          record.unanchored = true;
+          return { statement: body[0], start: 0, end: 0 };
+        }
+        const base = statement.start ?? 0;
+        return { statement, start: edit.start - base, end: edit.end - base };
+      }));
+    }
+    record.reports.push({ ruleId, descriptor, anchors });
+  }
+
+  keep(statement: t.Node, record: StatementRecord): void {
+    this.records.set(statement, record);
+    this.lastWalked++;
+  }
+
+  /** The analysis ended well: its statements are those the next edit is compared with. */
+  commit(program: t.Program): void {
+    this.previousBody = [...program.body];
+  }
+}
+
+/** Two answers of the project about a module: the same facts (a summary is made anew when its file changes). */
+function sameSummary(a: ModuleSummary | null, b: ModuleSummary | null): boolean {
+  if (a === b) return true;
+  if (a === null || b === null) return false;
+  const first = a.mongooseModelExports;
+  const second = b.mongooseModelExports;
+  return first.size === second.size && [...first].every((name) => second.has(name));
+}
+
+/** A recorded report's fixes at this version's offsets. */
+export function fixesOf(report: RecordedReport): Fix[] {
+  const fixes = report.descriptor.fixes ?? [];
+  if (report.anchors === null) return fixes;
+  const anchors = report.anchors;
+  return fixes.map((fix, i) => ({
+    ...fix,
+    edits: fix.edits.map((edit, j) => {
+      const anchor = anchors[i][j];
+      const base = anchor.statement.start ?? 0;
+      return { ...edit, start: base + anchor.start, end: base + anchor.end };
+    }),
+  }));
+}
+
+/** The top-level statement holding `offset` (its end included), or null between statements. */
+function statementAt(body: readonly t.Statement[], offset: number): t.Statement | null {
+  let low = 0;
+  let high = body.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const statement = body[middle];
+    if ((statement.end ?? 0) < offset) low = middle + 1;
+    else if ((statement.start ?? 0) > offset) high = middle - 1;
+    else return statement;
+  }
+  return null;
+}
+
+/** Every identifier name in a statement (a superset of the names it reads). */
+function collectNames(node: t.Node, into: Set<string>): void {
+  if (node.type === 'Identifier' || node.type === 'JSXIdentifier') into.add(node.name);
+  forEachChild(node, (child) => collectNames(child, into));
+}
