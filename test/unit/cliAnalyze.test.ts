@@ -168,7 +168,8 @@ describe('hotframe analyze', function () {
     // b.js comes first although a.js sorts first by name: its line cost 30 of 100 samples.
     assert.deepEqual(JSON.parse(run.stdout).findings, [
       // 30 ms of 99 ms CPU time (the reader gives the last sample no time): hot, so raised one step as in the editor.
-      { ...lean('routes/b.js', 'error'), cost: { selfMs: 30, totalMs: 30, percent: 30.3 } },
+      // The percent to 1e-6, as `hotframe profile --format json` gives every share.
+      { ...lean('routes/b.js', 'error'), cost: { selfMs: 30, totalMs: 30, percent: 30.30303 } },
       { ...lean('routes/a.js'), cost: null },
     ]);
     const text = await analyze(dir, 'routes', '--profile', 'app.cpuprofile');
