@@ -83,7 +83,7 @@ export interface JsonFinding {
  * `unit` says which. `percent` is a share of the profile's total either way.
  */
 export type JsonCost =
-  | { selfMs: number; totalMs: number; percent: number; deferred?: MeasuredCost['deferred'] }
+  | { selfMs: number; totalMs: number; percent: number; deferred?: MeasuredCost['deferred']; allocated?: MeasuredCost['allocated'] }
   | { selfBytes: number; totalBytes: number; percent: number; unit: 'bytes' }
   | { selfObjects: number; totalObjects: number; percent: number; unit: 'objects' };
 
@@ -93,6 +93,7 @@ export function jsonCost(cost: MeasuredCost): JsonCost {
   if (cost.unit === 'objects') return { selfObjects: round(cost.selfMs), totalObjects: round(cost.totalMs), percent: roundPercent(cost.percent), unit: 'objects' };
   const json: JsonCost = { selfMs: round(cost.selfMs), totalMs: round(cost.totalMs), percent: roundPercent(cost.percent) };
   if (cost.deferred !== undefined) json.deferred = { ...cost.deferred, ms: round(cost.deferred.ms), percent: roundPercent(cost.deferred.percent) };
+  if (cost.allocated !== undefined) json.allocated = { ...cost.allocated, amount: round(cost.allocated.amount), percent: roundPercent(cost.allocated.percent) };
   return json;
 }
 
