@@ -3,9 +3,7 @@
 import * as vscode from 'vscode';
 import { LanguageClient, RevealOutputChannelOn, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { SECTION } from './config';
-import type { InitializationOptions } from '../server/protocol/lsp';
-
-const LANGUAGES = ['javascript', 'typescript', 'javascriptreact', 'typescriptreact'];
+import { SOURCE_LANGUAGE_IDS, type InitializationOptions } from '../server/protocol/lsp';
 
 export function createLanguageClient(extension: vscode.ExtensionContext, output: vscode.OutputChannel): LanguageClient {
   const module = vscode.Uri.joinPath(extension.extensionUri, 'dist', 'server.js').fsPath;
@@ -14,7 +12,7 @@ export function createLanguageClient(extension: vscode.ExtensionContext, output:
     debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6009'] } },
   };
   const clientOptions: LanguageClientOptions = {
-    documentSelector: LANGUAGES.map((language) => ({ scheme: 'file', language })),
+    documentSelector: SOURCE_LANGUAGE_IDS.map((language) => ({ scheme: 'file', language })),
     synchronize: { configurationSection: SECTION },
     outputChannel: output,
     // Failed requests are reported once, by the command that made them (client/commands.ts).

@@ -28,7 +28,6 @@ interface Middleware {
   registration: NodePath<t.CallExpression>;
 }
 
-/** An `app.use(...)` statement: its place in its statement list, its app and mount path, the call. */
 /** What one middleware does with the request objects, as slots like `0.user` or `1.locals.tasks`. */
 interface Effects {
   awaitsIo: boolean;

@@ -1,13 +1,15 @@
-// `hotframe analyze [paths..] [--format text|json|sarif] [--rule <id>=<level>] [--profile FILE] [--root DIR]`
+// `hotframe analyze [paths..] [--format text|json|sarif] [--rule <id>=<level>] [--profile FILE] [--alloc ALLOCATION_PROFILE] [--root DIR]`
 // The editor's engine over a tree of files, for CI. With --profile, findings are ranked by what
-// the code they sit in cost in that profile.
+// the code they sit in cost in that profile; with --alloc too, an allocation profile of the same
+// service joins it, as **Hotframe: Add Allocation Profile…** does in the editor: findings say
+// what their code allocates, and the GC insight names who makes the garbage.
 import { statSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
+import { basename, isAbsolute, resolve } from 'node:path';
 
 import { allRules } from '../../rules/index';
-import { costIndexOf, type CostIndex } from '../join/costIndex';
-import { analyzeProfileFile } from '../profile/analysis/report';
-import type { ProfileReport } from '../profile/model/types';
+import { costIndexOf, joinAllocationCosts, type CostIndex } from '../join/costIndex';
+import { withAllocationSites } from '../profile/analysis/allocationJoin';
+import { analyzeProfileFile, type AnalyzedProfile } from '../profile/analysis/report';
 import { InputError } from '../shared/errors';
 import { flagValue, parseCommandArgs } from './args';
 import { analyzeFileList, displayPath, reportOf } from './fileAnalysis';
@@ -26,22 +28,28 @@ export interface AnalyzeOptions {
   format: Format;
   levels: RuleLevels;
   profile: string | null;
+  /** An allocation profile joined to the CPU profile `profile`. */
+  alloc: string | null;
   root: string;
 }
 
 export function parseAnalyzeOptions(args: readonly string[], cwd: string): AnalyzeOptions {
-  const parsed = parseCommandArgs(args, ['format', 'rule', 'profile', 'root']);
+  const parsed = parseCommandArgs(args, ['format', 'rule', 'profile', 'alloc', 'root']);
   const format = flagValue(parsed, 'format') ?? 'text';
   if (!(FORMATS as readonly string[]).includes(format)) throw new InputError(`--format: unknown format '${format}' (text|json|sarif)`);
   const root = resolve(cwd, flagValue(parsed, 'root') ?? '.');
   if (!isDirectory(root)) throw new InputError(`--root: no such folder: ${flagValue(parsed, 'root')}`);
   const profile = flagValue(parsed, 'profile') ?? null;
   if (profile !== null && !isFile(resolve(cwd, profile))) throw new InputError(`--profile: no such file: ${profile}`);
+  const alloc = flagValue(parsed, 'alloc') ?? null;
+  if (alloc !== null && profile === null) throw new InputError('--alloc: joins an allocation profile to the CPU profile given with --profile (alone, give it as --profile)');
+  if (alloc !== null && !isFile(resolve(cwd, alloc))) throw new InputError(`--alloc: no such file: ${alloc}`);
   return {
     paths: parsed.positionals.length > 0 ? parsed.positionals : ['.'],
     format: format as Format,
     levels: parseRuleLevels(parsed.flags.get('rule') ?? []),
     profile: profile === null ? null : resolve(cwd, profile),
+    alloc: alloc === null ? null : resolve(cwd, alloc),
     root,
   };
 }
@@ -74,20 +82,25 @@ export async function runAnalyze(args: string[]): Promise<number> {
   let costs: CostIndex | null = null;
   let profile: ProfileInsights | undefined;
   if (options.profile !== null) {
-    let measured: ProfileReport;
-    try {
-      const analyzed = await analyzeProfileFile(options.profile, { root: options.root });
-      costs = costIndexOf(analyzed.costTable());
-      measured = analyzed.report;
-    } catch (error) {
-      throw new InputError(`--profile ${displayPath(cwd, options.profile)}: ${error instanceof Error ? error.message : String(error)}`);
+    const measured = await analyzedFor('--profile', options.profile, options.root, cwd);
+    costs = costIndexOf(measured.costTable());
+    let measuredInsights = measured.report.insights;
+    if (options.alloc !== null) {
+      const shown = displayPath(cwd, options.alloc);
+      if (measured.report.unit !== 'ms') throw new InputError(`--profile ${displayPath(cwd, options.profile)}: not a CPU profile, which --alloc joins (it measures ${measured.report.unit})`);
+      const allocation = await analyzedFor('--alloc', options.alloc, options.root, cwd);
+      if (allocation.report.unit === 'ms') throw new InputError(`--alloc ${shown}: not an allocation profile (it measures CPU time)`);
+      // The join of the editor's Add Allocation Profile, and the GC insight of `hotframe profile --alloc`.
+      costs = joinAllocationCosts(costs, costIndexOf(allocation.costTable()));
+      measuredInsights = withAllocationSites(measuredInsights, allocation, basename(options.alloc));
     }
     // The insights `hotframe profile` prints for this profile, with the same figures; paths as the findings'.
-    const insights = measured.insights.map((insight) => {
+    const insights = measuredInsights.map((insight) => {
       const json = insightJson(insight);
       return json.location === null ? json : { ...json, location: { ...json.location, file: shownPath(cwd, json.location.file) } };
     });
-    profile = { file: displayPath(cwd, options.profile), unit: measured.unit, shareOf: measured.shareOf, total: round(measured.cpuMs), insights };
+    const report = measured.report;
+    profile = { file: displayPath(cwd, options.profile), unit: report.unit, shareOf: report.shareOf, total: round(report.cpuMs), insights };
   }
   const outcomes = analyzeFileList(files, cwd, options.levels);
   // A rule that threw is our bug, not the user's input: say so on stderr, keep the other results.
@@ -100,6 +113,15 @@ export async function runAnalyze(args: string[]): Promise<number> {
   process.stdout.write(output + '\n');
   const problems = report.findings.length + report.skipped.filter((s) => s.parseError !== null).length;
   return problems > 0 ? 1 : 0;
+}
+
+/** A profile given on the command line, analyzed; what is wrong with it is the user's input error, in one line. */
+async function analyzedFor(flag: string, path: string, root: string, cwd: string): Promise<AnalyzedProfile> {
+  try {
+    return await analyzeProfileFile(path, { root });
+  } catch (error) {
+    throw new InputError(`${flag} ${displayPath(cwd, path)}: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 declare const VERSION: string; // injected by scripts/build.mjs

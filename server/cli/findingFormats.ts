@@ -1,6 +1,7 @@
 // What `hotframe analyze` found, and its text and JSON renderings (SARIF is in sarifFormat.ts).
 // Positions here are 1-based lines AND columns, end exclusive, like ESLint's output.
 import { printableAsUnicode } from './printable';
+import { round, roundPercent } from './profileCommand';
 import type { Finding, Severity } from '../../rules/api';
 import { describeCost, rankingMs, type MeasuredCost } from '../join/costIndex';
 import type { Insight, WeightUnit } from '../profile/model/types';
@@ -82,15 +83,17 @@ export interface JsonFinding {
  * `unit` says which. `percent` is a share of the profile's total either way.
  */
 export type JsonCost =
-  | { selfMs: number; totalMs: number; percent: number; deferred?: MeasuredCost['deferred'] }
+  | { selfMs: number; totalMs: number; percent: number; deferred?: MeasuredCost['deferred']; allocated?: MeasuredCost['allocated'] }
   | { selfBytes: number; totalBytes: number; percent: number; unit: 'bytes' }
   | { selfObjects: number; totalObjects: number; percent: number; unit: 'objects' };
 
 export function jsonCost(cost: MeasuredCost): JsonCost {
-  if (cost.unit === 'bytes') return { selfBytes: round(cost.selfMs), totalBytes: round(cost.totalMs), percent: round(cost.percent), unit: 'bytes' };
-  if (cost.unit === 'objects') return { selfObjects: round(cost.selfMs), totalObjects: round(cost.totalMs), percent: round(cost.percent), unit: 'objects' };
-  const json: JsonCost = { selfMs: round(cost.selfMs), totalMs: round(cost.totalMs), percent: round(cost.percent) };
-  if (cost.deferred !== undefined) json.deferred = { ...cost.deferred, ms: round(cost.deferred.ms), percent: round(cost.deferred.percent) };
+  // The precision of `hotframe profile --format json`: one figure, one set of digits, in every output.
+  if (cost.unit === 'bytes') return { selfBytes: round(cost.selfMs), totalBytes: round(cost.totalMs), percent: roundPercent(cost.percent), unit: 'bytes' };
+  if (cost.unit === 'objects') return { selfObjects: round(cost.selfMs), totalObjects: round(cost.totalMs), percent: roundPercent(cost.percent), unit: 'objects' };
+  const json: JsonCost = { selfMs: round(cost.selfMs), totalMs: round(cost.totalMs), percent: roundPercent(cost.percent) };
+  if (cost.deferred !== undefined) json.deferred = { ...cost.deferred, ms: round(cost.deferred.ms), percent: roundPercent(cost.deferred.percent) };
+  if (cost.allocated !== undefined) json.allocated = { ...cost.allocated, amount: round(cost.allocated.amount), percent: roundPercent(cost.allocated.percent) };
   return json;
 }
 
@@ -125,9 +128,7 @@ function profileJson(profile: ProfileInsights): Record<string, unknown> {
   return { file: profile.file, unit: profile.unit, shareOf: profile.shareOf, [total]: profile.total, insights };
 }
 
-function round(value: number): number {
-  return Math.round(value * 100) / 100;
-}
+
 
 export function formatJson(report: AnalyzeReport): string {
   return JSON.stringify({

@@ -50,10 +50,10 @@ export async function analyzeProfileForCli(path: string, root: string, pick: { s
   }
 }
 
-/** ms (or bytes) to the microsecond, as every figure of the JSON reports. */
+/** ms (or bytes) to the microsecond, as every figure of the JSON reports (findings' costs too: findingFormats.ts). */
 export const round = (ms: number): number => Math.round(ms * 1000) / 1000;
 /** Percentages to 1e-6 of a percent: `percent * cpuMs / 100` still gives `ms` to the microsecond. */
-const roundPercent = (percent: number): number => Math.round(percent * 1e6) / 1e6;
+export const roundPercent = (percent: number): number => Math.round(percent * 1e6) / 1e6;
 const roundShare = (percent: number | null): number | null => (percent === null ? null : roundPercent(percent));
 
 /** An insight as `profile --format json` gives it (and `analyze --profile --format json`): ms to the microsecond, percent to 1e-6. */

@@ -6,6 +6,7 @@ import type { Connection, Diagnostic, TextDocuments } from 'vscode-languageserve
 import { TextDocument } from 'vscode-languageserver-textdocument';
 
 import type { Finding, ProjectView } from '../../rules/api';
+import { SOURCE_LANGUAGE_IDS } from '../protocol/lsp';
 import { isSourceFile, uriToPath } from '../shared/paths';
 import { analyzeSource } from '../static/engine';
 import type { AnalysisResult, ParseProblem } from '../static/engine';
@@ -41,7 +42,7 @@ export interface ValidatorDeps {
   newerVersionQueued: (uri: string, version: number) => boolean;
 }
 
-const SOURCE_LANGUAGES = new Set(['javascript', 'javascriptreact', 'typescript', 'typescriptreact']);
+const SOURCE_LANGUAGES: ReadonlySet<string> = new Set(SOURCE_LANGUAGE_IDS);
 
 /** Documents the rules speak about: by language id, or by extension for clients that send other ids. */
 export function isAnalyzable(document: TextDocument): boolean {

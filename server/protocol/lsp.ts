@@ -6,6 +6,13 @@ import { NotificationType0, RequestType, RequestType0 } from 'vscode-jsonrpc';
 
 import type { FileHeat, FlameGraphParams, FlameGraphResult, OverviewResult, PathMapping, ProfileRole, ProfileSummary } from './wire';
 
+/**
+ * The editor languages whose documents the language server analyzes: the client's document
+ * selector and the server's check use this list, and package.json's `onLanguage` activation
+ * events must name the same (test/unit/settingsSchema.test.ts).
+ */
+export const SOURCE_LANGUAGE_IDS = ['javascript', 'typescript', 'javascriptreact', 'typescriptreact'] as const;
+
 /** What the client sends as `initializationOptions`. */
 export interface InitializationOptions {
   workspaceRoots?: string[];

@@ -14,7 +14,7 @@ export interface FileSkip {
 /** Null when the text is fit to analyze; otherwise why not. `filePath` (when known) names browser code. */
 export function fileSkipOf(text: string, filePath?: string): FileSkip | null {
   if (text.length > MAX_FILE_CHARS) {
-    return { reason: 'too-large', message: `Skipped: ${text.length} characters is over the 2 MB limit.` };
+    return { reason: 'too-large', message: `Skipped: ${text.length} characters is over the limit of ${MAX_FILE_CHARS} (2 Mi characters).` };
   }
   if (text.slice(0, BINARY_PROBE_CHARS).includes('\0')) {
     return { reason: 'binary', message: 'Skipped: the file looks binary (NUL byte in its first 8 KB).' };

@@ -149,6 +149,7 @@ describe('hotframe analyze', function () {
     ['a missing profile', ['--profile', 'missing.cpuprofile'], 'hotframe: --profile: no such file: missing.cpuprofile\n'],
     ['a missing root', ['--root', 'nowhere'], 'hotframe: --root: no such folder: nowhere\n'],
     ['an unknown option', ['--fix'], 'hotframe: unknown option --fix\n'],
+    ['--alloc without --profile', ['--alloc', 'heap.heapprofile'], 'hotframe: --alloc: joins an allocation profile to the CPU profile given with --profile (alone, give it as --profile)\n'],
   ];
   for (const [what, args, stderr] of usageErrors) {
     it(`exits 2 with one line on stderr for ${what}`, async () => {
@@ -168,9 +169,13 @@ describe('hotframe analyze', function () {
     // b.js comes first although a.js sorts first by name: its line cost 30 of 100 samples.
     assert.deepEqual(JSON.parse(run.stdout).findings, [
       // 30 ms of 99 ms CPU time (the reader gives the last sample no time): hot, so raised one step as in the editor.
-      { ...lean('routes/b.js', 'error'), cost: { selfMs: 30, totalMs: 30, percent: 30.3 } },
+      // The percent to 1e-6, as `hotframe profile --format json` gives every share.
+      { ...lean('routes/b.js', 'error'), cost: { selfMs: 30, totalMs: 30, percent: 30.30303 } },
       { ...lean('routes/a.js'), cost: null },
     ]);
+    // A CPU profile is no allocation profile to join.
+    const joined = await analyze(dir, 'routes', '--profile', 'app.cpuprofile', '--alloc', 'app.cpuprofile');
+    assert.deepEqual([joined.status, joined.stdout, joined.stderr], [2, '', 'hotframe: --alloc app.cpuprofile: not an allocation profile (it measures CPU time)\n']);
     const text = await analyze(dir, 'routes', '--profile', 'app.cpuprofile');
     assert.deepEqual(
       text.stdout.split('\n').slice(0, 2).map((line) => line.slice(0, 16) + ' ... ' + line.slice(line.indexOf('[mongoose'))),

@@ -752,6 +752,12 @@ describe('language server: an allocation profile joined to the CPU profile (issu
     const joinedCost = new RegExp(`^ — ([\\d.]+ (?:µs|ms|s), [\\d.]+% of CPU time, idle excluded); ${cliAllocated.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} in the loaded profiles$`).exec(finding.message.slice(plain.message.length));
     assert.ok(finding.message.startsWith(plain.message) && joinedCost !== null, finding.message);
     if (cpuCost !== undefined) assert.equal(joinedCost[1], cpuCost);
+    // The same join on the command line (`analyze --profile CPU --alloc ALLOCATION`): the same words and figures.
+    const cliJoined = hotframe('analyze', 'garbageRoute.js', '--profile', 'profiles/gc.cpuprofile', '--alloc', 'profiles/garbage.heapprofile', '--root', dir)
+      .split('\n').find((l) => l.includes('[blocking-sync-call]'));
+    assert.equal(` — ${/\(([^()]+)\)$/.exec(cliJoined ?? '')?.[1]} in the loaded profiles`, finding.message.slice(plain.message.length));
+    const analyzeReport = JSON.parse(hotframe('analyze', 'garbageRoute.js', '--profile', 'profiles/gc.cpuprofile', '--alloc', 'profiles/garbage.heapprofile', '--root', dir, '--format', 'json')) as { profile: { insights: { id: string; message: string }[] } };
+    assert.equal(analyzeReport.profile.insights.find((i) => i.id === 'gc-pressure')?.message, cliGc.message);
     assert.equal(finding.severity, 2, 'information raised to warning: its code allocates most of the bytes');
 
     // Another CPU profile ends the join: the finding and the insight are the CPU profile's alone again.

@@ -2,7 +2,8 @@
 // the two readers of settings (client/configValues.ts, server/lsp/settings.ts). Fails when a
 // rule's id, default level or description drifts from package.json (fix: `npm run
 // settings:rules`), when a setting in package.json is read by no reader or changes nothing, and
-// when a reader reads a setting package.json does not declare.
+// when a reader reads a setting package.json does not declare. Also: the languages package.json
+// activates on are those the client selects and the server analyzes (server/protocol/lsp.ts).
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,6 +11,7 @@ import { join } from 'node:path';
 import { parseClientConfig } from '../../client/configValues';
 import { allRules } from '../../rules/index';
 import { DEFAULT_SETTINGS, parseSettings } from '../../server/lsp/settings';
+import { SOURCE_LANGUAGE_IDS } from '../../server/protocol/lsp';
 import { RULE_SETTING_PREFIX, ruleSettingEntries, ruleSettingEntry } from '../../scripts/ruleSettings';
 
 interface SettingSchema {
@@ -158,5 +160,13 @@ describe('client settings values (client/configValues.ts)', () => {
     assert.equal(parse({ hotThresholdPercent: 101 }).hotThresholdPercent, 1);
     assert.equal(parse({ hotThresholdPercent: -1 }).hotThresholdPercent, 1);
     assert.deepEqual(parse({ pathMappings: { from: '/a', to: '/b' } }).pathMappings, []);
+  });
+});
+
+describe('the analyzed languages', () => {
+  it('package.json activates on exactly the languages the client selects and the server analyzes', () => {
+    const { activationEvents } = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { activationEvents: string[] };
+    const languages = activationEvents.filter((event) => event.startsWith('onLanguage:')).map((event) => event.slice('onLanguage:'.length));
+    assert.deepEqual([...languages].sort(), [...SOURCE_LANGUAGE_IDS].sort());
   });
 });
