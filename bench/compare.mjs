@@ -47,7 +47,11 @@ function run(root, file) {
     if (!line.startsWith('{')) continue;
     try {
       const row = JSON.parse(line);
-      rows.set(row.metric, row);
+      // A row that states its own spread ("(median of 3, 1.2-1.5 s)") or the size of an input
+      // recorded in the run ("41.3 MB raw V8 log") is keyed without it, so the same metric of
+      // every run and checkout lines up.
+      const metric = String(row.metric).replace(/ \(median of [^)]*\)/, '');
+      rows.set(metric.replace(/\b\d+(\.\d+)? MB\b/g, 'N MB'), { ...row, metric });
     } catch {
       // progress, not a result line
     }
@@ -55,7 +59,7 @@ function run(root, file) {
   return rows;
 }
 
-/** metric -> { base: number[], head: number[], unit } */
+/** metric -> { name, base: number[], head: number[], unit, ratio: { base: number[], head: number[] } } (ratio: to the row's peer, measured in the same run) */
 const seen = new Map();
 for (const file of files) {
   for (let round = 0; round < rounds; round++) {
@@ -64,8 +68,9 @@ for (const file of files) {
       process.stderr.write(`== ${file} round ${round + 1}/${rounds}: ${side}\n`);
       for (const [metric, row] of run(root, file)) {
         if (typeof row.value !== 'number') continue;
-        const entry = seen.get(metric) ?? { base: [], head: [], unit: row.unit ?? '' };
+        const entry = seen.get(metric) ?? { name: row.metric, base: [], head: [], unit: row.unit ?? '', ratio: { base: [], head: [] } };
         entry[side].push(row.value);
+        if (typeof row.ratio === 'number' && row.peer) entry.ratio[side].push(row.ratio);
         seen.set(metric, entry);
       }
     }
@@ -78,10 +83,11 @@ const median = (xs) => {
 };
 const fmt = (v) => (Math.abs(v) >= 100 ? v.toFixed(0) : v.toPrecision(3));
 const spread = (xs) => (xs.length > 1 ? ` (${fmt(Math.min(...xs))}-${fmt(Math.max(...xs))})` : '');
-console.log(`| benchmark | base ${base} | head | head / base |`);
-console.log('|---|---|---|---|');
-for (const [metric, { base: b, head: h, unit }] of seen) {
+console.log(`| benchmark | base ${base} | head | head / base | ratio to the row's peer, base → head |`);
+console.log('|---|---|---|---|---|');
+for (const { name, base: b, head: h, unit, ratio: r } of seen.values()) {
   if (b.length === 0 || h.length === 0) continue;
   const ratio = median(b) === 0 ? '' : (median(h) / median(b)).toFixed(2);
-  console.log(`| ${metric} | ${fmt(median(b))} ${unit}${spread(b)} | ${fmt(median(h))} ${unit}${spread(h)} | ${ratio} |`);
+  const toPeer = r.base.length > 0 && r.head.length > 0 ? `${fmt(median(r.base))}${spread(r.base)} → ${fmt(median(r.head))}${spread(r.head)}` : '';
+  console.log(`| ${name} | ${fmt(median(b))} ${unit}${spread(b)} | ${fmt(median(h))} ${unit}${spread(h)} | ${ratio} | ${toPeer} |`);
 }

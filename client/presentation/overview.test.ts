@@ -33,10 +33,18 @@ describe('overview tree (client/presentation/overview.ts)', () => {
       ['User call sites', '1', 'collapsed'],
       ['Insights', '1', 'expanded'],
     ]);
-    const missing = overview({ profile: { ...profile, unresolvedFiles: ['/srv/a.js'] } });
+    const missing = overview({ profile: { ...profile, unresolvedFiles: ['/srv/a.js'], unresolvedCount: 1 } });
     const last = overviewChildren(missing).at(-1)!;
     assert.deepEqual(overviewRow(last, missing), { label: 'Unresolved files', description: '1', collapsible: 'collapsed', tooltip: 'Frames name these files, but they were not found locally. Add a hotframe.pathMappings entry.' });
     assert.deepEqual(overviewChildren(missing, last), [{ kind: 'unresolved', file: '/srv/a.js' }]);
+    // A summary lists the costliest files only; the others are counted under them.
+    const many = overview({ profile: { ...profile, unresolvedFiles: ['/srv/a.js'], unresolvedCount: 3 } });
+    const section = overviewChildren(many).at(-1)!;
+    assert.equal(overviewRow(section, many).description, '3');
+    assert.deepEqual(overviewChildren(many, section), [
+      { kind: 'unresolved', file: '/srv/a.js' },
+      { kind: 'message', label: '2 more, with fewer samples (hotframe profile FILE --format json lists every one)' },
+    ]);
   });
 
   it('caps a section at the top items, the rest behind the flame graph', () => {

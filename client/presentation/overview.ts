@@ -82,7 +82,7 @@ export function overviewChildren(o: OverviewResult, node?: OverviewNode): Overvi
       { kind: 'section', id: 'callSites', label: 'User call sites', count: o.callSites.length },
       { kind: 'section', id: 'insights', label: 'Insights', count: o.insights.length },
     ];
-    const unresolved = o.profile?.unresolvedFiles.length ?? 0;
+    const unresolved = o.profile?.unresolvedCount ?? 0;
     if (unresolved > 0) sections.push({ kind: 'section', id: 'unresolved', label: 'Unresolved files', count: unresolved });
     return sections;
   }
@@ -107,8 +107,13 @@ function sectionChildren(id: SectionId, o: OverviewResult): OverviewNode[] {
       return o.callSites.length ? capped(o.callSites.map((value) => ({ kind: 'callSite', value }))) : empty('No library cost attributed');
     case 'insights':
       return o.insights.length ? o.insights.map((value) => ({ kind: 'insight', value })) : empty('Nothing stands out');
-    case 'unresolved':
-      return (o.profile?.unresolvedFiles ?? []).map((file) => ({ kind: 'unresolved', file }));
+    case 'unresolved': {
+      // The summary lists the costliest files; the rest are counted.
+      const listed = o.profile?.unresolvedFiles ?? [];
+      const rest = (o.profile?.unresolvedCount ?? listed.length) - listed.length;
+      const files: OverviewNode[] = listed.map((file) => ({ kind: 'unresolved', file }));
+      return rest > 0 ? [...files, { kind: 'message', label: `${rest} more, with fewer samples (hotframe profile FILE --format json lists every one)` }] : files;
+    }
   }
 }
 

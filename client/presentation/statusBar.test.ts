@@ -20,7 +20,7 @@ describe('status bar (client/presentation/statusBar.ts)', () => {
       statusTooltip(summary, null),
       ['Hotframe: /p/before.cpuprofile', '9000 samples, cpuprofile, 12.3 s recorded, 9.00 s CPU time (idle excluded)', 'GC: 8.04% of CPU time, idle excluded', 'Click to show the flame graph'].join('\n'),
     );
-    const after = { ...summary, name: 'after.cpuprofile', path: '/p/after.cpuprofile', unresolvedFiles: ['/srv/a.js', '/srv/b.js'] };
+    const after = { ...summary, name: 'after.cpuprofile', path: '/p/after.cpuprofile', unresolvedFiles: ['/srv/a.js', '/srv/b.js'], unresolvedCount: 2 };
     const lines = statusTooltip(after, summary).split('\n');
     assert.deepEqual(lines.slice(3), ['Comparing: before.cpuprofile (before) → after.cpuprofile (after)', '2 files not found locally', 'Click to show the flame graph']);
     const heap = statusTooltip({ ...summary, unit: 'bytes', cpuMs: 2048, format: 'heapprofile', notes: ['collected objects kept'] }, null);

@@ -22,7 +22,7 @@ export function statusTooltip(profile: ProfileSummary, baseline: ProfileSummary 
       : [`Hotframe: ${profile.path}`, `${profile.format}, ${formatWeight(profile.cpuMs, profile.unit)} allocated (sampled)`, ...(profile.notes ?? [])];
   if (baseline) lines.push(`Comparing: ${baseline.name} (before) → ${profile.name} (after)`);
   if (allocation && allocation.unit !== 'ms') lines.push(`Allocations: ${allocation.name} (${formatWeight(allocation.cpuMs, allocation.unit)} allocated, sampled): the GC insight names who makes the garbage`);
-  if (profile.unresolvedFiles.length > 0) lines.push(`${profile.unresolvedFiles.length} files not found locally`);
+  if (profile.unresolvedCount > 0) lines.push(`${profile.unresolvedCount} files not found locally`);
   lines.push('Click to show the flame graph');
   return lines.join('\n');
 }

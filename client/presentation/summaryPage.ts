@@ -18,7 +18,7 @@ export function summaryHtml(file: string, summary: ProfileSummary | null, error:
             ] as [string, string][])
           : ([['Allocated (sampled)', formatWeight(summary.cpuMs, summary.unit)]] as [string, string][])),
         ...(summary.notes ?? []).map((note): [string, string] => ['Recording', note]),
-        ['Files not found locally', String(summary.unresolvedFiles.length)],
+        ['Files not found locally', String(summary.unresolvedCount)],
       ]
     : [];
   const warnings = summary?.warnings ?? [];

@@ -217,8 +217,15 @@ export interface ProfileSummary extends ProfileTotals {
   path: string;
   /** GC's share of CPU time (idle excluded). */
   gcPercent: number;
-  /** Files named by frames that are not found locally. */
+  /**
+   * Files named by frames that are not found locally: the costliest first, at most 1,000
+   * (MAX_UNRESOLVED_LISTED in server/profile/analysis/session.ts). A profile recorded elsewhere
+   * can name more (8,749 in the 128 MB bench profile: a 300 KB summary in every message that
+   * carries it); `hotframe profile --format json` lists them all.
+   */
   unresolvedFiles: string[];
+  /** How many files are not found locally, listed or not. */
+  unresolvedCount: number;
   warnings: string[];
   /** A trace with several threads: all of them, and the id of the one read. */
   threads?: { id: string; name: string; samples: number }[];

@@ -14,12 +14,13 @@ function real(path: string): string | null {
   }
 }
 
-function within(path: string, folder: string): boolean {
-  return path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep);
-}
+/** The folder as a prefix of the paths inside it (with its trailing separator). */
+const prefixOf = (folder: string): string => (folder.endsWith(sep) ? folder : folder + sep);
 
 export class ReadScope {
   private readonly folders: string[];
+  /** Each folder with a trailing separator: a path is inside when it is the folder or starts with this. */
+  private readonly prefixes: string[];
 
   constructor(folders: readonly string[]) {
     const all = new Set<string>();
@@ -30,15 +31,26 @@ export class ReadScope {
       if (resolved !== null) all.add(resolved);
     }
     this.folders = [...all];
+    this.prefixes = this.folders.map(prefixOf);
+  }
+
+  private within(path: string): boolean {
+    for (let i = 0; i < this.folders.length; i++) if (path === this.folders[i] || path.startsWith(this.prefixes[i])) return true;
+    return false;
+  }
+
+  /** True when `path` lies inside one of the folders as written (links not resolved: no file system access). */
+  contains(path: string): boolean {
+    return this.within(resolve(path));
   }
 
   /** True when `path` (and the file it finally names, links resolved) lies inside one of the folders. */
   allows(path: string): boolean {
     const absolute = resolve(path);
-    if (!this.folders.some((folder) => within(absolute, folder))) return false;
+    if (!this.within(absolute)) return false;
     const resolved = real(absolute);
     // A file that does not exist cannot be read; its absence is reported by the reader.
-    return resolved === null || this.folders.some((folder) => within(resolved, folder));
+    return resolved === null || this.within(resolved);
   }
 
   /** The folders, for messages. */

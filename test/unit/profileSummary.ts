@@ -13,6 +13,7 @@ export function profileSummary(over: Partial<ProfileSummary> = {}): ProfileSumma
     gcPercent: 8.04,
     cpuMs: 9000,
     unresolvedFiles: [],
+    unresolvedCount: 0,
     warnings: [],
     ...over,
   };

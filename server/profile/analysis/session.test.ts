@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { ProfileInputError } from '../readers/profileInputError';
-import { ProfileSession } from './session';
+import { MAX_UNRESOLVED_LISTED, ProfileSession } from './session';
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'test', 'fixtures');
 const PROFILES = join(FIXTURES, 'profiles');
@@ -22,6 +22,23 @@ describe('profile session (the worker logic)', () => {
     assert.equal(loaded.summary.name, 'service.cpuprofile');
     assert.ok(loaded.costTable !== null && join(WORKLOADS, 'clock.js') in loaded.costTable.files);
     assert.ok(loaded.insights.some((i) => i.id === 'spawn-env-walk'));
+  });
+
+  it('lists the costliest files not found locally, at most MAX_UNRESOLVED_LISTED, and counts them all', async () => {
+    // A profile recorded elsewhere (hit counts, no sample list): one function in each of 50 more
+    // missing files than are listed, file k hit k times.
+    const files = MAX_UNRESOLVED_LISTED + 50;
+    const name = (k: number): string => `/srv/app/part${String(k).padStart(5, '0')}.js`;
+    const nodes: unknown[] = [{ id: 1, callFrame: { functionName: '(root)', scriptId: '0', url: '', lineNumber: -1, columnNumber: -1 }, hitCount: 0, children: Array.from({ length: files }, (_, k) => k + 2) }];
+    for (let k = 1; k <= files; k++) nodes.push({ id: k + 1, callFrame: { functionName: `handle${k}`, scriptId: String(k), url: `file://${name(k)}`, lineNumber: 3, columnNumber: 0 }, hitCount: k });
+    const dir = mkdtempSync(join(tmpdir(), 'hotframe-session-unresolved-'));
+    writeFileSync(join(dir, 'elsewhere.cpuprofile'), JSON.stringify({ nodes, startTime: 0, endTime: 1e6 }));
+    const { summary } = await new ProfileSession().load(join(dir, 'elsewhere.cpuprofile'), 'primary', { root: dir });
+    assert.equal(summary.unresolvedCount, files);
+    assert.equal(summary.unresolvedFiles.length, MAX_UNRESOLVED_LISTED);
+    // The costliest first: the last file (most hits) down to the 51st.
+    assert.equal(summary.unresolvedFiles[0], name(files));
+    assert.equal(summary.unresolvedFiles.at(-1), name(files - MAX_UNRESOLVED_LISTED + 1));
   });
 
   it('keeps the previous state when a load fails or is aborted', async () => {

@@ -13,6 +13,12 @@ import { ProfileInputError } from '../readers/profileInputError';
 import { analyzeProfileFile, type AnalysisOptions, type AnalyzedProfile } from './report';
 
 const HOT_FUNCTIONS = 100;
+/**
+ * Unresolved files a summary lists (the costliest); the count is always whole, the CLI's JSON
+ * lists every one. A service's own profile stays below it (the e2e demo, recorded elsewhere: a
+ * few hundred, dependencies included); a profile of many copies of a service does not.
+ */
+export const MAX_UNRESOLVED_LISTED = 1000;
 
 /** A one-line message for the user; untrusted text stays one line. */
 export function oneLine(error: unknown): string {
@@ -147,8 +153,24 @@ function summaryOf(path: string, analyzed: AnalyzedProfile): ProfileSummary {
     durationMs: report.durationMs,
     cpuMs: report.cpuMs,
     gcPercent: gcPercent(analyzed.aggregates),
-    unresolvedFiles: report.unresolvedFiles,
+    unresolvedFiles: costliestUnresolved(analyzed, MAX_UNRESOLVED_LISTED),
+    unresolvedCount: report.unresolvedFiles.length,
     warnings: report.warnings,
     ...(analyzed.profile.threads !== undefined ? { threads: analyzed.profile.threads, thread: analyzed.profile.thread } : {}),
   };
+}
+
+/** The unresolved files whose frames cost most (self time, then name), at most `max`. */
+function costliestUnresolved(analyzed: AnalyzedProfile, max: number): string[] {
+  const { unresolvedFiles, functions } = analyzed.report;
+  if (unresolvedFiles.length <= 1) return unresolvedFiles;
+  const cost = new Map<string, number>(unresolvedFiles.map((file) => [file, 0]));
+  for (const f of functions) {
+    const ms = cost.get(f.file);
+    if (ms !== undefined) cost.set(f.file, ms + f.selfMs);
+  }
+  return [...cost]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    .slice(0, max)
+    .map(([file]) => file);
 }

@@ -70,3 +70,35 @@ describe('path mapping', () => {
     assert.deepEqual(paths.resolve('/x/src/lib'), { file: '/x/src/lib', resolved: false });
   });
 });
+
+describe('path mapping of a big profile recorded elsewhere', () => {
+  it('looks at each missing folder once, not at each file in it, and still finds the files that exist', () => {
+    const service = mkdtempSync(join(tmpdir(), 'hotframe-paths-many-'));
+    mkdirSync(join(service, 'module0'));
+    writeFileSync(join(service, 'module0', 'service.js'), '');
+    const paths = new PathResolver([service]);
+    // Counted at the fs module (the resolver calls it through the module object).
+    type Fs = typeof import('node:fs');
+    const fs = require('node:fs') as { -readonly [K in keyof Fs]: Fs[K] };
+    const { statSync, realpathSync } = fs;
+    const realpathNative = realpathSync.native;
+    let calls = 0;
+    fs.statSync = ((...args: Parameters<typeof statSync>) => (calls++, statSync(...args))) as typeof statSync;
+    const counted = ((...args: Parameters<typeof realpathNative>) => (calls++, realpathNative(...args))) as typeof realpathNative;
+    fs.realpathSync = Object.assign(((...args: Parameters<typeof realpathSync>) => (calls++, realpathSync(...args))) as typeof realpathSync, { native: counted });
+    const modules = 500;
+    const results = [];
+    try {
+      for (let k = 0; k < modules; k++) for (const file of ['service.js', 'clock.js', 'lib/db.js']) results.push(paths.resolve(`file:///app/module${k}/${file}`));
+    } finally {
+      fs.statSync = statSync;
+      fs.realpathSync = realpathSync;
+    }
+    assert.deepEqual(results[0], { file: join(service, 'module0', 'service.js'), resolved: true });
+    assert.deepEqual(results[1], { file: '/app/module0/clock.js', resolved: false });
+    assert.equal(results.filter((r) => r.resolved).length, 1);
+    // module<k>/ is stat'ed once for its three files (app/ under the root once for all); resolving
+    // and stat'ing every candidate file (two suffixes each) took 4 calls per file, 6,000 here.
+    assert.ok(calls <= modules + 20, `${calls} file system calls for ${modules * 3} files in ${modules} missing folders`);
+  });
+});

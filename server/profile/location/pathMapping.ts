@@ -1,7 +1,10 @@
 // Maps the paths a profile recorded (on a server, in a container, on Windows) onto local files.
 // Explicit `{from, to}` prefixes win; otherwise the longest suffix of the recorded path that
 // exists under one of the roots. Existence checks are cached: a profile names each file many
-// times and a suffix search probes several candidates per file.
+// times and a suffix search probes several candidates per file. A big profile recorded elsewhere
+// names thousands of files that do not exist here (128 MB .cpuprofile: 8,749); each folder is
+// stat'ed once, and a file in a missing folder is not looked for at all (the probes cost 0.45 s
+// of a 2.5 s load when each candidate file was resolved and stat'ed).
 import { statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,6 +52,8 @@ export class PathResolver {
   private readonly roots: string[];
   private readonly mappings: PathMapping[];
   private readonly existence = new Map<string, boolean>();
+  /** Folders inside the scope: false when known missing (or not a folder), true when they may hold files. */
+  private readonly folders = new Map<string, boolean>();
   private readonly results = new Map<string, ResolvedPath>();
   /** Where a recorded path may resolve to: the roots, the mapping targets and `extraFolders` (the profile's folder). */
   readonly scope: ReadScope;
@@ -126,12 +131,42 @@ export class PathResolver {
     let known = this.existence.get(path);
     if (known === undefined) {
       try {
-        known = this.scope.allows(path) && statSync(path, { throwIfNoEntry: false })?.isFile() === true;
+        known = this.scope.contains(path) && this.mayHoldFiles(dirname(resolve(path))) && this.scope.allows(path) && statSync(path, { throwIfNoEntry: false })?.isFile() === true;
       } catch {
         known = false;
       }
       this.existence.set(path, known);
     }
     return known;
+  }
+
+  /**
+   * False when `folder`, or a folder above it inside the scope, does not exist: each folder is
+   * stat'ed once, from the top down (iteratively: a recorded path may have any number of segments).
+   * Only a filter: a file whose folder may exist is still resolved and stat'ed itself.
+   */
+  private mayHoldFiles(folder: string): boolean {
+    const unknown: string[] = [];
+    let answer: boolean | undefined;
+    for (let dir = folder; ; ) {
+      answer = this.folders.get(dir);
+      if (answer !== undefined) break;
+      unknown.push(dir);
+      const parent = dirname(dir);
+      if (parent === dir || !this.scope.contains(parent)) break;
+      dir = parent;
+    }
+    // From the topmost unknown folder down; a missing one makes every folder below it missing.
+    for (let i = unknown.length - 1; i >= 0; i--) {
+      if (answer !== false) {
+        try {
+          answer = statSync(unknown[i], { throwIfNoEntry: false })?.isDirectory() === true;
+        } catch {
+          answer = true; // cannot tell (no permission to look): the file's own check decides
+        }
+      }
+      this.folders.set(unknown[i], answer);
+    }
+    return answer !== false;
   }
 }

@@ -23,6 +23,12 @@ export function findCpuprofile(json: unknown): Record<string, unknown> | undefin
   return undefined;
 }
 
+/** A `callFrame` the byte scanner parsed, with its function index once interned. */
+export interface ScannedFrame {
+  readonly callFrame: Record<string, unknown>;
+  index?: number;
+}
+
 /** A profile's parts as read so far: nodes in flat arrays, samples, deltas and times. */
 export class CpuprofileParts {
   readonly builder = new CallTreeBuilder();
@@ -72,6 +78,37 @@ export class CpuprofileParts {
         this.tickLine.push(Math.floor(line));
         this.tickCount.push(ticks);
       }
+    }
+  }
+
+  /**
+   * A node whose fields the byte scanner read itself (scanCpuprofile.ts), exactly as addNode would
+   * take the same node parsed: an integer id, its `callFrame` (shared by the nodes with the same
+   * callFrame text; interned when the first node naming it is kept, so in addNode's order), `children` (or null
+   * when absent; then `parent`, NaN when absent), `hitCount` (0 when absent), and the
+   * positionTicks entries that had both a line and ticks (the first childCount and tickCount
+   * entries of the scanner's reused arrays).
+   */
+  addScanned(id: number, frame: ScannedFrame, children: readonly number[] | null, childCount: number, parent: number, hitCount: number, tickLines: readonly number[], tickCounts: readonly number[], tickCount: number): void {
+    if (this.indexOf.has(id)) {
+      this.badNodes++;
+      return;
+    }
+    const index = this.ids.length;
+    this.indexOf.set(id, index);
+    this.ids.push(id);
+    this.framedNodes++;
+    frame.index ??= internFrame(this.builder, frame.callFrame);
+    this.frames.push(frame.index);
+    if (children !== null) for (let k = 0; k < childCount; k++) this.childIds.push(children[k]);
+    this.childStart.push(this.childIds.length);
+    this.parentIds.push(children !== null ? NaN : parent);
+    this.hitCounts.push(hitCount);
+    for (let k = 0; k < tickCount; k++) {
+      if (tickCounts[k] <= 0) continue;
+      this.tickNode.push(index);
+      this.tickLine.push(tickLines[k]);
+      this.tickCount.push(tickCounts[k]);
     }
   }
 }

@@ -103,7 +103,7 @@ export async function debugState(): Promise<DebugState> {
       top: overview.hotFunctions.slice(0, 5).map(({ name, file, line, selfMs, totalMs }) => ({ name, file, line, selfMs, totalMs })),
       callSites: overview.callSites.length,
       insights: overview.insights.map((i) => i.id),
-      unresolvedFiles: overview.profile?.unresolvedFiles.length ?? 0,
+      unresolvedFiles: overview.profile?.unresolvedCount ?? 0,
     },
     flame: flame && { title: flame.title, mode: flame.mode, frames: countFrames(flame.root), unit: flame.unit },
   };
