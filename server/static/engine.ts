@@ -25,7 +25,7 @@ import { collectImports, moduleMemberOf, qualifiedNameOf, type NameLookups } fro
 import { traverseBelow } from './lazyPaths';
 import { parseSource } from './parse';
 import type { StaticDocument } from './staticDocument';
-import { fixesOf, newRecord, StatementRecords, type RecordedReport, type StatementRecord } from './statementRecords';
+import { fixesOf, newHost, newRecord, type RecordedReport, type StatementRecord } from './statementRecords';
 import { walkFile, type StatementHooks } from './walk';
 
 export interface AnalyzeInput {
@@ -250,12 +250,12 @@ function analyzeOnce(input: AnalyzeInput): AnalysisResult {
   const project = input.project ?? NO_PROJECT;
   const rules = input.rules ?? allRules;
   // What the rules' contexts read: for a document, one object its reused reports' callbacks also see.
-  const records = document?.records ?? new StatementRecords();
-  const host = records.host;
+  const records = document?.records ?? null;
+  const host = records?.host ?? newHost();
   host.text = input.text;
   host.imports = imports;
   host.project = project;
-  if (document !== undefined) records.start(program, { rules, levels: JSON.stringify(input.levels ?? {}), project, imports: importsKey(imports) });
+  records?.start(program, { rules, levels: JSON.stringify(input.levels ?? {}), project, imports: importsKey(imports) });
 
   const importOf = (name: string): ImportBinding | null => host.imports.get(name) ?? null;
   /** The statement being walked and its record, which the rules' reports go to. */
@@ -309,11 +309,11 @@ function analyzeOnce(input: AnalyzeInput): AnalysisResult {
       qualifiedNameOf: (path, callee) => qualifiedNameOf(path, callee, names),
       traverseBelow,
       dependsOn: (node) => {
-        if (walking !== null && document !== undefined) records.dependsOn(walking.record, walking.statement, node, body);
+        if (walking !== null && records !== null) records.dependsOn(walking.record, walking.statement, node, body);
       },
       report: (descriptor) => {
         if (walking === null) throw new Error('report() outside the traversal');
-        if (document === undefined) walking.record.reports.push({ ruleId, descriptor, anchors: null });
+        if (records === null) walking.record.reports.push({ ruleId, descriptor, anchors: null });
         else records.anchor(walking.record, ruleId, descriptor, body);
       },
     };
@@ -329,7 +329,7 @@ function analyzeOnce(input: AnalyzeInput): AnalysisResult {
   // statement of a document brings its record instead. NodePaths are made only where a visitor needs one.
   const walked: StatementRecord[] = [];
   // The command line analyzes a file once: one record for the whole file, and nothing kept.
-  const hooks: StatementHooks | undefined = document === undefined ? undefined : {
+  const hooks: StatementHooks | undefined = records === null ? undefined : {
     enter: (statement) => {
       const kept = records.reusable(statement, ast, bindings, moduleAt);
       if (kept !== null) {
@@ -351,7 +351,7 @@ function analyzeOnce(input: AnalyzeInput): AnalysisResult {
       records.keep(statement, current.record);
     },
   };
-  if (document === undefined) {
+  if (records === null) {
     walking = { statement: program, record: newRecord(collector.startSegment()) };
     walked.push(walking.record);
   }
@@ -367,7 +367,7 @@ function analyzeOnce(input: AnalyzeInput): AnalysisResult {
     bindings.recorder = null;
   }
   if (stopped) {
-    records.clear();
+    records?.clear();
     return result;
   }
   const hot: HotContext = collector.finish();
@@ -388,8 +388,8 @@ function analyzeOnce(input: AnalyzeInput): AnalysisResult {
     }
   }
   // A rule that failed may have left a statement half recorded.
-  if (result.ruleErrors.length > 0) records.clear();
-  else records.commit(program);
+  if (result.ruleErrors.length > 0) records?.clear();
+  else records?.commit(program);
   const failed = new Set(runs.filter((run) => run.failed).map((run) => run.rule.meta.id));
   if (failed.size > 0) result.findings = result.findings.filter((finding) => !failed.has(finding.ruleId));
   result.findings.sort((a, b) => a.range.start - b.range.start || a.range.end - b.range.end || a.ruleId.localeCompare(b.ruleId));

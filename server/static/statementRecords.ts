@@ -72,6 +72,11 @@ export interface AnalysisHost {
   moduleAt(specifier: string): ModuleSummary | null;
 }
 
+/** The host of one analysis: the command line makes one per file, a document keeps its own. */
+export function newHost(): AnalysisHost {
+  return { text: '', imports: new Map(), project: { moduleAt: () => null }, moduleAt: () => null };
+}
+
 /**
  * A document's records and the state of its last analysis. The engine asks `reusable()` per
  * statement, records new ones with `recorderFor()` and `keep()`, and `commit()`s at the end.
@@ -88,7 +93,7 @@ export class StatementRecords {
   /** How many top-level statements the last analysis walked and reused, for tests and measurements. */
   lastWalked = 0;
   lastReused = 0;
-  readonly host: AnalysisHost = { text: '', imports: new Map(), project: { moduleAt: () => null }, moduleAt: () => null };
+  readonly host: AnalysisHost = newHost();
 
   /** Forget every record (settings, project or a failed analysis). */
   clear(): void {
