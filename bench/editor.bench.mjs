@@ -54,8 +54,11 @@ try {
   const [first, ...rest] = runs;
   // Limits: what issue 14 measured before (heat 4.6-8.2 s, flame 1.9-3.8 s) must not get worse; the aims are the issue's.
   result({ metric: `code-server: first hotframe.openProfile in a fresh window to heat drawn, ${mbs} MB .cpuprofile`, value: first.heatMs / 1000, unit: 's', aim: '3' });
+  // The first flame graph panel of a window, and the others: each later run closed the panel
+  // before (closeAllEditors), and code-server takes about a second to show a new webview's page then.
+  result({ metric: `code-server: first hotframe.showFlameGraph in a fresh window to flame graph drawn, ${mbs} MB .cpuprofile (webview page after ${(first.webviewMs / 1000).toFixed(2)} s)`, value: first.flameMs / 1000, unit: 's', aim: '1' });
   row('code-server: hotframe.openProfile to heat drawn', rest.map((r) => r.heatMs), 8, 3);
-  row('code-server: hotframe.showFlameGraph to flame graph drawn', rest.map((r) => r.flameMs), 4, 1);
+  row('code-server: hotframe.showFlameGraph to flame graph drawn, its panel closed before', rest.map((r) => r.flameMs), 4, 1);
 } finally {
   rmSync(tmp, { recursive: true, force: true });
 }
