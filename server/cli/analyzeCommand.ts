@@ -15,7 +15,7 @@ import { flagValue, parseCommandArgs } from './args';
 import { analyzeFileList, displayPath, reportOf } from './fileAnalysis';
 import type { RuleLevels } from './fileAnalysis';
 import { formatJson, formatText, type ProfileInsights } from './findingFormats';
-import { insightJson, round } from './profileCommand';
+import { insightJson, refuseCpuAsAllocation, round } from './profileCommand';
 import { parseRuleLevels } from '../static/ruleLevels';
 import { formatSarif } from './sarifFormat';
 import { collectSourceFiles } from '../shared/sourceFiles';
@@ -86,10 +86,9 @@ export async function runAnalyze(args: string[]): Promise<number> {
     costs = costIndexOf(measured.costTable());
     let measuredInsights = measured.report.insights;
     if (options.alloc !== null) {
-      const shown = displayPath(cwd, options.alloc);
       if (measured.report.unit !== 'ms') throw new InputError(`--profile ${displayPath(cwd, options.profile)}: not a CPU profile, which --alloc joins (it measures ${measured.report.unit})`);
       const allocation = await analyzedFor('--alloc', options.alloc, options.root, cwd);
-      if (allocation.report.unit === 'ms') throw new InputError(`--alloc ${shown}: not an allocation profile (it measures CPU time)`);
+      refuseCpuAsAllocation(allocation, displayPath(cwd, options.alloc));
       // The join of the editor's Add Allocation Profile, and the GC insight of `hotframe profile --alloc`.
       costs = joinAllocationCosts(costs, costIndexOf(allocation.costTable()));
       measuredInsights = withAllocationSites(measuredInsights, allocation, basename(options.alloc));

@@ -50,6 +50,11 @@ export async function analyzeProfileForCli(path: string, root: string, pick: { s
   }
 }
 
+/** `--alloc` (of `profile` and `analyze`) names an allocation profile: a CPU profile there is an input error. */
+export function refuseCpuAsAllocation(allocation: AnalyzedProfile, shown: string): void {
+  if (allocation.report.unit === 'ms') throw new InputError(`--alloc ${shown}: not an allocation profile (it measures CPU time)`);
+}
+
 /** ms (or bytes) to the microsecond, as every figure of the JSON reports (findings' costs too: findingFormats.ts). */
 export const round = (ms: number): number => Math.round(ms * 1000) / 1000;
 /** Percentages to 1e-6 of a percent: `percent * cpuMs / 100` still gives `ms` to the microsecond. */
@@ -128,7 +133,7 @@ export async function runProfile(argv: string[]): Promise<number> {
   const allocFile = flagValue(args, 'alloc');
   if (allocFile !== undefined) {
     const allocation = await analyzeProfileForCli(allocFile, options.root);
-    if (allocation.report.unit === 'ms') throw new InputError(`--alloc ${allocFile}: not an allocation profile (it measures CPU time)`);
+    refuseCpuAsAllocation(allocation, allocFile);
     report = { ...report, insights: withAllocationSites(report.insights, allocation, basename(allocFile)) };
   }
   process.stdout.write(options.format === 'json' ? JSON.stringify(reportJson(report, options.top), null, 2) + '\n' : profileText(basename(file), report, options.top, options.root));
