@@ -22,7 +22,13 @@ export type RuleLevel = Severity | 'off';
 
 /** Which incident in shared/seeds a rule comes from, with the figures its docs quote. */
 export interface IncidentRef {
+  /** Internal: which write-up in shared/seeds (never shown to a user). */
   seed: '000' | '001' | '002' | '003' | '004';
+  /**
+   * The incident in the user's words, with its figures ("In a production incident, ..."): the
+   * hover's second paragraph, the setting's description, SARIF's fullDescription. Messages stay
+   * short and never tell the story.
+   */
   summary: string;
 }
 
@@ -32,7 +38,11 @@ export interface RuleMeta {
   description: string;
   defaultSeverity: Severity;
   incident: IncidentRef;
-  /** Message templates by id; `{{name}}` placeholders are filled from `data`. */
+  /**
+   * Message templates by id; `{{name}}` placeholders are filled from `data`. One or two sentences
+   * in the user's words: what runs how often, what it costs, the fix. No incident story (that is
+   * `incident.summary`), and no mention of a profile (ESLint shows these messages, and has none).
+   */
   messages: Record<string, string>;
   /** True when at least some findings carry a safe quick fix. */
   fixable: boolean;

@@ -282,10 +282,10 @@ export const mongooseMissingLean: RuleModule = {
     defaultSeverity: 'warning',
     incident: {
       seed: '004',
-      summary: 'Teambition: mongoose hydration (completeMany) took 2+ s of CPU per task-list request; adding .lean() made DB reads at least 1.5x faster.',
+      summary: 'In a production incident, turning query results into mongoose documents (completeMany) took more than 2 s of CPU per task-list request; with .lean() the reads were at least 1.5 times faster.',
     },
     messages: {
-      missingLean: '{{model}}.{{method}}() hydrates full mongoose documents that are only {{use}}{{where}}; add .lean() (seed 004: completeMany took 2+ s, lean reads were >= 1.5x faster).{{matters}}',
+      missingLean: '{{model}}.{{method}}() hydrates full mongoose documents that are only {{use}}{{where}}; add .lean().{{matters}}',
     },
     fixable: true,
   },
@@ -336,7 +336,7 @@ export const mongooseMissingLean: RuleModule = {
             when: (hot: HotContext) => !isUnboundedHotRead(query, hot),
             describe: (hot: HotContext) => ({
               where: whereItRuns(hot.contextOf(path)),
-              matters: ' This matters when the read returns many documents or runs often; a profile showing it hot raises it.',
+              matters: ' It matters when the read returns many documents or runs often.',
             }),
           });
         },

@@ -27,7 +27,7 @@ export function ruleSettingEntry(meta: RuleMeta): RuleSettingEntry {
     default: meta.defaultSeverity,
     markdownDescription:
       `Severity of \`${meta.id}\` (default \`${meta.defaultSeverity}\`). ${meta.description} ` +
-      `Incident ${meta.incident.seed}: ${meta.incident.summary} ` +
+      `${meta.incident.summary} ` +
       'Findings that need frequency to matter are shown one step lower until a loaded profile shows their code hot. ' +
       `[Rule documentation](${ruleDocUrl(meta.id)})`,
     scope: 'resource',

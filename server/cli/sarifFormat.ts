@@ -40,7 +40,7 @@ function sarifRule(meta: RuleMeta) {
     helpUri: ruleDocUrl(meta.id),
     help: { text: `${meta.description} See ${ruleDocUrl(meta.id)}` },
     defaultConfiguration: { level: LEVEL[meta.defaultSeverity] },
-    properties: { tags: ['performance', SEED_TOPIC[meta.incident.seed], `incident-${meta.incident.seed}`], precision: 'medium' },
+    properties: { tags: ['performance', SEED_TOPIC[meta.incident.seed]], precision: 'medium' },
   };
 }
 
@@ -69,7 +69,7 @@ function insightRule(insight: Insight) {
     shortDescription: { text: insight.title },
     helpUri: `${INFORMATION_URI}/blob/main/docs/profiles.md`,
     defaultConfiguration: { level: 'warning' },
-    properties: { tags: ['performance', 'profile', `incident-${insight.seed}`], precision: 'high' },
+    properties: { tags: ['performance', 'profile'], precision: 'high' },
   };
 }
 
@@ -93,7 +93,7 @@ function insightResults(report: AnalyzeReport, ruleIndex: Map<string, number>) {
         message: { text: insight.message },
         locations: [{ physicalLocation: { artifactLocation: { uri: relativeUri(location.file), uriBaseId: '%SRCROOT%' }, region: { startLine: location.line } } }],
         partialFingerprints: { primaryLocationLineHash: `${hash}:1` },
-        properties: { seed: insight.seed, ms: insight.ms, percent: insight.percent, shareOf: report.profile?.shareOf },
+        properties: { ms: insight.ms, percent: insight.percent, shareOf: report.profile?.shareOf },
       },
     ];
   });

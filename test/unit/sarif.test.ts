@@ -62,7 +62,7 @@ describe('hotframe analyze --format sarif', function () {
       helpUri: 'https://github.com/hotframe/hotframe/blob/main/docs/rules/mongoose-missing-lean.md',
       help: { text: `${meta.description} See https://github.com/hotframe/hotframe/blob/main/docs/rules/mongoose-missing-lean.md` },
       defaultConfiguration: { level: 'warning' },
-      properties: { tags: ['performance', 'database', 'incident-004'], precision: 'medium' },
+      properties: { tags: ['performance', 'database'], precision: 'medium' },
     });
     assert.deepEqual(log.runs[0].originalUriBaseIds, { '%SRCROOT%': { uri: `file://${root}/` } });
   });
