@@ -290,7 +290,10 @@ export interface RuleModule {
   create(context: RuleContext): RuleVisitor;
 }
 
-/** The documentation page of a rule, as linked from diagnostics (codeDescription.href). */
-export function ruleDocUrl(id: RuleId): string {
-  return `https://github.com/hotframe/hotframe/blob/main/docs/rules/${id}.md`;
+/**
+ * The documentation page of a rule, relative to the package root (docs/ ships in the VSIX and the
+ * npm package); server/shared/docs.ts makes it a link that opens offline.
+ */
+export function ruleDocPath(id: RuleId): string {
+  return `docs/rules/${id}.md`;
 }

@@ -5,7 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { ruleDocUrl, type RuleMeta } from '../rules/api';
+import type { RuleMeta } from '../rules/api';
 import { allRules } from '../rules/index';
 import { RULE_LEVELS } from '../server/static/ruleLevels';
 
@@ -29,7 +29,7 @@ export function ruleSettingEntry(meta: RuleMeta): RuleSettingEntry {
       `Severity of \`${meta.id}\` (default \`${meta.defaultSeverity}\`). ${meta.description} ` +
       `${meta.incident.summary} ` +
       'Findings that need frequency to matter are shown one step lower until a loaded profile shows their code hot. ' +
-      `[Rule documentation](${ruleDocUrl(meta.id)})`,
+      `Each finding links the rule's page (\`${meta.id}.md\`, shipped with the extension).`,
     scope: 'resource',
   };
 }

@@ -3,10 +3,11 @@
 // or the insight, with its figures, and links the rule's page. Messages never tell the story.
 import type { Diagnostic, Position } from 'vscode-languageserver';
 
-import { ruleDocUrl, type RuleId, type RuleMeta } from '../../rules/api';
+import { ruleDocPath, type RuleId, type RuleMeta } from '../../rules/api';
 import { allRules } from '../../rules/index';
 import { INSIGHT_INCIDENTS } from '../profile/analysis/insights';
 import type { InsightId } from '../protocol/wire';
+import { docUrl } from '../shared/docs';
 import { DIAGNOSTIC_SOURCE, PROFILE_INSIGHT_CODE } from './diagnostics';
 
 const META = new Map<string, RuleMeta>(allRules.map((rule) => [rule.meta.id, rule.meta]));
@@ -41,7 +42,7 @@ export function findingHoverMarkdown(diagnostics: readonly Diagnostic[], positio
       said.add(code);
       const frequency = needsFrequency(diagnostic) ? ` ${FREQUENCY_NOTE}` : '';
       // Our own text: no markdown syntax to escape, the id is shown as code.
-      paragraphs.push(`\`${meta.id}\`: ${meta.incident.summary}${frequency} [Rule documentation](${ruleDocUrl(meta.id as RuleId)})`);
+      paragraphs.push(`\`${meta.id}\`: ${meta.incident.summary}${frequency} [Rule documentation](${docUrl(ruleDocPath(meta.id as RuleId))})`);
       continue;
     }
     const insightId = (diagnostic.data as { insightId?: unknown } | undefined)?.insightId;
