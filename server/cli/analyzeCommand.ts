@@ -12,6 +12,7 @@ import { withAllocationSites } from '../profile/analysis/allocationJoin';
 import { analyzeProfileFile, type AnalyzedProfile } from '../profile/analysis/report';
 import { InputError } from '../shared/errors';
 import { flagValue, parseCommandArgs } from './args';
+import { optionNames } from './commandSpecs';
 import { analyzeFileList, displayPath, reportOf } from './fileAnalysis';
 import type { RuleLevels } from './fileAnalysis';
 import { formatJson, formatText, type ProfileInsights } from './findingFormats';
@@ -34,7 +35,7 @@ export interface AnalyzeOptions {
 }
 
 export function parseAnalyzeOptions(args: readonly string[], cwd: string): AnalyzeOptions {
-  const parsed = parseCommandArgs(args, ['format', 'rule', 'profile', 'alloc', 'root']);
+  const parsed = parseCommandArgs(args, optionNames('analyze'));
   const format = flagValue(parsed, 'format') ?? 'text';
   if (!(FORMATS as readonly string[]).includes(format)) throw new InputError(`--format: unknown format '${format}' (text|json|sarif)`);
   const root = resolve(cwd, flagValue(parsed, 'root') ?? '.');

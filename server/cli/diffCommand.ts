@@ -5,11 +5,12 @@ import { diffReports, type ProfileDiff } from '../profile/analysis/diff';
 import { ProfileInputError } from '../profile/readers/profileInputError';
 import { InputError } from '../shared/errors';
 import { parseCommandArgs } from './args';
+import { optionNames } from './commandSpecs';
 import { analyzeProfileForCli, profileCliOptions } from './profileCommand';
 import { diffText } from './profileText';
 
 export async function runDiff(argv: string[]): Promise<number> {
-  const args = parseCommandArgs(argv, ['root', 'top', 'format', 'sample-type']);
+  const args = parseCommandArgs(argv, optionNames('diff'));
   if (args.positionals.length !== 2) {
     throw new InputError(`diff: expected BEFORE and AFTER profiles, got ${args.positionals.length} (usage: hotframe diff BEFORE AFTER [--root DIR] [--top N] [--format text|json] [--sample-type TYPE])`);
   }

@@ -3,17 +3,9 @@
 // Exit codes: 0 nothing found, 1 findings, 2 usage or input error (one line on stderr).
 import { InputError } from '../shared/errors';
 import { asksForHelp } from './args';
+import { COMMAND_NAMES, commandHelp, overviewHelp, type CommandName } from './commandSpecs';
 import { printable } from './printable';
 
-const USAGE = `usage: hotframe <command> [options]
-
-commands:
-  analyze [paths..] [--format text|json|sarif] [--rule <id>=<level>] [--profile FILE] [--alloc ALLOCATION_PROFILE] [--root DIR]
-  profile FILE [--root DIR] [--top N] [--format text|json] [--sample-type TYPE] [--alloc ALLOCATION_PROFILE]
-  diff BEFORE AFTER [--root DIR] [--top N] [--format text|json] [--sample-type TYPE]
-  record [--out DIR] [--root DIR] [--top N] [--format text|json] -- <command> [args..]
-
-exit codes: 0 no findings, 1 findings, 2 usage or input error`;
 
 type Command = (args: string[]) => Promise<number>;
 
@@ -35,7 +27,7 @@ async function loadCommand(name: string): Promise<Command | null> {
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(USAGE + '\n');
+    process.stdout.write(overviewHelp() + '\n');
     return name === undefined ? 2 : 0;
   }
   if (name === '--version') {
@@ -44,10 +36,10 @@ async function main(argv: string[]): Promise<number> {
   }
   const command = await loadCommand(name);
   if (command === null) throw new InputError(`unknown command '${name}' (try: hotframe --help)`);
-  // `hotframe profile --help` is how most people ask; the usage covers every command.
+  // `hotframe profile --help`: that command's options, each with its meaning, and examples.
   // (Only before `--`: what follows is `hotframe record`'s command and its own flags.)
-  if (asksForHelp(rest)) {
-    process.stdout.write(USAGE + '\n');
+  if (asksForHelp(rest) && (COMMAND_NAMES as string[]).includes(name)) {
+    process.stdout.write(commandHelp(name as CommandName) + '\n');
     return 0;
   }
   return command(rest);

@@ -9,6 +9,7 @@ import { analyzeProfileFile, type AnalyzedProfile } from '../profile/analysis/re
 import type { Insight, ProfileReport } from '../profile/model/types';
 import { InputError } from '../shared/errors';
 import { flagValue, parseCommandArgs, type ParsedArgs } from './args';
+import { optionNames } from './commandSpecs';
 import { profileText } from './profileText';
 
 const DEFAULT_TOP = 20;
@@ -120,7 +121,7 @@ function cpuReportJson(report: ProfileReport, top: number): Record<string, unkno
 }
 
 export async function runProfile(argv: string[]): Promise<number> {
-  const args = parseCommandArgs(argv, ['root', 'top', 'format', 'thread', 'sample-type', 'alloc']);
+  const args = parseCommandArgs(argv, optionNames('profile'));
   if (args.positionals.length !== 1) {
     throw new InputError(`profile: expected one profile FILE, got ${args.positionals.length} (usage: hotframe profile FILE [--root DIR] [--top N] [--format text|json] [--thread ID] [--sample-type TYPE] [--alloc ALLOCATION_PROFILE])`);
   }

@@ -9,11 +9,12 @@ import { formatBytes, formatMs } from '../shared/format';
 import { PROFILE_KINDS, startRecording, type ProfileKindName, type RecordedProfile } from '../shared/recordProfile';
 import { InputError } from '../shared/errors';
 import { flagValue, parseCommandArgs } from './args';
+import { commandHelp, optionNames } from './commandSpecs';
 import { displayPath } from './fileAnalysis';
 import { analyzeProfileForCli, profileCliOptions, reportJson } from './profileCommand';
 import { profileText } from './profileText';
 
-const USAGE = 'usage: hotframe record [--out DIR] [--root DIR] [--top N] [--format text|json] [--kind cpu|allocation] -- <command> [args..]';
+const USAGE = commandHelp('record').split('\n')[0];
 
 /** What made a profile the busiest: its CPU time, else its busy samples or allocated bytes. */
 function weightText(profile: RecordedProfile, kind: ProfileKindName): string {
@@ -23,7 +24,7 @@ function weightText(profile: RecordedProfile, kind: ProfileKindName): string {
 }
 
 export async function runRecord(argv: string[]): Promise<number> {
-  const args = parseCommandArgs(argv, ['out', 'root', 'top', 'format', 'kind']);
+  const args = parseCommandArgs(argv, optionNames('record'));
   // Everything after the first `--` is the command, untouched (its own flags are not ours).
   const command = args.afterDashes ?? [];
   if (command.length === 0) throw new InputError(`record: no command after \`--\` (${USAGE})`);

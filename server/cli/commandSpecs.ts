@@ -1,0 +1,114 @@
+// The commands' options in one table: the parser accepts exactly these (parseCommandArgs), and
+// `hotframe --help` and `hotframe <command> --help` print them, so help cannot omit an option the
+// parser takes, nor list one it refuses (server/cli/commandSpecs.test.ts).
+
+export type CommandName = 'analyze' | 'profile' | 'diff' | 'record';
+
+export interface OptionSpec {
+  name: string;
+  /** The value's placeholder, as in `--top N`. */
+  value: string;
+  help: string;
+}
+
+export interface CommandSpec {
+  /** What follows the command's name before its options: `FILE`, `[paths..]`. */
+  operands: string;
+  summary: string;
+  options: readonly OptionSpec[];
+  /** Usage that works as written (from a project folder). */
+  examples: readonly string[];
+}
+
+const ROOT: OptionSpec = { name: 'root', value: 'DIR', help: "the checkout the profile's paths are mapped onto (default: the current folder)" };
+const TOP: OptionSpec = { name: 'top', value: 'N', help: 'rows per table (default 20)' };
+const FORMAT: OptionSpec = { name: 'format', value: 'text|json', help: 'output format (default text)' };
+const SAMPLE_TYPE: OptionSpec = { name: 'sample-type', value: 'TYPE', help: 'the sample type of a pprof profile to read (cpu, wall, alloc_space, …)' };
+const ALLOC: OptionSpec = { name: 'alloc', value: 'ALLOCATION_PROFILE', help: 'an allocation profile (.heapprofile, heap pprof) of the same service: who makes the garbage' };
+
+export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
+  analyze: {
+    operands: '[paths..]',
+    summary: 'the rules over files and folders (default: the current folder), ranked by a profile when given',
+    options: [
+      { name: 'format', value: 'text|json|sarif', help: 'output format (default text); sarif for GitHub code scanning' },
+      { name: 'rule', value: '<id>=<level>', help: 'a rule\'s level: off, hint, information, warning or error (repeatable)' },
+      { name: 'profile', value: 'FILE', help: 'a CPU profile of the service: each finding gets the measured cost of its code' },
+      { ...ALLOC, help: `${ALLOC.help} (with --profile)` },
+      ROOT,
+    ],
+    examples: ['hotframe analyze .', 'hotframe analyze src --format sarif > hotframe.sarif', 'hotframe analyze . --profile prof.cpuprofile --rule date-now-hot-path=off'],
+  },
+  profile: {
+    operands: 'FILE',
+    summary: 'where the time (or the allocation) went: functions, lines, calls into libraries, insights',
+    options: [ROOT, TOP, FORMAT, { name: 'thread', value: 'ID', help: 'the thread of a trace to read (the summary lists them)' }, SAMPLE_TYPE, ALLOC],
+    examples: ['hotframe profile prof.cpuprofile --top 10', 'hotframe profile isolate-0x1-v8.log --root .', 'hotframe profile prof.cpuprofile --alloc heap.heapprofile'],
+  },
+  diff: {
+    operands: 'BEFORE AFTER',
+    summary: 'what changed between two profiles of the same service',
+    options: [ROOT, TOP, FORMAT, SAMPLE_TYPE],
+    examples: ['hotframe diff before.cpuprofile after.cpuprofile --top 10'],
+  },
+  record: {
+    operands: '-- <command> [args..]',
+    summary: 'runs a command with every Node process it starts profiled (Ctrl+C to stop), then reports the busiest profile',
+    options: [
+      { name: 'out', value: 'DIR', help: 'where the profiles are written (default ./profiles)' },
+      ROOT,
+      TOP,
+      FORMAT,
+      { name: 'kind', value: 'cpu|allocation', help: 'a CPU profile (default) or an allocation profile, garbage included' },
+    ],
+    examples: ['hotframe record -- node server.js', 'hotframe record --out /tmp/p -- npm start', 'hotframe record --kind allocation -- node server.js'],
+  },
+};
+
+export const COMMAND_NAMES = Object.keys(COMMANDS) as CommandName[];
+
+/** The option names a command's parser accepts. */
+export function optionNames(command: CommandName): string[] {
+  return COMMANDS[command].options.map((option) => option.name);
+}
+
+/** One line: `hotframe profile FILE [--root DIR] …` (the README's list of commands is these lines). */
+export function synopsis(name: CommandName): string {
+  const spec = COMMANDS[name];
+  const options = spec.options.map((o) => `[--${o.name} ${o.value}]`).join(' ');
+  // record's operands come after its options (everything after `--` is the command).
+  return name === 'record' ? `hotframe record ${options} ${spec.operands}` : `hotframe ${name} ${spec.operands} ${options}`;
+}
+
+const EXIT_CODES = 'exit codes: 0 no findings, 1 findings, 2 usage or input error';
+
+/** `hotframe <command> --help`: what it does, every option with its meaning, examples. */
+export function commandHelp(name: CommandName): string {
+  const spec = COMMANDS[name];
+  const width = Math.max(...spec.options.map((o) => `--${o.name} ${o.value}`.length));
+  return [
+    `usage: ${synopsis(name)}`,
+    '',
+    spec.summary,
+    '',
+    'options:',
+    ...spec.options.map((o) => `  ${`--${o.name} ${o.value}`.padEnd(width)}  ${o.help}`),
+    '',
+    'examples:',
+    ...spec.examples.map((e) => `  ${e}`),
+    '',
+    EXIT_CODES,
+  ].join('\n');
+}
+
+/** `hotframe --help`: every command with every option, and an example of each. */
+export function overviewHelp(): string {
+  return [
+    'usage: hotframe <command> [options]   (hotframe <command> --help for what each option means)',
+    '',
+    'commands:',
+    ...COMMAND_NAMES.flatMap((name) => [`  ${synopsis(name).slice('hotframe '.length)}`, `      ${COMMANDS[name].summary}`, `      e.g. ${COMMANDS[name].examples[0]}`]),
+    '',
+    EXIT_CODES,
+  ].join('\n');
+}
