@@ -131,6 +131,25 @@ describe('hostile input: the command line', function () {
     });
   });
 
+  describe('a profile that is a link to an outside file', () => {
+    // A link named like a profile, to a file holding a token: the "not a profile" error is one
+    // line that says what the file is not, never its first bytes (they land in CI logs).
+    for (const [what, content] of [
+      ['text', 'ghp_TOKENPREFIX0123456789abcdef\n'],
+      ['binary data', Buffer.concat([Buffer.from([0x00, 0x01]), Buffer.from('TOKENPREFIX-BINARY')])],
+    ] as const) {
+      it(`${what}: refused without echoing it`, async () => {
+        const outside = tempDir('outside-secret');
+        writeFileSync(join(outside, 'token'), content);
+        const link = join(dir, `linked-${what.replace(' ', '-')}.cpuprofile`);
+        symlinkSync(join(outside, 'token'), link);
+        const run = await runCli(['profile', link], dir);
+        assertRefused(run, /is neither JSON, a V8 log nor pprof \(it starts with (other text|binary data)\)/);
+        assert.doesNotMatch(run.stderr, /TOKEN|ghp_|00 01/);
+      });
+    }
+  });
+
   describe('text', () => {
     it('escapes U+2028, U+2029 and bidi controls in text output', async () => {
       const name = 'evil\u202Egnp.js\u2028x\u2066';
