@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { createGunzip, type Gunzip } from 'node:zlib';
 import { errnoCode, errnoReason } from '../../shared/errors';
 import { formatCap, GuardedReadError, openRegularFile, readHead, readOpenFile, type RegularFile } from '../../shared/guardedRead';
+import { countJsonContainers, jsonContainerBudget } from './budgets';
 import { ProfileInputError } from './profileInputError';
 import { buildCpuprofile, readCpuprofile, findCpuprofile, isLegacyCpuprofile, readLegacyCpuprofile, readTraceProfile, type CpuprofileParts } from './readCpuprofile';
 import { isHeapProfile, readHeapProfile } from './readHeapProfile';
@@ -267,6 +268,11 @@ async function collect(path: string, first: Buffer, rest: AsyncGenerator<Buffer>
 }
 
 function parseJson(path: string, bytes: Buffer, gzipped: boolean): unknown {
+  // What the bytes become: JSON.parse builds every object at once, so count them first.
+  const budget = jsonContainerBudget(MAX_JSON_BYTES);
+  if (countJsonContainers(bytes, budget) > budget) {
+    throw new ProfileInputError(`${path}: more than ${budget.toLocaleString('en-US')} JSON objects and arrays${gzipped ? ' (after gunzip)' : ''}; not read (the budget for JSON read whole, docs/security.md)`);
+  }
   let text: string | undefined = bytes.toString('utf8');
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const length = bytes.length;
