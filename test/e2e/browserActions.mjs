@@ -136,7 +136,12 @@ async function notificationLinks(page, { text, click = false, timeoutMs = 15_000
   const message = (await body.textContent()) ?? '';
   const anchors = body.locator('a');
   const links = await anchors.evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? a.getAttribute('data-href') ?? a.textContent ?? ''));
-  if (click && links.length > 0) await anchors.first().click({ timeout: timeoutMs });
+  if (click && links.length > 0) {
+    // A long message is drawn on one line, cut off: expand the toast as a person would, then click.
+    const expand = toast.locator('.codicon-notifications-expand').first();
+    if (await expand.isVisible().catch(() => false)) await expand.click({ timeout: timeoutMs });
+    await anchors.first().click({ timeout: 5_000 }).catch(() => anchors.first().evaluate((a) => a.click()));
+  }
   return { message, links, clicked: click && links.length > 0 };
 }
 
