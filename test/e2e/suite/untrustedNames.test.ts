@@ -45,6 +45,8 @@ describe('file and folder names in notifications', () => {
     fs.mkdirSync(root, { recursive: true });
   });
 
+  beforeEach(() => fs.rmSync(marker, { force: true }));
+
   afterEach(async () => {
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     await vscode.commands.executeCommand('notifications.clearAll');
