@@ -1,6 +1,5 @@
 // Connection wiring of the language server: the connection, the open documents, the settings,
 // validation, code actions and the profile half, joined in one place.
-import { dirname } from 'node:path';
 import { format } from 'node:util';
 import {
   CodeActionKind,
@@ -80,10 +79,9 @@ export function startServer(reader: MessageReader, writer: MessageWriter): Conne
   const openText = (filePath: string) => documents.all().find((document) => uriToPath(document.uri) === filePath)?.getText();
   // From disk, only modules inside the workspace folders (links resolved): an absolute or `../`
   // require must not read elsewhere (whether a finding appears would tell what the file holds).
-  // Without folders (a lone file), the folders of the open documents stand in.
+  // Without folders (lone files opened by hand) there is no workspace to stay in: no limit.
   let workspaceScope: ReadScope | null = null;
-  const mayReadModule = (filePath: string): boolean =>
-    (workspaceScope ?? new ReadScope(documents.all().flatMap((d) => (uriToPath(d.uri) === null ? [] : [dirname(uriToPath(d.uri)!)])))).allows(filePath);
+  const mayReadModule = (filePath: string): boolean => workspaceScope === null || workspaceScope.allows(filePath);
   const project = new ProjectIndex({ readFile: (filePath) => openText(filePath) ?? (mayReadModule(filePath) ? readModuleFromDisk(filePath) : null) });
   let versionedEdits = false;
   let watchFiles = false;
