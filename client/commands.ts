@@ -11,6 +11,7 @@ import { RECORD_ALLOCATION_COMMAND, RECORD_COMMAND, STOP_COMMAND, type ProfileRe
 import { isAllocationProfileName, joinChoices, loadedLine, loadingTitle, threadItems } from './presentation/profileLoad';
 import type { FlameGraphParams, FlameGraphResult, FlameMode, ProfileRole, ProfileSummary } from '../server/protocol/wire';
 import { Requests, type LoadProfileParams } from '../server/protocol/lsp';
+import { noLinks } from './presentation/plainText';
 
 /**
  * What the file picker offers: profile types only (.cpuprofile, a raw --prof log, --preprocess
@@ -62,7 +63,7 @@ export async function profileFolder(ctx: HotframeContext): Promise<vscode.Uri | 
 
 async function pickProfile(ctx: HotframeContext, title: string): Promise<string | null> {
   const defaultUri = await profileFolder(ctx);
-  const picked = await vscode.window.showOpenDialog({ title, canSelectMany: false, filters: PROFILE_FILTERS, openLabel: 'Load Profile', defaultUri });
+  const picked = await vscode.window.showOpenDialog({ title: noLinks(title), canSelectMany: false, filters: PROFILE_FILTERS, openLabel: 'Load Profile', defaultUri });
   return picked?.[0] ? profilePathOf(picked[0]) : null;
 }
 
@@ -103,7 +104,8 @@ export async function loadProfileOutcome(ctx: HotframeContext, file: string, rol
     workDoneToken: ctx.nextProgressToken(),
     ...(thread !== undefined ? { thread } : {}),
   };
-  const title = loadingTitle(role, name);
+  // The title and the server's progress messages quote file names: no markdown link may form.
+  const title = noLinks(loadingTitle(role, name));
   try {
     await ctx.ready();
     const summary = await vscode.window.withProgress(
@@ -113,7 +115,7 @@ export async function loadProfileOutcome(ctx: HotframeContext, file: string, rol
         const forward = (value: WorkDoneProgressBegin | WorkDoneProgressReport): void => {
           const increment = typeof value.percentage === 'number' ? Math.max(0, value.percentage - reported) : undefined;
           if (typeof value.percentage === 'number') reported = Math.max(reported, value.percentage);
-          progress.report({ message: value.message, increment });
+          progress.report({ message: value.message === undefined ? undefined : noLinks(value.message), increment });
         };
         const listening = ctx.client.onProgress(WorkDoneProgress.type, params.workDoneToken, (value) => {
           if (value.kind !== 'end') forward(value);
@@ -146,7 +148,8 @@ export async function loadProfileOutcome(ctx: HotframeContext, file: string, rol
 /** The threads of a trace in a quick pick, the one read first; picking another loads it. */
 async function offerThreads(ctx: HotframeContext, file: string, role: ProfileRole, summary: ProfileSummary): Promise<void> {
   const threads = summary.threads ?? [];
-  const picked = await vscode.window.showQuickPick(threadItems(summary), { title: `Hotframe: ${summary.name} holds ${threads.length} threads with CPU profiles`, placeHolder: 'The thread to show' });
+  const items = threadItems(summary).map((t) => ({ ...t, label: noLinks(t.label), description: noLinks(t.description) }));
+  const picked = await vscode.window.showQuickPick(items, { title: noLinks(`Hotframe: ${summary.name} holds ${threads.length} threads with CPU profiles`), placeHolder: 'The thread to show' });
   if (picked !== undefined && picked.id !== summary.thread) await loadProfile(ctx, file, role, { thread: picked.id });
 }
 
@@ -222,7 +225,8 @@ export function registerCommands(ctx: HotframeContext, parts: CommandParts): vsc
     const interactive = arg === undefined || arg instanceof vscode.Uri;
     // An allocation profile opened by a person while a CPU profile is loaded: join the two, or replace.
     if (interactive && isAllocationProfileName(file) && ctx.profile?.unit === 'ms') {
-      const choice = await vscode.window.showQuickPick(joinChoices(path.basename(file), ctx.profile), { title: `Hotframe: ${path.basename(file)} is an allocation profile` });
+      const choices = joinChoices(path.basename(file), ctx.profile).map((c) => ({ ...c, label: noLinks(c.label), detail: noLinks(c.detail) }));
+      const choice = await vscode.window.showQuickPick(choices, { title: noLinks(`Hotframe: ${path.basename(file)} is an allocation profile`) });
       if (choice === undefined) return null;
       if (choice.join) return addAllocationProfile(ctx, file, undefined);
     }
@@ -232,10 +236,11 @@ export function registerCommands(ctx: HotframeContext, parts: CommandParts): vsc
     if (summary?.sampleTypes === undefined || summary.sampleTypes.available.length < 2 || given !== undefined || !interactive) return summary;
     const { available, chosen } = summary.sampleTypes;
     const picked = await vscode.window.showQuickPick(
-      [chosen, ...available.filter((t) => t !== chosen)].map((t) => ({ label: t, description: t === chosen ? 'shown now' : undefined })),
-      { title: `${path.basename(file)} has ${available.length} sample types: which one to show?` },
+      // Sample type names come from the file: shown without links, loaded by their own name.
+      [chosen, ...available.filter((t) => t !== chosen)].map((t) => ({ label: noLinks(t), description: t === chosen ? 'shown now' : undefined, sampleType: t })),
+      { title: noLinks(`${path.basename(file)} has ${available.length} sample types: which one to show?`) },
     );
-    return picked === undefined || picked.label === chosen ? summary : loadProfile(ctx, file, 'primary', { sampleType: picked.label });
+    return picked === undefined || picked.sampleType === chosen ? summary : loadProfile(ctx, file, 'primary', { sampleType: picked.sampleType });
   };
   const register = (id: string, run: (...args: unknown[]) => unknown): vscode.Disposable => vscode.commands.registerCommand(id, run);
   return [
@@ -268,8 +273,10 @@ export function registerCommands(ctx: HotframeContext, parts: CommandParts): vsc
       ctx.clearProfiles();
     }),
     register('hotframe.showFlameGraph', (mode) => showFlameGraph(ctx, flame, isFlameMode(mode) ? mode : ctx.baseline ? 'diff' : 'normal')),
-    register(RECORD_COMMAND, (request) => recorder.record(request)),
-    register(RECORD_ALLOCATION_COMMAND, (request) => recorder.record(request, 'allocation')),
+    // Recording takes no arguments: it runs only what the user picks or types in that moment
+    // (a command link or another extension passing a command line must not run it).
+    register(RECORD_COMMAND, () => recorder.record('cpu')),
+    register(RECORD_ALLOCATION_COMMAND, () => recorder.record('allocation')),
     register(STOP_COMMAND, () => recorder.stop()),
     register(OPEN_LOCATION_COMMAND, (file, line) => openLocation(ctx, file, line)),
   ];

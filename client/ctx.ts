@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { RequestType, type LanguageClient, type RequestType0 } from 'vscode-languageclient/node';
 import type { ProfileSummary, ProfileRole } from '../server/protocol/wire';
+import { noLinks } from './presentation/plainText';
 
 export class HotframeContext implements vscode.Disposable {
   profile: ProfileSummary | null = null;
@@ -72,8 +73,9 @@ export class HotframeContext implements vscode.Disposable {
 
   showError(message: string): void {
     this.output.appendLine(`[error] ${message}`);
-    void vscode.window.showErrorMessage(message);
-    this.errors.fire(message);
+    // Messages quote file names, paths and the server's words: no markdown link may form.
+    void vscode.window.showErrorMessage(noLinks(message));
+    this.errors.fire(noLinks(message));
   }
 
   dispose(): void {

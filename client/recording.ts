@@ -12,17 +12,11 @@ import { formatMs } from '../server/shared/format';
 import { parseCommandLine, PROFILE_KINDS, startRecording, type ProfileKindName, type Recording, type RecordingResult } from '../server/shared/recordProfile';
 import type { HotframeContext } from './ctx';
 import { cpuDescription, howItEnded, recordingStatus, stoppingStatus } from './presentation/recording';
+import { noLinks } from './presentation/plainText';
 
 export const RECORD_COMMAND = 'hotframe.recordProfile';
 export const RECORD_ALLOCATION_COMMAND = 'hotframe.recordAllocationProfile';
 export const STOP_COMMAND = 'hotframe.stopRecording';
-
-/** What the command accepts from code (tests, keybindings): a typed command line, or argv. */
-export interface RecordRequest {
-  command: string | string[];
-  cwd?: string;
-  env?: Record<string, string>;
-}
 
 interface ScriptPick extends vscode.QuickPickItem {
   argv?: string[];
@@ -45,7 +39,8 @@ function npmScripts(): ScriptPick[] {
     }
     for (const [name, body] of Object.entries(scripts)) {
       if (typeof body !== 'string' || /^(pre|post)/.test(name)) continue;
-      picks.push({ label: `npm run ${name}`, description: body, detail: folder.name, argv: [process.platform === 'win32' ? 'npm.cmd' : 'npm', 'run', name], cwd: folder.uri.fsPath });
+      // Script names and bodies come from the workspace: shown without links.
+      picks.push({ label: noLinks(`npm run ${name}`), description: noLinks(body), detail: noLinks(folder.name), argv: [process.platform === 'win32' ? 'npm.cmd' : 'npm', 'run', name], cwd: folder.uri.fsPath });
     }
   }
   return picks;
@@ -80,13 +75,14 @@ export class ProfileRecorder implements vscode.Disposable {
   }
 
   /**
-   * The command: asks what to run unless told; resolves when the recording has ended and its
-   * profile is open. `kind` 'allocation' records allocation profiles with the garbage kept
-   * (Hotframe: Record Allocation Profile…).
+   * The command: asks what to run (an npm script or a typed command line, never one passed as
+   * an argument); resolves when the recording has ended and its profile is open. `kind`
+   * 'allocation' records allocation profiles with the garbage kept (Hotframe: Record Allocation
+   * Profile…).
    */
-  async record(request?: unknown, kind: ProfileKindName = 'cpu'): Promise<RecordingResult | null> {
+  async record(kind: ProfileKindName = 'cpu'): Promise<RecordingResult | null> {
     if (this.current) {
-      void vscode.window.showInformationMessage(`Hotframe is already recording ${this.current.label}.`, 'Stop').then((choice) => choice && this.stop());
+      void vscode.window.showInformationMessage(noLinks(`Hotframe is already recording ${this.current.label}.`), 'Stop').then((choice) => choice && this.stop());
       return null;
     }
     // The extension runs nothing of an untrusted workspace; recording runs its scripts.
@@ -95,43 +91,24 @@ export class ProfileRecorder implements vscode.Disposable {
       return null;
     }
     this.kind = kind;
-    const what = request === undefined ? await this.ask() : this.fromRequest(request);
+    const what = await this.ask();
     if (what === null) return null;
     return this.run(what.argv, what.cwd, what.env, what.label);
   }
 
   stop(): void {
     if (!this.current) return;
-    this.item.text = stoppingStatus(this.current.label);
+    this.item.text = noLinks(stoppingStatus(this.current.label));
     this.current.recording.stop();
-  }
-
-  private fromRequest(request: unknown): { argv: string[]; cwd: string; env: Record<string, string>; label: string } | null {
-    const r = request as Partial<RecordRequest> | null;
-    const cwd = typeof r?.cwd === 'string' ? r.cwd : vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
-    const env = r?.env && typeof r.env === 'object' ? Object.fromEntries(Object.entries(r.env).filter(([, v]) => typeof v === 'string')) : {};
-    if (Array.isArray(r?.command) && r.command.length > 0 && r.command.every((w) => typeof w === 'string')) {
-      return { argv: r.command, cwd, env, label: r.command.join(' ') };
-    }
-    if (typeof r?.command === 'string') {
-      const parsed = parseCommandLine(r.command);
-      if ('error' in parsed) {
-        this.ctx.showError(`Hotframe: cannot record "${r.command}": ${parsed.error}`);
-        return null;
-      }
-      return { argv: parsed.argv, cwd, env: { ...parsed.env, ...env }, label: r.command };
-    }
-    this.ctx.showError(`Hotframe: ${this.title} needs a command`);
-    return null;
   }
 
   private async ask(): Promise<{ argv: string[]; cwd: string; env: Record<string, string>; label: string } | null> {
     const typed: ScriptPick = { label: '$(terminal) Type a command…', detail: 'Run as a program and its arguments (not in a shell); NODE_OPTIONS records every Node process it starts', typed: true };
-    const picked = await vscode.window.showQuickPick<ScriptPick>([...npmScripts(), typed], { title: `Hotframe: ${this.title}`, placeHolder: `Run an npm script or a command with the ${this.kind === 'cpu' ? 'CPU profiler' : 'allocation sampler (collected objects kept)'}` });
+    const picked = await vscode.window.showQuickPick<ScriptPick>([...npmScripts(), typed], { title: noLinks(`Hotframe: ${this.title}`), placeHolder: noLinks(`Run an npm script or a command with the ${this.kind === 'cpu' ? 'CPU profiler' : 'allocation sampler (collected objects kept)'}`) });
     if (!picked) return null;
     if (!picked.typed) return { argv: picked.argv!, cwd: picked.cwd!, env: {}, label: picked.label };
     const line = await vscode.window.showInputBox({
-      title: `Hotframe: ${this.title}`,
+      title: noLinks(`Hotframe: ${this.title}`),
       prompt: 'The command to run, e.g. node server.js (no shell: use an npm script for pipes or &&)',
       value: this.ctx.extension.workspaceState.get<string>('hotframe.lastRecordCommand') ?? 'node ',
       validateInput: (value) => {
@@ -186,14 +163,14 @@ export class ProfileRecorder implements vscode.Disposable {
     if (result.profiles.length > 1) {
       const cpu = busiest.cpuMs === null ? '' : ` (${formatMs(busiest.cpuMs)} of CPU)`;
       void vscode.window
-        .showInformationMessage(`Hotframe: ${result.profiles.length} Node processes were recorded; opened the busiest, ${path.basename(busiest.path)}${cpu}.`, 'Open Another…')
+        .showInformationMessage(noLinks(`Hotframe: ${result.profiles.length} Node processes were recorded; opened the busiest, ${path.basename(busiest.path)}${cpu}.`), 'Open Another…')
         .then((choice) => (choice ? this.pickAnother(result) : undefined));
     }
     return result;
   }
 
   private async pickAnother(result: RecordingResult): Promise<void> {
-    const items = result.profiles.map((p) => ({ label: path.basename(p.path), description: cpuDescription(p.cpuMs), file: p.path }));
+    const items = result.profiles.map((p) => ({ label: noLinks(path.basename(p.path)), description: cpuDescription(p.cpuMs), file: p.path }));
     const picked = await vscode.window.showQuickPick(items, { title: 'Hotframe: open a recorded profile' });
     if (picked) await this.openProfile(picked.file);
   }

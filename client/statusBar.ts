@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import type { HotframeContext } from './ctx';
 import { statusText, statusTooltip } from './presentation/statusBar';
+import { noLinks } from './presentation/plainText';
 
 export class ProfileStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('hotframe.profile', vscode.StatusBarAlignment.Left, 10);
@@ -29,8 +30,8 @@ export class ProfileStatusBar implements vscode.Disposable {
       this.item.hide();
       return;
     }
-    this.item.text = statusText(profile);
-    this.item.tooltip = statusTooltip(profile, baseline, allocation);
+    this.item.text = noLinks(statusText(profile));
+    this.item.tooltip = noLinks(statusTooltip(profile, baseline, allocation));
     this.item.show();
   }
 

@@ -5,6 +5,7 @@ import type { HotframeContext } from './ctx';
 import { Requests } from '../server/protocol/lsp';
 import type { OverviewResult } from '../server/protocol/wire';
 import { overviewChildren, overviewRow, type OverviewNode } from './presentation/overview';
+import { noLinks } from './presentation/plainText';
 
 export const OPEN_LOCATION_COMMAND = 'hotframe._openLocation';
 
@@ -68,9 +69,10 @@ export class OverviewTree implements vscode.TreeDataProvider<OverviewNode>, vsco
     const row = overviewRow(node, this.overview);
     // No explicit id: VS Code's own handles (label and position) keep the expansion state,
     // without the registration race of fixed ids across refreshes (microsoft/vscode#71698).
-    const item = new vscode.TreeItem(row.label, COLLAPSIBLE[row.collapsible]);
-    if (row.description !== undefined) item.description = row.description;
-    if (row.tooltip !== undefined) item.tooltip = row.markdownTooltip ? new vscode.MarkdownString().appendText(row.tooltip) : row.tooltip;
+    // Names, paths and insight titles come from the profile: no markdown link may form.
+    const item = new vscode.TreeItem(noLinks(row.label), COLLAPSIBLE[row.collapsible]);
+    if (row.description !== undefined) item.description = noLinks(row.description);
+    if (row.tooltip !== undefined) item.tooltip = row.markdownTooltip ? new vscode.MarkdownString().appendText(row.tooltip) : noLinks(row.tooltip);
     if (row.icon !== undefined) item.iconPath = new vscode.ThemeIcon(row.icon);
     if (row.target && 'open' in row.target) item.command = { title: 'Open', command: OPEN_LOCATION_COMMAND, arguments: [row.target.open.file, row.target.open.line] };
     else if (row.target) item.command = { title: 'Show Flame Graph', command: 'hotframe.showFlameGraph' };

@@ -15,6 +15,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { ProjectIndex, readModuleFromDisk } from '../static/projectIndex';
 import { Notifications, type InitializationOptions } from '../protocol/lsp';
 import { SOURCE_EXTENSIONS, uriToPath } from '../shared/paths';
+import { ReadScope } from '../shared/readScope';
 import { codeActionsFor } from './codeActions';
 import type { FindingDiagnosticData } from './diagnostics';
 import { findingHoverMarkdown } from './findingHover';
@@ -78,7 +79,12 @@ export function startServer(reader: MessageReader, writer: MessageWriter): Conne
   // Cross-module facts read open documents from the editor (unsaved text wins over the disk).
   // Matched by path, not by URI string: editors and Node percent-encode file URIs differently.
   const openText = (filePath: string) => documents.all().find((document) => uriToPath(document.uri) === filePath)?.getText();
-  const project = new ProjectIndex({ readFile: (filePath) => openText(filePath) ?? readModuleFromDisk(filePath) });
+  // From disk, only modules inside the workspace folders (links resolved): an absolute or `../`
+  // require must not read elsewhere (whether a finding appears would tell what the file holds).
+  // Without folders (lone files opened by hand) there is no workspace to stay in: no limit.
+  let workspaceScope: ReadScope | null = null;
+  const mayReadModule = (filePath: string): boolean => workspaceScope === null || workspaceScope.allows(filePath);
+  const project = new ProjectIndex({ readFile: (filePath) => openText(filePath) ?? (mayReadModule(filePath) ? readModuleFromDisk(filePath) : null) });
   let versionedEdits = false;
   let watchFiles = false;
   // Until the client says otherwise (VS Code's Restricted Mode), the workspace is trusted.
@@ -104,6 +110,9 @@ export function startServer(reader: MessageReader, writer: MessageWriter): Conne
   connection.onInitialize((params): InitializeResult => {
     settings.initialize(params.capabilities);
     workspaceTrusted = (params.initializationOptions as InitializationOptions | null | undefined)?.workspaceTrusted !== false;
+    const given = (params.initializationOptions as InitializationOptions | null | undefined)?.workspaceRoots;
+    const roots = Array.isArray(given) ? given.filter((r): r is string => typeof r === 'string') : (params.workspaceFolders ?? []).flatMap((f) => uriToPath(f.uri) ?? []);
+    workspaceScope = roots.length > 0 ? new ReadScope(roots) : null;
     versionedEdits = params.capabilities.workspace?.workspaceEdit?.documentChanges === true;
     watchFiles = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
     return {

@@ -23,8 +23,15 @@ export function isStackOverflow(message: string): boolean {
 /** Characters after which a `/` starts a regular expression rather than a division. */
 const BEFORE_REGEX = new Set('(,=:[!&|?{};+-*%<>~^'.split(''));
 const REGEX_KEYWORDS = new Set(['return', 'typeof', 'case', 'do', 'else', 'in', 'of', 'new', 'delete', 'void', 'throw', 'yield', 'await', 'instanceof']);
-/** A line starting with one of these continues the statement before it. */
-const CONTINUATION = /^(?:[.,)\]?:+\-*/%&|^=<>]|else\b|catch\b|finally\b|while\b)/;
+/**
+ * A line starting with one of these continues the statement before it. `(`, `[` and a template's
+ * backtick are among them: JavaScript inserts no semicolon before them, so `f()` on one line and
+ * `()` on the next are one call (a long `f()()()…` or `a[0][0]…` chain spread over lines is one
+ * statement, contained as one).
+ */
+const CONTINUATION = /^(?:[.,)\]?:+\-*/%&|^=<>([`]|else\b|catch\b|finally\b|while\b)/;
+/** A line ending with one of these words continues on the next (`new\nnew\nX` is one expression). */
+const CONTINUES_AFTER = new Set(['new', 'typeof', 'void', 'delete', 'in', 'instanceof', 'extends']);
 
 /**
  * Top-level statement spans: split after `;` at depth 0, and at a line end at depth 0 after `}`
@@ -111,13 +118,15 @@ export function topLevelSegments(text: string): Segment[] {
       depth = Math.max(0, depth - 1);
     }
     if (c === '\n') {
-      if (depth === 0 && (lastSignificant === '}' || lastSignificant === ';' || /[\w$)\]'"`]/.test(lastSignificant))) {
+      const endsWithOperatorWord = /[\w$]/.test(lastSignificant) && CONTINUES_AFTER.has(lastWord);
+      if (depth === 0 && !endsWithOperatorWord && (lastSignificant === '}' || lastSignificant === ';' || /[\w$)\]'"`]/.test(lastSignificant))) {
         const rest = text.slice(i + 1, i + 200).trimStart();
         if (!CONTINUATION.test(rest)) cut(i + 1);
       }
     } else if (!/\s/.test(c)) {
       if (/[\w$]/.test(c)) {
-        if (!/[\w$]/.test(lastSignificant)) lastWord = '';
+        // A word starts after any other character, whitespace included (`new new` is two words).
+        if (!/[\w$]/.test(text[i - 1] ?? '')) lastWord = '';
         lastWord += c;
       } else lastWord = '';
       lastSignificant = c;

@@ -1,6 +1,6 @@
 // What the code-server launcher does in the browser when the suite asks (see runInCodeServer.mjs):
 // screenshots, reading or double-clicking frames inside the flame graph webview, and clicking
-// notification buttons (Cancel on a progress notification), which the
+// notification buttons (Cancel on a progress notification) and links, answering quick inputs, which the
 // VS Code API cannot reach. Webviews are nested iframes; playwright sees them in page.frames().
 import { join } from 'node:path';
 
@@ -125,6 +125,42 @@ async function clickNotificationButton(page, { text, button, timeoutMs = 15_000 
   return { message };
 }
 
+/**
+ * The links VS Code rendered in the notification toast whose text contains `text`; with `click`,
+ * clicks the first one as a person would (a file name must never make one).
+ */
+async function notificationLinks(page, { text, click = false, timeoutMs = 15_000 }) {
+  const toast = page.locator('.notification-toast', { hasText: String(text) }).first();
+  await toast.waitFor({ state: 'visible', timeout: timeoutMs });
+  const body = toast.locator('.notification-list-item-message').first();
+  const message = (await body.textContent()) ?? '';
+  const anchors = body.locator('a');
+  const links = await anchors.evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? a.getAttribute('data-href') ?? a.textContent ?? ''));
+  if (click && links.length > 0) {
+    // A long message is drawn on one line, cut off: expand the toast as a person would, then click.
+    const expand = toast.locator('.codicon-notifications-expand').first();
+    if (await expand.isVisible().catch(() => false)) await expand.click({ timeout: timeoutMs });
+    await anchors.first().click({ timeout: 5_000 }).catch(() => anchors.first().evaluate((a) => a.click()));
+  }
+  return { message, links, clicked: click && links.length > 0 };
+}
+
+/**
+ * Answers the quick input on screen as a person would: types `value` into its box (the filter
+ * of a quick pick, or an input box's text, replacing what is there) and presses Enter.
+ */
+async function answerQuickInput(page, { value, timeoutMs = 15_000 }) {
+  const widget = page.locator('.quick-input-widget');
+  await widget.waitFor({ state: 'visible', timeout: timeoutMs });
+  const input = widget.locator('.quick-input-box input').first();
+  await input.fill(String(value), { timeout: timeoutMs });
+  // The list filters as it is typed; give it a frame before accepting the first match.
+  await page.waitForTimeout(300);
+  const title = (await widget.locator('.quick-input-title').first().textContent().catch(() => '')) ?? '';
+  await input.press('Enter', { timeout: timeoutMs });
+  return { title };
+}
+
 /** Clicks the link or button with exactly this text inside a webview (any frame but the workbench). */
 async function clickInWebview(page, { text, timeoutMs = 15_000 }) {
   const found = await untilFound(timeoutMs, async () => {
@@ -225,6 +261,10 @@ export function runAction(page, request, shots, shotsDir) {
       return clickNotificationButton(page, request);
     case 'clickTreeItem':
       return clickTreeItem(page, request);
+    case 'notificationLinks':
+      return notificationLinks(page, request);
+    case 'answerQuickInput':
+      return answerQuickInput(page, request);
     case 'clickInWebview':
       return clickInWebview(page, request);
     case 'frameTooltip':

@@ -26,6 +26,11 @@ function cpuprofile(url: string): string {
 // request (blocking-sync-call, warning) and its spawn without env (spawn-without-env, information).
 const SPAWN = "const { execSync } = require('child_process');\nrequire('http').createServer((req, res) => res.end(execSync('free -m')));\n";
 
+/** `link` 100,000 times, 100 a line. */
+function chain(link: string): string {
+  return Array.from({ length: 1000 }, () => link.repeat(100)).join('\n');
+}
+
 describe('hostile input: the command line', function () {
   this.timeout(120_000);
   const dir = tempDir('cli');
@@ -131,6 +136,25 @@ describe('hostile input: the command line', function () {
     });
   });
 
+  describe('a profile that is a link to an outside file', () => {
+    // A link named like a profile, to a file holding a token: the "not a profile" error is one
+    // line that says what the file is not, never its first bytes (they land in CI logs).
+    for (const [what, content] of [
+      ['text', 'ghp_TOKENPREFIX0123456789abcdef\n'],
+      ['binary data', Buffer.concat([Buffer.from([0x00, 0x01]), Buffer.from('TOKENPREFIX-BINARY')])],
+    ] as const) {
+      it(`${what}: refused without echoing it`, async () => {
+        const outside = tempDir('outside-secret');
+        writeFileSync(join(outside, 'token'), content);
+        const link = join(dir, `linked-${what.replace(' ', '-')}.cpuprofile`);
+        symlinkSync(join(outside, 'token'), link);
+        const run = await runCli(['profile', link], dir);
+        assertRefused(run, /is neither JSON, a V8 log nor pprof \(it starts with (other text|binary data)\)/);
+        assert.doesNotMatch(run.stderr, /TOKEN|ghp_|00 01/);
+      });
+    }
+  });
+
   describe('text', () => {
     it('escapes U+2028, U+2029 and bidi controls in text output', async () => {
       const name = 'evil\u202Egnp.js\u2028x\u2066';
@@ -154,6 +178,12 @@ describe('hostile input: the command line', function () {
       ['100,000 nested parentheses', `const x = ${'(\n'.repeat(100_000)}1${')\n'.repeat(100_000)};\n`],
       ['a 100,000-term sum', `const y = ${'a +\n'.repeat(100_000)}1;\n`],
       ['100,000 nested arrays in a function', `function f() { return ${'[\n'.repeat(100_000)}${']\n'.repeat(100_000)}; }\n`],
+      // Chains that nest without brackets around them: each call, member, tag or `new` is a level.
+      // 100 links a line (a longer line reads as minified and skips the file on purpose).
+      ['a 100,000-call chain f()()()…', `const c = f${chain('()')};\n`],
+      ['a 100,000-member chain a[0][0]…', `const m = a${chain('[0]')};\n`],
+      ['100,000 tagged templates f``…', `const t = f${chain('``')};\n`],
+      ['100,000 news new new … X', `const n = ${chain('new ')}X;\n`],
     ]) {
       it(`${shape}: the statement is left out, the file's other findings stay`, async () => {
         writeFileSync(join(dir, 'deep.js'), SPAWN + statement + SPAWN.replace('const { execSync }', 'const { execSync: run2 }').replace("execSync('free", "run2('free"));

@@ -80,6 +80,28 @@ describe('hostile input: the language server', function () {
     mkfifo(join(dir, 'pipe.cpuprofile'));
   });
 
+  for (const trusted of [true, false]) {
+    it(`modules outside the workspace folders are not read through absolute, ../ or linked requires (${trusted ? 'trusted' : 'Restricted Mode'})`, async () => {
+      const root = join(dir, `index-${trusted}`);
+      const workspace = join(root, 'workspace');
+      mkdirSync(join(root, 'outside'), { recursive: true });
+      mkdirSync(join(workspace, 'lib'), { recursive: true });
+      // The same mongoose model module outside and inside: a finding appears only when it was read.
+      const models = "const mongoose = require('mongoose');\nmodule.exports.Task = mongoose.model('Task', new mongoose.Schema({}));\n";
+      writeFileSync(join(root, 'outside', 'models.js'), models);
+      writeFileSync(join(workspace, 'lib', 'models.js'), models);
+      symlinkSync(join(root, 'outside'), join(workspace, 'linked'));
+      const server = await startServer(workspace, { trusted });
+      const handler = (specifier: string) =>
+        `const express = require('express');\nconst { Task } = require(${JSON.stringify(specifier)});\nconst app = express();\napp.get('/tasks', async (req, res) => {\n  res.json(await Task.find({}));\n});\n`;
+      const codes = async (name: string, specifier: string) => (await openDocument(server, join(workspace, name), handler(specifier))).map((d) => d.code);
+      assert.deepEqual(await codes('inside.js', './lib/models'), ['mongoose-missing-lean'], 'control: the module inside is read');
+      assert.deepEqual(await codes('dotdot.js', '../outside/models'), [], '../ out of the workspace');
+      assert.deepEqual(await codes('absolute.js', join(root, 'outside', 'models.js')), [], 'an absolute path outside');
+      assert.deepEqual(await codes('linked.js', './linked/models'), [], 'a link inside pointing out');
+    });
+  }
+
   it('a document importing /dev/zero, a FIFO and a link to /dev/zero is analyzed; the server goes on', async () => {
     const server = await startServer(dir);
     const text = [

@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { createGunzip, type Gunzip } from 'node:zlib';
 import { errnoCode, errnoReason } from '../../shared/errors';
 import { formatCap, GuardedReadError, openRegularFile, readHead, readOpenFile, type RegularFile } from '../../shared/guardedRead';
+import { countJsonContainers, jsonContainerBudget } from './budgets';
 import { ProfileInputError } from './profileInputError';
 import { buildCpuprofile, readCpuprofile, findCpuprofile, isLegacyCpuprofile, readLegacyCpuprofile, readTraceProfile, type CpuprofileParts } from './readCpuprofile';
 import { isHeapProfile, readHeapProfile } from './readHeapProfile';
@@ -128,7 +129,7 @@ async function loadOpenProfile(file: OpenProfile, options: LoadOptions): Promise
   const text = start.toString('latin1', 0, Math.min(start.length, SNIFF_BYTES));
   if (!(text.startsWith('v8-version,') || text.includes('\ncode-creation,') || text.startsWith('code-creation,') || text.startsWith('shared-library,'))) {
     // pprof protobuf starts with a field tag; anything else is not a profile we know.
-    const unknown = `not a CPU profile: ${path} is neither JSON, a V8 log nor pprof (starts with ${describeStart(start)})`;
+    const unknown = `not a CPU profile: ${path} is neither JSON, a V8 log nor pprof (${describeStart(start)})`;
     if (!PROTOBUF_FIRST_TAGS.has(start[0])) throw new ProfileInputError(unknown);
     const bytes = await collect(path, start, chunks, MAX_PPROF_BYTES, 'pprof', gzipped);
     signal?.throwIfAborted();
@@ -267,6 +268,11 @@ async function collect(path: string, first: Buffer, rest: AsyncGenerator<Buffer>
 }
 
 function parseJson(path: string, bytes: Buffer, gzipped: boolean): unknown {
+  // What the bytes become: JSON.parse builds every object at once, so count them first.
+  const budget = jsonContainerBudget(MAX_JSON_BYTES);
+  if (countJsonContainers(bytes, budget) > budget) {
+    throw new ProfileInputError(`${path}: more than ${budget.toLocaleString('en-US')} JSON objects and arrays${gzipped ? ' (after gunzip)' : ''}; not read (the budget for JSON read whole, docs/security.md)`);
+  }
   let text: string | undefined = bytes.toString('utf8');
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const length = bytes.length;
@@ -298,11 +304,15 @@ function skipWhitespace(bytes: Buffer): number {
   return i;
 }
 
+/**
+ * What the file is, in words, never its bytes: the path may be a link to any file (a token, a
+ * key), and the message reaches notifications and CI logs.
+ */
 function describeStart(bytes: Buffer): string {
-  const head = bytes.subarray(0, 16);
-  const printable = head.every((b) => (b >= 0x20 && b < 0x7f) || b === 0x0a || b === 0x0d || b === 0x09);
-  if (printable) return JSON.stringify(head.toString('latin1'));
-  return `bytes ${bytes.subarray(0, 8).toString('hex').replace(/(..)/g, '$1 ').trim()}`;
+  if (bytes.length === 0) return 'it is empty';
+  const head = bytes.subarray(0, 64);
+  const printable = head.every((b) => (b >= 0x20 && b < 0x7f) || b === 0x0a || b === 0x0d || b === 0x09 || b >= 0x80);
+  return printable ? 'it starts with other text' : 'it starts with binary data';
 }
 
 /** A profile file the system would not read, in the words of every other unreadable file (server/shared/errors.ts). */

@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as url from 'node:url';
 import * as vscode from 'vscode';
-import { debugState, demoRoot, EXTENSION_ID, screenshot, waitFor, type DebugState } from './workbench';
+import { browserAction, debugState, demoRoot, EXTENSION_ID, screenshot, waitFor, type DebugState } from './workbench';
 
 async function recordingState(): Promise<DebugState['recording']> {
   return (await debugState()).recording;
@@ -88,8 +88,15 @@ describe('recording a profile', () => {
       REDIS_PORT: String(redisPort),
       FAKE_MONGO_PORT: String(mongoPort),
     };
-    // Resolves when the command has ended and the busiest profile is open.
-    const recorded = vscode.commands.executeCommand<{ profiles: { path: string }[] } | null>('hotframe.recordProfile', { command: 'npm run start', cwd: demoRoot(), env });
+    // Resolves when the command has ended and the busiest profile is open. The recorder runs only
+    // what a person picks or types: the suite types it, as one would (the browser is needed).
+    const recorded = vscode.commands.executeCommand<{ profiles: { path: string }[] } | null>('hotframe.recordProfile');
+    if ((await browserAction('answerQuickInput', { value: 'Type a command' })) === null) {
+      await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+      this.skip();
+    }
+    const line = [...Object.entries(env).map(([name, value]) => `${name}='${value}'`), 'npm run start'].join(' ');
+    await browserAction('answerQuickInput', { value: line });
 
     await waitFor('the demo service to answer', async () => ((await get(httpPort, '/v1/projects/3/tasks/count', new http.Agent())) === 200 ? true : undefined), [], 90_000);
     const running = await recordingState();
