@@ -93,7 +93,7 @@ function insightResults(report: AnalyzeReport, ruleIndex: Map<string, number>) {
         message: { text: insight.message },
         locations: [{ physicalLocation: { artifactLocation: { uri: relativeUri(location.file), uriBaseId: '%SRCROOT%' }, region: { startLine: location.line } } }],
         partialFingerprints: { primaryLocationLineHash: `${hash}:1` },
-        properties: { seed: insight.seed, ms: insight.ms, percent: insight.percent, shareOf: report.profile?.shareOf },
+        properties: { seed: insight.seed, [insight.unit ?? 'ms']: insight.ms, percent: insight.percent, shareOf: report.profile?.shareOf },
       },
     ];
   });

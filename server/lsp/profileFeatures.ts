@@ -8,7 +8,7 @@ import type { Connection, Hover } from 'vscode-languageserver';
 
 import type { Finding } from '../../rules/api';
 import { costIndexOf, joinAllocationCosts, type CostIndex, type CostTable, type MeasuredCost } from '../join/costIndex';
-import { formatCost, formatMs, formatPercent, formatWeight, percentOf } from '../shared/format';
+import { formatCost, formatCostIn, formatMs, formatPercent, formatWeight, percentOf } from '../shared/format';
 import { uriToPath } from '../shared/paths';
 import { oneLine } from '../profile/analysis/session';
 import { Requests, type FileHeatParams, type LoadProfileParams } from '../protocol/lsp';
@@ -275,7 +275,7 @@ export function registerProfileFeatures(
           message: `${insight.title}: ${insight.message}`,
           insightId: insight.id,
           rule: insight.rule,
-          cost: formatCost(insight.ms, insight.percent),
+          cost: formatCostIn(insight.ms, insight.percent, insight.unit ?? 'ms'),
         }));
     },
   };

@@ -103,6 +103,8 @@ export interface Insight {
   location: { file: string; line: number } | null;
   /** The static rule that flags the same code; a finding of it on `location`'s line carries this insight. */
   rule?: 'blocking-sync-call';
+  /** An allocation profile's insight: `ms` holds this weight and `percent` is of everything allocated (absent: ms of CPU time). */
+  unit?: 'bytes' | 'objects';
 }
 
 /** d3-flame-graph's input shape plus what the tooltip and click need. */

@@ -5,7 +5,7 @@
 import type { Aggregates, FunctionIndex, ResolvedFunction } from './aggregate';
 import { costUnder, siteOf, type CostUnder, type SiteKey, type UserFrames } from './attribution';
 import type { SourceCalls } from './callLines';
-import { formatCost, percentOf } from '../../shared/format';
+import { formatCostIn, percentOf, type WeightUnit } from '../../shared/format';
 import type { Insight, InsightId, NormalizedProfile } from '../model/types';
 
 /** GC share of CPU at or above which seed 001's advice applies (the incident had 27%). */
@@ -60,7 +60,13 @@ interface Detector {
   seed: Insight['seed'];
   title: string;
   matches: (f: ResolvedFunction) => boolean;
+  /** `measured` is "took 1.20 s (…% of CPU time…)" or, in an allocation profile, "allocated 57.0 MiB (…% of allocated bytes)". */
   advice: (measured: string, where: string) => string;
+  /**
+   * Whether what the code allocates says something about the incident: hydrating documents and
+   * copying process.env do it by building objects; reading the clock allocates nothing worth a word.
+   */
+  forAllocations: boolean;
 }
 
 const DETECTORS: Detector[] = [
@@ -69,8 +75,9 @@ const DETECTORS: Detector[] = [
     seed: '004',
     title: 'Mongoose document hydration is hot',
     matches: isMongooseHydration,
+    forAllocations: true,
     advice: (measured, where) =>
-      `Mongoose hydrating documents (completeMany/init/Document) took ${measured}${where}. ` +
+      `Mongoose hydrating documents (completeMany/init/Document) ${measured}${where}. ` +
       `In seed 004, reads without .lean() spent 2+ s in completeMany and .lean() made them at least 1.5x faster: ` +
       `add .lean() to queries whose documents are only read.`,
   },
@@ -79,8 +86,9 @@ const DETECTORS: Detector[] = [
     seed: '003',
     title: 'normalizeSpawnArguments copies process.env on every spawn',
     matches: isSpawnEnvWalk,
+    forAllocations: true,
     advice: (measured, where) =>
-      `child_process normalizeSpawnArguments (a for-in over process.env) took ${measured}${where}. ` +
+      `child_process normalizeSpawnArguments (a for-in over process.env) ${measured}${where}. ` +
       `In seed 003, pods with ~16k injected env vars spent 7.5 s there per execSync('free -m') and blocked requests for ~20 s: ` +
       `pass a small env ({ env: { PATH: process.env.PATH } }), use async exec, or set enableServiceLinks: false.`,
   },
@@ -89,15 +97,17 @@ const DETECTORS: Detector[] = [
     seed: '000',
     title: 'Date.now() is hot',
     matches: isDateNow,
+    forAllocations: false,
     advice: (measured, where) =>
-      `Reading the clock (Date.now(): the now builtin, Runtime_DateCurrentTime, clock_gettime in the vDSO) took ${measured}${where}. ` +
+      `Reading the clock (Date.now(): the now builtin, Runtime_DateCurrentTime, clock_gettime in the vDSO) ${measured}${where}. ` +
       `In seed 000 it was 10.3% of all ticks (494 ticks, 19.4% of C++) on 16 pm2 workers at 60-85% CPU, called per Redis message: ` +
       `read a coarse clock refreshed by setInterval(() => { now = Date.now(); }, 1000).unref() instead.`,
   },
 ];
 
-function measured(percent: number, ms: number): string {
-  return formatCost(ms, percent);
+/** "took 1.20 s (14.0% of CPU time, idle excluded)", "allocated 57.0 MiB (63.8% of allocated bytes)". */
+function measured(percent: number, value: number, unit: WeightUnit = 'ms'): string {
+  return `${unit === 'ms' ? 'took' : 'allocated'} ${formatCostIn(value, percent, unit)}`;
 }
 
 /** Self time of hot user lines that are Date.now() calls, most expensive first. */
@@ -197,7 +207,7 @@ function blockingSyncInsights(profile: NormalizedProfile, index: FunctionIndex, 
       seed: '003',
       title: `${call}() blocks the event loop while serving`,
       message:
-        `${call}() took ${measured(percent, site.ms)} after start-up, called from ${user.name || '(anonymous)'} at ${file}:${line}; ` +
+        `${call}() ${measured(percent, site.ms)} after start-up, called from ${user.name || '(anonymous)'} at ${file}:${line}; ` +
         `while it runs no request, message or timer is handled. Use the asynchronous ${moduleOf[site.func]}.${asyncName} ` +
         `(or move the work off the serving path). In seed 003 a sync call on a stats timer blocked requests for ~20 s; ` +
         `a json-server under load spent 27% of CPU in writeFileSync on its request path.`,
@@ -221,15 +231,19 @@ export function findInsights(
   calls: SourceCalls | null = null,
 ): Insight[] {
   const insights: Insight[] = [];
+  // An allocation profile's weights are bytes or objects: only insights whose incident shows in
+  // what code allocates are kept, and they say "allocated", in that unit, of all allocated.
+  const unit = profile.unit ?? 'ms';
+  const allocation = unit !== 'ms';
   const gc = aggregates.categories.gc;
   const gcShare = gcPercent(aggregates);
-  if (gcShare >= GC_PRESSURE_PERCENT) {
+  if (!allocation && gcShare >= GC_PRESSURE_PERCENT) {
     insights.push({
       id: 'gc-pressure',
       seed: '001',
       title: 'Garbage collection takes a large share of CPU',
       message:
-        `GC took ${measured(gcShare, gc.ms)}. In seed 001, Scavenge GC at 27% of CPU (988 of 1008 GCs, 47.7 s in 3 min) fell to 7.14% ` +
+        `GC ${measured(gcShare, gc.ms)}. In seed 001, Scavenge GC at 27% of CPU (988 of 1008 GCs, 47.7 s in 3 min) fell to 7.14% ` +
         `with node --max-semi-space-size=64 (GC time 47.7 s -> 11.8 s, QPS +10%); 128/256 MB gave little more and longer pauses.`,
       samples: gc.samples,
       ms: gc.ms,
@@ -238,6 +252,7 @@ export function findInsights(
     });
   }
   for (const detector of DETECTORS) {
+    if (allocation && !detector.forAllocations) continue;
     const cost: CostUnder = costUnder(profile, index, frames, (f) => detector.matches(index.functions[f]));
     let samples = cost.samples;
     let ms = cost.ms;
@@ -262,13 +277,15 @@ export function findInsights(
       id: detector.id,
       seed: detector.seed,
       title: detector.title,
-      message: detector.advice(measured(percent, ms), where),
+      message: detector.advice(measured(percent, ms, unit), where),
       samples,
       ms,
       percent,
       location,
+      ...(allocation ? { unit } : {}),
     });
   }
-  insights.push(...blockingSyncInsights(profile, index, frames, aggregates, calls));
+  // Blocking is time: what a sync call allocates is no measure of how long it held the event loop.
+  if (!allocation) insights.push(...blockingSyncInsights(profile, index, frames, aggregates, calls));
   return insights.sort((a, b) => b.ms - a.ms);
 }
