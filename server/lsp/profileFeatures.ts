@@ -96,7 +96,17 @@ export function hoverMarkdown(detail: LineDetail): string {
   if (detail.callLine !== null) {
     const call = detail.callLine;
     const how = call.found === 'fromSource' ? ' (the one call to it in this function, found in the source)' : '';
-    parts.push(`this call${unit === 'ms' ? '' : ' allocates'}: ${share(call.ms)}, in **${md(call.callee || '(anonymous)')}** and below${how}`);
+    const calls = call.calls ?? [];
+    const verb = unit === 'ms' ? '' : ' allocate';
+    if (calls.length >= 2) {
+      // Each call on the line its own figure; together once per sample (they differ when one runs under another).
+      const each = calls.map((c) => `**${md(c.callee || '(anonymous)')}** ${share(c.ms)}`).join(', ');
+      parts.push(`calls on this line${verb}: ${each}; together ${share(call.ms)}`);
+    } else if (call.untold === true) {
+      parts.push(`calls on this line${verb}: ${share(call.ms)}, in **${md(call.callee || '(anonymous)')}** and below (the profile shows one callee for more calls written here: the others were inlined or not sampled)`);
+    } else {
+      parts.push(`this call${unit === 'ms' ? '' : ' allocates'}: ${share(call.ms)}, in **${md(call.callee || '(anonymous)')}** and below${how}`);
+    }
   }
   for (const { cost, callers, callees } of detail.functions) {
     const inferred = cost.inferred === true ? ' (placed by its name: the profile recorded no URL)' : '';

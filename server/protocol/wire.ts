@@ -85,6 +85,22 @@ export interface CallLine {
   percent: number;
   /** How the line is known: recorded by the format (V8 log) or found as the one call to the callee in the caller's source (cpuprofile). */
   found: 'exactLine' | 'fromSource';
+  /**
+   * Each callee the profile shows called from this line, with the total under it (a sample counted
+   * once per callee), most expensive first: the line's calls told apart. `ms` above is all of them
+   * together (a sample once), so the two differ only when one call runs under another on the line.
+   */
+  calls?: CallOnLine[];
+  /** The caller's source makes more calls on this line than the profile shows callees (inlined, or too cheap to be sampled): `ms` is the cost of the calls on this line, not of one. */
+  untold?: boolean;
+}
+
+/** One callee called from a call line, and what ran under it. */
+export interface CallOnLine {
+  callee: string;
+  samples: number;
+  ms: number;
+  percent: number;
 }
 
 export type InsightId = 'gc-pressure' | 'mongoose-hydration' | 'spawn-env-walk' | 'date-now-hot' | 'blocking-sync-io';
