@@ -231,7 +231,15 @@ export function registerProfileFeatures(
         .filter((f) => f.line > 0)
         .map((f) => ({ name: f.name, line: f.line, column: Math.max(1, f.column), selfMs: f.selfMs, totalMs: f.totalMs, percent: f.totalPercent ?? 0, ...(f.inferred === true ? { inferred: true } : {}) })),
       callSites: costs?.callSites ?? [],
-      callLines: (costs?.callLines ?? []).map((c) => ({ line: c.line, callee: c.callee, ms: c.ms, percent: c.percent, found: c.found })),
+      callLines: (costs?.callLines ?? []).map((c) => ({
+        line: c.line,
+        callee: c.callee,
+        ms: c.ms,
+        percent: c.percent,
+        found: c.found,
+        ...(c.calls !== undefined ? { calls: c.calls } : {}),
+        ...(c.untold === true ? { untold: true } : {}),
+      })),
     };
   });
 

@@ -287,6 +287,9 @@ export interface CallLineHeat {
   percent: number;
   /** 'exactLine': recorded by the V8 log; 'fromSource': the one call to that name in the caller's source. */
   found: 'exactLine' | 'fromSource';
+  /** Each call on the line with its own figure, and whether the profile could not tell them apart (CallLine). */
+  calls?: CallOnLine[];
+  untold?: boolean;
 }
 
 export interface FileHeat {
