@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { profileSummary } from '../../test/unit/profileSummary';
 import type { FileHeat } from '../../server/protocol/wire';
-import { bucketColors, callNote, functionNote, heatBucket, lineNote, planHeat } from './heat';
+import { bucketColors, callLineNote, callNote, functionNote, heatBucket, joinNotes, lineNote, MAX_NOTE_CHARS, planHeat } from './heat';
 
 const summary = profileSummary();
 
@@ -61,6 +61,29 @@ describe('heat (client/presentation/heat.ts)', () => {
     assert.equal(callNote('', 7.2, 933), 'this call ((anonymous)): 933 ms · 7.20% CPU');
     assert.equal(functionNote(300 * 1024 * 1024, 366 * 1024 * 1024, 37, 'bytes', true), 'allocates 366 MiB · 37.0% of bytes (self 300 MiB) · placed by name (no URL in the profile)');
     assert.equal(functionNote(1.2, 42, 4.2), 'self 1.20 ms · total 42.0 ms · 4.20% CPU');
+  });
+
+  it('gives each call on a line its own figure, and says "calls on this line" when the profile cannot tell them apart', () => {
+    // messages.js:40 of the demo: parseEvents, getTimestamp and tally called from one line (933 ms together).
+    const calls = [
+      { callee: 'parseEvents', samples: 295, ms: 696, percent: 9.02 },
+      { callee: 'getTimestamp', samples: 58, ms: 151, percent: 1.95 },
+      { callee: 'tally', samples: 28, ms: 86.7, percent: 1.12 },
+    ];
+    assert.equal(callLineNote({ callee: 'parseEvents', ms: 933, percent: 12.1, calls }), 'parseEvents(): 696 ms · 9.02% CPU, getTimestamp(): 151 ms · 1.95% CPU, +1 more call');
+    // One callee measured for more calls written on the line: the figure is the line's calls, not one.
+    assert.equal(callLineNote({ callee: 'execSync', ms: 616, percent: 6.44, calls: [{ callee: 'execSync', samples: 9, ms: 616, percent: 6.44 }], untold: true }), 'calls on this line (execSync…): 616 ms · 6.44% CPU');
+    assert.equal(callLineNote({ callee: 'parse', ms: 10, percent: 1, calls: [{ callee: 'parse', samples: 1, ms: 10, percent: 1 }] }), 'this call (parse): 10.0 ms · 1.00% CPU');
+    assert.equal(callLineNote({ callee: 'a', ms: 3 * 1024 * 1024, percent: 7.2, calls: [{ callee: 'a', samples: 1, ms: 2 * 1024 * 1024, percent: 4.8 }, { callee: 'b', samples: 1, ms: 1024 * 1024, percent: 2.4 }] }, 'bytes'), 'a(): allocates 2.00 MiB · 4.80% of bytes, b(): allocates 1.00 MiB · 2.40% of bytes');
+  });
+
+  it('keeps a line\'s notes short: whole parts up to the cap, the rest counted', () => {
+    const part = (i: number) => `part ${i}: ${'x'.repeat(40)}`;
+    const joined = joinNotes([part(1), part(2), part(3), part(4)]);
+    assert.equal(joined, `${part(1)}  |  ${part(2)}  |  +2 more (hover)`);
+    assert.ok(joined.length <= MAX_NOTE_CHARS + '  |  +2 more (hover)'.length);
+    assert.equal(joinNotes([part(1)]), part(1));
+    assert.equal(joinNotes(['y'.repeat(500)]).length, MAX_NOTE_CHARS);
   });
 
   it('colours a hotter bucket more strongly', () => {

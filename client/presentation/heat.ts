@@ -1,7 +1,7 @@
 // What heat looks like: the buckets a line's share falls in, their colours, the end-of-line
 // notes, and the plan of what to draw on one file. No vscode import: client/decorations.ts turns
 // the plan into decorations, and the unit tests read it directly.
-import type { FileHeat } from '../../server/protocol/wire';
+import type { CallLine, FileHeat } from '../../server/protocol/wire';
 import { formatMs, formatPercent, formatWeight, SHARE_OF_SHORT, type WeightUnit } from '../../server/shared/format';
 
 /** Decoration types cannot vary their background per range, so heat is quantized into buckets. */
@@ -41,6 +41,48 @@ export function callNote(callee: string, percent: number, ms: number, unit: Weig
   return unit === 'ms' ? `this call (${name}): ${formatMs(ms)} · ${formatPercent(percent)} ${SHARE_OF_SHORT}` : `this call (${name}): allocates ${amount(ms, unit)} · ${formatPercent(percent)} of ${unit}`;
 }
 
+/** Calls named in one note; the rest are counted (the hover lists them all). */
+const CALLS_NAMED = 2;
+
+/** "696 ms · 9.03% CPU", "allocates 3.00 MiB · 7.20% of bytes". */
+function figure(percent: number, ms: number, unit: WeightUnit): string {
+  return unit === 'ms' ? `${formatMs(ms)} · ${formatPercent(percent)} ${SHARE_OF_SHORT}` : `allocates ${amount(ms, unit)} · ${formatPercent(percent)} of ${unit}`;
+}
+
+/**
+ * The note of a line that makes calls: one call told apart, "this call (parseEvents): 696 ms ·
+ * 9.03% CPU"; several, each its own figure, "parseEvents(): 696 ms · 9.03% CPU, getTimestamp():
+ * 151 ms · 1.96% CPU, +1 more call"; calls the profile cannot tell apart (more calls in the source
+ * than callees measured), "calls on this line (parseEvents…): 933 ms · 12.1% CPU".
+ */
+export function callLineNote(call: Pick<CallLine, 'callee' | 'ms' | 'percent' | 'calls' | 'untold'>, unit: WeightUnit = 'ms'): string {
+  const calls = call.calls ?? [];
+  if (calls.length >= 2) {
+    const named = calls.slice(0, CALLS_NAMED).map((c) => `${c.callee || '(anonymous)'}(): ${figure(c.percent, c.ms, unit)}`);
+    const rest = calls.length - CALLS_NAMED;
+    return named.join(', ') + (rest > 0 ? `, +${rest} more call${rest === 1 ? '' : 's'}` : '');
+  }
+  if (call.untold === true) return `calls on this line (${call.callee || '(anonymous)'}…): ${figure(call.percent, call.ms, unit)}`;
+  return callNote(call.callee, call.percent, call.ms, unit);
+}
+
+/** A note longer than this is cut at a part boundary and says how many parts the hover has besides. */
+export const MAX_NOTE_CHARS = 140;
+
+/** Joins a line's notes ("  |  "), keeping whole parts within MAX_NOTE_CHARS (the first always). */
+export function joinNotes(parts: string[]): string {
+  let text = parts[0] ?? '';
+  let kept = 1;
+  for (; kept < parts.length; kept++) {
+    const next = `${text}  |  ${parts[kept]}`;
+    if (next.length > MAX_NOTE_CHARS) break;
+    text = next;
+  }
+  if (text.length > MAX_NOTE_CHARS) text = `${text.slice(0, MAX_NOTE_CHARS - 1)}…`;
+  const left = parts.length - kept;
+  return left > 0 ? `${text}  |  +${left} more (hover)` : text;
+}
+
 /** "self 1.20 ms · total 42.0 ms · 4.20% CPU" (the share is the total's, like the hover's), or for an allocation profile "allocates 366 MiB · 37.0% of bytes (self 300 MiB)". */
 export function functionNote(selfMs: number, totalMs: number, percent: number, unit: WeightUnit = 'ms', inferred = false): string {
   if (unit === 'ms') return `self ${formatMs(selfMs)} · total ${formatMs(totalMs)} · ${formatPercent(percent)} ${SHARE_OF_SHORT}`;
@@ -75,11 +117,11 @@ export function planHeat(heat: FileHeat, thresholdPercent: number, lineCount: nu
     .filter((c) => inFile(c.line) && c.percent >= thresholdPercent)
     .sort((a, b) => b.percent - a.percent)
     .slice(0, MAX_LINE_NOTES);
-  for (const c of hottestCalls) add(c.line, callNote(c.callee, c.percent, c.ms, unit));
+  for (const c of hottestCalls) add(c.line, callLineNote(c, unit));
   return {
     lines,
     callLines,
-    notes: [...notes].sort((a, b) => a[0] - b[0]).map(([line, texts]) => ({ line, text: texts.join('  |  ') })),
+    notes: [...notes].sort((a, b) => a[0] - b[0]).map(([line, texts]) => ({ line, text: joinNotes(texts) })),
   };
 }
 

@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import type { OverviewResult } from '../../server/protocol/wire';
 import type { AttributedLibraryCost, CallSite, FunctionCost, Insight } from '../../server/protocol/wire';
-import { formatCost, formatCostShort, formatMs, formatPercent, formatWeight, percentOf } from '../../server/shared/format';
+import { formatCost, formatCostIn, formatCostShort, formatCostShortIn, formatMs, formatPercent, formatWeight, percentOf } from '../../server/shared/format';
 
 /** Items per section: a review starts with the top of the list; the flame graph has the rest. */
 export const MAX_ITEMS = 15;
@@ -149,14 +149,15 @@ export function overviewRow(node: OverviewNode, o: OverviewResult | null): Overv
     case 'library': {
       const l = node.value;
       const percent = cpuMs > 0 ? percentOf(l.ms, cpuMs) : null;
-      return placeRow(l.name, l, 'package', `${formatCostShort(l.ms, percent)} · ${l.category}`, `${location(l.file, l.line)}\n${formatCost(l.ms, percent)} under this call, ${l.samples} samples (${l.category})`);
+      const counted = unit === 'ms' ? `, ${l.samples} samples` : '';
+      return placeRow(l.name, l, 'package', `${formatCostShortIn(l.ms, percent, unit)} · ${l.category}`, `${location(l.file, l.line)}\n${formatCostIn(l.ms, percent, unit)} under this call${counted} (${l.category})`);
     }
     case 'insight': {
       const i = node.value;
       return {
         label: i.title,
-        description: formatCostShort(i.ms, i.percent),
-        tooltip: `${formatCost(i.ms, i.percent)}\n\n${i.message}`,
+        description: formatCostShortIn(i.ms, i.percent, i.unit ?? 'ms'),
+        tooltip: `${formatCostIn(i.ms, i.percent, i.unit ?? 'ms')}\n\n${i.message}`,
         markdownTooltip: true,
         collapsible: 'none',
         icon: 'lightbulb',

@@ -82,16 +82,21 @@ export interface JsonFinding {
  * the fields are named by the unit (`selfBytes`/`totalBytes`, `selfObjects`/`totalObjects`) and
  * `unit` says which. `percent` is a share of the profile's total either way.
  */
-export type JsonCost =
-  | { selfMs: number; totalMs: number; percent: number; deferred?: MeasuredCost['deferred']; allocated?: MeasuredCost['allocated'] }
-  | { selfBytes: number; totalBytes: number; percent: number; unit: 'bytes' }
-  | { selfObjects: number; totalObjects: number; percent: number; unit: 'objects' };
+/** `basis`: which code the figure is the cost of (the calls on the finding's line, the line, or `function`, its enclosing function). */
+type JsonBasis = { basis?: MeasuredCost['basis']; function?: string };
+export type JsonCost = JsonBasis &
+  (
+    | { selfMs: number; totalMs: number; percent: number; deferred?: MeasuredCost['deferred']; allocated?: MeasuredCost['allocated'] }
+    | { selfBytes: number; totalBytes: number; percent: number; unit: 'bytes' }
+    | { selfObjects: number; totalObjects: number; percent: number; unit: 'objects' }
+  );
 
 export function jsonCost(cost: MeasuredCost): JsonCost {
+  const basis: JsonBasis = { ...(cost.basis !== undefined ? { basis: cost.basis } : {}), ...(cost.functionName !== undefined ? { function: cost.functionName } : {}) };
   // The precision of `hotframe profile --format json`: one figure, one set of digits, in every output.
-  if (cost.unit === 'bytes') return { selfBytes: round(cost.selfMs), totalBytes: round(cost.totalMs), percent: roundPercent(cost.percent), unit: 'bytes' };
-  if (cost.unit === 'objects') return { selfObjects: round(cost.selfMs), totalObjects: round(cost.totalMs), percent: roundPercent(cost.percent), unit: 'objects' };
-  const json: JsonCost = { selfMs: round(cost.selfMs), totalMs: round(cost.totalMs), percent: roundPercent(cost.percent) };
+  if (cost.unit === 'bytes') return { selfBytes: round(cost.selfMs), totalBytes: round(cost.totalMs), percent: roundPercent(cost.percent), unit: 'bytes', ...basis };
+  if (cost.unit === 'objects') return { selfObjects: round(cost.selfMs), totalObjects: round(cost.totalMs), percent: roundPercent(cost.percent), unit: 'objects', ...basis };
+  const json: JsonCost & { selfMs: number } = { selfMs: round(cost.selfMs), totalMs: round(cost.totalMs), percent: roundPercent(cost.percent), ...basis };
   if (cost.deferred !== undefined) json.deferred = { ...cost.deferred, ms: round(cost.deferred.ms), percent: roundPercent(cost.deferred.percent) };
   if (cost.allocated !== undefined) json.allocated = { ...cost.allocated, amount: round(cost.allocated.amount), percent: roundPercent(cost.allocated.percent) };
   return json;

@@ -112,7 +112,9 @@ function cpuReportJson(report: ProfileReport, top: number): Record<string, unkno
     callSites: report.callSites
       .slice(0, top)
       .map((s) => ({ ...s, ms: round(s.ms), percent: roundPercent(s.percent), libraries: s.libraries.map((l) => ({ ...l, ms: round(l.ms) })) })),
-    callLines: report.callLines.slice(0, top).map((c) => ({ ...c, ms: round(c.ms), percent: roundPercent(c.percent) })),
+    callLines: report.callLines
+      .slice(0, top)
+      .map((c) => ({ ...c, ms: round(c.ms), percent: roundPercent(c.percent), ...(c.calls !== undefined ? { calls: c.calls.map((call) => ({ ...call, ms: round(call.ms), percent: roundPercent(call.percent) })) } : {}) })),
     insights: report.insights.map(insightJson),
     unresolvedFiles: report.unresolvedFiles,
     dependencySources: report.dependencySources,

@@ -91,7 +91,11 @@ export function profileText(name: string, report: ProfileReport, top: number, ro
     out.push('', `Call lines (${under} under the calls made on a user line; "source": the line is the one call to that name in the caller)`);
     for (const call of report.callLines.slice(0, top)) {
       const how = call.found === 'fromSource' ? '  (source)' : '';
-      out.push(`  ${pad(amount(call.ms, unit), 10)} ${pad(formatPercent(call.percent), 7)}  ${where(call.file, call.line, root)}  ${printable(call.function || '(anonymous)')} → ${printable(call.callee || '(anonymous)')}${how}`);
+      // Several callees on one line: each its own figure (the line's figure counts a sample once).
+      const calls = call.calls ?? [];
+      const callees = calls.length >= 2 ? calls.map((c) => `${printable(c.callee || '(anonymous)')} ${amount(c.ms, unit)}`).join(', ') : printable(call.callee || '(anonymous)');
+      const untold = call.untold === true ? '  (more calls on this line than callees in the profile: not told apart)' : '';
+      out.push(`  ${pad(amount(call.ms, unit), 10)} ${pad(formatPercent(call.percent), 7)}  ${where(call.file, call.line, root)}  ${printable(call.function || '(anonymous)')} → ${callees}${how}${untold}`);
     }
   }
   if (report.insights.length > 0) {

@@ -95,7 +95,7 @@ function insightResults(report: AnalyzeReport, ruleIndex: Map<string, number>) {
         message: { text: insight.message },
         locations: [{ physicalLocation: { artifactLocation: { uri: relativeUri(location.file), uriBaseId: '%SRCROOT%' }, region: { startLine: location.line } } }],
         partialFingerprints: { primaryLocationLineHash: `${hash}:1` },
-        properties: { ms: insight.ms, percent: insight.percent, shareOf: report.profile?.shareOf },
+        properties: { [insight.unit ?? 'ms']: insight.ms, percent: insight.percent, shareOf: report.profile?.shareOf },
       },
     ];
   });

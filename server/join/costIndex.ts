@@ -1,5 +1,8 @@
-// Joins static findings with measured profile cost ("findings ranked by what they cost"): the
-// cost of a finding's line when the line has samples, else of its enclosing function.
+// Joins static findings with measured profile cost ("findings ranked by what they cost"), the one
+// join the CLI (analyze, its JSON and SARIF) and the editor use: the calls made on a finding's line
+// (its call line: a statSync call costs what runs under it, however little the line's own
+// statements take), else the line's own cost, else its enclosing function's total; the cost says
+// which (`basis`).
 import { resolve } from 'node:path';
 
 import type { Finding, RuleId, Severity } from '../../rules/api';
@@ -9,9 +12,16 @@ import type { CostTable, DeferredCost, FileCosts, FunctionCost, InsightId, Repor
 
 export type { CostTable, DeferredCost, FileCosts };
 
+/** What a finding's cost measures: the calls on its line (and the line's own time), the line alone, or its enclosing function. */
+export type CostBasis = 'callLine' | 'line' | 'function';
+
 export interface MeasuredCost {
   selfMs: number;
   totalMs: number;
+  /** Which code `totalMs` is the cost of (absent in costs built before the basis was said: read as 'line'). */
+  basis?: CostBasis;
+  /** basis 'function': the enclosing function's name. */
+  functionName?: string;
   /** totalMs as a share of the profile's CPU time (idle excluded), 0..100. */
   percent: number;
   /** Present when the finding's rule is about work the profile measured elsewhere (see DeferredCost). */
@@ -29,6 +39,9 @@ export interface AllocatedCost {
   /** Share of everything the allocation profile holds, 0..100. */
   percent: number;
   unit: 'bytes' | 'objects';
+  /** Which code `amount` is the allocation of (the allocation profile's own join). */
+  basis?: CostBasis;
+  functionName?: string;
 }
 
 export interface CostIndex {
@@ -66,9 +79,21 @@ export function severityWithCost(severity: Severity, cost: MeasuredCost | null |
   return cost != null && rankingPercent(cost) >= hotThresholdPercent ? RAISED[severity] : severity;
 }
 
-/** "allocates 366 MiB, 37.0% of allocated bytes". */
-function describeAllocated(amount: number, percent: number, unit: 'bytes' | 'objects'): string {
-  return `allocates ${formatWeight(amount, unit)}, ${formatPercent(percent)} of allocated ${unit}`;
+/** "allocates 366 MiB in the calls on this line, 37.0% of allocated bytes". */
+function describeAllocated(cost: AllocatedCost): string {
+  return `allocates ${formatWeight(cost.amount, cost.unit)}${basisText(cost)}, ${formatPercent(cost.percent)} of allocated ${cost.unit}`;
+}
+
+/** " in the calls on this line", " on this line", " in its function handler": which code a figure is the cost of. */
+function basisText(cost: Pick<MeasuredCost, 'basis' | 'functionName'>): string {
+  switch (cost.basis) {
+    case 'callLine':
+      return ' in the calls on this line';
+    case 'function':
+      return ` in its function ${cost.functionName || '(anonymous)'}`;
+    default:
+      return ' on this line';
+  }
 }
 
 /**
@@ -78,12 +103,12 @@ function describeAllocated(amount: number, percent: number, unit: 'bytes' | 'obj
  */
 export function describeCost(cost: MeasuredCost): string {
   // Code that allocates heavily says how much (an allocation profile loaded).
-  if (cost.unit !== undefined) return describeAllocated(cost.totalMs, cost.percent, cost.unit);
-  const allocated = cost.allocated === undefined ? '' : `; ${describeAllocated(cost.allocated.amount, cost.allocated.percent, cost.allocated.unit)}`;
-  const own = `${formatMs(cost.totalMs)}, ${formatShare(cost.percent)}`;
+  if (cost.unit !== undefined) return describeAllocated({ amount: cost.totalMs, percent: cost.percent, unit: cost.unit, basis: cost.basis, functionName: cost.functionName });
+  const allocated = cost.allocated === undefined ? '' : `; ${describeAllocated(cost.allocated)}`;
+  const own = `${formatMs(cost.totalMs)}${basisText(cost)}, ${formatShare(cost.percent)}`;
   if (cost.deferred === undefined) return own + allocated;
   const { label, ms, percent } = cost.deferred;
-  return `${formatMs(cost.totalMs)} here; ${label} after the query: ${formatMs(ms)}, ${formatShare(percent)}${allocated}`;
+  return `${formatMs(cost.totalMs)}${basisText(cost)}; ${label} after the query: ${formatMs(ms)}, ${formatShare(percent)}${allocated}`;
 }
 
 function enclosingCost(costs: FileCosts, enclosing: NonNullable<Finding['enclosingFunction']>): FunctionCost | null {
@@ -118,19 +143,26 @@ export function costIndexOf(table: CostTable): CostIndex {
     if (costs === undefined) return null;
     const line = finding.range.loc.start.line;
     const lineCost = costs.lines.find((l) => l.line === line);
+    const selfMs = lineCost?.selfMs ?? 0;
+    // The calls made on the line, with everything under them (recorded by a V8 log, found in the
+    // source for a .cpuprofile or an allocation profile), plus the line's own time.
+    const callLine = costs.callLines.find((c) => c.line === line);
+    if (callLine !== undefined && callLine.samples > 0) {
+      const totalMs = selfMs + callLine.ms;
+      return { selfMs, totalMs, percent: percent(totalMs), basis: 'callLine' };
+    }
     // Library time charged to a call on this line belongs to the line too (execSync's spawn
     // cost), when the profile recorded the call's line rather than only its function.
     const calls = costs.callSites.filter((s) => s.line === line && s.exactLine === true);
     const lineSamples = (lineCost?.selfSamples ?? 0) + calls.reduce((sum, s) => sum + s.samples, 0);
     if (lineSamples > 0) {
-      const selfMs = lineCost?.selfMs ?? 0;
       const totalMs = selfMs + calls.reduce((sum, s) => sum + s.ms, 0);
-      return { selfMs, totalMs, percent: percent(totalMs) };
+      return { selfMs, totalMs, percent: percent(totalMs), basis: 'line' };
     }
     if (finding.enclosingFunction === null) return null;
     const fn = enclosingCost(costs, finding.enclosingFunction);
     if (fn === null || fn.totalSamples === 0) return null;
-    return { selfMs: fn.selfMs, totalMs: fn.totalMs, percent: percent(fn.totalMs) };
+    return { selfMs: fn.selfMs, totalMs: fn.totalMs, percent: percent(fn.totalMs), basis: 'function', functionName: fn.name };
   };
   return {
     costOf: (filePath, finding) => {
@@ -152,7 +184,9 @@ export function joinAllocationCosts(cpu: CostIndex, allocation: CostIndex): Cost
       const allocatedCost = allocation.costOf(filePath, finding);
       if (allocatedCost === null || allocatedCost.unit === undefined) return own;
       if (own === null) return allocatedCost;
-      return { ...own, allocated: { amount: allocatedCost.totalMs, percent: allocatedCost.percent, unit: allocatedCost.unit } };
+      const { basis, functionName } = allocatedCost;
+      const which = { ...(basis !== undefined ? { basis } : {}), ...(functionName !== undefined ? { functionName } : {}) };
+      return { ...own, allocated: { amount: allocatedCost.totalMs, percent: allocatedCost.percent, unit: allocatedCost.unit, ...which } };
     },
   };
 }

@@ -8,7 +8,7 @@ import type { Connection, Hover, Position } from 'vscode-languageserver';
 
 import type { Finding } from '../../rules/api';
 import { costIndexOf, joinAllocationCosts, type CostIndex, type CostTable, type MeasuredCost } from '../join/costIndex';
-import { formatCost, formatMs, formatPercent, formatWeight, percentOf } from '../shared/format';
+import { formatCost, formatCostIn, formatMs, formatPercent, formatWeight, percentOf } from '../shared/format';
 import { uriToPath } from '../shared/paths';
 import { oneLine } from '../profile/analysis/session';
 import { Requests, type FileHeatParams, type LoadProfileParams } from '../protocol/lsp';
@@ -96,7 +96,17 @@ export function hoverMarkdown(detail: LineDetail): string {
   if (detail.callLine !== null) {
     const call = detail.callLine;
     const how = call.found === 'fromSource' ? ' (the one call to it in this function, found in the source)' : '';
-    parts.push(`this call${unit === 'ms' ? '' : ' allocates'}: ${share(call.ms)}, in **${md(call.callee || '(anonymous)')}** and below${how}`);
+    const calls = call.calls ?? [];
+    const verb = unit === 'ms' ? '' : ' allocate';
+    if (calls.length >= 2) {
+      // Each call on the line its own figure; together once per sample (they differ when one runs under another).
+      const each = calls.map((c) => `**${md(c.callee || '(anonymous)')}** ${share(c.ms)}`).join(', ');
+      parts.push(`calls on this line${verb}: ${each}; together ${share(call.ms)}`);
+    } else if (call.untold === true) {
+      parts.push(`calls on this line${verb}: ${share(call.ms)}, in **${md(call.callee || '(anonymous)')}** and below (the profile shows one callee for more calls written here: the others were inlined or not sampled)`);
+    } else {
+      parts.push(`this call${unit === 'ms' ? '' : ' allocates'}: ${share(call.ms)}, in **${md(call.callee || '(anonymous)')}** and below${how}`);
+    }
   }
   for (const { cost, callers, callees } of detail.functions) {
     const inferred = cost.inferred === true ? ' (placed by its name: the profile recorded no URL)' : '';
@@ -223,7 +233,15 @@ export function registerProfileFeatures(
         .filter((f) => f.line > 0)
         .map((f) => ({ name: f.name, line: f.line, column: Math.max(1, f.column), selfMs: f.selfMs, totalMs: f.totalMs, percent: f.totalPercent ?? 0, ...(f.inferred === true ? { inferred: true } : {}) })),
       callSites: costs?.callSites ?? [],
-      callLines: (costs?.callLines ?? []).map((c) => ({ line: c.line, callee: c.callee, ms: c.ms, percent: c.percent, found: c.found })),
+      callLines: (costs?.callLines ?? []).map((c) => ({
+        line: c.line,
+        callee: c.callee,
+        ms: c.ms,
+        percent: c.percent,
+        found: c.found,
+        ...(c.calls !== undefined ? { calls: c.calls } : {}),
+        ...(c.untold === true ? { untold: true } : {}),
+      })),
     };
   });
 
@@ -284,7 +302,7 @@ export function registerProfileFeatures(
           message: `${insight.title}: ${insight.message}`,
           insightId: insight.id,
           rule: insight.rule,
-          cost: formatCost(insight.ms, insight.percent),
+          cost: formatCostIn(insight.ms, insight.percent, insight.unit ?? 'ms'),
         }));
     },
   };

@@ -85,6 +85,22 @@ export interface CallLine {
   percent: number;
   /** How the line is known: recorded by the format (V8 log) or found as the one call to the callee in the caller's source (cpuprofile). */
   found: 'exactLine' | 'fromSource';
+  /**
+   * Each callee the profile shows called from this line, with the total under it (a sample counted
+   * once per callee), most expensive first: the line's calls told apart. `ms` above is all of them
+   * together (a sample once), so the two differ only when one call runs under another on the line.
+   */
+  calls?: CallOnLine[];
+  /** The caller's source makes more calls on this line than the profile shows callees (inlined, or too cheap to be sampled): `ms` is the cost of the calls on this line, not of one. */
+  untold?: boolean;
+}
+
+/** One callee called from a call line, and what ran under it. */
+export interface CallOnLine {
+  callee: string;
+  samples: number;
+  ms: number;
+  percent: number;
 }
 
 export type InsightId = 'gc-pressure' | 'mongoose-hydration' | 'spawn-env-walk' | 'date-now-hot' | 'blocking-sync-io';
@@ -103,6 +119,8 @@ export interface Insight {
   location: { file: string; line: number } | null;
   /** The static rule that flags the same code; a finding of it on `location`'s line carries this insight. */
   rule?: 'blocking-sync-call';
+  /** An allocation profile's insight: `ms` holds this weight and `percent` is of everything allocated (absent: ms of CPU time). */
+  unit?: 'bytes' | 'objects';
 }
 
 /** d3-flame-graph's input shape plus what the tooltip and click need. */
@@ -269,6 +287,9 @@ export interface CallLineHeat {
   percent: number;
   /** 'exactLine': recorded by the V8 log; 'fromSource': the one call to that name in the caller's source. */
   found: 'exactLine' | 'fromSource';
+  /** Each call on the line with its own figure, and whether the profile could not tell them apart (CallLine). */
+  calls?: CallOnLine[];
+  untold?: boolean;
 }
 
 export interface FileHeat {

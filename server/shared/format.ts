@@ -105,3 +105,25 @@ export function formatObjects(count: number): string {
 export function formatWeight(value: number, unit: Exclude<WeightUnit, 'ms'>): string {
   return unit === 'bytes' ? formatBytes(value) : formatObjects(value);
 }
+
+/** A figure in its profile's unit: "1.20 s", "57.0 MiB", "1,234 objects". */
+export function formatAmount(value: number, unit: WeightUnit): string {
+  return unit === 'ms' ? formatMs(value) : formatWeight(value, unit);
+}
+
+/** What a profile's shares are of, in full: "% of CPU time, idle excluded", "% of allocated bytes". */
+export function shareOfIn(unit: WeightUnit): string {
+  return unit === 'ms' ? SHARE_OF : `% of allocated ${unit}`;
+}
+
+/** `formatCost` in the profile's unit: "1.20 s (14.0% of CPU time, idle excluded)", "57.0 MiB (63.8% of allocated bytes)". */
+export function formatCostIn(value: number, percent: number | null, unit: WeightUnit): string {
+  if (unit === 'ms') return formatCost(value, percent);
+  return `${formatWeight(value, unit)} (${formatPercent(percent ?? 0)} of allocated ${unit})`;
+}
+
+/** `formatCostShort` in the profile's unit: "1.20 s · 14.0% CPU", "57.0 MiB · 63.8% of bytes". */
+export function formatCostShortIn(value: number, percent: number | null, unit: WeightUnit): string {
+  if (unit === 'ms') return formatCostShort(value, percent);
+  return `${formatWeight(value, unit)} · ${formatPercent(percent ?? 0)} of ${unit}`;
+}

@@ -170,7 +170,7 @@ describe('hotframe analyze', function () {
     assert.deepEqual(JSON.parse(run.stdout).findings, [
       // 30 ms of 99 ms CPU time (the reader gives the last sample no time): hot, so raised one step as in the editor.
       // The percent to 1e-6, as `hotframe profile --format json` gives every share.
-      { ...lean('routes/b.js', 'error'), cost: { selfMs: 30, totalMs: 30, percent: 30.30303 } },
+      { ...lean('routes/b.js', 'error'), cost: { selfMs: 30, totalMs: 30, percent: 30.30303, basis: 'line' } },
       { ...lean('routes/a.js'), cost: null },
     ]);
     // A CPU profile is no allocation profile to join.
@@ -179,7 +179,7 @@ describe('hotframe analyze', function () {
     const text = await analyze(dir, 'routes', '--profile', 'app.cpuprofile');
     assert.deepEqual(
       text.stdout.split('\n').slice(0, 2).map((line) => line.slice(0, 16) + ' ... ' + line.slice(line.indexOf('[mongoose'))),
-      ['routes/b.js:6:18 ... [mongoose-missing-lean]  (30.0 ms, 30.3% of CPU time, idle excluded)', 'routes/a.js:6:18 ... [mongoose-missing-lean]  (not in profile)'],
+      ['routes/b.js:6:18 ... [mongoose-missing-lean]  (30.0 ms on this line, 30.3% of CPU time, idle excluded)', 'routes/a.js:6:18 ... [mongoose-missing-lean]  (not in profile)'],
     );
     rmSync(dir, { recursive: true, force: true });
   });
@@ -226,9 +226,9 @@ describe('hotframe analyze', function () {
     const run = await analyze(dir, 'routes', '--profile', 'alloc.heapprofile', '--format', 'json');
     assert.equal(run.stderr, '');
     const [finding] = JSON.parse(run.stdout).findings;
-    assert.deepEqual(finding.cost, { selfBytes: 3 * 1024 * 1024, totalBytes: 3 * 1024 * 1024, percent: 75, unit: 'bytes' });
+    assert.deepEqual(finding.cost, { selfBytes: 3 * 1024 * 1024, totalBytes: 3 * 1024 * 1024, percent: 75, unit: 'bytes', basis: 'function', function: '(anonymous)' });
     const text = await analyze(dir, 'routes', '--profile', 'alloc.heapprofile');
-    assert.match(text.stdout.split('\n')[0], /\(allocates 3\.00 MiB, 75\.0% of allocated bytes\)$/);
+    assert.match(text.stdout.split('\n')[0], /\(allocates 3\.00 MiB in its function \(anonymous\), 75\.0% of allocated bytes\)$/);
     rmSync(dir, { recursive: true, force: true });
   });
 

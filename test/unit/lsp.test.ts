@@ -595,7 +595,7 @@ describe('language server ranking by a loaded profile', function () {
     const raising = waitForPublish(client, hot, (d) => d.length === 1 && d[0].severity === 1);
     await client.connection.sendRequest('hotframe/loadProfile', { path: join(dir, 'app.cpuprofile'), role: 'primary', pathMappings: [], roots: [dir] });
     const [raised] = await raising;
-    assert.equal(raised.message, plain.message + ' — 30.0 ms, 30.3% of CPU time, idle excluded in this profile');
+    assert.equal(raised.message, plain.message + ' — 30.0 ms on this line, 30.3% of CPU time, idle excluded in this profile');
     assert.deepEqual(raised.range, plain.range);
     // The cold file was republished too, unchanged: 0 of its samples are on the finding's line.
     const coldNow = client.published.filter((p) => p.uri === cold).at(-1)!;
@@ -642,7 +642,7 @@ describe('language server ranking by a loaded profile', function () {
     const insight = published.find((d) => d.code === 'profile-insight' && (d.data as { insightId?: string }).insightId === 'spawn-env-walk')!;
     // No samples on line 3 itself: the cost is that of `stats`, 60 of 100 samples.
     // ...and loud with it: the profile shows the code hot, which raises it to a warning (2) with its cost.
-    assert.deepEqual([finding.code, finding.severity, finding.message], ['spawn-without-env', 2, plain.message + ' — 60.0 ms, 100% of CPU time, idle excluded in this profile']);
+    assert.deepEqual([finding.code, finding.severity, finding.message], ['spawn-without-env', 2, plain.message + ' — 60.0 ms in its function stats, 100% of CPU time, idle excluded in this profile']);
     assert.deepEqual([insight.code, insight.severity, insight.source, insight.data], ['profile-insight', 3, 'hotframe', { insightId: 'spawn-env-walk' }]);
     assert.deepEqual(insight.range, { start: { line: 1, character: 0 }, end: { line: 1, character: 'function stats() {'.length } });
     assert.match(insight.message, /^normalizeSpawnArguments copies process\.env on every spawn: Copying process\.env for child processes \(normalizeSpawnArguments\) took .* Pass a small env/);
@@ -720,7 +720,7 @@ describe('language server: an allocation profile joined to the CPU profile (issu
     const cpuOnly = waitForPublish(client, uri, () => true);
     await load('gc.cpuprofile', 'primary');
     const cpuFinding = (await cpuOnly).find((d) => d.code === 'blocking-sync-call')!;
-    const cpuCost = / — ([\d.]+ (?:µs|ms|s), [\d.]+% of CPU time, idle excluded) in this profile$/.exec(cpuFinding.message)?.[1];
+    const cpuCost = / — ([\d.]+ (?:µs|ms|s)(?: (?:on|in) [^,]+)?, [\d.]+% of CPU time, idle excluded) in this profile$/.exec(cpuFinding.message)?.[1];
     assert.ok(cpuFinding.message === plain.message || cpuCost !== undefined, cpuFinding.message);
     let overview = (await client.connection.sendRequest('hotframe/overview')) as { allocation: { name: string } | null; insights: { id: string; message: string }[] };
     const gcAlone = overview.insights.find((i) => i.id === 'gc-pressure');
@@ -748,9 +748,9 @@ describe('language server: an allocation profile joined to the CPU profile (issu
     // The finding keeps its CPU cost and says what its code allocates, the figures of
     // `hotframe analyze --profile garbage.heapprofile`; allocating nearly all the bytes raises it.
     const finding = joined.find((d) => d.code === 'blocking-sync-call')!;
-    const cliAllocated = /\((allocates [\d.]+ [KMG]iB, [\d.]+% of allocated bytes)\)/.exec(hotframe('analyze', 'garbageRoute.js', '--profile', 'profiles/garbage.heapprofile', '--root', dir))?.[1];
+    const cliAllocated = /\((allocates [\d.]+ [KMG]iB(?: (?:on|in) [^,]+)?, [\d.]+% of allocated bytes)\)/.exec(hotframe('analyze', 'garbageRoute.js', '--profile', 'profiles/garbage.heapprofile', '--root', dir))?.[1];
     assert.ok(cliAllocated, 'the CLI says what the finding allocates');
-    const joinedCost = new RegExp(`^ — ([\\d.]+ (?:µs|ms|s), [\\d.]+% of CPU time, idle excluded); ${cliAllocated.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} in the loaded profiles$`).exec(finding.message.slice(plain.message.length));
+    const joinedCost = new RegExp(`^ — ([\\d.]+ (?:µs|ms|s)(?: (?:on|in) [^,]+)?, [\\d.]+% of CPU time, idle excluded); ${cliAllocated.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} in the loaded profiles$`).exec(finding.message.slice(plain.message.length));
     assert.ok(finding.message.startsWith(plain.message) && joinedCost !== null, finding.message);
     if (cpuCost !== undefined) assert.equal(joinedCost[1], cpuCost);
     // The same join on the command line (`analyze --profile CPU --alloc ALLOCATION`): the same words and figures.

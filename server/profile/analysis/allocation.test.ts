@@ -421,12 +421,21 @@ describe('allocation profiles and pprof, recorded in this run', function () {
   it('a finding in code that allocates heavily says how much (allocation profile loaded)', async () => {
     const analyzed = await analyzeProfileFile(recorded(/^inspector\.heapprofile$/), { root: WORKLOADS });
     const index = costIndexOf(analyzed.costTable());
-    // A finding inside buildGarbage (line 16, the push), charged its function's total.
-    const cost = index.costOf(WORKLOAD, { ruleId: 'blocking-sync-call', range: { start: 0, end: 0, loc: { start: { line: 16, column: 4 }, end: { line: 16, column: 10 } } }, enclosingFunction: { name: 'buildGarbage', line: 12, column: 0 } });
+    const at = (line: number) => ({ ruleId: 'blocking-sync-call' as const, range: { start: 0, end: 0, loc: { start: { line, column: 4 }, end: { line, column: 10 } } }, enclosingFunction: { name: 'buildGarbage', line: 12, column: 0 } });
+    // A finding on line 17 (no call, and a heap profile has no line of its own): charged its function's total.
+    const cost = index.costOf(WORKLOAD, at(17));
     assert.ok(cost !== null);
     assert.equal(cost.unit, 'bytes');
+    assert.equal(cost.basis, 'function');
     close(cost.totalMs, fn(analyzed.report, 'buildGarbage').totalMs, 'bytes under buildGarbage');
-    assert.match(describeCost(cost), /^allocates [\d.]+ [KMG]iB, [\d.]+% of allocated bytes$/);
+    assert.match(describeCost(cost), /^allocates [\d.]+ [KMG]iB in its function buildGarbage, [\d.]+% of allocated bytes$/);
+    // On line 16 (batch.push), what the calls on that line allocate: the call line's figure, said so.
+    const push = analyzed.report.callLines.find((c) => c.file === WORKLOAD && c.line === 16);
+    const onPush = index.costOf(WORKLOAD, at(16));
+    if (push !== undefined) {
+      assert.deepEqual([onPush?.basis, onPush?.totalMs], ['callLine', push.ms]);
+      assert.match(describeCost(onPush!), / in the calls on this line, /);
+    }
   });
 
   it('hotframe record --kind allocation: a heap profile with the garbage, said so in the file and the report', async () => {

@@ -92,7 +92,21 @@ export function callLinesOf(inputs: CallLineInputs): CallLine[] {
   const { tree } = profile;
   const source = inputs.source ?? sourceCalls(inputs);
   const keys = new Map<string, number>();
-  const sites: { func: number; file: string; line: number; found: CallLine['found']; samples: number; ms: number; callees: Map<string, number> }[] = [];
+  type Callee = { samples: number; ms: number; open: number };
+  const sites: { func: number; caller: number; file: string; line: number; found: CallLine['found']; samples: number; ms: number; callees: Map<string, Callee> }[] = [];
+  /** Charges a subtree to one callee of a line, once per sample (no open call to the same callee above it on the line). */
+  const enterCallee = (site: (typeof sites)[number], name: string, samples: number, ms: number): Callee => {
+    let callee = site.callees.get(name);
+    if (callee === undefined) {
+      callee = { samples: 0, ms: 0, open: 0 };
+      site.callees.set(name, callee);
+    }
+    if (callee.open === 0) {
+      callee.samples += samples;
+      callee.ms += ms;
+    }
+    return callee;
+  };
   const isUserCaller = (caller: number): boolean => {
     const resolved = index.functions[index.canonicalOf[caller]];
     return resolved.category === 'user' && resolved.resolved;
@@ -103,7 +117,7 @@ export function callLinesOf(inputs: CallLineInputs): CallLine[] {
     if (key === undefined) {
       key = sites.length;
       keys.set(id, key);
-      sites.push({ func: index.canonicalOf[caller], file: at.file, line: at.line, found, samples: 0, ms: 0, callees: new Map() });
+      sites.push({ func: index.canonicalOf[caller], caller, file: at.file, line: at.line, found, samples: 0, ms: 0, callees: new Map() });
     }
     return key;
   };
@@ -137,11 +151,15 @@ export function callLinesOf(inputs: CallLineInputs): CallLine[] {
   let onLine = new Int32Array(16);
   const stack: number[] = [0];
   const nodeKey = new Int32Array(tree.count).fill(-1);
+  /** The callee entry each node opened on its line (closed when its subtree is done). */
+  const nodeCallee: (Callee | undefined)[] = new Array(tree.count);
   while (stack.length > 0) {
     const entry = stack.pop() as number;
     if (entry < 0) {
       const k = nodeKey[-entry - 1];
       if (k >= 0) onLine[k]--;
+      const callee = nodeCallee[-entry - 1];
+      if (callee !== undefined) callee.open--;
       continue;
     }
     if (entry > 0) {
@@ -158,8 +176,9 @@ export function callLinesOf(inputs: CallLineInputs): CallLine[] {
           site.samples += shape.totalSamples[entry];
           site.ms += shape.totalMs[entry];
         }
-        const callee = index.functions[index.canonicalOf[tree.func[entry]]].name;
-        site.callees.set(callee, (site.callees.get(callee) ?? 0) + shape.totalMs[entry]);
+        const callee = enterCallee(site, index.functions[index.canonicalOf[tree.func[entry]]].name, shape.totalSamples[entry], shape.totalMs[entry]);
+        callee.open++;
+        nodeCallee[entry] = callee;
         onLine[k]++;
       }
       for (const call of inlined.get(entry) ?? []) {
@@ -173,7 +192,7 @@ export function callLinesOf(inputs: CallLineInputs): CallLine[] {
           site.samples += call.samples;
           site.ms += call.ms;
         }
-        site.callees.set(call.callee, (site.callees.get(call.callee) ?? 0) + call.ms);
+        enterCallee(site, call.callee, call.samples, call.ms);
       }
     }
     stack.push(-entry - 1);
@@ -184,18 +203,23 @@ export function callLinesOf(inputs: CallLineInputs): CallLine[] {
     .sort((a, b) => b.ms - a.ms || a.file.localeCompare(b.file) || a.line - b.line)
     .slice(0, MAX_CALL_LINES)
     .map((s) => {
-      let callee = '';
-      let best = -1;
-      for (const [name, ms] of s.callees) if (ms > best) [callee, best] = [name, ms];
+      const calls = [...s.callees]
+        .filter(([, c]) => c.samples > 0)
+        .map(([callee, c]) => ({ callee, samples: c.samples, ms: c.ms, percent: percentOf(c.ms, cpuMs) }))
+        .sort((a, b) => b.ms - a.ms || a.callee.localeCompare(b.callee));
+      // Calls the source writes on this line: more than the callees measured, and the figure cannot be one call's.
+      const written = source.callsOf(s.caller).filter((c) => c.file === s.file && c.line === s.line).length;
       return {
         function: index.functions[s.func].name,
         file: s.file,
         line: s.line,
-        callee,
+        callee: calls[0]?.callee ?? '',
         samples: s.samples,
         ms: s.ms,
         percent: percentOf(s.ms, cpuMs),
         found: s.found,
+        calls,
+        ...(written > calls.length ? { untold: true } : {}),
       };
     });
 }

@@ -48,6 +48,15 @@ describe('flame trees', () => {
     ]);
     const analyzed = buildReport(profile, { root });
     assert.equal(shape(analyzed.flame('normal', true, 0)), 'all(15/0)[main(7/5)[callback(2/2)] (garbage collector)(5/5) (libraries)(3/3)]');
+    // User code called from libraries with no user frame above (a route handler under express): at the top, not under "(libraries)".
+    const handler = buildReport(
+      profileOf([
+        { frames: [{ name: 'processTicks', url: 'node:internal/process/task_queues', line: 1 }, dep('handle'), user('route', 20)], samples: 6 },
+        { frames: [{ name: 'processTicks', url: 'node:internal/process/task_queues', line: 1 }, dep('handle')], samples: 2 },
+      ]),
+      { root },
+    );
+    assert.equal(shape(handler.flame('normal', true, 0)), 'all(8/0)[route(6/6) (libraries)(2/2)]');
     assert.equal(
       shape(analyzed.flame('normal', false, 0)),
       'all(15/0)[main(7/1)[send(6/0)[write(4/4) callback(2/2)]] (garbage collector)(5/5) processTicks(3/0)[now(3/3)]]',

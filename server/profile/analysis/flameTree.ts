@@ -64,7 +64,9 @@ function labelsOf(index: FunctionIndex): FlameLabel[] {
 /**
  * The profile's tree with nodes of one function under one parent merged. With `onlyMyCode`,
  * dependency/node/native frames vanish: their time goes to the nearest user frame above them
- * (or one top-level '(libraries)' node) and the user frames they called hang under it.
+ * (or one top-level '(libraries)' node) and the user frames they called hang under it. User code
+ * with no user frame above it (a route handler called by express from the event loop) is at the
+ * top level: '(libraries)' holds library time alone, never the user's code.
  */
 export function mergeProfile({ profile, index, frames }: AnalyzedTree, onlyMyCode: boolean): MergedTree {
   const labels = labelsOf(index);
@@ -78,7 +80,9 @@ export function mergeProfile({ profile, index, frames }: AnalyzedTree, onlyMyCod
       const user = frames.userAncestor[n];
       map[n] = user !== -1 ? map[user] : merged.child(0, librariesLabel);
     } else {
-      map[n] = f < 0 ? map[tree.parent[n]] : merged.child(map[tree.parent[n]], index.canonicalOf[f]);
+      const above = map[tree.parent[n]];
+      const parent = onlyMyCode && above !== 0 && merged.label[above] === librariesLabel ? 0 : above;
+      map[n] = f < 0 ? parent : merged.child(parent, index.canonicalOf[f]);
     }
     merged.self[map[n]] += tree.selfSamples[n];
     merged.selfMs[map[n]] += tree.selfMs[n];

@@ -5,7 +5,7 @@
 import type { Aggregates, FunctionIndex, ResolvedFunction } from './aggregate';
 import { costUnder, siteOf, type CostUnder, type SiteKey, type UserFrames } from './attribution';
 import type { SourceCalls } from './callLines';
-import { formatCost, percentOf } from '../../shared/format';
+import { formatCostIn, percentOf, type WeightUnit } from '../../shared/format';
 import type { Insight, InsightId, NormalizedProfile } from '../model/types';
 
 /**
@@ -82,7 +82,13 @@ interface Detector {
   seed: Insight['seed'];
   title: string;
   matches: (f: ResolvedFunction) => boolean;
+  /** `measured` is "took 1.20 s (…% of CPU time…)" or, in an allocation profile, "allocated 57.0 MiB (…% of allocated bytes)". */
   advice: (measured: string, where: string) => string;
+  /**
+   * Whether what the code allocates says something about the incident: hydrating documents and
+   * copying process.env do it by building objects; reading the clock allocates nothing worth a word.
+   */
+  forAllocations: boolean;
 }
 
 const DETECTORS: Detector[] = [
@@ -91,8 +97,9 @@ const DETECTORS: Detector[] = [
     seed: '004',
     title: 'Mongoose document hydration is hot',
     matches: isMongooseHydration,
+    forAllocations: true,
     advice: (measured, where) =>
-      `Mongoose hydrating documents (completeMany/init/Document) took ${measured}${where}. ` +
+      `Mongoose hydrating documents (completeMany/init/Document) ${measured}${where}. ` +
       `Add .lean() to queries whose documents are only read.`,
   },
   {
@@ -100,8 +107,9 @@ const DETECTORS: Detector[] = [
     seed: '003',
     title: 'normalizeSpawnArguments copies process.env on every spawn',
     matches: isSpawnEnvWalk,
+    forAllocations: true,
     advice: (measured, where) =>
-      `Copying process.env for child processes (normalizeSpawnArguments) took ${measured}${where}. ` +
+      `Copying process.env for child processes (normalizeSpawnArguments) ${measured}${where}. ` +
       `Pass a small env ({ env: { PATH: process.env.PATH } }), use the asynchronous exec, or set enableServiceLinks: false.`,
   },
   {
@@ -109,14 +117,16 @@ const DETECTORS: Detector[] = [
     seed: '000',
     title: 'Date.now() is hot',
     matches: isDateNow,
+    forAllocations: false,
     advice: (measured, where) =>
-      `Reading the clock (Date.now(), new Date()) took ${measured}${where}. ` +
+      `Reading the clock (Date.now(), new Date()) ${measured}${where}. ` +
       `Read a clock refreshed by setInterval(() => { now = Date.now(); }, 1000).unref() instead.`,
   },
 ];
 
-function measured(percent: number, ms: number): string {
-  return formatCost(ms, percent);
+/** "took 1.20 s (14.0% of CPU time, idle excluded)", "allocated 57.0 MiB (63.8% of allocated bytes)". */
+function measured(percent: number, value: number, unit: WeightUnit = 'ms'): string {
+  return `${unit === 'ms' ? 'took' : 'allocated'} ${formatCostIn(value, percent, unit)}`;
 }
 
 /** Self time of hot user lines that are Date.now() calls, most expensive first. */
@@ -216,7 +226,7 @@ function blockingSyncInsights(profile: NormalizedProfile, index: FunctionIndex, 
       seed: '003',
       title: `${call}() blocks the event loop while serving`,
       message:
-        `${call}() took ${measured(percent, site.ms)} after start-up, called from ${user.name || '(anonymous)'} at ${file}:${line}, ` +
+        `${call}() ${measured(percent, site.ms)} after start-up, called from ${user.name || '(anonymous)'} at ${file}:${line}, ` +
         `and no request, message or timer is handled while it runs. Use the asynchronous ${moduleOf[site.func]}.${asyncName} ` +
         `(or move the work off the serving path).`,
       samples: site.samples,
@@ -239,15 +249,19 @@ export function findInsights(
   calls: SourceCalls | null = null,
 ): Insight[] {
   const insights: Insight[] = [];
+  // An allocation profile's weights are bytes or objects: only insights whose incident shows in
+  // what code allocates are kept, and they say "allocated", in that unit, of all allocated.
+  const unit = profile.unit ?? 'ms';
+  const allocation = unit !== 'ms';
   const gc = aggregates.categories.gc;
   const gcShare = gcPercent(aggregates);
-  if (gcShare >= GC_PRESSURE_PERCENT) {
+  if (!allocation && gcShare >= GC_PRESSURE_PERCENT) {
     insights.push({
       id: 'gc-pressure',
       seed: '001',
       title: 'Garbage collection takes a large share of CPU',
       message:
-        `GC took ${measured(gcShare, gc.ms)}. If most of it is young-generation (Scavenge) GC, try node --max-semi-space-size=64 ` +
+        `GC ${measured(gcShare, gc.ms)}. If most of it is young-generation (Scavenge) GC, try node --max-semi-space-size=64 ` +
         `and find who allocates with an allocation profile.`,
       samples: gc.samples,
       ms: gc.ms,
@@ -256,6 +270,7 @@ export function findInsights(
     });
   }
   for (const detector of DETECTORS) {
+    if (allocation && !detector.forAllocations) continue;
     const cost: CostUnder = costUnder(profile, index, frames, (f) => detector.matches(index.functions[f]));
     let samples = cost.samples;
     let ms = cost.ms;
@@ -280,13 +295,15 @@ export function findInsights(
       id: detector.id,
       seed: detector.seed,
       title: detector.title,
-      message: detector.advice(measured(percent, ms), where),
+      message: detector.advice(measured(percent, ms, unit), where),
       samples,
       ms,
       percent,
       location,
+      ...(allocation ? { unit } : {}),
     });
   }
-  insights.push(...blockingSyncInsights(profile, index, frames, aggregates, calls));
+  // Blocking is time: what a sync call allocates is no measure of how long it held the event loop.
+  if (!allocation) insights.push(...blockingSyncInsights(profile, index, frames, aggregates, calls));
   return insights.sort((a, b) => b.ms - a.ms);
 }

@@ -89,6 +89,28 @@ describe('V8LogReader', () => {
     });
   });
 
+  it('names an inlined function as it was when its caller was logged: a later code-creation reusing the SFI address renames nothing before it', async () => {
+    const log = [
+      'v8-version,11,3,244,8,0,0',
+      `script-source,7,/app/a.js,${SOURCE}`,
+      'code-creation,JS,10,200,0x2000,100,inner /app/a.js:4:15,0xbb0,~',
+      'code-source-info,0x2000,7,39,83,C0O39C10O67,,',
+      // outer's optimized code with inner (SFI 0xbb0) inlined at offset 28; code offset 25 is inside inner, at 67 (line 5).
+      'code-creation,JS,13,300,0x5000,100,outer /app/a.js:1:15,0xaa0,*',
+      'code-source-info,0x5000,7,0,38,C0O0C20O67I0,F0O28,S0xbb0',
+      'tick,0x5019,1000,0,0x0,0',
+      // The GC freed inner's SFI; another function's SFI now sits at the same address.
+      'code-creation,JS,10,400,0x7000,50,reused /app/b.js:1:1,0xbb0,~',
+      'tick,0x5019,2000,0,0x0,0',
+      'tick,0x7001,3000,0,0x0,0',
+    ];
+    const p = await read(log);
+    // Both ticks in outer's code are in inlined inner, called from outer's line 2; only the tick in reused's own code is reused's.
+    assert.deepEqual(stacks(p), { 'outer@0 > inner@2': 2, 'reused@0': 1 });
+    const inner = p.functions.findIndex((f) => f.name === 'inner');
+    assert.deepEqual(p.functions[inner], { name: 'inner', url: '/app/a.js', line: 4, column: 15, category: 'user' });
+  });
+
   it('merges code objects of one function and names functions by their position', async () => {
     const p = await read(LOG);
     const outer = p.functions.filter((f) => f.name === 'outer');

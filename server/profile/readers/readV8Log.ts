@@ -45,7 +45,10 @@ export interface V8LogOptions {
   /** Name C++ frames of Node's binary from its symbol table when it matches the log (default true). */
   nativeSymbols?: boolean;
   /**
-   * Recover functions TurboFan inlined as frames of their own, as DevTools does (default true).
+   * Recover functions TurboFan inlined as frames of their own (default true): each inlined
+   * function is a frame under the code's function, called from the line it was inlined at, with
+   * its own self ticks. DevTools instead keeps the sample on the outer function (with the inlined
+   * code's line); Hotframe splits it so a callee's cost is the same whether or not TurboFan inlined it.
    * False gives `node --prof-process`'s view: inlined code is its caller's, at the call line.
    */
   inlinedFrames?: boolean;
@@ -88,6 +91,12 @@ export class V8LogReader {
   private readonly entrySourceInfo: (string | undefined)[] = [];
   /** SFI address (as logged) -> the name of the latest JS code created for it ("fn /app/a.js:3:13"). */
   private readonly sfiNames = new Map<string, string>();
+  /**
+   * Per code entry: the names of the functions its code inlined, taken when its code-source-info
+   * line is read (SFI address -> name then). A SharedFunctionInfo's address is reused once the GC
+   * frees it: a later code-creation naming another function there must not rename this code's ticks.
+   */
+  private readonly entryInlinedNames: (Map<string, string> | undefined)[] = [];
   /** Script id -> url, from script-source events. */
   private readonly scriptUrlById = new Map<number, string>();
   private readonly libraryNames: string[] = [];
@@ -217,6 +226,7 @@ export class V8LogReader {
     const state = f.length > 8 ? f[8] : '';
     this.entryInterpreted[id] = state === '~';
     this.entrySourceInfo[id] = undefined;
+    this.entryInlinedNames[id] = undefined;
     if (this.entryKind[id] === EntryKind.Js && f.length > 7 && f[7] !== '') this.sfiNames.set(f[7], this.entryName[id]);
     if (this.entryKind[id] === EntryKind.Other) this.entryName[id] = `${type}: ${this.entryName[id]}`;
     else if (this.entryKind[id] === EntryKind.Builtin && this.builtinAddresses.size < 64) this.builtinAddresses.set(this.entryName[id], start);
@@ -235,7 +245,16 @@ export class V8LogReader {
     const addr = parseAddress(text.slice(17, second === -1 ? undefined : second));
     if (Number.isNaN(addr) || second === -1) return this.bad(text);
     const id = this.code.at(addr);
-    if (id !== -1) this.entrySourceInfo[id] = text.slice(second + 1);
+    if (id === -1) return;
+    this.entrySourceInfo[id] = text.slice(second + 1);
+    // The last field lists the inlined functions' SFIs ("S0x1S0x2"): name them as they are now.
+    const functions = text.slice(text.lastIndexOf(',') + 1);
+    let names: Map<string, string> | undefined;
+    for (const sfi of functions.split('S').slice(1)) {
+      const name = this.sfiNames.get(sfi);
+      if (name !== undefined) (names ??= new Map()).set(sfi, name);
+    }
+    this.entryInlinedNames[id] = names;
   }
 
   private scriptSource(text: string): void {
@@ -448,7 +467,7 @@ export class V8LogReader {
 
   /**
    * Functions and source lines of every frame key seen in a tick. A frame in code where TurboFan
-   * inlined other functions also gets those functions, outermost first (as DevTools shows them):
+   * inlined other functions also gets those functions, outermost first (frames of their own, which DevTools does not make: see `inlinedFrames`):
    * `line` is then the line of the outermost inlined call in the frame's own function.
    */
   private async resolveFrames(warnings: string[]): Promise<{ line: Int32Array; inlined: (InlinedFrames | undefined)[]; funcOf: (b: CallTreeBuilder) => { funcs: Int32Array; inlinedFuncs: (Int32Array | undefined)[] } }> {
@@ -485,7 +504,9 @@ export class V8LogReader {
       urls.add(url);
       const offset = key % OFFSET_SPAN;
       const chain = this.options.inlinedFrames === false ? null : inliningAt(p, offset);
-      const names = chain === null ? [] : chain.sfis.map((sfi) => this.sfiNames.get(sfi));
+      // Named as when this code was logged; an SFI with no code yet then takes the name logged for it last.
+      const named = this.entryInlinedNames[entry];
+      const names = chain === null ? [] : chain.sfis.map((sfi) => named?.get(sfi) ?? this.sfiNames.get(sfi));
       if (chain !== null && names.every((name) => name !== undefined)) {
         const inlinedUrls = names.map((name) => parseJsName(name as string).url);
         inlined[i] = { names: names as string[], urls: inlinedUrls, positions: chain.positions, lines: new Int32Array(names.length) };

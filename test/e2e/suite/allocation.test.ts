@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { browserAction, debugState, demoRoot, EXTENSION_ID, openInEditor, screenshot, waitFor, type DebugState } from './workbench';
+import { browserAction, debugState, demoRoot, EXTENSION_ID, hotframeApi, openInEditor, screenshot, waitFor, type DebugState } from './workbench';
 
 async function stateWhen(what: string, ready: (s: DebugState) => boolean, timeoutMs = 30_000): Promise<DebugState> {
   return waitFor(what, async () => {
@@ -71,6 +71,32 @@ describe('allocation profiles and pprof', function () {
       await screenshot(`5-alloc-${pattern.split('.')[0]}`);
     });
   }
+
+  it('says what mongoose hydration allocated, in bytes of allocated bytes, and shows no time insight (real mongoose, recorded here)', async function () {
+    this.timeout(180_000);
+    const repo = vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath;
+    const dir = path.join(demoRoot(), 'alloc-hydrate');
+    fs.mkdirSync(dir, { recursive: true });
+    const hydrate = path.join(dir, 'hydrate.js');
+    fs.copyFileSync(path.join(repo, 'test', 'fixtures', 'workloads', 'hydrate.js'), hydrate);
+    // The workspace is a copy without node_modules: the workload finds mongoose in the repository's.
+    const env: NodeJS.ProcessEnv = { ...process.env, NODE_PATH: path.join(repo, 'node_modules') };
+    delete env.ELECTRON_RUN_AS_NODE;
+    const run = spawnSync('node', [path.join(repo, 'test', 'fixtures', 'recordAllocation.mjs'), path.join(dir, 'profiles'), '600', hydrate], { encoding: 'utf8', env });
+    assert.equal(run.status, 0, `recording failed: ${run.stderr}`);
+    await vscode.commands.executeCommand('hotframe.openProfile', path.join(dir, 'profiles', 'inspector.heapprofile'));
+    const insights = await waitFor('the hydration insight in the Hotframe view', async () => {
+      const list = (await (await hotframeApi()).state()).overview?.insights;
+      return list?.some((i) => i.id === 'mongoose-hydration') ? list : undefined;
+    });
+    const hydration = insights.find((i) => i.id === 'mongoose-hydration')!;
+    assert.match(hydration.message, new RegExp(`^Mongoose hydrating documents \\(completeMany/init/Document\\) allocated ${BYTES} \\(\\d+(\\.\\d+)?% of allocated bytes\\), called from hydrateTasks`));
+    assert.doesNotMatch(hydration.message, /CPU time|took/);
+    // The workload reads a file synchronously and the clock in a loop: neither is an allocation insight.
+    assert.deepEqual(insights.map((i) => i.id).filter((id) => id === 'blocking-sync-io' || id === 'date-now-hot' || id === 'gc-pressure'), []);
+    await screenshot('5-alloc-hydration-insight');
+    await vscode.commands.executeCommand('hotframe.clearProfile');
+  });
 
   it('opens a pprof time profile in ms', async () => {
     const summary = await vscode.commands.executeCommand<{ name: string; unit: string; sampleTypes?: { chosen: string } } | null>('hotframe.openProfile', path.join(out, 'time.pb.gz'));

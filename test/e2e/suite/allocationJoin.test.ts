@@ -90,7 +90,7 @@ describe('an allocation profile joined to a CPU profile', function () {
     // (2) The finding in the allocating handler says how much it allocates, beside its CPU cost.
     const finding = diagnostics.find((d) => diagnosticCode(d) === 'blocking-sync-call')!;
     assert.ok(finding.message.startsWith(plain.message), finding.message);
-    assert.match(finding.message.slice(plain.message.length), /^ — [\d.]+ (µs|ms|s), [\d.]+% of CPU time, idle excluded; allocates [\d.]+ [KMG]iB, [\d.]+% of allocated bytes in the loaded profiles$/);
+    assert.match(finding.message.slice(plain.message.length), /^ — [\d.]+ (µs|ms|s)(?: (?:on|in) [^,]+)?, [\d.]+% of CPU time, idle excluded; allocates [\d.]+ [KMG]iB(?: (?:on|in) [^,]+)?, [\d.]+% of allocated bytes in the loaded profiles$/);
     assert.equal(finding.severity, vscode.DiagnosticSeverity.Warning, 'raised one step: its code allocates most of the bytes');
 
     // Heat, status bar and flame graph stay the CPU profile's.

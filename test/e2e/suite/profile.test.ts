@@ -95,8 +95,8 @@ describe('profiles', () => {
     await screenshot('2-heat');
   });
 
-  it('gives a call line its own heat, note and hover (a .cpuprofile call line found in the source)', async () => {
-    // messages.js:40 `for (const event of parseEvents(message)) ...` is onTaskEvents' one call to parseEvents.
+  it('gives a call line its own heat, and each call on it its own figure in the note and hover (a .cpuprofile call line found in the source)', async () => {
+    // messages.js:40 `for (const event of parseEvents(message)) tally(event, getTimestamp());` makes three calls.
     const file = demoFile('messages.js');
     const editor = await openInEditor(file);
     const at = new vscode.Position(39, 0);
@@ -105,11 +105,20 @@ describe('profiles', () => {
     const state = await stateWhen(`a call line on ${file}:40`, (s) => (s.heat[key]?.callLines ?? []).some((c) => c.line === 40));
     const call = state.heat[key]!.callLines!.find((c) => c.line === 40)!;
     assert.ok(call.bucket >= 1 && call.bucket <= 8);
-    const note = state.heat[key]!.notes.find((n) => n.line === 40);
-    assert.match(note?.text ?? '', /this call \(parseEvents\): \d+(\.\d+)? (ms|s) · \d+(\.\d+)?% CPU/);
+    const notes = state.heat[key]!.notes;
+    const note = notes.find((n) => n.line === 40)?.text ?? '';
+    // Each call its own figure (not the line's 933 ms charged to parseEvents), the hottest two named.
+    const figure = '(\\d+(?:\\.\\d+)? (?:ms|s)) · \\d+(?:\\.\\d+)?% CPU';
+    const calls = new RegExp(`^parseEvents\\(\\): ${figure}, getTimestamp\\(\\): ${figure}, \\+1 more call$`).exec(note);
+    assert.ok(calls, note);
+    // The same figures as each function's own note on its declaration (both are called from this line only).
+    const totalOf = (name: string): string | undefined => new RegExp(`^${name}: self [^·]+ · total (\\S+ (?:ms|s))`).exec(notes.find((n) => n.text.startsWith(`${name}: `))?.text ?? '')?.[1];
+    assert.equal(calls[1], totalOf('parseEvents'));
+    assert.equal(calls[2], totalOf('getTimestamp'));
     const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', editor.document.uri, new vscode.Position(39, 10));
     const text = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
-    assert.match(text, /this call: \d+(\.\d+)? (ms|s) \(\d+(\.\d+)?% of CPU time[^)]*\), in \*\*parseEvents\*\* and below \(the one call to it in this function, found in the source\)/);
+    const share = '\\d+(\\.\\d+)? (ms|s) \\(\\d+(\\.\\d+)?% of CPU time[^)]*\\)';
+    assert.match(text, new RegExp(`calls on this line: \\*\\*parseEvents\\*\\* ${share}, \\*\\*getTimestamp\\*\\* ${share}, \\*\\*tally\\*\\* ${share}; together ${share}`));
     await screenshot('5-call-line');
   });
 
