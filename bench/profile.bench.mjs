@@ -12,14 +12,18 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSync } from 'esbuild';
 import { writeBigCpuprofile } from './bigCpuprofile.mjs';
+import { writeBigTrace } from './bigTrace.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const tmp = mkdtempSync(join(tmpdir(), 'hotframe-bench-profile-'));
 const MB = 1024 * 1024;
 const CPUPROFILE_BYTES = Number(process.env.HOTFRAME_BENCH_CPUPROFILE_MB || 110) * MB;
 const LOG_BYTES = Number(process.env.HOTFRAME_BENCH_LOG_MB || 40) * MB;
-// HOTFRAME_BENCH_PROFILE=cpuprofile or =log runs one half (the log half waits ~1-2 min for prof-process).
-const PARTS = (process.env.HOTFRAME_BENCH_PROFILE || 'cpuprofile,log').split(',');
+// HOTFRAME_BENCH_PROFILE=cpuprofile, =log or =big runs one part (the log part waits ~1-2 min for
+// prof-process; the big part writes and reads GB-sized files for several minutes).
+const PARTS = (process.env.HOTFRAME_BENCH_PROFILE || 'cpuprofile,log,big').split(',');
+// Past JSON.parse's reach (V8 strings end near 512 MB): a .cpuprofile and a trace of each size, read streamed.
+const BIG_MB = (process.env.HOTFRAME_BENCH_BIG_MB || '1024,2048').split(',').map(Number);
 
 const result = (row) => console.log(JSON.stringify({ bench: 'profile', ...row }));
 const progress = (text) => console.log(`profile: ${text}`);
@@ -77,7 +81,7 @@ function child(code, args) {
   return JSON.parse(run.stdout.trim().split('\n').pop());
 }
 
-const RSS = 'const rss = process.resourceUsage().maxRSS * 1024;';
+const RSS = 'const rss = process.resourceUsage().maxRSS * 1024; const cpu = (process.cpuUsage().user + process.cpuUsage().system) / 1e6;';
 const PARSE = `const { readFileSync } = require('node:fs');
 const t = performance.now();
 let j = JSON.parse(readFileSync(process.argv[1], 'utf8'));
@@ -97,7 +101,7 @@ loadProfile(process.argv[1], process.argv[3] === 'self' ? { inlinedFrames: false
     const key = f.url + ':' + f.line + ':' + f.column;
     self[key] = (self[key] || 0) + p.tree.selfSamples[i];
   }
-  console.log(JSON.stringify({ s, rss, samples: p.samples, nodes: p.tree.count, warnings: p.warnings.length, self }));
+  console.log(JSON.stringify({ s, rss, cpu, samples: p.samples, nodes: p.tree.count, warnings: p.warnings.length, self }));
 });`;
 
 const best = (runs) => runs.reduce((a, b) => (b.s < a.s ? b : a));
@@ -149,6 +153,34 @@ try {
   const differing = [...keys].filter((k) => (expected[k] ?? 0) !== (folded[k] ?? 0));
   progress(`agreement: ${keys.size} JS functions, ${differing.length} differ${differing.length ? `: ${differing.slice(0, 5).join(', ')}` : ''}`);
   result({ metric: 'JS functions whose self ticks differ from prof-process (big log)', value: differing.length, unit: 'functions', peer: 'JS functions compared', peerValue: keys.size, limit: '0', pass: differing.length === 0 });
+  }
+  // --- past JSON.parse's reach: 1 GB and 2 GB, .cpuprofile and trace, streamed ---
+  if (PARTS.includes('big')) {
+    for (const size of BIG_MB) {
+      const limit = size <= 1024 ? 10 : 20;
+      for (const [kind, write] of [['.cpuprofile', writeBigCpuprofile], ['trace (ProfileChunk events)', writeBigTrace]]) {
+        const path = join(tmp, kind === '.cpuprofile' ? 'huge.cpuprofile' : 'huge.trace.json');
+        const shape = write(path, size * MB);
+        const bytes = statSync(path).size;
+        const parse = spawnSync(process.execPath, ['-e', PARSE, path], { encoding: 'utf8' });
+        const parseFailure = parse.status === 0 ? 'read' : (/Error: (.*)/.exec(parse.stderr)?.[1] ?? `exit ${parse.status}`);
+        progress(`generated ${mb(bytes)} MB ${kind}: ${shape.nodes} nodes, ${shape.samples} samples; JSON.parse(readFileSync): ${parseFailure}`);
+        let load;
+        try {
+          load = child(LOAD, [path, loader]);
+        } catch (error) {
+          progress(`${kind}: ${String(error.message).split('\n').find((l) => l.includes('Error')) ?? error.message}`);
+          result({ metric: `loadProfile, ${mb(bytes)} MB ${kind}`, value: 'failed', unit: 's', limit: `<= ${limit}`, pass: false });
+          rmSync(path);
+          continue;
+        }
+        progress(`${kind}: loadProfile ${load.s.toFixed(2)} s (CPU ${load.cpu.toFixed(2)} s), peak RSS ${mb(load.rss)} MB, ${load.samples} samples, ${load.nodes} tree nodes`);
+        result({ metric: `loadProfile, ${mb(bytes)} MB ${kind}, streamed`, value: load.s, unit: 's', peer: 'JSON.parse(readFileSync)', peerValue: parse.status === 0 ? undefined : 'fails', limit: `<= ${limit}`, pass: load.s <= limit });
+        result({ metric: `CPU time of that load (user + system; the machine's load does not inflate it), ${mb(bytes)} MB ${kind}`, value: load.cpu, unit: 's' });
+        result({ metric: `peak RSS loading the ${mb(bytes)} MB ${kind} / file size`, value: mb(load.rss), unit: 'MB', peer: 'file size', peerValue: mb(bytes), ratio: load.rss / bytes, limit: '<= 1.5', pass: load.rss / bytes <= 1.5 });
+        rmSync(path);
+      }
+    }
   }
 } finally {
   rmSync(tmp, { recursive: true, force: true });

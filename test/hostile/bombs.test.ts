@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 import { assertBounded, assertRefused, runCli, tempDir } from './probe';
+import { MAX_PROFILE_FILE_BYTES } from '../../server/profile/readers/byteCaps';
 
 /** Concatenated gzip members: `head`, then `repeat` times `filler` (compressed once). */
 function gzipBomb(head: string, filler: Buffer, repeat: number): Buffer {
@@ -37,12 +38,12 @@ describe('hostile input: bombs and floods', function () {
     assertRefused(await runCli(['profile', 'line.v8.log.gz'], dir), /a line longer than 64 MiB; not a V8 log/);
   });
 
-  it('a 600 MB file (sparse) is refused before it is read', async () => {
+  it('a file past the largest byte cap (sparse, 3 GiB) is refused before it is read', async () => {
     const fd = openSync(join(dir, 'huge.cpuprofile'), 'w');
     writeSync(fd, '{"nodes":[');
-    ftruncateSync(fd, 600 * 1024 * 1024);
+    ftruncateSync(fd, MAX_PROFILE_FILE_BYTES + 1);
     closeSync(fd);
-    assertRefused(await runCli(['profile', 'huge.cpuprofile'], dir), /larger than 512 MiB; not read/);
+    assertRefused(await runCli(['profile', 'huge.cpuprofile'], dir), /larger than 3072 MiB; not read/);
   });
 
   it('200,000 code-move events between ticks load in bounded time', async () => {

@@ -11,11 +11,14 @@ import { errnoCode, errnoReason } from '../../shared/errors';
 import { formatCap, GuardedReadError, openRegularFile, readHead, readOpenFile, type RegularFile } from '../../shared/guardedRead';
 import { countJsonContainers, jsonContainerBudget } from './budgets';
 import { ProfileInputError } from './profileInputError';
-import { buildCpuprofile, readCpuprofile, findCpuprofile, isLegacyCpuprofile, readLegacyCpuprofile, readTraceProfile, type CpuprofileParts } from './readCpuprofile';
+import { buildCpuprofile, readCpuprofile, findCpuprofile, isLegacyCpuprofile, readLegacyCpuprofile, type CpuprofileParts } from './readCpuprofile';
+import { readTraceProfile } from './readTrace';
 import { isHeapProfile, readHeapProfile } from './readHeapProfile';
 import { NotPprofError, readPprof } from './readPprof';
 import { readPreprocessed, isPreprocessed } from './readPreprocessed';
-import { scanCpuprofile } from './scanCpuprofile';
+import { scanCpuprofile, type ByteSource } from './scanCpuprofile';
+import { scanTrace } from './scanTrace';
+import { MAX_JSON_BYTES, MAX_LOG_BYTES, MAX_LOG_LINE_CHARS, MAX_PPROF_BYTES, MAX_PROFILE_FILE_BYTES, MAX_STREAMED_JSON_BYTES } from './byteCaps';
 import { V8LogReader } from './readV8Log';
 import type { NormalizedProfile } from '../model/types';
 
@@ -38,18 +41,6 @@ export interface LoadOptions {
 const GZIP_MAGIC = [0x1f, 0x8b];
 /** How much of the text is looked at to recognize a V8 log. */
 const SNIFF_BYTES = 64 * 1024;
-/**
- * Caps that keep memory bounded whatever the input (docs/security.md): streamed readers (V8 logs,
- * the usual cpuprofile) take at most this many bytes, after gunzip; memory is about twice that.
- */
-export const MAX_PROFILE_BYTES = 512 * 1024 * 1024;
-/** The longest V8 log line (a script-source line holds a whole script, escaped). */
-const MAX_LOG_LINE_CHARS = 64 * 1024 * 1024;
-/** JSON held whole (gunzipped, or parsed by JSON.parse) takes several times its size in memory. */
-export const MAX_JSON_BYTES = 256 * 1024 * 1024;
-/** pprof is decoded from one buffer (gunzipped): larger files are refused rather than exhaust memory. */
-export const MAX_PPROF_BYTES = 512 * 1024 * 1024;
-
 export async function loadProfile(path: string, options: LoadOptions = {}): Promise<NormalizedProfile> {
   options.signal?.throwIfAborted();
   // One descriptor for every read: the path is opened once, checked to be a regular file, and
@@ -80,7 +71,7 @@ async function loadOpenProfile(file: OpenProfile, options: LoadOptions): Promise
   if (size === 0) throw new ProfileInputError(`${path}: empty file`);
   const head = readHead(file, Math.min(size, SNIFF_BYTES));
   const gzipped = head[0] === GZIP_MAGIC[0] && head[1] === GZIP_MAGIC[1];
-  if (!gzipped && size > MAX_PROFILE_BYTES) throw new ProfileInputError(`${path}: larger than ${formatCap(MAX_PROFILE_BYTES)}; not read`);
+  if (!gzipped && size > MAX_PROFILE_FILE_BYTES) throw new ProfileInputError(`${path}: larger than ${formatCap(MAX_PROFILE_FILE_BYTES)}; not read`);
   const chunks = byteChunks(file, gzipped, options);
   file.readers.push(chunks);
 
@@ -90,8 +81,8 @@ async function loadOpenProfile(file: OpenProfile, options: LoadOptions): Promise
   const start = first.value;
   const firstChar = start[skipWhitespace(start)];
   if (firstChar === 0x7b /* { */ || firstChar === 0x5b /* [ */) {
-    // The usual cpuprofile is read from its bytes (a plain file through a small window);
-    // anything else is parsed whole.
+    // The usual cpuprofile and traces are read from their bytes (a plain file through a small
+    // window, so past what one string can hold); anything else is parsed whole.
     let bytes: Buffer | undefined;
     let parts: CpuprofileParts | null;
     if (gzipped) {
@@ -100,8 +91,18 @@ async function loadOpenProfile(file: OpenProfile, options: LoadOptions): Promise
       parts = scanCpuprofile(bytes);
     } else {
       await chunks.return(undefined);
-      parts = scanFile(file, options);
-      if (parts === null) bytes = readWholeJson(file);
+      parts = scanCpuprofile(fileSource(file, options));
+      if (parts === null) {
+        const trace = scanTrace(fileSource(file, options));
+        if (trace !== null) {
+          const profile = trace.finish(path, options.thread);
+          if (profile === undefined) throw new ProfileInputError(notAProfile(path));
+          options.onProgress?.(1);
+          return profile;
+        }
+        if (size > MAX_JSON_BYTES) throw new ProfileInputError(`${path}: JSON larger than ${formatCap(MAX_JSON_BYTES)} that is neither a cpuprofile nor a trace of the usual shape (only those are read streamed, up to ${formatCap(MAX_STREAMED_JSON_BYTES)}); not read`);
+        bytes = readWholeJson(file);
+      }
     }
     if (parts !== null) {
       bytes = undefined;
@@ -120,7 +121,7 @@ async function loadOpenProfile(file: OpenProfile, options: LoadOptions): Promise
     else if (isPreprocessed(json)) profile = await readPreprocessed(json, path, { inlinedFrames: options.inlinedFrames });
     else {
       const trace = readTraceProfile(json, path, options.thread);
-      if (trace === undefined) throw new ProfileInputError(`not a CPU profile: ${path} is JSON without "nodes" or "head" (cpuprofile) or "code"/"ticks" (--prof-process --preprocess) or "head" with "selfSize" (heap profile) or a trace with ProfileChunk / CpuProfile events`);
+      if (trace === undefined) throw new ProfileInputError(notAProfile(path));
       profile = trace;
     }
     options.onProgress?.(1);
@@ -179,6 +180,10 @@ async function loadOpenProfile(file: OpenProfile, options: LoadOptions): Promise
   return profile;
 }
 
+function notAProfile(path: string): string {
+  return `not a CPU profile: ${path} is JSON without "nodes" or "head" (cpuprofile) or "code"/"ticks" (--prof-process --preprocess) or "head" with "selfSize" (heap profile) or a trace with ProfileChunk / CpuProfile events`;
+}
+
 /** The file's bytes (gunzipped when needed), chunk by chunk, reporting progress, honouring the signal and the cap. */
 async function* byteChunks(file: RegularFile, gzipped: boolean, options: LoadOptions): AsyncGenerator<Buffer> {
   const { path } = file;
@@ -194,7 +199,7 @@ async function* byteChunks(file: RegularFile, gzipped: boolean, options: LoadOpt
       options.signal?.throwIfAborted();
       decoded += (chunk as Buffer).length;
       // A gzip bomb (a few MB that inflate to gigabytes) stops here, a chunk past the cap.
-      if (decoded > MAX_PROFILE_BYTES) throw new ProfileInputError(`${path}: larger than ${formatCap(MAX_PROFILE_BYTES)}${gzipped ? ' after gunzip' : ''}; not read`);
+      if (decoded > MAX_LOG_BYTES) throw new ProfileInputError(`${path}: larger than ${formatCap(MAX_LOG_BYTES)}${gzipped ? ' after gunzip' : ''}; not read`);
       yield chunk as Buffer;
     }
   } catch (error) {
@@ -225,19 +230,19 @@ async function* fileChunks(file: RegularFile, options: LoadOptions): AsyncGenera
   }
 }
 
-/** Scans a plain file with synchronous reads through the scanner's window (progress, abort and the cap per read). */
-function scanFile(file: RegularFile, options: LoadOptions): CpuprofileParts | null {
+/** A plain file from its start, by synchronous reads for the streamed scanners (progress, abort and the cap per read). */
+function fileSource(file: RegularFile, options: LoadOptions): ByteSource {
   let read = 0;
-  return scanCpuprofile({
+  return {
     read(target, offset, length) {
       options.signal?.throwIfAborted();
       const n = readSync(file.fd, target, offset, length, read);
       read += n;
-      if (read > MAX_PROFILE_BYTES) throw new ProfileInputError(`${file.path}: larger than ${formatCap(MAX_PROFILE_BYTES)}; not read`);
+      if (read > MAX_STREAMED_JSON_BYTES) throw new ProfileInputError(`${file.path}: larger than ${formatCap(MAX_STREAMED_JSON_BYTES)}; not read`);
       options.onProgress?.(Math.min(0.9, (read / file.size) * 0.9));
       return n;
     },
-  });
+  };
 }
 
 /** A plain JSON file whole, for JSON.parse, within MAX_JSON_BYTES. */

@@ -1,7 +1,8 @@
 // The cpuprofile reader on hand-made profiles: exact samples, durations, lines, and every kind
 // of damage a profile file can carry.
 import assert from 'node:assert/strict';
-import { readCpuprofile, readTraceProfile } from './readCpuprofile';
+import { readCpuprofile } from './readCpuprofile';
+import { readTraceProfile } from './readTrace';
 import { ProfileInputError } from './profileInputError';
 import type { NormalizedProfile } from '../model/types';
 
