@@ -12,6 +12,7 @@ commands:
   profile FILE [--root DIR] [--top N] [--format text|json] [--sample-type TYPE] [--alloc ALLOCATION_PROFILE]
   diff BEFORE AFTER [--root DIR] [--top N] [--format text|json] [--sample-type TYPE]
   record [--out DIR] [--root DIR] [--top N] [--format text|json] -- <command> [args..]
+  attach PID.. [--duration S] [--kind cpu|allocation] [--inspector URL] [--out DIR] [--root DIR] [--top N] [--format text|json]
 
 exit codes: 0 no findings, 1 findings, 2 usage or input error`;
 
@@ -27,6 +28,8 @@ async function loadCommand(name: string): Promise<Command | null> {
       return (await import('./diffCommand')).runDiff;
     case 'record':
       return (await import('./recordCommand')).runRecord;
+    case 'attach':
+      return (await import('./attachCommand')).runAttach;
     default:
       return null;
   }
