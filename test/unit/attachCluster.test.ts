@@ -68,6 +68,26 @@ describe('hotframe attach: a node:cluster service under load', function () {
 
       // No inspector port left open: every process listens on what it listened on before.
       for (const pid of pids) assert.deepEqual(listeningSocketsOf(pid).map((s) => s.port).sort(), socketsBefore.get(pid), `process ${pid}`);
+
+      // One view: the folder merged, each part's CPU time as its own report gives it, the whole their sum.
+      const merged = await runCli(cli, ['profile', 'p', '--format', 'json'], out);
+      assert.equal(merged.code, 0, merged.stderr);
+      const whole = JSON.parse(merged.stdout) as { cpuMs: number; shareOf: string; parts: { id: string; ms: number; percent: number }[] };
+      assert.equal(whole.shareOf, '% of CPU time, all processes and threads, idle excluded');
+      assert.deepEqual(whole.parts.map((p) => p.id).sort(), files.map((f) => f.split('.').slice(3, 5).join(':')).sort());
+      let sum = 0;
+      for (const file of files) {
+        const one = await runCli(cli, ['profile', join('p', file), '--format', 'json'], out);
+        const cpuMs = (JSON.parse(one.stdout) as { cpuMs: number }).cpuMs;
+        sum += cpuMs;
+        const part = whole.parts.find((p) => p.id === file.split('.').slice(3, 5).join(':'))!;
+        assert.ok(Math.abs(part.ms - cpuMs) < 0.01, `${file}: ${part.ms} ms in the merge, ${cpuMs} ms alone`);
+      }
+      assert.ok(Math.abs(whole.cpuMs - sum) < 0.05, `merged ${whole.cpuMs} ms, the parts ${sum} ms`);
+      // A per-process filter: the thread alone.
+      const threadId = thread.split('.').slice(3, 5).join(':');
+      const filtered = await runCli(cli, ['profile', 'p', '--thread', threadId, '--format', 'json'], out);
+      assert.deepEqual((JSON.parse(filtered.stdout) as { parts: { id: string }[] }).parts.map((p) => p.id), [threadId]);
     } finally {
       await load.stop();
       await service.stop();
