@@ -2,7 +2,7 @@
 // Profiles running Node processes without restarting them (server/attach/): each PID with every
 // Node process below it (cluster and pm2 workers) and every worker thread, over one window; or a
 // process already listening (--inspector URL, loopback only). Writes one profile per thread into
-// --out, named as Node names them (kind.date.time.pid.thread.001), and prints the report.
+// --out, named as Node names them (kind.date.time.pid.thread.001), and prints the report (of them all, merged, when several).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 
@@ -11,6 +11,8 @@ import { InputError } from '../shared/errors';
 import { formatMs } from '../shared/format';
 import { flagValue, parseCommandArgs } from './args';
 import { displayPath } from './fileAnalysis';
+import { analyzeMergedForCli } from './mergedProfiles';
+import { mergedPartsJson, mergedPartsText } from './mergedText';
 import { printable } from './printable';
 import { analyzeProfileForCli, profileCliOptions, reportJson } from './profileCommand';
 import { profileText } from './profileText';
@@ -73,8 +75,18 @@ export async function runAttach(argv: string[]): Promise<number> {
     const pause = thread.threadId !== 0 ? '' : `; paused its main thread ${formatMs(thread.pauseMs.start)} to start${thread.pauseMs.stop === null ? '' : `, ${formatMs(thread.pauseMs.stop)} to stop`}`;
     process.stderr.write(`  ${displayPath(cwd, file)} (${printable(thread.command)}${what}; started at +${thread.startedAt} ms${pause}${thread.partial ? `; ${thread.partial}` : ''})\n`);
   }
-  const first = files[0].file;
-  const { report } = await analyzeProfileForCli(first, options.root);
-  process.stdout.write(options.format === 'json' ? JSON.stringify(reportJson(report, options.top), null, 2) + '\n' : profileText(basename(first), report, options.top, options.root));
+  if (files.length === 1) {
+    const { report } = await analyzeProfileForCli(files[0].file, options.root);
+    process.stdout.write(options.format === 'json' ? JSON.stringify(reportJson(report, options.top), null, 2) + '\n' : profileText(basename(files[0].file), report, options.top, options.root));
+    return 0;
+  }
+  // Several processes or threads: one view of them all, as `hotframe profile FOLDER` gives it.
+  const { analyzed, inputs } = await analyzeMergedForCli(files.map((f) => f.file), options.root, []);
+  const { report } = analyzed;
+  process.stdout.write(
+    options.format === 'json'
+      ? JSON.stringify({ ...reportJson(report, options.top), parts: mergedPartsJson(inputs, report) }, null, 2) + '\n'
+      : mergedPartsText(inputs, report) + profileText(`${inputs.length} profiles`, report, options.top, options.root),
+  );
   return 0;
 }

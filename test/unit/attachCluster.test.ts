@@ -39,6 +39,8 @@ describe('hotframe attach: a node:cluster service under load', function () {
       await load.stop();
 
       assert.equal(run.code, 0, `exit ${run.code}: ${run.stderr}`);
+      // The report printed is of every process and thread, merged.
+      assert.equal((JSON.parse(run.stdout) as { parts: unknown[] }).parts.length, 6);
       const files = readdirSync(join(out, 'p'));
       for (const pid of pids) assert.ok(files.some((f) => f.includes(`.${pid}.0.001.cpuprofile`)), `process ${pid} has a profile: ${files.join(', ')}`);
       const thread = files.find((f) => f.includes(`.${service.workers.find((pid) => files.some((g) => g.includes(`.${pid}.1.001`)))}.1.001`));
