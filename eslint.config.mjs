@@ -61,8 +61,9 @@ const MAY_IMPORT = {
     may: ['server/static', 'server/profile', 'server/join', 'server/shared', PROTOCOL, 'rules'],
     why: 'the language server never imports server/cli/ or server/eslint/',
   },
+  'server/attach': { may: ['server/shared'], why: 'server/attach/ (attaching to running processes) imports only server/shared/' },
   'server/cli': {
-    may: ['server/static', 'server/profile', 'server/join', 'server/shared', 'rules'],
+    may: ['server/static', 'server/profile', 'server/join', 'server/shared', 'rules', 'server/attach'],
     why: 'the CLI never imports server/lsp/, server/eslint/ or the protocol',
   },
   'server/eslint': {

@@ -2,7 +2,7 @@
 // `hotframe --help` and `hotframe <command> --help` print them, so help cannot omit an option the
 // parser takes, nor list one it refuses (server/cli/commandSpecs.test.ts).
 
-export type CommandName = 'analyze' | 'profile' | 'diff' | 'record';
+export type CommandName = 'analyze' | 'profile' | 'diff' | 'record' | 'attach';
 
 export interface OptionSpec {
   name: string;
@@ -40,8 +40,8 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
     examples: ['hotframe analyze .', 'hotframe analyze src --format sarif > hotframe.sarif', 'hotframe analyze . --profile prof.cpuprofile --rule date-now-hot-path=off'],
   },
   profile: {
-    operands: 'FILE',
-    summary: 'where the time (or the allocation) went: functions, lines, calls into libraries, insights',
+    operands: 'FILE..|FOLDER',
+    summary: 'where the time (or the allocation) went: functions, lines, calls into libraries, insights; several files (or a folder) of one capture merged',
     options: [ROOT, TOP, FORMAT, { name: 'thread', value: 'ID', help: 'the thread of a trace to read (the summary lists them)' }, SAMPLE_TYPE, ALLOC],
     examples: ['hotframe profile prof.cpuprofile --top 10', 'hotframe profile isolate-0x1-v8.log --root .', 'hotframe profile prof.cpuprofile --alloc heap.heapprofile'],
   },
@@ -62,6 +62,20 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
       { name: 'kind', value: 'cpu|allocation', help: 'a CPU profile (default) or an allocation profile, garbage included' },
     ],
     examples: ['hotframe record -- node server.js', 'hotframe record --out /tmp/p -- npm start', 'hotframe record --kind allocation -- node server.js'],
+  },
+  attach: {
+    operands: 'PID..',
+    summary: 'profiles running Node processes without a restart (a cluster or pm2 parent: every worker and thread), then reports them merged',
+    options: [
+      { name: 'duration', value: 'S', help: 'seconds to profile (default 10)' },
+      { name: 'kind', value: 'cpu|allocation', help: 'a CPU profile (default) or an allocation profile' },
+      { name: 'inspector', value: 'URL', help: 'an inspector already listening on loopback (ws://127.0.0.1:9229/…): used, and left open' },
+      { name: 'out', value: 'DIR', help: 'where the profiles are written (default ./profiles)' },
+      ROOT,
+      TOP,
+      FORMAT,
+    ],
+    examples: ['hotframe attach 4242 --duration 5', 'hotframe attach $(pgrep -o -f "node server.js") --kind allocation'],
   },
 };
 

@@ -19,6 +19,8 @@ async function loadCommand(name: string): Promise<Command | null> {
       return (await import('./diffCommand')).runDiff;
     case 'record':
       return (await import('./recordCommand')).runRecord;
+    case 'attach':
+      return (await import('./attachCommand')).runAttach;
     default:
       return null;
   }

@@ -9,7 +9,9 @@ import { analyzeProfileFile, type AnalyzedProfile } from '../profile/analysis/re
 import type { Insight, ProfileReport } from '../profile/model/types';
 import { InputError } from '../shared/errors';
 import { flagValue, parseCommandArgs, type ParsedArgs } from './args';
-import { optionNames } from './commandSpecs';
+import { optionNames, synopsis } from './commandSpecs';
+import { analyzeMergedForCli, profileFilesOf } from './mergedProfiles';
+import { mergedPartsJson, mergedPartsText } from './mergedText';
 import { profileText } from './profileText';
 
 const DEFAULT_TOP = 20;
@@ -124,10 +126,12 @@ function cpuReportJson(report: ProfileReport, top: number): Record<string, unkno
 
 export async function runProfile(argv: string[]): Promise<number> {
   const args = parseCommandArgs(argv, optionNames('profile'));
-  if (args.positionals.length !== 1) {
-    throw new InputError(`profile: expected one profile FILE, got ${args.positionals.length} (usage: hotframe profile FILE [--root DIR] [--top N] [--format text|json] [--thread ID] [--sample-type TYPE] [--alloc ALLOCATION_PROFILE])`);
+  if (args.positionals.length === 0) {
+    throw new InputError(`profile: expected a profile FILE (or several, or a folder), got none (usage: ${synopsis('profile')})`);
   }
   const options = profileCliOptions(args);
+  // Several files, or a folder: the processes and threads of one capture, merged.
+  if (args.positionals.length > 1 || isFolder(args.positionals[0])) return runMergedProfile(args, options);
   const file = args.positionals[0];
   const analyzed = await analyzeProfileForCli(file, options.root, { sampleType: options.sampleType, thread: flagValue(args, 'thread') });
   let { report } = analyzed;
@@ -140,5 +144,27 @@ export async function runProfile(argv: string[]): Promise<number> {
     report = { ...report, insights: withAllocationSites(report.insights, allocation, basename(allocFile)) };
   }
   process.stdout.write(options.format === 'json' ? JSON.stringify(reportJson(report, options.top), null, 2) + '\n' : profileText(basename(file), report, options.top, options.root));
+  return 0;
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+async function runMergedProfile(args: ParsedArgs, options: ProfileCliOptions): Promise<number> {
+  if (flagValue(args, 'alloc') !== undefined) throw new InputError('profile: --alloc applies to one CPU profile, not to merged ones');
+  const files = profileFilesOf(args.positionals);
+  const { analyzed, inputs } = await analyzeMergedForCli(files, options.root, args.flags.get('thread') ?? []);
+  const { report } = analyzed;
+  const name = `${inputs.length} profiles`;
+  process.stdout.write(
+    options.format === 'json'
+      ? JSON.stringify({ ...reportJson(report, options.top), parts: mergedPartsJson(inputs, report) }, null, 2) + '\n'
+      : mergedPartsText(inputs, report) + profileText(name, report, options.top, options.root),
+  );
   return 0;
 }

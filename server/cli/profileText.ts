@@ -4,7 +4,7 @@
 import { relative, isAbsolute } from 'node:path';
 
 import type { ProfileDiff } from '../profile/analysis/diff';
-import { formatMs, formatNumber, formatPercent, formatSignedNumber, formatWeight, SHARE_OF } from '../shared/format';
+import { formatMs, formatNumber, formatPercent, formatSignedNumber, formatWeight } from '../shared/format';
 import { CATEGORIES, type FunctionCost, type ProfileReport, type WeightUnit } from '../profile/model/types';
 import { printable } from './printable';
 
@@ -49,7 +49,7 @@ export function profileText(name: string, report: ProfileReport, top: number, ro
   if (unit === 'ms') {
     const counted = report.format === 'cpuprofile' || report.format === 'pprof' ? 'samples' : 'ticks';
     out.push(`${printable(name)}: ${report.format}, ${report.samples} ${counted}, ${formatMs(report.durationMs)}, CPU time (idle excluded) ${formatMs(report.cpuMs)}`);
-    out.push(`Every % below is ${SHARE_OF}: ms / ${formatMs(report.cpuMs)}.`);
+    out.push(`Every % below is ${report.shareOf}: ms / ${formatMs(report.cpuMs)}.`);
     for (const note of report.notes) out.push(`  ${printable(note)}`);
     out.push('', `Summary by category`, `  ${'category'.padEnd(11)} ${pad(counted, 9)} ${pad('ms', 10)} ${pad('%', 7)}`);
     for (const category of CATEGORIES) {

@@ -51,12 +51,20 @@ export function busySamples(file: string): number {
   }
 }
 
+/** µs between CPU samples: 1 ms, as --cpu-prof (recording here, attaching in server/attach/). */
+export const CPU_SAMPLING_INTERVAL_US = 1000;
+/**
+ * Allocation sampling: every allocated object is a candidate (16 kB between samples on average);
+ * collected objects stay in the profile (recording here, attaching in server/attach/).
+ */
+export const ALLOCATION_SAMPLING = { samplingInterval: 16384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true };
+
 export const PROFILE_KINDS = {
   cpu: {
     label: 'CPU profile',
     // 1 ms between samples, as --cpu-prof.
     preload: `session.post('Profiler.enable');
-session.post('Profiler.setSamplingInterval', { interval: 1000 });
+session.post('Profiler.setSamplingInterval', { interval: ${CPU_SAMPLING_INTERVAL_US} });
 session.post('Profiler.start');
 return (file) => session.post('Profiler.stop', (error, result) => {
   if (!error) require('node:fs').writeFileSync(file, JSON.stringify(result.profile));
@@ -70,7 +78,7 @@ return (file) => session.post('Profiler.stop', (error, result) => {
     // Every allocated object is a candidate (16 kB between samples on average); collected
     // objects stay in the profile. The file says so in a \`$hotframe\` member, since the format
     // itself cannot (readHeapProfile.ts).
-    preload: `const options = { samplingInterval: 16384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true };
+    preload: `const options = ${JSON.stringify(ALLOCATION_SAMPLING)};
 session.post('HeapProfiler.enable');
 session.post('HeapProfiler.startSampling', options);
 return (file) => session.post('HeapProfiler.stopSampling', (error, result) => {

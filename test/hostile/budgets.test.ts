@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 import { jsonContainerBudget } from '../../server/profile/readers/budgets';
-import { MAX_JSON_BYTES } from '../../server/profile/readers/load';
+import { MAX_JSON_BYTES } from '../../server/profile/readers/byteCaps';
 import { assertRefused, runCli, tempDir } from './probe';
 
 /** Far under MAX_PEAK_MB: what a refused input may cost, its bytes and the process included. */

@@ -136,8 +136,11 @@ describe('hotframe profile', () => {
     writeFileSync(broken, '{"nodes": [');
     assertOneLineError(await hotframe('profile', broken), /^hotframe: .*broken\.cpuprofile/);
     assertOneLineError(await hotframe('profile', join(dir, 'missing.cpuprofile')), /^hotframe: .*missing\.cpuprofile: no such file$/);
-    assertOneLineError(await hotframe('profile', dir), /^hotframe: .*is a directory/);
-    assertOneLineError(await hotframe('profile'), /^hotframe: profile: expected one profile FILE, got 0/);
+    // A folder is the profiles of one capture, merged: a broken one is named; an empty folder is said so.
+    assertOneLineError(await hotframe('profile', dir), /^hotframe: .*broken\.cpuprofile: truncated JSON/);
+    const empty = mkdtempSync(join(tmpdir(), 'hotframe-cli-profile-empty-'));
+    assertOneLineError(await hotframe('profile', empty), /^hotframe: .*: no \.cpuprofile or \.heapprofile in this folder$/);
+    assertOneLineError(await hotframe('profile'), /^hotframe: profile: expected a profile FILE \(or several, or a folder\), got none/);
     assertOneLineError(await hotframe('profile', broken, '--top', '0'), /^hotframe: --top 0: expected a whole number of at least 1$/);
     assertOneLineError(await hotframe('profile', broken, '--format', 'xml'), /^hotframe: --format xml: expected text or json$/);
     assertOneLineError(await hotframe('profile', broken, '--root', join(dir, 'nope')), /^hotframe: --root .*nope: not a directory$/);

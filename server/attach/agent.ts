@@ -1,0 +1,173 @@
+// The code Hotframe runs inside the target (Runtime.evaluate over its inspector) to start and stop
+// a capture. The profiler then runs in the target through an in-process inspector Session, so the
+// inspector port is needed only for the moment of starting and of stopping: Hotframe opens it,
+// starts, closes it, and opens it again to stop. Processes of a cluster then take turns on the one
+// default port (9229), and nothing listens during the capture.
+//
+// Worker threads are reached through the inspector's NodeWorker domain: every worker attached
+// (those running at the start and those started during the capture) gets the same profiler
+// commands through its worker session, and its stop answer is passed back as the raw text the
+// worker sent (never parsed in the target: parsing a large profile would pause the service).
+//
+// Rules for this code, since it runs inside someone's service:
+// - it never throws out of a timer or an event (an uncaught exception would end the service);
+// - `require` exists only while Runtime.evaluate runs (includeCommandLineAPI), so modules are
+//   taken synchronously;
+// - what it keeps lives under one global symbol and is removed at the stop;
+// - if the process exits during the capture, the main thread's profile so far is written to
+//   `exitFile` (when given) from an 'exit' listener, removed again at the stop.
+import { ALLOCATION_SAMPLING, CPU_SAMPLING_INTERVAL_US } from '../shared/recordProfile';
+
+export type CaptureKind = 'cpu' | 'allocation';
+
+export interface AgentConfig {
+  kind: CaptureKind;
+  /** Where the target writes its main thread's profile if it exits during the capture (null: nowhere). */
+  exitFile: string | null;
+  /** How long the stop waits for each worker thread's answer. */
+  workerStopTimeoutMs: number;
+}
+
+const KEY = "Symbol.for('hotframe.attach')";
+
+/** What the start expression returns (a JSON string). */
+export interface StartAnswer {
+  /** Another capture (another Hotframe) is running in this process. */
+  busy?: true;
+  pid: number;
+  node: string;
+  argv: string[];
+  /** How long starting the profiler held the target's main thread (measured there). */
+  pauseMs: number;
+}
+
+/** What the stop expression returns (a JSON string). */
+export interface StopAnswer {
+  /** No capture of ours was running (the process was restarted in between, or another tool stopped it). */
+  missing?: true;
+  threadId: number;
+  /** How long stopping held the target's main thread (measured there). */
+  pauseMs: number;
+  /** The main thread's profile, or its error. */
+  main: unknown;
+  workers: { workerId: string; title: string; gone: boolean; response: { id?: number; result?: { profile?: unknown }; error?: { message?: string } } | null }[];
+}
+
+/** The expression that starts a capture in the target; evaluate with includeCommandLineAPI. */
+export function startExpression(config: AgentConfig): string {
+  const start =
+    config.kind === 'cpu'
+      ? [['Profiler.enable', {}], ['Profiler.setSamplingInterval', { interval: CPU_SAMPLING_INTERVAL_US }], ['Profiler.start', {}]]
+      : [['HeapProfiler.enable', {}], ['HeapProfiler.startSampling', ALLOCATION_SAMPLING]];
+  const stopMethod = config.kind === 'cpu' ? 'Profiler.stop' : 'HeapProfiler.stopSampling';
+  // The allocation profile carries its sampling options, as `hotframe record` writes it.
+  const finish = config.kind === 'cpu' ? '(p) => p' : `(p) => Object.assign(p, { $hotframe: ${JSON.stringify(ALLOCATION_SAMPLING)} })`;
+  return `(() => {
+  const key = ${KEY};
+  if (globalThis[key]) return JSON.stringify({ busy: true, pid: process.pid, node: process.version, argv: process.argv });
+  const inspector = require('node:inspector');
+  const fs = require('node:fs');
+  const threadId = require('node:worker_threads').threadId;
+  const start = ${JSON.stringify(start)};
+  const stopMethod = ${JSON.stringify(stopMethod)};
+  const finish = ${finish};
+  const exitFile = ${JSON.stringify(config.exitFile)};
+  const session = new inspector.Session();
+  session.connect();
+  const state = { session, threadId, stopMethod, finish, workers: new Map(), waiting: new Map(), nextId: 1, onExit: null, workerStopTimeoutMs: ${JSON.stringify(config.workerStopTimeoutMs)} };
+  state.toWorker = (sessionId, method, params) => {
+    const id = state.nextId++;
+    session.post('NodeWorker.sendMessageToWorker', { sessionId, message: JSON.stringify({ id, method, params }) }, () => {});
+    return id;
+  };
+  // The pause this process sees: the profiler's start runs on its main thread (V8 logs the code it has).
+  const before = performance.now();
+  for (const [method, params] of start) session.post(method, params, () => {});
+  const pauseMs = performance.now() - before;
+  session.on('NodeWorker.attachedToWorker', (message) => {
+    try {
+      const p = message.params;
+      state.workers.set(p.sessionId, { sessionId: p.sessionId, workerId: String(p.workerInfo.workerId), title: String(p.workerInfo.title), stopId: null, response: null, gone: false });
+      for (const [method, params] of start) state.toWorker(p.sessionId, method, params);
+    } catch {}
+  });
+  session.on('NodeWorker.detachedFromWorker', (message) => {
+    try {
+      const w = state.workers.get(message.params.sessionId);
+      if (w) { w.gone = true; const done = state.waiting.get(w.sessionId); if (done) done(); }
+    } catch {}
+  });
+  session.on('NodeWorker.receivedMessageFromWorker', (message) => {
+    try {
+      const w = state.workers.get(message.params.sessionId);
+      if (!w || w.stopId === null) return;
+      const text = message.params.message;
+      // V8 writes a response's id first: the stop's answer is told by its prefix, without parsing it.
+      const id = /^\\{"id":(\\d+)[,}]/.exec(text.slice(0, 32));
+      if (!id || Number(id[1]) !== w.stopId) return;
+      w.response = text;
+      const done = state.waiting.get(w.sessionId);
+      if (done) done();
+    } catch {}
+  });
+  session.post('NodeWorker.enable', { waitForDebuggerOnStart: false }, () => {});
+  if (exitFile !== null) {
+    state.onExit = () => {
+      try {
+        session.post(stopMethod, (error, result) => {
+          try { if (!error) fs.writeFileSync(exitFile, JSON.stringify(finish(result.profile)), { mode: 0o600 }); } catch {}
+        });
+      } catch {}
+    };
+    process.once('exit', state.onExit);
+  }
+  globalThis[key] = state;
+  return JSON.stringify({ pid: process.pid, node: process.version, argv: process.argv, pauseMs });
+})()`;
+}
+
+/** The expression that stops the capture and returns every thread's profile; evaluate with awaitPromise. */
+export function stopExpression(): string {
+  return `(() => {
+  const key = ${KEY};
+  const state = globalThis[key];
+  if (!state) return Promise.resolve(JSON.stringify({ missing: true }));
+  delete globalThis[key];
+  if (state.onExit) process.removeListener('exit', state.onExit);
+  // The pause this process sees: the main thread's profile is built and written out on it.
+  let pauseMs = 0;
+  const main = new Promise((resolve) => {
+    const before = performance.now();
+    try {
+      state.session.post(state.stopMethod, (error, result) => {
+        try { resolve(error ? JSON.stringify({ error: String(error.message) }) : JSON.stringify(state.finish(result.profile))); } catch (e) { resolve(JSON.stringify({ error: String(e) })); }
+        pauseMs += performance.now() - before;
+      });
+    } catch (e) { resolve(JSON.stringify({ error: String(e) })); }
+  });
+  const workers = [...state.workers.values()].map((w) => new Promise((resolve) => {
+    if (w.gone) return resolve(w);
+    const timer = setTimeout(() => resolve(w), state.workerStopTimeoutMs);
+    state.waiting.set(w.sessionId, () => { clearTimeout(timer); resolve(w); });
+    try { w.stopId = state.toWorker(w.sessionId, state.stopMethod, {}); } catch { resolve(w); }
+  }));
+  return Promise.all([main, Promise.all(workers)]).then(([mainText, done]) => {
+    try { state.session.post('NodeWorker.disable', {}, () => {}); state.session.disconnect(); } catch {}
+    return '{"threadId":' + state.threadId + ',"pauseMs":' + JSON.stringify(pauseMs) + ',"main":' + mainText + ',"workers":[' + done.map((w) =>
+      '{"workerId":' + JSON.stringify(w.workerId) + ',"title":' + JSON.stringify(w.title) + ',"gone":' + w.gone + ',"response":' + (w.response === null ? 'null' : w.response) + '}').join(',') + ']}';
+  });
+})()`;
+}
+
+/**
+ * Closes the inspector port, a moment after answering: `inspector.close()` blocks the target's
+ * event loop until every client has disconnected, so Hotframe disconnects as soon as it has this
+ * answer and the close then finds nobody connected.
+ */
+export function closeExpression(delayMs: number): string {
+  return `(() => {
+  const inspector = require('node:inspector');
+  setTimeout(() => { try { inspector.close(); } catch {} }, ${JSON.stringify(delayMs)});
+  return true;
+})()`;
+}

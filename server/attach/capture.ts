@@ -1,0 +1,323 @@
+// A capture of running Node processes over one window: each target's profiler is started in turn
+// (open its inspector, run the agent's start, close the port Hotframe opened), then, after the
+// duration, stopped in the same order (open, stop and take every thread's profile, close). Each
+// process is thus recorded for the duration, the windows shifted by the few ms each start takes
+// (`startedAt` of each result says by how much).
+//
+// Targets: a pid is the process and every Node process below it (a cluster primary's or a pm2
+// daemon's workers: children, their children...); `--inspector URL` is one process already
+// listening, whose port stays open. A target that fails says why in one line and the others go on.
+import { chownSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { InputError } from '../shared/errors';
+import { readGuardedText } from '../shared/guardedRead';
+import { closeExpression, startExpression, stopExpression, type CaptureKind, type StartAnswer, type StopAnswer } from './agent';
+import { InspectorSession, targetUrl } from './inspectorClient';
+import { checkAttachable, commandText, expectedInspectorPort, looksLikeNode, openInspector, waitClosed, type OpenedInspector } from './openInspector';
+import { childrenByParent, executableOf, listeningSocketsOf, readStatus, uidOf } from './procfs';
+
+const OPEN_TIMEOUT_MS = 3000;
+const CALL_TIMEOUT_MS = 10_000;
+/** The stop carries every thread's profile back. */
+const STOP_TIMEOUT_MS = 60_000;
+const WORKER_STOP_TIMEOUT_MS = 5000;
+/** How long the target waits before closing its port: Hotframe disconnects within it (agent.ts). */
+const CLOSE_DELAY_MS = 30;
+const MAX_EXIT_PROFILE_BYTES = 512 * 1024 * 1024;
+/** A cluster of more is not a cluster: a pid given by mistake (pid 1) must not signal a machine. */
+export const MAX_PROCESSES = 64;
+
+export type Target = { pid: number } | { url: string };
+
+export interface CapturedThread {
+  pid: number;
+  /** 0 for the main thread, as node:worker_threads numbers them. */
+  threadId: number;
+  /** "main" or the worker's title ("[worker 1]"). */
+  title: string;
+  /** The command line of its process (untrusted text, for display). */
+  command: string;
+  /** The profile as V8 gave it (.cpuprofile or .heapprofile JSON). */
+  profile: unknown;
+  /** ms since the capture began when this process's profiler started. */
+  startedAt: number;
+  /** How long the start and the stop held its process's main thread, measured in the process (null: not known). */
+  pauseMs: { start: number; stop: number | null };
+  /** Set when the process ended during the capture and this holds what it had recorded. */
+  partial?: string;
+}
+
+export interface CaptureResult {
+  threads: CapturedThread[];
+  /** One line per target or thread that gave no profile. */
+  problems: string[];
+}
+
+/** The process and its Node descendants, parents first. */
+export function processTree(pid: number): number[] {
+  const children = childrenByParent();
+  const found: number[] = [];
+  const seen = new Set<number>();
+  const queue = [pid];
+  while (queue.length > 0 && found.length <= MAX_PROCESSES) {
+    const next = queue.shift()!;
+    if (seen.has(next)) continue;
+    seen.add(next);
+    // Only Node processes are targets: a shell or a helper binary below a service is not ours to
+    // signal, but its own children may be (npm -> sh -> node).
+    const executable = next === pid ? null : executableOf(next);
+    if (next === pid || executable === null || looksLikeNode(executable)) found.push(next);
+    queue.push(...(children.get(next) ?? []));
+  }
+  return found;
+}
+
+interface Running {
+  target: Target;
+  pid: number | null;
+  command: string;
+  startedAt: number;
+  startPauseMs: number;
+  exitFile: string | null;
+}
+
+/**
+ * The loopback ports each process listened on before the capture began. A port found open later
+ * that is not among them was opened by this capture (by Hotframe's SIGUSR1, or by a cluster
+ * primary passing its debug signal on to its workers, as node:cluster does) and is closed again.
+ */
+type PortsBefore = Map<number, Set<number>>;
+
+async function withInspector<T>(target: Target, before: PortsBefore, use: (session: InspectorSession, opened: OpenedInspector | null) => Promise<T>): Promise<T> {
+  let opened: OpenedInspector | null = null;
+  let url: string;
+  if ('url' in target) {
+    url = await resolveUrl(target.url);
+  } else {
+    opened = await openInspector(target.pid, OPEN_TIMEOUT_MS, before.get(target.pid) ?? new Set());
+    url = await targetUrl(opened.host, opened.port, CALL_TIMEOUT_MS);
+  }
+  const session = await InspectorSession.connect(url, CALL_TIMEOUT_MS);
+  let result: T;
+  try {
+    result = await use(session, opened);
+    if (opened?.openedByUs) await session.evaluateString(closeExpression(CLOSE_DELAY_MS), CALL_TIMEOUT_MS);
+  } finally {
+    await session.close();
+  }
+  if (opened?.openedByUs && 'pid' in target && !(await waitClosed(target.pid, opened, 2000))) {
+    throw new InputError(`process ${target.pid}: its inspector port ${opened.port} did not close (another client is connected to it?)`);
+  }
+  return result;
+}
+
+/** `--inspector URL`: ws://host:port/id as is, or host:port / http://host:port (its /json/list). */
+export async function resolveUrl(text: string): Promise<string> {
+  const withScheme = /^[a-z]+:\/\//i.test(text) ? text : `http://${text}`;
+  let url: URL;
+  try {
+    url = new URL(withScheme);
+  } catch {
+    throw new InputError(`--inspector ${text}: not a URL (expected ws://127.0.0.1:9229/<id> or 127.0.0.1:9229)`);
+  }
+  if (url.protocol === 'ws:' && url.pathname.length > 1) return url.href;
+  if (url.protocol !== 'http:' && url.protocol !== 'ws:') throw new InputError(`--inspector ${text}: expected a ws:// or http:// URL`);
+  return targetUrl(url.hostname, Number(url.port || 9229), CALL_TIMEOUT_MS);
+}
+
+/** True when the process listens on its inspector port and did not before the capture. */
+function strayInspectorPort(pid: number, before: PortsBefore): boolean {
+  const port = expectedInspectorPort(pid);
+  try {
+    return listeningSocketsOf(pid).some((s) => s.port === port) && !(before.get(pid)?.has(port) ?? false);
+  } catch {
+    return false;
+  }
+}
+
+function exitFileFor(pid: number, dir: string): string {
+  const sub = mkdtempSync(join(dir, `${pid}-`));
+  // A target of another user (we run as root) writes there only if the folder is its own.
+  if (process.getuid?.() === 0) {
+    try {
+      const uid = uidOf(readStatus(pid));
+      if (uid !== null && uid !== 0) chownSync(sub, uid, -1);
+    } catch {
+      // it stays ours: a profile at exit is then not kept
+    }
+  }
+  return join(sub, 'exit-profile.json');
+}
+
+function targetName(target: Target): string {
+  return 'pid' in target ? `process ${target.pid}` : target.url;
+}
+
+function errorLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0];
+}
+
+async function start(target: Target, before: PortsBefore, kind: CaptureKind, began: number, scratch: string): Promise<Running> {
+  const exitFile = 'pid' in target ? exitFileFor(target.pid, scratch) : null;
+  const pidShown = 'pid' in target ? target.pid : null;
+  return withInspector(target, before, async (session) => {
+    const answer = JSON.parse(await session.evaluateString(startExpression({ kind, exitFile, workerStopTimeoutMs: WORKER_STOP_TIMEOUT_MS }), CALL_TIMEOUT_MS)) as StartAnswer;
+    if (answer.busy) throw new InputError(`${targetName(target)}: another Hotframe capture is running in it`);
+    if ('pid' in target && !samePid(target.pid, answer.pid)) throw new InputError(`process ${target.pid}: the inspector that opened belongs to process ${answer.pid}`);
+    const command = pidShown !== null ? commandText(pidShown, 200) : Array.isArray(answer.argv) ? answer.argv.join(' ').slice(0, 200) : '?';
+    return { target, pid: 'pid' in target ? target.pid : Number(answer.pid), command, startedAt: Date.now() - began, startPauseMs: Number(answer.pauseMs) || 0, exitFile };
+  });
+}
+
+/** process.pid inside the target is its pid in its own namespace (a container): the last NSpid. */
+function samePid(pid: number, inner: number): boolean {
+  if (pid === inner) return true;
+  try {
+    const match = /^NSpid:\s*([\d\s]+)$/m.exec(readStatus(pid));
+    return match !== null && Number(match[1].trim().split(/\s+/).at(-1)) === inner;
+  } catch {
+    return false;
+  }
+}
+
+function threadsOf(running: Running, answer: StopAnswer): { threads: CapturedThread[]; problems: string[] } {
+  const pid = running.pid ?? 0;
+  const threads: CapturedThread[] = [];
+  const problems: string[] = [];
+  const main = answer.main as { error?: unknown } | null;
+  const pauseMs = { start: running.startPauseMs, stop: Number(answer.pauseMs) || 0 };
+  if (main && typeof main === 'object' && 'error' in main) problems.push(`process ${pid}: its main thread gave no profile (${String(main.error)})`);
+  else threads.push({ pid, threadId: Number(answer.threadId) || 0, title: 'main', command: running.command, profile: answer.main, startedAt: running.startedAt, pauseMs });
+  for (const worker of answer.workers ?? []) {
+    const profile = worker.response?.result?.profile;
+    if (profile !== undefined) {
+      threads.push({ pid, threadId: Number(worker.workerId), title: String(worker.title), command: running.command, profile, startedAt: running.startedAt, pauseMs });
+    } else {
+      const why = worker.gone ? 'it ended during the capture' : worker.response?.error?.message ?? 'it did not answer';
+      problems.push(`process ${pid}, thread ${worker.workerId}: no profile (${String(why)})`);
+    }
+  }
+  return { threads, problems };
+}
+
+function keptAtExit(running: Running): CapturedThread | null {
+  if (running.exitFile === null) return null;
+  try {
+    const profile = JSON.parse(readGuardedText(running.exitFile, MAX_EXIT_PROFILE_BYTES)) as unknown;
+    return { pid: running.pid ?? 0, threadId: 0, title: 'main', command: running.command, profile, startedAt: running.startedAt, pauseMs: { start: running.startPauseMs, stop: null }, partial: 'the process exited during the capture: its main thread up to its exit' };
+  } catch {
+    return null;
+  }
+}
+
+function exited(running: Running): boolean {
+  if (running.pid === null || !('pid' in running.target)) return false;
+  try {
+    process.kill(running.pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+export interface CaptureOptions {
+  targets: Target[];
+  kind: CaptureKind;
+  durationMs: number;
+  /** Progress lines (one per process started or stopped). */
+  onProgress?: (line: string) => void;
+  /** Ends the wait early (Ctrl+C): the capture then stops and keeps what it has. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Captures every target over one window. Pids are checked before any signal; a pid's Node
+ * descendants join it. Resolves with every thread's profile and a line per target that gave none;
+ * rejects (one line) only when nothing could be started.
+ */
+export async function capture(options: CaptureOptions): Promise<CaptureResult> {
+  const targets: Target[] = [];
+  for (const target of options.targets) {
+    if ('url' in target) {
+      targets.push(target);
+      continue;
+    }
+    checkAttachable(target.pid);
+    for (const pid of processTree(target.pid)) if (!targets.some((t) => 'pid' in t && t.pid === pid)) targets.push({ pid });
+  }
+  if (targets.length > MAX_PROCESSES) throw new InputError(`more than ${MAX_PROCESSES} processes: Hotframe attaches to at most ${MAX_PROCESSES} at once`);
+  const before: PortsBefore = new Map();
+  for (const target of targets) {
+    if (!('pid' in target)) continue;
+    try {
+      before.set(target.pid, new Set(listeningSocketsOf(target.pid).map((s) => s.port)));
+    } catch {
+      // refused when it is started, in one line
+    }
+  }
+  const scratch = mkdtempSync(join(tmpdir(), 'hotframe-attach-'));
+  const problems: string[] = [];
+  const running: Running[] = [];
+  const began = Date.now();
+  try {
+    for (const target of targets) {
+      try {
+        if ('pid' in target) checkAttachable(target.pid);
+        running.push(await start(target, before, options.kind, began, scratch));
+        options.onProgress?.(`started ${targetName(target)}`);
+      } catch (error) {
+        problems.push(errorLine(error).startsWith('process') ? errorLine(error) : `${targetName(target)}: ${errorLine(error)}`);
+      }
+    }
+    if (running.length === 0) throw new InputError(problems.length === 1 ? problems[0] : `no process could be attached: ${problems.join('; ')}`);
+    await wait(options.durationMs, options.signal);
+    const threads: CapturedThread[] = [];
+    for (const one of running) {
+      try {
+        if (exited(one)) throw new InputError('exited');
+        const answer = await withInspector(one.target, before, async (session) => JSON.parse(await session.evaluateString(stopExpression(), STOP_TIMEOUT_MS)) as StopAnswer);
+        if (answer.missing) throw new InputError(`${targetName(one.target)}: its capture was gone (restarted meanwhile?)`);
+        const got = threadsOf(one, answer);
+        threads.push(...got.threads);
+        problems.push(...got.problems);
+        options.onProgress?.(`stopped ${targetName(one.target)}`);
+      } catch (error) {
+        const kept = exited(one) ? keptAtExit(one) : null;
+        if (kept) {
+          threads.push(kept);
+          problems.push(`${targetName(one.target)}: exited during the capture; kept its main thread's profile up to the exit`);
+        } else if (exited(one)) {
+          problems.push(`${targetName(one.target)}: exited during the capture, and left no profile (killed by a signal?)`);
+        } else {
+          problems.push(`${targetName(one.target)}: ${errorLine(error)}`);
+        }
+      }
+    }
+    // A worker whose port its primary opened after this worker's turn: closed too.
+    for (const target of targets) {
+      if (!('pid' in target) || exited({ target, pid: target.pid } as Running)) continue;
+      try {
+        if (strayInspectorPort(target.pid, before)) await withInspector(target, before, () => Promise.resolve());
+      } catch (error) {
+        problems.push(`${targetName(target)}: ${errorLine(error)}`);
+      }
+    }
+    return { threads, problems };
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done);
+  });
+}

@@ -1,0 +1,158 @@
+// A client of the V8 inspector protocol over its WebSocket (the `ws` package: Node 20 has a
+// WebSocket client only behind --experimental-websocket). Loopback only: the host is checked here,
+// whatever the caller passes. Every call has a time limit, and the answers are capped in size.
+import { get } from 'node:http';
+import WebSocket from 'ws';
+
+/** A stop answer holds every thread's profile: as large as a .cpuprofile may be. */
+const MAX_MESSAGE_BYTES = 512 * 1024 * 1024;
+const MAX_LIST_BYTES = 1024 * 1024;
+
+export class InspectorError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InspectorError';
+  }
+}
+
+/** True for a host name that means this machine over loopback. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '');
+  return bare === 'localhost' || bare === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare);
+}
+
+/** `host:port` for a URL (brackets around IPv6). */
+export function hostPort(host: string, port: number): string {
+  return `${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+/**
+ * The WebSocket URL of the Node target listening at `host:port`, from its /json/list. Only the
+ * target's id is taken from the answer: the URL is rebuilt on the host we asked, so an answer
+ * cannot send us elsewhere.
+ */
+export function targetUrl(host: string, port: number, timeoutMs: number): Promise<string> {
+  if (!isLoopbackHost(host)) return Promise.reject(new InspectorError(`${host}: not a loopback address (Hotframe connects to inspectors on this machine only)`));
+  return new Promise((resolve, reject) => {
+    const request = get({ host: host.replace(/^\[|\]$/g, ''), port, path: '/json/list', timeout: timeoutMs, headers: { host: hostPort('localhost', port) } }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => {
+        text += chunk;
+        if (text.length > MAX_LIST_BYTES) request.destroy(new InspectorError('the inspector\'s target list is too large'));
+      });
+      response.on('end', () => {
+        try {
+          const list = JSON.parse(text) as { id?: unknown; type?: unknown }[];
+          const target = Array.isArray(list) ? list.find((t) => typeof t?.id === 'string' && /^[\w-]{1,100}$/.test(t.id)) : undefined;
+          if (!target) throw new Error('no target');
+          resolve(`ws://${hostPort(host.replace(/^\[|\]$/g, ''), port)}/${target.id as string}`);
+        } catch {
+          reject(new InspectorError(`${hostPort(host, port)} does not answer as a Node inspector`));
+        }
+      });
+    });
+    request.on('timeout', () => request.destroy(new InspectorError(`${hostPort(host, port)}: the inspector did not answer within ${timeoutMs} ms`)));
+    request.on('error', (error) => reject(error instanceof InspectorError ? error : new InspectorError(`${hostPort(host, port)}: ${(error as NodeJS.ErrnoException).code ?? error.message}`)));
+  });
+}
+
+interface Pending {
+  resolve(result: unknown): void;
+  reject(error: Error): void;
+  timer: NodeJS.Timeout;
+}
+
+export class InspectorSession {
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private closedBecause: string | null = null;
+
+  private constructor(private readonly socket: WebSocket) {
+    socket.on('message', (data: WebSocket.RawData) => this.receive(data));
+    socket.on('close', () => this.fail('the inspector connection closed (did the process exit?)'));
+    socket.on('error', (error) => this.fail(`inspector connection: ${error.message.split('\n')[0]}`));
+  }
+
+  static connect(url: string, timeoutMs: number): Promise<InspectorSession> {
+    const host = new URL(url).hostname;
+    if (!isLoopbackHost(host)) return Promise.reject(new InspectorError(`${host}: not a loopback address (Hotframe connects to inspectors on this machine only)`));
+    return new Promise((resolve, reject) => {
+      const socket = new WebSocket(url, { handshakeTimeout: timeoutMs, maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false, followRedirects: false });
+      socket.once('open', () => resolve(new InspectorSession(socket)));
+      socket.once('error', (error) => reject(new InspectorError(`cannot connect to the inspector at ${url}: ${(error as NodeJS.ErrnoException).code ?? error.message.split('\n')[0]}`)));
+    });
+  }
+
+  private receive(data: WebSocket.RawData): void {
+    let message: { id?: unknown; result?: unknown; error?: { message?: unknown } };
+    try {
+      message = JSON.parse(data.toString()) as typeof message;
+    } catch {
+      return;
+    }
+    if (typeof message.id !== 'number') return; // an event: not asked for
+    const pending = this.pending.get(message.id);
+    if (!pending) return;
+    this.pending.delete(message.id);
+    clearTimeout(pending.timer);
+    if (message.error) pending.reject(new InspectorError(String(message.error.message ?? 'inspector error')));
+    else pending.resolve(message.result);
+  }
+
+  private fail(reason: string): void {
+    this.closedBecause ??= reason;
+    for (const [id, pending] of this.pending) {
+      clearTimeout(pending.timer);
+      pending.reject(new InspectorError(reason));
+      this.pending.delete(id);
+    }
+  }
+
+  send(method: string, params: Record<string, unknown>, timeoutMs: number): Promise<unknown> {
+    if (this.closedBecause !== null) return Promise.reject(new InspectorError(this.closedBecause));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new InspectorError(`${method}: no answer within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.pending.set(id, { resolve, reject, timer });
+      this.socket.send(JSON.stringify({ id, method, params }));
+    });
+  }
+
+  /**
+   * Runs an expression in the target and returns the string it gives (or its promise gives). The
+   * command line API is included: `require` is defined while it runs.
+   */
+  async evaluateString(expression: string, timeoutMs: number): Promise<string> {
+    const result = (await this.send('Runtime.evaluate', { expression, includeCommandLineAPI: true, awaitPromise: true, returnByValue: true }, timeoutMs)) as {
+      result?: { type?: string; value?: unknown };
+      exceptionDetails?: { exception?: { description?: string }; text?: string };
+    };
+    if (result.exceptionDetails) {
+      const text = result.exceptionDetails.exception?.description ?? result.exceptionDetails.text ?? 'exception';
+      throw new InspectorError(`the target threw: ${text.split('\n')[0]}`);
+    }
+    if (typeof result.result?.value === 'string') return result.result.value;
+    if (result.result?.value === true) return 'true';
+    throw new InspectorError('the target gave no answer');
+  }
+
+  /** Disconnects, and resolves once the socket is closed (or after a moment). */
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.socket.readyState === WebSocket.CLOSED) return resolve();
+      const timer = setTimeout(() => {
+        this.socket.terminate();
+        resolve();
+      }, 1000);
+      this.socket.once('close', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      this.socket.close();
+    });
+  }
+}
