@@ -12,6 +12,7 @@ commands:
   profile FILE [--root DIR] [--top N] [--format text|json] [--sample-type TYPE] [--alloc ALLOCATION_PROFILE]
   diff BEFORE AFTER [--root DIR] [--top N] [--format text|json] [--sample-type TYPE]
   record [--out DIR] [--root DIR] [--top N] [--format text|json] -- <command> [args..]
+  gate --before FILE|DIR.. --after FILE|DIR.. [--threshold 10%] [--min-ms N] [--confidence 0.95] [--root DIR] [--format text|json|markdown|sarif] [--top N]
 
 exit codes: 0 no findings, 1 findings, 2 usage or input error`;
 
@@ -27,6 +28,8 @@ async function loadCommand(name: string): Promise<Command | null> {
       return (await import('./diffCommand')).runDiff;
     case 'record':
       return (await import('./recordCommand')).runRecord;
+    case 'gate':
+      return (await import('./gateCommand')).runGateCommand;
     default:
       return null;
   }
