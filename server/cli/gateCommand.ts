@@ -25,7 +25,7 @@ const PROFILE_NAME = /\.(cpuprofile|log|pprof|pb|json)(\.gz)?$/i;
 const USAGE = 'usage: hotframe gate --before FILE|DIR... --after FILE|DIR... [--threshold 10%] [--min-ms N] [--confidence 0.95] [--root DIR] [--format text|json|markdown|sarif] [--top N]';
 
 /** The profiles a --before/--after value names: the file itself, or a folder's profiles by name. */
-function profilesOf(flag: string, value: string, cwd: string): string[] {
+export function profilesOf(flag: string, value: string, cwd: string): string[] {
   const path = resolve(cwd, value);
   let stats;
   try {
@@ -82,6 +82,29 @@ function findingsAt(changes: readonly GateChange[], root: string, cwd: string): 
   return out;
 }
 
+/** Loads both sides' profiles, runs the gate, and finds the findings on what changed. */
+export async function gateReport(before: string[], after: string[], options: GateOptions, root: string, cwd: string, top: number): Promise<GateReport> {
+  const load = async (files: string[]): Promise<ProfileReport[]> => {
+    const reports: ProfileReport[] = [];
+    for (const file of files) {
+      const { report } = await analyzeProfileForCli(file, root);
+      if (report.unit !== 'ms') throw new InputError(`${relative(cwd, file)}: not a CPU profile (it measures ${report.unit}); the gate compares CPU time`);
+      reports.push(report);
+    }
+    return reports;
+  };
+  const result = runGate(await load(before), await load(after), options);
+  return {
+    result,
+    before: before.map((f) => relative(cwd, f)),
+    after: after.map((f) => relative(cwd, f)),
+    findings: findingsAt([...result.regressions, ...result.improvements], root, cwd),
+    root,
+    cwd,
+    top,
+  };
+}
+
 export async function runGateCommand(argv: string[]): Promise<number> {
   const cwd = process.cwd();
   const args = parseCommandArgs(argv, ['before', 'after', 'threshold', 'min-ms', 'confidence', 'root', 'format', 'top']);
@@ -109,26 +132,8 @@ export async function runGateCommand(argv: string[]): Promise<number> {
   };
   const top = parseNumber('top', flagValue(args, 'top') ?? '20', (n) => Number.isInteger(n) && n >= 1, 'a whole number of at least 1');
 
-  const load = async (files: string[]): Promise<ProfileReport[]> => {
-    const reports: ProfileReport[] = [];
-    for (const file of files) {
-      const { report } = await analyzeProfileForCli(file, root);
-      if (report.unit !== 'ms') throw new InputError(`${relative(cwd, file)}: not a CPU profile (it measures ${report.unit}); the gate compares CPU time`);
-      reports.push(report);
-    }
-    return reports;
-  };
-  const result = runGate(await load(before), await load(after), options);
-  const report: GateReport = {
-    result,
-    before: before.map((f) => relative(cwd, f)),
-    after: after.map((f) => relative(cwd, f)),
-    findings: findingsAt([...result.regressions, ...result.improvements], root, cwd),
-    root,
-    cwd,
-    top,
-  };
+  const report = await gateReport(before, after, options, root, cwd, top);
   const output = format === 'json' ? gateJson(report) : format === 'markdown' ? gateMarkdown(report) : format === 'sarif' ? gateSarif(report) : gateText(report);
   process.stdout.write(output.endsWith('\n') ? output : output + '\n');
-  return result.failed ? 1 : 0;
+  return report.result.failed ? 1 : 0;
 }

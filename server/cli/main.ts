@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // `hotframe` command line: the same engine as the editor, for CI and scripts.
 // Exit codes: 0 nothing found, 1 findings, 2 usage or input error (one line on stderr).
+import { join } from 'node:path';
+
 import { InputError } from '../shared/errors';
 import { asksForHelp } from './args';
 import { printable } from './printable';
@@ -13,8 +15,9 @@ commands:
   diff BEFORE AFTER [--root DIR] [--top N] [--format text|json] [--sample-type TYPE]
   record [--out DIR] [--root DIR] [--top N] [--format text|json] -- <command> [args..]
   gate --before FILE|DIR.. --after FILE|DIR.. [--threshold 10%] [--min-ms N] [--confidence 0.95] [--root DIR] [--format text|json|markdown|sarif] [--top N]
+  mcp [--root DIR]                 an MCP server on stdio for coding agents (findings, costs, call sites, diff, gate)
 
-exit codes: 0 no findings, 1 findings, 2 usage or input error`;
+exit codes: 0 no findings, 1 findings (gate: a regression), 2 usage or input error`;
 
 type Command = (args: string[]) => Promise<number>;
 
@@ -30,6 +33,10 @@ async function loadCommand(name: string): Promise<Command | null> {
       return (await import('./recordCommand')).runRecord;
     case 'gate':
       return (await import('./gateCommand')).runGateCommand;
+    case 'mcp':
+      // A bundle of its own beside this one (scripts/build.mjs): the MCP SDK is not loaded, nor
+      // parsed, by the other commands.
+      return (require(join(__dirname, 'mcp.js')) as typeof import('./mcp/mcpCommand')).runMcp;
     default:
       return null;
   }
