@@ -41,6 +41,10 @@ const MAY_IMPORT = {
     may: ['server/profile/model', 'server/shared', { path: PROTOCOL, typeOnly: true }],
     why: 'server/profile/location/ imports only model/ from the profile engine',
   },
+  'server/profile/gate': {
+    may: ['server/profile/model', 'server/shared', { path: PROTOCOL, typeOnly: true }],
+    why: 'server/profile/gate/ (the statistics of `hotframe gate`) imports only model/ from the profile engine',
+  },
   'server/profile/analysis': {
     may: [
       'server/profile/readers',

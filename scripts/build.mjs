@@ -24,6 +24,8 @@ const entries = [
   { ...node, entryPoints: ['client/extension.ts'], outfile: 'dist/extension.js' },
   { ...node, entryPoints: ['server/lsp/main.ts'], outfile: 'dist/server.js' },
   { ...node, entryPoints: ['server/cli/main.ts'], outfile: 'dist/cli.js' },
+  // `hotframe mcp`, loaded by dist/cli.js for that command only: the MCP SDK stays out of the others' start-up.
+  { ...node, entryPoints: ['server/cli/mcp/mcpCommand.ts'], outfile: 'dist/mcp.js' },
   { ...node, entryPoints: ['server/lsp/profileWorker.ts'], outfile: 'dist/profileWorker.js' },
   { ...node, entryPoints: ['server/eslint/plugin.ts'], outfile: 'dist/eslint-plugin.js', external: ['eslint'],
     // `require('hotframe/eslint-plugin')` and `import hotframe from …` both get the plugin itself.

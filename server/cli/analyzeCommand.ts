@@ -15,7 +15,7 @@ import { flagValue, parseCommandArgs } from './args';
 import { optionNames } from './commandSpecs';
 import { analyzeFileList, displayPath, reportOf } from './fileAnalysis';
 import type { RuleLevels } from './fileAnalysis';
-import { formatJson, formatText, type ProfileInsights } from './findingFormats';
+import { formatJson, formatText, type AnalyzeReport, type ProfileInsights } from './findingFormats';
 import { insightJson, refuseCpuAsAllocation, round } from './profileCommand';
 import { parseRuleLevels } from '../static/ruleLevels';
 import { formatSarif } from './sarifFormat';
@@ -76,9 +76,8 @@ function isFile(path: string): boolean {
   }
 }
 
-export async function runAnalyze(args: string[]): Promise<number> {
-  const cwd = process.cwd();
-  const options = parseAnalyzeOptions(args, cwd);
+/** The findings of `options.paths` (ranked by the profile's cost when one is given), as every format prints them. */
+export async function analyzeReport(options: AnalyzeOptions, cwd: string): Promise<AnalyzeReport> {
   const files = collectSourceFiles(options.paths, cwd);
   let costs: CostIndex | null = null;
   let profile: ProfileInsights | undefined;
@@ -105,7 +104,13 @@ export async function runAnalyze(args: string[]): Promise<number> {
   const outcomes = analyzeFileList(files, cwd, options.levels);
   // A rule that threw is our bug, not the user's input: say so on stderr, keep the other results.
   for (const outcome of outcomes) for (const error of outcome.ruleErrors) process.stderr.write(`hotframe: rule ${error} (on ${outcome.file})\n`);
-  const report = { ...reportOf(outcomes, costs), ...(profile !== undefined ? { profile } : {}) };
+  return { ...reportOf(outcomes, costs), ...(profile !== undefined ? { profile } : {}) };
+}
+
+export async function runAnalyze(args: string[]): Promise<number> {
+  const cwd = process.cwd();
+  const options = parseAnalyzeOptions(args, cwd);
+  const report = await analyzeReport(options, cwd);
   let output: string;
   if (options.format === 'json') output = formatJson(report);
   else if (options.format === 'sarif') output = formatSarif(report, allRules.map((rule) => rule.meta), cwd, typeof VERSION === 'string' ? VERSION : 'dev');

@@ -2,7 +2,7 @@
 // `hotframe --help` and `hotframe <command> --help` print them, so help cannot omit an option the
 // parser takes, nor list one it refuses (server/cli/commandSpecs.test.ts).
 
-export type CommandName = 'analyze' | 'profile' | 'diff' | 'record' | 'attach';
+export type CommandName = 'analyze' | 'profile' | 'diff' | 'record' | 'attach' | 'gate' | 'mcp';
 
 export interface OptionSpec {
   name: string;
@@ -77,6 +77,27 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
     ],
     examples: ['hotframe attach 4242 --duration 5', 'hotframe attach $(pgrep -o -f "node server.js") --kind allocation'],
   },
+  gate: {
+    operands: '',
+    summary: 'fails (exit 1) only when a function or line got slower beyond the noise between runs and the threshold; several profiles a side',
+    options: [
+      { name: 'before', value: 'FILE|DIR', help: 'a profile of the baseline, or a folder of them (repeatable; at least 2 profiles)' },
+      { name: 'after', value: 'FILE|DIR', help: 'a profile of the change, or a folder of them (repeatable; at least 2 profiles)' },
+      { name: 'threshold', value: 'PERCENT', help: 'smallest relative change that counts (default 10%)' },
+      { name: 'min-ms', value: 'N', help: 'smallest change that counts, in ms of CPU per second (default 5)' },
+      { name: 'confidence', value: 'C', help: 'confidence shared by the changes tested (default 0.95)' },
+      ROOT,
+      { name: 'format', value: 'text|json|markdown|sarif', help: 'output format (default text); markdown for a pull-request comment, sarif for code scanning' },
+      TOP,
+    ],
+    examples: ['hotframe gate --before profiles/before --after profiles/after', 'hotframe gate --before base/ --after head/ --threshold 5% --format sarif > gate.sarif'],
+  },
+  mcp: {
+    operands: '',
+    summary: "an MCP server on stdio for coding agents: findings ranked by a profile, costs, call sites, diff and gate, as this command line's JSON",
+    options: [{ name: 'root', value: 'DIR', help: 'the workspace the tools answer for (default: the current folder)' }],
+    examples: ['hotframe mcp --root .'],
+  },
 };
 
 export const COMMAND_NAMES = Object.keys(COMMANDS) as CommandName[];
@@ -91,10 +112,11 @@ export function synopsis(name: CommandName): string {
   const spec = COMMANDS[name];
   const options = spec.options.map((o) => `[--${o.name} ${o.value}]`).join(' ');
   // record's operands come after its options (everything after `--` is the command).
-  return name === 'record' ? `hotframe record ${options} ${spec.operands}` : `hotframe ${name} ${spec.operands} ${options}`;
+  if (name === 'record') return `hotframe record ${options} ${spec.operands}`;
+  return spec.operands === '' ? `hotframe ${name} ${options}` : `hotframe ${name} ${spec.operands} ${options}`;
 }
 
-const EXIT_CODES = 'exit codes: 0 no findings, 1 findings, 2 usage or input error';
+const EXIT_CODES = 'exit codes: 0 no findings, 1 findings (gate: a regression), 2 usage or input error';
 
 /** `hotframe <command> --help`: what it does, every option with its meaning, examples. */
 export function commandHelp(name: CommandName): string {

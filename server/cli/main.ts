@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // `hotframe` command line: the same engine as the editor, for CI and scripts.
 // Exit codes: 0 nothing found, 1 findings, 2 usage or input error (one line on stderr).
+import { join } from 'node:path';
+
 import { InputError } from '../shared/errors';
 import { asksForHelp } from './args';
 import { COMMAND_NAMES, commandHelp, overviewHelp, type CommandName } from './commandSpecs';
@@ -21,6 +23,12 @@ async function loadCommand(name: string): Promise<Command | null> {
       return (await import('./recordCommand')).runRecord;
     case 'attach':
       return (await import('./attachCommand')).runAttach;
+    case 'gate':
+      return (await import('./gateCommand')).runGateCommand;
+    case 'mcp':
+      // A bundle of its own beside this one (scripts/build.mjs): the MCP SDK is not loaded, nor
+      // parsed, by the other commands.
+      return (require(join(__dirname, 'mcp.js')) as typeof import('./mcp/mcpCommand')).runMcp;
     default:
       return null;
   }

@@ -24,7 +24,7 @@ const SEED_TOPIC: Record<RuleMeta['incident']['seed'], string> = {
 };
 
 /** A relative path as a URI reference: each segment percent-encoded ('#', '?', spaces...), slashes kept. */
-function relativeUri(file: string): string {
+export function relativeUri(file: string): string {
   return file.split('/').map(encodeURIComponent).join('/');
 }
 

@@ -36,6 +36,7 @@ export function bundles(): Promise<Bundles> {
       build({ ...common, entryPoints: ['server/lsp/main.ts'], outfile: result.server }),
       build({ ...common, entryPoints: ['server/cli/main.ts'], outfile: result.cli }),
       build({ ...common, entryPoints: ['server/lsp/profileWorker.ts'], outfile: join(out, 'profileWorker.js') }),
+      build({ ...common, entryPoints: ['server/cli/mcp/mcpCommand.ts'], outfile: join(out, 'mcp.js') }),
     ]);
     return result;
   })();

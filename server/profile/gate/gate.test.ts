@@ -1,0 +1,112 @@
+import assert from 'node:assert/strict';
+
+import type { FunctionCost, LineCost, ProfileReport } from '../model/types';
+import { bootstrapDifference, seededRandom } from './bootstrap';
+import { DEFAULT_GATE_OPTIONS, runGate } from './gate';
+
+/** Where each function of these tests is declared: its time is on the line below. */
+const DECLARED: Record<string, number> = { parse: 10, hash: 20, tiny: 30, old: 40, gzip: 50, a: 60, b: 70, c: 80 };
+
+/** A report of a 1 s profile whose user functions spent `selfMs` each, all on the line after their declaration. */
+function run(selfMs: Record<string, number>, unit: ProfileReport['unit'] = 'ms'): ProfileReport {
+  const functions: FunctionCost[] = Object.entries(selfMs).map(([name, ms]) => ({
+    name,
+    file: '/app/service.js',
+    line: DECLARED[name],
+    column: 1,
+    selfSamples: ms,
+    totalSamples: ms,
+    selfMs: ms,
+    totalMs: ms,
+    selfPercent: null,
+    totalPercent: null,
+    category: 'user',
+  }));
+  const lines: LineCost[] = functions.map((f) => ({ file: f.file, line: f.line + 1, selfSamples: f.selfMs, selfMs: f.selfMs, percent: 0 }));
+  return { unit, durationMs: 1000, functions, lines } as unknown as ProfileReport;
+}
+
+/** `n` runs around `means`, each function jittered by up to ±`jitter` of itself (deterministic). */
+function runs(n: number, means: Record<string, number>, jitter: number, seed: number): ProfileReport[] {
+  const random = seededRandom(seed);
+  return Array.from({ length: n }, () => run(Object.fromEntries(Object.entries(means).map(([name, ms]) => [name, ms * (1 + jitter * (2 * random() - 1))]))));
+}
+
+describe('the gate (bootstrap over runs, thresholds, adjusted confidence)', () => {
+  it('passes runs of the same code that vary within their noise', () => {
+    const result = runGate(runs(5, { parse: 100, hash: 300 }, 0.05, 1), runs(5, { parse: 100, hash: 300 }, 0.05, 2));
+    assert.equal(result.failed, false);
+    assert.deepEqual(result.regressions, []);
+  });
+
+  it('fails on a function 30% slower in every run, on its function and its line, with an interval that excludes 0', () => {
+    const result = runGate(runs(5, { parse: 100, hash: 300 }, 0.05, 3), runs(5, { parse: 100, hash: 390 }, 0.05, 4));
+    assert.equal(result.failed, true);
+    assert.deepEqual(new Set(result.regressions.map((r) => `${r.kind}:${r.line}`)), new Set(['function:20', 'line:21']));
+    for (const r of result.regressions) {
+      assert.ok(r.interval.low > 0 && r.interval.low < r.delta && r.delta < r.interval.high, `${r.interval.low} < ${r.delta} < ${r.interval.high}`);
+      assert.ok(Math.abs(r.delta - 90) < 20 && r.relative !== null && Math.abs(r.relative - 0.3) < 0.07);
+    }
+  });
+
+  it('does not fail on a real change under the relative threshold, nor under --min-ms', () => {
+    const before = runs(6, { hash: 300, tiny: 10 }, 0.01, 5);
+    const after = runs(6, { hash: 315, tiny: 14 }, 0.01, 6); // +5% of hash; +4 ms/s of tiny (+40%)
+    assert.equal(runGate(before, after).failed, false);
+    // Lower both bars: both changes are real, and both fail.
+    const lowered = runGate(before, after, { ...DEFAULT_GATE_OPTIONS, threshold: 0.02, minMs: 1 });
+    assert.deepEqual(new Set(lowered.regressions.map((r) => r.line)), new Set([20, 21, 30, 31]));
+  });
+
+  it('does not fail where the runs disagree as much as the change (noise)', () => {
+    const before = [run({ hash: 100 }), run({ hash: 300 }), run({ hash: 150 })];
+    const after = [run({ hash: 320 }), run({ hash: 120 }), run({ hash: 260 })];
+    const result = runGate(before, after);
+    assert.equal(result.candidates, 2); // hash's function and its line passed the thresholds, and were tested
+    assert.equal(result.failed, false);
+  });
+
+  it('names new code (0 before) with no relative change, and reports improvements without failing', () => {
+    const result = runGate(runs(4, { hash: 300, old: 50 }, 0.02, 7), runs(4, { hash: 300, gzip: 40 }, 0.02, 8));
+    assert.equal(result.failed, true);
+    const gzip = result.regressions.find((r) => r.kind === 'function' && r.name === 'gzip');
+    assert.ok(gzip !== undefined && gzip.relative === null && gzip.before === 0);
+    assert.ok(result.improvements.some((r) => r.kind === 'function' && r.name === 'old' && r.delta < -45));
+    assert.ok(!result.regressions.some((r) => r.name === 'old'));
+  });
+
+  it('widens each interval for the number of changes tested (Bonferroni)', () => {
+    const before = runs(5, { a: 100, b: 100, c: 100 }, 0.05, 9);
+    const after = runs(5, { a: 150, b: 150, c: 150 }, 0.05, 10);
+    const result = runGate(before, after);
+    assert.equal(result.candidates, 6);
+    assert.ok(Math.abs(result.adjustedConfidence - (1 - 0.05 / 6)) < 1e-12);
+  });
+
+  it('gives the same intervals for the same inputs and seed', () => {
+    const before = runs(4, { hash: 300 }, 0.1, 11);
+    const after = runs(4, { hash: 380 }, 0.1, 12);
+    assert.deepEqual(runGate(before, after), runGate(before, after));
+  });
+
+  it('refuses fewer than two runs a side, and allocation profiles', () => {
+    assert.throws(() => bootstrapDifference([1], [1, 2], 0.95, 100, seededRandom(1)), /at least two runs/);
+    assert.throws(() => runGate([run({ a: 1 }, 'bytes'), run({ a: 1 }, 'bytes')], [run({ a: 1 }, 'bytes'), run({ a: 1 }, 'bytes')]), /CPU profiles/);
+  });
+
+  it('covers the true difference about as often as its confidence says (few runs, noisy)', () => {
+    // Normal-ish noise, 4 runs a side, true difference 0: a 90% interval should exclude 0 about 10%
+    // of the time; the percentile bootstrap (widened by sqrt(n / (n - 1))) excluded it in 16% of these trials.
+    const random = seededRandom(13);
+    const noise = (): number => (random() + random() + random() + random() - 2) * 50;
+    let excluded = 0;
+    const trials = 400;
+    for (let t = 0; t < trials; t++) {
+      const before = Array.from({ length: 4 }, () => 300 + noise());
+      const after = Array.from({ length: 4 }, () => 300 + noise());
+      const interval = bootstrapDifference(before, after, 0.9, 2000, random);
+      if (interval.low > 0 || interval.high < 0) excluded++;
+    }
+    assert.ok(excluded / trials > 0.04 && excluded / trials < 0.14, `a 90% interval excluded the true difference in ${excluded} of ${trials} trials`);
+  });
+});
