@@ -16,7 +16,7 @@ function amount(value: number, unit: WeightUnit): string {
 // Control characters (terminal escapes included) are shown as \xNN, so a profile cannot drive the terminal.
 export { printable };
 
-function where(file: string, line: number, root: string, category?: string): string {
+export function where(file: string, line: number, root: string, category?: string): string {
   // A user frame without a file is JavaScript the profile recorded without a URL.
   if (file === '') return category === 'user' ? '(no URL)' : '(native)';
   const shown = isAbsolute(file) && !relative(root, file).startsWith('..') ? relative(root, file) : file;
