@@ -12,6 +12,7 @@ import { InputError } from '../shared/errors';
 import { flagValue, parseCommandArgs, type ParsedArgs } from './args';
 import { profileText } from './profileText';
 import { sandwichJson, sandwichText } from './sandwichText';
+import { gcTraceJson, gcTraceOf, gcTraceText } from './gcTraceText';
 
 const DEFAULT_TOP = 20;
 
@@ -144,6 +145,11 @@ export async function runProfile(argv: string[]): Promise<number> {
   }
   const options = profileCliOptions(args);
   const file = args.positionals[0];
+  const gcTrace = gcTraceOf(resolve(file));
+  if (gcTrace !== null) {
+    process.stdout.write(options.format === 'json' ? JSON.stringify(gcTraceJson(gcTrace), null, 2) + '\n' : gcTraceText(basename(file), gcTrace));
+    return 0;
+  }
   const analyzed = await analyzeProfileForCli(file, options.root, { sampleType: options.sampleType, thread: flagValue(args, 'thread') });
   let { report } = analyzed;
   // A trace with several threads: say which one this is, on stderr so the JSON stays clean.
