@@ -42,8 +42,22 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
   profile: {
     operands: 'FILE..|FOLDER',
     summary: 'where the time (or the allocation) went: functions, lines, calls into libraries, insights; several files (or a folder) of one capture merged',
-    options: [ROOT, TOP, FORMAT, { name: 'thread', value: 'ID', help: 'the thread of a trace to read (the summary lists them)' }, SAMPLE_TYPE, ALLOC],
-    examples: ['hotframe profile prof.cpuprofile --top 10', 'hotframe profile isolate-0x1-v8.log --root .', 'hotframe profile prof.cpuprofile --alloc heap.heapprofile'],
+    options: [
+      ROOT,
+      TOP,
+      FORMAT,
+      { name: 'thread', value: 'ID', help: 'the thread of a trace to read (the summary lists them)' },
+      SAMPLE_TYPE,
+      ALLOC,
+      { name: 'function', value: 'NAME[:file]', help: "that function's callers and callees (the sandwich) instead of the report" },
+    ],
+    examples: [
+      'hotframe profile prof.cpuprofile --top 10',
+      'hotframe profile isolate-0x1-v8.log --root .',
+      'hotframe profile prof.cpuprofile --alloc heap.heapprofile',
+      'hotframe profile prof.cpuprofile --function getTimestamp:messages.js',
+      'hotframe profile trace-gc.log',
+    ],
   },
   diff: {
     operands: 'BEFORE AFTER',

@@ -1,10 +1,11 @@
-// `hotframe profile FILE [--root DIR] [--top N] [--format text|json] [--thread ID] [--sample-type TYPE] [--alloc FILE]`
+// `hotframe profile FILE [--root DIR] [--top N] [--format text|json] [--thread ID] [--sample-type TYPE] [--alloc FILE] [--function NAME[:file]]`
 // With --alloc, an allocation profile of the same service names who makes the garbage in the GC insight.
 import { statSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
+import { basename, relative, resolve } from 'node:path';
 
 import { ProfileInputError } from '../profile/readers/profileInputError';
 import { withAllocationSites } from '../profile/analysis/allocationJoin';
+import { functionsNamed, sandwichOf } from '../profile/analysis/sandwich';
 import { analyzeProfileFile, type AnalyzedProfile } from '../profile/analysis/report';
 import type { Insight, ProfileReport } from '../profile/model/types';
 import { InputError } from '../shared/errors';
@@ -13,6 +14,8 @@ import { optionNames, synopsis } from './commandSpecs';
 import { analyzeMergedForCli, profileFilesOf } from './mergedProfiles';
 import { mergedPartsJson, mergedPartsText } from './mergedText';
 import { profileText } from './profileText';
+import { sandwichJson, sandwichText } from './sandwichText';
+import { gcTraceJson, gcTraceOf, gcTraceText } from './gcTraceText';
 
 const DEFAULT_TOP = 20;
 
@@ -124,6 +127,22 @@ function cpuReportJson(report: ProfileReport, top: number): Record<string, unkno
   };
 }
 
+/** `--function NAME[:file]`: that function's callers and callees, or a one-line error naming the choices. */
+function functionSandwich(analyzed: AnalyzedProfile, question: string, options: ProfileCliOptions): string {
+  const matches = functionsNamed(analyzed.index, question);
+  if (matches.length === 0) throw new InputError(`--function ${question}: no function of that name in the profile`);
+  if (matches.length > 1) {
+    const choices = matches.slice(0, 5).map((i) => {
+      const f = analyzed.index.functions[i];
+      return `${f.name}:${relative(options.root, f.file) || f.file}:${f.line}`;
+    });
+    throw new InputError(`--function ${question}: ${matches.length} functions have that name (${choices.join(', ')}${matches.length > 5 ? ', …' : ''}); add its file, as NAME:file`);
+  }
+  const sandwich = sandwichOf(analyzed.profile, analyzed.index, analyzed.shape, new Set(matches));
+  const { report } = analyzed;
+  return options.format === 'json' ? JSON.stringify(sandwichJson(sandwich, report, options.top), null, 2) + '\n' : sandwichText(sandwich, report, options.top, options.root);
+}
+
 export async function runProfile(argv: string[]): Promise<number> {
   const args = parseCommandArgs(argv, optionNames('profile'));
   if (args.positionals.length === 0) {
@@ -133,10 +152,20 @@ export async function runProfile(argv: string[]): Promise<number> {
   // Several files, or a folder: the processes and threads of one capture, merged.
   if (args.positionals.length > 1 || isFolder(args.positionals[0])) return runMergedProfile(args, options);
   const file = args.positionals[0];
+  const gcTrace = gcTraceOf(resolve(file));
+  if (gcTrace !== null) {
+    process.stdout.write(options.format === 'json' ? JSON.stringify(gcTraceJson(gcTrace), null, 2) + '\n' : gcTraceText(basename(file), gcTrace));
+    return 0;
+  }
   const analyzed = await analyzeProfileForCli(file, options.root, { sampleType: options.sampleType, thread: flagValue(args, 'thread') });
   let { report } = analyzed;
   // A trace with several threads: say which one this is, on stderr so the JSON stays clean.
   if ((analyzed.profile.threads?.length ?? 0) > 1) process.stderr.write(`hotframe: ${report.warnings.find((w) => w.startsWith('the trace holds')) ?? ''}\n`);
+  const question = flagValue(args, 'function');
+  if (question !== undefined) {
+    process.stdout.write(functionSandwich(analyzed, question, options));
+    return 0;
+  }
   const allocFile = flagValue(args, 'alloc');
   if (allocFile !== undefined) {
     const allocation = await analyzeProfileForCli(allocFile, options.root);
