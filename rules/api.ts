@@ -22,7 +22,13 @@ export type RuleLevel = Severity | 'off';
 
 /** Which incident in shared/seeds a rule comes from, with the figures its docs quote. */
 export interface IncidentRef {
+  /** Internal: which write-up in shared/seeds (never shown to a user). */
   seed: '000' | '001' | '002' | '003' | '004';
+  /**
+   * The incident in the user's words, with its figures ("In a production incident, ..."): the
+   * hover's second paragraph, the setting's description, SARIF's fullDescription. Messages stay
+   * short and never tell the story.
+   */
   summary: string;
 }
 
@@ -32,7 +38,11 @@ export interface RuleMeta {
   description: string;
   defaultSeverity: Severity;
   incident: IncidentRef;
-  /** Message templates by id; `{{name}}` placeholders are filled from `data`. */
+  /**
+   * Message templates by id; `{{name}}` placeholders are filled from `data`. One or two sentences
+   * in the user's words: what runs how often, what it costs, the fix. No incident story (that is
+   * `incident.summary`), and no mention of a profile (ESLint shows these messages, and has none).
+   */
   messages: Record<string, string>;
   /** True when at least some findings carry a safe quick fix. */
   fixable: boolean;
@@ -115,6 +125,12 @@ export interface ExecutionContext {
    * IPC message or an interactive terminal.
    */
   highRate: boolean;
+  /**
+   * The handler was recognised by its shape (an exported function with `(req, res)` parameters),
+   * not seen registered on a server of this project: "per request" is then an assumption, and a
+   * message says so.
+   */
+  assumed: boolean;
 }
 
 /**
@@ -310,7 +326,10 @@ export interface RuleModule {
   create(context: RuleContext): RuleVisitor;
 }
 
-/** The documentation page of a rule, as linked from diagnostics (codeDescription.href). */
-export function ruleDocUrl(id: RuleId): string {
-  return `https://github.com/hotframe/hotframe/blob/main/docs/rules/${id}.md`;
+/**
+ * The documentation page of a rule, relative to the package root (docs/ ships in the VSIX and the
+ * npm package); server/shared/docs.ts makes it a link that opens offline.
+ */
+export function ruleDocPath(id: RuleId): string {
+  return `docs/rules/${id}.md`;
 }

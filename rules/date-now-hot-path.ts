@@ -164,9 +164,6 @@ function contextText(context: ExecutionContext): string {
   return context.kind === 'request' ? 'request' : 'message';
 }
 
-const INCIDENT = "In seed 000 Runtime_DateCurrentTime took 494 ticks (19.4% of C++, 10.3% of all ticks) across 16 pm2 workers at 60-85% CPU, read once per Redis message through getTimestamp().";
-const FREQUENCY = 'It matters only when this runs thousands of times a second; a loaded profile that shows this code hot raises this finding with its measured cost.';
-
 const rule: RuleModule = {
   meta: {
     id: 'date-now-hot-path',
@@ -174,11 +171,11 @@ const rule: RuleModule = {
     defaultSeverity: 'warning',
     incident: {
       seed: '000',
-      summary: "Date.now() per Redis message via getTimestamp() (models.js:43): 494 ticks, 19.4% of C++ / 10.3% of total.",
+      summary: "In a production incident, 16 workers ran at 60-85% CPU, and reading the clock once per Redis message (through a getTimestamp() helper) took 10.3% of their CPU time. One clock read is cheap: it matters only when the code runs thousands of times a second.",
     },
     messages: {
-      perItem: `{{call}} runs once per item of a loop, on every {{context}}{{via}}: read the clock once before the loop and reuse the value (the items of one pass then share one instant). ${INCIDENT} ${FREQUENCY}`,
-      perMessage: `{{call}} runs on every message{{via}} of a high-rate source (pub/sub, socket or stream data, a queue consumer). ${INCIDENT} If second precision is enough, read a coarse clock refreshed by setInterval(..., 1000).unref() instead. ${FREQUENCY}`,
+      perItem: '{{call}} runs once per item of a loop, on every {{context}}{{via}}, a clock read each time. Read the clock once before the loop and reuse the value.',
+      perMessage: '{{call}} runs on every message{{via}} of a high-rate source (pub/sub, socket or stream data, a queue consumer), a clock read each time. If second precision is enough, read a clock refreshed by setInterval(..., 1000).unref() instead.',
     },
     fixable: false,
   },

@@ -106,7 +106,7 @@ module.exports = (router) => async function removeAction(req, actionId) {
 });`,
       errors: [{
         messageId: 'countByLoading', line: 4, column: 28, endLine: 4, endColumn: 65,
-        message: 'Task.find() loads and hydrates every matching document only to take .length on every request; use Task.countDocuments() (seed 004: count TTFB 5 s -> 197 ms).',
+        message: 'Task.find() loads and hydrates every matching document only to take .length on every request; use Task.countDocuments().',
       }],
       output: `${TASK}app.get('/count', async (req, res) => {
   res.json({ count: (await Task.countDocuments({ project: req.params.id })) });

@@ -100,10 +100,10 @@ export const mongooseCountByLoading: RuleModule = {
     defaultSeverity: 'warning',
     incident: {
       seed: '004',
-      summary: 'Teambition: a count endpoint loaded and hydrated every document to count it; counting in the database cut its TTFB from ~5 s to 197 ms.',
+      summary: 'In a production incident, a count endpoint loaded and hydrated every document to count them; counting in the database cut its time to first byte from about 5 s to 197 ms.',
     },
     messages: {
-      countByLoading: '{{model}}.{{method}}() loads and hydrates every matching document only to take .length{{where}}; use {{model}}.countDocuments() (seed 004: count TTFB 5 s -> 197 ms).',
+      countByLoading: '{{model}}.{{method}}() loads and hydrates every matching document only to take .length{{where}}; use {{model}}.countDocuments().',
     },
     fixable: true,
   },

@@ -423,11 +423,11 @@ export const serialHeavyMiddleware: RuleModule = {
     defaultSeverity: 'warning',
     incident: {
       seed: '004',
-      summary: 'Teambition: a serial chain of express middlewares (toJson, fillCreator, fillExecutor, ...) recomputed the same data per request; with the other fixes the task list went from ~6 s to 800 ms and pages loaded 8-10x faster.',
+      summary: 'In a production incident, a chain of express middlewares (toJson, fillCreator, fillExecutor, ...) ran one after another and walked the same data on every request; with the other fixes the task list went from about 6 s to 800 ms and pages loaded 8-10 times faster. Another pass over the data matters when the data is large.',
     },
     messages: {
-      independentIo: 'Middlewares {{names}} each await independent I/O but run one after another on every request; neither reads what the other writes, so start the I/O together (Promise.all in one middleware) (seed 004: serial middleware chains, task list 6 s -> 800 ms).',
-      repeatedPasses: 'Middlewares {{names}} each iterate over the same {{data}} on every request; compute it in one pass (seed 004: toJson/fillCreator/fillExecutor re-walked the same data; page 8-10x faster once fixed). It matters when the data is large; a profile showing the chain hot raises it.',
+      independentIo: 'Middlewares {{names}} each await independent I/O but run one after another on every request; neither reads what the other writes, so start the I/O together (Promise.all in one middleware).',
+      repeatedPasses: 'Middlewares {{names}} each iterate over the same {{data}} on every request; compute it in one pass.',
     },
     fixable: false,
   },

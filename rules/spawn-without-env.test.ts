@@ -115,7 +115,7 @@ function collectStats() {
 setInterval(collectStats, 5000);
 app.listen(3000);`,
       errors: [
-        { messageId: 'missingEnv', line: 5, column: 15, endLine: 5, endColumn: 34, message: /^execSync\(\) runs in a timer of a module that serves requests \(via collectStats\) without an env option: Node copies every environment variable on each call\. 'free' needs nothing but PATH: pass env: \{ PATH: process\.env\.PATH \}\. In seed 003, pods with ~16k injected variables \(13,793 seen by execve\) spent 7\.5 s/ },
+        { messageId: 'missingEnv', line: 5, column: 15, endLine: 5, endColumn: 34, message: /^execSync\(\) runs in a timer of a module that serves requests \(via collectStats\) without an env option: Node copies every environment variable on each call\. 'free' needs nothing but PATH: pass env: \{ PATH: process\.env\.PATH \}\.$/ },
         { messageId: 'missingEnv', line: 6, column: 16 },
       ],
       output: `const express = require('express');
@@ -152,7 +152,7 @@ child_process.fork('./worker.js');
       errors: [
         { messageId: 'missingEnv', line: 3, column: 1 },
         { messageId: 'missingEnv', line: 4, column: 1 },
-        { messageId: 'missingEnv', line: 5, column: 1, message: /^fork\(\) runs on every request without an env option: .* Pass only what the child needs \(PATH, HOME, its own settings\): 'worker\.js' may read configuration from the environment/ },
+        { messageId: 'missingEnv', line: 5, column: 1, message: /^fork\(\) runs on every request without an env option: .* Pass only what the child needs \(PATH, HOME, its own settings\), chosen for 'worker\.js'\.$/ },
       ],
       output: `const child_process = require('child_process');
 app.get('/s', (req, res) => {

@@ -267,10 +267,8 @@ function addEnvFix(object: t.ObjectExpression): Fix | null {
   return { title: 'Pass a minimal env', edits: [{ start: last.end, end: last.end, text: `, env: ${MINIMAL_ENV}` }] };
 }
 
-const INCIDENT = "In seed 003, pods with ~16k injected variables (13,793 seen by execve) spent 7.5 s per call (TestEnv: 7.494s) in Node's normalizeSpawnArguments copying process.env, blocking requests for ~20 s.";
-const FREQUENCY = 'It matters when the environment is large (Kubernetes injects variables per service) and the call runs often; a loaded profile showing normalizeSpawnArguments hot raises this finding.';
 const TOOL_ADVICE = '{{command}} needs nothing but PATH: pass env: { PATH: process.env.PATH }.';
-const CHOOSE_ADVICE = 'Pass only what the child needs (PATH, HOME, its own settings): {{command}} may read configuration from the environment, so choose the variables rather than passing PATH alone.';
+const CHOOSE_ADVICE = 'Pass only what the child needs (PATH, HOME, its own settings), chosen for {{command}}.';
 
 const rule: RuleModule = {
   meta: {
@@ -279,11 +277,11 @@ const rule: RuleModule = {
     defaultSeverity: 'warning',
     incident: {
       seed: '003',
-      summary: "execSync('free -m') / df -k on a stats timer with ~16k env vars: 7.5 s in normalizeSpawnArguments per call.",
+      summary: "In a production incident, pods with about 16,000 injected environment variables spent 7.5 s per execSync('free -m') copying them (in Node's normalizeSpawnArguments), and requests stalled for about 20 s. It matters when the environment is large (Kubernetes injects variables per service) and the call runs often.",
     },
     messages: {
-      missingEnv: `{{name}}() runs {{where}}{{via}} without an env option: Node copies every environment variable on each call. {{advice}} ${INCIDENT} ${FREQUENCY}`,
-      wholeEnv: `{{name}}() runs {{where}}{{via}} with the whole process.env, copied on each call. {{advice}} ${INCIDENT} ${FREQUENCY}`,
+      missingEnv: '{{name}}() runs {{where}}{{via}} without an env option: Node copies every environment variable on each call. {{advice}}',
+      wholeEnv: '{{name}}() runs {{where}}{{via}} with the whole process.env, copied on each call. {{advice}}',
     },
     fixable: true,
   },

@@ -5,7 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { ruleDocUrl, type RuleMeta } from '../rules/api';
+import type { RuleMeta } from '../rules/api';
 import { allRules } from '../rules/index';
 import { RULE_LEVELS } from '../server/static/ruleLevels';
 
@@ -27,9 +27,9 @@ export function ruleSettingEntry(meta: RuleMeta): RuleSettingEntry {
     default: meta.defaultSeverity,
     markdownDescription:
       `Severity of \`${meta.id}\` (default \`${meta.defaultSeverity}\`). ${meta.description} ` +
-      `Incident ${meta.incident.seed}: ${meta.incident.summary} ` +
+      `${meta.incident.summary} ` +
       'Findings that need frequency to matter are shown one step lower until a loaded profile shows their code hot. ' +
-      `[Rule documentation](${ruleDocUrl(meta.id)})`,
+      `Each finding links the rule's page (\`${meta.id}.md\`, shipped with the extension).`,
     scope: 'resource',
   };
 }

@@ -139,14 +139,14 @@ export function formatJson(report: AnalyzeReport): string {
   });
 }
 
-/** The profile's insights under the findings: where, the seed, the title, and the advice with its measured share. */
+/** The profile's insights under the findings: where, the insight's id, the title, and the advice with its measured share. */
 function insightLines(profile: ProfileInsights): string[] {
   if (profile.insights.length === 0) return [];
   const total = profile.unit === 'ms' ? formatMs(profile.total) : formatWeight(profile.total, profile.unit);
   const lines = [`Insights from ${printable(profile.file)} (every % is ${profile.shareOf}: ${profile.unit} / ${total})`];
   for (const insight of profile.insights) {
     const at = insight.location === null ? '' : `${printable(insight.location.file)}:${insight.location.line}  `;
-    lines.push(`  ${at}[seed ${insight.seed}] ${printable(insight.title)}`, `    ${printable(insight.message)}`);
+    lines.push(`  ${at}[${insight.id}] ${printable(insight.title)}`, `    ${printable(insight.message)}`);
   }
   return lines;
 }

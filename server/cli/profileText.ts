@@ -98,7 +98,7 @@ export function profileText(name: string, report: ProfileReport, top: number, ro
     out.push('', 'Insights');
     for (const insight of report.insights) {
       const at = insight.location === null ? '' : `  ${where(insight.location.file, insight.location.line, root)}`;
-      out.push(`  [seed ${insight.seed}] ${insight.title}${at}`, `    ${printable(insight.message)}`);
+      out.push(`  [${insight.id}] ${insight.title}${at}`, `    ${printable(insight.message)}`);
     }
   }
   if (report.unresolvedFiles.length > 0) {

@@ -3,14 +3,14 @@
 import { createHash } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 
-import { ruleDocUrl } from '../../rules/api';
+import { ruleDocPath } from '../../rules/api';
 import type { RuleMeta, Severity } from '../../rules/api';
 import type { AnalyzeReport, FileFinding } from './findingFormats';
 import type { Insight } from '../profile/model/types';
 import { jsonCost, sortFindings } from './findingFormats';
+import { docUrl } from '../shared/docs';
 
 export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
-export const INFORMATION_URI = 'https://github.com/hotframe/hotframe';
 
 type SarifLevel = 'error' | 'warning' | 'note';
 const LEVEL: Record<Severity, SarifLevel> = { error: 'error', warning: 'warning', information: 'note', hint: 'note' };
@@ -37,10 +37,12 @@ function sarifRule(meta: RuleMeta) {
       .join(''),
     shortDescription: { text: meta.description },
     fullDescription: { text: `${meta.description} ${meta.incident.summary}` },
-    helpUri: ruleDocUrl(meta.id),
-    help: { text: `${meta.description} See ${ruleDocUrl(meta.id)}` },
+    // The page in the installed package (no web page exists); the help text stands on its own in
+    // viewers that cannot open a file of the machine that ran the analysis.
+    helpUri: docUrl(ruleDocPath(meta.id)),
+    help: { text: `${meta.description} ${meta.incident.summary} See ${ruleDocPath(meta.id)} in the hotframe package.` },
     defaultConfiguration: { level: LEVEL[meta.defaultSeverity] },
-    properties: { tags: ['performance', SEED_TOPIC[meta.incident.seed], `incident-${meta.incident.seed}`], precision: 'medium' },
+    properties: { tags: ['performance', SEED_TOPIC[meta.incident.seed]], precision: 'medium' },
   };
 }
 
@@ -67,9 +69,9 @@ function insightRule(insight: Insight) {
       .map((word) => word[0].toUpperCase() + word.slice(1))
       .join(''),
     shortDescription: { text: insight.title },
-    helpUri: `${INFORMATION_URI}/blob/main/docs/profiles.md`,
+    helpUri: docUrl('docs/profiles.md'),
     defaultConfiguration: { level: 'warning' },
-    properties: { tags: ['performance', 'profile', `incident-${insight.seed}`], precision: 'high' },
+    properties: { tags: ['performance', 'profile'], precision: 'high' },
   };
 }
 
@@ -93,7 +95,7 @@ function insightResults(report: AnalyzeReport, ruleIndex: Map<string, number>) {
         message: { text: insight.message },
         locations: [{ physicalLocation: { artifactLocation: { uri: relativeUri(location.file), uriBaseId: '%SRCROOT%' }, region: { startLine: location.line } } }],
         partialFingerprints: { primaryLocationLineHash: `${hash}:1` },
-        properties: { seed: insight.seed, ms: insight.ms, percent: insight.percent, shareOf: report.profile?.shareOf },
+        properties: { ms: insight.ms, percent: insight.percent, shareOf: report.profile?.shareOf },
       },
     ];
   });
@@ -143,7 +145,7 @@ export function formatSarif(report: AnalyzeReport, rules: readonly RuleMeta[], c
     version: '2.1.0',
     runs: [
       {
-        tool: { driver: { name: 'hotframe', informationUri: INFORMATION_URI, version, semanticVersion: version, rules: [...rules.map(sarifRule), ...insightRules] } },
+        tool: { driver: { name: 'hotframe', informationUri: docUrl('README.md'), version, semanticVersion: version, rules: [...rules.map(sarifRule), ...insightRules] } },
         originalUriBaseIds: { '%SRCROOT%': { uri: root.endsWith('/') ? root : root + '/' } },
         invocations: [{ executionSuccessful: true, toolExecutionNotifications: notifications }],
         columnKind: 'utf16CodeUnits',

@@ -29,7 +29,7 @@ app.get('/n', async (req, res) => {
 `;
 
 const SPAWN_MESSAGE =
-  "execSync() runs on every request without an env option: Node copies every environment variable on each call. 'free' needs nothing but PATH: pass env: { PATH: process.env.PATH }. In seed 003, pods with ~16k injected variables (13,793 seen by execve) spent 7.5 s per call (TestEnv: 7.494s) in Node's normalizeSpawnArguments copying process.env, blocking requests for ~20 s. It matters when the environment is large (Kubernetes injects variables per service) and the call runs often; a loaded profile showing normalizeSpawnArguments hot raises this finding.";
+  "execSync() runs on every request without an env option: Node copies every environment variable on each call. 'free' needs nothing but PATH: pass env: { PATH: process.env.PATH }.";
 
 // ESLint's RuleTester runs its cases as mocha tests when `describe`/`it` exist (they do here).
 const ruleTester = new RuleTester({ languageOptions: { ecmaVersion: 'latest', sourceType: 'commonjs' } });
@@ -65,7 +65,7 @@ ruleTester.run('hotframe/mongoose-count-by-loading', plugin.rules['mongoose-coun
       code: COUNT,
       errors: [
         {
-          message: 'Task.find() loads and hydrates every matching document only to take .length on every request; use Task.countDocuments() (seed 004: count TTFB 5 s -> 197 ms).',
+          message: 'Task.find() loads and hydrates every matching document only to take .length on every request; use Task.countDocuments().',
           line: 5,
           column: 24,
           endLine: 5,

@@ -12,7 +12,8 @@
 // as the CLI, cached by path and modification time.
 import type { ESLint, Linter, Rule, SourceCode } from 'eslint';
 
-import type { Finding, Fix, RuleId, RuleModule, Severity } from '../../rules/api';
+import { ruleDocPath, type Finding, type Fix, type RuleId, type RuleModule, type Severity } from '../../rules/api';
+import { docUrl } from '../shared/docs';
 import { allRules } from '../../rules/index';
 import { analyzeSource } from '../static/engine';
 import { ProjectIndex } from '../static/projectIndex';
@@ -60,7 +61,7 @@ function toEslintRule(rule: RuleModule): Rule.RuleModule {
       docs: {
         description: rule.meta.description,
         recommended: true,
-        url: `https://github.com/hotframe/hotframe/blob/main/docs/rules/${id}.md`,
+        url: docUrl(ruleDocPath(id)),
       },
       fixable: rule.meta.fixable ? 'code' : undefined,
       hasSuggestions: rule.meta.fixable,

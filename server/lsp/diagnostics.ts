@@ -4,11 +4,12 @@
 import { DiagnosticSeverity } from 'vscode-languageserver';
 import type { Diagnostic } from 'vscode-languageserver';
 
-import { ruleDocUrl } from '../../rules/api';
+import { ruleDocPath } from '../../rules/api';
 import type { Finding, Severity } from '../../rules/api';
 import { describeCost, rankingPercent, severityWithCost, type MeasuredCost } from '../join/costIndex';
 import type { ParseProblem } from '../static/engine';
 import { parseErrorText } from '../static/parseErrorText';
+import { docUrl } from '../shared/docs';
 import type { InsightDiagnostic, ProfileFeatures } from './profileFeatures';
 
 export const DIAGNOSTIC_SOURCE = 'hotframe';
@@ -42,7 +43,7 @@ export function findingToDiagnostic(finding: Finding, findingIndex: number, cost
     severity: SEVERITY[severity],
     source: DIAGNOSTIC_SOURCE,
     code: finding.ruleId,
-    codeDescription: { href: ruleDocUrl(finding.ruleId) },
+    codeDescription: { href: docUrl(ruleDocPath(finding.ruleId)) },
     message: hot ? finding.message + costSuffix(cost) : finding.message,
     data,
   };

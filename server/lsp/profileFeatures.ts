@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { ErrorCodes, LSPErrorCodes, MarkupKind, ResponseError, WorkDoneProgress } from 'vscode-languageserver';
-import type { Connection, Hover } from 'vscode-languageserver';
+import type { Connection, Hover, Position } from 'vscode-languageserver';
 
 import type { Finding } from '../../rules/api';
 import { costIndexOf, joinAllocationCosts, type CostIndex, type CostTable, type MeasuredCost } from '../join/costIndex';
@@ -126,6 +126,8 @@ export function registerProfileFeatures(
   onProfileChanged: () => void,
   settings: () => HotframeSettings = () => DEFAULT_SETTINGS,
   isTrusted: () => boolean = () => true,
+  /** The hover's paragraph about the findings under a position (server/lsp/findingHover.ts), said before the profile's figures. */
+  findingHover: (uri: string, position: Position) => string | null = () => null,
 ): ProfileFeatures {
   let primary: { summary: ProfileSummary; table: CostTable; index: CostIndex; insights: Insight[] } | null = null;
   /** An allocation profile joined to the CPU primary: `index` is the joined one, findings also say what their code allocates. */
@@ -245,22 +247,29 @@ export function registerProfileFeatures(
     }
   });
 
-  connection.onHover(async (params): Promise<Hover | null> => {
+  /** The profile's figures for the hovered line, or null. */
+  const profileHover = async (uri: string, position: Position): Promise<string | null> => {
     const current = primary;
-    if (current === null || !params.textDocument.uri.startsWith('file:')) return null;
-    const file = resolve(uriToPath(params.textDocument.uri));
+    if (current === null || !uri.startsWith('file:')) return null;
+    const file = resolve(uriToPath(uri));
     const costs = current.table.files[file];
-    const line = params.position.line + 1;
+    const line = position.line + 1;
     // Most hovers land on unmeasured lines: answer those without a round trip to the worker.
     if (costs === undefined || !(costs.lines.some((l) => l.line === line) || costs.functions.some((f) => f.line === line) || costs.callSites.some((s) => s.line === line) || costs.callLines.some((c) => c.line === line))) {
       return null;
     }
     try {
       const detail = await backend.request(WorkerRequests.lineDetail, { file, line });
-      return detail === null ? null : { contents: { kind: MarkupKind.Markdown, value: hoverMarkdown(detail) } };
+      return detail === null ? null : hoverMarkdown(detail);
     } catch {
       return null;
     }
+  };
+
+  connection.onHover(async (params): Promise<Hover | null> => {
+    const parts = [findingHover(params.textDocument.uri, params.position), await profileHover(params.textDocument.uri, params.position)];
+    const value = parts.filter((part): part is string => part !== null).join('\n\n');
+    return value === '' ? null : { contents: { kind: MarkupKind.Markdown, value } };
   });
 
   return {

@@ -16,6 +16,8 @@ import { ProjectIndex, readModuleFromDisk } from '../static/projectIndex';
 import { Notifications, type InitializationOptions } from '../protocol/lsp';
 import { SOURCE_EXTENSIONS, uriToPath } from '../shared/paths';
 import { codeActionsFor } from './codeActions';
+import type { FindingDiagnosticData } from './diagnostics';
+import { findingHoverMarkdown } from './findingHover';
 import { registerProfileFeatures } from './profileFeatures';
 import { SettingsStore } from './settings';
 import { Validator } from './validation';
@@ -87,7 +89,15 @@ export function startServer(reader: MessageReader, writer: MessageWriter): Conne
     documents,
     settings: () => settings.current,
     project,
-    profile: registerProfileFeatures(connection, () => validator.republishAll(), () => settings.current, () => workspaceTrusted),
+    profile: registerProfileFeatures(connection, () => validator.republishAll(), () => settings.current, () => workspaceTrusted, (uri, position) => {
+      const document = documents.get(uri);
+      const result = document === undefined ? undefined : validator.resultFor(uri, document.version);
+      if (result === undefined) return null;
+      return findingHoverMarkdown(result.diagnostics, position, (diagnostic) => {
+        const index = (diagnostic.data as Partial<FindingDiagnosticData> | undefined)?.findingIndex;
+        return typeof index === 'number' && result.findings[index]?.evidence === 'frequency';
+      });
+    }),
     newerVersionQueued: (uri, version) => versions.newerThan(uri, version),
   });
 

@@ -130,7 +130,7 @@ function newSegment(): HotSegment {
 
 const RANK = new Map<ExecutionKind, number>(HOTNESS_ORDER.map((kind, index) => [kind, index]));
 const UNKNOWN: ExecutionContext = {
-  kind: 'unknown', via: [], registeredAt: null, timerIntervalMs: null, inLoop: false, perItem: false, highRate: false,
+  kind: 'unknown', via: [], registeredAt: null, timerIntervalMs: null, inLoop: false, perItem: false, highRate: false, assumed: false,
 };
 const STARTUP: ExecutionContext = { ...UNKNOWN, kind: 'startup' };
 
@@ -673,6 +673,7 @@ export function createHotContextCollector(
         inLoop: false,
         perItem: false,
         highRate: registration.highRate,
+        assumed: registration.inferred,
       });
     }
     if (!startupDone) propagate([moduleInfo], STARTUP);

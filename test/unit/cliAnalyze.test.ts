@@ -202,7 +202,7 @@ describe('hotframe analyze', function () {
     const text = (await analyze(dir, '.', '--profile', 'spawn.cpuprofile')).stdout.split('\n');
     const header = text.findIndex((l) => l.startsWith('Insights from spawn.cpuprofile'));
     assert.equal(text[header], `Insights from spawn.cpuprofile (every % is % of CPU time, idle excluded: ms / ${formatMs(fromProfile.cpuMs)})`);
-    assert.equal(text[header + 1], `  stats.js:${walk.location.line}  [seed 003] ${walk.title}`);
+    assert.equal(text[header + 1], `  stats.js:${walk.location.line}  [spawn-env-walk] ${walk.title}`);
     assert.equal(text[header + 2], `    ${walk.message}`);
     const sarif = JSON.parse((await analyze(dir, '.', '--profile', 'spawn.cpuprofile', '--format', 'sarif')).stdout) as SarifRun;
     const [run] = sarif.runs;

@@ -127,7 +127,7 @@ describe('hotframe profile', () => {
     assert.match(run.stdout, /\nSummary by category\n/);
     assert.match(run.stdout, /\nTop 3 by self time\n/);
     assert.match(run.stdout, /\nUser call sites .*\n.*collectStats {2}service\.js:35\n/);
-    assert.match(run.stdout, /\[seed 003\] normalizeSpawnArguments copies process\.env on every spawn {2}service\.js:35\n/);
+    assert.match(run.stdout, /\[spawn-env-walk\] normalizeSpawnArguments copies process\.env on every spawn {2}service\.js:35\n/);
   });
 
   it('exits 2 with one line for bad input and usage', async () => {

@@ -46,7 +46,7 @@ describe('hotframe analyze --format sarif', function () {
     assert.equal(log.runs.length, 1);
     const { driver } = log.runs[0].tool;
     assert.equal(driver.name, 'hotframe');
-    assert.equal(driver.informationUri, 'https://github.com/hotframe/hotframe');
+    assert.match(driver.informationUri, /^file:\/\/.*\/README\.md$/);
     assert.equal(driver.version, '0.0.0-test');
     assert.deepEqual(
       driver.rules.map((r) => r.id),
@@ -54,15 +54,16 @@ describe('hotframe analyze --format sarif', function () {
     );
     const lean = driver.rules.find((r) => r.id === 'mongoose-missing-lean');
     const meta = allRules.find((r) => r.meta.id === 'mongoose-missing-lean')!.meta;
+    assert.match(String(lean?.helpUri), /^file:\/\/.*\/docs\/rules\/mongoose-missing-lean\.md$/);
     assert.deepEqual(lean, {
       id: 'mongoose-missing-lean',
       name: 'MongooseMissingLean',
       shortDescription: { text: meta.description },
       fullDescription: { text: `${meta.description} ${meta.incident.summary}` },
-      helpUri: 'https://github.com/hotframe/hotframe/blob/main/docs/rules/mongoose-missing-lean.md',
-      help: { text: `${meta.description} See https://github.com/hotframe/hotframe/blob/main/docs/rules/mongoose-missing-lean.md` },
+      helpUri: lean?.helpUri,
+      help: { text: `${meta.description} ${meta.incident.summary} See docs/rules/mongoose-missing-lean.md in the hotframe package.` },
       defaultConfiguration: { level: 'warning' },
-      properties: { tags: ['performance', 'database', 'incident-004'], precision: 'medium' },
+      properties: { tags: ['performance', 'database'], precision: 'medium' },
     });
     assert.deepEqual(log.runs[0].originalUriBaseIds, { '%SRCROOT%': { uri: `file://${root}/` } });
   });

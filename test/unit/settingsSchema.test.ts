@@ -98,7 +98,7 @@ describe('settings schema (package.json contributes.configuration)', () => {
     const meta = allRules[0]!.meta;
     const changed = ruleSettingEntry({ ...meta, defaultSeverity: 'hint', description: 'Flags something else.' });
     assert.equal(changed.default, 'hint');
-    assert.match(changed.markdownDescription, /^Severity of `[\w-]+` \(default `hint`\)\. Flags something else\. Incident \d{3}: /);
+    assert.match(changed.markdownDescription, /^Severity of `[\w-]+` \(default `hint`\)\. Flags something else\. In a production incident, /);
     assert.deepEqual(changed.enum, ['off', 'hint', 'information', 'warning', 'error']);
     assert.notDeepEqual(changed, ruleSettingEntry(meta));
   });

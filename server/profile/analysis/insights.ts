@@ -8,6 +8,28 @@ import type { SourceCalls } from './callLines';
 import { formatCost, percentOf } from '../../shared/format';
 import type { Insight, InsightId, NormalizedProfile } from '../model/types';
 
+/**
+ * What happened in the incident behind each insight, in the user's words: shown under the
+ * insight (the editor's hover, docs/profiles.md), never in its message, which says what was
+ * measured here and the fix.
+ */
+export const INSIGHT_INCIDENTS: Readonly<Record<InsightId, string>> = {
+  'gc-pressure':
+    'In a production incident, young-generation GC took 27% of CPU (47.7 s in 3 minutes); node --max-semi-space-size=64 cut it to 7% ' +
+    'and raised throughput by 10%, while 128 or 256 MB gave little more and longer pauses.',
+  'mongoose-hydration':
+    'In a production incident, turning query results into mongoose documents took more than 2 s of CPU per task-list request; ' +
+    'with .lean() the reads were at least 1.5 times faster.',
+  'spawn-env-walk':
+    "In a production incident, pods with about 16,000 injected environment variables spent 7.5 s copying them per execSync('free -m'), " +
+    'and requests stalled for about 20 s.',
+  'date-now-hot':
+    'In a production incident, reading the clock once per Redis message took 10.3% of the CPU time of 16 workers running at 60-85% CPU.',
+  'blocking-sync-io':
+    'In a production incident, synchronous commands on a stats timer blocked every request for about 20 s; ' +
+    'a json-server under load spent 27% of its CPU time in writeFileSync on its request path.',
+};
+
 /** GC share of CPU at or above which seed 001's advice applies (the incident had 27%). */
 export const GC_PRESSURE_PERCENT = 10;
 /** A library cost named by a seed is worth a line of advice from this share of CPU. */
@@ -71,8 +93,7 @@ const DETECTORS: Detector[] = [
     matches: isMongooseHydration,
     advice: (measured, where) =>
       `Mongoose hydrating documents (completeMany/init/Document) took ${measured}${where}. ` +
-      `In seed 004, reads without .lean() spent 2+ s in completeMany and .lean() made them at least 1.5x faster: ` +
-      `add .lean() to queries whose documents are only read.`,
+      `Add .lean() to queries whose documents are only read.`,
   },
   {
     id: 'spawn-env-walk',
@@ -80,9 +101,8 @@ const DETECTORS: Detector[] = [
     title: 'normalizeSpawnArguments copies process.env on every spawn',
     matches: isSpawnEnvWalk,
     advice: (measured, where) =>
-      `child_process normalizeSpawnArguments (a for-in over process.env) took ${measured}${where}. ` +
-      `In seed 003, pods with ~16k injected env vars spent 7.5 s there per execSync('free -m') and blocked requests for ~20 s: ` +
-      `pass a small env ({ env: { PATH: process.env.PATH } }), use async exec, or set enableServiceLinks: false.`,
+      `Copying process.env for child processes (normalizeSpawnArguments) took ${measured}${where}. ` +
+      `Pass a small env ({ env: { PATH: process.env.PATH } }), use the asynchronous exec, or set enableServiceLinks: false.`,
   },
   {
     id: 'date-now-hot',
@@ -90,9 +110,8 @@ const DETECTORS: Detector[] = [
     title: 'Date.now() is hot',
     matches: isDateNow,
     advice: (measured, where) =>
-      `Reading the clock (Date.now(): the now builtin, Runtime_DateCurrentTime, clock_gettime in the vDSO) took ${measured}${where}. ` +
-      `In seed 000 it was 10.3% of all ticks (494 ticks, 19.4% of C++) on 16 pm2 workers at 60-85% CPU, called per Redis message: ` +
-      `read a coarse clock refreshed by setInterval(() => { now = Date.now(); }, 1000).unref() instead.`,
+      `Reading the clock (Date.now(), new Date()) took ${measured}${where}. ` +
+      `Read a clock refreshed by setInterval(() => { now = Date.now(); }, 1000).unref() instead.`,
   },
 ];
 
@@ -197,10 +216,9 @@ function blockingSyncInsights(profile: NormalizedProfile, index: FunctionIndex, 
       seed: '003',
       title: `${call}() blocks the event loop while serving`,
       message:
-        `${call}() took ${measured(percent, site.ms)} after start-up, called from ${user.name || '(anonymous)'} at ${file}:${line}; ` +
-        `while it runs no request, message or timer is handled. Use the asynchronous ${moduleOf[site.func]}.${asyncName} ` +
-        `(or move the work off the serving path). In seed 003 a sync call on a stats timer blocked requests for ~20 s; ` +
-        `a json-server under load spent 27% of CPU in writeFileSync on its request path.`,
+        `${call}() took ${measured(percent, site.ms)} after start-up, called from ${user.name || '(anonymous)'} at ${file}:${line}, ` +
+        `and no request, message or timer is handled while it runs. Use the asynchronous ${moduleOf[site.func]}.${asyncName} ` +
+        `(or move the work off the serving path).`,
       samples: site.samples,
       ms: site.ms,
       percent,
@@ -229,8 +247,8 @@ export function findInsights(
       seed: '001',
       title: 'Garbage collection takes a large share of CPU',
       message:
-        `GC took ${measured(gcShare, gc.ms)}. In seed 001, Scavenge GC at 27% of CPU (988 of 1008 GCs, 47.7 s in 3 min) fell to 7.14% ` +
-        `with node --max-semi-space-size=64 (GC time 47.7 s -> 11.8 s, QPS +10%); 128/256 MB gave little more and longer pauses.`,
+        `GC took ${measured(gcShare, gc.ms)}. If most of it is young-generation (Scavenge) GC, try node --max-semi-space-size=64 ` +
+        `and find who allocates with an allocation profile.`,
       samples: gc.samples,
       ms: gc.ms,
       percent: gcShare,

@@ -65,7 +65,15 @@ describe('diagnostics on the demo workspace', () => {
     const editor = await openInEditor(first.file);
     const list = await waitForDiagnostics(editor.document.uri, `the squiggle on line ${first.line}`, (l) => l.some((d) => d.range.start.line === first.line - 1));
     // The cursor on the finding with its hover open: what a reviewer reads.
-    const at = list.find((d) => d.range.start.line === first.line - 1)!.range.start;
+    const shown = list.find((d) => d.range.start.line === first.line - 1)!;
+    const at = shown.range.start;
+    // The message is short (issue 24): what runs how often, what it costs, the fix; the incident
+    // is the hover's paragraph under it, with the rule's page.
+    assert.ok(shown.message.split(/(?<=[.!?])\s+(?=['"(]?[A-Z])/).length <= 2, shown.message);
+    assert.doesNotMatch(shown.message, /\bseed\b|\bticks\b|TestEnv/i);
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', editor.document.uri, at);
+    const hoverText = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
+    assert.match(hoverText, /`spawn-without-env`: In a production incident, .*\[Rule documentation\]\(/s);
     editor.selection = new vscode.Selection(at, at);
     editor.revealRange(new vscode.Range(at, at), vscode.TextEditorRevealType.InCenter);
     await vscode.commands.executeCommand('editor.action.showHover');
