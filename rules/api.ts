@@ -88,6 +88,11 @@ export interface Finding {
   /** 'frequency' when the finding needs the code to run often to matter (see ReportDescriptor.evidence). */
   evidence?: 'code' | 'frequency';
   /**
+   * For a 'frequency' finding (shown as a hint): the rule's level, which it takes once a loaded
+   * profile measures its code hot. Absent for findings the code alone proves.
+   */
+  severityWhenHot?: Severity;
+  /**
    * The innermost named function containing the finding, so that profile costs can be joined
    * onto it (by the profile engine). Null at module level.
    */
@@ -120,6 +125,12 @@ export interface ExecutionContext {
    * IPC message or an interactive terminal.
    */
   highRate: boolean;
+  /**
+   * The handler was recognised by its shape (an exported function with `(req, res)` parameters),
+   * not seen registered on a server of this project: "per request" is then an assumption, and a
+   * message says so.
+   */
+  assumed: boolean;
 }
 
 /**
@@ -131,6 +142,11 @@ export interface HotContext {
   contextOf(path: NodePath): ExecutionContext;
   /** The module registers request or message handlers, creates a server or calls listen(). */
   readonly servesRequests: boolean;
+  /**
+   * The module is started by another module of the project as a child process or worker thread
+   * and serves no requests itself: what blocks here blocks that worker, not the server's event loop.
+   */
+  readonly inWorker: boolean;
 }
 
 /**
@@ -142,9 +158,29 @@ export interface ModuleSummary {
   mongooseModelExports: ReadonlySet<string>;
 }
 
-/** Read access to the rest of the project, for cross-module facts (cached by the caller). */
+/** An export of a module that another module of the project registers as a handler. */
+export interface ProjectRegistration {
+  /** The export's name ('default': the module itself). */
+  exported: string;
+  /** The module-level name the export is bound to in its own module, when it is a plain name. */
+  local: string | null;
+  kind: Extract<ExecutionKind, 'request' | 'message' | 'timer'>;
+  /** setInterval's literal period, for kind 'timer'. */
+  intervalMs: number | null;
+  /** The file that registers it. */
+  registeredIn: string;
+}
+
+/**
+ * Read access to the rest of the project, for cross-module facts (cached by the caller). The
+ * project-wide queries are optional: a view that knows only summaries (a single file) answers none.
+ */
 export interface ProjectView {
   moduleAt(fromFile: string, specifier: string): ModuleSummary | null;
+  /** Exports of `filePath` that other modules register as request, message or timer handlers. */
+  registrationsOf?(filePath: string): readonly ProjectRegistration[];
+  /** `filePath` is started by another module as a child process or worker thread (`fork`, `new Worker`, `cluster.setupPrimary`). */
+  startedAsWorker?(filePath: string): boolean;
 }
 
 /**
@@ -202,9 +238,9 @@ export interface ReportDescriptor {
   /**
    * What the finding rests on. 'code': certain from the code alone (a spawn per request, counting
    * by loading). 'frequency': it only matters if the code runs often or the environment is large
-   * (a clock read, an env copy); such findings are shown one severity step below the rule's level
-   * (warning -> information) and their message says what would make them matter, until a loaded
-   * profile shows the code hot, which raises them. Default 'code'.
+   * (a clock read, an env copy); such findings are shown as hints, whatever the rule's level, and
+   * their message says what would make them matter, until a loaded profile measures the code hot,
+   * which raises them to the rule's level. Default 'code'.
    */
   evidence?: 'code' | 'frequency';
 }

@@ -277,29 +277,41 @@ const User = registry.model('User', userSchema);
 app.get('/u', async (req, res) => res.json(await User.find({}).lean()));`,
     },
     {
-      name: 'a single document read is quiet without a profile (information, says what would make it matter)',
+      name: 'a single document read is quiet without a profile (a hint, says what would make it matter)',
       code: `${USER}app.get('/users/:id', async (req, res) => {
   res.json(await User.findById(req.params.id));
 });`,
-      errors: [{ messageId: 'missingLean', line: 4, column: 18, severity: 'information', message: /on every request; add \.lean\(\)\. It matters when the read returns many documents or runs often\.$/ }],
+      errors: [{ messageId: 'missingLean', line: 4, column: 18, severity: 'hint', message: /on every request; add \.lean\(\)\. It matters when the read returns many documents or runs often\.$/ }],
       output: `${USER}app.get('/users/:id', async (req, res) => {
   res.json(await User.findById(req.params.id).lean());
 });`,
     },
     {
-      name: 'a page of documents (limit) is information too',
+      name: 'a page of documents (limit) is a hint too',
       code: `${USER}app.get('/users', async (req, res) => res.json(await User.find({}).limit(20)));`,
-      errors: [{ messageId: 'missingLean', line: 3, column: 54, severity: 'information' }],
+      errors: [{ messageId: 'missingLean', line: 3, column: 54, severity: 'hint' }],
       output: `${USER}app.get('/users', async (req, res) => res.json(await User.find({}).lean().limit(20)));`,
     },
     {
-      name: 'schema statics: this.find() is the model; the documents are returned',
+      name: 'issue 22: an unbounded list returned by an exported helper is a hint, not a warning: its callers in other modules were not read',
+      code: `${USER}async function listUsers() {
+  return User.find({});
+}
+module.exports = { listUsers };`,
+      errors: [{ messageId: 'missingLean', line: 4, column: 10, severity: 'hint', message: /only returned \(its callers elsewhere were not read/ }],
+      output: `${USER}async function listUsers() {
+  return User.find({}).lean();
+}
+module.exports = { listUsers };`,
+    },
+    {
+      name: 'schema statics: this.find() is the model; the documents are returned to callers not read, and the message says so (issue 22)',
       code: `const mongoose = require('mongoose');
 const schema = new mongoose.Schema({ title: String, author: String });
 schema.statics.list = function (options) {
   return this.find(options.criteria).populate('author', 'name').sort({ createdAt: -1 }).exec();
 };`,
-      errors: [{ messageId: 'missingLean', line: 4, column: 10, severity: 'information', message: /^this\.find\(\) hydrates full mongoose documents that are only returned; add/ }],
+      errors: [{ messageId: 'missingLean', line: 4, column: 10, severity: 'hint', message: /^this\.find\(\) hydrates full mongoose documents that are only returned \(its callers elsewhere were not read: a caller may still use them as documents\); add/ }],
       output: `const mongoose = require('mongoose');
 const schema = new mongoose.Schema({ title: String, author: String });
 schema.statics.list = function (options) {

@@ -13,6 +13,8 @@ interface Usage {
   sink: string | null;
   /** A document method, a mutation, or an unknown consumer: hydration may be needed. */
   documentUse: boolean;
+  /** Returned to callers the analysis did not follow (another module's, a method's): "only returned" is an assumption. */
+  callersUnread?: boolean;
 }
 
 /** 'query': an unexecuted query returned from a plain function (followed like its result in callers). */
@@ -37,8 +39,11 @@ const ARRAY_RESULT_KIND: Record<string, ValueKind | null> = {
 };
 
 function merge(a: Usage, b: Usage): Usage {
-  return { sink: a.sink ?? b.sink, documentUse: a.documentUse || b.documentUse };
+  return { sink: a.sink ?? b.sink, documentUse: a.documentUse || b.documentUse, callersUnread: a.callersUnread === true || b.callersUnread === true };
 }
+
+/** What a returned value's sink says when its callers were not all read. */
+const RETURNED_UNREAD: Usage = { sink: 'returned (its callers elsewhere were not read: a caller may still use them as documents)', documentUse: false, callersUnread: true };
 
 /** Every read of a variable bound to the value (const/let declarator or a callback parameter). */
 function usageOfBinding(id: NodePath, kind: ValueKind, depth: number, context: RuleContext): Usage {
@@ -75,18 +80,24 @@ function usageOfReturn(returnOrArrow: NodePath, kind: ValueKind, depth: number, 
   // A query handed out unexecuted from a plain function (a query helper) is the caller's to finish:
   // it may chain `.lean()` itself, so only what callers in this module do with it counts.
   const returned: Usage = { sink: kind === 'query' ? null : 'returned', documentUse: false };
+  const unread: Usage = kind === 'query' ? returned : RETURNED_UNREAD;
   if (kind === 'query') kind = 'array';
-  if (!fn) return returned;
+  if (!fn) return unread;
   let name: string | null = null;
   if (fn.isFunctionDeclaration() && fn.node.id) name = fn.node.id.name;
   const holder = fn.parentPath;
   if (holder?.isVariableDeclarator() && holder.node.init === fn.node && holder.node.id.type === 'Identifier') name = holder.node.id.name;
   const binding = name === null ? undefined : context.bindingOf(fn.parentPath ?? fn, name);
-  if (!binding) return returned;
+  // A method, an exported function, one handed elsewhere: some callers are in code not followed here.
+  if (!binding) return unread;
   let usage = returned;
   for (const reference of binding.referencePaths) {
     const call = reference.parentPath;
-    if (!call?.isCallExpression() || call.node.callee !== reference.node) continue;
+    if (!call?.isCallExpression() || call.node.callee !== reference.node) {
+      usage = merge(usage, unread);
+      usage.sink = unread.sink;
+      continue;
+    }
     usage = merge(usage, usageOf(call, kind, depth + 1, context));
     if (usage.documentUse) break;
   }
@@ -325,15 +336,16 @@ export const mongooseMissingLean: RuleModule = {
           // Hydrating one document, or a page of them, costs microseconds unless it runs often: only
           // an unbounded list read on a request or message path is certain to cost; the others need
           // frequency (one severity lower until a profile shows them hot).
+          const certain = usage.callersUnread !== true;
           context.report({
             ...base,
-            when: (hot: HotContext) => isUnboundedHotRead(query, hot),
+            when: (hot: HotContext) => certain && isUnboundedHotRead(query, hot),
             describe: (hot: HotContext) => ({ where: whereItRuns(hot.contextOf(path)) }),
           });
           context.report({
             ...base,
             evidence: 'frequency',
-            when: (hot: HotContext) => !isUnboundedHotRead(query, hot),
+            when: (hot: HotContext) => !certain || !isUnboundedHotRead(query, hot),
             describe: (hot: HotContext) => ({
               where: whereItRuns(hot.contextOf(path)),
               matters: ' It matters when the read returns many documents or runs often.',
