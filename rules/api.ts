@@ -78,6 +78,11 @@ export interface Finding {
   /** 'frequency' when the finding needs the code to run often to matter (see ReportDescriptor.evidence). */
   evidence?: 'code' | 'frequency';
   /**
+   * For a 'frequency' finding (shown as a hint): the rule's level, which it takes once a loaded
+   * profile measures its code hot. Absent for findings the code alone proves.
+   */
+  severityWhenHot?: Severity;
+  /**
    * The innermost named function containing the finding, so that profile costs can be joined
    * onto it (by the profile engine). Null at module level.
    */
@@ -192,9 +197,9 @@ export interface ReportDescriptor {
   /**
    * What the finding rests on. 'code': certain from the code alone (a spawn per request, counting
    * by loading). 'frequency': it only matters if the code runs often or the environment is large
-   * (a clock read, an env copy); such findings are shown one severity step below the rule's level
-   * (warning -> information) and their message says what would make them matter, until a loaded
-   * profile shows the code hot, which raises them. Default 'code'.
+   * (a clock read, an env copy); such findings are shown as hints, whatever the rule's level, and
+   * their message says what would make them matter, until a loaded profile measures the code hot,
+   * which raises them to the rule's level. Default 'code'.
    */
   evidence?: 'code' | 'frequency';
 }

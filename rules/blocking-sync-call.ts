@@ -9,6 +9,20 @@ import { viaText } from './detectors/viaText';
 /** Modules whose `*Sync` functions block the event loop; fs-extra and graceful-fs mirror fs. */
 const BLOCKING_MODULES = new Set(['child_process', 'fs', 'fs-extra', 'graceful-fs', 'zlib', 'crypto', 'bcrypt', 'bcryptjs']);
 
+/**
+ * File system calls that change the disk (write, append, copy, move, delete): each waits for the
+ * disk however small the data, and an upload or a log line per event makes them run as often as
+ * the traffic. Reads, stats and listings of small files take microseconds: those need frequency.
+ */
+const WRITING_FS_CALLS = new Set([
+  'writeFileSync', 'appendFileSync', 'copyFileSync', 'cpSync', 'renameSync', 'unlinkSync', 'rmSync', 'rmdirSync',
+  'truncateSync', 'ftruncateSync', 'writeSync', 'fsyncSync', 'symlinkSync', 'linkSync', 'outputFileSync', 'writeJsonSync',
+  'outputJsonSync', 'moveSync', 'removeSync', 'copySync', 'emptyDirSync',
+]);
+
+/** Key derivation and generation: the whole work factor runs per call, whatever the input. */
+const KEY_DERIVATION_CALLS = new Set(['pbkdf2Sync', 'scryptSync', 'generateKeyPairSync', 'generatePrimeSync']);
+
 /** Password hashing libraries: each *Sync call runs the whole work factor on the event loop. */
 const PASSWORD_HASHERS = new Set(['bcrypt', 'bcryptjs']);
 
@@ -78,6 +92,7 @@ const rule: RuleModule = {
     },
     messages: {
       blocksExec: '{{call}}() blocks the event loop {{where}}{{via}}: {{cost}} Use the asynchronous {{async}}.',
+      blocks: '{{call}}() blocks the event loop {{where}}{{via}}: {{cost}} Use the asynchronous {{async}}.',
       blocksIo: `{{call}}() blocks the event loop {{where}}{{via}}: {{cost}} Use the asynchronous {{async}}. ${FREQUENCY}`,
     },
     fixable: false,
@@ -100,10 +115,14 @@ const rule: RuleModule = {
           if (isEnsureDirectory(path, origin.member, context.source) || isOnceGuarded(path, context.source)) return;
           const asyncName = origin.member.slice(0, -'Sync'.length);
           // An exec or a password hash blocks for a long time however rarely it runs; a file read matters when it runs often.
-          const certain = origin.source === 'child_process' || PASSWORD_HASHERS.has(origin.source);
+          // A write waits for the disk, a key derivation runs its whole work factor, each time: certain
+          // too, once they run while serving.
+          const alsoCertain = (origin.source !== 'crypto' && origin.source !== 'zlib' && WRITING_FS_CALLS.has(origin.member))
+            || (origin.source === 'crypto' && KEY_DERIVATION_CALLS.has(origin.member));
+          const certain = origin.source === 'child_process' || PASSWORD_HASHERS.has(origin.source) || alsoCertain;
           context.report({
             node: path.node,
-            messageId: certain ? 'blocksExec' : 'blocksIo',
+            messageId: alsoCertain ? 'blocks' : certain ? 'blocksExec' : 'blocksIo',
             data: { call: `${origin.source}.${origin.member}`, async: `${origin.source}.${asyncName}`, cost: costText(origin.source) },
             when: (hot) => whereText(hot.contextOf(path), hot.servesRequests) !== null,
             describe: (hot) => {

@@ -277,19 +277,19 @@ const User = registry.model('User', userSchema);
 app.get('/u', async (req, res) => res.json(await User.find({}).lean()));`,
     },
     {
-      name: 'a single document read is quiet without a profile (information, says what would make it matter)',
+      name: 'a single document read is quiet without a profile (a hint, says what would make it matter)',
       code: `${USER}app.get('/users/:id', async (req, res) => {
   res.json(await User.findById(req.params.id));
 });`,
-      errors: [{ messageId: 'missingLean', line: 4, column: 18, severity: 'information', message: /on every request; add \.lean\(\) .* This matters when the read returns many documents or runs often; a profile showing it hot raises it\.$/ }],
+      errors: [{ messageId: 'missingLean', line: 4, column: 18, severity: 'hint', message: /on every request; add \.lean\(\) .* This matters when the read returns many documents or runs often; a profile showing it hot raises it\.$/ }],
       output: `${USER}app.get('/users/:id', async (req, res) => {
   res.json(await User.findById(req.params.id).lean());
 });`,
     },
     {
-      name: 'a page of documents (limit) is information too',
+      name: 'a page of documents (limit) is a hint too',
       code: `${USER}app.get('/users', async (req, res) => res.json(await User.find({}).limit(20)));`,
-      errors: [{ messageId: 'missingLean', line: 3, column: 54, severity: 'information' }],
+      errors: [{ messageId: 'missingLean', line: 3, column: 54, severity: 'hint' }],
       output: `${USER}app.get('/users', async (req, res) => res.json(await User.find({}).lean().limit(20)));`,
     },
     {
@@ -299,7 +299,7 @@ const schema = new mongoose.Schema({ title: String, author: String });
 schema.statics.list = function (options) {
   return this.find(options.criteria).populate('author', 'name').sort({ createdAt: -1 }).exec();
 };`,
-      errors: [{ messageId: 'missingLean', line: 4, column: 10, severity: 'information', message: /^this\.find\(\) hydrates full mongoose documents that are only returned; add/ }],
+      errors: [{ messageId: 'missingLean', line: 4, column: 10, severity: 'hint', message: /^this\.find\(\) hydrates full mongoose documents that are only returned; add/ }],
       output: `const mongoose = require('mongoose');
 const schema = new mongoose.Schema({ title: String, author: String });
 schema.statics.list = function (options) {

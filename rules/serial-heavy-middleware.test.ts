@@ -152,7 +152,7 @@ app.get('/p/:uid/:pid', ...chain, (req, res) => res.json({ user: req.user, proje
       name: "seed 004: [mdl.toJson(), mdl.fillCreator(), mdl.fillExecutor()] re-walk res.locals.tasks",
       code: `${MDL}router.get('/tasks', loadTasks, [mdl.toJson(), mdl.fillCreator(), mdl.fillExecutor()], (req, res) => res.json(res.locals.tasks));`,
       errors: [{
-        messageId: 'repeatedPasses', line: 16, column: 1, severity: 'information',
+        messageId: 'repeatedPasses', line: 16, column: 1, severity: 'hint',
         message: 'Middlewares mdl.toJson(), mdl.fillCreator(), mdl.fillExecutor() each iterate over the same res.locals.tasks on every request; compute it in one pass (seed 004: toJson/fillCreator/fillExecutor re-walked the same data; page 8-10x faster once fixed). It matters when the data is large; a profile showing the chain hot raises it.',
       }],
       output: null,

@@ -292,7 +292,7 @@ function ExecNode(n) {
       errors: [
         { messageId: 'missingEnv', line: 12, column: 31, message: /^spawn\(\) runs on every message without an env option: .* Pass only what the child needs/ },
         { messageId: 'missingEnv', line: 13, column: 20 },
-        { messageId: 'missingEnv', line: 15, column: 7, severity: 'information' },
+        { messageId: 'missingEnv', line: 15, column: 7, severity: 'hint' },
       ],
       output: null,
     },

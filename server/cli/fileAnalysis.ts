@@ -78,7 +78,7 @@ export function reportOf(outcomes: readonly FileOutcome[], costs: CostIndex | nu
         // A finding in hot code is raised one severity step, as the editor does at the default threshold.
         const cost = costs.costOf(outcome.path, finding);
         entry.cost = cost;
-        entry.finding = { ...finding, severity: severityWithCost(finding.severity, cost, DEFAULT_HOT_THRESHOLD_PERCENT) };
+        entry.finding = { ...finding, severity: severityWithCost(finding, cost, DEFAULT_HOT_THRESHOLD_PERCENT) };
       }
       report.findings.push(entry);
     }

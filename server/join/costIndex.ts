@@ -59,11 +59,13 @@ export const DEFAULT_HOT_THRESHOLD_PERCENT = 1;
 const RAISED: Record<Severity, Severity> = { hint: 'information', information: 'warning', warning: 'error', error: 'error' };
 
 /**
- * A finding's severity once a profile has measured its code: one step up when that code is hot
- * ("quiet without evidence, loud with it"), the same in the editor and on the command line.
+ * A finding's severity once a profile has measured its code ("quiet without evidence, loud with
+ * it"), the same in the editor and on the command line: when that code is hot, a finding that
+ * needed frequency to matter (a hint until now) takes its rule's level, any other one step up.
  */
-export function severityWithCost(severity: Severity, cost: MeasuredCost | null | undefined, hotThresholdPercent: number): Severity {
-  return cost != null && rankingPercent(cost) >= hotThresholdPercent ? RAISED[severity] : severity;
+export function severityWithCost(finding: Pick<Finding, 'severity' | 'severityWhenHot'>, cost: MeasuredCost | null | undefined, hotThresholdPercent: number): Severity {
+  if (cost == null || rankingPercent(cost) < hotThresholdPercent) return finding.severity;
+  return finding.severityWhenHot ?? RAISED[finding.severity];
 }
 
 /** "allocates 366 MiB, 37.0% of allocated bytes". */

@@ -35,7 +35,7 @@ export function costSuffix(cost: MeasuredCost): string {
 export function findingToDiagnostic(finding: Finding, findingIndex: number, cost: MeasuredCost | null, hotThresholdPercent: number): Diagnostic {
   const { start, end } = finding.range.loc;
   const hot = cost !== null && rankingPercent(cost) >= hotThresholdPercent;
-  const severity = severityWithCost(finding.severity, cost, hotThresholdPercent);
+  const severity = severityWithCost(finding, cost, hotThresholdPercent);
   const data: FindingDiagnosticData = { findingIndex };
   return {
     range: { start: { line: start.line - 1, character: start.column }, end: { line: end.line - 1, character: end.column } },

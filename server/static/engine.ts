@@ -199,9 +199,6 @@ function rangeOf(node: t.Node): Finding['range'] | null {
   };
 }
 
-/** Quiet without evidence: a finding that needs frequency to matter is shown one step lower. */
-const QUIETER: Record<Severity, Severity> = { error: 'warning', warning: 'information', information: 'hint', hint: 'hint' };
-
 export function analyzeSource(input: AnalyzeInput): AnalysisResult {
   const result = analyzeOnce(input);
   if (!overflowed(result)) return result;
@@ -412,12 +409,16 @@ function findingOf(run: RuleRun, report: RecordedReport, hot: HotContext, functi
     ruleId: run.rule.meta.id,
     messageId,
     message: fillMessage(template, data),
-    severity: frequency ? QUIETER[run.severity] : run.severity,
+    // Quiet without evidence: what needs frequency to matter is a hint until a profile measures it hot.
+    severity: frequency ? 'hint' : run.severity,
     range,
     fixes: fixesOf(report),
     enclosingFunction: enclosingFunctionOf(functions, range.start, range.end),
   };
-  if (frequency) finding.evidence = 'frequency';
+  if (frequency) {
+    finding.evidence = 'frequency';
+    finding.severityWhenHot = run.severity;
+  }
   return finding;
 }
 
