@@ -25,6 +25,10 @@ const MAY_IMPORT = {
     may: ['rules/api', 'rules/index', 'server/shared'],
     why: 'server/static/ imports rules/ only through rules/api.ts and rules/index.ts, and server/shared/',
   },
+  'server/static/project': {
+    may: ['server/static', 'rules/api', 'server/shared'],
+    why: 'server/static/project/ (the project-wide analysis) reads trees with the static engine, imports rules/ only through rules/api.ts, and server/shared/',
+  },
   'server/profile': {
     may: ['server/shared', { path: PROTOCOL, typeOnly: true }],
     why: 'server/profile/ imports server/shared/ and types from the protocol; never rules, join, lsp, cli',

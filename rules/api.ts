@@ -126,6 +126,11 @@ export interface HotContext {
   contextOf(path: NodePath): ExecutionContext;
   /** The module registers request or message handlers, creates a server or calls listen(). */
   readonly servesRequests: boolean;
+  /**
+   * The module is started by another module of the project as a child process or worker thread
+   * and serves no requests itself: what blocks here blocks that worker, not the server's event loop.
+   */
+  readonly inWorker: boolean;
 }
 
 /**
@@ -137,9 +142,29 @@ export interface ModuleSummary {
   mongooseModelExports: ReadonlySet<string>;
 }
 
-/** Read access to the rest of the project, for cross-module facts (cached by the caller). */
+/** An export of a module that another module of the project registers as a handler. */
+export interface ProjectRegistration {
+  /** The export's name ('default': the module itself). */
+  exported: string;
+  /** The module-level name the export is bound to in its own module, when it is a plain name. */
+  local: string | null;
+  kind: Extract<ExecutionKind, 'request' | 'message' | 'timer'>;
+  /** setInterval's literal period, for kind 'timer'. */
+  intervalMs: number | null;
+  /** The file that registers it. */
+  registeredIn: string;
+}
+
+/**
+ * Read access to the rest of the project, for cross-module facts (cached by the caller). The
+ * project-wide queries are optional: a view that knows only summaries (a single file) answers none.
+ */
 export interface ProjectView {
   moduleAt(fromFile: string, specifier: string): ModuleSummary | null;
+  /** Exports of `filePath` that other modules register as request, message or timer handlers. */
+  registrationsOf?(filePath: string): readonly ProjectRegistration[];
+  /** `filePath` is started by another module as a child process or worker thread (`fork`, `new Worker`, `cluster.setupPrimary`). */
+  startedAsWorker?(filePath: string): boolean;
 }
 
 /**

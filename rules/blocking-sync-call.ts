@@ -26,7 +26,9 @@ const KEY_DERIVATION_CALLS = new Set(['pbkdf2Sync', 'scryptSync', 'generateKeyPa
 /** Password hashing libraries: each *Sync call runs the whole work factor on the event loop. */
 const PASSWORD_HASHERS = new Set(['bcrypt', 'bcryptjs']);
 
-function whereText(context: ExecutionContext, servesRequests: boolean): string | null {
+function whereText(context: ExecutionContext, servesRequests: boolean, inWorker: boolean): string | null {
+  // A forked process or worker thread that serves nothing itself: blocking it stalls no one else's requests.
+  if (inWorker) return null;
   if (context.kind === 'request') return 'on every request';
   if (context.kind === 'message') return 'on every message';
   // A periodic timer (setInterval, a setTimeout that reschedules itself) of a serving module: seed 003's stats timer.
@@ -124,10 +126,10 @@ const rule: RuleModule = {
             node: path.node,
             messageId: alsoCertain ? 'blocks' : certain ? 'blocksExec' : 'blocksIo',
             data: { call: `${origin.source}.${origin.member}`, async: `${origin.source}.${asyncName}`, cost: costText(origin.source) },
-            when: (hot) => whereText(hot.contextOf(path), hot.servesRequests) !== null,
+            when: (hot) => whereText(hot.contextOf(path), hot.servesRequests, hot.inWorker) !== null,
             describe: (hot) => {
               const where = hot.contextOf(path);
-              return { via: viaText(where), where: whereText(where, hot.servesRequests) ?? '' };
+              return { via: viaText(where), where: whereText(where, hot.servesRequests, hot.inWorker) ?? '' };
             },
             evidence: certain ? 'code' : 'frequency',
           });

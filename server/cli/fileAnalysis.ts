@@ -61,10 +61,26 @@ export function analyzeFile(path: string, cwd: string, levels: RuleLevels, proje
   return outcome;
 }
 
-/** Files analyzed one after another, sharing one project index (models files are read once). */
+/**
+ * Files analyzed one after another, sharing one project index (models files are read once). Each
+ * analysis records what its module tells the others (handlers it registers from other modules,
+ * workers it starts); a file that a later one changed the answer for (its exports are registered
+ * in a route table read after it) is analyzed again, so every file sees the whole project.
+ */
 export function analyzeFileList(paths: readonly string[], cwd: string, levels: RuleLevels): FileOutcome[] {
   const project = new ProjectIndex();
-  return paths.map((path) => analyzeFile(path, cwd, levels, project));
+  const seen: string[] = [];
+  const outcomes = paths.map((path) => {
+    const outcome = analyzeFile(path, cwd, levels, project);
+    seen.push(projectAnswerKey(project, path));
+    return outcome;
+  });
+  return outcomes.map((outcome, i) => (outcome.analyzed && projectAnswerKey(project, paths[i]) !== seen[i] ? analyzeFile(paths[i], cwd, levels, project) : outcome));
+}
+
+/** What the project-wide analysis says of a file, as one string. */
+function projectAnswerKey(project: ProjectIndex, path: string): string {
+  return JSON.stringify([project.registrationsOf(path), project.startedAsWorker(path)]);
 }
 
 export function reportOf(outcomes: readonly FileOutcome[], costs: CostIndex | null): AnalyzeReport {

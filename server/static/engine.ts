@@ -20,7 +20,8 @@ import { BindingResolver } from './bindings';
 import { blankSegments, isStackOverflow, lineAt, overflowingSegments, topLevelSegments, withHalfTheStack } from './deepNesting';
 import { readDisableDirectives, isDisabled } from './disableComments';
 import { fileSkipOf } from './fileGuards';
-import { createHotContextCollector, type FunctionSpan } from './hotContext';
+import { createHotContextCollector, type FunctionSpan, type ProjectContext } from './hotContext';
+import { moduleFactsOf, type ModuleFacts } from './project/moduleFacts';
 import { collectImports, moduleMemberOf, qualifiedNameOf, type NameLookups } from './imports';
 import { traverseBelow } from './lazyPaths';
 import { parseSource } from './parse';
@@ -33,8 +34,11 @@ export interface AnalyzeInput {
   text: string;
   /** Per-rule level overrides; a rule absent here runs at its default severity. */
   levels?: Partial<Record<RuleId, RuleLevel>>;
-  /** Cross-module facts (mongoose models imported from other files). Defaults to "knows nothing". */
-  project?: ProjectView;
+  /**
+   * Cross-module facts (mongoose models imported from other files, exports other modules register
+   * as handlers, workers they start). Defaults to "knows nothing".
+   */
+  project?: ProjectAnalysis;
   /** The rules to run; defaults to every rule in rules/index.ts. */
   rules?: readonly RuleModule[];
   /**
@@ -68,7 +72,13 @@ type TraverseFn = typeof traverseModule;
 const traverse: TraverseFn =
   (traverseModule as unknown as { default?: TraverseFn }).default ?? traverseModule;
 
-const NO_PROJECT: ProjectView = { moduleAt: () => null };
+/** The project as the engine sees it: the rules' view, and where the engine records what this module tells the others. */
+export interface ProjectAnalysis extends ProjectView {
+  /** This module's facts, read from the tree being analyzed (the project-wide queries derive from them). */
+  noteModule?(filePath: string, facts: ModuleFacts): void;
+}
+
+const NO_PROJECT: ProjectAnalysis = { moduleAt: () => null };
 
 /** One rule's run over one file: its visitor, whether it has failed. */
 interface RuleRun {
@@ -245,6 +255,7 @@ function analyzeOnce(input: AnalyzeInput): AnalysisResult {
 
   const imports = collectImports(program);
   const project = input.project ?? NO_PROJECT;
+  const projectContext = projectContextOf(project, input.filePath, program, imports);
   const rules = input.rules ?? allRules;
   // What the rules' contexts read: for a document, one object its reused reports' callbacks also see.
   const records = document?.records ?? null;
@@ -367,7 +378,7 @@ function analyzeOnce(input: AnalyzeInput): AnalysisResult {
     records?.clear();
     return result;
   }
-  const hot: HotContext = collector.finish();
+  const hot: HotContext = collector.finish(projectContext);
   const functions = functionIndexOf(collector.functions());
   const directives = readDisableDirectives(ast.comments);
 
@@ -420,6 +431,22 @@ function findingOf(run: RuleRun, report: RecordedReport, hot: HotContext, functi
     finding.severityWhenHot = run.severity;
   }
   return finding;
+}
+
+/**
+ * What the project-wide analysis says of this module, after recording what this version of it
+ * tells the others (its facts are re-read only for statements an edit changed).
+ */
+function projectContextOf(project: ProjectAnalysis, filePath: string, program: t.Program, imports: ReadonlyMap<string, ImportBinding>): ProjectContext {
+  try {
+    if (project.noteModule !== undefined) project.noteModule(filePath, moduleFactsOf(program, imports, importsKey(imports)));
+    return {
+      registrations: project.registrationsOf?.(filePath) ?? [],
+      startedAsWorker: project.startedAsWorker?.(filePath) ?? false,
+    };
+  } catch {
+    return { registrations: [], startedAsWorker: false };
+  }
 }
 
 /** The file's imports as one string: a change to them changes what every statement's names mean. */

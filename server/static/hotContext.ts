@@ -15,6 +15,7 @@ import {
   type ExecutionKind,
   type HotContext,
   type ImportBinding,
+  type ProjectRegistration,
   type SourcePosition,
 } from '../../rules/api';
 import {
@@ -94,7 +95,19 @@ export interface HotSegment {
   readonly memberKeys: [string, FunctionInfo][];
   readonly methods: [t.Node, string, FunctionInfo][];
   servesRequests: boolean;
+  /** It creates a server, calls listen() or registers a route: the module serves requests itself. */
+  serves: boolean;
 }
+
+/** What the project-wide analysis knows of this module (server/static/project/): a view of it, not a second analysis. */
+export interface ProjectContext {
+  /** Its exports other modules register as handlers. */
+  registrations: readonly ProjectRegistration[];
+  /** Another module starts it as a child process or worker thread. */
+  startedAsWorker: boolean;
+}
+
+const NO_PROJECT_CONTEXT: ProjectContext = { registrations: [], startedAsWorker: false };
 
 export interface HotContextCollector {
   visitor: Visitor;
@@ -102,8 +115,8 @@ export interface HotContextCollector {
   startSegment(): HotSegment;
   /** A segment an earlier walk recorded for an unchanged statement, in place of walking it again. */
   reuseSegment(segment: HotSegment): void;
-  /** Call after the traversal: propagates contexts and returns the finished HotContext. */
-  finish(): HotContext;
+  /** Call after the traversal: propagates contexts (with the project's registrations of this module's exports) and returns the finished HotContext. */
+  finish(project?: ProjectContext): HotContext;
   /** Every function seen, in source order (valid after `finish()`). */
   functions(): readonly FunctionSpan[];
 }
@@ -111,7 +124,7 @@ export interface HotContextCollector {
 function newSegment(): HotSegment {
   return {
     infos: [], moduleCalls: [], callbacks: new Set(), registrations: [], registered: [], inferred: [], memberKeys: [], methods: [],
-    servesRequests: false,
+    servesRequests: false, serves: false,
   };
 }
 
@@ -237,6 +250,7 @@ export function createHotContextCollector(
 
   function register(kind: ExecutionKind, targets: Target[], call: t.Node, intervalMs: number | null = null,
     oneShotFrom: FunctionInfo | null = null, highRate = false): void {
+    if (kind === 'request') segment.serves = true;
     if (targets.length > 0) segment.registrations.push({ kind, targets, node: call, intervalMs, oneShotFrom, inferred: false, highRate });
   }
 
@@ -286,6 +300,7 @@ export function createHotContextCollector(
     if (property === null || (callee.type !== 'MemberExpression' && callee.type !== 'OptionalMemberExpression')) return false;
     if (property === 'listen') {
       segment.servesRequests = true;
+      segment.serves = true;
       return false;
     }
     if (HTTP_METHODS.has(property)) {
@@ -558,7 +573,7 @@ export function createHotContextCollector(
   }
 
   /** The whole module's tables, from the segments in source order; kept segments' spans read again (their nodes moved). */
-  function assemble(): Registration[] {
+  function assemble(project: ProjectContext): Registration[] {
     infos = [];
     byNode.clear();
     byMemberKey.clear();
@@ -592,6 +607,22 @@ export function createHotContextCollector(
       }
       registrations.push(...each.registrations);
     }
+    // Exports another module registers (a route table in one file, its handlers in this one): real
+    // registrations, found by the export's local name or its `exports.x` / `module.exports.x` slot.
+    const topLevel = new Map<string, FunctionInfo>();
+    // Module level: the parent is a module pseudo-function (this walk's, or an earlier walk's for a kept segment).
+    for (const info of infos) if (info.parent?.node.type === 'Noop' && info.name !== null && !topLevel.has(info.name)) topLevel.set(info.name, info);
+    for (const registration of project.registrations) {
+      const slot = registration.exported === 'default' ? 'module.exports' : `exports.${registration.exported}`;
+      const info = (registration.local !== null ? topLevel.get(registration.local) : undefined)
+        ?? byMemberKey.get(slot) ?? byMemberKey.get(`module.${slot}`) ?? null;
+      if (info === null) continue;
+      if (registration.kind !== 'timer') servesRequests = true;
+      registrations.push({
+        kind: registration.kind, targets: [{ kind: 'node', node: info.node }], node: null, intervalMs: registration.intervalMs,
+        oneShotFrom: null, inferred: false, highRate: registration.kind === 'message',
+      });
+    }
     // Inferred after the real ones: they yield to them (see the ordering in finish).
     for (const each of segments) {
       for (const node of each.inferred) {
@@ -604,8 +635,10 @@ export function createHotContextCollector(
     return registrations;
   }
 
-  function finish(): HotContext {
-    const registrations = assemble();
+  function finish(project: ProjectContext = NO_PROJECT_CONTEXT): HotContext {
+    const registrations = assemble(project);
+    // Started as a worker by another module, and serving nothing itself: not the server's event loop.
+    const inWorker = project.startedAsWorker && !segments.some((each) => each.serves);
     // A setTimeout runs once unless its callback schedules it again; a one-shot has no interval.
     const intervalOf = new Map<Registration, number | null>();
     for (const registration of registrations) {
@@ -648,6 +681,7 @@ export function createHotContextCollector(
     const answered = new Map<t.Node, ExecutionContext>();
     return {
       servesRequests,
+      inWorker,
       contextOf(path: NodePath): ExecutionContext {
         let context = answered.get(path.node);
         if (context === undefined) {

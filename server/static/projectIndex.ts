@@ -2,9 +2,15 @@
 // resolves a specifier to a project file, reads and parses it, hands its top-level statements to
 // the rules' summarizer (rules/index.ts) and follows its re-exports; caches by path + mtime, never
 // throws. What the facts mean is the rules' business: nothing here names a rule.
+// It also holds the project-wide analysis (project/projectFacts.ts): every module it parses, and
+// every module the engine analyzes, records its facts (exports, handlers it registers from other
+// modules, workers it starts), and the engine asks what the others say of the module it analyzes.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ModuleSummarizer, ModuleSummary, ProjectView } from '../../rules/api';
+import type { ModuleSummarizer, ModuleSummary, ProjectRegistration } from '../../rules/api';
+import type { ProjectAnalysis } from './engine';
+import { moduleFactsOf, type ModuleFacts } from './project/moduleFacts';
+import { ProjectFacts } from './project/projectFacts';
 import { summarizeModule } from '../../rules/index';
 import { collectImports, requiredModule } from './imports';
 import { parseSource } from './parse';
@@ -59,8 +65,10 @@ function isFile(filePath: string): boolean {
   }
 }
 
-export class ProjectIndex implements ProjectView {
+export class ProjectIndex implements ProjectAnalysis {
   private readonly cache = new Map<string, CacheEntry>();
+  /** The project-wide analysis: facts of every module seen, and the queries derived from them. */
+  private readonly facts = new ProjectFacts((fromFile, specifier) => this.resolve(fromFile, specifier));
   private readonly readFile: (filePath: string) => string | null;
   private readonly injectedReader: boolean;
   private readonly summarizeModule: ModuleSummarizer;
@@ -102,9 +110,34 @@ export class ProjectIndex implements ProjectView {
     return candidates.find((candidate) => this.exists(candidate)) ?? null;
   }
 
+  noteModule(filePath: string, facts: ModuleFacts): void {
+    this.facts.note(path.resolve(filePath), facts);
+  }
+
+  registrationsOf(filePath: string): readonly ProjectRegistration[] {
+    return this.facts.registrationsOf(path.resolve(filePath));
+  }
+
+  startedAsWorker(filePath: string): boolean {
+    return this.facts.startedAsWorker(path.resolve(filePath));
+  }
+
+  /**
+   * Records a file's facts without analyzing it (the command line's first pass, a workspace scan):
+   * false when it cannot be read or parsed.
+   */
+  scan(filePath: string, text: string): boolean {
+    const parsed = parseSource(filePath, text);
+    if (!parsed.ast) return false;
+    const imports = collectImports(parsed.ast.program);
+    this.facts.note(path.resolve(filePath), moduleFactsOf(parsed.ast.program, imports, ''));
+    return true;
+  }
+
   /** Forgets a file's summary (and, through the stamps, every summary that re-exported it). */
   invalidate(filePath: string): void {
     const resolved = path.resolve(filePath);
+    this.facts.forget(resolved);
     for (const [key, entry] of this.cache) {
       if (key === resolved || entry.stamps.has(resolved)) this.cache.delete(key);
     }
@@ -144,6 +177,8 @@ export class ProjectIndex implements ProjectView {
       const parsed = parseSource(filePath, text);
       if (parsed.ast) {
         const imports = collectImports(parsed.ast.program);
+        // Parsed anyway: what it tells the rest of the project is recorded on the way.
+        this.facts.note(filePath, moduleFactsOf(parsed.ast.program, imports, ''));
         summary = this.summarizeModule({
           filePath,
           program: parsed.ast.program,

@@ -1,0 +1,300 @@
+// What one module tells the rest of the project (issue 22): the facts the project-wide queries
+// (projectFacts.ts) are derived from, read from the module's tree without scopes or NodePaths.
+// - exports: export name -> the local name bound to it, so another module's registration of
+//   `ctrl.list` can be traced to the function `list` here;
+// - handler uses: an imported function handed to a registration here (`router.get('/x', ctrl.list)`,
+//   a route table `{ path: '/x', handler: ctrl.list }`, `bus.on('data', feed.onData)`,
+//   `setInterval(jobs.tick, 5000)`): that export of the other module runs per request, per message
+//   or per tick;
+// - worker entries: modules started in another process or thread (`fork('./worker.js')`,
+//   `new Worker(path.join(__dirname, 'w.js'))`, `cluster.setupPrimary({ exec })`): their code does
+//   not run on this server's event loop.
+// Facts are kept per top-level statement node: an editor's incremental parse hands back the nodes
+// of statements an edit did not touch, so an edit re-reads only the statements it changed.
+import type * as t from '@babel/types';
+import type { ExecutionKind, ImportBinding } from '../../../rules/api';
+import { forEachChild } from '../walk';
+import { requiredModule, type ImportTable } from '../imports';
+import { isFunctionNode, propertyName } from '../functionNames';
+import {
+  HTTP_CLIENT_NAME, HTTP_METHODS, LISTEN_METHODS, MESSAGE_EVENTS, ROUTER_NAME, SUBSCRIBE_METHODS, calleeProperty, isPathLike,
+  isRouteChain, receiverName, stringValue,
+} from '../registrationShapes';
+
+/** An export of another module named as a handler here. */
+export interface HandlerUse {
+  /** As written (`./controllers/tasks`). */
+  specifier: string;
+  /** The export's name ('default' for the module itself). */
+  exported: string;
+  kind: Extract<ExecutionKind, 'request' | 'message' | 'timer'>;
+  /** setInterval's literal period, for kind 'timer'. */
+  intervalMs: number | null;
+}
+
+export interface ModuleFacts {
+  /** Export name -> local name (null when the export is not a plain local name: `exports.f = () => {}`). */
+  readonly exports: ReadonlyMap<string, string | null>;
+  readonly handlerUses: readonly HandlerUse[];
+  /** Specifiers of modules this one starts as a child process or worker thread (relative, as written or rebuilt). */
+  readonly workerEntries: readonly string[];
+}
+
+interface StatementFacts {
+  exports: [string, string | null][];
+  handlerUses: HandlerUse[];
+  workerEntries: string[];
+}
+
+/** Per statement node; the import table is part of the key (a changed import re-reads every statement). */
+const memo = new WeakMap<t.Node, { importsKey: string; facts: StatementFacts }>();
+
+export function moduleFactsOf(program: t.Program, imports: ImportTable, importsKey: string): ModuleFacts {
+  const exports = new Map<string, string | null>();
+  const handlerUses: HandlerUse[] = [];
+  const workerEntries: string[] = [];
+  for (const statement of program.body) {
+    let kept = memo.get(statement);
+    if (kept === undefined || kept.importsKey !== importsKey) {
+      kept = { importsKey, facts: statementFactsOf(statement, imports) };
+      memo.set(statement, kept);
+    }
+    for (const [name, local] of kept.facts.exports) if (!exports.has(name) || exports.get(name) === null) exports.set(name, local);
+    handlerUses.push(...kept.facts.handlerUses);
+    workerEntries.push(...kept.facts.workerEntries);
+  }
+  return { exports, handlerUses, workerEntries };
+}
+
+/** A module's facts as one string, to tell whether an edit changed what other modules derive from it. */
+export function factsKey(facts: ModuleFacts): string {
+  return JSON.stringify([[...facts.exports], facts.handlerUses, facts.workerEntries]);
+}
+
+function statementFactsOf(statement: t.Statement, imports: ImportTable): StatementFacts {
+  const facts: StatementFacts = { exports: [], handlerUses: [], workerEntries: [] };
+  exportsOf(statement, facts.exports);
+  const visit = (node: t.Node): void => {
+    if (node.type === 'CallExpression' || node.type === 'NewExpression') callFacts(node, imports, facts);
+    else if (node.type === 'ObjectExpression') routeTableFacts(node, imports, facts);
+    forEachChild(node, visit);
+  };
+  visit(statement);
+  return facts;
+}
+
+/** `module.exports = { a, b: c }`, `module.exports = f`, `exports.a = ...`, `export function a`, `export { a as b }`. */
+function exportsOf(statement: t.Statement, out: [string, string | null][]): void {
+  if (statement.type === 'ExportNamedDeclaration') {
+    const declaration = statement.declaration;
+    if (declaration?.type === 'FunctionDeclaration' && declaration.id) out.push([declaration.id.name, declaration.id.name]);
+    else if (declaration?.type === 'VariableDeclaration') {
+      for (const d of declaration.declarations) if (d.id.type === 'Identifier') out.push([d.id.name, d.id.name]);
+    } else if (declaration?.type === 'ClassDeclaration' && declaration.id) out.push([declaration.id.name, declaration.id.name]);
+    if (statement.source) return;
+    for (const spec of statement.specifiers) {
+      if (spec.type !== 'ExportSpecifier') continue;
+      const name = spec.exported.type === 'Identifier' ? spec.exported.name : spec.exported.value;
+      out.push([name, spec.local.name]);
+    }
+    return;
+  }
+  if (statement.type === 'ExportDefaultDeclaration') {
+    const declaration = statement.declaration;
+    if (declaration.type === 'Identifier') out.push(['default', declaration.name]);
+    else if ((declaration.type === 'FunctionDeclaration' || declaration.type === 'ClassDeclaration') && declaration.id) out.push(['default', declaration.id.name]);
+    return;
+  }
+  if (statement.type !== 'ExpressionStatement' || statement.expression.type !== 'AssignmentExpression') return;
+  const { left, right } = statement.expression;
+  const target = exportTarget(left);
+  if (target === null) return;
+  if (target === 'default') {
+    if (right.type === 'Identifier') out.push(['default', right.name]);
+    else if (right.type === 'ObjectExpression') {
+      for (const prop of right.properties) {
+        if (prop.type === 'SpreadElement') continue;
+        const key = propertyName(prop.key, prop.computed);
+        if (key === null) continue;
+        out.push([key, prop.type === 'ObjectProperty' && prop.value.type === 'Identifier' ? prop.value.name : null]);
+      }
+    } else if ((right.type === 'FunctionExpression' || right.type === 'ClassExpression') && right.id) out.push(['default', right.id.name]);
+    return;
+  }
+  out.push([target, right.type === 'Identifier' ? right.name : null]);
+}
+
+/** 'default' for `module.exports`, the name for `exports.x` / `module.exports.x`, else null. */
+function exportTarget(left: t.Node): string | null {
+  if (left.type !== 'MemberExpression') return null;
+  const object = left.object;
+  const property = propertyName(left.property, left.computed);
+  if (object.type === 'Identifier' && object.name === 'module' && property === 'exports') return 'default';
+  if (property === null) return null;
+  if (object.type === 'Identifier' && object.name === 'exports') return property;
+  if (object.type === 'MemberExpression' && object.object.type === 'Identifier' && object.object.name === 'module'
+    && propertyName(object.property, object.computed) === 'exports') return property;
+  return null;
+}
+
+/** The other module's export an expression names: `ctrl.list`, a destructured `list`, `require('./c').list`. */
+function importedExport(node: t.Node, imports: ImportTable): { specifier: string; exported: string } | null {
+  if (node.type === 'Identifier') {
+    const origin = imports.get(node.name);
+    return origin && isProjectSpecifier(origin) ? { specifier: origin.source, exported: origin.namespace ? 'default' : origin.imported } : null;
+  }
+  if (node.type !== 'MemberExpression') return null;
+  const property = propertyName(node.property, node.computed);
+  if (property === null) return null;
+  const object = node.object;
+  if (object.type === 'Identifier') {
+    const origin = imports.get(object.name);
+    // The whole module (namespace, `require`, CJS default): its member is its export.
+    if (origin && isProjectSpecifier(origin) && origin.imported === 'default') return { specifier: origin.source, exported: property };
+    return null;
+  }
+  const required = requiredModule(object);
+  return required !== null && isRelative(required) ? { specifier: required, exported: property } : null;
+}
+
+function isRelative(specifier: string): boolean {
+  return specifier.startsWith('./') || specifier.startsWith('../') || specifier === '.' || specifier === '..';
+}
+
+function isProjectSpecifier(origin: ImportBinding): boolean {
+  return isRelative(origin.source);
+}
+
+/** Handler arguments, looking into arrays and wrapper calls (`asyncHandler(ctrl.list)`), as the hot context does. */
+function handlerArgs(args: readonly t.Node[], out: t.Node[] = [], depth = 0): t.Node[] {
+  for (const arg of args) {
+    if (arg.type === 'ArrayExpression') handlerArgs(arg.elements.filter((e): e is t.Expression => e !== null), out, depth);
+    else if (arg.type === 'CallExpression' && depth < 2 && calleeProperty(arg.callee) !== 'bind') handlerArgs(arg.arguments, out, depth + 1);
+    else out.push(arg);
+  }
+  return out;
+}
+
+function useAll(args: readonly t.Node[], kind: HandlerUse['kind'], intervalMs: number | null, imports: ImportTable, facts: StatementFacts): void {
+  for (const arg of handlerArgs(args)) {
+    const origin = importedExport(arg, imports);
+    if (origin !== null) facts.handlerUses.push({ ...origin, kind, intervalMs });
+  }
+}
+
+function callFacts(node: t.CallExpression | t.NewExpression, imports: ImportTable, facts: StatementFacts): void {
+  const { callee, arguments: args } = node;
+  const entry = workerEntryOf(node, imports);
+  if (entry !== null) {
+    facts.workerEntries.push(entry);
+    return;
+  }
+  if (node.type !== 'CallExpression') return;
+  if (callee.type === 'Identifier') {
+    if (callee.name === 'setInterval' && !imports.has('setInterval')) {
+      const ms = args[1]?.type === 'NumericLiteral' ? args[1].value : null;
+      useAll(args.slice(0, 1), 'timer', ms, imports, facts);
+    }
+    return;
+  }
+  const property = calleeProperty(callee);
+  if (property === null || (callee.type !== 'MemberExpression' && callee.type !== 'OptionalMemberExpression')) return;
+  if (HTTP_METHODS.has(property) || property === 'use') {
+    const receiver = receiverName(callee);
+    if (receiver !== null && HTTP_CLIENT_NAME.test(receiver)) return;
+    const routed = isRouteChain(callee.object) || (args.length > 0 && isPathLike(args[0])) || (receiver !== null && ROUTER_NAME.test(receiver)) || property === 'use';
+    if (!routed) return;
+    useAll(args.filter((a) => !isPathLike(a) && a.type !== 'StringLiteral' && a.type !== 'ObjectExpression'), 'request', null, imports, facts);
+    return;
+  }
+  if (LISTEN_METHODS.has(property)) {
+    const event = stringValue(args[0]);
+    if (event === 'request') useAll(args.slice(1), 'request', null, imports, facts);
+    else if (event !== null && MESSAGE_EVENTS.has(event)) useAll(args.slice(1), 'message', null, imports, facts);
+    return;
+  }
+  if (SUBSCRIBE_METHODS.has(property) || property === 'consume') useAll(args.slice(1), 'message', null, imports, facts);
+}
+
+/**
+ * A route table entry: an object literal with a route path among its values and an imported
+ * function among them (`{ method: 'GET', path: '/tasks', handler: tasks.list }`).
+ */
+function routeTableFacts(node: t.ObjectExpression, imports: ImportTable, facts: StatementFacts): void {
+  let routed = false;
+  const handlers: t.Node[] = [];
+  for (const prop of node.properties) {
+    if (prop.type !== 'ObjectProperty') continue;
+    const value = prop.value;
+    if ((value.type === 'StringLiteral' || value.type === 'TemplateLiteral') && isPathLike(value)) routed = true;
+    else if (value.type === 'Identifier' || value.type === 'MemberExpression') handlers.push(value);
+    else if (value.type === 'ArrayExpression' || value.type === 'CallExpression') handlers.push(...handlerArgs([value]));
+  }
+  if (!routed) return;
+  for (const handler of handlers) {
+    if (isFunctionNode(handler)) continue;
+    const origin = importedExport(handler, imports);
+    if (origin !== null) facts.handlerUses.push({ ...origin, kind: 'request', intervalMs: null });
+  }
+}
+
+/** `fork(x)` (child_process), `new Worker(x)` (worker_threads), `cluster.setupPrimary({ exec: x })`: x as a relative specifier. */
+function workerEntryOf(node: t.CallExpression | t.NewExpression, imports: ImportTable): string | null {
+  const callee = node.callee;
+  const member = callee.type === 'MemberExpression' ? propertyName(callee.property, callee.computed) : null;
+  const moduleOf = (n: t.Node): string | null => {
+    if (n.type === 'Identifier') return imports.get(n.name)?.source ?? null;
+    return requiredModule(n);
+  };
+  let arg: t.Node | undefined;
+  if (node.type === 'CallExpression') {
+    if (callee.type === 'Identifier' && callee.name === 'fork' && imports.get('fork')?.source === 'child_process') arg = node.arguments[0];
+    else if (member === 'fork' && callee.type === 'MemberExpression' && moduleOf(callee.object) === 'child_process') arg = node.arguments[0];
+    else if ((member === 'setupPrimary' || member === 'setupMaster') && callee.type === 'MemberExpression' && moduleOf(callee.object) === 'cluster') {
+      const options = node.arguments[0];
+      if (options?.type === 'ObjectExpression') {
+        for (const prop of options.properties) {
+          if (prop.type === 'ObjectProperty' && propertyName(prop.key, prop.computed) === 'exec') arg = prop.value;
+        }
+      }
+    }
+  } else {
+    const isWorker = (callee.type === 'Identifier' && imports.get(callee.name)?.source === 'worker_threads')
+      || (member === 'Worker' && callee.type === 'MemberExpression' && moduleOf(callee.object) === 'worker_threads');
+    if (isWorker) arg = node.arguments[0];
+  }
+  return arg === undefined ? null : relativePathOf(arg);
+}
+
+/** './w.js' from './w.js', `path.join(__dirname, 'w.js')`, `${__dirname}/w.js`, `require.resolve('./w')`, `new URL('./w.js', import.meta.url)`. */
+function relativePathOf(node: t.Node): string | null {
+  const literal = stringValue(node);
+  if (literal !== null) return isRelative(literal) ? literal : null;
+  if (node.type === 'TemplateLiteral' && node.expressions.length === 1 && node.expressions[0].type === 'Identifier'
+    && node.expressions[0].name === '__dirname' && (node.quasis[0].value.cooked ?? '') === '') {
+    const rest = node.quasis[1]?.value.cooked ?? '';
+    return rest.startsWith('/') ? `.${rest}` : null;
+  }
+  if (node.type === 'NewExpression' && node.callee.type === 'Identifier' && node.callee.name === 'URL') {
+    const first = stringValue(node.arguments[0]);
+    return first !== null && isRelative(first) ? first : null;
+  }
+  if (node.type !== 'CallExpression') return null;
+  const callee = node.callee;
+  if (callee.type !== 'MemberExpression') return null;
+  const member = propertyName(callee.property, callee.computed);
+  if (member === 'resolve' && callee.object.type === 'Identifier' && callee.object.name === 'require') {
+    const first = stringValue(node.arguments[0]);
+    return first !== null && isRelative(first) ? first : null;
+  }
+  if (member !== 'join' && member !== 'resolve') return null;
+  const [first, ...rest] = node.arguments;
+  if (first?.type !== 'Identifier' || first.name !== '__dirname' || rest.length === 0) return null;
+  const parts: string[] = [];
+  for (const part of rest) {
+    const value = stringValue(part);
+    if (value === null || value.startsWith('/')) return null;
+    parts.push(value.replace(/^\.\//, ''));
+  }
+  return `./${parts.join('/')}`;
+}

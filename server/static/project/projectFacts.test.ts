@@ -1,0 +1,145 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { analyzeSource } from '../engine';
+import { collectImports } from '../imports';
+import { parseSource } from '../parse';
+import { ProjectIndex } from '../projectIndex';
+import { StaticDocument } from '../staticDocument';
+import { moduleFactsOf } from './moduleFacts';
+
+function factsOf(text: string, file = 'm.js') {
+  const ast = parseSource(file, text).ast!;
+  return moduleFactsOf(ast.program, collectImports(ast.program), 'k');
+}
+
+/** A project on disk: relative path -> text; returns the directory. */
+function projectOf(files: Record<string, string>): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotframe-project-'));
+  for (const [relative, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, relative)), { recursive: true });
+    fs.writeFileSync(path.join(dir, relative), text);
+  }
+  return dir;
+}
+
+/** Every file analyzed once in the order given, then each again (as the command line does when a later file changed what the project says of it). */
+function findingsOf(dir: string, order: string[]): Record<string, string[]> {
+  const project = new ProjectIndex();
+  const read = (relative: string) => fs.readFileSync(path.join(dir, relative), 'utf8');
+  for (const relative of order) analyzeSource({ filePath: path.join(dir, relative), text: read(relative), project });
+  const out: Record<string, string[]> = {};
+  for (const relative of order) {
+    out[relative] = analyzeSource({ filePath: path.join(dir, relative), text: read(relative), project }).findings
+      .map((f) => `${f.ruleId}:${f.range.loc.start.line}:${f.severity}`);
+  }
+  return out;
+}
+
+describe('project-wide analysis (server/static/project)', () => {
+  describe('module facts', () => {
+    it('exports of each module shape, with the local name each is bound to', () => {
+      const cjs = factsOf('function list() {}\nconst show = () => {};\nmodule.exports = { list, show, other: () => 1 };\nexports.extra = list;\n');
+      assert.deepEqual([...cjs.exports], [['list', 'list'], ['show', 'show'], ['other', null], ['extra', 'list']]);
+      const esm = factsOf('export function a() {}\nexport const b = () => {};\nfunction c() {}\nexport { c as d };\nexport default c;\n');
+      assert.deepEqual([...esm.exports], [['a', 'a'], ['b', 'b'], ['d', 'c'], ['default', 'c']]);
+    });
+
+    it('handlers registered from other modules: routes, a route table, wrapped handlers, message listeners, an interval', () => {
+      const facts = factsOf(`const ctrl = require('./controllers/tasks');
+const { onData } = require('./feed');
+import * as jobs from './jobs';
+router.get('/tasks', auth, ctrl.list);
+app.post('/tasks', asyncHandler(ctrl.create));
+const routes = [{ method: 'GET', path: '/tasks/:id', handler: ctrl.show }];
+socket.on('data', onData);
+setInterval(jobs.tick, 5000);
+http.get('/not-a-route', ctrl.notHandler);
+lodash.get(obj, ctrl.alsoNot);`);
+      assert.deepEqual(facts.handlerUses.map((u) => `${u.specifier}#${u.exported}:${u.kind}:${u.intervalMs}`), [
+        './controllers/tasks#list:request:null',
+        './controllers/tasks#create:request:null',
+        './controllers/tasks#show:request:null',
+        './feed#onData:message:null',
+        './jobs#tick:timer:5000',
+      ]);
+    });
+
+    it('workers started by path: fork, new Worker, cluster.setupPrimary, in the spellings services use', () => {
+      const facts = factsOf(`const { fork } = require('child_process');
+const cp = require('node:child_process');
+const path = require('path');
+const { Worker } = require('worker_threads');
+const cluster = require('cluster');
+fork('./a.js');
+cp.fork(path.join(__dirname, 'workers', 'b.js'));
+new Worker(\`\${__dirname}/c.js\`);
+new Worker(new URL('./d.mjs', import.meta.url));
+cluster.setupPrimary({ exec: require.resolve('./e') });
+cluster.fork();
+fork(process.argv[1]);`);
+      assert.deepEqual(facts.workerEntries, ['./a.js', './workers/b.js', './c.js', './d.mjs', './e']);
+    });
+  });
+
+  describe('rules see it through the hot context', () => {
+    it("a route table in one file makes another file's exported function run per request (a miss before)", () => {
+      const dir = projectOf({
+        'routes.js': "const ps = require('./handlers/ps');\nmodule.exports = [{ method: 'GET', path: '/processes', handler: ps.list }];\n",
+        'handlers/ps.js': "const { execSync } = require('child_process');\nfunction list(query) {\n  return execSync('ps aux', { env: {} }).toString();\n}\nmodule.exports = { list };\n",
+      });
+      // The handler module is read before the route table: the second pass sees the registration.
+      assert.deepEqual(findingsOf(dir, ['handlers/ps.js', 'routes.js'])['handlers/ps.js'], ['blocking-sync-call:3:warning']);
+      // Without the route table nothing says `list` serves requests.
+      const alone = analyzeSource({ filePath: path.join(dir, 'handlers/ps.js'), text: fs.readFileSync(path.join(dir, 'handlers/ps.js'), 'utf8'), project: new ProjectIndex() });
+      assert.deepEqual(alone.findings, []);
+    });
+
+    it('a scheduler tick registered in another module runs its export periodically', () => {
+      const dir = projectOf({
+        'server.js': "const express = require('express');\nconst stats = require('./stats');\nconst app = express();\nsetInterval(stats.collect, 5000);\napp.listen(3000);\n",
+        'stats.js': "const { execSync } = require('child_process');\nexports.collect = function collect() {\n  return execSync('ps -eo pcpu', { env: { PATH: '/usr/bin' } });\n};\nexports.served = true;\nrequire('express')().listen(3001);\n",
+      });
+      assert.deepEqual(findingsOf(dir, ['stats.js', 'server.js'])['stats.js'], ['blocking-sync-call:3:warning']);
+    });
+
+    it('a module another starts with fork() is not the server\'s event loop: its blocking calls stall only that worker', () => {
+      const worker = "const fs = require('fs');\nprocess.on('message', (job) => {\n  fs.writeFileSync('/tmp/out-' + job.id, job.data);\n});\n";
+      const dir = projectOf({
+        'main.js': "const path = require('path');\nconst { fork } = require('child_process');\nconst child = fork(path.join(__dirname, 'worker.js'));\nrequire('http').createServer((req, res) => { child.send(req.url); res.end(); }).listen(8080);\n",
+        'worker.js': worker,
+      });
+      assert.deepEqual(findingsOf(dir, ['worker.js', 'main.js'])['worker.js'], []);
+      // Not started by anyone in the project: its message handler is the process's own traffic.
+      const alone = projectOf({ 'worker.js': worker });
+      assert.deepEqual(findingsOf(alone, ['worker.js'])['worker.js'], ['blocking-sync-call:3:warning']);
+    });
+
+    it('a worker that serves requests itself stays a server', () => {
+      const dir = projectOf({
+        'main.js': "const { fork } = require('child_process');\nfork('./web.js');\n",
+        'web.js': "const fs = require('fs');\nconst app = require('express')();\napp.post('/x', (req, res) => { fs.writeFileSync('/tmp/x', req.body); res.end(); });\napp.listen(3000);\n",
+      });
+      assert.deepEqual(findingsOf(dir, ['web.js', 'main.js'])['web.js'], ['blocking-sync-call:3:warning']);
+    });
+
+    it('in the editor: an edit to the route table changes what the handler module is told, and its reused statements are asked again', () => {
+      const dir = projectOf({
+        'routes.js': "const ps = require('./ps');\nmodule.exports = [{ path: '/p', handler: ps.list }];\n",
+        'ps.js': "const { execSync } = require('child_process');\nfunction list() {\n  return execSync('ps aux', { env: {} });\n}\nmodule.exports = { list };\n",
+      });
+      const project = new ProjectIndex();
+      const psPath = path.join(dir, 'ps.js');
+      const routesPath = path.join(dir, 'routes.js');
+      const psText = fs.readFileSync(psPath, 'utf8');
+      const document = new StaticDocument();
+      const analyzePs = () => analyzeSource({ filePath: psPath, text: psText, project, document }).findings.map((f) => f.ruleId);
+      assert.deepEqual(analyzePs(), []);
+      analyzeSource({ filePath: routesPath, text: fs.readFileSync(routesPath, 'utf8'), project });
+      assert.deepEqual(analyzePs(), ['blocking-sync-call']);
+      analyzeSource({ filePath: routesPath, text: "const ps = require('./ps');\nmodule.exports = [];\n", project });
+      assert.deepEqual(analyzePs(), []);
+    });
+  });
+});

@@ -1,0 +1,86 @@
+// The project-wide queries over every module's facts (moduleFacts.ts): which exports of a module
+// other modules register as handlers, and which modules another one starts as a worker. Facts are
+// stored per file with their key; the derived answers are computed once per generation (any
+// module's facts changing starts a new one) and reused until then, as salsa-style derived queries.
+import type { ProjectRegistration } from '../../../rules/api';
+import { factsKey, type ModuleFacts } from './moduleFacts';
+
+/** Resolves a relative specifier from a file to a project file (null for packages and missing files). */
+export type Resolver = (fromFile: string, specifier: string) => string | null;
+
+interface Derived {
+  registrations: Map<string, ProjectRegistration[]>;
+  workers: Set<string>;
+}
+
+export class ProjectFacts {
+  private readonly modules = new Map<string, { key: string; facts: ModuleFacts }>();
+  private derived: Derived | null = null;
+  /** Where a specifier leads from a file: kept across generations (facts change far more often than files appear). */
+  private readonly resolved = new Map<string, string | null>();
+
+  constructor(private readonly resolve: Resolver) {}
+
+  /** Records a module's facts; true when they differ from what was known (other modules' answers may change). */
+  note(filePath: string, facts: ModuleFacts): boolean {
+    const key = factsKey(facts);
+    if (this.modules.get(filePath)?.key === key) return false;
+    this.modules.set(filePath, { key, facts });
+    this.derived = null;
+    return true;
+  }
+
+  /** Forgets a module's facts, and where specifiers led (a file appeared or went away). */
+  forget(filePath: string): void {
+    if (this.modules.delete(filePath)) this.derived = null;
+    this.resolved.clear();
+  }
+
+  /** Exports of `filePath` that other modules register as handlers (with the local name each is bound to). */
+  registrationsOf(filePath: string): readonly ProjectRegistration[] {
+    return this.answers().registrations.get(filePath) ?? [];
+  }
+
+  /** `filePath` is started as a child process or worker thread by a module of the project. */
+  startedAsWorker(filePath: string): boolean {
+    return this.answers().workers.has(filePath);
+  }
+
+  private answers(): Derived {
+    if (this.derived !== null) return this.derived;
+    const registrations = new Map<string, ProjectRegistration[]>();
+    const workers = new Set<string>();
+    const resolved = this.resolved;
+    const resolve = (from: string, specifier: string): string | null => {
+      const key = `${from}\0${specifier}`;
+      let target = resolved.get(key);
+      if (target === undefined) {
+        try {
+          target = this.resolve(from, specifier);
+        } catch {
+          target = null;
+        }
+        resolved.set(key, target);
+      }
+      return target;
+    };
+    for (const [from, { facts }] of this.modules) {
+      for (const use of facts.handlerUses) {
+        const target = resolve(from, use.specifier);
+        if (target === null || target === from) continue;
+        const local = this.modules.get(target)?.facts.exports.get(use.exported) ?? null;
+        let list = registrations.get(target);
+        if (list === undefined) registrations.set(target, (list = []));
+        if (!list.some((r) => r.exported === use.exported && r.kind === use.kind && r.registeredIn === from)) {
+          list.push({ exported: use.exported, local, kind: use.kind, intervalMs: use.intervalMs, registeredIn: from });
+        }
+      }
+      for (const entry of facts.workerEntries) {
+        const target = resolve(from, entry);
+        if (target !== null && target !== from) workers.add(target);
+      }
+    }
+    this.derived = { registrations, workers };
+    return this.derived;
+  }
+}
