@@ -140,9 +140,10 @@ if (!existsSync(cli)) {
   process.exit(2);
 }
 
-const corpus = readRows(join(here, 'corpus.tsv')).map(([name, version, integrity, shape]) => ({ name, version, integrity, shape, half: halfOf(name) }));
-console.log(`Split (seed ${SPLIT_SEED}): ${HALVES.map((half) => `${corpus.filter((project) => project.half === half).length} ${half}`).join(', ')} of ${corpus.length} projects.`);
-const halfOfKey = new Map(corpus.map((project) => [projectKey(project.name, project.version), project.half]));
+const corpus = readRows(join(here, 'corpus.tsv')).map(([name, version, integrity, shape, added]) => ({ name, version, integrity, shape, added, half: halfOf(name) }));
+const count = (half, fresh) => corpus.filter((project) => project.half === half && (!fresh || project.added === 'i22')).length;
+console.log(`Split (seed ${SPLIT_SEED}): ${HALVES.map((half) => `${count(half)} ${half} (${count(half, true)} added for issue 22)`).join(', ')} of ${corpus.length} projects.`);
+const projectOfKey = new Map(corpus.map((project) => [projectKey(project.name, project.version), project]));
 
 // labels.tsv and any labels-<who>.tsv beside it (engineers labelling different rules), in one format
 // (see README.md beside this file): project, rule, where, verdict, reason[, claim, claim reason].
@@ -161,11 +162,17 @@ for (const [project, rule, where, verdict, reason, claim, claimReason] of labelF
 function emptyStats() {
   return { findings: 0, hints: 0, tp: 0, fp: 0, unlabelled: 0, claimsTrue: 0, claimsFalse: 0, claimsUnlabelled: 0, instances: 0, instancesShown: 0, lostTp: 0, goneFp: 0 };
 }
-const stats = new Map(HALVES.map((half) => [half, new Map()]));
-const ruleStats = (half, rule) => {
-  const byRule = stats.get(half);
-  if (!byRule.has(rule)) byRule.set(rule, emptyStats());
-  return byRule.get(rule);
+// Figures per half, and per half for the projects added for issue 22 alone (`<half>+i22`): those no
+// rule had been tuned on before the split.
+const stats = new Map();
+/** Adds one to `field` of the rule's figures in the project's half (and its issue-22 group). */
+const tally = (project, rule, field) => {
+  for (const group of project.added === 'i22' ? [project.half, `${project.half}+i22`] : [project.half]) {
+    if (!stats.has(group)) stats.set(group, new Map());
+    const byRule = stats.get(group);
+    if (!byRule.has(rule)) byRule.set(rule, emptyStats());
+    byRule.get(rule)[field]++;
+  }
 };
 const unlabelled = new Map(HALVES.map((half) => [half, []]));
 const claimUnlabelled = new Map(HALVES.map((half) => [half, []]));
@@ -197,26 +204,25 @@ for (const project of corpus.filter(wanted)) {
     const labelKey = `${key}\t${finding.ruleId}\t${where}`;
     if (seen.has(labelKey)) continue; // two findings of one rule on one line are one review decision
     seen.add(labelKey);
-    const s = ruleStats(project.half, finding.ruleId);
+    const add = (field) => tally(project, finding.ruleId, field);
     if (!SHOWN.has(finding.severity)) {
-      s.hints++;
+      add('hints');
       continue;
     }
     shown.add(labelKey);
-    s.findings++;
+    add('findings');
     counts[finding.ruleId] = (counts[finding.ruleId] ?? 0) + 1;
     const label = labels.get(labelKey);
     if (!label) {
-      s.unlabelled++;
+      add('unlabelled');
       unlabelled.get(project.half).push({ key, dir, finding, where });
       continue;
     }
-    if (label.verdict === 'fp') s.fp++;
-    else s.tp++;
-    if (label.claim === true) s.claimsTrue++;
-    else if (label.claim === false) s.claimsFalse++;
+    add(label.verdict === 'fp' ? 'fp' : 'tp');
+    if (label.claim === true) add('claimsTrue');
+    else if (label.claim === false) add('claimsFalse');
     else {
-      s.claimsUnlabelled++;
+      add('claimsUnlabelled');
       claimUnlabelled.get(project.half).push({ key, dir, finding, where });
     }
   }
@@ -227,19 +233,19 @@ for (const project of corpus.filter(wanted)) {
 // Labels whose finding was not shown: real instances missed, and labelled findings that went away.
 const ran = new Set(corpus.filter(wanted).map((project) => projectKey(project.name, project.version)));
 for (const [labelKey, label] of labels) {
-  const half = halfOfKey.get(label.project);
-  if (!half || !ran.has(label.project)) continue;
+  const project = projectOfKey.get(label.project);
+  if (!project || !ran.has(label.project)) continue;
   if (options.rule && options.rule !== label.rule) continue;
-  const s = ruleStats(half, label.rule);
+  const add = (field) => tally(project, label.rule, field);
   const isShown = shown.has(labelKey);
   // `miss` and `real` rows are real instances found by hand, whether the rule shows them or not.
   if (label.verdict === 'miss' || label.verdict === 'real') {
-    s.instances++;
-    if (isShown) s.instancesShown++;
+    add('instances');
+    if (isShown) add('instancesShown');
   }
   if (isShown) continue;
-  if (label.verdict === 'tp') s.lostTp++;
-  if (label.verdict === 'fp') s.goneFp++;
+  if (label.verdict === 'tp') add('lostTp');
+  if (label.verdict === 'fp') add('goneFp');
 }
 
 function sum(byRule) {
@@ -249,7 +255,7 @@ function sum(byRule) {
 }
 
 function printHalf(half) {
-  const byRule = stats.get(half);
+  const byRule = stats.get(half) ?? new Map();
   const total = sum(byRule);
   console.log(`\n## ${half} half: ${projectsRun.get(half)} project(s)`);
   console.log('\n| rule | shown | labelled | worth acting on | noise | precision | true claims | real instances shown / labelled | labelled findings gone (tp / fp) | hints (not judged) |');
@@ -257,6 +263,8 @@ function printHalf(half) {
   const row = (name, s) => `| ${name} | ${s.findings} | ${s.tp + s.fp} | ${s.tp} | ${s.fp} | ${pct(s.tp, s.tp + s.fp)} | ${s.claimsTrue} / ${s.claimsTrue + s.claimsFalse} (${pct(s.claimsTrue, s.claimsTrue + s.claimsFalse)}) | ${s.instancesShown} / ${s.instances} (${pct(s.instancesShown, s.instances)}) | ${s.lostTp} / ${s.goneFp} | ${s.hints} |`;
   for (const [rule, s] of [...byRule].sort()) console.log(row(`\`${rule}\``, s));
   console.log(row('**all**', total));
+  const fresh = stats.get(`${half}+i22`);
+  if (fresh) console.log(row('of which projects added for issue 22', sum(fresh)));
   const limit = Number(options['show-unlabelled']);
   const around = Number(options.context);
   const list = (title, entries) => {
@@ -282,7 +290,7 @@ if (totals.has('test') && !options.project && !options.rule) {
   const labelled = t.tp + t.fp;
   const claims = t.claimsTrue + t.claimsFalse;
   if (labelled > 0 && t.tp / labelled < TARGETS.overall) problems.push(`precision ${pct(t.tp, labelled)} < ${TARGETS.overall}`);
-  for (const [rule, s] of stats.get('test')) {
+  for (const [rule, s] of stats.get('test') ?? []) {
     if (s.tp + s.fp > 0 && s.tp / (s.tp + s.fp) < TARGETS.perRule) problems.push(`${rule} precision ${pct(s.tp, s.tp + s.fp)} < ${TARGETS.perRule}`);
   }
   if (claims > 0 && t.claimsTrue / claims < TARGETS.claims) problems.push(`true claims ${pct(t.claimsTrue, claims)} < ${TARGETS.claims}`);
