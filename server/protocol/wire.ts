@@ -310,3 +310,55 @@ export interface OverviewResult {
   callSites: CallSite[];
   insights: Insight[];
 }
+
+// Issue 25: event-loop stalls (server/profile/analysis/stalls.ts).
+
+/** The user line a stall is named by: the line on top of its stacks in user code. */
+export interface StallSite {
+  file: string;
+  line: number;
+  /** The user function holding the line. */
+  function: string;
+  /** The library or native function that line called and that was on top ('' when the user code itself ran). */
+  call: string;
+  /** How the line is known: recorded by the format, found in the source, or the function's own line. */
+  found: 'exactLine' | 'fromSource' | 'functionLine' | 'selfLine';
+}
+
+export interface Stall {
+  /** ms since the profile's start. */
+  startMs: number;
+  durationMs: number;
+  samples: number;
+  /** The line holding at least half of the stall's time, or null when no one line does. */
+  at: StallSite | null;
+  /** ms of the stall spent under `at`. */
+  atMs: number;
+  /** The profile's first run of JavaScript, loading modules: the main module's run, start-up, not serving. */
+  startup?: boolean;
+  /** The route whose code held at least half of the stall's time. */
+  route?: string;
+}
+
+/** The stalls named by one line. */
+export interface StallLine extends StallSite {
+  count: number;
+  longestMs: number;
+  totalMs: number;
+  routes: string[];
+}
+
+export interface StallReport {
+  thresholdMs: number;
+  /** Every stall found, start-up ones included. */
+  count: number;
+  startupCount: number;
+  /** ms of the stalls while serving (start-up excluded). */
+  totalMs: number;
+  /** Stalls while serving that no one line holds. */
+  unnamedCount: number;
+  /** In time order (the longest 1,000 when there are more). */
+  stalls: Stall[];
+  /** Lines that stalls (start-up excluded) are named by, most total time first. */
+  lines: StallLine[];
+}
