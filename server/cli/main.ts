@@ -9,7 +9,7 @@ const USAGE = `usage: hotframe <command> [options]
 
 commands:
   analyze [paths..] [--format text|json|sarif] [--rule <id>=<level>] [--profile FILE] [--alloc ALLOCATION_PROFILE] [--root DIR]
-  profile FILE [--root DIR] [--top N] [--format text|json] [--sample-type TYPE] [--alloc ALLOCATION_PROFILE]
+  profile FILE [--root DIR] [--top N] [--format text|json] [--sample-type TYPE] [--alloc ALLOCATION_PROFILE] [--stalls [--stall-ms N]]
   diff BEFORE AFTER [--root DIR] [--top N] [--format text|json] [--sample-type TYPE]
   record [--out DIR] [--root DIR] [--top N] [--format text|json] -- <command> [args..]
 

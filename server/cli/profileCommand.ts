@@ -1,4 +1,4 @@
-// `hotframe profile FILE [--root DIR] [--top N] [--format text|json] [--thread ID] [--sample-type TYPE] [--alloc FILE]`
+// `hotframe profile FILE [--root DIR] [--top N] [--format text|json] [--thread ID] [--sample-type TYPE] [--alloc FILE] [--stalls [--stall-ms N]]`
 // With --alloc, an allocation profile of the same service names who makes the garbage in the GC insight.
 import { statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
@@ -10,6 +10,8 @@ import type { Insight, ProfileReport } from '../profile/model/types';
 import { InputError } from '../shared/errors';
 import { flagValue, parseCommandArgs, type ParsedArgs } from './args';
 import { profileText } from './profileText';
+import { stallsJson, stallsText, stallThreshold } from './stallsOutput';
+import { DEFAULT_STALL_MS } from '../profile/analysis/stalls';
 
 const DEFAULT_TOP = 20;
 
@@ -120,9 +122,12 @@ function cpuReportJson(report: ProfileReport, top: number): Record<string, unkno
 }
 
 export async function runProfile(argv: string[]): Promise<number> {
-  const args = parseCommandArgs(argv, ['root', 'top', 'format', 'thread', 'sample-type', 'alloc']);
+  // --stalls takes no value (every other option does): the event-loop stalls instead of the report.
+  const stalls = argv.includes('--stalls');
+  argv = argv.filter((a) => a !== '--stalls');
+  const args = parseCommandArgs(argv, ['root', 'top', 'format', 'thread', 'sample-type', 'alloc', 'stall-ms']);
   if (args.positionals.length !== 1) {
-    throw new InputError(`profile: expected one profile FILE, got ${args.positionals.length} (usage: hotframe profile FILE [--root DIR] [--top N] [--format text|json] [--thread ID] [--sample-type TYPE] [--alloc ALLOCATION_PROFILE])`);
+    throw new InputError(`profile: expected one profile FILE, got ${args.positionals.length} (usage: hotframe profile FILE [--root DIR] [--top N] [--format text|json] [--thread ID] [--sample-type TYPE] [--alloc ALLOCATION_PROFILE] [--stalls [--stall-ms N]])`);
   }
   const options = profileCliOptions(args);
   const file = args.positionals[0];
@@ -130,6 +135,11 @@ export async function runProfile(argv: string[]): Promise<number> {
   let { report } = analyzed;
   // A trace with several threads: say which one this is, on stderr so the JSON stays clean.
   if ((analyzed.profile.threads?.length ?? 0) > 1) process.stderr.write(`hotframe: ${report.warnings.find((w) => w.startsWith('the trace holds')) ?? ''}\n`);
+  if (stalls) {
+    const found = analyzed.stalls(stallThreshold(flagValue(args, 'stall-ms'), DEFAULT_STALL_MS));
+    process.stdout.write(options.format === 'json' ? JSON.stringify(stallsJson(found), null, 2) + '\n' : stallsText(basename(file), found, options.top, options.root));
+    return 0;
+  }
   const allocFile = flagValue(args, 'alloc');
   if (allocFile !== undefined) {
     const allocation = await analyzeProfileForCli(allocFile, options.root);

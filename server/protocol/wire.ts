@@ -334,8 +334,10 @@ export interface Stall {
   at: StallSite | null;
   /** ms of the stall spent under `at`. */
   atMs: number;
-  /** The profile's first run of JavaScript, loading modules: the main module's run, start-up, not serving. */
+  /** The main module's (or a preloaded module's) run: start-up, not serving. */
   startup?: boolean;
+  /** When no line holds half of it (callbacks back to back): the line holding most, and its ms. */
+  mostly?: StallSite & { ms: number };
   /** The route whose code held at least half of the stall's time. */
   route?: string;
 }

@@ -14,8 +14,8 @@ import type { Category, LineTicks, NormalizedProfile } from '../model/types';
 
 /** Categories of frames that run JavaScript (a script's function): on the stack, the loop is not running. */
 const JAVASCRIPT: ReadonlySet<Category> = new Set<Category>(['user', 'dependency', 'node']);
-/** Frames of the module loader: the main module and its requires. */
-const LOADER = /^(?:node:)?internal\/modules\//;
+/** Frames that run the main module (and its requires) or the preloaded ones: start-up, before serving. */
+const STARTUP = /^(?:node:)?internal\/(?:modules\/run_main|process\/pre_execution)$/;
 /** A regular expression's frame in a .cpuprofile: `RegExp: ^(a+)+$`. */
 const REGEXP_FRAME = /^RegExp: ([\s\S]+)$/;
 
@@ -47,7 +47,7 @@ export function stallsOf(sources: StallSources, thresholdMs: number, routeOf?: (
     const category = categoryOf(n);
     javascript[n] = javascript[p] === 1 || JAVASCRIPT.has(category) ? 1 : 0;
     const f = tree.func[n];
-    loader[n] = loader[p] === 1 || (f >= 0 && LOADER.test(index.functions[index.canonicalOf[f]].file)) ? 1 : 0;
+    loader[n] = loader[p] === 1 || (f >= 0 && STARTUP.test(index.functions[index.canonicalOf[f]].file)) ? 1 : 0;
     state[n] = category === 'idle' ? LoopState.Loop : javascript[n] === 1 ? LoopState.Busy : category === 'gc' ? LoopState.Neutral : LoopState.Loop;
   }
   const selfLine = heaviestLines(sources);
@@ -64,7 +64,7 @@ export function stallsOf(sources: StallSources, thresholdMs: number, routeOf?: (
     timeline: profile.timeline,
     stateOf: (n) => state[n] as LoopState,
     siteOf,
-    loaderOf: (n) => loader[n] === 1,
+    startupOf: (n) => loader[n] === 1,
     ...(routeOf !== undefined ? { routeOf } : {}),
     thresholdMs,
   });

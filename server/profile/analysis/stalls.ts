@@ -36,8 +36,6 @@ export const enum LoopState {
 export interface StallSpan {
   /** Index of the first sample of the span, and one past its last. */
   first: number;
-  /** The profile's first run of JavaScript (with the module loader on it, the main module's run: start-up). */
-  firstRun: boolean;
   end: number;
   startMs: number;
   durationMs: number;
@@ -48,10 +46,9 @@ export function findStallSpans(timeline: SampleTimeline, stateOf: (node: number)
   const { node, atMs, endMs } = timeline;
   const spans: StallSpan[] = [];
   let first = -1;
-  let runs = 0;
   const close = (end: number, untilMs: number): void => {
     const durationMs = untilMs - atMs[first];
-    if (durationMs > thresholdMs) spans.push({ first, end, firstRun: runs === 1, startMs: atMs[first], durationMs });
+    if (durationMs > thresholdMs) spans.push({ first, end, startMs: atMs[first], durationMs });
     first = -1;
   };
   // One past the last busy sample of the open span: neutral samples after it do not lengthen it.
@@ -59,10 +56,7 @@ export function findStallSpans(timeline: SampleTimeline, stateOf: (node: number)
   for (let i = 0; i < node.length; i++) {
     const state = stateOf(node[i]);
     if (state === LoopState.Busy) {
-      if (first === -1) {
-        first = i;
-        runs++;
-      }
+      if (first === -1) first = i;
       lastBusy = i + 1;
     } else if (state === LoopState.Loop && first !== -1) close(lastBusy, atMs[lastBusy]);
   }
@@ -80,8 +74,8 @@ export interface StallInputs {
   stateOf: (node: number) => LoopState;
   /** The user line on top of the node's stack (null: no user frame on it, or no line known). */
   siteOf: (node: number) => SampleSite | null;
-  /** Whether the module loader is on the node's stack (the main module's run, or a require). */
-  loaderOf: (node: number) => boolean;
+  /** Whether the node's stack runs the main module or a preloaded one (start-up, not serving; a lazy require later is not). */
+  startupOf: (node: number) => boolean;
   /** The route whose code is on the node's stack, when routes are known. */
   routeOf?: (node: number) => string | null;
   thresholdMs: number;
@@ -109,7 +103,7 @@ export function analyzeStalls(inputs: StallInputs): StallReport {
     for (let i = span.first; i < span.end; i++) {
       const n = timeline.node[i];
       const ms = sampleMs(timeline, i);
-      if (span.firstRun && inputs.loaderOf(n)) startup = true;
+      if (inputs.startupOf(n)) startup = true;
       const site = inputs.siteOf(n);
       if (site !== null) {
         const entry = sites.get(site.key) ?? { value: site, ms: 0 };
@@ -133,6 +127,7 @@ export function analyzeStalls(inputs: StallInputs): StallReport {
       samples: span.end - span.first,
       at: named ? (site as StallSite) : null,
       atMs: named ? top.ms : 0,
+      ...(!named && top !== null ? { mostly: { ...(site as StallSite), ms: top.ms } } : {}),
       ...(startup ? { startup } : {}),
       ...(route !== null && route.ms >= NAMED_SHARE * span.durationMs ? { route: route.value } : {}),
     };
