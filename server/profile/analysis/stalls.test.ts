@@ -6,14 +6,16 @@ import { strict as assert } from 'node:assert';
 import { analyzeStalls, findStallSpans, LoopState, type SampleSite } from './stalls';
 import type { SampleTimeline } from '../model/types';
 
-// Nodes of a made-up tree: 0 idle/loop, 1 busy at line 10, 2 busy at line 20, 3 GC (no stack), 4 busy with no user line.
-const STATE: Record<number, LoopState> = { 0: LoopState.Loop, 1: LoopState.Busy, 2: LoopState.Busy, 3: LoopState.Neutral, 4: LoopState.Busy };
+// Nodes of a made-up tree: 0 idle/loop, 1 busy at line 10, 2 busy at line 20, 3 GC (no stack), 4 busy with no user line,
+// 5 busy at line 10 under the main module's run.
+const STATE: Record<number, LoopState> = { 0: LoopState.Loop, 1: LoopState.Busy, 2: LoopState.Busy, 3: LoopState.Neutral, 4: LoopState.Busy, 5: LoopState.Busy };
 const SITES: Record<number, SampleSite | null> = {
   0: null,
   1: { key: 'a.js:10', file: 'a.js', line: 10, function: 'handler', call: 'execSync', found: 'fromSource' },
   2: { key: 'a.js:20', file: 'a.js', line: 20, function: 'other', call: '', found: 'selfLine' },
   3: null,
   4: null,
+  5: { key: 'a.js:10', file: 'a.js', line: 10, function: 'handler', call: 'execSync', found: 'fromSource' },
 };
 
 /** One sample per entry, each `step` ms long. */
@@ -75,7 +77,7 @@ describe('stalls', () => {
   });
 
   it('sums count, longest and total per line, and keeps the main module\'s run apart as start-up', () => {
-    const report = analyzeStalls(inputs(timeline([1, 1, 1, 1, 0, 1, 1, 0, 1, 1, 1, 0, 2, 2, 0]), 1, [1]));
+    const report = analyzeStalls(inputs(timeline([5, 5, 5, 5, 0, 1, 1, 0, 1, 1, 1, 0, 2, 2, 0]), 1, [5]));
     assert.deepEqual(
       report.stalls.map((s) => [s.startMs, s.durationMs, s.at?.line, s.startup === true]),
       [
