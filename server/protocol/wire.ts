@@ -142,6 +142,8 @@ export interface FileCosts {
   functions: FunctionCost[];
   callSites: CallSite[];
   callLines: CallLine[];
+  /** Lines of this file that event-loop stalls are named by (issue 25; absent when none or the format keeps no sample order). */
+  stalls?: StallLine[];
 }
 
 /** Per-file costs of a whole profile; plain data, so it can cross from the profile worker. */
@@ -153,6 +155,8 @@ export interface CostTable {
   files: Record<string, FileCosts>;
   /** Deferred library work measured across the whole profile, by the insight that found it. */
   deferred: DeferredCost[];
+  /** The threshold the files' `stalls` were found with (ms). */
+  stallThresholdMs?: number;
 }
 
 /** One caller or callee of a function, with the samples that went through that edge. */

@@ -15,7 +15,7 @@ import { callLinesOf, sourceCalls } from './callLines';
 import { FunctionRanges } from './functionRanges';
 import { placeInlinedLines } from './inlinedLines';
 import { stallsOf, type StallSources } from './stallSites';
-import type { StallReport } from './stalls';
+import { DEFAULT_STALL_MS, type StallReport } from './stalls';
 import { asInputError, loadProfile, type LoadOptions } from '../readers/load';
 import { inferLocations } from '../location/inferLocations';
 import { isLocalCandidate, PathResolver } from '../location/pathMapping';
@@ -97,7 +97,18 @@ export class AnalyzedProfile {
     const unit = this.report.unit;
     const unresolved = new Set(this.report.unresolvedFiles);
     const files = [...this.heat()].filter(([file]) => isAbsolute(file) && !unresolved.has(file));
-    return { cpuMs: this.report.cpuMs, files: Object.fromEntries(files), deferred, ...(unit !== 'ms' ? { unit } : {}) };
+    const table: CostTable = { cpuMs: this.report.cpuMs, files: Object.fromEntries(files), deferred, ...(unit !== 'ms' ? { unit } : {}) };
+    const stalls = this.stalls(DEFAULT_STALL_MS);
+    if (stalls !== null && stalls.lines.length > 0) {
+      table.stallThresholdMs = stalls.thresholdMs;
+      for (const line of stalls.lines) {
+        if (!isAbsolute(line.file) || unresolved.has(line.file)) continue;
+        // A copy: the heat entries are shared with every other view.
+        const costs = table.files[line.file] ?? { lines: [], functions: [], callSites: [], callLines: [] };
+        table.files[line.file] = { ...costs, stalls: [...(costs.stalls ?? []), line] };
+      }
+    }
+    return table;
   }
 
   /** Absolute local paths that frames resolved to (the flame graph may open these). */

@@ -14,6 +14,7 @@
 // - every other sample (a JavaScript frame on the stack, whatever is on top) keeps the loop blocked.
 // A stall lasts from its first busy sample to the end of its last one (the next sample's time, or
 // the end of the profile): the span the loop could not run any other callback.
+import { formatMs } from '../../shared/format';
 import type { SampleTimeline } from '../model/types';
 import type { StallLine, StallReport, StallSite, Stall } from '../../protocol/wire';
 
@@ -154,4 +155,11 @@ export function analyzeStalls(inputs: StallInputs): StallReport {
     stalls: listed,
     lines: [...lines.values()].sort((a, b) => b.totalMs - a.totalMs || a.file.localeCompare(b.file) || a.line - b.line),
   };
+}
+
+/** What a line's stalls say in the editor: "stalled the event loop 3 times (stalls over 50.0 ms): longest 354 ms, 472 ms in all". */
+export function describeStallLine(line: StallLine, thresholdMs: number): string {
+  const times = line.count === 1 ? 'once' : `${line.count.toLocaleString('en-US')} times`;
+  const routes = line.routes.length > 0 ? `, serving ${line.routes.join(', ')}` : '';
+  return `stalled the event loop ${times} (stalls over ${formatMs(thresholdMs)}): longest ${formatMs(line.longestMs)}, ${formatMs(line.totalMs)} in all${routes}`;
 }
