@@ -6,7 +6,7 @@ export type CommandName = 'analyze' | 'profile' | 'diff' | 'record' | 'attach' |
 
 export interface OptionSpec {
   name: string;
-  /** The value's placeholder, as in `--top N`. */
+  /** The value's placeholder, as in `--top N`; '' for a flag that takes none (`--stalls`), which the command reads itself. */
   value: string;
   help: string;
 }
@@ -50,6 +50,8 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
       SAMPLE_TYPE,
       ALLOC,
       { name: 'function', value: 'NAME[:file]', help: "that function's callers and callees (the sandwich) instead of the report" },
+      { name: 'stalls', value: '', help: 'the event-loop stalls (no return to the loop for longer than --stall-ms) and the lines that held them, instead of the report' },
+      { name: 'stall-ms', value: 'N', help: 'with --stalls: the shortest stall counted, in ms (default 50)' },
     ],
     examples: [
       'hotframe profile prof.cpuprofile --top 10',
@@ -57,6 +59,7 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
       'hotframe profile prof.cpuprofile --alloc heap.heapprofile',
       'hotframe profile prof.cpuprofile --function getTimestamp:messages.js',
       'hotframe profile trace-gc.log',
+      'hotframe profile prof.cpuprofile --stalls --stall-ms 100',
     ],
   },
   diff: {
@@ -116,15 +119,20 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
 
 export const COMMAND_NAMES = Object.keys(COMMANDS) as CommandName[];
 
-/** The option names a command's parser accepts. */
+/** The option names a command's parser accepts (those taking a value; flags are the command's own). */
 export function optionNames(command: CommandName): string[] {
-  return COMMANDS[command].options.map((option) => option.name);
+  return COMMANDS[command].options.filter((option) => option.value !== '').map((option) => option.name);
+}
+
+/** `--name VALUE`, or `--name` for a flag. */
+function written(option: OptionSpec): string {
+  return option.value === '' ? `--${option.name}` : `--${option.name} ${option.value}`;
 }
 
 /** One line: `hotframe profile FILE [--root DIR] …` (the README's list of commands is these lines). */
 export function synopsis(name: CommandName): string {
   const spec = COMMANDS[name];
-  const options = spec.options.map((o) => `[--${o.name} ${o.value}]`).join(' ');
+  const options = spec.options.map((o) => `[${written(o)}]`).join(' ');
   // record's operands come after its options (everything after `--` is the command).
   if (name === 'record') return `hotframe record ${options} ${spec.operands}`;
   return spec.operands === '' ? `hotframe ${name} ${options}` : `hotframe ${name} ${spec.operands} ${options}`;
@@ -135,14 +143,14 @@ const EXIT_CODES = 'exit codes: 0 no findings, 1 findings (gate: a regression), 
 /** `hotframe <command> --help`: what it does, every option with its meaning, examples. */
 export function commandHelp(name: CommandName): string {
   const spec = COMMANDS[name];
-  const width = Math.max(...spec.options.map((o) => `--${o.name} ${o.value}`.length));
+  const width = Math.max(...spec.options.map((o) => written(o).length));
   return [
     `usage: ${synopsis(name)}`,
     '',
     spec.summary,
     '',
     'options:',
-    ...spec.options.map((o) => `  ${`--${o.name} ${o.value}`.padEnd(width)}  ${o.help}`),
+    ...spec.options.map((o) => `  ${written(o).padEnd(width)}  ${o.help}`),
     '',
     'examples:',
     ...spec.examples.map((e) => `  ${e}`),

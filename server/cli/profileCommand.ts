@@ -1,4 +1,4 @@
-// `hotframe profile FILE [--root DIR] [--top N] [--format text|json] [--thread ID] [--sample-type TYPE] [--alloc FILE] [--function NAME[:file]]`
+// `hotframe profile FILE.. [--root DIR] [--top N] [--format text|json] [--thread ID] [--sample-type TYPE] [--alloc FILE] [--function NAME[:file]] [--stalls [--stall-ms N]]`
 // With --alloc, an allocation profile of the same service names who makes the garbage in the GC insight.
 import { statSync } from 'node:fs';
 import { basename, relative, resolve } from 'node:path';
@@ -16,6 +16,8 @@ import { mergedPartsJson, mergedPartsText } from './mergedText';
 import { profileText } from './profileText';
 import { sandwichJson, sandwichText } from './sandwichText';
 import { gcTraceJson, gcTraceOf, gcTraceText } from './gcTraceText';
+import { stallsJson, stallsText, stallThreshold } from './stallsOutput';
+import { DEFAULT_STALL_MS } from '../profile/analysis/stalls';
 
 const DEFAULT_TOP = 20;
 
@@ -144,6 +146,9 @@ function functionSandwich(analyzed: AnalyzedProfile, question: string, options: 
 }
 
 export async function runProfile(argv: string[]): Promise<number> {
+  // --stalls takes no value (every other option does): the event-loop stalls instead of the report.
+  const stalls = argv.includes('--stalls');
+  argv = argv.filter((a) => a !== '--stalls');
   const args = parseCommandArgs(argv, optionNames('profile'));
   if (args.positionals.length === 0) {
     throw new InputError(`profile: expected a profile FILE (or several, or a folder), got none (usage: ${synopsis('profile')})`);
@@ -161,6 +166,11 @@ export async function runProfile(argv: string[]): Promise<number> {
   let { report } = analyzed;
   // A trace with several threads: say which one this is, on stderr so the JSON stays clean.
   if ((analyzed.profile.threads?.length ?? 0) > 1) process.stderr.write(`hotframe: ${report.warnings.find((w) => w.startsWith('the trace holds')) ?? ''}\n`);
+  if (stalls) {
+    const found = analyzed.stalls(stallThreshold(flagValue(args, 'stall-ms'), DEFAULT_STALL_MS));
+    process.stdout.write(options.format === 'json' ? JSON.stringify(stallsJson(found), null, 2) + '\n' : stallsText(basename(file), found, options.top, options.root));
+    return 0;
+  }
   const question = flagValue(args, 'function');
   if (question !== undefined) {
     process.stdout.write(functionSandwich(analyzed, question, options));

@@ -10,11 +10,15 @@ import { describeCost, rankingPercent, severityWithCost, type MeasuredCost } fro
 import type { ParseProblem } from '../static/engine';
 import { parseErrorText } from '../static/parseErrorText';
 import { docUrl } from '../shared/docs';
+import { describeStallLine } from '../profile/analysis/stalls';
 import type { InsightDiagnostic, ProfileFeatures } from './profileFeatures';
 
 export const DIAGNOSTIC_SOURCE = 'hotframe';
 export const PARSE_ERROR_CODE = 'parse-error';
 export const PROFILE_INSIGHT_CODE = 'profile-insight';
+export const STALL_CODE = 'event-loop-stall';
+/** Findings that say what the stalls on their line measured (the rest leave the stall its own diagnostic). */
+const CARRIES_STALLS = new Set(['blocking-sync-call']);
 
 const SEVERITY: Record<Severity, DiagnosticSeverity> = {
   error: DiagnosticSeverity.Error,
@@ -84,6 +88,8 @@ export function buildDiagnostics(
   const threshold = profile.hotThresholdPercent();
   const insights = profile.insightsFor(filePath);
   const carried = new Set<InsightDiagnostic>();
+  const stalls = profile.stallsFor?.(filePath) ?? { thresholdMs: 0, lines: [] };
+  const stallsCarried = new Set<object>();
   const diagnostics = findings.map((finding, index) => {
     const diagnostic = findingToDiagnostic(finding, index, profile.costOf(filePath, finding), threshold);
     // A profile insight about the very code the finding flags (a *Sync call measured while
@@ -94,8 +100,24 @@ export function buildDiagnostics(
       diagnostic.message += ` — measured in this profile: ${joined.cost} in this call`;
       if (diagnostic.severity !== undefined && diagnostic.severity > DiagnosticSeverity.Warning) diagnostic.severity = DiagnosticSeverity.Warning;
     }
+    const stalled = stalls.lines.find((l) => l.line === finding.range.loc.start.line);
+    if (stalled !== undefined && CARRIES_STALLS.has(finding.ruleId)) {
+      stallsCarried.add(stalled);
+      diagnostic.message += ` — in this profile it ${describeStallLine(stalled, stalls.thresholdMs)}`;
+    }
     return diagnostic;
   });
+  for (const line of stalls.lines) {
+    if (stallsCarried.has(line)) continue;
+    const at = Math.max(0, line.line - 1);
+    diagnostics.push({
+      range: { start: { line: at, character: 0 }, end: { line: at, character: lineLength(at) } },
+      severity: DiagnosticSeverity.Information,
+      source: DIAGNOSTIC_SOURCE,
+      code: STALL_CODE,
+      message: `${line.call === '' ? 'This line' : `This call (${line.call.slice(0, 120)})`} ${describeStallLine(line, stalls.thresholdMs)}: meanwhile no request, message or timer was handled.`,
+    });
+  }
   for (const problem of parseErrors) diagnostics.push(parseErrorToDiagnostic(problem));
   for (const insight of insights) if (!carried.has(insight)) diagnostics.push(insightToDiagnostic(insight, lineLength(insight.line - 1)));
   return diagnostics;

@@ -12,7 +12,7 @@ import { formatCost, formatCostIn, formatMs, formatPercent, formatWeight, percen
 import { uriToPath } from '../shared/paths';
 import { oneLine } from '../profile/analysis/session';
 import { Requests, type FileHeatParams, type LoadProfileParams } from '../protocol/lsp';
-import type { FileHeat, FlameGraphParams, Insight, LineDetail, ProfileSummary } from '../protocol/wire';
+import type { FileHeat, FlameGraphParams, Insight, LineDetail, ProfileSummary, StallLine } from '../protocol/wire';
 import { WorkerRequests } from '../protocol/worker';
 import { ProfileChannel } from './profileChannel';
 import { DEFAULT_SETTINGS, readPathMappings, type HotframeSettings } from './settings';
@@ -35,6 +35,8 @@ export interface ProfileFeatures {
   hotThresholdPercent(): number;
   /** Insights of the loaded profile that land in this file. */
   insightsFor(filePath: string): InsightDiagnostic[];
+  /** Lines of this file that event-loop stalls of the loaded profile are named by, and the threshold they were found with. */
+  stallsFor?(filePath: string): { thresholdMs: number; lines: StallLine[] };
 }
 
 function failure(error: unknown): ResponseError<void> {
@@ -293,6 +295,10 @@ export function registerProfileFeatures(
   return {
     costOf: (filePath, finding) => (allocation ?? primary)?.index.costOf(filePath, finding) ?? null,
     hotThresholdPercent: () => settings().hotThresholdPercent,
+    stallsFor: (filePath) => {
+      const table = primary?.table;
+      return { thresholdMs: table?.stallThresholdMs ?? 0, lines: table?.files[resolve(filePath)]?.stalls ?? [] };
+    },
     insightsFor: (filePath) => {
       const file = resolve(filePath);
       return (primary?.insights ?? [])

@@ -160,6 +160,8 @@ export interface FileCosts {
   functions: FunctionCost[];
   callSites: CallSite[];
   callLines: CallLine[];
+  /** Lines of this file that event-loop stalls are named by (issue 25; absent when none or the format keeps no sample order). */
+  stalls?: StallLine[];
 }
 
 /** Per-file costs of a whole profile; plain data, so it can cross from the profile worker. */
@@ -171,6 +173,8 @@ export interface CostTable {
   files: Record<string, FileCosts>;
   /** Deferred library work measured across the whole profile, by the insight that found it. */
   deferred: DeferredCost[];
+  /** The threshold the files' `stalls` were found with (ms). */
+  stallThresholdMs?: number;
 }
 
 /** One caller or callee of a function, with the samples that went through that edge. */
@@ -330,4 +334,58 @@ export interface OverviewResult {
   hotFunctions: FunctionCost[];
   callSites: CallSite[];
   insights: Insight[];
+}
+
+// Issue 25: event-loop stalls (server/profile/analysis/stalls.ts).
+
+/** The user line a stall is named by: the line on top of its stacks in user code. */
+export interface StallSite {
+  file: string;
+  line: number;
+  /** The user function holding the line. */
+  function: string;
+  /** The library or native function that line called and that was on top ('' when the user code itself ran). */
+  call: string;
+  /** How the line is known: recorded by the format, found in the source, or the function's own line. */
+  found: 'exactLine' | 'fromSource' | 'functionLine' | 'selfLine';
+}
+
+export interface Stall {
+  /** ms since the profile's start. */
+  startMs: number;
+  durationMs: number;
+  samples: number;
+  /** The line holding at least half of the stall's time, or null when no one line does. */
+  at: StallSite | null;
+  /** ms of the stall spent under `at`. */
+  atMs: number;
+  /** The main module's (or a preloaded module's) run: start-up, not serving. */
+  startup?: boolean;
+  /** When no line holds half of it (callbacks back to back): the line holding most, and its ms. */
+  mostly?: StallSite & { ms: number };
+  /** The route whose code held at least half of the stall's time. */
+  route?: string;
+}
+
+/** The stalls named by one line. */
+export interface StallLine extends StallSite {
+  count: number;
+  longestMs: number;
+  totalMs: number;
+  routes: string[];
+}
+
+export interface StallReport {
+  thresholdMs: number;
+  /** Every stall found, start-up ones included. */
+  count: number;
+  startupCount: number;
+  /** ms of the stalls while serving (start-up excluded). */
+  totalMs: number;
+  /** Stalls while serving that no one line holds. */
+  unnamedCount: number;
+  /** In time order (the longest 1,000 when there are more). */
+  stalls: Stall[];
+  /** Lines that stalls (start-up excluded) are named by, most total time first. */
+  lines: StallLine[];
 }

@@ -14,6 +14,8 @@ import { DEFERRED_WORK, findInsights, type SourceLineReader } from './insights';
 import { callLinesOf, sourceCalls } from './callLines';
 import { FunctionRanges } from './functionRanges';
 import { placeInlinedLines } from './inlinedLines';
+import { stallsOf, type StallSources } from './stallSites';
+import { DEFAULT_STALL_MS, type StallReport } from './stalls';
 import { asInputError, loadProfile, type LoadOptions } from '../readers/load';
 import { inferLocations } from '../location/inferLocations';
 import { isLocalCandidate, PathResolver } from '../location/pathMapping';
@@ -52,6 +54,9 @@ export class AnalyzedProfile {
   readonly attribution: Attribution;
   private heatByFile: Map<string, FileCosts> | null = null;
   private readonly merged = new Map<boolean, MergedTree>();
+  /** What the stalls are read with (set by buildReport). */
+  stallSources: StallSources | null = null;
+  private readonly stallReports = new Map<number, StallReport | null>();
 
   constructor(
     readonly profile: NormalizedProfile,
@@ -64,6 +69,12 @@ export class AnalyzedProfile {
     this.aggregates = aggregates;
     this.attribution = attribution;
     this.report = report;
+  }
+
+  /** Event-loop stalls longer than `thresholdMs` (stalls.ts), or null when the format keeps no sample order. */
+  stalls(thresholdMs: number): StallReport | null {
+    if (!this.stallReports.has(thresholdMs)) this.stallReports.set(thresholdMs, this.stallSources === null ? null : stallsOf(this.stallSources, thresholdMs));
+    return this.stallReports.get(thresholdMs) ?? null;
   }
 
   /** Everything measured in one local file (absolute path). */
@@ -86,7 +97,18 @@ export class AnalyzedProfile {
     const unit = this.report.unit;
     const unresolved = new Set(this.report.unresolvedFiles);
     const files = [...this.heat()].filter(([file]) => isAbsolute(file) && !unresolved.has(file));
-    return { cpuMs: this.report.cpuMs, files: Object.fromEntries(files), deferred, ...(unit !== 'ms' ? { unit } : {}) };
+    const table: CostTable = { cpuMs: this.report.cpuMs, files: Object.fromEntries(files), deferred, ...(unit !== 'ms' ? { unit } : {}) };
+    const stalls = this.stalls(DEFAULT_STALL_MS);
+    if (stalls !== null && stalls.lines.length > 0) {
+      table.stallThresholdMs = stalls.thresholdMs;
+      for (const line of stalls.lines) {
+        if (!isAbsolute(line.file) || unresolved.has(line.file)) continue;
+        // A copy: the heat entries are shared with every other view.
+        const costs = table.files[line.file] ?? { lines: [], functions: [], callSites: [], callLines: [] };
+        table.files[line.file] = { ...costs, stalls: [...(costs.stalls ?? []), line] };
+      }
+    }
+    return table;
   }
 
   /** Absolute local paths that frames resolved to (the flame graph may open these). */
@@ -268,7 +290,8 @@ export function buildReport(profile: NormalizedProfile, options: AnalysisOptions
   const attribution = attribute(profile, index, aggregates.cpuMs);
   const calls = sourceCalls({ profile, index, localFileOf, locateLine, ranges });
   const callLines = callLinesOf({ profile, index, shape, localFileOf, locateLine, ranges, lineTicks: lineProfile.lineTicks, cpuMs: aggregates.cpuMs, source: calls });
-  const insights = findInsights(profile, index, attribution.frames, aggregates, sourceLineReader(scope), calls);
+  const readLine = sourceLineReader(scope);
+  const insights = findInsights(profile, index, attribution.frames, aggregates, readLine, calls);
   const functions = aggregates.functions
     .filter((f) => f.totalSamples > 0 || f.selfSamples > 0)
     .sort((a, b) => b.selfMs - a.selfMs || b.totalMs - a.totalMs || a.name.localeCompare(b.name));
@@ -292,7 +315,9 @@ export function buildReport(profile: NormalizedProfile, options: AnalysisOptions
     dependencySources: [...dependencySources].sort(),
     warnings: [...profile.warnings, ...maps.warnings, ...inlineWarnings],
   };
-  return new AnalyzedProfile(profile, index, shape, aggregates, attribution, report);
+  const analyzed = new AnalyzedProfile(profile, index, shape, aggregates, attribution, report);
+  analyzed.stallSources = { profile, index, frames: attribution.frames, locateLine, localFileOf, calls, ranges, readLine, lineTicks: lineProfile.lineTicks };
+  return analyzed;
 }
 
 /**

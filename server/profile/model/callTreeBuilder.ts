@@ -2,7 +2,51 @@
 // struct-of-arrays call tree with one node per (parent, function, callLine), and sums self
 // samples per node and per node+line.
 import { categorize, type CodeKind } from './categories';
-import type { CallTree, LineTicks, NormalizedProfile, ProfileFormat, ProfileFunction } from './types';
+import type { CallTree, LineTicks, NormalizedProfile, ProfileFormat, ProfileFunction, SampleTimeline } from './types';
+
+/** Grows the sample timeline of a reader that sees samples in recording order. */
+export class TimelineBuilder {
+  private size = 0;
+  private node = new Int32Array(1024);
+  private atMs = new Float64Array(1024);
+
+  /** A sample stamped earlier than the previous one is placed at the previous one's time (it lasts 0 ms, as the readers count it). */
+  push(node: number, atMs: number): void {
+    if (this.size > 0 && !(atMs >= this.atMs[this.size - 1])) atMs = this.atMs[this.size - 1];
+    if (this.size === this.node.length) {
+      const node = new Int32Array(this.size * 2);
+      node.set(this.node);
+      this.node = node;
+      const at = new Float64Array(this.size * 2);
+      at.set(this.atMs);
+      this.atMs = at;
+    }
+    this.node[this.size] = node;
+    this.atMs[this.size++] = atMs;
+  }
+
+  get count(): number {
+    return this.size;
+  }
+
+  /** When the first sample was taken (NaN before any). */
+  get firstMs(): number {
+    return this.size > 0 ? this.atMs[0] : NaN;
+  }
+
+  /**
+   * The timeline, times made relative to `originMs` (a log's ticks carry the process's clock),
+   * each node renumbered through `nodeOf` (a reader that rebuilds its tree).
+   */
+  build(endMs: number, originMs = 0, nodeOf?: (node: number) => number): SampleTimeline {
+    const node = this.node.slice(0, this.size);
+    if (nodeOf !== undefined) for (let i = 0; i < node.length; i++) node[i] = nodeOf(node[i]);
+    const atMs = this.atMs.slice(0, this.size);
+    if (originMs !== 0) for (let i = 0; i < atMs.length; i++) atMs[i] -= originMs;
+    const last = atMs.length > 0 ? atMs[atMs.length - 1] : 0;
+    return { node, atMs, endMs: Math.max(endMs, last) };
+  }
+}
 
 /** Children beyond this count get a lookup map instead of a sibling scan. */
 const WIDE_NODE = 16;

@@ -97,6 +97,20 @@ export interface NormalizedProfile {
   /** Traces: every thread with a CPU profile ("pid:tid", name, samples), and the id of the one read. */
   threads?: { id: string; name: string; samples: number }[];
   thread?: string;
+  /** The samples in the order they were taken (formats that record it): what stalls are read from. */
+  timeline?: SampleTimeline;
+}
+
+/**
+ * When each sample was taken and which tree node it landed on, in recording order. Sample i
+ * lasts from `atMs[i]` until `atMs[i + 1]` (the last until `endMs`), the same durations the
+ * tree's `selfMs` sums. Absent for formats that keep no order (pprof, heap profiles, hit counts).
+ */
+export interface SampleTimeline {
+  node: Int32Array;
+  /** ms since the profile's start. */
+  atMs: Float64Array;
+  endMs: number;
 }
 
 export interface CategoryCost {

@@ -3,7 +3,7 @@
 // tree, see scanCpuprofile.ts), then linked, ordered parents-first and folded into the tree.
 // Sample durations follow DevTools: sample i lasts until sample i+1 (timeDeltas[i+1]); the last
 // one lasts until `endTime`. Everything here is iterative: a 200k-deep chain is just a loop.
-import { CallTreeBuilder } from '../model/callTreeBuilder';
+import { CallTreeBuilder, TimelineBuilder } from '../model/callTreeBuilder';
 import type { CodeKind } from '../model/categories';
 import { ProfileInputError } from './profileInputError';
 import type { NormalizedProfile } from '../model/types';
@@ -202,6 +202,7 @@ export function buildCpuprofile(parts: CpuprofileParts, label: string): Normaliz
   const origSamples = new Float64Array(n);
   const origMs = new Float64Array(n);
   let total = 0;
+  const timeline = new TimelineBuilder();
   let durationMs = startTime !== undefined && endTime !== undefined && endTime >= startTime ? (endTime - startTime) / 1000 : 0;
 
   if (samples !== undefined) {
@@ -223,6 +224,7 @@ export function buildCpuprofile(parts: CpuprofileParts, label: string): Normaliz
     let atUs = deltaUs !== null && count > 0 ? Math.max(0, deltaUs[0]) : 0;
     for (let i = 0; i < count; i++) {
       const id = ids[i];
+      const sampledAtMs = deltaUs !== null ? atUs / 1000 : i * even;
       const index = dense !== null ? (id >= 0 && id <= maxId ? (dense[id] ?? -1) : -1) : (indexOf.get(id) ?? -1);
       let ms = even;
       if (deltaUs !== null) {
@@ -243,6 +245,7 @@ export function buildCpuprofile(parts: CpuprofileParts, label: string): Normaliz
       }
       origSamples[index]++;
       origMs[index] += ms;
+      timeline.push(newIndex[index], sampledAtMs);
       total++;
     }
     if (negative > 0) warnings.push(`${negative} negative time delta(s) were counted as 0 µs`);
@@ -275,7 +278,9 @@ export function buildCpuprofile(parts: CpuprofileParts, label: string): Normaliz
     builder.addLine(newIndex[i], parts.tickLine[t], parts.tickCount[t], (origMs[i] * parts.tickCount[t]) / tickSum[i]);
   }
 
-  return builder.build('cpuprofile', total, durationMs, warnings);
+  const profile = builder.build('cpuprofile', total, durationMs, warnings);
+  if (samples !== undefined && total > 0) profile.timeline = timeline.build(durationMs);
+  return profile;
 }
 
 function internFrame(builder: CallTreeBuilder, callFrame: unknown): number {

@@ -2,7 +2,7 @@
 // are (code index, offset) pairs (-1 + raw address when unresolved), and script sources. Frames
 // get the same meaning as in readV8Log: VM states GC/IDLE as leaves, native code named by its
 // entry, bytecode handlers skipped, an unknown top as '(unknown)', unknown callers dropped.
-import { CallTreeBuilder } from '../model/callTreeBuilder';
+import { CallTreeBuilder, TimelineBuilder } from '../model/callTreeBuilder';
 import { TickTimeline } from './tickTimeline';
 import { GC_NAME, IDLE_NAME } from '../model/categories';
 import { ProfileInputError } from './profileInputError';
@@ -137,6 +137,7 @@ export async function readPreprocessed(json: unknown, label: string, options: { 
   let count = 0;
   let malformed = 0;
   const timeline = new TickTimeline();
+  const samples = new TimelineBuilder();
   let lastNode = -1;
   let lastLine = 0;
   const funcs: number[] = [];
@@ -194,6 +195,7 @@ export async function readPreprocessed(json: unknown, label: string, options: { 
       if (lastLine > 0) builder.addLine(lastNode, lastLine, 0, previousMs);
     }
     builder.addSelf(node, 1, 0);
+    samples.push(node, time / 1000);
     lastLine = lines.length > 0 ? lines[0] : 0;
     if (lastLine > 0) builder.addLine(node, lastLine, 1, 0);
     lastNode = node;
@@ -208,5 +210,9 @@ export async function readPreprocessed(json: unknown, label: string, options: { 
   const earlier = timeline.warning();
   if (earlier !== null) warnings.push(earlier);
   if (count === 0) warnings.push('the log has no ticks (was it recorded with --prof?)');
-  return builder.build('v8log-preprocessed', count, timeline.durationMs(), warnings);
+  const profile = builder.build('v8log-preprocessed', count, timeline.durationMs(), warnings);
+  if (samples.count > 0) {
+    profile.timeline = samples.build(timeline.durationMs(), samples.firstMs);
+  }
+  return profile;
 }

@@ -11,7 +11,7 @@
 // (nativeSymbols.ts, checked against the log), else by their library.
 import { fileURLToPath } from 'node:url';
 import { tryReadGuardedText } from '../../shared/guardedRead';
-import { CallTreeBuilder } from '../model/callTreeBuilder';
+import { CallTreeBuilder, TimelineBuilder } from '../model/callTreeBuilder';
 import { TickTimeline } from './tickTimeline';
 import { GC_NAME, IDLE_NAME } from '../model/categories';
 import { CodeMap } from './codeMap';
@@ -126,6 +126,7 @@ export class V8LogReader {
 
   private ticks = 0;
   private readonly timeline = new TickTimeline();
+  private readonly samples = new TimelineBuilder();
   private lastNode = -1;
   private malformed = 0;
   private firstMalformed = '';
@@ -206,7 +207,11 @@ export class V8LogReader {
         builder.addLine(node, leafLine(frame), tree.selfSamples[i], tree.selfMs[i]);
       }
     }
-    return builder.build('v8log', this.ticks, durationMs, warnings);
+    const profile = builder.build('v8log', this.ticks, durationMs, warnings);
+    if (this.samples.count > 0) {
+      profile.timeline = this.samples.build(durationMs, this.samples.firstMs, (raw) => newIndex[raw]);
+    }
+    return profile;
   }
 
   private bad(text: string): void {
@@ -361,6 +366,7 @@ export class V8LogReader {
     const previousMs = this.timeline.next(time);
     if (this.lastNode !== -1) this.raw.addSelf(this.lastNode, 0, previousMs);
     this.raw.addSelf(node, 1, 0);
+    this.samples.push(node, time / 1000);
     this.lastNode = node;
     this.ticks++;
   }
