@@ -90,7 +90,8 @@ describe('every link the product emits leads somewhere', () => {
     assert.ok(pages.includes('README.md') && pages.includes('docs/rules/spawn-without-env.md'), pages.join(', '));
     const broken: string[] = [];
     for (const page of pages) {
-      const markdown = readFileSync(join(ROOT, page), 'utf8').replace(/```[\s\S]*?```/g, '');
+      // Code blocks and code spans show text, not links (docs/security.md shows the shape of a hostile one).
+      const markdown = readFileSync(join(ROOT, page), 'utf8').replace(/```[\s\S]*?```/g, '').replace(/`[^`\n]*`/g, '');
       for (const link of markdownLinks(markdown)) {
         if (/^(https?|mailto):/.test(link) || link.startsWith('#')) continue;
         const target = resolve(dirname(join(ROOT, page)), decodeURIComponent(link.replace(/#.*$/, '')));

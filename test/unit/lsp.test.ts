@@ -597,9 +597,10 @@ describe('language server ranking by a loaded profile', function () {
     const [raised] = await raising;
     assert.equal(raised.message, plain.message + ' — 30.0 ms on this line, 30.3% of CPU time, idle excluded in this profile');
     assert.deepEqual(raised.range, plain.range);
-    // The cold file was republished too, unchanged: 0 of its samples are on the finding's line.
+    // The cold file was republished too, its finding unchanged: 0 of its samples are on the finding's
+    // line (the profile's 99 ms gap there is a stall of its own, reported apart: cliStalls.test.ts).
     const coldNow = client.published.filter((p) => p.uri === cold).at(-1)!;
-    assert.deepEqual(coldNow.diagnostics.map((d) => [d.severity, d.message]), [[2, plain.message]]);
+    assert.deepEqual(coldNow.diagnostics.filter((d) => d.code !== 'event-loop-stall').map((d) => [d.severity, d.message]), [[2, plain.message]]);
 
     client.settings = { hotThresholdPercent: 31 };
     const lowered = waitForPublish(client, hot, (d) => d.length === 1 && d[0].severity === 2);
