@@ -13,15 +13,19 @@ export interface ParsedArgs {
 }
 
 /**
- * Parses a command's arguments. Every option in `known` takes a value and may be repeated; any
- * other option is a usage error, so typos never pass silently. A value is never taken from a word
- * that starts with `--` (`--root --top 3` forgot the folder); `--name=--x` still gives one.
+ * Parses a command's arguments. Every option in `known` takes a value and may be repeated; each of
+ * `switches` takes none (it is recorded with the value ''); any other option is a usage error, so
+ * typos never pass silently. A value is never taken from a word that starts with `--` (`--root
+ * --top 3` forgot the folder); `--name=--x` still gives one.
  */
-export function parseCommandArgs(argv: readonly string[], known: readonly string[]): ParsedArgs {
+export function parseCommandArgs(argv: readonly string[], known: readonly string[], switches: readonly string[] = []): ParsedArgs {
   // Not strict: its errors are Node's, several lines long; the tokens are checked below instead.
   const { tokens } = parseArgs({
     args: [...argv],
-    options: Object.fromEntries(known.map((name) => [name, { type: 'string', multiple: true }])),
+    options: Object.fromEntries([
+      ...known.map((name) => [name, { type: 'string' as const, multiple: true }]),
+      ...switches.map((name) => [name, { type: 'boolean' as const, multiple: true }]),
+    ]),
     strict: false,
     allowPositionals: true,
     tokens: true,
@@ -36,6 +40,11 @@ export function parseCommandArgs(argv: readonly string[], known: readonly string
       positionals.push(token.value);
       afterDashes?.push(token.value);
     } else {
+      if (switches.includes(token.name)) {
+        if (token.inlineValue) throw new InputError(`option --${token.name} takes no value`);
+        flags.set(token.name, ['']);
+        continue;
+      }
       if (!known.includes(token.name)) throw new InputError(`unknown option ${token.rawName}`);
       const { value } = token;
       if (value === undefined || (!token.inlineValue && value.startsWith('--'))) throw new InputError(`option --${token.name} needs a value`);

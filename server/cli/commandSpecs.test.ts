@@ -9,7 +9,7 @@ import { join } from 'node:path';
 
 import { REPO_ROOT, bundles } from '../../test/unit/bundles';
 import { parseCommandArgs } from './args';
-import { COMMAND_NAMES, COMMANDS, optionNames, synopsis } from './commandSpecs';
+import { COMMAND_NAMES, COMMANDS, optionNames, switchNames, synopsis } from './commandSpecs';
 
 function cli(path: string, ...args: string[]): { status: number | null; stdout: string; stderr: string } {
   const run = spawnSync(process.execPath, [path, ...args], { encoding: 'utf8', timeout: 20_000 });
@@ -30,6 +30,7 @@ describe('hotframe --help and <command> --help, held to the parser', function ()
       const line = run.stdout.split('\n').find((l) => l.startsWith(`  ${name} `));
       assert.ok(line, `${name} missing from --help`);
       for (const option of optionNames(name)) assert.ok(line.includes(`[--${option} `), `--help omits ${name} --${option}`);
+      for (const option of switchNames(name)) assert.ok(line.includes(`[--${option}]`), `--help omits ${name} --${option}`);
       assert.ok(run.stdout.includes(`e.g. hotframe ${name}`), `no example of ${name}`);
     }
   });
@@ -39,11 +40,11 @@ describe('hotframe --help and <command> --help, held to the parser', function ()
       const run = cli(path, name, '--help');
       assert.equal(run.status, 0, run.stderr);
       const [, options = ''] = /\noptions:\n([^]*?)\n\n/.exec(run.stdout) ?? [];
-      const listed = [...options.matchAll(/^ {2}--([a-z-]+) \S+ +\S/gm)].map((m) => m[1]);
-      assert.deepEqual(listed, optionNames(name));
+      const listed = [...options.matchAll(/^ {2}--([a-z-]+) +\S/gm)].map((m) => m[1]);
+      assert.deepEqual(listed, COMMANDS[name].options.map((o) => o.name));
       // Every option the help names anywhere is one the parser takes.
       for (const [, option] of run.stdout.matchAll(/--([a-z][a-z-]*)/g)) {
-        assert.doesNotThrow(() => parseCommandArgs([`--${option}`, 'x'], optionNames(name)), `${name} --help names --${option}, which the parser refuses`);
+        assert.doesNotThrow(() => parseCommandArgs([`--${option}`, 'x'], optionNames(name), switchNames(name)), `${name} --help names --${option}, which the parser refuses`);
       }
       assert.match(run.stdout, new RegExp(`\\nexamples:\\n {2}hotframe ${name} `));
       const refused = cli(path, name, '--no-such-option', 'x');
@@ -57,7 +58,7 @@ describe('hotframe --help and <command> --help, held to the parser', function ()
       for (const example of COMMANDS[name].examples) {
         const words = example.split(/\s+/).slice(2);
         const end = words.indexOf('>');
-        assert.doesNotThrow(() => parseCommandArgs(end < 0 ? words : words.slice(0, end), optionNames(name)), example);
+        assert.doesNotThrow(() => parseCommandArgs(end < 0 ? words : words.slice(0, end), optionNames(name), switchNames(name)), example);
       }
     }
   });

@@ -6,7 +6,7 @@ export type CommandName = 'analyze' | 'profile' | 'diff' | 'record' | 'attach' |
 
 export interface OptionSpec {
   name: string;
-  /** The value's placeholder, as in `--top N`; '' for a flag that takes none (`--stalls`), which the command reads itself. */
+  /** The value's placeholder, as in `--top N`; '' for a switch that takes none (`--stalls`). */
   value: string;
   help: string;
 }
@@ -92,7 +92,7 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
       TOP,
       FORMAT,
     ],
-    examples: ['hotframe attach 4242 --duration 5', 'hotframe attach $(pgrep -o -f "node server.js") --kind allocation'],
+    examples: ['hotframe attach 4242 --duration 5', 'hotframe attach 4242 --kind allocation --duration 30'],
   },
   gate: {
     operands: '',
@@ -119,9 +119,14 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
 
 export const COMMAND_NAMES = Object.keys(COMMANDS) as CommandName[];
 
-/** The option names a command's parser accepts (those taking a value; flags are the command's own). */
+/** The options of a command that take a value, as its parser accepts them. */
 export function optionNames(command: CommandName): string[] {
   return COMMANDS[command].options.filter((option) => option.value !== '').map((option) => option.name);
+}
+
+/** The options of a command that take none (`--stalls`). */
+export function switchNames(command: CommandName): string[] {
+  return COMMANDS[command].options.filter((option) => option.value === '').map((option) => option.name);
 }
 
 /** `--name VALUE`, or `--name` for a flag. */

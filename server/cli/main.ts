@@ -65,7 +65,9 @@ main(process.argv.slice(2)).then(
     // Input and usage problems are the user's to fix: one line, no stack. Anything else is our
     // bug, still one line, with a hint where to report it.
     const message = error instanceof Error ? error.message : String(error);
-    const prefix = error instanceof InputError ? 'hotframe' : 'hotframe: internal error';
+    // dist/mcp.js is a bundle of its own, with its own copy of the class: its input errors are known by name.
+    const isInput = error instanceof InputError || (error instanceof Error && error.name === 'InputError');
+    const prefix = isInput ? 'hotframe' : 'hotframe: internal error';
     process.stderr.write(`${prefix}: ${printable(message.split('\n')[0])}\n`);
     process.exitCode = 2;
   },

@@ -10,7 +10,7 @@ import { analyzeProfileFile, type AnalyzedProfile } from '../profile/analysis/re
 import type { Insight, ProfileReport } from '../profile/model/types';
 import { InputError } from '../shared/errors';
 import { flagValue, parseCommandArgs, type ParsedArgs } from './args';
-import { optionNames, synopsis } from './commandSpecs';
+import { optionNames, switchNames, synopsis } from './commandSpecs';
 import { analyzeMergedForCli, profileFilesOf } from './mergedProfiles';
 import { mergedPartsJson, mergedPartsText } from './mergedText';
 import { profileText } from './profileText';
@@ -146,10 +146,9 @@ function functionSandwich(analyzed: AnalyzedProfile, question: string, options: 
 }
 
 export async function runProfile(argv: string[]): Promise<number> {
-  // --stalls takes no value (every other option does): the event-loop stalls instead of the report.
-  const stalls = argv.includes('--stalls');
-  argv = argv.filter((a) => a !== '--stalls');
-  const args = parseCommandArgs(argv, optionNames('profile'));
+  const args = parseCommandArgs(argv, optionNames('profile'), switchNames('profile'));
+  // --stalls: the event-loop stalls instead of the report.
+  const stalls = args.flags.has('stalls');
   if (args.positionals.length === 0) {
     throw new InputError(`profile: expected a profile FILE (or several, or a folder), got none (usage: ${synopsis('profile')})`);
   }

@@ -62,7 +62,7 @@ describe('hotframe mcp (the SDK client over stdio, on the demo service)', functi
 
   it('lists its tools, each read-only', async () => {
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((t) => t.name).sort(), ['call_sites', 'cost', 'diff', 'findings', 'gate', 'profile_report']);
+    assert.deepEqual(tools.map((t) => t.name).sort(), ['call_sites', 'cost', 'diff', 'findings', 'gate', 'profile_report', 'stalls']);
     for (const tool of tools) assert.equal(tool.annotations?.readOnlyHint, true, tool.name);
   });
 
@@ -108,6 +108,13 @@ describe('hotframe mcp (the SDK client over stdio, on the demo service)', functi
     const { json: libSites } = (await call('call_sites', { profile: 'profiles/before.cpuprofile', function: library })) as { json: typeof full };
     assert.deepEqual(libSites.callSites, full.callSites.filter((s) => s.libraries.some((l) => l.name === library)));
     assert.ok(libSites.callSites.length > 0);
+  });
+
+  it('stalls: as `hotframe profile --stalls --format json`, lists cut to top', async () => {
+    const cliJson = relativeToRoot(hotframeJson('profile', 'profiles/before.cpuprofile', '--root', workspace, '--stalls', '--format', 'json'), workspace) as { stalls: unknown[]; lines: unknown[] };
+    const { json } = await call('stalls', { profile: 'profiles/before.cpuprofile', top: 5 });
+    assert.ok(cliJson.stalls.length > 5, 'the demo profile has stalls to cut');
+    assert.deepEqual(json, { ...cliJson, stalls: cliJson.stalls.slice(0, 5), lines: cliJson.lines.slice(0, 5) });
   });
 
   it('diff and gate: as `hotframe diff` and `hotframe gate` with --format json', async () => {

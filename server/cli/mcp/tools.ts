@@ -15,6 +15,8 @@ import { formatJson } from '../findingFormats';
 import { gateReport, profilesOf } from '../gateCommand';
 import { gateJson } from '../gateFormats';
 import { analyzeProfileForCli, reportJson } from '../profileCommand';
+import { stallsJson } from '../stallsOutput';
+import { DEFAULT_STALL_MS } from '../../profile/analysis/stalls';
 import { relativeFiles, workspacePath } from './workspacePaths';
 
 /** The most an answer may hold, in characters of JSON: past it, the agent is asked for a smaller `top`. */
@@ -161,6 +163,19 @@ export function workspaceTools(root: string): Tool[] {
             root,
           ),
         );
+      },
+    },
+    {
+      name: 'stalls',
+      title: 'What froze the event loop',
+      description:
+        'The spans of a CPU profile with no return to the event loop longer than a threshold, and the lines of your code that held them, as `hotframe profile FILE --stalls --format json` gives it (lists cut to top).',
+      inputSchema: { profile, stallMs: z.number().positive().optional().describe(`The shortest stall counted, in ms (default ${DEFAULT_STALL_MS}).`), top },
+      async run(args) {
+        const report = (await analyzed(args.profile as string)).stalls(typeof args.stallMs === 'number' ? args.stallMs : DEFAULT_STALL_MS);
+        const json = stallsJson(report) as { stalls: unknown[] | null; lines?: unknown[] };
+        if (json.stalls === null) return answer(json);
+        return answer(relativeFiles({ ...json, stalls: json.stalls.slice(0, topOf(args)), lines: (json.lines ?? []).slice(0, topOf(args)) }, root));
       },
     },
     {
