@@ -127,3 +127,8 @@ export function formatCostShortIn(value: number, percent: number | null, unit: W
   if (unit === 'ms') return formatCostShort(value, percent);
   return `${formatWeight(value, unit)} · ${formatPercent(percent ?? 0)} of ${unit}`;
 }
+
+/** ms of a profile lasting durationMs -> ms per second of profile ("ms/s", 1000 = one core busy): how `hotframe diff` and `gate` compare profiles of different lengths. */
+export function perSecond(ms: number, durationMs: number): number {
+  return durationMs > 0 ? (ms * 1000) / durationMs : 0;
+}

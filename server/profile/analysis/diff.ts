@@ -6,6 +6,7 @@
 import { diffTrees, toFlameNodes, DEFAULT_MIN_FRACTION } from './flameTree';
 import type { AnalyzedProfile } from './report';
 import { ProfileInputError } from '../readers/profileInputError';
+import { perSecond } from '../../shared/format';
 import type { Category, FlameNode, ProfileFormat, ProfileReport, WeightUnit } from '../model/types';
 
 export const DIFF_UNIT = 'ms/s' as const;
@@ -48,11 +49,6 @@ export interface ProfileDiff {
   functions: FunctionDelta[];
   /** Biggest change first. */
   lines: LineDelta[];
-}
-
-/** ms -> ms per second of a profile lasting durationMs. */
-function perSecond(ms: number, durationMs: number): number {
-  return durationMs > 0 ? (ms * 1000) / durationMs : 0;
 }
 
 function side(report: ProfileReport): ProfileSide {

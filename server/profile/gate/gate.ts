@@ -11,6 +11,7 @@
 // of the time. A candidate whose whole interval lies above zero is a regression, below zero an
 // improvement; the gate fails on a regression only.
 import type { Category, ProfileReport } from '../model/types';
+import { perSecond } from '../../shared/format';
 import { bootstrapDifference, mean, seededRandom, type Interval } from './bootstrap';
 
 export const GATE_UNIT = 'ms/s' as const;
@@ -68,11 +69,6 @@ interface Series {
   line: number;
   before: number[];
   after: number[];
-}
-
-/** ms -> ms per second of a profile lasting durationMs. */
-function perSecond(ms: number, durationMs: number): number {
-  return durationMs > 0 ? (ms * 1000) / durationMs : 0;
 }
 
 /** Every function's self rate and every line's rate, per run, with 0 where a run did not see it. */
