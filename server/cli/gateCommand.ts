@@ -15,7 +15,7 @@ import { flagValue, parseCommandArgs } from './args';
 import { optionNames } from './commandSpecs';
 import { analyzeFile } from './fileAnalysis';
 import { gateMarkdown, gateSarif, gateText, gateJson, type GateReport } from './gateFormats';
-import { analyzeProfileForCli } from './profileCommand';
+import { analyzeProfileForCli, rootFolder } from './profileCommand';
 
 const FORMATS = ['text', 'json', 'markdown', 'sarif'] as const;
 type Format = (typeof FORMATS)[number];
@@ -115,14 +115,7 @@ export async function runGateCommand(argv: string[]): Promise<number> {
   if (before.length < 2 || after.length < 2) {
     throw new InputError(`gate: needs at least two profiles on each side to tell a change from noise, got ${before.length} before and ${after.length} after (${USAGE})`);
   }
-  const root = resolve(cwd, flagValue(args, 'root') ?? '.');
-  let rootIsFolder = false;
-  try {
-    rootIsFolder = statSync(root).isDirectory();
-  } catch {
-    // reported below
-  }
-  if (!rootIsFolder) throw new InputError(`--root ${root}: not a directory`);
+  const root = rootFolder(args);
   const format = (flagValue(args, 'format') ?? 'text') as Format;
   if (!FORMATS.includes(format)) throw new InputError(`--format ${format}: expected ${FORMATS.join(', ')}`);
   const options: GateOptions = {

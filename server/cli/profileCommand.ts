@@ -30,7 +30,8 @@ export interface ProfileCliOptions {
 }
 
 /** --root, --top and --format, shared with `hotframe diff`. */
-export function profileCliOptions(args: ParsedArgs): ProfileCliOptions {
+/** `--root DIR` (default the current folder), resolved; not a folder is the user's input error. */
+export function rootFolder(args: ParsedArgs): string {
   const root = resolve(flagValue(args, 'root') ?? process.cwd());
   let isDirectory = false;
   try {
@@ -39,6 +40,11 @@ export function profileCliOptions(args: ParsedArgs): ProfileCliOptions {
     // reported below
   }
   if (!isDirectory) throw new InputError(`--root ${root}: not a directory`);
+  return root;
+}
+
+export function profileCliOptions(args: ParsedArgs): ProfileCliOptions {
+  const root = rootFolder(args);
   const topText = flagValue(args, 'top') ?? String(DEFAULT_TOP);
   const top = Number(topText);
   if (!/^\d+$/.test(topText) || top < 1) throw new InputError(`--top ${topText}: expected a whole number of at least 1`);

@@ -1,14 +1,12 @@
 // `hotframe mcp [--root DIR]`: an MCP server on stdio (the Model Context Protocol's SDK) whose tools
 // answer a coding agent's questions about the workspace with the command line's JSON (tools.ts).
 // stdout carries the protocol: nothing else may be written there.
-import { statSync } from 'node:fs';
-import { resolve } from 'node:path';
-
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 
 import { InputError } from '../../shared/errors';
-import { flagValue, parseCommandArgs } from '../args';
+import { parseCommandArgs } from '../args';
+import { rootFolder } from '../profileCommand';
 import { optionNames } from '../commandSpecs';
 import { callTool, workspaceTools } from './tools';
 
@@ -17,14 +15,7 @@ declare const VERSION: string; // injected by scripts/build.mjs
 export async function runMcp(argv: string[]): Promise<number> {
   const args = parseCommandArgs(argv, optionNames('mcp'));
   if (args.positionals.length > 0) throw new InputError(`mcp: unexpected '${args.positionals[0]}' (usage: hotframe mcp [--root DIR])`);
-  const root = resolve(flagValue(args, 'root') ?? process.cwd());
-  let isFolder = false;
-  try {
-    isFolder = statSync(root).isDirectory();
-  } catch {
-    // reported below
-  }
-  if (!isFolder) throw new InputError(`--root ${root}: not a directory`);
+  const root = rootFolder(args);
 
   const server = new McpServer({ name: 'hotframe', version: typeof VERSION === 'string' ? VERSION : 'dev' });
   for (const tool of workspaceTools(root)) {
