@@ -59,7 +59,7 @@ function nextStart(starts: readonly number[], offset: number): number {
 
 /**
  * The tree of `text` with a hole over each run of text that does not parse, and the problems
- * (each hole's first error, and those Babel recovered from in the kept statements), or null when
+ * (each hole's first error; a kept statement has none: see `clean`), or null when
  * nothing can be kept. `holes` receives the holes.
  */
 export function recoverStatements(text: string, failed: ParsedSource, holes: WeakSet<t.Node>): ParsedSource | null {
@@ -77,6 +77,9 @@ export function recoverStatements(text: string, failed: ParsedSource, holes: Wea
   };
   const parseAt = (from: number, to: number): ParsedSource => parseSlice(text.slice(from, to), lineOf(from), plugins);
   const errorAt = (parsed: ParsedSource, from: number): number => Math.max(from, parsed.problemOffsets?.[0] ?? from);
+  // Only a part with no error at all is kept: what Babel's error recovery makes of broken text
+  // (\`export interface\` cut from its name reads as an export of nothing) is not the code.
+  const clean = (parsed: ParsedSource): boolean => parsed.ast !== null && parsed.problems.length === 0;
 
   const body: t.Statement[] = [];
   const comments: t.Comment[] = [];
@@ -106,7 +109,7 @@ export function recoverStatements(text: string, failed: ParsedSource, holes: Wea
   let pos = 0;
   for (let found = 0; pos < text.length; found++) {
     const rest = parseAt(pos, text.length);
-    if (rest.ast !== null) {
+    if (clean(rest)) {
       keep(rest);
       pos = text.length;
       break;
@@ -119,7 +122,7 @@ export function recoverStatements(text: string, failed: ParsedSource, holes: Wea
     let before: ParsedSource | null = null;
     for (let shrink = 0; cut !== -1 && shrink < MAX_SHRINKS; shrink++) {
       const part = parseAt(pos, cut);
-      if (part.ast !== null) {
+      if (clean(part)) {
         before = part;
         break;
       }
@@ -132,7 +135,7 @@ export function recoverStatements(text: string, failed: ParsedSource, holes: Wea
     const holeEnd = after === -1 ? text.length : after;
     // Its own error when its text fails alone, else the error of the text from it on.
     const own = parseAt(holeStart, holeEnd);
-    hole(holeStart, holeEnd, own.ast === null ? own : rest);
+    hole(holeStart, holeEnd, clean(own) ? rest : own);
     pos = holeEnd;
   }
   if (kept === 0 || base === null) return null;
