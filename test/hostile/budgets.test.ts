@@ -7,10 +7,10 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-import { frameWalkBudget, jsonContainerBudget, MAX_PPROF_SAMPLE_TYPES, PPROF_BYTES_PER_DECODED_MESSAGE, pprofDecodeBudget, treeNodeBudget } from '../../server/profile/readers/budgets';
+import { frameWalkBudget, jsonContainerBudget, jsonValueBudget, MAX_PPROF_SAMPLE_TYPES, PPROF_BYTES_PER_DECODED_MESSAGE, pprofDecodeBudget, treeNodeBudget } from '../../server/profile/readers/budgets';
 import { MAX_JSON_BYTES, MAX_PPROF_BYTES } from '../../server/profile/readers/byteCaps';
 import { pprofHead, pprofSample, message, repeat, scalar } from './pprofBytes';
-import { assertRefused, runCli, tempDir } from './probe';
+import { assertRefused, runCli, tempDir, traceOfSamples } from './probe';
 
 /** Far under MAX_PEAK_MB: what a refused input may cost, its bytes and the process included. */
 const REFUSED_PEAK_MB = 400;
@@ -61,4 +61,30 @@ describe('hostile input: budgets on what inputs become', function () {
     const run = await runCli(['profile', 'types.pb'], dir);
     assertRefused(run, new RegExp(`pprof with ${MAX_PPROF_SAMPLE_TYPES + 1} sample types, more than ${MAX_PPROF_SAMPLE_TYPES}; not read`));
   });
+
+  it('a trace whose one ProfileChunk holds samples [2,2,…] past the JSON value budget (90 KB gzipped) is refused before it is parsed', async () => {
+    // A 195 KB gzipped trace of 100 M samples peaked at 4.7 GB and answered after 46 s (CLI, /usr/bin/time).
+    writeFileSync(join(dir, 'samples.json.gz'), gzipSync(traceOfSamples(jsonValueBudget(MAX_JSON_BYTES) + 1)));
+    const run = await runCli(['profile', 'samples.json.gz'], dir);
+    assertRefused(run, /more than [\d,]+ JSON values \(after gunzip\); not read/);
+    assert.ok(run.peakMb < REFUSED_PEAK_MB, `peak ${Math.round(run.peakMb)} MB`);
+  });
+
+  it('a plain trace whose one event holds samples past the JSON value budget is refused before that event is parsed', async () => {
+    writeFileSync(join(dir, 'samples.json'), traceOfSamples(jsonValueBudget(MAX_JSON_BYTES) + 1));
+    const run = await runCli(['profile', 'samples.json'], dir);
+    assertRefused(run, /a trace event of more than [\d,]+ JSON values; not read/);
+    assert.ok(run.peakMb < REFUSED_PEAK_MB, `peak ${Math.round(run.peakMb)} MB`);
+  });
+
+  it('a --preprocess file with one tick wider than the tree node budget (gzipped) is refused before its tree is built', async () => {
+    const depth = treeNodeBudget(MAX_JSON_BYTES) + 1;
+    const code = '{"type":"JS","kind":"Opt","name":"f /app.js:1:1"}';
+    const text = Buffer.concat([Buffer.from(`{"code":[${code}],"ticks":[{"tm":1,"vm":0,"s":[`), Buffer.alloc(depth * 4 - 1, '0,0,'), Buffer.from(']}]}')]);
+    writeFileSync(join(dir, 'wide.json.gz'), gzipSync(text));
+    const run = await runCli(['profile', 'wide.json.gz'], dir);
+    assertRefused(run, /a tick with a stack deeper than [\d,]+ frames; not read/);
+    assert.ok(run.peakMb < REFUSED_PEAK_MB, `peak ${Math.round(run.peakMb)} MB`);
+  });
 });
+

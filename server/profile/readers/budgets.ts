@@ -39,6 +39,51 @@ export function countJsonContainers(bytes: Uint8Array, budget: number): number {
 const MEMORY_SHARE = 1 / 8;
 
 /**
+ * Values (array elements and object members: numbers, strings, objects) of JSON parsed at once,
+ * a whole file or one trace event: at most one per this many bytes of the cap. `[2,2,2,…]` is 2
+ * bytes a value, which JSON.parse makes 8-16 bytes of heap (a 195 KB gzipped trace of 100 M
+ * samples peaked at 4.7 GB). Real files hold one per 5-15 bytes (a preprocessed tick's stack is
+ * the densest).
+ */
+export const JSON_BYTES_PER_VALUE = 6;
+const BYTES_PER_PARSED_VALUE = 16;
+
+export function jsonValueBudget(capBytes: number, memoryBytes = totalmem()): number {
+  return Math.floor(Math.min(capBytes / JSON_BYTES_PER_VALUE, (memoryBytes * MEMORY_SHARE) / BYTES_PER_PARSED_VALUE));
+}
+
+/**
+ * Counts the values in JSON text (one per `,`, plus one per `{` and `[`: an upper bound, strings
+ * included, no parse) and stops at `budget + 1`.
+ */
+export function countJsonValues(text: Uint8Array | string, budget: number): number {
+  let count = 0;
+  if (typeof text === 'string') {
+    for (let i = 0; i < text.length && count <= budget; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 0x2c /* , */ || c === 0x7b || c === 0x5b) count++;
+    }
+    return count;
+  }
+  for (let i = 0; i < text.length && count <= budget; i++) {
+    const b = text[i];
+    if (b === 0x2c /* , */ || b === 0x7b || b === 0x5b) count++;
+  }
+  return count;
+}
+
+/**
+ * Trace events, read or skipped: one per 64 bytes of the cap (48 Mi at 3 GiB). The smallest real
+ * event (`{"pid":1,"tid":1,"ts":1,"ph":"X","name":"a","dur":1,"args":{}}`) takes about 70; `{},`
+ * takes 3, and 80 M of them took half a minute to walk.
+ */
+export const TRACE_BYTES_PER_EVENT = 64;
+
+export function traceEventBudget(capBytes: number): number {
+  return Math.floor(capBytes / TRACE_BYTES_PER_EVENT);
+}
+
+/**
  * pprof, before decoding (pprof-format builds the whole Profile at once): what decoding would
  * build, estimated from the wire (countPprof.ts). Measured: an empty Sample (2 bytes) decodes to
  * ~152 bytes of heap, each number of a packed list (1 byte) to ~16.
