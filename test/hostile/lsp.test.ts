@@ -7,13 +7,16 @@ import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:c
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 import type { Diagnostic, PublishDiagnosticsParams } from 'vscode-languageserver';
 
 import type { FlameNode } from '../../server/protocol/wire';
+import { jsonValueBudget } from '../../server/profile/readers/budgets';
+import { MAX_JSON_BYTES } from '../../server/profile/readers/byteCaps';
 import { bundles } from '../unit/bundles';
 import { LEAN_HANDLER, writeLeanProfile } from '../unit/analyzeFixture';
-import { MAX_PEAK_MB, mkfifo, tempDir } from './probe';
+import { MAX_PEAK_MB, mkfifo, tempDir, traceOfSamples } from './probe';
 
 interface Server {
   child: ChildProcessWithoutNullStreams;
@@ -135,6 +138,17 @@ describe('hostile input: the language server', function () {
     const summary = (await server.connection.sendRequest('hotframe/loadProfile', { path: join(dir, 'app.cpuprofile'), role: 'primary', pathMappings: [], roots: [dir] })) as { samples: number };
     assert.ok(summary.samples > 0);
     await assertStillAnswers(server, dir, 'fresh-2.js');
+  });
+
+  it('a small gzipped trace that would become gigabytes is refused in one line, and the server goes on', async () => {
+    // 195 KB gzipped, 100 M samples: the CLI peaked at 4.7 GB; the server grew past 6 GB without answering.
+    writeFileSync(join(dir, 'samples.json.gz'), gzipSync(traceOfSamples(jsonValueBudget(MAX_JSON_BYTES) + 1)));
+    const server = await startServer(dir);
+    await assert.rejects(server.connection.sendRequest('hotframe/loadProfile', { path: join(dir, 'samples.json.gz'), role: 'primary', pathMappings: [], roots: [dir] }), (error: Error) => {
+      assert.match(error.message, /^[^\n]*: more than [\d,]+ JSON values \(after gunzip\); not read \(the budget for JSON read whole, docs\/security\.md\)$/);
+      return true;
+    });
+    await assertStillAnswers(server, dir, 'fresh-4.js');
   });
 
   describe('an untrusted workspace (VS Code Restricted Mode)', () => {
