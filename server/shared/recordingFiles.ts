@@ -1,0 +1,126 @@
+// Where a recording's files live, and where they end up (issue 24).
+//
+// While a command runs, its profiles are written into a fresh temporary folder
+// (`<tmp>/hotframe-record-XXXXXX`) beside the recorder's preload (`hotframe-recorder.cjs`). When it
+// ends, `saveRecording` copies them into the folder the user keeps them in (the CLI's `--out`, the
+// editor's `hotframe.recordingsFolder` inside the workspace) under names that say what was run and
+// when, and the temporary folder is removed, whatever happened (a failed or stopped command too).
+//
+// The recorder's own frames are recognised in any profile by the preload's path: its file name in
+// a folder named as `mkdtemp` names ours. A user's file of the same name elsewhere is not ours.
+import { constants, copyFileSync, mkdirSync, realpathSync, rmSync } from 'node:fs';
+import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
+
+/** What the temporary folder's name starts with (`mkdtemp` adds six letters or digits). */
+export const RECORD_DIR_PREFIX = 'hotframe-record-';
+/** The preload's file name in that folder. */
+export const RECORDER_FILE = 'hotframe-recorder.cjs';
+
+/** The preload's path, as a frame's URL gives it (a path, or a file: URL; `/` or `\`), ends so. */
+const RECORDER_PATH = new RegExp(`(?:^|[\\\\/])${RECORD_DIR_PREFIX}[A-Za-z0-9]{6}[\\\\/]${RECORDER_FILE.replace('.', '\\.')}$`);
+
+/** Whether a frame's script is Hotframe's recorder preload (not the user's code). */
+export function isRecorderScript(url: string): boolean {
+  return url.endsWith(RECORDER_FILE) && RECORDER_PATH.test(url);
+}
+
+/** The default of `hotframe.recordingsFolder`, relative to the workspace folder. */
+export const DEFAULT_RECORDINGS_FOLDER = 'profiles';
+
+/**
+ * The folder the editor saves recordings in: `setting` relative to `workspace`, which it must stay
+ * inside (no absolute path, no `..`, no symbolic link leading out once created). An error says
+ * why in one line, naming the setting.
+ */
+export function recordingsFolderIn(workspace: string, setting: string | undefined): { dir: string } | { error: string } {
+  const value = (setting ?? '').trim() || DEFAULT_RECORDINGS_FOLDER;
+  const invalid = (why: string): { error: string } => ({ error: `hotframe.recordingsFolder ${JSON.stringify(value)} ${why}; it must be a folder inside the workspace, such as "profiles"` });
+  if (isAbsolute(value) || /^[A-Za-z]:/.test(value) || value.startsWith('\\') || value.startsWith('~')) return invalid('is not relative to the workspace');
+  if (value.split(/[\\/]/).some((part) => part === '..')) return invalid('leads out of the workspace (..)');
+  if ([...value].some((c) => c.charCodeAt(0) < 0x20)) return invalid('holds a control character');
+  const dir = resolve(workspace, value);
+  const inside = (root: string, path: string): boolean => {
+    const rel = relative(root, path);
+    return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+  };
+  if (!inside(resolve(workspace), dir)) return invalid('leads out of the workspace');
+  return { dir };
+}
+
+/** Creates the folder and checks that, links resolved, it is still inside the workspace. */
+function createInside(workspace: string | undefined, dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  if (workspace === undefined) return;
+  const root = realpathSync(workspace);
+  const real = realpathSync(dir);
+  const rel = relative(root, real);
+  if (rel.startsWith('..') || isAbsolute(rel)) throw new Error(`${dir} leads out of the workspace (a symbolic link to ${real})`);
+}
+
+/** Characters kept in a file name made of a command; the others become `-`. */
+const UNSAFE = /[^A-Za-z0-9._-]+/g;
+const MAX_NAME_CHARS = 60;
+
+/**
+ * What a command looks like in a file name: each word's last path segment, joined by `-`, with
+ * anything but letters, digits, `.`, `_` and `-` replaced (`npm run start` → `npm-run-start`,
+ * `node /srv/app/server.js --port 3000` → `node-server.js--port-3000`), never hidden, never empty.
+ */
+export function commandSlug(argv: readonly string[]): string {
+  const words = argv.map((word) => word.split(/[\\/]/).filter((part) => part.length > 0).pop() ?? '');
+  const slug = words
+    .join('-')
+    .replace(UNSAFE, '-')
+    .replace(/-{2,}/g, '-')
+    .slice(0, MAX_NAME_CHARS)
+    .replace(/^[-.]+|[-.]+$/g, '');
+  return slug.length > 0 ? slug : 'recording';
+}
+
+/** `20261128-023226`: when the recording started, local time, as Node's own profile names. */
+export function recordingStamp(startedAt: number): string {
+  const at = new Date(startedAt);
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  return `${at.getFullYear()}${pad(at.getMonth() + 1)}${pad(at.getDate())}-${pad(at.getHours())}${pad(at.getMinutes())}${pad(at.getSeconds())}`;
+}
+
+/**
+ * The saved name of one recorded file: the command, the start time, then the recorder's own
+ * process and thread ids (`CPU.20261128.023226.<pid>.<thread>.001.cpuprofile`), so that the
+ * profiles of one run sort together and say which process each was.
+ */
+export function recordingFileName(argv: readonly string[], startedAt: number, recordedName: string): string {
+  const ids = /\.(\d+)\.(\d+)\.\d+(\.[a-z]+)$/.exec(recordedName);
+  const extension = ids?.[3] ?? (/\.[a-z]+$/.exec(recordedName)?.[0] ?? '');
+  const process = ids === null ? '' : `-pid${ids[1]}${ids[2] === '0' ? '' : `-thread${ids[2]}`}`;
+  return `${commandSlug(argv)}-${recordingStamp(startedAt)}${process}${extension}`;
+}
+
+/**
+ * Copies each profile into `outDir` (created) under `recordingFileName`, never over an existing
+ * file (`-2`, `-3`… are added), and returns the new paths in the same order. `workspace`, when
+ * given, is the folder `outDir` must stay inside once links are resolved.
+ */
+export function saveRecording(paths: readonly string[], outDir: string, argv: readonly string[], startedAt: number, workspace?: string): string[] {
+  createInside(workspace, outDir);
+  return paths.map((path) => {
+    const name = recordingFileName(argv, startedAt, basename(path));
+    const dot = name.search(/(\.[a-z]+)$/);
+    const [stem, extension] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
+    for (let n = 1; ; n++) {
+      const target = join(outDir, n === 1 ? name : `${stem}-${n}${extension}`);
+      try {
+        copyFileSync(path, target, constants.COPYFILE_EXCL);
+        return target;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || n >= 1000) throw error;
+      }
+    }
+  });
+}
+
+/** Removes a recording's temporary folder (only one of ours: named so, directly in a folder). */
+export function removeRecordingDir(dir: string): void {
+  if (!basename(dir).startsWith(RECORD_DIR_PREFIX) || dir.endsWith(sep)) return;
+  rmSync(dir, { recursive: true, force: true });
+}
