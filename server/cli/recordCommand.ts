@@ -7,7 +7,7 @@ import { basename, resolve } from 'node:path';
 
 import { formatBytes, formatMs } from '../shared/format';
 import { PROFILE_KINDS, startRecording, type ProfileKindName, type RecordedProfile } from '../shared/recordProfile';
-import { removeRecordingDir, saveRecording } from '../shared/recordingFiles';
+import { keepRecording } from '../shared/recordingFiles';
 import { InputError } from '../shared/errors';
 import { flagValue, parseCommandArgs } from './args';
 import { commandHelp, optionNames } from './commandSpecs';
@@ -59,21 +59,17 @@ export async function runRecord(argv: string[]): Promise<number> {
     process.off('SIGTERM', forward);
   }
   const ended = result.signal !== null ? `was ended by ${result.signal}` : `exited with code ${result.code}`;
-  let saved: RecordedProfile[];
-  try {
-    if (result.profiles.length === 0) {
-      throw new InputError(`record: the command ${ended} and no Node process wrote a ${kind.label} (is it a Node program, and did it exit rather than get killed?)`);
-    }
-    let paths: string[];
-    try {
-      paths = saveRecording(result.profiles.map((profile) => profile.path), out, command, recording.startedAt);
-    } catch (error) {
-      throw new InputError(`record: cannot save the profiles in ${out}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-    }
-    saved = result.profiles.map((profile, i) => ({ ...profile, path: paths[i] }));
-  } finally {
-    removeRecordingDir(result.dir);
+  if (result.profiles.length === 0) {
+    keepRecording(result.dir, [], { outDir: out, argv: command, startedAt: recording.startedAt });
+    throw new InputError(`record: the command ${ended} and no Node process wrote a ${kind.label} (is it a Node program, and did it exit rather than get killed?)`);
   }
+  let paths: string[];
+  try {
+    paths = keepRecording(result.dir, result.profiles.map((profile) => profile.path), { outDir: out, argv: command, startedAt: recording.startedAt });
+  } catch (error) {
+    throw new InputError(`record: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const saved = result.profiles.map((profile, i): RecordedProfile => ({ ...profile, path: paths[i] }));
   const busiest = saved[0];
   process.stderr.write(`hotframe: the command ${ended}; ${saved.length} ${kind.label}${saved.length === 1 ? '' : 's'} in ${displayPath(cwd, out) || '.'}:\n`);
   for (const profile of saved) process.stderr.write(`  ${displayPath(cwd, profile.path)} (${weightText(profile, kindName)})${profile === busiest ? ' <- the busiest, reported below' : ''}\n`);

@@ -8,8 +8,8 @@
 //
 // The recorder's own frames are recognised in any profile by the preload's path: its file name in
 // a folder named as `mkdtemp` names ours. A user's file of the same name elsewhere is not ours.
-import { constants, copyFileSync, mkdirSync, realpathSync, rmSync } from 'node:fs';
-import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { constants, copyFileSync, existsSync, mkdirSync, realpathSync, rmSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 /** What the temporary folder's name starts with (`mkdtemp` adds six letters or digits). */
 export const RECORD_DIR_PREFIX = 'hotframe-record-';
@@ -47,14 +47,26 @@ export function recordingsFolderIn(workspace: string, setting: string | undefine
   return { dir };
 }
 
-/** Creates the folder and checks that, links resolved, it is still inside the workspace. */
+/**
+ * Creates the folder, checking first that what exists of it (links resolved) is inside the
+ * workspace, so that nothing is created through a link that leads out, and after, the folder itself.
+ */
 function createInside(workspace: string | undefined, dir: string): void {
-  mkdirSync(dir, { recursive: true });
-  if (workspace === undefined) return;
+  if (workspace === undefined) {
+    mkdirSync(dir, { recursive: true });
+    return;
+  }
   const root = realpathSync(workspace);
-  const real = realpathSync(dir);
-  const rel = relative(root, real);
-  if (rel.startsWith('..') || isAbsolute(rel)) throw new Error(`${dir} leads out of the workspace (a symbolic link to ${real})`);
+  const check = (path: string): void => {
+    const real = realpathSync(path);
+    const rel = relative(root, real);
+    if (rel.startsWith('..') || isAbsolute(rel)) throw new Error(`${dir} leads out of the workspace (a symbolic link to ${real})`);
+  };
+  let existing = resolve(dir);
+  while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
+  check(existing);
+  mkdirSync(dir, { recursive: true });
+  check(dir);
 }
 
 /** Characters kept in a file name made of a command; the others become `-`. */
@@ -123,4 +135,34 @@ export function saveRecording(paths: readonly string[], outDir: string, argv: re
 export function removeRecordingDir(dir: string): void {
   if (!basename(dir).startsWith(RECORD_DIR_PREFIX) || dir.endsWith(sep)) return;
   rmSync(dir, { recursive: true, force: true });
+}
+
+/** Where a finished recording is kept: the folder, what was run and when, and the workspace it must stay in. */
+export interface KeepTarget {
+  outDir: string;
+  argv: readonly string[];
+  startedAt: number;
+  workspace?: string;
+}
+
+/**
+ * Saves a finished recording's profiles (`paths`, in `dir`) into the target and removes `dir`.
+ * Nothing recorded: `dir` is removed and the answer is empty. Saving failed (a folder that cannot
+ * be written, a link out of the workspace): the error says why and where the profiles still are,
+ * since removing them would lose the recording.
+ */
+export function keepRecording(dir: string, paths: readonly string[], target: KeepTarget): string[] {
+  if (paths.length === 0) {
+    removeRecordingDir(dir);
+    return [];
+  }
+  let saved: string[];
+  try {
+    saved = saveRecording(paths, target.outDir, target.argv, target.startedAt, target.workspace);
+  } catch (error) {
+    const why = error instanceof Error ? ((error as NodeJS.ErrnoException).code ?? error.message) : String(error);
+    throw new Error(`cannot save the profiles in ${target.outDir} (${why}); they are still in ${dir}`);
+  }
+  removeRecordingDir(dir);
+  return saved;
 }
