@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { processThreadOf } from '../profile/model/mergeProfiles';
 import { commandSlug, keepRecording, RECORD_DIR_PREFIX, recordingFileName, recordingsFolderIn } from './recordingFiles';
 
 describe('recordingsFolderIn (hotframe.recordingsFolder)', () => {
@@ -38,8 +39,11 @@ describe('recording file names', () => {
 
   it('say when it started and which process (and thread) each profile is', () => {
     const at = new Date(2026, 10, 28, 2, 32, 26).getTime();
-    assert.equal(recordingFileName(['npm', 'start'], at, 'CPU.20261128.023226.4242.0.001.cpuprofile'), 'npm-start-20261128-023226-pid4242.cpuprofile');
-    assert.equal(recordingFileName(['node', 'a.js'], at, 'Heap.20261128.023226.7.3.001.heapprofile'), 'node-a.js-20261128-023226-pid7-thread3.heapprofile');
+    assert.equal(recordingFileName(['npm', 'start'], at, 'CPU.20261128.023226.4242.0.001.cpuprofile'), 'npm-start.20261128.023226.4242.0.001.cpuprofile');
+    assert.equal(recordingFileName(['node', 'a.js'], at, 'Heap.20261128.023226.7.3.001.heapprofile', 2), 'node-a.js.20261128.023226.7.3.002.heapprofile');
+    // hotframe profile FOLDER reads the process and thread of each.
+    assert.equal(processThreadOf(recordingFileName(['node', 'a.js'], at, 'Heap.20261128.023226.7.3.001.heapprofile')), '7:3');
+    assert.equal(recordingFileName(['node'], at, 'other.cpuprofile'), 'node.20261128.023226.0.0.001.cpuprofile');
   });
 });
 
@@ -66,12 +70,12 @@ describe('keepRecording', () => {
     const first = recorded();
     const target = { outDir, argv: ['node', 'server.js'], startedAt: new Date(2026, 10, 28, 2, 32, 26).getTime(), workspace };
     const saved = keepRecording(first.dir, first.paths, target);
-    assert.deepEqual(saved, [join(outDir, 'node-server.js-20261128-023226-pid11.cpuprofile'), join(outDir, 'node-server.js-20261128-023226-pid12.cpuprofile')]);
+    assert.deepEqual(saved, [join(outDir, 'node-server.js.20261128.023226.11.0.001.cpuprofile'), join(outDir, 'node-server.js.20261128.023227.12.0.001.cpuprofile')]);
     assert.equal(readFileSync(saved[1], 'utf8'), '{"n":1}');
     assert.equal(existsSync(first.dir), false);
     const second = recorded();
     const again = keepRecording(second.dir, second.paths, target);
-    assert.deepEqual(again, saved.map((path) => path.replace('.cpuprofile', '-2.cpuprofile')));
+    assert.deepEqual(again, saved.map((path) => path.replace('.001.cpuprofile', '.002.cpuprofile')));
     assert.equal(readdirSync(outDir).length, 4);
   });
 

@@ -89,43 +89,47 @@ export function commandSlug(argv: readonly string[]): string {
   return slug.length > 0 ? slug : 'recording';
 }
 
-/** `20261128-023226`: when the recording started, local time, as Node's own profile names. */
-export function recordingStamp(startedAt: number): string {
-  const at = new Date(startedAt);
+/** `20261128.023226`: a time as Node's own profile names write it (local time). */
+export function recordingStamp(at: number): string {
+  const date = new Date(at);
   const pad = (n: number): string => String(n).padStart(2, '0');
-  return `${at.getFullYear()}${pad(at.getMonth() + 1)}${pad(at.getDate())}-${pad(at.getHours())}${pad(at.getMinutes())}${pad(at.getSeconds())}`;
+  return `${date.getFullYear()}${pad(date.getMonth() + 1)}${pad(date.getDate())}.${pad(date.getHours())}${pad(date.getMinutes())}${pad(date.getSeconds())}`;
 }
 
+/** A name as the preload (and `node --cpu-prof`) writes it: kind, date, time, pid, thread, sequence. */
+const RECORDED_NAME = /^(?:CPU|Heap)\.(\d{8}\.\d{6}\.\d+\.\d+)\.(\d+)(\.(?:cpuprofile|heapprofile))$/;
+
 /**
- * The saved name of one recorded file: the command, the start time, then the recorder's own
- * process and thread ids (`CPU.20261128.023226.<pid>.<thread>.001.cpuprofile`), so that the
- * profiles of one run sort together and say which process each was.
+ * The saved name of one recorded file: the command in place of Node's `CPU`/`Heap`, then the
+ * rest of the name as recorded (when its process started, its pid and thread, a sequence number),
+ * `npm-run-start.20261128.023226.4242.0.001.cpuprofile`: the profiles of one run sort together,
+ * say which process each was, and `hotframe profile FOLDER` still reads their pid and thread.
+ * `sequence` > 1 gives another name when the first is taken.
  */
-export function recordingFileName(argv: readonly string[], startedAt: number, recordedName: string): string {
-  const ids = /\.(\d+)\.(\d+)\.\d+(\.[a-z]+)$/.exec(recordedName);
-  const extension = ids?.[3] ?? (/\.[a-z]+$/.exec(recordedName)?.[0] ?? '');
-  const process = ids === null ? '' : `-pid${ids[1]}${ids[2] === '0' ? '' : `-thread${ids[2]}`}`;
-  return `${commandSlug(argv)}-${recordingStamp(startedAt)}${process}${extension}`;
+export function recordingFileName(argv: readonly string[], startedAt: number, recordedName: string, sequence = 1): string {
+  const recorded = RECORDED_NAME.exec(recordedName);
+  const slug = commandSlug(argv);
+  const seq = (first: number): string => String(first + sequence - 1).padStart(3, '0');
+  if (recorded !== null) return `${slug}.${recorded[1]}.${seq(Number(recorded[2]))}${recorded[3]}`;
+  const extension = /\.[a-z]+$/.exec(recordedName)?.[0] ?? '';
+  return `${slug}.${recordingStamp(startedAt)}.0.0.${seq(1)}${extension}`;
 }
 
 /**
  * Copies each profile into `outDir` (created) under `recordingFileName`, never over an existing
- * file (`-2`, `-3`… are added), and returns the new paths in the same order. `workspace`, when
- * given, is the folder `outDir` must stay inside once links are resolved.
+ * file (the sequence number goes up), and returns the new paths in the same order. `workspace`,
+ * when given, is the folder `outDir` must stay inside once links are resolved.
  */
 export function saveRecording(paths: readonly string[], outDir: string, argv: readonly string[], startedAt: number, workspace?: string): string[] {
   createInside(workspace, outDir);
   return paths.map((path) => {
-    const name = recordingFileName(argv, startedAt, basename(path));
-    const dot = name.search(/(\.[a-z]+)$/);
-    const [stem, extension] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
-    for (let n = 1; ; n++) {
-      const target = join(outDir, n === 1 ? name : `${stem}-${n}${extension}`);
+    for (let sequence = 1; ; sequence++) {
+      const target = join(outDir, recordingFileName(argv, startedAt, basename(path), sequence));
       try {
         copyFileSync(path, target, constants.COPYFILE_EXCL);
         return target;
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || n >= 1000) throw error;
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || sequence >= 999) throw error;
       }
     }
   });
