@@ -97,7 +97,7 @@ describe('hotframe record', () => {
     assert.equal(ok.status, 0, ok.stderr);
     const written = readdirSync(join(dir, 'p')).sort();
     assert.equal(written.length, 2, written.join(', '));
-    for (const name of written) assert.match(name, /^node-work\.js-\d{8}-\d{6}-pid\d+\.cpuprofile$/);
+    for (const name of written) assert.match(name, /^node-work\.js\.\d{8}\.\d{6}\.\d+\.0\.001\.cpuprofile$/);
     assert.deepEqual(leftovers(), [], 'after a recording');
     // The report shows none of the recorder's own frames.
     const report = JSON.parse(ok.stdout) as ProfileReport;
