@@ -83,8 +83,8 @@ const MAY_IMPORT = {
     why: 'the ESLint plugin never imports server/lsp/, server/cli/ or the protocol',
   },
   client: {
-    may: [PROTOCOL, 'server/shared/format', 'server/shared/html', 'server/shared/recordProfile'],
-    why: 'client/ imports from server/ only the protocol and server/shared/{format,html,recordProfile}',
+    may: [PROTOCOL, 'server/shared/format', 'server/shared/html', 'server/shared/recordProfile', 'server/shared/recordingFiles'],
+    why: 'client/ imports from server/ only the protocol and server/shared/{format,html,recordProfile,recordingFiles}',
   },
   webview: {
     may: [PROTOCOL, 'server/shared/format', 'server/shared/html'],

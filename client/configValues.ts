@@ -2,6 +2,7 @@
 // are unit-tested). client/config.ts is the one place that asks VS Code for them; the server
 // reads the rule levels and the hot threshold itself (server/lsp/settings.ts).
 import type { PathMapping } from '../server/protocol/wire';
+import { DEFAULT_RECORDINGS_FOLDER } from '../server/shared/recordingFiles';
 
 export const SECTION = 'hotframe';
 
@@ -12,6 +13,8 @@ export interface ClientConfig {
   hotThresholdPercent: number;
   /** `hotframe.pathMappings`: sent with every profile load; their targets may be opened from the flame graph. */
   pathMappings: PathMapping[];
+  /** `hotframe.recordingsFolder`: where Record Profile saves, relative to the workspace folder (checked when used: recordingsFolderIn). */
+  recordingsFolder: string;
 }
 
 /** package.json's default; the server's is the same (DEFAULT_SETTINGS, checked by test/unit/settingsSchema.test.ts). */
@@ -27,10 +30,12 @@ function isPathMapping(value: unknown): value is PathMapping {
 export function parseClientConfig(get: (key: string) => unknown): ClientConfig {
   const threshold = get('hotThresholdPercent');
   const mappings = get('pathMappings');
+  const recordings = get('recordingsFolder');
   return {
     heatEnabled: get('heat.enabled') !== false,
     hotThresholdPercent: typeof threshold === 'number' && Number.isFinite(threshold) && threshold >= 0 && threshold <= 100 ? threshold : DEFAULT_HOT_THRESHOLD_PERCENT,
     // A malformed entry in settings.json is skipped rather than sent to the server.
     pathMappings: Array.isArray(mappings) ? mappings.filter(isPathMapping).map(({ from, to }) => ({ from, to })) : [],
+    recordingsFolder: typeof recordings === 'string' && recordings.trim().length > 0 ? recordings : DEFAULT_RECORDINGS_FOLDER,
   };
 }

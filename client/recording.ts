@@ -1,6 +1,8 @@
 // "Hotframe: Record CPU Profile…": pick an npm script or type a command, run it with the
 // profiler in every Node process it starts (server/shared/recordProfile.ts), show a Stop button
-// with the elapsed time, and open the profile when the command ends.
+// with the elapsed time, and when the command ends save the profiles in the workspace
+// (`hotframe.recordingsFolder`, default profiles/; server/shared/recordingFiles.ts) and open the
+// busiest.
 //
 // A typed command runs as a program and its arguments, not through a shell: `FOO=1 node x.js`
 // sets FOO, quotes group words, and shell syntax (pipes, `&&`, `$(…)`) is refused with a hint to
@@ -10,6 +12,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { formatMs } from '../server/shared/format';
 import { parseCommandLine, PROFILE_KINDS, startRecording, type ProfileKindName, type Recording, type RecordingResult } from '../server/shared/recordProfile';
+import { keepRecording, recordingsFolderIn, type KeepTarget } from '../server/shared/recordingFiles';
+import { readConfig } from './config';
 import type { HotframeContext } from './ctx';
 import { cpuDescription, howItEnded, recordingStatus, stoppingStatus } from './presentation/recording';
 import { noLinks } from './presentation/plainText';
@@ -93,7 +97,15 @@ export class ProfileRecorder implements vscode.Disposable {
     this.kind = kind;
     const what = await this.ask();
     if (what === null) return null;
-    return this.run(what.argv, what.cwd, what.env, what.label);
+    // Where the profiles will be saved, checked before anything runs.
+    const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(what.cwd));
+    const workspace = folder?.uri.fsPath ?? what.cwd;
+    const out = recordingsFolderIn(workspace, readConfig(folder?.uri).recordingsFolder);
+    if ('error' in out) {
+      this.ctx.showError(`Hotframe: cannot record: ${out.error}`);
+      return null;
+    }
+    return this.run(what.argv, what.cwd, what.env, what.label, { outDir: out.dir, argv: what.argv, startedAt: Date.now(), workspace });
   }
 
   stop(): void {
@@ -123,7 +135,7 @@ export class ProfileRecorder implements vscode.Disposable {
     return { argv: parsed.argv, cwd: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd(), env: parsed.env, label: line };
   }
 
-  private async run(argv: string[], cwd: string, env: Record<string, string>, label: string): Promise<RecordingResult | null> {
+  private async run(argv: string[], cwd: string, env: Record<string, string>, label: string, target: KeepTarget): Promise<RecordingResult | null> {
     const output = this.ctx.output;
     let recording: Recording;
     try {
@@ -132,7 +144,7 @@ export class ProfileRecorder implements vscode.Disposable {
       this.ctx.showError(`Hotframe: cannot record: ${error instanceof Error ? error.message : String(error)}`);
       return null;
     }
-    output.appendLine(`[record] ${label} (in ${cwd}; profiles go to ${recording.dir})`);
+    output.appendLine(`[record] ${label} (in ${cwd}; profiles will be saved in ${target.outDir})`);
     const tick = (): void => {
       if (this.current) this.item.text = recordingStatus(Date.now() - recording.startedAt);
     };
@@ -153,7 +165,15 @@ export class ProfileRecorder implements vscode.Disposable {
       void vscode.commands.executeCommand('setContext', 'hotframe.recording', false);
     }
     const ended = howItEnded(result);
-    output.appendLine(`[record] ${label} ${ended}; ${result.profiles.length} profile(s) in ${result.dir}`);
+    // Saved in the workspace under the command's name and start time; the temporary folder goes.
+    try {
+      const saved = keepRecording(result.dir, result.profiles.map((p) => p.path), { ...target, startedAt: recording.startedAt });
+      result = { ...result, dir: target.outDir, profiles: result.profiles.map((p, i) => ({ ...p, path: saved[i] })) };
+    } catch (error) {
+      this.ctx.showError(`Hotframe: ${label} ${ended}, but ${error instanceof Error ? error.message : String(error)}`);
+      return result;
+    }
+    output.appendLine(`[record] ${label} ${ended}; ${result.profiles.length} profile(s) saved in ${result.dir}`);
     if (result.profiles.length === 0) {
       this.ctx.showError(`Hotframe: ${label} ${ended} and no Node process wrote a ${PROFILE_KINDS[this.kind].label}`);
       return result;

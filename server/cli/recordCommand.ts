@@ -1,12 +1,13 @@
 // `hotframe record [--out DIR] [--root DIR] [--top N] [--format text|json] [--kind cpu|allocation] -- <command> [args..]`
 // Runs the command with --cpu-prof in NODE_OPTIONS (every Node process it starts is recorded),
 // waits for it to end (Ctrl+C stops it: the terminal signals the command with us), copies the
-// profiles into --out and prints the report of the busiest one.
-import { copyFileSync, mkdirSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+// profiles into --out (named by the command and its start time) and prints the report of the
+// busiest one. The temporary folder they were written to is removed, whatever happened.
+import { basename, resolve } from 'node:path';
 
 import { formatBytes, formatMs } from '../shared/format';
 import { PROFILE_KINDS, startRecording, type ProfileKindName, type RecordedProfile } from '../shared/recordProfile';
+import { keepRecording } from '../shared/recordingFiles';
 import { InputError } from '../shared/errors';
 import { flagValue, parseCommandArgs } from './args';
 import { commandHelp, optionNames } from './commandSpecs';
@@ -59,14 +60,16 @@ export async function runRecord(argv: string[]): Promise<number> {
   }
   const ended = result.signal !== null ? `was ended by ${result.signal}` : `exited with code ${result.code}`;
   if (result.profiles.length === 0) {
+    keepRecording(result.dir, [], { outDir: out, argv: command, startedAt: recording.startedAt });
     throw new InputError(`record: the command ${ended} and no Node process wrote a ${kind.label} (is it a Node program, and did it exit rather than get killed?)`);
   }
-  mkdirSync(out, { recursive: true });
-  const saved = result.profiles.map((profile) => {
-    const target = join(out, basename(profile.path));
-    copyFileSync(profile.path, target);
-    return { ...profile, path: target };
-  });
+  let paths: string[];
+  try {
+    paths = keepRecording(result.dir, result.profiles.map((profile) => profile.path), { outDir: out, argv: command, startedAt: recording.startedAt });
+  } catch (error) {
+    throw new InputError(`record: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const saved = result.profiles.map((profile, i): RecordedProfile => ({ ...profile, path: paths[i] }));
   const busiest = saved[0];
   process.stderr.write(`hotframe: the command ${ended}; ${saved.length} ${kind.label}${saved.length === 1 ? '' : 's'} in ${displayPath(cwd, out) || '.'}:\n`);
   for (const profile of saved) process.stderr.write(`  ${displayPath(cwd, profile.path)} (${weightText(profile, kindName)})${profile === busiest ? ' <- the busiest, reported below' : ''}\n`);

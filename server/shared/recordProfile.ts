@@ -18,6 +18,7 @@ import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readGuardedText } from './guardedRead';
+import { RECORD_DIR_PREFIX, RECORDER_FILE, removeRecordingDir } from './recordingFiles';
 
 export interface ProfileKind {
   /** Shown to people: "CPU profile". */
@@ -257,26 +258,35 @@ export function startRecording(options: RecordOptions): Recording {
   const kindName = options.kind ?? 'cpu';
   const kind: ProfileKind = PROFILE_KINDS[kindName];
   // A fresh folder: whatever profiles it holds afterwards are this run's.
-  const dir = mkdtempSync(join(tmpdir(), 'hotframe-record-'));
-  const preload = join(dir, 'hotframe-recorder.cjs');
-  writeFileSync(preload, preloadSource(kind));
+  const dir = mkdtempSync(join(tmpdir(), RECORD_DIR_PREFIX));
+  const preload = join(dir, RECORDER_FILE);
   const nodeOptions = [process.env.NODE_OPTIONS ?? '', `--require=${nodeOptionValue(preload)}`].filter((s) => s.length > 0).join(' ');
   const ownGroup = options.stdio === 'pipe';
-  const child = spawn(options.command[0], options.command.slice(1), {
-    cwd: options.cwd,
-    env: { ...process.env, ...options.env, NODE_OPTIONS: nodeOptions, [DIR_VARIABLE]: dir },
-    stdio: options.stdio === 'inherit' ? 'inherit' : ['ignore', 'pipe', 'pipe'],
-    // Its own process group, so a stop reaches every process it started (not needed with a
-    // terminal: Ctrl+C already signals the whole foreground group).
-    detached: ownGroup,
-    shell: false,
-    windowsHide: true,
-  });
+  let child: ChildProcess;
+  try {
+    writeFileSync(preload, preloadSource(kind));
+    child = spawn(options.command[0], options.command.slice(1), {
+      cwd: options.cwd,
+      env: { ...process.env, ...options.env, NODE_OPTIONS: nodeOptions, [DIR_VARIABLE]: dir },
+      stdio: options.stdio === 'inherit' ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+      // Its own process group, so a stop reaches every process it started (not needed with a
+      // terminal: Ctrl+C already signals the whole foreground group).
+      detached: ownGroup,
+      shell: false,
+      windowsHide: true,
+    });
+  } catch (error) {
+    // Nothing ran: nothing of the temporary folder is kept.
+    removeRecordingDir(dir);
+    throw error;
+  }
   for (const stream of [child.stdout, child.stderr]) stream?.on('data', (chunk: Buffer) => options.onOutput?.(chunk.toString('utf8')));
   const timers: NodeJS.Timeout[] = [];
   const done = new Promise<RecordingResult>((resolve, reject) => {
     child.once('error', (error) => {
       timers.forEach(clearTimeout);
+      // The command could not start (a missing program): nothing of the temporary folder is kept.
+      removeRecordingDir(dir);
       reject(new Error(`cannot run ${options.command[0]}: ${(error as NodeJS.ErrnoException).code ?? error.message}`));
     });
     child.once('close', (code, signal) => {

@@ -85,4 +85,33 @@ describe('hotframe record', () => {
     assert.equal(notFound.status, 2);
     assert.match(notFound.stderr, /cannot run no-such-program-hotframe: ENOENT/);
   });
+
+  it('saves the profiles named by the command and time, and leaves no temporary folder, whatever happened (issue 24)', async () => {
+    const { cli } = await bundles();
+    const dir = project();
+    // The recorder's temporary folders go to TMPDIR: a fresh one, so nothing else writes there.
+    const tmp = mkdtempSync(join(tmpdir(), 'hotframe-tmp-'));
+    const env = { ...process.env, TMPDIR: tmp };
+    const leftovers = (): string[] => readdirSync(tmp).filter((name) => name.startsWith('hotframe-record-'));
+    const ok = spawnSync(process.execPath, [cli, 'record', '--out', 'p', '--format', 'json', '--', process.execPath, 'work.js'], { cwd: dir, encoding: 'utf8', env });
+    assert.equal(ok.status, 0, ok.stderr);
+    const written = readdirSync(join(dir, 'p')).sort();
+    assert.equal(written.length, 2, written.join(', '));
+    for (const name of written) assert.match(name, /^node-work\.js\.\d{8}\.\d{6}\.\d+\.0\.001\.cpuprofile$/);
+    assert.deepEqual(leftovers(), [], 'after a recording');
+    // The report shows none of the recorder's own frames.
+    const report = JSON.parse(ok.stdout) as ProfileReport;
+    assert.ok(!report.functions.some((f) => f.file.includes('hotframe-recorder')), JSON.stringify(report.functions.map((f) => f.file)));
+    assert.ok(!report.unresolvedFiles.some((file) => file.includes('hotframe-recorder')), report.unresolvedFiles.join(', '));
+    // Recorded again in the same second: the second run's files are beside the first's, not over them.
+    const again = spawnSync(process.execPath, [cli, 'record', '--out', 'p', '--', process.execPath, 'work.js'], { cwd: dir, encoding: 'utf8', env });
+    assert.equal(again.status, 0, again.stderr);
+    assert.equal(readdirSync(join(dir, 'p')).length, 4);
+    // A command that writes no profile, one that cannot start, one stopped by a signal.
+    assert.equal(spawnSync(process.execPath, [cli, 'record', '--', 'sh', '-c', 'exit 3'], { cwd: dir, encoding: 'utf8', env }).status, 2);
+    assert.equal(spawnSync(process.execPath, [cli, 'record', '--', 'no-such-program-hotframe'], { cwd: dir, encoding: 'utf8', env }).status, 2);
+    const killed = spawnSync(process.execPath, [cli, 'record', '--out', 'k', '--', process.execPath, '-e', 'process.kill(process.pid, "SIGKILL")'], { cwd: dir, encoding: 'utf8', env });
+    assert.equal(killed.status, 2, killed.stderr);
+    assert.deepEqual(leftovers(), [], 'after the failures');
+  });
 });

@@ -132,6 +132,7 @@ describe('settings schema (package.json contributes.configuration)', () => {
       heatEnabled: properties['hotframe.heat.enabled']!.default,
       hotThresholdPercent: properties['hotframe.hotThresholdPercent']!.default,
       pathMappings: properties['hotframe.pathMappings']!.default,
+      recordingsFolder: properties['hotframe.recordingsFolder']!.default,
     });
   });
 
@@ -144,10 +145,11 @@ describe('client settings values (client/configValues.ts)', () => {
   const parse = (values: Record<string, unknown>) => parseClientConfig((key) => values[key]);
 
   it('reads heat.enabled, the hot threshold and the path mappings', () => {
-    assert.deepEqual(parse({ 'heat.enabled': false, hotThresholdPercent: 5, pathMappings: [{ from: '/usr/src/app', to: '/home/me/app' }] }), {
+    assert.deepEqual(parse({ 'heat.enabled': false, hotThresholdPercent: 5, pathMappings: [{ from: '/usr/src/app', to: '/home/me/app' }], recordingsFolder: 'out/profiles' }), {
       heatEnabled: false,
       hotThresholdPercent: 5,
       pathMappings: [{ from: '/usr/src/app', to: '/home/me/app' }],
+      recordingsFolder: 'out/profiles',
     });
   });
 
@@ -156,7 +158,9 @@ describe('client settings values (client/configValues.ts)', () => {
       heatEnabled: true,
       hotThresholdPercent: 1,
       pathMappings: [{ from: '/b', to: '/c' }],
+      recordingsFolder: 'profiles',
     });
+    assert.equal(parse({ recordingsFolder: 42 }).recordingsFolder, 'profiles');
     assert.equal(parse({ hotThresholdPercent: 101 }).hotThresholdPercent, 1);
     assert.equal(parse({ hotThresholdPercent: -1 }).hotThresholdPercent, 1);
     assert.deepEqual(parse({ pathMappings: { from: '/a', to: '/b' } }).pathMappings, []);

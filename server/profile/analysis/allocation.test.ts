@@ -448,7 +448,7 @@ describe('allocation profiles and pprof, recorded in this run', function () {
       assert.equal(run.error, undefined, `record did not finish: ${String(run.error)}; stderr: ${run.stderr}`);
       assert.equal(run.status, 0, run.stderr);
       assert.match(run.stderr, /exited with code 0; 1 allocation profile in p:/);
-      const written = readdirSync(join(project, 'p')).filter((name) => /^Heap\..*\.heapprofile$/.test(name));
+      const written = readdirSync(join(project, 'p')).filter((name) => /^node-allocate\.js-300\.\d{8}\.\d{6}\.\d+\.0\.001\.heapprofile$/.test(name));
       assert.equal(written.length, 1, readdirSync(join(project, 'p')).join(', '));
       const file = join(project, 'p', written[0]);
       assert.equal((JSON.parse(readFileSync(file, 'utf8')) as { $hotframe: { includeObjectsCollectedByMinorGC: boolean } }).$hotframe.includeObjectsCollectedByMinorGC, true);

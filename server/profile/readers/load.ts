@@ -21,6 +21,7 @@ import { scanTrace } from './scanTrace';
 import { MAX_JSON_BYTES, MAX_LOG_BYTES, MAX_LOG_LINE_CHARS, MAX_PPROF_BYTES, MAX_PROFILE_FILE_BYTES, MAX_STREAMED_JSON_BYTES } from './byteCaps';
 import { V8LogReader } from './readV8Log';
 import type { NormalizedProfile } from '../model/types';
+import { withoutRecorderFrames } from '../model/recorderFrames';
 
 export interface LoadOptions {
   signal?: AbortSignal;
@@ -52,7 +53,8 @@ export async function loadProfile(path: string, options: LoadOptions = {}): Prom
     throw asInputError(path, error);
   }
   try {
-    return await loadOpenProfile(file, options);
+    // Hotframe's own recorder is no part of the program it recorded: out of every view from here.
+    return withoutRecorderFrames(await loadOpenProfile(file, options));
   } finally {
     // A reader left early (an error, a cap) is stopped before the descriptor goes.
     for (const reader of file.readers) await reader.return(undefined);

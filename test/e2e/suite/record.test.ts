@@ -1,12 +1,13 @@
 // Hotframe: Record CPU Profile… on the demo service, under load, in the real editor: the npm
 // script runs with the recorder in NODE_OPTIONS (npm and the service are both Node processes),
 // the status bar shows the elapsed time and Stop, Stop signals the process group, and the
-// busiest profile (the service's) opens on the workspace's source.
+// busiest profile (the service's) opens on the workspace's source, saved in the workspace's profiles/.
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as http from 'node:http';
 import * as net from 'node:net';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as url from 'node:url';
 import * as vscode from 'vscode';
@@ -121,7 +122,22 @@ describe('recording a profile', () => {
     assert.ok(profiles.length >= 2, `profiles: ${profiles.join(', ')}`);
     const opened = state.profile!.path;
     assert.equal((await recordingState()).active, false);
-    assert.match(state.profile!.name, /^CPU\..*\.cpuprofile$/);
+    // Saved in the workspace (hotframe.recordingsFolder, default profiles/), named by the command
+    // and its start time; the temporary folder they were recorded into is gone (issue 24).
+    for (const saved of profiles) {
+      assert.equal(path.dirname(saved), path.join(demoRoot(), 'profiles'), saved);
+      assert.match(path.basename(saved), /^npm-run-start\.\d{8}\.\d{6}\.\d+\.0\.\d{3}\.cpuprofile$/);
+    }
+    assert.equal(state.profile!.name, path.basename(opened));
+    const pids = profiles.map((saved) => /\.(\d+)\.0\.\d{3}\.cpuprofile$/.exec(saved)![1]);
+    const leftovers = fs.readdirSync(os.tmpdir()).filter((name) => name.startsWith('hotframe-record-')).flatMap((name) => {
+      try {
+        return fs.readdirSync(path.join(os.tmpdir(), name)).filter((file) => pids.some((pid) => file.includes(`.${pid}.`)));
+      } catch {
+        return [];
+      }
+    });
+    assert.deepEqual(leftovers, [], 'the temporary copies of this recording are still there');
     assert.ok(state.profile!.samples > 100, `${state.profile!.samples} samples`);
     // The opened profile is the service's, recorded from the workspace's own files under load.
     const profile = JSON.parse(fs.readFileSync(opened, 'utf8')) as { nodes: { callFrame: { functionName: string; url: string } }[] };
