@@ -4,11 +4,14 @@
 // the line is the one call to the child's name in the caller's own body whose name can be bound
 // to the child (`fromSource`, see functionRanges.ts); a name called on several lines, or not at
 // all (a callback, a getter), gives no line. A callee inlined from another file without a frame
-// of its own (inlinedLines.ts) charges its ticks to the call that reached it.
+// of its own (inlinedLines.ts) charges its ticks to the call that reached it; so do a callee's
+// ticks that a .cpuprofile recorded as its caller's samples (inlined) and inlinedLines.ts moved to
+// the callee's frame: to the caller's call line of that callee, found from source.
 // A sample counts once per line even when the line's call recurses.
 import { percentOf } from '../../shared/format';
 import type { FunctionIndex, TreeShape } from './aggregate';
 import type { FunctionRanges } from './functionRanges';
+import type { InlinedCall } from './inlinedLines';
 import type { CallLine, LineTicks, NormalizedProfile } from '../model/types';
 
 /** Call lines shown: the most expensive ones. */
@@ -28,6 +31,8 @@ export interface CallLineInputs extends SourceInputs {
   shape: TreeShape;
   /** The line ticks after inlined lines were placed: those charged to a callee of another file carry its call line. */
   lineTicks?: readonly LineTicks[];
+  /** Ticks of a caller's node that ran an inlined callee's code, moved to the callee's frame (inlinedLines.ts). */
+  inlinedCalls?: readonly InlinedCall[];
   /** The profile's CPU time (idle excluded): the denominator of every percent. */
   cpuMs: number;
   /** Calls read from the source, when the caller already has them (one cache for call lines and insights). */
@@ -145,6 +150,16 @@ export function callLinesOf(inputs: CallLineInputs): CallLine[] {
     const list = inlined.get(tick.node) ?? [];
     list.push({ key: siteKey(caller, at, 'fromSource'), callee: tick.inlinedFrom.callee, samples: tick.samples, ms: tick.ms });
     inlined.set(tick.node, list);
+  }
+  for (const call of inputs.inlinedCalls ?? []) {
+    const caller = tree.func[call.caller];
+    const callee = tree.func[call.callee];
+    if (caller < 0 || callee < 0 || !isUserCaller(caller)) continue;
+    const at = source.callLineOf(caller, callee);
+    if (at === null) continue;
+    const list = inlined.get(call.caller) ?? [];
+    list.push({ key: siteKey(caller, at, 'fromSource'), callee: index.functions[index.canonicalOf[callee]].name, samples: call.samples, ms: call.ms });
+    inlined.set(call.caller, list);
   }
 
   // Depth-first, counting a subtree for a line only when no caller above it is on the same line.

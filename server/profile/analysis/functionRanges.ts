@@ -5,7 +5,7 @@
 // name's frame, or an import, is not). The one place call lines are read from source: call lines,
 // inlined lines and insights all ask here.
 import { builtinModules } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 
 import type * as t from '@babel/types';
 import { isFunction } from '@babel/types';
@@ -125,12 +125,57 @@ export class FunctionRanges {
    * name itself, then .js/.cjs/.mjs/.ts, then index.js), or null (bare, unreadable, outside the scope).
    */
   resolveModule(file: string, specifier: string): string | null {
-    if (!specifier.startsWith('./') && !specifier.startsWith('../')) return null;
-    const base = resolve(dirname(file), specifier);
+    if (!specifier.startsWith('./') && !specifier.startsWith('../')) return this.resolvePackage(file, specifier);
+    return this.fileOrIndex(resolve(dirname(file), specifier));
+  }
+
+  /** `base` as Node's resolution tries it: the name itself, then .js/.cjs/.mjs/.ts, then index.js; null when none is readable. */
+  private fileOrIndex(base: string): string | null {
     for (const candidate of [base, `${base}.js`, `${base}.cjs`, `${base}.mjs`, `${base}.ts`, join(base, 'index.js')]) {
       if (this.mayRead(candidate) && this.parsed(candidate) !== null) return candidate;
     }
     return null;
+  }
+
+  /**
+   * A package specifier (`lib`, `@scope/lib/sub`) from `file`: the nearest `node_modules/<name>`
+   * above it, its subpath or its package.json's `main` (kept inside the package folder), else its
+   * index.js. A library inlined into the user code that requires it is looked for there. No
+   * `exports` maps: a package that only has them is not followed (no call line, as before).
+   */
+  private resolvePackage(file: string, specifier: string): string | null {
+    if (isBuiltinSpecifier(specifier) || specifier.startsWith('/') || specifier.includes('\\')) return null;
+    const parts = specifier.split('/');
+    const nameParts = specifier.startsWith('@') ? 2 : 1;
+    if (parts.length < nameParts || parts.some((p) => p === '' || p === '.' || p === '..')) return null;
+    const name = parts.slice(0, nameParts).join('/');
+    const subpath = parts.slice(nameParts).join('/');
+    for (let dir = dirname(file); ; dir = dirname(dir)) {
+      const folder = join(dir, 'node_modules', name);
+      if (this.mayRead(join(folder, 'package.json')) || this.mayRead(join(folder, 'index.js'))) {
+        const found = subpath !== '' ? this.fileOrIndex(join(folder, subpath)) : this.packageMain(folder);
+        if (found !== null) return found;
+      }
+      if (dirname(dir) === dir) return null;
+    }
+  }
+
+  private packageMain(folder: string): string | null {
+    const manifest = this.mayRead(join(folder, 'package.json')) ? tryReadGuardedText(join(folder, 'package.json'), 1024 * 1024) : null;
+    let main: unknown;
+    try {
+      main = manifest === null ? undefined : (JSON.parse(manifest) as { main?: unknown }).main;
+    } catch {
+      main = undefined;
+    }
+    if (typeof main === 'string' && main !== '') {
+      const base = resolve(folder, main);
+      if (base.startsWith(`${folder}${sep}`)) {
+        const found = this.fileOrIndex(base);
+        if (found !== null) return found;
+      }
+    }
+    return this.fileOrIndex(join(folder, 'index'));
   }
 
   /** The innermost function of `file` declared as `name` whose lines hold `line`, or null. */

@@ -138,3 +138,89 @@ describe('inlined callees without a frame of their own', () => {
     assert.ok(report.warnings.some((w) => /line tick\(s\) of inlined code/.test(w)), report.warnings.join('\n'));
   });
 });
+
+// A handler whose two library callees TurboFan inlined (test/fixtures/workloads/inlinedHandler.js
+// calls fake-inline-lib's scramble on line 9 and fold on line 10), recorded here in both formats.
+// The raw log's inlining table charges the callees' time to those two call lines; a .cpuprofile
+// records it as the handler's own samples on the library's line numbers, and must charge it to
+// the same call lines, so that heat agrees between the two formats of one run.
+describe('inlined library callees: call lines agree between a .cpuprofile and a raw log of the same code', function () {
+  this.timeout(180_000);
+  const HANDLER = join(WORKLOADS, 'inlinedHandler.js');
+  const LIB_FILE = join(WORKLOADS, 'node_modules', 'fake-inline-lib', 'index.js');
+  /** The loop lines of scramble (11-15) and fold (17-21) in the library: outside handle (8-12). */
+  const SCRAMBLE_LOOP = 13;
+  const FOLD_LOOP = 19;
+  let dir = '';
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'hotframe-inlined-lib-'));
+    execFileSync(process.execPath, ['--cpu-prof', '--cpu-prof-dir', dir, HANDLER], { stdio: 'ignore' });
+    execFileSync(process.execPath, ['--prof', '--no-logfile-per-isolate', `--logfile=${join(dir, 'handler.v8.log')}`, HANDLER], { stdio: 'ignore' });
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** ms on handle's two call lines, and handle's total (its frames' samples, as the function table counts them). */
+  async function callLineFigures(file: string) {
+    const { report } = buildReport(await loadProfile(file), { root: WORKLOADS });
+    const onLine = (line: number) => report.callLines.find((c) => c.file === HANDLER && c.line === line && c.function === 'handle');
+    const handle = report.functions.find((f) => f.name === 'handle' && f.file === HANDLER);
+    return { scramble: onLine(9), fold: onLine(10), handleMs: handle?.totalMs ?? 0, report };
+  }
+
+  it('the .cpuprofile holds inlined ticks: handle samples on the library\'s lines', async () => {
+    const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+    assert.ok(file !== undefined);
+    const profile = await loadProfile(join(dir, file));
+    const onLib = profile.lineTicks.filter((t) => profile.functions[profile.tree.func[t.node]].name === 'handle' && (t.line === SCRAMBLE_LOOP || t.line === FOLD_LOOP));
+    assert.ok(onLib.reduce((s, t) => s + t.samples, 0) > 100, 'TurboFan inlined scramble and fold into handle');
+  });
+
+  it('charges the inlined time to the two call lines, each callee on its own line, in the shares the raw log gives', async () => {
+    const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile')) as string;
+    const cpu = await callLineFigures(join(dir, file));
+    const log = await callLineFigures(join(dir, 'handler.v8.log'));
+    for (const [name, figures] of [['cpuprofile', cpu], ['v8 log', log]] as const) {
+      assert.equal(figures.scramble?.calls?.[0]?.callee, 'scramble', `${name}: ${JSON.stringify(figures.scramble)}`);
+      assert.equal(figures.fold?.calls?.[0]?.callee, 'fold', `${name}: ${JSON.stringify(figures.fold)}`);
+      // The two callees are most of the handler's time, in either format.
+      const both = (figures.scramble?.ms ?? 0) + (figures.fold?.ms ?? 0);
+      assert.ok(both > figures.handleMs * 0.6, `${name}: call lines ${both} ms of handle's ${figures.handleMs} ms`);
+    }
+    // The same split between the two calls (two runs, so a tolerance): scramble's share of the pair.
+    const share = (f: typeof cpu) => (f.scramble?.ms ?? 0) / ((f.scramble?.ms ?? 0) + (f.fold?.ms ?? 0));
+    assert.ok(Math.abs(share(cpu) - share(log)) < 0.15, `scramble's share: cpuprofile ${share(cpu)}, log ${share(log)}`);
+    // And the heat: the callees' loop lines hold it in both formats, not the handler's lines.
+    for (const figures of [cpu, log]) {
+      const libHeat = figures.report.lines.filter((l) => l.file === LIB_FILE && (l.line === SCRAMBLE_LOOP || l.line === FOLD_LOOP)).reduce((s, l) => s + l.selfMs, 0);
+      assert.ok(libHeat > figures.handleMs * 0.6, `library loop heat ${libHeat} of ${figures.handleMs}`);
+    }
+  });
+
+  it('charges them to the call lines when the callees have no frame at all (inlined on every call), through the package require', async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'hotframe-inlined-lib-'));
+    try {
+      const url = pathToFileURL(HANDLER).href;
+      const frame = (functionName: string, lineNumber: number, columnNumber: number, file = url) => ({ functionName, scriptId: '81', url: file, lineNumber, columnNumber });
+      const profile = {
+        nodes: [
+          { id: 1, callFrame: frame('(root)', -1, -1, ''), children: [2] },
+          { id: 2, callFrame: frame('', 0, 0), children: [3] },
+          { id: 3, callFrame: frame('handle', 7, 15), positionTicks: [{ line: SCRAMBLE_LOOP, ticks: 60 }, { line: FOLD_LOOP, ticks: 30 }, { line: 11, ticks: 10 }] },
+        ],
+        startTime: 0,
+        endTime: 100_000,
+        samples: Array(100).fill(3),
+        timeDeltas: Array(100).fill(1000),
+      };
+      const file = join(tmp, 'handler.cpuprofile');
+      writeFileSync(file, JSON.stringify(profile));
+      const { report } = buildReport(await loadProfile(file), { root: WORKLOADS });
+      const at = (line: number) => report.callLines.find((c) => c.file === HANDLER && c.line === line);
+      assert.deepEqual([at(9)?.callee, at(9)?.samples, at(10)?.callee, at(10)?.samples], ['scramble', 60, 'fold', 30]);
+      assert.equal(report.lines.find((l) => l.file === LIB_FILE && l.line === SCRAMBLE_LOOP)?.selfSamples, 60);
+      assert.ok(!report.warnings.some((w) => /line tick\(s\) of inlined code/.test(w)), report.warnings.join('\n'));
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+});

@@ -6,7 +6,9 @@
 // node (or a function of the same file) whose range holds that line, else (user code) a function
 // of another file the caller calls by a `require`/`import`ed name (charged there and to the call's line);
 // only when none is found is it left off the line heat (it stays in the function's self time)
-// with a warning.
+// with a warning. Ticks moved to a callee's frame are also listed (`inlinedCalls`): they are
+// samples of the caller's node that ran the callee's code, so the call line that reaches that
+// callee is charged with them (callLines.ts), as a V8 log's inlining table charges them.
 import { FunctionRanges, type LineRange } from './functionRanges';
 import type { TreeShape } from './aggregate';
 import type { LineTicks, NormalizedProfile } from '../model/types';
@@ -17,6 +19,15 @@ export interface PlacedLines {
   moved: number;
   unplaced: number;
   unplacedMs: number;
+  /** Ticks moved from the node `caller` (the function TurboFan inlined into) to the frame `callee` of the function whose code they ran. */
+  inlinedCalls: InlinedCall[];
+}
+
+export interface InlinedCall {
+  caller: number;
+  callee: number;
+  samples: number;
+  ms: number;
 }
 
 /**
@@ -101,6 +112,7 @@ export function placeInlinedLines(profile: NormalizedProfile, shape: TreeShape, 
   };
 
   const out: LineTicks[] = [];
+  const inlinedCalls: InlinedCall[] = [];
   let moved = 0;
   let unplaced = 0;
   let unplacedMs = 0;
@@ -122,6 +134,7 @@ export function placeInlinedLines(profile: NormalizedProfile, shape: TreeShape, 
     const inlinedFrom = target >= 0 || functions[f].category !== 'user' ? null : otherFileCallee(f, tick.line);
     if (target >= 0) {
       out.push({ node: target, line: tick.line, samples: tick.samples, ms: tick.ms });
+      inlinedCalls.push({ caller: tick.node, callee: target, samples: tick.samples, ms: tick.ms });
       moved++;
     } else if (inlinedFrom !== null) {
       out.push({ ...tick, inlinedFrom });
@@ -131,5 +144,5 @@ export function placeInlinedLines(profile: NormalizedProfile, shape: TreeShape, 
       unplacedMs += tick.ms;
     }
   }
-  return { lineTicks: out, moved, unplaced, unplacedMs };
+  return { lineTicks: out, moved, unplaced, unplacedMs, inlinedCalls };
 }

@@ -13,7 +13,7 @@ import { DEFAULT_MIN_FRACTION, invertTree, mergeProfile, toFlameNodes, type Merg
 import { DEFERRED_WORK, findInsights, type SourceLineReader } from './insights';
 import { callLinesOf, sourceCalls } from './callLines';
 import { FunctionRanges } from './functionRanges';
-import { placeInlinedLines } from './inlinedLines';
+import { type InlinedCall, placeInlinedLines } from './inlinedLines';
 import { stallsOf, type StallSources } from './stallSites';
 import { DEFAULT_STALL_MS, type StallReport } from './stalls';
 import { asInputError, loadProfile, type LoadOptions } from '../readers/load';
@@ -273,6 +273,7 @@ export function buildReport(profile: NormalizedProfile, options: AnalysisOptions
   // A cpuprofile's inlined code carries the callee's line numbers: keep every line in its function.
   const inlineWarnings: string[] = [];
   let lineProfile = profile;
+  let inlinedCalls: InlinedCall[] = [];
   // Files a relative require leads to (a callee inlined from another file) are read only within the scope.
   const ranges = new FunctionRanges((file) => scope.allows(file));
   const localFileOf = (f: number): string => {
@@ -283,6 +284,7 @@ export function buildReport(profile: NormalizedProfile, options: AnalysisOptions
   if (profile.format === 'cpuprofile') {
     const placed = placeInlinedLines(profile, shape, localFileOf, ranges);
     lineProfile = { ...profile, lineTicks: placed.lineTicks };
+    inlinedCalls = placed.inlinedCalls;
     if (placed.unplaced > 0) {
       inlineWarnings.push(`${placed.unplaced} line tick(s) of inlined code (${formatMs(placed.unplacedMs)}) name lines outside their function and no callee holding them: kept in the function's self time, not on a line`);
     }
@@ -290,7 +292,7 @@ export function buildReport(profile: NormalizedProfile, options: AnalysisOptions
   const aggregates = aggregate(lineProfile, index, shape, locateLine);
   const attribution = attribute(profile, index, aggregates.cpuMs);
   const calls = sourceCalls({ profile, index, localFileOf, locateLine, ranges });
-  const callLines = callLinesOf({ profile, index, shape, localFileOf, locateLine, ranges, lineTicks: lineProfile.lineTicks, cpuMs: aggregates.cpuMs, source: calls });
+  const callLines = callLinesOf({ profile, index, shape, localFileOf, locateLine, ranges, lineTicks: lineProfile.lineTicks, inlinedCalls, cpuMs: aggregates.cpuMs, source: calls });
   const readLine = sourceLineReader(scope);
   const insights = findInsights(profile, index, attribution.frames, aggregates, readLine, calls);
   const functions = aggregates.functions

@@ -3,6 +3,9 @@
 // idle states, relative frames, moved / deleted / replaced code, inlining, escapes.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { V8LogReader, parseJsName, unescapeLog } from './readV8Log';
 import type { NormalizedProfile } from '../model/types';
 
@@ -193,5 +196,75 @@ describe('V8LogReader', () => {
     assert.deepEqual(names(await read(log(dateNow), false)), [process.execPath], 'switched off');
     assert.deepEqual(names(await read(log(dateNow + 16), true)), [process.execPath], 'builtins elsewhere: another binary');
     assert.deepEqual(names(await read(log(null), true)), [process.execPath], 'nothing to check the table against');
+  });
+});
+
+// The inlined split against an aggregation of `code-source-info` written here, on a log recorded
+// at test time (test/fixtures/workloads/inlined.js: TurboFan inlines inlinedLib.js's mix into run).
+// The ticks whose pc is in a JS code object of the workload are kept; each is charged, by that code
+// object's source positions and inlining table, to the innermost function whose code it ran (named
+// as its SharedFunctionInfo was when the code was logged). The reader's self samples per function
+// must be the same: nothing lost, nothing counted twice, every inlined tick on its own function.
+describe('V8LogReader inlined frames against an inline-aware aggregation of code-source-info', function () {
+  this.timeout(120_000);
+  it('gives every function of a recorded log the self ticks the inlining tables give it', async () => {
+    const workloads = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'workloads');
+    const dir = mkdtempSync(join(tmpdir(), 'hotframe-v8inline-'));
+    try {
+      const logFile = join(dir, 'inlined.v8.log');
+      execFileSync(process.execPath, ['--prof', '--no-logfile-per-isolate', `--logfile=${logFile}`, join(workloads, 'inlined.js')], { stdio: 'ignore' });
+      const lines = readFileSync(logFile, 'utf8').split('\n');
+      type Code = { start: number; size: number; name: string; positions: { code: number; inlined: number }[]; inlinedFns: string[] };
+      let codes: Code[] = [];
+      const sfiName = new Map<number, string>();
+      const expected = new Map<string, number>();
+      const kept: string[] = [];
+      const fnName = (raw: string): string => raw.replace(/^[~*^+]/, '');
+      for (const line of lines) {
+        const f = line.split(',');
+        if (f[0] === 'code-creation' && f[1] === 'JS') {
+          const start = Number(f[4]);
+          codes = codes.filter((c) => c.start + c.size <= start || c.start >= start + Number(f[5]));
+          codes.push({ start, size: Number(f[5]), name: fnName(f[6]), positions: [], inlinedFns: [] });
+          if (f[7] !== undefined) sfiName.set(Number(f[7]), fnName(f[6]));
+        } else if (f[0] === 'code-source-info') {
+          const code = codes.find((c) => c.start === Number(f[1]));
+          if (code === undefined) continue;
+          code.positions = [...f[5].matchAll(/C(\d+)O\d+(?:I(\d+))?/g)].map((m) => ({ code: Number(m[1]), inlined: m[2] === undefined ? -1 : Number(m[2]) }));
+          const fns = [...(f[7] ?? '').matchAll(/S(0x[0-9a-f]+)/g)].map((m) => sfiName.get(Number(m[1])) ?? '?');
+          code.inlinedFns = [...f[6].matchAll(/F(\d+)O\d+(?:I\d+)?/g)].map((m) => fns[Number(m[1])]);
+        } else if (f[0] === 'code-move') {
+          const code = codes.find((c) => c.start === Number(f[1]));
+          if (code !== undefined) code.start = Number(f[2]);
+        } else if (f[0] === 'code-delete') {
+          codes = codes.filter((c) => c.start !== Number(f[1]));
+        } else if (f[0] === 'tick') {
+          // JS state (0), no external callback, pc inside a JS code object of the workload.
+          const pc = Number(f[1]);
+          const code = codes.find((c) => pc >= c.start && pc < c.start + c.size);
+          if (f[3] !== '0' || f[5] !== '0' || code === undefined || !code.name.includes(workloads)) continue;
+          let at = -1;
+          for (const p of code.positions) if (p.code <= pc - code.start) at = p.inlined;
+          const name = at >= 0 ? code.inlinedFns[at] : code.name;
+          expected.set(name, (expected.get(name) ?? 0) + 1);
+          kept.push(line);
+          continue;
+        }
+        if (f[0] !== 'tick') kept.push(line);
+      }
+      const p = await read(kept);
+      const actual = new Map<string, number>();
+      for (let n = 1; n < p.tree.count; n++) {
+        if (p.tree.selfSamples[n] === 0) continue;
+        const fn = p.functions[p.tree.func[n]];
+        const name = `${fn.name} ${fn.url}:${fn.line}:${fn.column}`;
+        actual.set(name, (actual.get(name) ?? 0) + p.tree.selfSamples[n]);
+      }
+      const mix = [...expected].find(([name]) => name.startsWith('mix '));
+      assert.ok(mix !== undefined && mix[1] > 50, `mix has self ticks in run's optimized code: ${JSON.stringify([...expected])}`);
+      assert.deepEqual(Object.fromEntries([...actual].sort()), Object.fromEntries([...expected].sort()));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
