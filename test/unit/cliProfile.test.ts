@@ -165,6 +165,7 @@ describe('profile text', () => {
         dependency: { samples: 0, ms: 0, percent: 0 },
         node: { samples: 0, ms: 0, percent: 0 },
         native: { samples: 0, ms: 0, percent: 0 },
+        kernel: { samples: 0, ms: 0, percent: 0 },
         gc: { samples: 0, ms: 0, percent: 0 },
         program: { samples: 0, ms: 0, percent: 0 },
         idle: { samples: 0, ms: 0, percent: null },
