@@ -15,11 +15,11 @@ import { noLinks } from './presentation/plainText';
 
 /**
  * What the file picker offers: profile types only (.cpuprofile, a raw --prof log, --preprocess
- * JSON, an allocation profile, pprof, any of them gzipped); the server decides what the content
+ * JSON, an allocation profile, pprof, perf script text or folded stacks, any of them gzipped); the server decides what the content
  * actually is.
  */
 export const PROFILE_FILTERS: Record<string, string[]> = {
-  Profiles: ['cpuprofile', 'log', 'json', 'gz', 'heapprofile', 'pprof', 'pb'],
+  Profiles: ['cpuprofile', 'log', 'json', 'gz', 'heapprofile', 'pprof', 'pb', 'txt', 'perf', 'folded'],
 };
 
 const LAST_PROFILE_FOLDER = 'hotframe.lastProfileFolder';

@@ -8,6 +8,7 @@ const categoryWords: Record<Category, string> = {
   dependency: 'dependency (node_modules)',
   node: 'Node.js internals',
   native: 'native / V8 builtins',
+  kernel: 'OS kernel (Linux perf)',
   gc: 'garbage collection',
   program: 'VM (program)',
   idle: 'idle',

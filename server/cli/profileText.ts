@@ -18,7 +18,7 @@ export { printable };
 
 export function where(file: string, line: number, root: string, category?: string): string {
   // A user frame without a file is JavaScript the profile recorded without a URL.
-  if (file === '') return category === 'user' ? '(no URL)' : '(native)';
+  if (file === '') return category === 'user' ? '(no URL)' : category === 'kernel' ? '(kernel)' : '(native)';
   const shown = isAbsolute(file) && !relative(root, file).startsWith('..') ? relative(root, file) : file;
   return printable(line > 0 ? `${shown}:${line}` : shown);
 }
@@ -47,7 +47,7 @@ export function profileText(name: string, report: ProfileReport, top: number, ro
   const out: string[] = [];
   const { unit } = report;
   if (unit === 'ms') {
-    const counted = report.format === 'cpuprofile' || report.format === 'pprof' ? 'samples' : 'ticks';
+    const counted = report.format === 'cpuprofile' || report.format === 'pprof' || report.format === 'perf-script' || report.format === 'folded' ? 'samples' : 'ticks';
     out.push(`${printable(name)}: ${report.format}, ${report.samples} ${counted}, ${formatMs(report.durationMs)}, CPU time (idle excluded) ${formatMs(report.cpuMs)}`);
     out.push(`Every % below is ${report.shareOf}: ms / ${formatMs(report.cpuMs)}.`);
     for (const note of report.notes) out.push(`  ${printable(note)}`);

@@ -7,10 +7,10 @@ import type { WeightUnit } from '../shared/format';
 
 export type { WeightUnit };
 
-export type ProfileFormat = 'cpuprofile' | 'v8log' | 'v8log-preprocessed' | 'heapprofile' | 'pprof';
+export type ProfileFormat = 'cpuprofile' | 'v8log' | 'v8log-preprocessed' | 'heapprofile' | 'pprof' | 'perf-script' | 'folded';
 
 /** Where a frame's cost goes; the flame graph colours and the CLI's breakdown use the same buckets. */
-export type Category = 'gc' | 'idle' | 'program' | 'native' | 'node' | 'dependency' | 'user';
+export type Category = 'gc' | 'idle' | 'program' | 'native' | 'kernel' | 'node' | 'dependency' | 'user';
 
 export interface PathMapping {
   /** Prefix as recorded, e.g. '/usr/src/app'. */

@@ -149,8 +149,25 @@ describe('hostile input: the command line', function () {
         const link = join(dir, `linked-${what.replace(' ', '-')}.cpuprofile`);
         symlinkSync(join(outside, 'token'), link);
         const run = await runCli(['profile', link], dir);
-        assertRefused(run, /is neither JSON, a V8 log nor pprof \(it starts with (other text|binary data)\)/);
+        assertRefused(run, /is neither JSON, a V8 log, perf script output, folded stacks nor pprof \(it starts with (other text|binary data)\)/);
         assert.doesNotMatch(run.stderr, /TOKEN|ghp_|00 01/);
+      });
+    }
+  });
+
+  describe('perf text that goes wrong after its first lines', () => {
+    // A file that starts as perf script output or folded stacks and then holds anything (a token):
+    // refused by line number, one line, the text never quoted.
+    for (const [what, content] of [
+      ['perf script', 'node 42 1.000001: 1000000 cpu-clock: \n\t 7f00 main (/usr/bin/node)\n\nghp_TOKENPREFIX0123456789abcdef\n'],
+      ['folded', 'node;main;handler 3\nghp_TOKENPREFIX0123456789abcdef\n'],
+    ] as const) {
+      it(`${what}: exit 2, one line naming the line, nothing quoted`, async () => {
+        const path = join(dir, `bad-${what.replace(' ', '-')}.txt`);
+        writeFileSync(path, content);
+        const run = await runCli(['profile', path], dir);
+        assertRefused(run, /line [0-9]+: .*; not (perf script output|folded stacks)\n/);
+        assert.doesNotMatch(run.stderr, /TOKEN|ghp_/);
       });
     }
   });

@@ -49,7 +49,7 @@ describe('hotframe profile', () => {
     // unit and notes say what the figures measure (issue 16: allocation profiles and pprof).
     assert.deepEqual(Object.keys(report), ['format', 'unit', 'notes', 'samples', 'durationMs', 'cpuMs', 'shareOf', 'categories', 'functions', 'lines', 'callSites', 'callLines', 'insights', 'unresolvedFiles', 'dependencySources', 'warnings']);
     assert.equal(report.format, 'cpuprofile');
-    assert.deepEqual(Object.keys(report.categories).sort(), ['dependency', 'gc', 'idle', 'native', 'node', 'program', 'user']);
+    assert.deepEqual(Object.keys(report.categories).sort(), ['dependency', 'gc', 'idle', 'kernel', 'native', 'node', 'program', 'user']);
     const categorized = Object.values(report.categories).reduce((sum, c) => sum + c.samples, 0);
     assert.equal(categorized, report.samples);
     assert.equal(report.functions.length, 5);
@@ -165,6 +165,7 @@ describe('profile text', () => {
         dependency: { samples: 0, ms: 0, percent: 0 },
         node: { samples: 0, ms: 0, percent: 0 },
         native: { samples: 0, ms: 0, percent: 0 },
+        kernel: { samples: 0, ms: 0, percent: 0 },
         gc: { samples: 0, ms: 0, percent: 0 },
         program: { samples: 0, ms: 0, percent: 0 },
         idle: { samples: 0, ms: 0, percent: null },

@@ -107,7 +107,7 @@ describe('flame graph webview (headless Chromium)', function () {
     const rootFrame = frames.find((f) => f.name === '(root)')!;
     assert.ok(rootFrame.y < ts.y);
     assert.equal(await text(page, '.toolbar .title'), 'worker-3.cpuprofile');
-    assert.equal(await page.locator('.legend .legend-item').count(), 8, 'seven categories and the search colour');
+    assert.equal(await page.locator('.legend .legend-item').count(), 9, 'eight categories and the search colour');
     assert.ok(await page.locator('.empty').isHidden());
     assert.equal(await text(page, '.status'), '16 frames');
   });

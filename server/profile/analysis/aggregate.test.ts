@@ -59,6 +59,7 @@ describe('aggregate', () => {
       dependency: { samples: 4, ms: 4, percent: cpu(4) },
       node: { samples: 2, ms: 2, percent: cpu(2) },
       native: { samples: 6, ms: 6, percent: cpu(6) },
+      kernel: { samples: 0, ms: 0, percent: cpu(0) },
       gc: { samples: 3, ms: 3, percent: cpu(3) },
       program: { samples: 1, ms: 1, percent: cpu(1) },
       idle: { samples: 10, ms: 10, percent: null },

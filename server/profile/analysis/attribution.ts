@@ -7,7 +7,7 @@ import { percentOf } from '../../shared/format';
 import type { AttributedLibraryCost, CallSite, Category, NormalizedProfile } from '../model/types';
 
 /** Categories whose cost is charged to the user code above them. */
-const LIBRARY: ReadonlySet<Category> = new Set<Category>(['dependency', 'node', 'native']);
+const LIBRARY: ReadonlySet<Category> = new Set<Category>(['dependency', 'node', 'native', 'kernel']);
 /** Libraries listed under one call site. */
 const LIBRARIES_PER_SITE = 8;
 

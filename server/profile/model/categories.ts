@@ -1,7 +1,7 @@
 import type { Category } from './types';
 
-/** What the profile says a function is: JavaScript with a script, native (C++, libraries, builtins), or a VM state. */
-export type CodeKind = 'js' | 'native' | 'vm';
+/** What the profile says a function is: JavaScript with a script, native (C++, libraries, builtins), the OS kernel (Linux perf), or a VM state. */
+export type CodeKind = 'js' | 'native' | 'kernel' | 'vm';
 
 export const GC_NAME = '(garbage collector)';
 export const IDLE_NAME = '(idle)';
@@ -16,6 +16,7 @@ export function categorize(name: string, url: string, kind: CodeKind = 'js'): Ca
   if (name === IDLE_NAME) return 'idle';
   if (name === PROGRAM_NAME) return 'program';
   if (kind === 'vm') return 'program';
+  if (kind === 'kernel') return 'kernel';
   if (kind === 'native' || url === '') return 'native';
   if (url.startsWith('node:') || url.startsWith('internal/')) return 'node';
   if (url.includes('/node_modules/') || url.includes('\\node_modules\\')) return 'dependency';

@@ -26,7 +26,7 @@ import type {
 export type { AttributedLibraryCost, CallLine, CallSite, Category, CostTable, DeferredCost, FileCosts, FlameNode, FunctionCost, Insight, InsightId, LineCost, PathMapping, ProfileFormat, WeightUnit };
 
 /** Every category, in the order the CLI lists them. */
-export const CATEGORIES: readonly Category[] = ['user', 'dependency', 'node', 'native', 'gc', 'program', 'idle'];
+export const CATEGORIES: readonly Category[] = ['user', 'dependency', 'node', 'native', 'kernel', 'gc', 'program', 'idle'];
 
 /** A function as the profile names it; optimization tiers of one function share one entry. */
 export interface ProfileFunction {

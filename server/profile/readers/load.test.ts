@@ -106,8 +106,8 @@ describe('loadProfile', () => {
   it('rejects empty files, binary garbage, text that is no profile, JSON that is no profile', async () => {
     await rejects(file('empty.cpuprofile', ''), /empty\.cpuprofile: empty file$/);
     await rejects(file('empty.gz', gzipSync('')), /empty file \(after gunzip\)$/);
-    await rejects(file('garbage.bin', Buffer.from([0x00, 0xff, 0x13, 0x37, 0x80, 0x81, 0x7f, 0x01])), /^not a CPU profile: .*garbage\.bin is neither JSON, a V8 log nor pprof \(it starts with binary data\)$/);
-    await rejects(file('notes.txt', 'hello, world\n'), /^not a CPU profile: .*notes\.txt is neither JSON, a V8 log nor pprof \(it starts with other text\)$/);
+    await rejects(file('garbage.bin', Buffer.from([0x00, 0xff, 0x13, 0x37, 0x80, 0x81, 0x7f, 0x01])), /^not a CPU profile: .*garbage\.bin is neither JSON, a V8 log, perf script output, folded stacks nor pprof \(it starts with binary data\)$/);
+    await rejects(file('notes.txt', 'hello, world\n'), /^not a CPU profile: .*notes\.txt is neither JSON, a V8 log, perf script output, folded stacks nor pprof \(it starts with other text\)$/);
     await rejects(file('other.json', '{"traceEvents": []}'), /^not a CPU profile: .*other\.json is JSON without "nodes"/);
     await rejects(file('list.json', '[1, 2, 3]'), /^not a CPU profile: .*list\.json is JSON without "nodes"/);
   });

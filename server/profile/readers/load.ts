@@ -20,6 +20,7 @@ import { scanCpuprofile, type ByteSource } from './scanCpuprofile';
 import { scanTrace } from './scanTrace';
 import { MAX_JSON_BYTES, MAX_LOG_BYTES, MAX_LOG_LINE_CHARS, MAX_PPROF_BYTES, MAX_PROFILE_FILE_BYTES, MAX_STREAMED_JSON_BYTES } from './byteCaps';
 import { V8LogReader } from './readV8Log';
+import { PerfStackReader, sniffPerfText } from './readPerfScript';
 import type { NormalizedProfile } from '../model/types';
 import { withoutRecorderFrames } from '../model/recorderFrames';
 
@@ -132,7 +133,17 @@ async function loadOpenProfile(file: OpenProfile, options: LoadOptions): Promise
   const text = start.toString('latin1', 0, Math.min(start.length, SNIFF_BYTES));
   if (!(text.startsWith('v8-version,') || text.includes('\ncode-creation,') || text.startsWith('code-creation,') || text.startsWith('shared-library,'))) {
     // pprof protobuf starts with a field tag; anything else is not a profile we know.
-    const unknown = `not a CPU profile: ${path} is neither JSON, a V8 log nor pprof (${describeStart(start)})`;
+    const unknown = `not a CPU profile: ${path} is neither JSON, a V8 log, perf script output, folded stacks nor pprof (${describeStart(start)})`;
+    const perf = sniffPerfText(text);
+    if (perf !== null) {
+      const reader = new PerfStackReader(path, perf);
+      // perf writes symbols and paths in UTF-8: each line is decoded whole (a chunk may cut a character).
+      await eachLine(path, start, chunks, perf === 'folded' ? 'folded stacks' : 'perf script output', (text, from, end) => reader.line(Buffer.from(text.slice(from, end), 'latin1').toString('utf8')));
+      signal?.throwIfAborted();
+      const profile = reader.finish();
+      options.onProgress?.(1);
+      return profile;
+    }
     if (!PROTOBUF_FIRST_TAGS.has(start[0])) throw new ProfileInputError(unknown);
     const bytes = await collect(path, start, chunks, MAX_PPROF_BYTES, 'pprof', gzipped);
     signal?.throwIfAborted();
@@ -146,13 +157,29 @@ async function loadOpenProfile(file: OpenProfile, options: LoadOptions): Promise
   }
   const reader = new V8LogReader(path, { nativeSymbols: options.nativeSymbols, inlinedFrames: options.inlinedFrames, mayReadScript: options.mayReadScript });
   // V8 escapes everything outside printable ASCII in its log, so latin1 decodes it exactly.
+  await eachLine(path, start, chunks, 'a V8 log', (text, from, end) => {
+    // Ticks are read in place; other lines are few.
+    if (text.startsWith('tick,', from)) reader.tickAt(text, from, end);
+    else reader.line(text.slice(from, end));
+  });
+  signal?.throwIfAborted();
+  const profile = await reader.finish();
+  options.onProgress?.(1);
+  return profile;
+}
+
+/**
+ * Calls `onLine` with each line of the (gunzipped) text, decoded as latin1 (byte for byte), its
+ * end before any \r; a line longer than MAX_LOG_LINE_CHARS is refused as not being `what`.
+ */
+async function eachLine(path: string, start: Buffer, chunks: AsyncGenerator<Buffer>, what: string, onLine: (text: string, from: number, end: number) => void): Promise<void> {
   // A line not yet ended, in pieces: one long line is joined once, not re-copied per chunk.
   const partial: string[] = [];
   let partialLength = 0;
   const keep = (piece: string): void => {
     partial.push(piece);
     partialLength += piece.length;
-    if (partialLength > MAX_LOG_LINE_CHARS) throw new ProfileInputError(`${path}: a line longer than ${formatCap(MAX_LOG_LINE_CHARS)}; not a V8 log`);
+    if (partialLength > MAX_LOG_LINE_CHARS) throw new ProfileInputError(`${path}: a line longer than ${formatCap(MAX_LOG_LINE_CHARS)}; not ${what}`);
   };
   const feed = (chunk: Buffer): void => {
     let text = chunk.toString('latin1');
@@ -166,20 +193,17 @@ async function loadOpenProfile(file: OpenProfile, options: LoadOptions): Promise
     let from = 0;
     for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', from)) {
       const end = nl > from && text.charCodeAt(nl - 1) === 13 /* \r */ ? nl - 1 : nl;
-      // Ticks are read in place; other lines are few.
-      if (text.startsWith('tick,', from)) reader.tickAt(text, from, end);
-      else reader.line(text.slice(from, end));
+      onLine(text, from, end);
       from = nl + 1;
     }
     if (from < text.length) keep(text.slice(from));
   };
   feed(start);
   for (let next = await chunks.next(); !next.done; next = await chunks.next()) feed(next.value);
-  if (partial.length > 0) reader.line(partial.join(''));
-  signal?.throwIfAborted();
-  const profile = await reader.finish();
-  options.onProgress?.(1);
-  return profile;
+  if (partial.length > 0) {
+    const last = partial.join('');
+    onLine(last, 0, last.length);
+  }
 }
 
 function notAProfile(path: string): string {
