@@ -78,13 +78,16 @@ export function expectedInspectorPort(pid: number): number {
 }
 
 /** Refuses, in one line, what attaching by pid cannot do here, before any signal is sent. */
+/** Why this platform cannot attach by pid (no SIGUSR1, no /proc), in one line; null when it can. */
+export function checkPlatform(): string | null {
+  if (process.platform === 'win32') return 'attaching by pid needs SIGUSR1, which Windows does not have: start the process with --inspect and pass --inspector URL';
+  if (!hasProcfs()) return `attaching by pid reads /proc, which ${process.platform} does not have: start the process with --inspect and pass --inspector URL`;
+  return null;
+}
+
 export function checkAttachable(pid: number): void {
-  if (process.platform === 'win32') {
-    throw new InputError('attaching by pid needs SIGUSR1, which Windows does not have: start the process with --inspect and pass --inspector URL');
-  }
-  if (!hasProcfs()) {
-    throw new InputError(`attaching by pid reads /proc, which ${process.platform} does not have: start the process with --inspect and pass --inspector URL`);
-  }
+  const unsupported = checkPlatform();
+  if (unsupported !== null) throw new InputError(unsupported);
   try {
     process.kill(pid, 0);
   } catch (error) {
