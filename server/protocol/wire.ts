@@ -254,6 +254,8 @@ export interface ProfileSummary extends ProfileTotals {
   thread?: string;
   /** What every percent of this profile is of, in full (several processes merged: all of them; issue 28). */
   shareOf?: string;
+  /** The profiles of one capture (a folder), merged: `threads` lists every part, `thread` the one kept (absent: all). */
+  capture?: true;
 }
 
 /** What a load leaves with the language server: enough for costs, file heat and diagnostics without asking the worker again. */

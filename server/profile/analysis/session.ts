@@ -163,6 +163,7 @@ function summaryOf(path: string, analyzed: AnalyzedProfile): ProfileSummary {
     warnings: report.warnings,
     ...(analyzed.profile.threads !== undefined ? { threads: analyzed.profile.threads, thread: analyzed.profile.thread } : {}),
     shareOf: report.shareOf,
+    ...(isFolder(path) ? { capture: true as const } : {}),
   };
 }
 
