@@ -141,7 +141,10 @@ export async function openInspector(pid: number, timeoutMs: number, portsBefore:
     throw new InputError(`process ${pid} (${commandText(pid)}): no permission to read its sockets (it runs as another user; attach as that user)`);
   }
   // Open already: by someone else before the capture (left open), or during it (closed after).
-  const already = before.find((s) => s.port === expected);
+  // A port that appeared since the capture began is the inspector its parent's signal opened (a
+  // cluster primary, or the pm2 daemon, passes SIGUSR1 on to its workers, whose ports node:cluster
+  // numbers after its own, not as their command line says): that one is used, and closed after.
+  const already = before.find((s) => s.port === expected) ?? before.find((s) => !portsBefore.has(s.port));
   if (already) return toOpened(already, !portsBefore.has(already.port), pid);
   const known = new Set(before.map((s) => s.inode));
   try {

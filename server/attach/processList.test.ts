@@ -24,7 +24,8 @@ describe('groupProcesses', () => {
 
   it('knows a worker by the environment its parent gave it', () => {
     assert.equal(workerKindOf(['PATH=/bin', 'NODE_UNIQUE_ID=3']), 'cluster');
-    assert.equal(workerKindOf(['pm_id=0', 'NODE_UNIQUE_ID=1']), 'pm2');
+    assert.equal(workerKindOf(['pm_id=0']), 'pm2');
+    assert.equal(workerKindOf(['pm2_env={"pm_id":0}', 'NODE_UNIQUE_ID=1']), 'pm2');
     assert.equal(workerKindOf(['PATH=/bin', 'X=pm_id=1']), null);
   });
 });

@@ -4,7 +4,7 @@
 // parent profiles it and every Node process below it (capture.ts's processTree).
 //
 // A worker is known by the environment its parent gave it (NODE_UNIQUE_ID from node:cluster,
-// pm_id from pm2), not by having a Node parent: in an editor every process started from the
+// pm2_env or pm_id from pm2), not by having a Node parent: in an editor every process started from the
 // terminal descends from the editor's own Node processes, and is not their worker.
 //
 // `groupProcesses` is pure (unit-tested); `listNodeProcesses` reads /proc. Command lines are the
@@ -39,7 +39,8 @@ export interface ProcessGroup {
 
 /** What the environment says started the process: node:cluster, pm2, or neither (null). */
 export function workerKindOf(environment: readonly string[]): WorkerKind | null {
-  if (environment.some((e) => e.startsWith('pm_id='))) return 'pm2';
+  // pm2 gives a cluster-mode worker its settings as pm2_env={json}, a fork-mode one as pm_id=N and the rest.
+  if (environment.some((e) => e.startsWith('pm2_env=') || e.startsWith('pm_id='))) return 'pm2';
   if (environment.some((e) => e.startsWith('NODE_UNIQUE_ID='))) return 'cluster';
   return null;
 }
