@@ -35,12 +35,15 @@ async function startServer(trusted: boolean): Promise<{ connection: MessageConne
 }
 
 describe('Profile Running Process: the language server lists, captures and merges', function () {
-  this.timeout(120_000);
+  this.timeout(180_000);
 
   it('lists the cluster under its primary, captures every process and thread, and loads them merged with a per-process filter', async () => {
+    const step = (what: string): void => void (process.env.HOTFRAME_DEBUG && console.log(`      ${new Date().toISOString()} ${what}`));
     const service = await startClusterService();
+    step('service');
     const load = startLoad(service.port);
     const { connection, stop } = await startServer(true);
+    step('server');
     try {
       const pids = [service.primary, ...service.workers];
       const portsBefore = new Map(pids.map((pid) => [pid, listeningSocketsOf(pid).map((s) => s.port).sort()]));
@@ -51,6 +54,7 @@ describe('Profile Running Process: the language server lists, captures and merge
       assert.ok(group.workers.every((w) => w.worker === 'cluster'));
       assert.match(group.root.command, /clusterServer\.cjs/);
 
+      step('listed');
       const result: AttachResult = await connection.sendRequest('hotframe/attach', { pid: service.primary, durationS: 3 });
       assert.equal(result.profiles, 6, result.problems.join('; '));
       assert.deepEqual(result.pauses.map((p) => p.pid).sort(), [...pids].sort());
@@ -59,6 +63,7 @@ describe('Profile Running Process: the language server lists, captures and merge
       for (const pid of pids) assert.deepEqual(listeningSocketsOf(pid).map((s) => s.port).sort(), portsBefore.get(pid), `process ${pid}`);
       console.log(`      pause per process (start, stop): ${result.pauses.map((p) => `${p.startMs.toFixed(1)}, ${p.stopMs?.toFixed(1) ?? '?'} ms`).join('; ')}`);
 
+      step('captured');
       const merged: ProfileSummary = await connection.sendRequest('hotframe/loadProfile', { path: result.folder, role: 'primary', pathMappings: [], roots: [] });
       assert.equal(merged.capture, true);
       assert.equal(merged.threads?.length, 6);
@@ -66,6 +71,7 @@ describe('Profile Running Process: the language server lists, captures and merge
       assert.equal(merged.shareOf, '% of CPU time, all processes and threads, idle excluded');
       const threadPart = merged.threads!.find((t) => !t.id.endsWith(':0'));
       assert.ok(threadPart, `the worker thread is a part: ${merged.threads!.map((t) => t.id).join(', ')}`);
+      step('loaded');
       const overview: { hotFunctions: { name: string }[] } = await connection.sendRequest('hotframe/overview');
       assert.ok(overview.hotFunctions.some((f) => f.name === 'handleRequestWork'), 'the merged hot functions hold the workers\' request handler');
 
