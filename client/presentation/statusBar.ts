@@ -15,7 +15,8 @@ export function statusText(profile: ProfileSummary): string {
 /** A capture as the status bar names it: "5 processes and threads", or "1234:0 of 5". */
 export function captureName(profile: ProfileSummary): string {
   const parts = profile.threads?.length ?? 0;
-  return profile.thread === undefined ? `${parts} processes and threads` : `${profile.thread} of ${parts}`;
+  if (profile.thread === undefined) return parts === 1 ? '1 process' : `${parts} processes and threads`;
+  return `${profile.thread} of ${parts}`;
 }
 
 /** The tooltip: the file, its figures, the comparison in force, the files not found, and what a click does. */

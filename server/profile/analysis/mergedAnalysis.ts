@@ -66,7 +66,7 @@ export async function analyzeMerged(files: readonly string[], options: AnalysisO
   }
   // Every part stays listed, so a filtered view can offer the others; `thread` is the one kept.
   merged.threads = parts;
-  if (inputs.length === 1) merged.thread = inputs[0].id;
+  if (inputs.length === 1 && parts.length > 1) merged.thread = inputs[0].id;
   const analyzed = buildReport(merged, { profileFolder: dirname(resolve(files[0])), ...options });
   if (analyzed.report.unit === 'ms') analyzed.report.shareOf = inputs.length === parts.length ? MERGED_SHARE_OF : `% of CPU time of ${inputs.map((i) => i.id).join(', ')} only (${inputs.length} of ${parts.length} processes and threads), idle excluded`;
   return { analyzed, inputs };
