@@ -111,6 +111,8 @@ describe('profiling a running process', () => {
     await screenshot('attach-heat');
     await vscode.commands.executeCommand('hotframe.showFlameGraph');
     await stateWhen('the merged flame graph', (s) => (s.flame?.frames ?? 0) > 10, 60_000);
+    // Drawn in the webview before the screenshot, not only computed.
+    await browserAction('flameFrames', { timeoutMs: 30_000 });
     await screenshot('attach-merged-flame');
   });
 });
