@@ -12,6 +12,7 @@ import { isAllocationProfileName, joinChoices, loadedLine, loadingTitle, threadI
 import type { FlameGraphParams, FlameGraphResult, FlameMode, ProfileRole, ProfileSummary } from '../server/protocol/wire';
 import { Requests, type LoadProfileParams } from '../server/protocol/lsp';
 import { noLinks } from './presentation/plainText';
+import { PICK_CAPTURE_PROCESS_COMMAND, PROFILE_RUNNING_COMMAND, pickCaptureProcess, profileRunningProcess } from './attachProcess';
 
 /**
  * What the file picker offers: profile types only (.cpuprofile, a raw --prof log, --preprocess
@@ -135,7 +136,7 @@ export async function loadProfileOutcome(ctx: HotframeContext, file: string, rol
     for (const note of summary.notes ?? []) ctx.output.appendLine(`[profile] ${note}`);
     for (const warning of summary.warnings) ctx.output.appendLine(`[profile] warning: ${warning}`);
     // A trace with several threads: offer the others (not awaited: the load is done).
-    if (thread === undefined && (summary.threads?.length ?? 0) > 1) void offerThreads(ctx, file, role, summary);
+    if (thread === undefined && summary.capture !== true && (summary.threads?.length ?? 0) > 1) void offerThreads(ctx, file, role, summary);
     return { summary };
   } catch (error) {
     if (error instanceof vscode.CancellationError) return { cancelled: true };
@@ -278,6 +279,8 @@ export function registerCommands(ctx: HotframeContext, parts: CommandParts): vsc
     register(RECORD_COMMAND, () => recorder.record('cpu')),
     register(RECORD_ALLOCATION_COMMAND, () => recorder.record('allocation')),
     register(STOP_COMMAND, () => recorder.stop()),
+    register(PROFILE_RUNNING_COMMAND, (...args) => profileRunningProcess(ctx, (folder) => loadProfile(ctx, folder, 'primary'), args)),
+    register(PICK_CAPTURE_PROCESS_COMMAND, () => pickCaptureProcess(ctx, (folder, thread) => loadProfile(ctx, folder, 'primary', thread === undefined ? {} : { thread }))),
     register(OPEN_LOCATION_COMMAND, (file, line) => openLocation(ctx, file, line)),
   ];
 }

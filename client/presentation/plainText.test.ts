@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { LINKED_TEXT, noLinks } from './plainText';
+import { ICON_SYNTAX, LINKED_TEXT, noLinks, plainLabel } from './plainText';
 
 function links(text: string): string[] {
   return [...text.matchAll(LINKED_TEXT)].map((m) => m[0]);
@@ -24,5 +24,16 @@ describe('noLinks: text from files and the server shown where VS Code renders li
   it('changes nothing a person reads: only zero-width spaces are added', () => {
     for (const text of hostile) assert.equal(noLinks(text).replace(/\u200b/g, ''), text);
     assert.equal(noLinks('Hotframe: loading a [1].cpuprofile (2 MB)'), 'Hotframe: loading a [1].cpuprofile (2 MB)');
+  });
+});
+
+describe('plainLabel: text from another process in a quick pick', () => {
+  it('renders no icon and no link, and reads the same', () => {
+    const text = 'node server.js $(zap) $(sync~spin) [x](command:hotframe.recordProfile)';
+    assert.ok([...text.matchAll(ICON_SYNTAX)].length === 2);
+    const shown = plainLabel(text);
+    assert.deepEqual([...shown.matchAll(ICON_SYNTAX)], []);
+    assert.deepEqual(links(shown), []);
+    assert.equal(shown.replace(/\u200b/g, ''), text);
   });
 });

@@ -19,3 +19,15 @@ const BREAK = '\u200b';
 export function noLinks(text: string): string {
   return text.replace(/\]\(/g, `]${BREAK}(`);
 }
+
+/** VS Code's icon syntax in labels (quick picks, status bar): `$(name)` or `$(name~spin)`. */
+export const ICON_SYNTAX = /\$\([a-z0-9-]+(?:~[a-z]+)?\)/gi;
+
+/**
+ * `text` with no link and no icon left in it, for quick pick labels, descriptions and details,
+ * which render `$(name)` as an icon: a zero-width space breaks every `$(`. Text from another
+ * process (a command line read from /proc) goes through this.
+ */
+export function plainLabel(text: string): string {
+  return noLinks(text).replace(/\$\(/g, `$${BREAK}(`);
+}

@@ -48,7 +48,15 @@ export interface ThreadItem {
 
 /** The threads of a trace, the one read now first, then the busiest. */
 export function threadItems(summary: ProfileSummary): ThreadItem[] {
+  // A capture: every process and thread merged comes first (its shares are of them all).
+  const all: ThreadItem[] = summary.capture
+    ? [{ label: `All ${summary.threads?.length ?? 0} processes and threads`, description: 'merged: every % is of all of them', detail: summary.thread === undefined ? 'shown now' : undefined, id: '' }]
+    : [];
+  return [...all, ...threadItemsOf(summary)];
+}
+
+function threadItemsOf(summary: ProfileSummary): ThreadItem[] {
   return [...(summary.threads ?? [])]
     .sort((a, b) => (a.id === summary.thread ? -1 : b.id === summary.thread ? 1 : b.samples - a.samples))
-    .map((t) => ({ label: t.name || t.id, description: `${t.id} · ${t.samples} samples`, detail: t.id === summary.thread ? 'read now (the busiest)' : undefined, id: t.id }));
+    .map((t) => ({ label: t.name || t.id, description: `${t.id} · ${t.samples} samples`, detail: t.id === summary.thread ? (summary.capture ? 'shown now' : 'read now (the busiest)') : undefined, id: t.id }));
 }

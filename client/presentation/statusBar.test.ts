@@ -11,6 +11,14 @@ describe('status bar (client/presentation/statusBar.ts)', () => {
     assert.equal(statusText({ ...summary, gcPercent: 0.44 }), '$(flame) before.cpuprofile · 12.3 s · GC 0.44% CPU');
   });
 
+  it('names a merged capture by its parts, or the one kept, and says in the tooltip what every % is of', () => {
+    const threads = [{ id: '10:0', name: 'a', samples: 5 }, { id: '11:0', name: 'b', samples: 5 }, { id: '11:1', name: 'c', samples: 5 }];
+    const capture = { ...summary, capture: true as const, threads, shareOf: '% of CPU time, all processes and threads, idle excluded' };
+    assert.equal(statusText(capture), '$(flame) 3 processes and threads · 12.3 s · GC 8.04% CPU, all');
+    assert.equal(statusText({ ...capture, thread: '11:1' }), '$(flame) 11:1 of 3 · 12.3 s · GC 8.04% CPU');
+    assert.match(statusTooltip(capture, null), /\nEvery % is % of CPU time, all processes and threads, idle excluded\n/);
+  });
+
   it('shows what an allocation profile allocated instead of a duration', () => {
     assert.equal(statusText({ ...summary, name: 'heap.pb.gz', unit: 'bytes', cpuMs: 3 * 1024 * 1024 }), '$(flame) heap.pb.gz · 3.00 MiB allocated');
   });

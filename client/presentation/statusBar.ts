@@ -7,7 +7,16 @@ import { formatMs, formatPercent, formatShare, formatWeight } from '../../server
 export function statusText(profile: ProfileSummary): string {
   // An allocation profile has no duration or GC share: it shows what was allocated.
   if (profile.unit !== undefined && profile.unit !== 'ms') return `$(flame) ${profile.name} · ${formatWeight(profile.cpuMs, profile.unit)} allocated`;
+  // A capture's merged processes: how many, or the one kept; its shares are of all of them.
+  if (profile.capture) return `$(flame) ${captureName(profile)} · ${formatMs(profile.durationMs)} · GC ${formatPercent(profile.gcPercent)} CPU${profile.thread === undefined ? ', all' : ''}`;
   return `$(flame) ${profile.name} · ${formatMs(profile.durationMs)} · GC ${formatPercent(profile.gcPercent)} CPU`;
+}
+
+/** A capture as the status bar names it: "5 processes and threads", or "1234:0 of 5". */
+export function captureName(profile: ProfileSummary): string {
+  const parts = profile.threads?.length ?? 0;
+  if (profile.thread === undefined) return parts === 1 ? '1 process' : `${parts} processes and threads`;
+  return `${profile.thread} of ${parts}`;
 }
 
 /** The tooltip: the file, its figures, the comparison in force, the files not found, and what a click does. */
@@ -20,6 +29,7 @@ export function statusTooltip(profile: ProfileSummary, baseline: ProfileSummary 
           `GC: ${formatShare(profile.gcPercent)}`,
         ]
       : [`Hotframe: ${profile.path}`, `${profile.format}, ${formatWeight(profile.cpuMs, profile.unit)} allocated (sampled)`, ...(profile.notes ?? [])];
+  if (profile.shareOf !== undefined && profile.capture) lines.push(`Every % is ${profile.shareOf}`, 'Hotframe: Show One Process of the Capture… filters it');
   if (baseline) lines.push(`Comparing: ${baseline.name} (before) → ${profile.name} (after)`);
   if (allocation && allocation.unit !== 'ms') lines.push(`Allocations: ${allocation.name} (${formatWeight(allocation.cpuMs, allocation.unit)} allocated, sampled): the GC insight names who makes the garbage`);
   if (profile.unresolvedCount > 0) lines.push(`${profile.unresolvedCount} files not found locally`);

@@ -78,13 +78,16 @@ export function expectedInspectorPort(pid: number): number {
 }
 
 /** Refuses, in one line, what attaching by pid cannot do here, before any signal is sent. */
+/** Why this platform cannot attach by pid (no SIGUSR1, no /proc), in one line; null when it can. */
+export function checkPlatform(): string | null {
+  if (process.platform === 'win32') return 'attaching by pid needs SIGUSR1, which Windows does not have: start the process with --inspect and pass --inspector URL';
+  if (!hasProcfs()) return `attaching by pid reads /proc, which ${process.platform} does not have: start the process with --inspect and pass --inspector URL`;
+  return null;
+}
+
 export function checkAttachable(pid: number): void {
-  if (process.platform === 'win32') {
-    throw new InputError('attaching by pid needs SIGUSR1, which Windows does not have: start the process with --inspect and pass --inspector URL');
-  }
-  if (!hasProcfs()) {
-    throw new InputError(`attaching by pid reads /proc, which ${process.platform} does not have: start the process with --inspect and pass --inspector URL`);
-  }
+  const unsupported = checkPlatform();
+  if (unsupported !== null) throw new InputError(unsupported);
   try {
     process.kill(pid, 0);
   } catch (error) {
@@ -138,7 +141,10 @@ export async function openInspector(pid: number, timeoutMs: number, portsBefore:
     throw new InputError(`process ${pid} (${commandText(pid)}): no permission to read its sockets (it runs as another user; attach as that user)`);
   }
   // Open already: by someone else before the capture (left open), or during it (closed after).
-  const already = before.find((s) => s.port === expected);
+  // A port that appeared since the capture began is the inspector its parent's signal opened (a
+  // cluster primary, or the pm2 daemon, passes SIGUSR1 on to its workers, whose ports node:cluster
+  // numbers after its own, not as their command line says): that one is used, and closed after.
+  const already = before.find((s) => s.port === expected) ?? before.find((s) => !portsBefore.has(s.port));
   if (already) return toOpened(already, !portsBefore.has(already.port), pid);
   const known = new Set(before.map((s) => s.inode));
   try {

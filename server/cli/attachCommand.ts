@@ -3,10 +3,10 @@
 // Node process below it (cluster and pm2 workers) and every worker thread, over one window; or a
 // process already listening (--inspector URL, loopback only). Writes one profile per thread into
 // --out, named as Node names them (kind.date.time.pid.thread.001), and prints the report (of them all, merged, when several).
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 
 import { capture, type Target } from '../attach/capture';
+import { writeCapture } from '../attach/captureFiles';
 import { InputError } from '../shared/errors';
 import { formatMs } from '../shared/format';
 import { flagValue, parseCommandArgs } from './args';
@@ -21,11 +21,6 @@ import { profileText } from './profileText';
 const USAGE = 'usage: hotframe attach PID... [--duration S] [--kind cpu|allocation] [--inspector URL] [--out DIR] [--root DIR] [--top N] [--format text|json]';
 const DEFAULT_DURATION_S = 10;
 const MAX_DURATION_S = 3600;
-
-function stamp(date: Date): string {
-  const pad = (n: number): string => String(n).padStart(2, '0');
-  return `${date.getFullYear()}${pad(date.getMonth() + 1)}${pad(date.getDate())}.${pad(date.getHours())}${pad(date.getMinutes())}${pad(date.getSeconds())}`;
-}
 
 export async function runAttach(argv: string[]): Promise<number> {
   const args = parseCommandArgs(argv, optionNames('attach'));
@@ -61,15 +56,7 @@ export async function runAttach(argv: string[]): Promise<number> {
   for (const problem of result.problems) process.stderr.write(`hotframe: ${printable(problem)}\n`);
   if (result.threads.length === 0) throw new InputError('attach: no profile was captured');
 
-  mkdirSync(out, { recursive: true });
-  const prefix = kind === 'cpu' ? 'CPU' : 'Heap';
-  const extension = kind === 'cpu' ? '.cpuprofile' : '.heapprofile';
-  const when = stamp(new Date());
-  const files = result.threads.map((thread) => {
-    const file = join(out, `${prefix}.${when}.${thread.pid}.${thread.threadId}.001${extension}`);
-    writeFileSync(file, JSON.stringify(thread.profile));
-    return { file, thread };
-  });
+  const files = writeCapture(result.threads, kind, out);
   process.stderr.write(`hotframe: ${files.length} profile${files.length === 1 ? '' : 's'} in ${displayPath(cwd, out) || '.'}:\n`);
   for (const { file, thread } of files) {
     const what = thread.threadId === 0 ? '' : `, thread ${thread.threadId}`;

@@ -19,6 +19,7 @@ import { ReadScope } from '../shared/readScope';
 import { codeActionsFor } from './codeActions';
 import type { FindingDiagnosticData } from './diagnostics';
 import { findingHoverMarkdown } from './findingHover';
+import { registerAttachFeatures } from './attachFeatures';
 import { registerProfileFeatures } from './profileFeatures';
 import { SettingsStore } from './settings';
 import { Validator } from './validation';
@@ -124,6 +125,8 @@ export function startServer(reader: MessageReader, writer: MessageWriter): Conne
       serverInfo: { name: 'hotframe', version: typeof VERSION === 'string' ? VERSION : 'dev' },
     };
   });
+
+  registerAttachFeatures(connection, () => workspaceTrusted);
 
   connection.onNotification(Notifications.workspaceTrusted, () => {
     workspaceTrusted = true;

@@ -4,6 +4,7 @@
 // construction. The client only displays; every number here is computed in the server process.
 import { NotificationType0, RequestType, RequestType0 } from 'vscode-jsonrpc';
 
+import type { AttachParams, AttachResult, RunningProcesses } from './wire';
 import type { FileHeat, FlameGraphParams, FlameGraphResult, OverviewResult, PathMapping, ProfileRole, ProfileSummary } from './wire';
 
 /**
@@ -60,6 +61,13 @@ export const Requests = {
   flameGraph: new RequestType<FlameGraphParams, FlameGraphResult, void>('hotframe/flameGraph'),
   /** Hot functions, call sites and insights for the activity-bar view. */
   overview: new RequestType0<OverviewResult, void>('hotframe/overview'),
+  /** This user's local Node processes, workers grouped under their parent (Profile Running Process…). */
+  runningProcesses: new RequestType0<RunningProcesses, void>('hotframe/runningProcesses'),
+  /**
+   * Profiles a running process and its workers for `durationS` (cancel: stop early, keep what was
+   * captured); refused in an untrusted workspace. The client then loads the folder it answers.
+   */
+  attach: new RequestType<AttachParams, AttachResult, void>('hotframe/attach'),
 } as const;
 
 /** Notifications from the client. */

@@ -252,6 +252,10 @@ export interface ProfileSummary extends ProfileTotals {
   /** A trace with several threads: all of them, and the id of the one read. */
   threads?: { id: string; name: string; samples: number }[];
   thread?: string;
+  /** What every percent of this profile is of, in full (several processes merged: all of them; issue 28). */
+  shareOf?: string;
+  /** The profiles of one capture (a folder), merged: `threads` lists every part, `thread` the one kept (absent: all). */
+  capture?: true;
 }
 
 /** What a load leaves with the language server: enough for costs, file heat and diagnostics without asking the worker again. */
@@ -388,4 +392,42 @@ export interface StallReport {
   stalls: Stall[];
   /** Lines that stalls (start-up excluded) are named by, most total time first. */
   lines: StallLine[];
+}
+
+// ---- Profile Running Process… (issue 28) ---------------------------------------------------
+
+/** A local Node process as /proc shows it; `command` is the process's own text (untrusted). */
+export interface RunningProcess {
+  pid: number;
+  ppid: number;
+  command: string;
+  /** Started as a worker by its parent: node:cluster or pm2. */
+  worker?: 'cluster' | 'pm2';
+}
+
+export interface RunningProcesses {
+  /** Workers under their parent (cluster primary, pm2 daemon); every other process on its own. */
+  groups: { root: RunningProcess; workers: RunningProcess[] }[];
+  /** Processes past the listed maximum. */
+  more: number;
+  /** Set when this platform cannot attach by pid (no /proc, no SIGUSR1): one line. */
+  unsupported?: string;
+}
+
+export interface AttachParams {
+  /** The process picked; every Node process below it (its workers) and their threads join. */
+  pid: number;
+  /** Seconds of capture; cancelling the request ends it early and keeps what was captured. */
+  durationS: number;
+  workDoneToken?: string | number;
+}
+
+export interface AttachResult {
+  /** The folder of the capture's profiles (one per process and thread): open it to see them merged. */
+  folder: string;
+  profiles: number;
+  /** One line per process or thread that gave no profile, or kept only part. */
+  problems: string[];
+  /** Per process: how long the profiler's start and stop held its main thread (ms, measured in it). */
+  pauses: { pid: number; startMs: number; stopMs: number | null }[];
 }

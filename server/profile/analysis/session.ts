@@ -10,6 +10,7 @@ import { withAllocationSites } from './allocationJoin';
 import { diffFlameTree } from './diff';
 import { gcPercent } from './insights';
 import { ProfileInputError } from '../readers/profileInputError';
+import { analyzeMerged, isFolder, profileFilesOf } from './mergedAnalysis';
 import { analyzeProfileFile, type AnalysisOptions, type AnalyzedProfile } from './report';
 
 const HOT_FUNCTIONS = 100;
@@ -38,7 +39,11 @@ export class ProfileSession {
     if (role === 'allocation') requireCpuPrimary(this.primary);
     let analyzed: AnalyzedProfile;
     try {
-      analyzed = await analyzeProfileFile(path, options, { signal, onProgress: (fraction) => onProgress?.(fraction * 0.8), sampleType: pick.sampleType, thread: pick.thread });
+      // A folder is one capture (Profile Running Process…): its processes and threads merged, or
+      // the one `thread` ("pid:tid") names.
+      analyzed = isFolder(path)
+        ? (await analyzeMerged(profileFilesOf([path]), options, pick.thread === undefined ? [] : [pick.thread], { signal })).analyzed
+        : await analyzeProfileFile(path, options, { signal, onProgress: (fraction) => onProgress?.(fraction * 0.8), sampleType: pick.sampleType, thread: pick.thread });
       // Analysis is synchronous: let an abort posted meanwhile arrive before committing.
       await new Promise<void>((done) => setImmediate(done));
       signal?.throwIfAborted();
@@ -157,6 +162,8 @@ function summaryOf(path: string, analyzed: AnalyzedProfile): ProfileSummary {
     unresolvedCount: report.unresolvedFiles.length,
     warnings: report.warnings,
     ...(analyzed.profile.threads !== undefined ? { threads: analyzed.profile.threads, thread: analyzed.profile.thread } : {}),
+    shareOf: report.shareOf,
+    ...(isFolder(path) ? { capture: true as const } : {}),
   };
 }
 

@@ -1,0 +1,118 @@
+// Hotframe: Profile Running Process… in the real editor (issue 28): the demo service runs (started
+// here, on loopback, without --inspect) under a bounded load; the command lists it, the suite
+// picks it and a duration as a person would (typing into the quick pick, through the browser),
+// the capture runs, and the capture opens merged: heat on the demo's route lines from the live
+// process, the flame graph of the merged capture in a screenshot. The command takes no arguments.
+import * as assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as http from 'node:http';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { browserAction, debugState, demoFile, demoRoot, EXTENSION_ID, openInEditor, screenshot, waitFor, type DebugState } from './workbench';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function get(port: number, route: string, agent: http.Agent): Promise<number> {
+  return new Promise((resolve) => {
+    const request = http.get({ host: '127.0.0.1', port, path: route, agent }, (response) => {
+      response.resume();
+      response.once('end', () => resolve(response.statusCode ?? 0));
+    });
+    request.once('error', () => resolve(0));
+    request.setTimeout(10_000, () => request.destroy());
+  });
+}
+
+async function drive(port: number, ms: number): Promise<{ ok: number; failed: number }> {
+  const routes = ['/v1/projects/3/tasks', '/v1/projects/3/tasks/count', '/v1/projects/4/board'];
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+  const end = Date.now() + ms;
+  let ok = 0;
+  let failed = 0;
+  await Promise.all(
+    Array.from({ length: 4 }, async (_, worker) => {
+      for (let i = worker; Date.now() < end && ok + failed < 20_000; i++) if ((await get(port, routes[i % routes.length], agent)) === 200) ok++;
+      else failed++;
+    }),
+  );
+  agent.destroy();
+  return { ok, failed };
+}
+
+async function stateWhen(what: string, ready: (s: DebugState) => boolean, timeoutMs = 30_000): Promise<DebugState> {
+  return waitFor(what, async () => {
+    const state = await debugState();
+    return ready(state) ? state : undefined;
+  }, [], timeoutMs);
+}
+
+describe('profiling a running process', () => {
+  const started: ChildProcess[] = [];
+
+  after(() => {
+    for (const child of started) if (child.exitCode === null) child.kill('SIGTERM');
+  });
+
+  it('takes no arguments: a caller cannot name the process', async () => {
+    const result = await vscode.commands.executeCommand('hotframe.profileRunningProcess', { pid: process.pid });
+    assert.equal(result, null);
+    assert.match((await debugState()).lastError ?? '', /takes no arguments/);
+  });
+
+  it('lists the live demo service, profiles the one picked and opens the capture merged, with heat on the demo\'s lines', async function () {
+    this.timeout(180_000);
+    const repository = vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath;
+    const [redisPort, httpPort, mongoPort, inspectPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+    started.push(spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' }));
+    // The demo as it runs in production: plain node, no --inspect. Where SIGUSR1 will open its
+    // inspector is a free port (on a shared machine another program may hold 9229).
+    const service = spawn(process.execPath, [path.join(demoRoot(), 'server.js')], {
+      cwd: demoRoot(),
+      stdio: 'ignore',
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', NODE_OPTIONS: `--inspect-port=${inspectPort}`, NODE_PATH: path.join(repository, 'node_modules'), PORT: String(httpPort), REDIS_PORT: String(redisPort), FAKE_MONGO_PORT: String(mongoPort) },
+    });
+    started.push(service);
+    await waitFor('the demo service to answer', async () => ((await get(httpPort, '/v1/projects/3/tasks/count', new http.Agent())) === 200 ? true : undefined), [], 90_000);
+
+    const load = drive(httpPort, 25_000);
+    const opened = vscode.commands.executeCommand<{ path: string; capture?: true; threads?: unknown[] } | null>('hotframe.profileRunningProcess');
+    // The pick: typed as a person would; the browser is needed (other launchers skip).
+    if ((await browserAction('answerQuickInput', { value: String(service.pid) })) === null) {
+      await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+      this.skip();
+    }
+    await browserAction('answerQuickInput', { value: '5 s' });
+    const summary = await opened;
+    const { ok, failed } = await load;
+    assert.ok(summary, `the capture opened nothing: ${(await debugState()).lastError}`);
+    assert.equal(summary.capture, true);
+    assert.match(path.basename(summary.path), new RegExp(`^hotframe-capture-${service.pid}-`));
+    assert.ok(ok > 20 && failed === 0, `the service kept serving: ${ok} ok, ${failed} failed`);
+
+    const state = await debugState();
+    assert.match(state.statusBar ?? '', /\d+ process(es and threads)? · /, `status bar: ${state.statusBar}`);
+    assert.match(state.statusBarTooltip ?? '', /Every % is % of CPU time, all processes and threads, idle excluded/, `tooltip: ${state.statusBarTooltip}`);
+    // Heat on the demo's route file, from the live process.
+    const editor = await openInEditor(demoFile('routes', 'tasks.js'));
+    const key = editor.document.uri.toString();
+    const heated = await stateWhen('heat on routes/tasks.js', (s) => (s.heat[key]?.lines.length ?? 0) > 0, 60_000);
+    assert.ok(heated.heat[key]!.lines.every((l) => l.line >= 1 && l.line <= editor.document.lineCount));
+    await vscode.commands.executeCommand('workbench.view.extension.hotframe');
+    await screenshot('attach-heat');
+    await vscode.commands.executeCommand('hotframe.showFlameGraph');
+    await stateWhen('the merged flame graph', (s) => (s.flame?.frames ?? 0) > 10, 60_000);
+    // Drawn in the webview before the screenshot, not only computed.
+    await browserAction('flameFrames', { timeoutMs: 30_000 });
+    await screenshot('attach-merged-flame');
+  });
+});

@@ -1,0 +1,111 @@
+// The language server's half of "Hotframe: Profile Running Process…" (issue 28), over real
+// JSON-RPC on the server bundle's stdio, against a real node:cluster service (4 workers, one with
+// a worker_thread) under a bounded loopback load: the pick lists the primary with its workers
+// grouped under it; the capture, through the engine of `hotframe attach`, gives a folder that
+// loads as one merged profile (every process and thread, shares of them all) and filters to one
+// process; an untrusted workspace is refused before any signal; params are checked.
+import { strict as assert } from 'node:assert';
+import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+
+import { listeningSocketsOf } from '../../server/attach/procfs';
+import type { AttachResult, ProfileSummary, RunningProcesses } from '../../server/protocol/wire';
+import { startClusterService, startLoad } from './attachService';
+import { bundles } from './bundles';
+
+async function startServer(trusted: boolean): Promise<{ connection: MessageConnection; stop: () => void }> {
+  const { server } = await bundles();
+  const child = spawn(process.execPath, [server, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  child.stderr.resume();
+  const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+  connection.onRequest('workspace/configuration', (params: { items: unknown[] }) => params.items.map(() => ({})));
+  connection.onRequest('client/registerCapability', () => null);
+  connection.onRequest('window/workDoneProgress/create', () => null);
+  connection.listen();
+  await connection.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities: {}, initializationOptions: { workspaceTrusted: trusted } });
+  await connection.sendNotification('initialized', {});
+  return {
+    connection,
+    stop: () => {
+      connection.dispose();
+      child.kill();
+    },
+  };
+}
+
+describe('Profile Running Process: the language server lists, captures and merges', function () {
+  this.timeout(180_000);
+
+  it('lists the cluster under its primary, captures every process and thread, and loads them merged with a per-process filter', async () => {
+    const step = (what: string): void => void (process.env.HOTFRAME_DEBUG && console.log(`      ${new Date().toISOString()} ${what}`));
+    const service = await startClusterService();
+    step('service');
+    const load = startLoad(service.port);
+    const { connection, stop } = await startServer(true);
+    step('server');
+    try {
+      const pids = [service.primary, ...service.workers];
+      const portsBefore = new Map(pids.map((pid) => [pid, listeningSocketsOf(pid).map((s) => s.port).sort()]));
+      const list: RunningProcesses = await connection.sendRequest('hotframe/runningProcesses');
+      const group = list.groups.find((g) => g.root.pid === service.primary);
+      assert.ok(group, `the primary ${service.primary} is a root of the pick`);
+      assert.deepEqual(group.workers.map((w) => w.pid).sort(), [...service.workers].sort());
+      assert.ok(group.workers.every((w) => w.worker === 'cluster'));
+      assert.match(group.root.command, /clusterServer\.cjs/);
+
+      step('listed');
+      const result: AttachResult = await connection.sendRequest('hotframe/attach', { pid: service.primary, durationS: 3 });
+      assert.equal(result.profiles, 6, result.problems.join('; '));
+      assert.deepEqual(result.pauses.map((p) => p.pid).sort(), [...pids].sort());
+      assert.equal(readdirSync(result.folder).length, 6);
+      // The capture closed the inspector ports it opened.
+      for (const pid of pids) assert.deepEqual(listeningSocketsOf(pid).map((s) => s.port).sort(), portsBefore.get(pid), `process ${pid}`);
+      console.log(`      pause per process (start, stop): ${result.pauses.map((p) => `${p.startMs.toFixed(1)}, ${p.stopMs?.toFixed(1) ?? '?'} ms`).join('; ')}`);
+
+      step('captured');
+      const merged: ProfileSummary = await connection.sendRequest('hotframe/loadProfile', { path: result.folder, role: 'primary', pathMappings: [], roots: [] });
+      assert.equal(merged.capture, true);
+      assert.equal(merged.threads?.length, 6);
+      assert.equal(merged.thread, undefined);
+      assert.equal(merged.shareOf, '% of CPU time, all processes and threads, idle excluded');
+      const threadPart = merged.threads!.find((t) => !t.id.endsWith(':0'));
+      assert.ok(threadPart, `the worker thread is a part: ${merged.threads!.map((t) => t.id).join(', ')}`);
+      step('loaded');
+      const overview: { hotFunctions: { name: string }[] } = await connection.sendRequest('hotframe/overview');
+      assert.ok(overview.hotFunctions.some((f) => f.name === 'handleRequestWork'), 'the merged hot functions hold the workers\' request handler');
+
+      const one: ProfileSummary = await connection.sendRequest('hotframe/loadProfile', { path: result.folder, role: 'primary', pathMappings: [], roots: [], thread: threadPart.id });
+      assert.equal(one.thread, threadPart.id);
+      assert.equal(one.threads?.length, 6, 'every part stays offered');
+      assert.ok(one.cpuMs < merged.cpuMs, `${one.cpuMs} ms of ${merged.cpuMs} ms`);
+      assert.match(one.shareOf ?? '', new RegExp(`${threadPart.id} only \\(1 of 6`));
+      const filtered: { hotFunctions: { name: string }[] } = await connection.sendRequest('hotframe/overview');
+      assert.ok(!filtered.hotFunctions.some((f) => f.name === 'handleRequestWork'), 'the thread alone holds no request handler');
+      assert.deepEqual(load.done.filter((r) => !r.ok).length, 0, 'every request succeeded');
+    } finally {
+      stop();
+      await load.stop();
+      await service.stop();
+    }
+  });
+
+  it('refuses in an untrusted workspace before signalling, and refuses params that are not a pid and a duration', async () => {
+    const service = await startClusterService();
+    const untrusted = await startServer(false);
+    const trusted = await startServer(true);
+    try {
+      const before = listeningSocketsOf(service.primary).map((s) => s.port);
+      await assert.rejects(untrusted.connection.sendRequest('hotframe/attach', { pid: service.primary, durationS: 1 }), /trust the workspace first/);
+      assert.deepEqual(listeningSocketsOf(service.primary).map((s) => s.port), before, 'no inspector was opened');
+      for (const params of [{ pid: '1; rm -rf /', durationS: 1 }, { pid: 1, durationS: 1 }, { pid: service.primary, durationS: 1e9 }, { pid: service.primary }, null]) {
+        await assert.rejects(trusted.connection.sendRequest('hotframe/attach', params), /attach: /, JSON.stringify(params));
+      }
+      await assert.rejects(trusted.connection.sendRequest('hotframe/attach', { pid: process.pid === 2 ? 3 : 2 ** 31 - 1, durationS: 1 }), /no such process|not a Node process|permission/);
+    } finally {
+      untrusted.stop();
+      trusted.stop();
+      await service.stop();
+    }
+  });
+});
