@@ -389,3 +389,27 @@ export interface StallReport {
   /** Lines that stalls (start-up excluded) are named by, most total time first. */
   lines: StallLine[];
 }
+
+/** One route's CPU time (issue 25, server/profile/routes/routeCost.ts). */
+export interface RouteCost {
+  /** 'GET /v1/tasks'; several routes joined by ' | ' when one function serves them all. */
+  route: string;
+  kind: 'request' | 'message';
+  ms: number;
+  /** ms / the profile's CPU time, idle excluded. */
+  percent: number;
+  registeredAt: { file: string; line: number }[];
+  /** The samples' handler serves several routes: they cannot be told apart. */
+  shared?: true;
+  /** From a Hotframe recording: requests the server received on this route. */
+  requests?: number;
+}
+
+export interface RouteReport {
+  cpuMs: number;
+  routes: RouteCost[];
+  /** Samples with no route's handler on their stack. */
+  noRoute: { ms: number; percent: number };
+  /** Handlers named by a registration that lead to no function of the project. */
+  unresolvedHandlers: number;
+}
