@@ -107,14 +107,16 @@ export function routeMapOf(modules: ReadonlyMap<string, Module>, resolve: Resolv
     const key = `${file}\0${receiver}`;
     const cached = prefixCache.get(key);
     if (cached !== undefined) return cached;
+    // A mount that leads back into the chain is a cycle: no prefix comes through it.
+    if (chain.includes(key) || chain.length > MAX_MOUNT_DEPTH) return [];
     const mounts = parents.get(key);
-    if (mounts === undefined || chain.includes(key) || chain.length > MAX_MOUNT_DEPTH) return [''];
+    if (mounts === undefined) return [''];
     const found = new Set<string>();
     for (const mount of mounts) {
       for (const above of prefixesOf(mount.file, mount.receiver, [...chain, key])) found.add(joinPath(above, mount.prefix));
     }
-    const result = [...found].slice(0, MAX_PREFIXES);
-    prefixCache.set(key, result);
+    const result = found.size === 0 && chain.length === 0 ? [''] : [...found].slice(0, MAX_PREFIXES);
+    if (chain.length === 0) prefixCache.set(key, result);
     return result;
   };
   const labelOf = (method: string, routePath: string | null, file: string, receiver: string | null, kind: 'request' | 'message'): string => {
