@@ -18,7 +18,7 @@ import { sandwichJson, sandwichText } from './sandwichText';
 import { gcTraceJson, gcTraceOf, gcTraceText } from './gcTraceText';
 import { stallsJson, stallsText, stallThreshold } from './stallsOutput';
 import { DEFAULT_STALL_MS } from '../profile/analysis/stalls';
-import { routeReportFor, routesJson, routesText } from './routesOutput';
+import { nodeRoutesFor, routeReportFor, routesJson, routesText } from './routesOutput';
 
 const DEFAULT_TOP = 20;
 
@@ -173,7 +173,8 @@ export async function runProfile(argv: string[]): Promise<number> {
   // A trace with several threads: say which one this is, on stderr so the JSON stays clean.
   if ((analyzed.profile.threads?.length ?? 0) > 1) process.stderr.write(`hotframe: ${report.warnings.find((w) => w.startsWith('the trace holds')) ?? ''}\n`);
   if (stalls) {
-    const found = analyzed.stalls(stallThreshold(flagValue(args, 'stall-ms'), DEFAULT_STALL_MS));
+    // Each stall names the route its code served, from the --root folder's registrations.
+    const found = analyzed.stalls(stallThreshold(flagValue(args, 'stall-ms'), DEFAULT_STALL_MS), nodeRoutesFor(analyzed, options.root));
     process.stdout.write(options.format === 'json' ? JSON.stringify(stallsJson(found), null, 2) + '\n' : stallsText(basename(file), found, options.top, options.root));
     return 0;
   }

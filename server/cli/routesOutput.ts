@@ -4,25 +4,18 @@
 // project's source and names by the profile (untrusted): control characters are escaped.
 import { isAbsolute, relative } from 'node:path';
 
-import { readModules, routeMapOf, type RouteMap } from '../static/project/routeMap';
-import { ProjectIndex, readModuleFromDisk } from '../static/projectIndex';
-import { collectSourceFiles } from '../shared/sourceFiles';
+import { projectRouteMap } from '../static/project/routeMap';
 import { formatMs, formatPercent, SHARE_OF, SHARE_OF_SHORT } from '../shared/format';
-import { NO_ROUTE, routeInputsOf, routeReportOf, type AnalyzedForRoutes, type RouteReport } from '../profile/routes/routeCost';
+import { NO_ROUTE, nodeRoutes, routeInputsOf, routeReportOf, type AnalyzedForRoutes, type RouteReport } from '../profile/routes/routeCost';
 import { printable } from './printable';
 
-/** Source files read for routes under one root, at most. */
-export const MAX_ROUTE_FILES = 20_000;
-
-/** The route map of the source files under `root`. */
-export function projectRouteMap(root: string): RouteMap {
-  const files = collectSourceFiles([root], root).slice(0, MAX_ROUTE_FILES);
-  const index = new ProjectIndex();
-  return routeMapOf(readModules(files, readModuleFromDisk), (from, specifier) => index.resolve(from, specifier));
+export function routeReportFor(analyzed: AnalyzedForRoutes, root: string): RouteReport {
+  return routeReportOf(routeInputsOf(analyzed, projectRouteMap([root])));
 }
 
-export function routeReportFor(analyzed: AnalyzedForRoutes, root: string): RouteReport {
-  return routeReportOf(routeInputsOf(analyzed, projectRouteMap(root)));
+/** The route each node of the profile served, from the routes under `root` (for --stalls). */
+export function nodeRoutesFor(analyzed: AnalyzedForRoutes, root: string): (node: number) => string | null {
+  return nodeRoutes(routeInputsOf(analyzed, projectRouteMap([root])));
 }
 
 function shown(file: string, root: string): string {

@@ -72,7 +72,9 @@ export class AnalyzedProfile {
   }
 
   /** Event-loop stalls longer than `thresholdMs` (stalls.ts), or null when the format keeps no sample order. */
-  stalls(thresholdMs: number): StallReport | null {
+  stalls(thresholdMs: number, routeOf?: (node: number) => string | null): StallReport | null {
+    // With the route each node served (server/profile/routes/): each stall names its route; not cached.
+    if (routeOf !== undefined) return this.stallSources === null ? null : stallsOf(this.stallSources, thresholdMs, routeOf);
     if (!this.stallReports.has(thresholdMs)) this.stallReports.set(thresholdMs, this.stallSources === null ? null : stallsOf(this.stallSources, thresholdMs));
     return this.stallReports.get(thresholdMs) ?? null;
   }

@@ -115,6 +115,12 @@ export function routeOfNodes(inputs: Pick<RouteInputs, 'tree' | 'functionAt' | '
   return { labels, nodeRoute };
 }
 
+/** The route a tree node's sample is charged to (null: none), for the stalls' `route`. */
+export function nodeRoutes(inputs: Pick<RouteInputs, 'tree' | 'functionAt' | 'handlers'>): (node: number) => string | null {
+  const { labels, nodeRoute } = routeOfNodes(inputs);
+  return (node) => (node >= 0 && node < nodeRoute.length && nodeRoute[node] !== -1 ? labels[nodeRoute[node]] : null);
+}
+
 export function routeReportOf(inputs: RouteInputs): RouteReport {
   const { tree, cpuMs } = inputs;
   const { labels, nodeRoute } = routeOfNodes(inputs);

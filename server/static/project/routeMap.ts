@@ -7,6 +7,8 @@
 import * as path from 'node:path';
 import { collectImports } from '../imports';
 import { parseSource } from '../parse';
+import { collectSourceFiles } from '../../shared/sourceFiles';
+import { ProjectIndex, readModuleFromDisk } from '../projectIndex';
 import { moduleFactsOf } from './moduleFacts';
 import { moduleRoutesOf, type HandlerRef, type ModuleRoutes, type SourceRange } from './routeFacts';
 import type { Resolver } from './projectFacts';
@@ -155,4 +157,14 @@ export function routeMapOf(modules: ReadonlyMap<string, Module>, resolve: Resolv
   }
   for (const m of middleware) add(labelOf('USE', m.prefix === '' ? null : m.prefix, m.file, m.receiver, 'request'), 'request', m.file, m.line, [m.ref]);
   return { handlers, routes: [...routes.values()], unresolvedHandlers };
+}
+
+/** Source files read for routes under the roots, at most. */
+export const MAX_ROUTE_FILES = 20_000;
+
+/** The route map of the source files under `roots` (node_modules and git-ignored files left out). */
+export function projectRouteMap(roots: readonly string[]): RouteMap {
+  const files = collectSourceFiles([...roots], roots[0] ?? process.cwd()).slice(0, MAX_ROUTE_FILES);
+  const index = new ProjectIndex();
+  return routeMapOf(readModules(files, readModuleFromDisk), (from, specifier) => index.resolve(from, specifier));
 }
