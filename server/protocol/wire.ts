@@ -334,6 +334,8 @@ export interface OverviewResult {
   hotFunctions: FunctionCost[];
   callSites: CallSite[];
   insights: Insight[];
+  /** CPU time per route of the workspace's registrations (issue 25); absent without a CPU primary. */
+  routes?: RouteReport;
 }
 
 // Issue 25: event-loop stalls (server/profile/analysis/stalls.ts).

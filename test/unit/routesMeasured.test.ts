@@ -13,6 +13,11 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { MessageChannel } from 'node:worker_threads';
+import { createMessageConnection, PortMessageReader, PortMessageWriter } from 'vscode-jsonrpc/node';
+
+import { serveProfileSession } from '../../server/lsp/profileWorker';
+import { WorkerRequests } from '../../server/protocol/worker';
 
 import { analyzeProfileFile } from '../../server/profile/analysis/report';
 import { NO_ROUTE, type RouteReport } from '../../server/profile/routes/routeCost';
@@ -43,6 +48,7 @@ describe('cost per route of a real Express server (measured)', function () {
   let dir = '';
   let measuredUs: Record<string, { cpuUs: number; wallUs: number }> = {};
   let report: RouteReport;
+  let profileFile = '';
 
   before(async () => {
     // A temporary copy: the server's files are the project --root names.
@@ -69,6 +75,7 @@ describe('cost per route of a real Express server (measured)', function () {
     assert.equal(await exited, 0);
     measuredUs = JSON.parse(readFileSync(sumsFile, 'utf8')) as typeof measuredUs;
     const file = join(dir, 'prof', readdirSync(join(dir, 'prof'))[0]!);
+    profileFile = file;
     const analyzed = await analyzeProfileFile(file, { root: dir });
     report = routeReportFor(analyzed, dir);
   });
@@ -110,5 +117,22 @@ describe('cost per route of a real Express server (measured)', function () {
     assert.match(text, new RegExp(`^ {2}${NO_ROUTE.replace(/[()]/g, '\\$&')} +`, 'm'));
     const json = routesJson(report, 20) as { routes: { route: string; percent: number }[] };
     assert.equal(json.routes[0]!.percent, Math.round(report.routes[0]!.percent * 1000) / 1000);
+  });
+
+  it("the editor's Routes section (the profile worker's overview) shows the CLI's figures", async () => {
+    const { port1, port2 } = new MessageChannel();
+    const server = serveProfileSession(port1);
+    const client = createMessageConnection(new PortMessageReader(port2), new PortMessageWriter(port2));
+    client.listen();
+    try {
+      await client.sendRequest(WorkerRequests.load, { path: profileFile, role: 'primary', roots: [dir], pathMappings: [], nativeSymbols: false });
+      const overview = await client.sendRequest(WorkerRequests.overview, {});
+      assert.deepEqual(overview.routes, report);
+    } finally {
+      client.dispose();
+      server.dispose();
+      port1.close();
+      port2.close();
+    }
   });
 });

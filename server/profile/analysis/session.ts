@@ -112,6 +112,11 @@ export class ProfileSession {
     };
   }
 
+  /** The primary's analysis (null: none loaded), for answers computed outside the profile engine (routes). */
+  primaryAnalysis(): AnalyzedProfile | null {
+    return this.primary?.analyzed ?? null;
+  }
+
   overview(): OverviewResult {
     const report = this.primary?.analyzed.report;
     return {
