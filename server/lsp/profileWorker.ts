@@ -46,9 +46,9 @@ export function serveProfileSession(port: MessagePort): MessageConnection {
   let roots: string[] = [];
   const connection = createMessageConnection(new PortMessageReader(port), new PortMessageWriter(port));
   connection.onRequest(WorkerRequests.load, (params, token) =>
-    answer(() => {
+    answer(async () => {
       if (params.role === 'primary') roots = params.roots ?? [];
-      return session.load(
+      const loaded = await session.load(
         params.path,
         params.role,
         { roots: params.roots, pathMappings: params.pathMappings, nativeSymbols: params.nativeSymbols },
@@ -56,6 +56,12 @@ export function serveProfileSession(port: MessagePort): MessageConnection {
         progressOf(connection, params),
         { sampleType: params.sampleType, thread: params.thread },
       );
+      // The primary's routes go with its cost table: the editor notes registration lines and findings' hovers.
+      if (params.role === 'primary' && loaded.costTable !== null) {
+        const routes = routesOfWorkspace(session.primaryAnalysis(), roots);
+        if (routes !== null) return { ...loaded, costTable: { ...loaded.costTable, routes } };
+      }
+      return loaded;
     }),
   );
   connection.onRequest(WorkerRequests.clear, () =>
@@ -68,7 +74,7 @@ export function serveProfileSession(port: MessagePort): MessageConnection {
   connection.onRequest(WorkerRequests.overview, () =>
     answer((): OverviewResult => {
       const routes = routesOfWorkspace(session.primaryAnalysis(), roots);
-      return { ...session.overview(), ...(routes !== null ? { routes } : {}) };
+      return { ...session.overview(), ...(routes !== null ? { routes: routes.report } : {}) };
     }),
   );
   connection.onRequest(WorkerRequests.lineDetail, ({ file, line }) => answer(() => session.lineDetail(file, line)));

@@ -175,6 +175,8 @@ export interface CostTable {
   deferred: DeferredCost[];
   /** The threshold the files' `stalls` were found with (ms). */
   stallThresholdMs?: number;
+  /** CPU time per route of the workspace's registrations, and where each handler is (issue 25). */
+  routes?: RouteNotes;
 }
 
 /** One caller or callee of a function, with the samples that went through that edge. */
@@ -303,6 +305,16 @@ export interface FileHeat {
   callSites: CallSite[];
   /** Lines that make calls, with their own heat (the callee's total). */
   callLines: CallLineHeat[];
+  /** Route registrations on this file's lines, with the route's CPU time (issue 25). */
+  routes?: RouteNote[];
+}
+
+/** A route registered on a line: "GET /v1/tasks: 289 ms · 3.74% CPU". */
+export interface RouteNote {
+  line: number;
+  route: string;
+  ms: number;
+  percent: number;
 }
 
 export type FlameMode = 'normal' | 'inverted' | 'diff';
@@ -414,4 +426,10 @@ export interface RouteReport {
   noRoute: { ms: number; percent: number };
   /** Handlers named by a registration that lead to no function of the project. */
   unresolvedHandlers: number;
+}
+
+/** The route report, and each handler's lines (a finding inside one serves that route). */
+export interface RouteNotes {
+  report: RouteReport;
+  handlers: { route: string; file: string; startLine: number; endLine: number }[];
 }

@@ -18,6 +18,8 @@ import { createMessageConnection, PortMessageReader, PortMessageWriter } from 'v
 
 import { serveProfileSession } from '../../server/lsp/profileWorker';
 import { WorkerRequests } from '../../server/protocol/worker';
+import { routeHover, routeNotesIn } from '../../server/lsp/routeNotes';
+import { formatCost } from '../../server/shared/format';
 
 import { analyzeProfileFile } from '../../server/profile/analysis/report';
 import { NO_ROUTE, type RouteReport } from '../../server/profile/routes/routeCost';
@@ -125,9 +127,16 @@ describe('cost per route of a real Express server (measured)', function () {
     const client = createMessageConnection(new PortMessageReader(port2), new PortMessageWriter(port2));
     client.listen();
     try {
-      await client.sendRequest(WorkerRequests.load, { path: profileFile, role: 'primary', roots: [dir], pathMappings: [], nativeSymbols: false });
+      const loaded = await client.sendRequest(WorkerRequests.load, { path: profileFile, role: 'primary', roots: [dir], pathMappings: [], nativeSymbols: false });
       const overview = await client.sendRequest(WorkerRequests.overview, {});
       assert.deepEqual(overview.routes, report);
+      // The cost table the language server keeps carries them too: the registration line's note, a finding's hover.
+      const routes = loaded.costTable!.routes!;
+      assert.deepEqual(routes.report, report);
+      const tasks = report.routes.find((r) => r.route === 'GET /v1/tasks')!;
+      assert.deepEqual(routeNotesIn(routes, join(dir, 'routes/tasks.js')), [{ line: 20, route: 'GET /v1/tasks', ms: tasks.ms, percent: tasks.percent }]);
+      // Line 15 is inside `list` (the second half, after the await).
+      assert.equal(routeHover(routes, join(dir, 'routes/tasks.js'), 15, (t) => t), `Serves GET /v1/tasks: ${formatCost(tasks.ms, tasks.percent)} in this profile.`);
     } finally {
       client.dispose();
       server.dispose();
