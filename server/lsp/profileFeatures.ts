@@ -184,6 +184,7 @@ export function registerProfileFeatures(
           roots: params.roots,
           pathMappings: trusted ? params.pathMappings : [],
           nativeSymbols: trusted,
+          stallThresholdMs: settings().stallThresholdMs,
           ...(params.sampleType !== undefined ? { sampleType: params.sampleType } : {}),
           ...(params.thread !== undefined ? { thread: params.thread } : {}),
         },

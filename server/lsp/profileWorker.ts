@@ -51,7 +51,7 @@ export function serveProfileSession(port: MessagePort): MessageConnection {
       const loaded = await session.load(
         params.path,
         params.role,
-        { roots: params.roots, pathMappings: params.pathMappings, nativeSymbols: params.nativeSymbols },
+        { roots: params.roots, pathMappings: params.pathMappings, nativeSymbols: params.nativeSymbols, ...(params.stallThresholdMs !== undefined ? { stallThresholdMs: params.stallThresholdMs } : {}) },
         signalOf(token),
         progressOf(connection, params),
         { sampleType: params.sampleType, thread: params.thread },

@@ -34,6 +34,8 @@ export interface AnalysisOptions extends ReportOptions {
   profileFolder?: string;
   /** V8 logs: run nm on Node's binary to name C++ frames (default true; false in an untrusted workspace). */
   nativeSymbols?: boolean;
+  /** The stalls a session's cost table carries (the editor's `hotframe.stallThresholdMs`; default 50 ms). */
+  stallThresholdMs?: number;
 }
 
 function rootsOf(options: AnalysisOptions): string[] {
@@ -91,7 +93,7 @@ export class AnalyzedProfile {
    * a big profile they are most of the table (128 MB .cpuprofile: 8,770 files, 21 MB of JSON,
    * over a second to cross from the profile worker, for 2 files the workspace holds).
    */
-  costTable(): CostTable {
+  costTable(stallThresholdMs: number = DEFAULT_STALL_MS): CostTable {
     const deferred = this.report.insights.flatMap((insight) => {
       const label = DEFERRED_WORK[insight.id];
       return label === undefined ? [] : [{ insight: insight.id, label, ms: insight.ms, percent: insight.percent }];
@@ -100,7 +102,7 @@ export class AnalyzedProfile {
     const unresolved = new Set(this.report.unresolvedFiles);
     const files = [...this.heat()].filter(([file]) => isAbsolute(file) && !unresolved.has(file));
     const table: CostTable = { cpuMs: this.report.cpuMs, files: Object.fromEntries(files), deferred, ...(unit !== 'ms' ? { unit } : {}) };
-    const stalls = this.stalls(DEFAULT_STALL_MS);
+    const stalls = this.stalls(stallThresholdMs);
     if (stalls !== null && stalls.lines.length > 0) {
       table.stallThresholdMs = stalls.thresholdMs;
       for (const line of stalls.lines) {

@@ -66,7 +66,7 @@ export class ProfileSession {
     }
     return {
       summary: summaryOf(path, analyzed),
-      costTable: role === 'primary' ? analyzed.costTable() : null,
+      costTable: role === 'primary' ? analyzed.costTable(options.stallThresholdMs) : null,
       insights: role === 'primary' ? analyzed.report.insights : [],
     };
   }
