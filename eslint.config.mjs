@@ -49,6 +49,10 @@ const MAY_IMPORT = {
     may: ['server/profile/model', 'server/shared', { path: PROTOCOL, typeOnly: true }],
     why: 'server/profile/gate/ (the statistics of `hotframe gate`) imports only model/ from the profile engine',
   },
+  'server/profile/routes': {
+    may: ['server/profile/model', 'server/shared', { path: PROTOCOL, typeOnly: true }],
+    why: 'server/profile/routes/ (cost per route, issue 25) is pure: the profile model and a route map in, figures out',
+  },
   'server/profile/gcTrace': {
     may: ['server/shared'],
     why: 'server/profile/gcTrace/ (the reader and summary of node --trace-gc output) is pure text to numbers',

@@ -44,6 +44,18 @@ describe('heat (client/presentation/heat.ts)', () => {
     assert.equal(planHeat(heat, 0.1, 10).notes[1]!.text, '2.00 ms · 0.50% CPU');
   });
 
+  it("notes a route registration line with its route's CPU time, when the route ran", () => {
+    const plan = planHeat({
+      profile: summary, lines: [], functions: [], callSites: [], callLines: [],
+      routes: [
+        { line: 4, route: 'GET /v1/tasks', ms: 289, percent: 3.74 },
+        { line: 5, route: 'GET /healthz', ms: 0, percent: 0 },
+        { line: 40, route: 'GET /far', ms: 3, percent: 1 },
+      ],
+    }, 1, 10);
+    assert.deepEqual(plan.notes, [{ line: 4, text: 'GET /v1/tasks: 289 ms · 3.74% CPU' }]);
+  });
+
   it('notes at most 10 hot lines per file, the hottest', () => {
     const lines = Array.from({ length: 12 }, (_, i) => ({ line: i + 1, selfMs: i + 1, selfSamples: i + 1, percent: i + 1 }));
     const plan = planHeat({ profile: summary, lines, functions: [], callSites: [], callLines: [] }, 1, 20);

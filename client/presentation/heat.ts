@@ -2,7 +2,7 @@
 // notes, and the plan of what to draw on one file. No vscode import: client/decorations.ts turns
 // the plan into decorations, and the unit tests read it directly.
 import type { CallLine, FileHeat } from '../../server/protocol/wire';
-import { formatMs, formatPercent, formatWeight, SHARE_OF_SHORT, type WeightUnit } from '../../server/shared/format';
+import { formatCostShort, formatMs, formatPercent, formatWeight, SHARE_OF_SHORT, type WeightUnit } from '../../server/shared/format';
 
 /** Decoration types cannot vary their background per range, so heat is quantized into buckets. */
 export const BUCKETS = 8;
@@ -118,6 +118,8 @@ export function planHeat(heat: FileHeat, thresholdPercent: number, lineCount: nu
     .sort((a, b) => b.percent - a.percent)
     .slice(0, MAX_LINE_NOTES);
   for (const c of hottestCalls) add(c.line, callLineNote(c, unit));
+  // Route registrations that ran: "GET /v1/tasks: 289 ms · 3.74% CPU" (issue 25).
+  for (const r of heat.routes ?? []) if (inFile(r.line) && r.ms > 0) add(r.line, `${r.route}: ${formatCostShort(r.ms, r.percent)}`);
   return {
     lines,
     callLines,

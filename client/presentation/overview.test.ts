@@ -99,6 +99,33 @@ describe('overview tree (client/presentation/overview.ts)', () => {
     assert.deepEqual([row.label, row.description, row.tooltip, row.markdownTooltip, row.target], ['GC is *busy*', '100 ms · 10.0% CPU', '100 ms (10.0% of CPU time, idle excluded)\n\nRaise --max-semi-space-size.', true, undefined]);
   });
 
+  it('lists the routes that ran with their CPU time and share, then (no route); a click opens the registration', () => {
+    const routes: OverviewResult['routes'] = {
+      cpuMs: 1000,
+      routes: [
+        { route: 'GET /v1/tasks', kind: 'request', ms: 289, percent: 28.9, registeredAt: [{ file: '/app/routes/tasks.js', line: 116 }] },
+        { route: 'GET /a | GET /b', kind: 'request', ms: 11, percent: 1.1, registeredAt: [{ file: '/app/a.js', line: 3 }, { file: '/app/a.js', line: 4 }], shared: true },
+        { route: 'GET /healthz', kind: 'request', ms: 0, percent: 0, registeredAt: [{ file: '/app/server.js', line: 35 }] },
+      ],
+      noRoute: { ms: 700, percent: 70 },
+      unresolvedHandlers: 0,
+    };
+    const o = overview({ routes });
+    const section = overviewChildren(o).find((n) => n.kind === 'section' && n.id === 'routes')!;
+    assert.deepEqual(overviewRow(section, o).label, 'Routes');
+    const rows = overviewChildren(o, section).map((n) => overviewRow(n, o));
+    assert.deepEqual(rows.map((r) => [r.label, r.description]), [
+      ['GET /v1/tasks', '289 ms · 28.9% CPU'],
+      ['GET /a | GET /b', '11.0 ms · 1.10% CPU'],
+      ['(no route)', '700 ms · 70.0% CPU'],
+    ]);
+    assert.deepEqual(rows[0]!.target, { open: { file: '/app/routes/tasks.js', line: 116 } });
+    assert.match(rows[0]!.tooltip!, /^289 ms \(28\.9% of CPU time, idle excluded\) with this route's handler/);
+    assert.match(rows[1]!.tooltip!, /cannot be told apart/);
+    // No route registered in the workspace: no section.
+    assert.ok(!overviewChildren(overview({ routes: { ...routes, routes: [] } })).some((n) => n.kind === 'section' && n.id === 'routes'));
+  });
+
   it('shows nothing before an overview arrives', () => {
     assert.deepEqual(overviewRow({ kind: 'message', label: 'x' }, null), { label: 'x', collapsible: 'none' });
   });

@@ -4,13 +4,13 @@
 // the rows into TreeItems.
 import * as path from 'node:path';
 import type { OverviewResult } from '../../server/protocol/wire';
-import type { AttributedLibraryCost, CallSite, FunctionCost, Insight } from '../../server/protocol/wire';
+import type { AttributedLibraryCost, CallSite, FunctionCost, Insight, RouteCost } from '../../server/protocol/wire';
 import { formatCost, formatCostIn, formatCostShort, formatCostShortIn, formatMs, formatPercent, formatWeight, percentOf } from '../../server/shared/format';
 
 /** Items per section: a review starts with the top of the list; the flame graph has the rest. */
 export const MAX_ITEMS = 15;
 
-export type SectionId = 'functions' | 'callSites' | 'insights' | 'unresolved';
+export type SectionId = 'functions' | 'callSites' | 'insights' | 'routes' | 'unresolved';
 
 export type OverviewNode =
   | { kind: 'section'; id: SectionId; label: string; count: number }
@@ -18,6 +18,8 @@ export type OverviewNode =
   | { kind: 'callSite'; value: CallSite }
   | { kind: 'library'; value: AttributedLibraryCost }
   | { kind: 'insight'; value: Insight }
+  | { kind: 'route'; value: RouteCost }
+  | { kind: 'noRoute'; ms: number; percent: number }
   | { kind: 'unresolved'; file: string }
   | { kind: 'message'; label: string }
   | { kind: 'more'; count: number };
@@ -82,6 +84,7 @@ export function overviewChildren(o: OverviewResult, node?: OverviewNode): Overvi
       { kind: 'section', id: 'callSites', label: 'User call sites', count: o.callSites.length },
       { kind: 'section', id: 'insights', label: 'Insights', count: o.insights.length },
     ];
+    if (o.routes !== undefined && o.routes.routes.length > 0) sections.push({ kind: 'section', id: 'routes', label: 'Routes', count: o.routes.routes.length });
     const unresolved = o.profile?.unresolvedCount ?? 0;
     if (unresolved > 0) sections.push({ kind: 'section', id: 'unresolved', label: 'Unresolved files', count: unresolved });
     return sections;
@@ -107,6 +110,13 @@ function sectionChildren(id: SectionId, o: OverviewResult): OverviewNode[] {
       return o.callSites.length ? capped(o.callSites.map((value) => ({ kind: 'callSite', value }))) : empty('No library cost attributed');
     case 'insights':
       return o.insights.length ? o.insights.map((value) => ({ kind: 'insight', value })) : empty('Nothing stands out');
+    case 'routes': {
+      const routes = o.routes;
+      if (routes === undefined) return [];
+      // The routes that ran, then the share of no route: a registered route with no sample says nothing here.
+      const ran: OverviewNode[] = routes.routes.filter((r) => r.ms > 0).map((value) => ({ kind: 'route', value }));
+      return [...capped(ran), { kind: 'noRoute', ms: routes.noRoute.ms, percent: routes.noRoute.percent }];
+    }
     case 'unresolved': {
       // The summary lists the costliest files; the rest are counted.
       const listed = o.profile?.unresolvedFiles ?? [];
@@ -164,6 +174,29 @@ export function overviewRow(node: OverviewNode, o: OverviewResult | null): Overv
         target: i.location ? openTarget(i.location.file, i.location.line) : undefined,
       };
     }
+    case 'route': {
+      // "GET /v1/tasks  289 ms · 3.74% CPU": a click opens where the route is registered.
+      const r = node.value;
+      const at = r.registeredAt[0];
+      const where = r.registeredAt.map((w) => location(w.file, w.line)).join('\n');
+      const shared = r.shared === true ? '\nOne handler serves these routes: their samples cannot be told apart.' : '';
+      return {
+        label: r.route,
+        description: formatCostShort(r.ms, r.percent),
+        tooltip: `${formatCost(r.ms, r.percent)} with this route's handler or middleware on the stack\nregistered at ${where}${shared}`,
+        collapsible: 'none',
+        icon: r.kind === 'message' ? 'mail' : 'globe',
+        target: at !== undefined ? openTarget(at.file, at.line) : undefined,
+      };
+    }
+    case 'noRoute':
+      return {
+        label: '(no route)',
+        description: formatCostShort(node.ms, node.percent),
+        tooltip: `${formatCost(node.ms, node.percent)} with no route's handler or middleware on the stack (timers, start-up, framework code before a handler, GC)`,
+        collapsible: 'none',
+        icon: 'circle-slash',
+      };
     case 'unresolved':
       return { label: node.file, collapsible: 'none', icon: 'question' };
     case 'message':

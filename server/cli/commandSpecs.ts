@@ -52,6 +52,7 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
       { name: 'function', value: 'NAME[:file]', help: "that function's callers and callees (the sandwich) instead of the report" },
       { name: 'stalls', value: '', help: 'the event-loop stalls (no return to the loop for longer than --stall-ms) and the lines that held them, instead of the report' },
       { name: 'stall-ms', value: 'N', help: 'with --stalls: the shortest stall counted, in ms (default 50)' },
+      { name: 'routes', value: '', help: "CPU time per route and message handler (the --root folder's registrations joined to the samples' stacks), instead of the report" },
     ],
     examples: [
       'hotframe profile prof.cpuprofile --top 10',
@@ -60,6 +61,7 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
       'hotframe profile prof.cpuprofile --function getTimestamp:messages.js',
       'hotframe profile trace-gc.log',
       'hotframe profile prof.cpuprofile --stalls --stall-ms 100',
+      'hotframe profile prof.cpuprofile --routes --root .',
     ],
   },
   diff: {

@@ -1,4 +1,4 @@
-// `hotframe profile FILE.. [--root DIR] [--top N] [--format text|json] [--thread ID] [--sample-type TYPE] [--alloc FILE] [--function NAME[:file]] [--stalls [--stall-ms N]]`
+// `hotframe profile FILE.. [--root DIR] [--top N] [--format text|json] [--thread ID] [--sample-type TYPE] [--alloc FILE] [--function NAME[:file]] [--stalls [--stall-ms N]] [--routes]`
 // With --alloc, an allocation profile of the same service names who makes the garbage in the GC insight.
 import { statSync } from 'node:fs';
 import { basename, relative, resolve } from 'node:path';
@@ -18,6 +18,7 @@ import { sandwichJson, sandwichText } from './sandwichText';
 import { gcTraceJson, gcTraceOf, gcTraceText } from './gcTraceText';
 import { stallsJson, stallsText, stallThreshold } from './stallsOutput';
 import { DEFAULT_STALL_MS } from '../profile/analysis/stalls';
+import { nodeRoutesFor, routeReportFor, routesJson, routesText } from './routesOutput';
 
 const DEFAULT_TOP = 20;
 
@@ -182,8 +183,15 @@ export async function runProfile(argv: string[]): Promise<number> {
   // A trace with several threads: say which one this is, on stderr so the JSON stays clean.
   if ((analyzed.profile.threads?.length ?? 0) > 1) process.stderr.write(`hotframe: ${report.warnings.find((w) => w.startsWith('the trace holds')) ?? ''}\n`);
   if (stalls) {
-    const found = analyzed.stalls(stallThreshold(flagValue(args, 'stall-ms'), DEFAULT_STALL_MS));
+    // Each stall names the route its code served, from the --root folder's registrations.
+    const found = analyzed.stalls(stallThreshold(flagValue(args, 'stall-ms'), DEFAULT_STALL_MS), nodeRoutesFor(analyzed, options.root));
     process.stdout.write(options.format === 'json' ? JSON.stringify(stallsJson(found), null, 2) + '\n' : stallsText(basename(file), found, options.top, options.root));
+    return 0;
+  }
+  // --routes: CPU time per route of the --root folder's source.
+  if (args.flags.has('routes')) {
+    const routes = routeReportFor(analyzed, options.root);
+    process.stdout.write(options.format === 'json' ? JSON.stringify(routesJson(routes, options.top), null, 2) + '\n' : routesText(basename(file), routes, options.top, options.root));
     return 0;
   }
   const question = flagValue(args, 'function');

@@ -13,6 +13,7 @@ import { uriToPath } from '../shared/paths';
 import { oneLine } from '../profile/analysis/session';
 import { Requests, type FileHeatParams, type LoadProfileParams } from '../protocol/lsp';
 import type { FileHeat, FlameGraphParams, Insight, LineDetail, ProfileSummary, StallLine } from '../protocol/wire';
+import { routeHover, routeNotesIn } from './routeNotes';
 import { WorkerRequests } from '../protocol/worker';
 import { ProfileChannel } from './profileChannel';
 import { DEFAULT_SETTINGS, readPathMappings, type HotframeSettings } from './settings';
@@ -183,6 +184,7 @@ export function registerProfileFeatures(
           roots: params.roots,
           pathMappings: trusted ? params.pathMappings : [],
           nativeSymbols: trusted,
+          stallThresholdMs: settings().stallThresholdMs,
           ...(params.sampleType !== undefined ? { sampleType: params.sampleType } : {}),
           ...(params.thread !== undefined ? { thread: params.thread } : {}),
         },
@@ -244,6 +246,7 @@ export function registerProfileFeatures(
         ...(c.calls !== undefined ? { calls: c.calls } : {}),
         ...(c.untold === true ? { untold: true } : {}),
       })),
+      ...(current.table.routes !== undefined ? { routes: routeNotesIn(current.table.routes, uri.startsWith('file:') ? resolve(uriToPath(uri)) : '') } : {}),
     };
   });
 
@@ -287,7 +290,11 @@ export function registerProfileFeatures(
   };
 
   connection.onHover(async (params): Promise<Hover | null> => {
-    const parts = [findingHover(params.textDocument.uri, params.position), await profileHover(params.textDocument.uri, params.position)];
+    const findings = findingHover(params.textDocument.uri, params.position);
+    // Under a finding, the route its code serves (the handler's extent holds the line), when the profile's routes know it.
+    const routes = primary?.table.routes;
+    const served = findings === null || routes === undefined || !params.textDocument.uri.startsWith('file:') ? null : routeHover(routes, resolve(uriToPath(params.textDocument.uri)), params.position.line + 1, md);
+    const parts = [findings, served, await profileHover(params.textDocument.uri, params.position)];
     const value = parts.filter((part): part is string => part !== null).join('\n\n');
     return value === '' ? null : { contents: { kind: MarkupKind.Markdown, value } };
   });

@@ -6,6 +6,8 @@ import { CancellationToken, createMessageConnection, PortMessageReader, PortMess
 
 import { oneLine, ProfileSession } from '../profile/analysis/session';
 import { WORKER_REQUEST_FAILED, WorkerProgress, WorkerRequests, type WorkerParams } from '../protocol/worker';
+import type { OverviewResult } from '../protocol/wire';
+import { routesOfWorkspace } from './routesOfWorkspace';
 
 /** The session's answer, or its failure as one line for the user (jsonrpc would prefix "Request ... failed with message:"). */
 async function answer<R>(work: () => R | Promise<R>): Promise<R> {
@@ -40,18 +42,27 @@ function progressOf(connection: MessageConnection, params: WorkerParams): ((frac
 /** Serves a fresh session on `port` (the worker's parentPort, or one end of a MessageChannel). */
 export function serveProfileSession(port: MessagePort): MessageConnection {
   const session = new ProfileSession();
+  /** The workspace folders of the last primary load: where the route registrations are read. */
+  let roots: string[] = [];
   const connection = createMessageConnection(new PortMessageReader(port), new PortMessageWriter(port));
   connection.onRequest(WorkerRequests.load, (params, token) =>
-    answer(() =>
-      session.load(
+    answer(async () => {
+      if (params.role === 'primary') roots = params.roots ?? [];
+      const loaded = await session.load(
         params.path,
         params.role,
-        { roots: params.roots, pathMappings: params.pathMappings, nativeSymbols: params.nativeSymbols },
+        { roots: params.roots, pathMappings: params.pathMappings, nativeSymbols: params.nativeSymbols, ...(params.stallThresholdMs !== undefined ? { stallThresholdMs: params.stallThresholdMs } : {}) },
         signalOf(token),
         progressOf(connection, params),
         { sampleType: params.sampleType, thread: params.thread },
-      ),
-    ),
+      );
+      // The primary's routes go with its cost table: the editor notes registration lines and findings' hovers.
+      if (params.role === 'primary' && loaded.costTable !== null) {
+        const routes = routesOfWorkspace(session.primaryAnalysis(), roots);
+        if (routes !== null) return { ...loaded, costTable: { ...loaded.costTable, routes } };
+      }
+      return loaded;
+    }),
   );
   connection.onRequest(WorkerRequests.clear, () =>
     answer(() => {
@@ -60,7 +71,12 @@ export function serveProfileSession(port: MessagePort): MessageConnection {
     }),
   );
   connection.onRequest(WorkerRequests.flame, ({ mode, onlyMyCode, minFraction }) => answer(() => session.flame({ mode, onlyMyCode, minFraction })));
-  connection.onRequest(WorkerRequests.overview, () => answer(() => session.overview()));
+  connection.onRequest(WorkerRequests.overview, () =>
+    answer((): OverviewResult => {
+      const routes = routesOfWorkspace(session.primaryAnalysis(), roots);
+      return { ...session.overview(), ...(routes !== null ? { routes: routes.report } : {}) };
+    }),
+  );
   connection.onRequest(WorkerRequests.lineDetail, ({ file, line }) => answer(() => session.lineDetail(file, line)));
   connection.listen();
   return connection;

@@ -10,17 +10,24 @@ import type { RuleId, RuleLevel } from '../../rules/api';
 import { RULE_LEVELS, isRuleId, isRuleLevel } from '../static/ruleLevels';
 import type { PathMapping } from '../protocol/wire';
 import { DEFAULT_HOT_THRESHOLD_PERCENT } from '../join/costIndex';
+import { DEFAULT_STALL_MS } from '../profile/analysis/stalls';
+
+/** The longest stall threshold accepted (a minute): beyond it nothing a service does is a stall worth a note. */
+export const MAX_STALL_THRESHOLD_MS = 60_000;
 
 export interface HotframeSettings {
   /** `hotframe.rules.<id>`: per-rule level; absent = the rule's default severity. */
   rules: Partial<Record<RuleId, RuleLevel>>;
   /** `hotframe.hotThresholdPercent`: a finding whose code costs at least this share of CPU is raised one severity step. */
   hotThresholdPercent: number;
+  /** `hotframe.stallThresholdMs`: the shortest event-loop stall shown, in ms (read at each profile load). */
+  stallThresholdMs: number;
 }
 
 export const DEFAULT_SETTINGS: Readonly<HotframeSettings> = Object.freeze({
   rules: {},
   hotThresholdPercent: DEFAULT_HOT_THRESHOLD_PERCENT,
+  stallThresholdMs: DEFAULT_STALL_MS,
 });
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -32,7 +39,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * reported through `warn` (one line each), so a typo in settings.json never stops validation.
  */
 export function parseSettings(raw: unknown, warn: (line: string) => void): HotframeSettings {
-  const settings: HotframeSettings = { rules: {}, hotThresholdPercent: DEFAULT_SETTINGS.hotThresholdPercent };
+  const settings: HotframeSettings = { rules: {}, hotThresholdPercent: DEFAULT_SETTINGS.hotThresholdPercent, stallThresholdMs: DEFAULT_SETTINGS.stallThresholdMs };
   if (raw === null || raw === undefined) return settings;
   if (!isRecord(raw)) {
     warn('hotframe settings: expected an object, using defaults');
@@ -52,6 +59,12 @@ export function parseSettings(raw: unknown, warn: (line: string) => void): Hotfr
     settings.hotThresholdPercent = threshold;
   } else if (threshold !== undefined) {
     warn(`hotframe.hotThresholdPercent: '${String(threshold)}' is not a number in 0..100, using ${DEFAULT_SETTINGS.hotThresholdPercent}`);
+  }
+  const stallMs = raw.stallThresholdMs;
+  if (typeof stallMs === 'number' && Number.isFinite(stallMs) && stallMs > 0 && stallMs <= MAX_STALL_THRESHOLD_MS) {
+    settings.stallThresholdMs = stallMs;
+  } else if (stallMs !== undefined) {
+    warn(`hotframe.stallThresholdMs: '${String(stallMs)}' is not a number of ms above 0 and at most ${MAX_STALL_THRESHOLD_MS}, using ${DEFAULT_SETTINGS.stallThresholdMs}`);
   }
   return settings;
 }

@@ -175,6 +175,8 @@ export interface CostTable {
   deferred: DeferredCost[];
   /** The threshold the files' `stalls` were found with (ms). */
   stallThresholdMs?: number;
+  /** CPU time per route of the workspace's registrations, and where each handler is (issue 25). */
+  routes?: RouteNotes;
 }
 
 /** One caller or callee of a function, with the samples that went through that edge. */
@@ -307,6 +309,16 @@ export interface FileHeat {
   callSites: CallSite[];
   /** Lines that make calls, with their own heat (the callee's total). */
   callLines: CallLineHeat[];
+  /** Route registrations on this file's lines, with the route's CPU time (issue 25). */
+  routes?: RouteNote[];
+}
+
+/** A route registered on a line: "GET /v1/tasks: 289 ms · 3.74% CPU". */
+export interface RouteNote {
+  line: number;
+  route: string;
+  ms: number;
+  percent: number;
 }
 
 export type FlameMode = 'normal' | 'inverted' | 'diff';
@@ -338,6 +350,8 @@ export interface OverviewResult {
   hotFunctions: FunctionCost[];
   callSites: CallSite[];
   insights: Insight[];
+  /** CPU time per route of the workspace's registrations (issue 25); absent without a CPU primary. */
+  routes?: RouteReport;
 }
 
 // Issue 25: event-loop stalls (server/profile/analysis/stalls.ts).
@@ -430,4 +444,34 @@ export interface AttachResult {
   problems: string[];
   /** Per process: how long the profiler's start and stop held its main thread (ms, measured in it). */
   pauses: { pid: number; startMs: number; stopMs: number | null }[];
+}
+
+/** One route's CPU time (issue 25, server/profile/routes/routeCost.ts). */
+export interface RouteCost {
+  /** 'GET /v1/tasks'; several routes joined by ' | ' when one function serves them all. */
+  route: string;
+  kind: 'request' | 'message';
+  ms: number;
+  /** ms / the profile's CPU time, idle excluded. */
+  percent: number;
+  registeredAt: { file: string; line: number }[];
+  /** The samples' handler serves several routes: they cannot be told apart. */
+  shared?: true;
+  /** From a Hotframe recording: requests the server received on this route. */
+  requests?: number;
+}
+
+export interface RouteReport {
+  cpuMs: number;
+  routes: RouteCost[];
+  /** Samples with no route's handler on their stack. */
+  noRoute: { ms: number; percent: number };
+  /** Handlers named by a registration that lead to no function of the project. */
+  unresolvedHandlers: number;
+}
+
+/** The route report, and each handler's lines (a finding inside one serves that route). */
+export interface RouteNotes {
+  report: RouteReport;
+  handlers: { route: string; file: string; startLine: number; endLine: number }[];
 }

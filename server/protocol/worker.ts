@@ -23,6 +23,8 @@ export interface WorkerLoadParams extends WorkerParams {
   nativeSymbols: boolean;
   sampleType?: string;
   thread?: string;
+  /** `hotframe.stallThresholdMs`: the stalls of the primary's cost table (default 50). */
+  stallThresholdMs?: number;
 }
 
 export type WorkerFlameParams = WorkerParams & FlameGraphParams;

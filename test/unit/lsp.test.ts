@@ -25,6 +25,8 @@ interface Client {
   published: PublishDiagnosticsParams[];
   logs: string[];
   settings: Record<string, unknown>;
+  /** workspace/configuration requests the server made. */
+  configurationPulls: number;
   /** Resolves with the first publish for `uri` at `version` (already received or still to come). */
   diagnosticsFor(uri: string, version: number): Promise<Diagnostic[]>;
   /** Resolves with the first log line containing `text`. */
@@ -59,6 +61,7 @@ async function startClient(): Promise<Client> {
     published,
     logs,
     settings: {},
+    configurationPulls: 0,
     diagnosticsFor: (uri, version) => until(() => published.find((p) => p.uri === uri && p.version === version)?.diagnostics),
     logLine: (text) => until(() => logs.find((l) => l.includes(text))),
     waitFor: until,
@@ -72,7 +75,11 @@ async function startClient(): Promise<Client> {
     logs.push(params.message);
     wake();
   });
-  connection.onRequest('workspace/configuration', (params: { items: { section?: string }[] }) => params.items.map(() => client.settings));
+  connection.onRequest('workspace/configuration', (params: { items: { section?: string }[] }) => {
+    client.configurationPulls++;
+    wake();
+    return params.items.map(() => client.settings);
+  });
   connection.onRequest('client/registerCapability', () => null);
   connection.onRequest('window/workDoneProgress/create', () => null);
   connection.listen();
@@ -433,12 +440,14 @@ describe('parseSettings', () => {
     const { settings, warnings } = parse({
       rules: { 'date-now-hot-path': 'error', 'spawn-without-env': 'off' },
       hotThresholdPercent: 5,
+      stallThresholdMs: 120,
       pathMappings: [{ from: '/usr/src/app', to: '/home/me/app' }],
       heat: { enabled: false },
     });
     assert.deepEqual(settings, {
       rules: { 'date-now-hot-path': 'error', 'spawn-without-env': 'off' },
       hotThresholdPercent: 5,
+      stallThresholdMs: 120,
     });
     assert.deepEqual(warnings, []);
   });
@@ -452,13 +461,16 @@ describe('parseSettings', () => {
     const { settings, warnings } = parse({
       rules: { 'date-now-hot-path': 'loud', 'no-such-rule': 'error', 'blocking-sync-call': 'hint' },
       hotThresholdPercent: 'high',
+      stallThresholdMs: 0,
     });
-    assert.deepEqual(settings, { rules: { 'blocking-sync-call': 'hint' }, hotThresholdPercent: 1 });
+    assert.deepEqual(settings, { rules: { 'blocking-sync-call': 'hint' }, hotThresholdPercent: 1, stallThresholdMs: 50 });
     assert.deepEqual(warnings, [
       "hotframe.rules.date-now-hot-path: 'loud' is not one of off|hint|information|warning|error, using the default",
       "hotframe.rules: unknown rule 'no-such-rule' ignored",
       "hotframe.hotThresholdPercent: 'high' is not a number in 0..100, using 1",
+      "hotframe.stallThresholdMs: '0' is not a number of ms above 0 and at most 60000, using 50",
     ]);
+    assert.equal(parse({ stallThresholdMs: 1e9 }).settings.stallThresholdMs, 50);
     assert.deepEqual(parse({ hotThresholdPercent: 101 }).settings.hotThresholdPercent, 1);
     assert.deepEqual(parse('hotframe').warnings, ['hotframe settings: expected an object, using defaults']);
   });
@@ -617,6 +629,36 @@ describe('language server ranking by a loaded profile', function () {
     await client.connection.sendRequest('hotframe/clearProfile');
     const [cleared] = await clearing;
     assert.equal(cleared.message, plain.message);
+  });
+
+  it('reads hotframe.stallThresholdMs when a profile is opened: the 99 ms stall is noted over 50 ms, not over 150 ms', async () => {
+    const cold = pathToFileURL(join(dir, 'routes/a.js')).href;
+    const load = () => client.connection.sendRequest('hotframe/loadProfile', { path: join(dir, 'app.cpuprofile'), role: 'primary', pathMappings: [], roots: [dir] });
+    const isStall = (d: Diagnostic): boolean => d.code === 'event-loop-stall';
+    client.settings = { stallThresholdMs: 150 };
+    // Open unless the test before did (the document then stays open).
+    if (!client.published.some((p) => p.uri === cold)) {
+      await open(client, cold, LEAN_HANDLER);
+      await client.diagnosticsFor(cold, 1);
+    }
+    // The server pulls the settings (workspace/configuration) after the notification; nothing is published when only this one changed.
+    const pulled = client.configurationPulls;
+    await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: null });
+    await client.waitFor(() => (client.configurationPulls > pulled ? true : undefined));
+    const loaded = waitForPublish(client, cold, () => true);
+    await load();
+    assert.deepEqual((await loaded).filter(isStall), []);
+    client.settings = {};
+    const noted = waitForPublish(client, cold, (d) => d.some(isStall));
+    const pulledAgain = client.configurationPulls;
+    await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: null });
+    await client.waitFor(() => (client.configurationPulls > pulledAgain ? true : undefined));
+    await load();
+    const stall = (await noted).find(isStall)!;
+    assert.match(stall.message, /stalled the event loop once \(stalls over 50\.0 ms\): longest 99\.0 ms/);
+    const clearing = waitForPublish(client, cold, (d) => !d.some(isStall));
+    await client.connection.sendRequest('hotframe/clearProfile');
+    await clearing;
   });
 
   it('revalidates open documents when a file they import changes on disk', async () => {

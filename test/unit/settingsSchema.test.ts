@@ -121,7 +121,7 @@ describe('settings schema (package.json contributes.configuration)', () => {
     for (const key of clientKeys) assert.ok(declared.includes(key), `the client reads hotframe.${key}, which package.json does not declare`);
     const topLevel = new Set(declared.map((key) => key.split('.')[0]));
     for (const key of serverKeys) assert.ok(topLevel.has(key), `the server reads hotframe.${key}, which package.json does not declare`);
-    assert.deepEqual([...serverKeys].sort(), ['hotThresholdPercent', 'rules']);
+    assert.deepEqual([...serverKeys].sort(), ['hotThresholdPercent', 'rules', 'stallThresholdMs']);
   });
 
   it('has the readers default to package.json defaults', () => {

@@ -17,6 +17,7 @@ import { buildDiagnostics, STALL_CODE } from '../../server/lsp/diagnostics';
 import { analyzeProfileFile, type AnalyzedProfile } from '../../server/profile/analysis/report';
 import { analyzeSource } from '../../server/static/engine';
 import type { StallReport } from '../../server/profile/analysis/stalls';
+import { nodeRoutesFor } from '../../server/cli/routesOutput';
 
 const FIXTURE = resolve(__dirname, '../fixtures/stalls/server.js');
 const NODE_MODULES = resolve(__dirname, '../../node_modules');
@@ -165,6 +166,17 @@ describe('event-loop stalls of a real Express server (measured)', function () {
       const injected = timings.filter((t) => t.kind === kind && t.durationMs > 60).length;
       assert.ok(line.count >= 0.95 * injected, `${kind}: ${line.count} stalls for ${injected} injected over 60 ms`);
     }
+  });
+
+  it('names the route each stall served, from the registrations in the source; a stall in a timer serves none', () => {
+    const routed = analyzed.stalls(50, nodeRoutesFor(analyzed, dir))!;
+    const routesOf = (kind: string): Set<string | undefined> => new Set(routed.stalls.filter((s) => s.at?.line === markedLine(kind)).map((s) => s.route));
+    assert.deepEqual(routesOf('JSON.parse'), new Set(['POST /import']));
+    assert.deepEqual(routesOf('pbkdf2Sync'), new Set(['GET /login']));
+    assert.deepEqual(routesOf('regex'), new Set(['GET /validate']));
+    assert.deepEqual(routesOf('execSync'), new Set([undefined]));
+    const line = routed.lines.find((l) => l.line === markedLine('pbkdf2Sync'))!;
+    assert.deepEqual(line.routes, ['GET /login']);
   });
 
   it('in the editor: the blocking-sync-call finding carries its line\'s stalls, and a stall line without a finding gets a note of its own', () => {

@@ -2,6 +2,7 @@
 // gives for the same question (`analyze`, `profile`, `diff`, `gate` with `--format json`), bounded
 // in size, with paths relative to the workspace. No tool runs a command or records a profile:
 // recording stays a person's action; agents read what was recorded.
+import { nodeRoutesFor } from '../routesOutput';
 import { statSync } from 'node:fs';
 
 import { z } from 'zod';
@@ -172,7 +173,9 @@ export function workspaceTools(root: string): Tool[] {
         'The spans of a CPU profile with no return to the event loop longer than a threshold, and the lines of your code that held them, as `hotframe profile FILE --stalls --format json` gives it (lists cut to top).',
       inputSchema: { profile, stallMs: z.number().positive().optional().describe(`The shortest stall counted, in ms (default ${DEFAULT_STALL_MS}).`), top },
       async run(args) {
-        const report = (await analyzed(args.profile as string)).stalls(typeof args.stallMs === 'number' ? args.stallMs : DEFAULT_STALL_MS);
+        // As the CLI's --stalls: each stall names the route it served, from the root's registrations.
+        const profile = await analyzed(args.profile as string);
+        const report = profile.stalls(typeof args.stallMs === 'number' ? args.stallMs : DEFAULT_STALL_MS, nodeRoutesFor(profile, root));
         const json = stallsJson(report) as { stalls: unknown[] | null; lines?: unknown[] };
         if (json.stalls === null) return answer(json);
         return answer(relativeFiles({ ...json, stalls: json.stalls.slice(0, topOf(args)), lines: (json.lines ?? []).slice(0, topOf(args)) }, root));

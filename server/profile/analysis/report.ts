@@ -35,6 +35,8 @@ export interface AnalysisOptions extends ReportOptions {
   profileFolder?: string;
   /** V8 logs: run nm on Node's binary to name C++ frames (default true; false in an untrusted workspace). */
   nativeSymbols?: boolean;
+  /** The stalls a session's cost table carries (the editor's `hotframe.stallThresholdMs`; default 50 ms). */
+  stallThresholdMs?: number;
 }
 
 function rootsOf(options: AnalysisOptions): string[] {
@@ -73,7 +75,9 @@ export class AnalyzedProfile {
   }
 
   /** Event-loop stalls longer than `thresholdMs` (stalls.ts), or null when the format keeps no sample order. */
-  stalls(thresholdMs: number): StallReport | null {
+  stalls(thresholdMs: number, routeOf?: (node: number) => string | null): StallReport | null {
+    // With the route each node served (server/profile/routes/): each stall names its route; not cached.
+    if (routeOf !== undefined) return this.stallSources === null ? null : stallsOf(this.stallSources, thresholdMs, routeOf);
     if (!this.stallReports.has(thresholdMs)) this.stallReports.set(thresholdMs, this.stallSources === null ? null : stallsOf(this.stallSources, thresholdMs));
     return this.stallReports.get(thresholdMs) ?? null;
   }
@@ -90,7 +94,7 @@ export class AnalyzedProfile {
    * a big profile they are most of the table (128 MB .cpuprofile: 8,770 files, 21 MB of JSON,
    * over a second to cross from the profile worker, for 2 files the workspace holds).
    */
-  costTable(): CostTable {
+  costTable(stallThresholdMs: number = DEFAULT_STALL_MS): CostTable {
     const deferred = this.report.insights.flatMap((insight) => {
       const label = DEFERRED_WORK[insight.id];
       return label === undefined ? [] : [{ insight: insight.id, label, ms: insight.ms, percent: insight.percent }];
@@ -99,7 +103,7 @@ export class AnalyzedProfile {
     const unresolved = new Set(this.report.unresolvedFiles);
     const files = [...this.heat()].filter(([file]) => isAbsolute(file) && !unresolved.has(file));
     const table: CostTable = { cpuMs: this.report.cpuMs, files: Object.fromEntries(files), deferred, ...(unit !== 'ms' ? { unit } : {}) };
-    const stalls = this.stalls(DEFAULT_STALL_MS);
+    const stalls = this.stalls(stallThresholdMs);
     if (stalls !== null && stalls.lines.length > 0) {
       table.stallThresholdMs = stalls.thresholdMs;
       for (const line of stalls.lines) {

@@ -71,7 +71,7 @@ export class ProfileSession {
     }
     return {
       summary: summaryOf(path, analyzed),
-      costTable: role === 'primary' ? analyzed.costTable() : null,
+      costTable: role === 'primary' ? analyzed.costTable(options.stallThresholdMs) : null,
       insights: role === 'primary' ? analyzed.report.insights : [],
     };
   }
@@ -115,6 +115,11 @@ export class ProfileSession {
       root: primary.analyzed.flame(params.mode, params.onlyMyCode, minFraction),
       openableFiles: primary.analyzed.openableFiles(),
     };
+  }
+
+  /** The primary's analysis (null: none loaded), for answers computed outside the profile engine (routes). */
+  primaryAnalysis(): AnalyzedProfile | null {
+    return this.primary?.analyzed ?? null;
   }
 
   overview(): OverviewResult {

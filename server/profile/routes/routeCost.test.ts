@@ -1,0 +1,82 @@
+import { strict as assert } from 'node:assert';
+import { HandlerLookup, NO_ROUTE, routeReportOf, type RouteHandler, type RouteInputs } from './routeCost';
+
+const range = (startLine: number, startColumn: number, endLine: number, endColumn: number) => ({ startLine, startColumn, endLine, endColumn });
+
+// Functions: 0 idle, 1 express internals, 2 middleware, 3 handler A, 4 closure inside A, 5 a library, 6 handler B (shared by two routes).
+const FUNCS = [
+  { file: '', line: 0, column: 0, idle: true },
+  { file: '/n/express/router.js', line: 10, column: 1, idle: false },
+  { file: '/app.js', line: 3, column: 9, idle: false },
+  { file: '/app.js', line: 10, column: 15, idle: false },
+  { file: '/app.js', line: 12, column: 20, idle: false },
+  { file: '/n/lib.js', line: 1, column: 1, idle: false },
+  { file: '/b.js', line: 1, column: 1, idle: false },
+];
+const HANDLERS: RouteHandler[] = [
+  { route: 'USE (every request)', kind: 'request', file: '/app.js', range: range(3, 8, 6, 1) },
+  { route: 'GET /a', kind: 'request', file: '/app.js', range: range(10, 14, 15, 1) },
+  { route: 'GET /b', kind: 'request', file: '/b.js', range: range(1, 0, 5, 1) },
+  { route: 'GET /c', kind: 'request', file: '/b.js', range: range(1, 0, 5, 1) },
+];
+
+/** Nodes: [parent, func, selfMs]; node 0 is the root. */
+function inputs(nodes: [number, number, number][]): RouteInputs {
+  return {
+    tree: {
+      count: nodes.length + 1,
+      parent: Int32Array.from([-1, ...nodes.map((n) => n[0])]),
+      func: Int32Array.from([-1, ...nodes.map((n) => n[1])]),
+      selfMs: Float64Array.from([0, ...nodes.map((n) => n[2])]),
+    },
+    functionAt: (f) => FUNCS[f] ?? null,
+    handlers: HANDLERS,
+    routes: [
+      { route: 'USE (every request)', kind: 'request', registeredAt: [{ file: '/app.js', line: 3 }] },
+      { route: 'GET /a', kind: 'request', registeredAt: [{ file: '/app.js', line: 10 }] },
+      { route: 'GET /b', kind: 'request', registeredAt: [{ file: '/b.js', line: 9 }] },
+      { route: 'GET /c', kind: 'request', registeredAt: [{ file: '/b.js', line: 10 }] },
+      { route: 'GET /never', kind: 'request', registeredAt: [{ file: '/b.js', line: 11 }] },
+    ],
+    cpuMs: 100,
+    unresolvedHandlers: 0,
+  };
+}
+
+describe('cost per route (pure)', () => {
+  it('finds the innermost extent holding a function position (V8 columns are 1-based)', () => {
+    const lookup = new HandlerLookup(HANDLERS);
+    assert.equal(lookup.routeAt('/app.js', 10, 15), 'GET /a');
+    assert.equal(lookup.routeAt('/app.js', 10, 14), null, 'column 13 (0-based) is before the handler');
+    assert.equal(lookup.routeAt('/app.js', 12, 20), 'GET /a', 'a closure written in the handler');
+    assert.equal(lookup.routeAt('/b.js', 1, 1), 'GET /b | GET /c');
+    assert.equal(lookup.routeAt('/other.js', 1, 1), null);
+  });
+
+  it('charges a sample to the innermost handler on its stack, the rest to (no route), idle to nothing', () => {
+    const report = routeReportOf(inputs([
+      [0, 0, 50], // 1: idle
+      [0, 1, 10], // 2: express, no route
+      [2, 2, 5], // 3: middleware
+      [3, 1, 1], // 4: next() inside the middleware: still the middleware's
+      [4, 3, 20], // 5: handler A, called from the middleware's next()
+      [5, 5, 30], // 6: a library called by A
+      [0, 4, 7], // 7: A's closure resumed from the microtask queue
+      [2, 6, 17], // 8: B's handler
+    ]));
+    const ms = Object.fromEntries(report.routes.map((r) => [r.route, r.ms]));
+    assert.deepEqual(ms, { 'GET /a': 57, 'GET /b | GET /c': 17, 'USE (every request)': 6, 'GET /never': 0 });
+    assert.deepEqual(report.noRoute, { ms: 20, percent: 20 });
+    assert.ok(Math.abs(report.routes[0]!.percent - 57) < 1e-9);
+    const shared = report.routes.find((r) => r.route === 'GET /b | GET /c')!;
+    assert.equal(shared.shared, true);
+    assert.deepEqual(shared.registeredAt, [{ file: '/b.js', line: 9 }, { file: '/b.js', line: 10 }]);
+    assert.ok(!report.routes.some((r) => r.route === NO_ROUTE));
+  });
+
+  it('with no handlers, every sample is (no route)', () => {
+    const report = routeReportOf({ ...inputs([[0, 1, 100]]), handlers: [], routes: [] });
+    assert.deepEqual(report.routes, []);
+    assert.deepEqual(report.noRoute, { ms: 100, percent: 100 });
+  });
+});

@@ -1,0 +1,188 @@
+// Cost per route (issue 25): each CPU sample charged to the route whose handler or middleware is
+// on its stack, the innermost one winning (express runs a route's handler inside the `next()` of
+// the middleware before it, so the handler is nearer the top). A frame is a handler's when its
+// function starts inside the handler's extent: the handler itself, and the closures written in it
+// (a `.then` callback, the continuation after an `await`, which V8 shows as the async function
+// itself resuming); callees anywhere are charged through the stack. A sample with no handler's
+// frame on its stack is "(no route)", never guessed. Pure: the profile's tree and the route map in.
+import { percentOf } from '../../shared/format';
+import type { RouteCost, RouteReport } from '../../protocol/wire';
+
+export type { RouteCost, RouteReport };
+
+/** The label of samples no route's code is on. */
+export const NO_ROUTE = '(no route)';
+
+/** A function's extent: lines 1-based, columns 0-based. */
+export interface HandlerExtent {
+  startLine: number;
+  startColumn: number;
+  endLine: number;
+  endColumn: number;
+}
+
+export interface RouteHandler {
+  route: string;
+  kind: 'request' | 'message';
+  file: string;
+  range: HandlerExtent;
+}
+
+export interface RouteInputs {
+  tree: { count: number; parent: Int32Array; func: Int32Array; selfMs: Float64Array };
+  /** Where a profile function starts (local file, 1-based line and column as the readers give them), and whether it is idle. */
+  functionAt: (func: number) => { file: string; line: number; column: number; idle: boolean } | null;
+  handlers: readonly RouteHandler[];
+  /** Every route registered, in the map's order, with where (listed even at 0 ms). */
+  routes: readonly { route: string; kind: 'request' | 'message'; registeredAt: { file: string; line: number }[] }[];
+  /** The profile's CPU time, idle excluded: the denominator of every share. */
+  cpuMs: number;
+  unresolvedHandlers: number;
+}
+
+function contains(range: HandlerExtent, line: number, column: number): boolean {
+  if (line < range.startLine || line > range.endLine) return false;
+  if (line === range.startLine && column < range.startColumn) return false;
+  if (line === range.endLine && column > range.endColumn) return false;
+  return true;
+}
+
+function size(range: HandlerExtent): number {
+  return (range.endLine - range.startLine) * 1e6 + (range.endColumn - range.startColumn);
+}
+
+/** Route(s) of the innermost handler extent holding a position; several routes when one function serves several. */
+export class HandlerLookup {
+  private readonly byFile = new Map<string, RouteHandler[]>();
+
+  constructor(handlers: readonly RouteHandler[]) {
+    for (const h of handlers) {
+      const list = this.byFile.get(h.file) ?? [];
+      list.push(h);
+      this.byFile.set(h.file, list);
+    }
+  }
+
+  /** The label of the route(s) whose handler holds (line, column 1-based) of `file`, or null. */
+  routeAt(file: string, line: number, column: number): string | null {
+    const list = this.byFile.get(file);
+    if (list === undefined) return null;
+    // V8 gives a function's position somewhere in its header (the `function` keyword, its name or
+    // its parameters' parenthesis): the innermost extent that holds it.
+    const col0 = Math.max(0, column - 1);
+    let best: number | null = null;
+    const routes = new Set<string>();
+    for (const h of list) {
+      if (!contains(h.range, line, col0)) continue;
+      const s = size(h.range);
+      if (best === null || s < best) {
+        best = s;
+        routes.clear();
+      }
+      if (s === best) routes.add(h.route);
+    }
+    return routes.size === 0 ? null : [...routes].sort().join(' | ');
+  }
+}
+
+/** The route each tree node's sample is charged to (-1: none), as indexes into `labels`. */
+export function routeOfNodes(inputs: Pick<RouteInputs, 'tree' | 'functionAt' | 'handlers'>): { labels: string[]; nodeRoute: Int32Array } {
+  const { tree } = inputs;
+  const lookup = new HandlerLookup(inputs.handlers);
+  const labels: string[] = [];
+  const labelIndex = new Map<string, number>();
+  const byFunc = new Map<number, number>();
+  const nodeRoute = new Int32Array(tree.count).fill(-1);
+  for (let n = 1; n < tree.count; n++) {
+    const f = tree.func[n];
+    let own = byFunc.get(f);
+    if (own === undefined) {
+      own = -1;
+      const at = f < 0 ? null : inputs.functionAt(f);
+      const label = at === null || at.file === '' ? null : lookup.routeAt(at.file, at.line, at.column);
+      if (label !== null) {
+        own = labelIndex.get(label) ?? labels.length;
+        if (own === labels.length) {
+          labels.push(label);
+          labelIndex.set(label, own);
+        }
+      }
+      byFunc.set(f, own);
+    }
+    const parent = tree.parent[n];
+    nodeRoute[n] = own !== -1 ? own : parent >= 0 ? nodeRoute[parent] : -1;
+  }
+  return { labels, nodeRoute };
+}
+
+/** The route a tree node's sample is charged to (null: none), for the stalls' `route`. */
+export function nodeRoutes(inputs: Pick<RouteInputs, 'tree' | 'functionAt' | 'handlers'>): (node: number) => string | null {
+  const { labels, nodeRoute } = routeOfNodes(inputs);
+  return (node) => (node >= 0 && node < nodeRoute.length && nodeRoute[node] !== -1 ? labels[nodeRoute[node]] : null);
+}
+
+export function routeReportOf(inputs: RouteInputs): RouteReport {
+  const { tree, cpuMs } = inputs;
+  const { labels, nodeRoute } = routeOfNodes(inputs);
+  const ms = new Float64Array(labels.length);
+  let routedMs = 0;
+  for (let n = 1; n < tree.count; n++) {
+    const r = nodeRoute[n];
+    if (r === -1 || tree.selfMs[n] === 0) continue;
+    const at = tree.func[n] < 0 ? null : inputs.functionAt(tree.func[n]);
+    if (at?.idle === true) continue;
+    ms[r] += tree.selfMs[n];
+    routedMs += tree.selfMs[n];
+  }
+  const registered = new Map(inputs.routes.map((r) => [r.route, r]));
+  const costs: RouteCost[] = [];
+  const seen = new Set<string>();
+  labels.forEach((label, i) => {
+    const parts = label.split(' | ');
+    for (const part of parts) seen.add(part);
+    const first = registered.get(parts[0]);
+    costs.push({
+      route: label,
+      kind: first?.kind ?? 'request',
+      ms: ms[i],
+      percent: percentOf(ms[i], cpuMs),
+      registeredAt: parts.flatMap((p) => registered.get(p)?.registeredAt ?? []),
+      ...(parts.length > 1 ? { shared: true } : {}),
+    });
+  });
+  for (const r of inputs.routes) {
+    if (!seen.has(r.route)) costs.push({ route: r.route, kind: r.kind, ms: 0, percent: 0, registeredAt: r.registeredAt });
+  }
+  costs.sort((a, b) => b.ms - a.ms || a.route.localeCompare(b.route));
+  const noRouteMs = Math.max(0, cpuMs - routedMs);
+  return {
+    cpuMs,
+    routes: costs,
+    noRoute: { ms: noRouteMs, percent: percentOf(noRouteMs, cpuMs) },
+    unresolvedHandlers: inputs.unresolvedHandlers,
+  };
+}
+
+/** What routeReportOf needs of an analyzed profile (report.ts's AnalyzedProfile has these fields). */
+export interface AnalyzedForRoutes {
+  profile: { tree: RouteInputs['tree'] };
+  index: { canonicalOf: Int32Array; functions: readonly { file: string; line: number; column: number; category: string; resolved: boolean }[] };
+  report: { cpuMs: number };
+}
+
+/** The inputs of routeReportOf from an analyzed profile and the project's route map. */
+export function routeInputsOf(analyzed: AnalyzedForRoutes, map: Pick<RouteInputs, 'handlers' | 'routes' | 'unresolvedHandlers'>): RouteInputs {
+  const { index } = analyzed;
+  return {
+    tree: analyzed.profile.tree,
+    functionAt: (func) => {
+      const f = index.functions[index.canonicalOf[func]];
+      if (f === undefined) return null;
+      return { file: f.resolved ? f.file : '', line: f.line, column: f.column, idle: f.category === 'idle' };
+    },
+    handlers: map.handlers,
+    routes: map.routes,
+    unresolvedHandlers: map.unresolvedHandlers,
+    cpuMs: analyzed.report.cpuMs,
+  };
+}

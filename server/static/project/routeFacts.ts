@@ -1,0 +1,302 @@
+// What one module says about routes and message handlers (issue 25): each registration with its
+// method, path, receiver and the functions it hands over, the routers it mounts under a prefix,
+// and where its named functions are, so that routeMap.ts can join modules into one map of
+// "this function serves that route". Read from the tree alone (no scopes), like moduleFacts.ts.
+// Shapes: express/koa-router/fastify `x.get('/p', ...fns)`, `x.route('/p').get(fn)`,
+// `x.use(['/prefix',] ...fns | router)`, `x.route({ method, url, handler })`,
+// `http.createServer(fn)`, `server.on('request', fn)`, `sub.on('message' | 'data' | ..., fn)`,
+// `sub.subscribe('channel', fn)`.
+import type * as t from '@babel/types';
+import { forEachChild } from '../walk';
+import { requiredModule, type ImportTable } from '../imports';
+import { isFunctionNode, propertyName } from '../functionNames';
+import {
+  HTTP_CLIENT_NAME, HTTP_METHODS, LISTEN_METHODS, MESSAGE_EVENTS, ROUTER_NAME, SERVER_MODULES, SUBSCRIBE_METHODS, calleeProperty,
+  isPathLike, receiverName, stringValue,
+} from '../registrationShapes';
+
+/** A function's extent in its file: lines 1-based, columns 0-based (Babel's). */
+export interface SourceRange {
+  startLine: number;
+  startColumn: number;
+  endLine: number;
+  endColumn: number;
+}
+
+/** A function handed to a registration, as written. */
+export type HandlerRef =
+  | { kind: 'inline'; range: SourceRange }
+  | { kind: 'local'; name: string }
+  | { kind: 'imported'; specifier: string; exported: string };
+
+export interface RouteRegistration {
+  kind: 'request' | 'message';
+  /** 'GET', 'POST', ..., 'ALL', 'USE' (middleware), 'REQUEST' (an http server's handler), 'MESSAGE'. */
+  method: string;
+  /** The path as written ('(dynamic)' when not a literal), the channel or event of a message handler, or null. */
+  path: string | null;
+  /** The object registered on (`router` in `router.get`), which a mount may prefix. */
+  receiver: string | null;
+  /** The registration's line (1-based). */
+  line: number;
+  handlers: HandlerRef[];
+}
+
+/** `x.use('/prefix', y)` where y may be a router (decided by routeMap.ts, which sees y's module). */
+export interface UseCandidate {
+  receiver: string | null;
+  prefix: string;
+  line: number;
+  target: Extract<HandlerRef, { kind: 'local' | 'imported' }>;
+}
+
+export interface ModuleRoutes {
+  registrations: RouteRegistration[];
+  uses: UseCandidate[];
+  /** Top-level named functions (`function f`, `const f = () => {}`): local name -> extent. */
+  functions: Map<string, SourceRange>;
+  /** Functions written in an export (`exports.f = function () {}`, `module.exports = { f() {} }`): export name -> extent. */
+  exportedFunctions: Map<string, SourceRange>;
+}
+
+/** Path-less registrations per module are bounded like everything read from a tree. */
+const MAX_REGISTRATIONS = 5000;
+
+export function rangeOf(node: t.Node): SourceRange | null {
+  const loc = node.loc;
+  if (!loc) return null;
+  return { startLine: loc.start.line, startColumn: loc.start.column, endLine: loc.end.line, endColumn: loc.end.column };
+}
+
+export function moduleRoutesOf(program: t.Program, imports: ImportTable): ModuleRoutes {
+  const out: ModuleRoutes = { registrations: [], uses: [], functions: new Map(), exportedFunctions: new Map() };
+  for (const statement of program.body) namedFunctions(statement, out);
+  const visit = (node: t.Node): void => {
+    if (out.registrations.length >= MAX_REGISTRATIONS) return;
+    if (node.type === 'CallExpression') registrationOf(node, imports, out);
+    forEachChild(node, visit);
+  };
+  visit(program);
+  return out;
+}
+
+function namedFunctions(statement: t.Statement, out: ModuleRoutes): void {
+  const declaration = statement.type === 'ExportNamedDeclaration' || statement.type === 'ExportDefaultDeclaration' ? statement.declaration : statement;
+  if (!declaration) return;
+  if (declaration.type === 'FunctionDeclaration' && declaration.id) {
+    const range = rangeOf(declaration);
+    if (range) out.functions.set(declaration.id.name, range);
+    if (statement.type === 'ExportDefaultDeclaration' && range) out.exportedFunctions.set('default', range);
+    return;
+  }
+  if (declaration.type === 'VariableDeclaration') {
+    for (const d of declaration.declarations) {
+      if (d.id.type !== 'Identifier' || !isFunctionNode(d.init)) continue;
+      const range = rangeOf(d.init);
+      if (range) out.functions.set(d.id.name, range);
+    }
+    return;
+  }
+  if (statement.type === 'ExportDefaultDeclaration' && isFunctionNode(declaration)) {
+    const range = rangeOf(declaration);
+    if (range) out.exportedFunctions.set('default', range);
+    return;
+  }
+  if (declaration.type !== 'ExpressionStatement' || declaration.expression.type !== 'AssignmentExpression') return;
+  const { left, right } = declaration.expression;
+  const target = exportTarget(left);
+  if (target === null) return;
+  if (isFunctionNode(right)) {
+    const range = rangeOf(right);
+    if (range) out.exportedFunctions.set(target, range);
+  } else if (target === 'default' && right.type === 'ObjectExpression') {
+    for (const prop of right.properties) {
+      if (prop.type === 'SpreadElement') continue;
+      const key = propertyName(prop.key, prop.computed);
+      const fn = prop.type === 'ObjectMethod' ? prop : isFunctionNode(prop.value) ? prop.value : null;
+      const range = fn === null ? null : rangeOf(fn);
+      if (key !== null && range !== null) out.exportedFunctions.set(key, range);
+    }
+  }
+}
+
+/** 'default' for `module.exports`, the name for `exports.x` / `module.exports.x`, else null. */
+function exportTarget(left: t.Node): string | null {
+  if (left.type !== 'MemberExpression') return null;
+  const object = left.object;
+  const property = propertyName(left.property, left.computed);
+  if (object.type === 'Identifier' && object.name === 'module' && property === 'exports') return 'default';
+  if (property === null) return null;
+  if (object.type === 'Identifier' && object.name === 'exports') return property;
+  if (object.type === 'MemberExpression' && object.object.type === 'Identifier' && object.object.name === 'module'
+    && propertyName(object.property, object.computed) === 'exports') return property;
+  return null;
+}
+
+function isRelative(specifier: string): boolean {
+  return specifier.startsWith('./') || specifier.startsWith('../') || specifier === '.' || specifier === '..';
+}
+
+/** What a handler argument names: an inline function, a local name, or another module's export. */
+function refOf(node: t.Node, imports: ImportTable): HandlerRef | null {
+  if (isFunctionNode(node)) {
+    const range = rangeOf(node);
+    return range === null ? null : { kind: 'inline', range };
+  }
+  if (node.type === 'Identifier') {
+    const origin = imports.get(node.name);
+    if (origin === undefined) return { kind: 'local', name: node.name };
+    return isRelative(origin.source) ? { kind: 'imported', specifier: origin.source, exported: origin.namespace ? 'default' : origin.imported } : null;
+  }
+  const required = requiredModule(node);
+  if (required !== null) return isRelative(required) ? { kind: 'imported', specifier: required, exported: 'default' } : null;
+  if (node.type !== 'MemberExpression') return null;
+  const property = propertyName(node.property, node.computed);
+  if (property === null) return null;
+  if (node.object.type === 'Identifier') {
+    const origin = imports.get(node.object.name);
+    if (origin !== undefined && isRelative(origin.source) && origin.imported === 'default') return { kind: 'imported', specifier: origin.source, exported: property };
+    return null;
+  }
+  const inner = requiredModule(node.object);
+  return inner !== null && isRelative(inner) ? { kind: 'imported', specifier: inner, exported: property } : null;
+}
+
+/** Handler arguments, looking into arrays and wrapper calls (`asyncHandler(fn)`, `fn.bind(x)`), as moduleFacts.ts does. */
+function handlerNodes(args: readonly t.Node[], out: t.Node[] = [], depth = 0): t.Node[] {
+  for (const arg of args) {
+    if (arg.type === 'ArrayExpression') handlerNodes(arg.elements.filter((e): e is t.Expression => e !== null), out, depth);
+    else if (arg.type === 'CallExpression' && requiredModule(arg) === null && depth < 2) {
+      if (calleeProperty(arg.callee) === 'bind' && arg.callee.type === 'MemberExpression') out.push(arg.callee.object);
+      else handlerNodes(arg.arguments, out, depth + 1);
+    } else if (arg.type === 'ObjectExpression') {
+      // fastify's `app.get('/x', { handler })` and its options object.
+      for (const prop of arg.properties) {
+        if (prop.type === 'ObjectMethod' && propertyName(prop.key, prop.computed) === 'handler') out.push(prop);
+        else if (prop.type === 'ObjectProperty' && propertyName(prop.key, prop.computed) === 'handler') out.push(prop.value);
+      }
+    } else out.push(arg);
+  }
+  return out;
+}
+
+function refsOf(args: readonly t.Node[], imports: ImportTable): HandlerRef[] {
+  return handlerNodes(args).map((n) => refOf(n, imports)).filter((r): r is HandlerRef => r !== null);
+}
+
+/** The path a route argument spells: the literal, or '(dynamic)'. */
+function pathText(node: t.Node): string {
+  const literal = stringValue(node);
+  if (literal !== null) return literal;
+  if (node.type === 'TemplateLiteral') return node.quasis.map((q) => q.value.cooked ?? '').join('*');
+  if (node.type === 'RegExpLiteral') return `/${node.pattern}/`;
+  if (node.type === 'ArrayExpression') return node.elements.map((e) => (e === null ? '' : pathText(e))).join(', ');
+  return '(dynamic)';
+}
+
+/** `x.route('/p').get(fn)`: the path of the `.route` call down the chain. */
+function routeChainPath(node: t.Node): string | null {
+  let current: t.Node = node;
+  for (let depth = 0; depth < 12; depth++) {
+    if (current.type !== 'CallExpression' || (current.callee.type !== 'MemberExpression')) return null;
+    if (calleeProperty(current.callee) === 'route') return current.arguments[0] ? pathText(current.arguments[0]) : null;
+    current = current.callee.object;
+  }
+  return null;
+}
+
+/** The receiver at the root of a chain (`router` in `router.route('/x').get`). */
+function chainReceiver(node: t.Node): string | null {
+  let current: t.Node = node;
+  for (let depth = 0; depth < 12; depth++) {
+    if (current.type === 'Identifier') return current.name;
+    if (current.type === 'CallExpression') current = current.callee;
+    else if (current.type === 'MemberExpression') current = current.object;
+    else return null;
+  }
+  return null;
+}
+
+function registrationOf(node: t.CallExpression, imports: ImportTable, out: ModuleRoutes): void {
+  const { callee, arguments: args } = node;
+  const line = node.loc?.start.line ?? 0;
+  const property = calleeProperty(callee);
+  if (property === null || (callee.type !== 'MemberExpression' && callee.type !== 'OptionalMemberExpression')) return;
+  const receiver = receiverName(callee);
+  if (property === 'createServer' && callee.object.type === 'Identifier' && SERVER_MODULES.has(normalizedSource(imports, callee.object.name) ?? '')) {
+    const handlers = refsOf(args.filter((a) => a.type !== 'ObjectExpression'), imports);
+    if (handlers.length > 0) out.registrations.push({ kind: 'request', method: 'REQUEST', path: null, receiver: null, line, handlers });
+    return;
+  }
+  if (HTTP_METHODS.has(property)) {
+    if (receiver !== null && HTTP_CLIENT_NAME.test(receiver)) return;
+    const chained = routeChainPath(callee.object);
+    const hasPath = args.length > 0 && isPathLike(args[0]);
+    if (chained === null && !hasPath && !(receiver !== null && ROUTER_NAME.test(receiver) && args.length > 1)) return;
+    const path = chained ?? pathText(args[0]);
+    const rest = chained !== null ? args : args.slice(1);
+    const handlers = refsOf(rest, imports);
+    if (handlers.length === 0) return;
+    const method = property === 'del' ? 'DELETE' : property.toUpperCase();
+    out.registrations.push({ kind: 'request', method, path, receiver: chained !== null ? chainReceiver(callee.object) : receiver, line, handlers });
+    return;
+  }
+  if (property === 'use') {
+    if (receiver !== null && HTTP_CLIENT_NAME.test(receiver)) return;
+    const prefixed = args.length > 0 && (isPathLike(args[0]) || args[0].type === 'StringLiteral');
+    const prefix = prefixed ? pathText(args[0]) : '';
+    const direct: HandlerRef[] = [];
+    for (const ref of refsOf(prefixed ? args.slice(1) : args, imports)) {
+      if (ref.kind === 'inline') direct.push(ref);
+      else out.uses.push({ receiver, prefix, line, target: ref });
+    }
+    if (direct.length > 0) out.registrations.push({ kind: 'request', method: 'USE', path: prefix === '' ? null : prefix, receiver, line, handlers: direct });
+    return;
+  }
+  if (property === 'route' && args[0]?.type === 'ObjectExpression') {
+    routeObject(args[0], receiver, line, imports, out);
+    return;
+  }
+  if (LISTEN_METHODS.has(property)) {
+    const event = stringValue(args[0]);
+    if (event === 'request') {
+      const handlers = refsOf(args.slice(1), imports);
+      if (handlers.length > 0) out.registrations.push({ kind: 'request', method: 'REQUEST', path: null, receiver, line, handlers });
+    } else if (event !== null && MESSAGE_EVENTS.has(event)) {
+      const handlers = refsOf(args.slice(1), imports);
+      if (handlers.length > 0) out.registrations.push({ kind: 'message', method: 'MESSAGE', path: `'${event}'${receiver !== null ? ` on ${receiver}` : ''}`, receiver, line, handlers });
+    }
+    return;
+  }
+  if (SUBSCRIBE_METHODS.has(property) && args.length > 1) {
+    const handlers = refsOf(args.slice(1).filter((a) => isFunctionNode(a) || a.type === 'Identifier' || a.type === 'MemberExpression'), imports);
+    const channel = stringValue(args[0]);
+    if (handlers.length > 0) out.registrations.push({ kind: 'message', method: 'MESSAGE', path: channel ?? '(dynamic)', receiver, line, handlers });
+  }
+}
+
+/** fastify's `app.route({ method: 'GET', url: '/x', handler })`. */
+function routeObject(node: t.ObjectExpression, receiver: string | null, line: number, imports: ImportTable, out: ModuleRoutes): void {
+  let method: string | null = null;
+  let path: string | null = null;
+  const handlers: t.Node[] = [];
+  for (const prop of node.properties) {
+    if (prop.type === 'SpreadElement') continue;
+    const key = propertyName(prop.key, prop.computed);
+    if (prop.type === 'ObjectMethod') {
+      if (key === 'handler') handlers.push(prop);
+      continue;
+    }
+    if (key === 'method') method = prop.value.type === 'ArrayExpression' ? pathText(prop.value) : stringValue(prop.value);
+    else if (key === 'url' || key === 'path') path = pathText(prop.value);
+    else if (key === 'handler') handlers.push(prop.value);
+  }
+  const refs = refsOf(handlers, imports);
+  if (path === null || refs.length === 0) return;
+  out.registrations.push({ kind: 'request', method: (method ?? 'ALL').toUpperCase(), path, receiver, line, handlers: refs });
+}
+
+function normalizedSource(imports: ImportTable, name: string): string | null {
+  const source = imports.get(name)?.source;
+  return source === undefined ? null : source.replace(/^node:/, '');
+}

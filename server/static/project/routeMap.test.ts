@@ -1,0 +1,127 @@
+import { strict as assert } from 'node:assert';
+import * as path from 'node:path';
+import { readModules, routeMapOf, joinPath } from './routeMap';
+
+const ROOT = '/project';
+
+function mapOf(files: Record<string, string>) {
+  const abs = Object.fromEntries(Object.entries(files).map(([f, text]) => [path.join(ROOT, f), text]));
+  const modules = readModules(Object.keys(abs), (f) => abs[f] ?? null);
+  const resolve = (from: string, specifier: string): string | null => {
+    if (!specifier.startsWith('.')) return null;
+    const base = path.resolve(path.dirname(from), specifier);
+    return [base, `${base}.js`, `${base}.ts`, path.join(base, 'index.js')].find((c) => c in abs) ?? null;
+  };
+  return routeMapOf(modules, resolve);
+}
+
+const labels = (files: Record<string, string>): string[] => mapOf(files).routes.map((r) => r.route).sort();
+
+describe('route map (project-wide registrations)', () => {
+  it('joins prefixes', () => {
+    assert.equal(joinPath('/v1', '/tasks'), '/v1/tasks');
+    assert.equal(joinPath('/v1/', 'tasks'), '/v1/tasks');
+    assert.equal(joinPath('', '/x'), '/x');
+    assert.equal(joinPath('/v1', '/'), '/v1');
+  });
+
+  it('express: inline handlers, route chains, middleware with and without a path', () => {
+    const map = mapOf({
+      'app.js': `const express = require('express');
+const app = express();
+app.use(express.json());
+app.use((req, res, next) => next());
+app.use('/admin', function guard(req, res, next) { next(); });
+app.get('/a', (req, res) => res.send('a'));
+app.route('/b').get((req, res) => {}).post(async (req, res) => {});
+axios.get('/not-a-route', () => {});
+`,
+    });
+    assert.deepEqual(map.routes.map((r) => r.route).sort(), ['GET /a', 'GET /b', 'POST /b', 'USE (every request)', 'USE /admin']);
+    const a = map.handlers.find((h) => h.route === 'GET /a')!;
+    assert.deepEqual({ file: a.file, line: a.range.startLine, col: a.range.startColumn, at: a.registeredAt.line }, { file: '/project/app.js', line: 6, col: 14, at: 6 });
+    assert.equal(map.unresolvedHandlers, 0);
+  });
+
+  it('a router mounted in another module gets its prefix, through nested mounts; handlers exported elsewhere are found', () => {
+    const map = mapOf({
+      'server.js': `const express = require('express');
+const api = require('./api');
+const app = express();
+app.use('/v1', api);
+`,
+      'api/index.js': `const { Router } = require('express');
+const tasks = require('./tasks');
+const router = Router();
+router.use('/tasks', tasks);
+module.exports = router;
+`,
+      'api/tasks.js': `const express = require('express');
+const ctrl = require('../controllers/tasks');
+const router = express.Router();
+router.get('/', ctrl.list);
+router.get('/:id', ctrl.show);
+router.post('/', ctrl.missing);
+module.exports = router;
+`,
+      'controllers/tasks.js': `exports.list = async function list(req, res) { await 1; };
+async function show(req, res) {}
+module.exports.show = show;
+`,
+    });
+    assert.deepEqual(map.routes.map((r) => r.route).sort(), ['GET /v1/tasks', 'GET /v1/tasks/:id', 'POST /v1/tasks']);
+    const list = map.handlers.find((h) => h.route === 'GET /v1/tasks')!;
+    assert.equal(list.file, '/project/controllers/tasks.js');
+    assert.equal(list.range.startLine, 1);
+    assert.equal(map.handlers.find((h) => h.route === 'GET /v1/tasks/:id')!.range.startLine, 2);
+    assert.equal(map.unresolvedHandlers, 1, 'ctrl.missing is no function of the project');
+  });
+
+  it('a router mounted under two prefixes names both; a mount cycle is cut', () => {
+    assert.deepEqual(labels({
+      'app.js': `const r = require('./r');
+app.use('/v1', r);
+app.use('/v2', r);
+`,
+      'r.js': `const router = require('express').Router();
+router.get('/x', (req, res) => {});
+router.use('/loop', router);
+module.exports = router;
+`,
+    }), ['GET /v1/x, /v2/x']);
+  });
+
+  it('koa-router, fastify (shorthand, options object, route()), http.createServer and the request event', () => {
+    assert.deepEqual(labels({
+      'k.js': `const Router = require('@koa/router');
+const router = new Router();
+router.get('/koa', async (ctx) => {});
+app.use(async (ctx, next) => { await next(); });
+`,
+      'f.js': `fastify.get('/f1', async (request, reply) => {});
+fastify.post('/f2', { schema: {} }, async (request, reply) => {});
+fastify.get('/f3', { handler: async (request, reply) => {} });
+fastify.route({ method: 'PUT', url: '/f4', handler(request, reply) {} });
+`,
+      'h.js': `const http = require('node:http');
+const server = http.createServer((req, res) => res.end());
+other.on('request', function onRequest(req, res) {});
+`,
+    }), ['GET /f1', 'GET /f3', 'GET /koa', 'POST /f2', 'PUT /f4', 'REQUEST (http server)', 'USE (every request)']);
+  });
+
+  it('message and data handlers, and subscriptions', () => {
+    assert.deepEqual(labels({
+      'm.js': `sub.on('message', (channel, text) => {});
+socket.on('data', onData);
+function onData(chunk) {}
+redis.subscribe('tasks', (message) => {});
+emitter.on('close', () => {});
+`,
+    }), ["MESSAGE 'data' on socket", "MESSAGE 'message' on sub", 'MESSAGE tasks']);
+  });
+
+  it('a file that does not parse, or cannot be read, adds nothing', () => {
+    assert.deepEqual(labels({ 'bad.js': 'app.get("/x", (req, res) => {' }), []);
+  });
+});
