@@ -100,6 +100,7 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
     options: [
       { name: 'before', value: 'FILE|DIR', help: 'a profile of the baseline, or a folder of them (repeatable; at least 2 profiles)' },
       { name: 'after', value: 'FILE|DIR', help: 'a profile of the change, or a folder of them (repeatable; at least 2 profiles)' },
+      { name: 'windows', value: 'N', help: 'cut each profile into N windows of equal duration, each one run (one long recording a side; default 1)' },
       { name: 'threshold', value: 'PERCENT', help: 'smallest relative change that counts (default 10%)' },
       { name: 'min-ms', value: 'N', help: 'smallest change that counts, in ms of CPU per second (default 5)' },
       { name: 'confidence', value: 'C', help: 'confidence shared by the changes tested (default 0.95)' },
@@ -107,7 +108,7 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
       { name: 'format', value: 'text|json|markdown|sarif', help: 'output format (default text); markdown for a pull-request comment, sarif for code scanning' },
       TOP,
     ],
-    examples: ['hotframe gate --before profiles/before --after profiles/after', 'hotframe gate --before base/ --after head/ --threshold 5% --format sarif > gate.sarif'],
+    examples: ['hotframe gate --before profiles/before --after profiles/after', 'hotframe gate --before base.cpuprofile --after head.cpuprofile --windows 10', 'hotframe gate --before base/ --after head/ --threshold 5% --format sarif > gate.sarif'],
   },
   mcp: {
     operands: '',

@@ -1,6 +1,7 @@
-// `hotframe gate --before A... --after B... [--threshold 10%] [--min-ms N] [--confidence 0.95]
-//   [--root DIR] [--format text|json|markdown|sarif] [--top N]`
-// Several CPU profiles of each side (a workload recorded N times per side, or a folder of them):
+// `hotframe gate --before A... --after B... [--windows N] [--threshold 10%] [--min-ms N]
+//   [--confidence 0.95] [--root DIR] [--format text|json|markdown|sarif] [--top N]`
+// Several CPU profiles of each side (a workload recorded N times per side, or a folder of them, or
+// each long recording cut into N windows of equal duration):
 // exit 1 when a function or line got slower by more than the threshold and the noise between runs
 // (server/profile/gate/gate.ts), 0 otherwise, 2 for usage or input errors.
 import { readdirSync, statSync } from 'node:fs';
@@ -15,15 +16,18 @@ import { flagValue, parseCommandArgs } from './args';
 import { optionNames } from './commandSpecs';
 import { analyzeFile } from './fileAnalysis';
 import { gateMarkdown, gateSarif, gateText, gateJson, type GateReport } from './gateFormats';
-import { analyzeProfileForCli, rootFolder } from './profileCommand';
+import { analyzeProfileForCli, analyzeWindowsForCli, rootFolder } from './profileCommand';
 
 const FORMATS = ['text', 'json', 'markdown', 'sarif'] as const;
 type Format = (typeof FORMATS)[number];
 
+/** More windows than this cuts a recording into slices too short to say anything. */
+const MAX_WINDOWS = 100;
+
 /** Names a profile file may have in a folder given to --before/--after (what `node --cpu-prof`, `--prof` and exporters write). */
 const PROFILE_NAME = /\.(cpuprofile|log|pprof|pb|json)(\.gz)?$/i;
 
-const USAGE = 'usage: hotframe gate --before FILE|DIR... --after FILE|DIR... [--threshold 10%] [--min-ms N] [--confidence 0.95] [--root DIR] [--format text|json|markdown|sarif] [--top N]';
+const USAGE = 'usage: hotframe gate --before FILE|DIR... --after FILE|DIR... [--windows N] [--threshold 10%] [--min-ms N] [--confidence 0.95] [--root DIR] [--format text|json|markdown|sarif] [--top N]';
 
 /** The profiles a --before/--after value names: the file itself, or a folder's profiles by name. */
 export function profilesOf(flag: string, value: string, cwd: string): string[] {
@@ -84,13 +88,15 @@ function findingsAt(changes: readonly GateChange[], root: string, cwd: string): 
 }
 
 /** Loads both sides' profiles, runs the gate, and finds the findings on what changed. */
-export async function gateReport(before: string[], after: string[], options: GateOptions, root: string, cwd: string, top: number): Promise<GateReport> {
+export async function gateReport(before: string[], after: string[], options: GateOptions, root: string, cwd: string, top: number, windows = 1): Promise<GateReport> {
   const load = async (files: string[]): Promise<ProfileReport[]> => {
     const reports: ProfileReport[] = [];
     for (const file of files) {
-      const { report } = await analyzeProfileForCli(file, root);
-      if (report.unit !== 'ms') throw new InputError(`${relative(cwd, file)}: not a CPU profile (it measures ${report.unit}); the gate compares CPU time`);
-      reports.push(report);
+      const analyzed = windows > 1 ? await analyzeWindowsForCli(file, windows, root) : [await analyzeProfileForCli(file, root)];
+      for (const { report } of analyzed) {
+        if (report.unit !== 'ms') throw new InputError(`${relative(cwd, file)}: not a CPU profile (it measures ${report.unit}); the gate compares CPU time`);
+        reports.push(report);
+      }
     }
     return reports;
   };
@@ -112,8 +118,10 @@ export async function runGateCommand(argv: string[]): Promise<number> {
   if (args.positionals.length > 0) throw new InputError(`gate: unexpected '${args.positionals[0]}': give each profile or folder after --before or --after (${USAGE})`);
   const before = (args.flags.get('before') ?? []).flatMap((value) => profilesOf('before', value, cwd));
   const after = (args.flags.get('after') ?? []).flatMap((value) => profilesOf('after', value, cwd));
-  if (before.length < 2 || after.length < 2) {
-    throw new InputError(`gate: needs at least two profiles on each side to tell a change from noise, got ${before.length} before and ${after.length} after (${USAGE})`);
+  const windows = parseNumber('windows', flagValue(args, 'windows') ?? '1', (n) => Number.isInteger(n) && n >= 1 && n <= MAX_WINDOWS, `a whole number from 1 to ${MAX_WINDOWS}`);
+  if (before.length * windows < 2 || after.length * windows < 2) {
+    const got = windows > 1 ? `${before.length * windows} windows before and ${after.length * windows} after` : `${before.length} before and ${after.length} after`;
+    throw new InputError(`gate: needs at least two profiles (or --windows) on each side to tell a change from noise, got ${got} (${USAGE})`);
   }
   const root = rootFolder(args);
   const format = (flagValue(args, 'format') ?? 'text') as Format;
@@ -126,7 +134,7 @@ export async function runGateCommand(argv: string[]): Promise<number> {
   };
   const top = parseNumber('top', flagValue(args, 'top') ?? '20', (n) => Number.isInteger(n) && n >= 1, 'a whole number of at least 1');
 
-  const report = await gateReport(before, after, options, root, cwd, top);
+  const report = await gateReport(before, after, options, root, cwd, top, windows);
   const output = format === 'json' ? gateJson(report) : format === 'markdown' ? gateMarkdown(report) : format === 'sarif' ? gateSarif(report) : gateText(report);
   process.stdout.write(output.endsWith('\n') ? output : output + '\n');
   return report.result.failed ? 1 : 0;

@@ -6,7 +6,7 @@ import { basename, relative, resolve } from 'node:path';
 import { ProfileInputError } from '../profile/readers/profileInputError';
 import { withAllocationSites } from '../profile/analysis/allocationJoin';
 import { functionsNamed, sandwichOf } from '../profile/analysis/sandwich';
-import { analyzeProfileFile, type AnalyzedProfile } from '../profile/analysis/report';
+import { analyzeProfileFile, analyzeProfileWindows, type AnalyzedProfile } from '../profile/analysis/report';
 import type { Insight, ProfileReport } from '../profile/model/types';
 import { InputError } from '../shared/errors';
 import { flagValue, parseCommandArgs, type ParsedArgs } from './args';
@@ -58,6 +58,16 @@ export function profileCliOptions(args: ParsedArgs): ProfileCliOptions {
 export async function analyzeProfileForCli(path: string, root: string, pick: { sampleType?: string; thread?: string } = {}): Promise<AnalyzedProfile> {
   try {
     return await analyzeProfileFile(resolve(path), { root }, pick);
+  } catch (error) {
+    if (error instanceof ProfileInputError) throw new InputError(error.message);
+    throw error;
+  }
+}
+
+/** A profile cut into `count` windows of equal duration, each analyzed (the gate's `--windows`). */
+export async function analyzeWindowsForCli(path: string, count: number, root: string): Promise<AnalyzedProfile[]> {
+  try {
+    return await analyzeProfileWindows(resolve(path), count, { root });
   } catch (error) {
     if (error instanceof ProfileInputError) throw new InputError(error.message);
     throw error;

@@ -16,6 +16,7 @@
 import * as t from '@babel/types';
 import type { ParseProblem } from './engine';
 import { parseSlice, parseSource, type ParsedSource } from './parse';
+import { recoverStatements } from './recoverParse';
 import { forEachChild } from './walk';
 
 // Read once: bundled CommonJS re-exports go through a getter on every access.
@@ -90,6 +91,19 @@ export class IncrementalParser {
       }
     }
     parsed ??= parseSource(filePath, text);
+    if (parsed.ast === null) {
+      // Nothing to keep from before (a file opened with an error): keep the statements that parse.
+      let recovered: ParsedSource | null = null;
+      try {
+        recovered = recoverStatements(text, parsed, this.memory.holes);
+      } catch {
+        recovered = null; // a bug here must cost the findings, not the document
+      }
+      if (recovered !== null) {
+        parsed = recovered;
+        kind = 'partial';
+      }
+    }
     this.lastKind = kind;
     // Copies: the engine adds its own problems to the list it is given.
     this.previous = parsed.ast !== null

@@ -3,16 +3,20 @@
 // untrusted workspace. After each probe the server still answers a fresh document, its peak
 // memory (VmHWM of the process) stays under the bound, and failures come back as one line.
 import { strict as assert } from 'node:assert';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 import type { Diagnostic, PublishDiagnosticsParams } from 'vscode-languageserver';
 
+import type { FlameNode } from '../../server/protocol/wire';
+import { jsonValueBudget } from '../../server/profile/readers/budgets';
+import { MAX_JSON_BYTES } from '../../server/profile/readers/byteCaps';
 import { bundles } from '../unit/bundles';
 import { LEAN_HANDLER, writeLeanProfile } from '../unit/analyzeFixture';
-import { MAX_PEAK_MB, mkfifo, nativeLog, tempDir } from './probe';
+import { MAX_PEAK_MB, mkfifo, tempDir, traceOfSamples } from './probe';
 
 interface Server {
   child: ChildProcessWithoutNullStreams;
@@ -136,17 +140,35 @@ describe('hostile input: the language server', function () {
     await assertStillAnswers(server, dir, 'fresh-2.js');
   });
 
+  it('a small gzipped trace that would become gigabytes is refused in one line, and the server goes on', async () => {
+    // 195 KB gzipped, 100 M samples: the CLI peaked at 4.7 GB; the server grew past 6 GB without answering.
+    writeFileSync(join(dir, 'samples.json.gz'), gzipSync(traceOfSamples(jsonValueBudget(MAX_JSON_BYTES) + 1)));
+    const server = await startServer(dir);
+    await assert.rejects(server.connection.sendRequest('hotframe/loadProfile', { path: join(dir, 'samples.json.gz'), role: 'primary', pathMappings: [], roots: [dir] }), (error: Error) => {
+      assert.match(error.message, /^[^\n]*: more than [\d,]+ JSON values \(after gunzip\); not read \(the budget for JSON read whole, docs\/security\.md\)$/);
+      return true;
+    });
+    await assertStillAnswers(server, dir, 'fresh-4.js');
+  });
+
   describe('an untrusted workspace (VS Code Restricted Mode)', () => {
+    // nm is found in the system folders only (docs/security.md): a stand-in `nm` first on PATH
+    // and in the workspace (an empty PATH entry means the working folder) must never run, in any
+    // case. Whether the real nm ran shows in the frames: only its symbol table names C++ code
+    // (v8::internal::…) in a log recorded here from a real Node run.
     const bin = join(dir, 'bin');
     const calls = join(dir, 'nm-called');
-    const env = (): NodeJS.ProcessEnv => ({ PATH: `${bin}:${process.env.PATH}` });
+    const env = (): NodeJS.ProcessEnv => ({ PATH: `${bin}::${process.env.PATH}` });
 
     before(() => {
       mkdirSync(bin);
-      writeFileSync(join(bin, 'nm'), `#!/bin/sh\necho "$@" >> ${JSON.stringify(calls)}\n`);
-      chmodSync(join(bin, 'nm'), 0o755);
-      // A log naming a real ELF binary (node itself), as a recorded log does.
-      writeFileSync(join(dir, 'native.v8.log'), nativeLog(process.execPath));
+      for (const folder of [bin, dir]) {
+        writeFileSync(join(folder, 'nm'), `#!/bin/sh\necho "$@" >> ${JSON.stringify(calls)}\n`);
+        chmodSync(join(folder, 'nm'), 0o755);
+      }
+      // Busy in V8's C++ (JSON.stringify) long enough for a few hundred ticks there.
+      writeFileSync(join(dir, 'busy.js'), "const end = Date.now() + 300;\nlet n = 0;\nwhile (Date.now() < end) n += JSON.stringify({ a: [1, 2, 3], b: 'x'.repeat(50) }).length;\n");
+      execFileSync(process.execPath, ['--prof', '--no-logfile-per-isolate', `--logfile=${join(dir, 'native.v8.log')}`, join(dir, 'busy.js')], { cwd: dir, stdio: 'ignore' });
       // A profile recorded in a container, and its source here.
       mkdirSync(join(dir, 'mapped'));
       writeLeanProfile(join(dir, 'container.cpuprofile'), '/usr/src/app/fresh-3.js', '/usr/src/app/fresh-3.js');
@@ -158,23 +180,30 @@ describe('hostile input: the language server', function () {
     const load = (server: Server, path: string, pathMappings: unknown[] = []) =>
       server.connection.sendRequest('hotframe/loadProfile', { path, role: 'primary', pathMappings, roots: [join(dir, 'elsewhere')] }) as Promise<{ unresolvedFiles: string[] }>;
 
-    it('control: in a trusted workspace nm runs on the binary and path mappings apply', async () => {
-      const server = await startServer(dir, { trusted: true, env: env() });
+    /** Loads the recorded log; whether any frame of its flame graph carries a C++ name, which only nm gives. */
+    const nativeNamed = async (server: Server): Promise<boolean> => {
       await load(server, join(dir, 'native.v8.log'));
-      assert.ok(existsSync(calls), 'nm ran');
+      const graph = (await server.connection.sendRequest('hotframe/flameGraph', { mode: 'normal', onlyMyCode: false, minFraction: 0 })) as { root: FlameNode };
+      const named = (node: FlameNode): boolean => /v8::internal::|node::/.test(node.name) || node.children.some(named);
+      return named(graph.root);
+    };
+
+    it('control: in a trusted workspace the system nm names native frames and path mappings apply; the stand-ins never run', async () => {
+      const server = await startServer(dir, { trusted: true, env: env() });
+      assert.ok(await nativeNamed(server), 'nm named C++ frames');
+      assert.equal(existsSync(calls), false, 'no stand-in nm ran (PATH, the working folder)');
       const summary = await load(server, join(dir, 'container.cpuprofile'), [{ from: '/usr/src/app', to: join(dir, 'mapped') }]);
       assert.deepEqual(summary.unresolvedFiles, []);
     });
 
-    it('untrusted: nm never runs and path mappings are ignored; trust granted later lifts both', async () => {
+    it('untrusted: nm never runs and path mappings are ignored; trust granted later lifts both; the stand-ins never run', async () => {
       const server = await startServer(dir, { trusted: false, env: env() });
-      await load(server, join(dir, 'native.v8.log'));
-      assert.equal(existsSync(calls), false, 'nm did not run');
+      assert.equal(await nativeNamed(server), false, 'nm did not name C++ frames');
       const summary = await load(server, join(dir, 'container.cpuprofile'), [{ from: '/usr/src/app', to: join(dir, 'mapped') }]);
       assert.deepEqual(summary.unresolvedFiles, ['/usr/src/app/fresh-3.js']);
       await server.connection.sendNotification('hotframe/workspaceTrusted');
-      await load(server, join(dir, 'native.v8.log'));
-      assert.ok(existsSync(calls), 'nm ran once trusted');
+      assert.ok(await nativeNamed(server), 'nm named C++ frames once trusted');
+      assert.equal(existsSync(calls), false, 'no stand-in nm ran (PATH, the working folder)');
     });
   });
 });

@@ -102,3 +102,13 @@ export function nativeLog(library: string, script?: { url: string }): string {
   for (let i = 0; i < 50; i++) lines.push(`tick,0x700${(i % 16).toString(16)}00,${10000 + i * 1000},0,0x0,0${script === undefined ? '' : ',0x7f0000001010'}`);
   return lines.join('\n') + '\n';
 }
+
+/** A trace of one profile whose one ProfileChunk holds `samples` samples of node 2 (no deltas). */
+export function traceOfSamples(samples: number): Buffer {
+  const head =
+    '{"traceEvents":[{"name":"Profile","ph":"P","pid":1,"tid":1,"id":"0x1","ts":0,"args":{"data":{"startTime":0}}},' +
+    '{"name":"ProfileChunk","ph":"P","pid":1,"tid":1,"id":"0x1","ts":0,"args":{"data":{"cpuProfile":{"nodes":[' +
+    '{"id":1,"callFrame":{"functionName":"(root)","url":"","lineNumber":-1,"columnNumber":-1}},' +
+    '{"id":2,"parent":1,"callFrame":{"functionName":"f","url":"/app.js","lineNumber":0,"columnNumber":0}}],"samples":[';
+  return Buffer.concat([Buffer.from(head), Buffer.alloc(samples * 2 - 1, '2,'), Buffer.from(']}}}}]}')]);
+}

@@ -36,11 +36,12 @@ export async function freePort(): Promise<number> {
 }
 
 /**
- * The cluster service, without --inspect. Its processes' inspector port (where SIGUSR1 opens it)
- * is set through NODE_OPTIONS=--inspect-port, which Hotframe reads from the process's environment.
+ * The cluster service, without --inspect, run by `node` (another Node version in
+ * attachNodeVersions.test.ts). Its processes' inspector port (where SIGUSR1 opens it) is set
+ * through NODE_OPTIONS=--inspect-port, which Hotframe reads from the process's environment.
  */
-export async function startClusterService(): Promise<ClusterService> {
-  const child = spawn(process.execPath, [SERVER], { stdio: 'pipe', env: { ...process.env, NODE_OPTIONS: `--inspect-port=${await freePort()}` } });
+export async function startClusterService(node = process.execPath): Promise<ClusterService> {
+  const child = spawn(node, [SERVER], { stdio: 'pipe', env: { ...process.env, NODE_OPTIONS: `--inspect-port=${await freePort()}` } });
   let buffer = '';
   const waiters: ((line: Record<string, unknown>) => void)[] = [];
   child.stdout.setEncoding('utf8');

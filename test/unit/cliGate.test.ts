@@ -7,7 +7,7 @@
 // this workload differed by up to 46% in ms of CPU per second, more than the slowdown to catch.
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -73,10 +73,34 @@ describe('hotframe gate as a process', function () {
     assert.match(text.stdout, /\nPASS: no significant regression\n/);
   });
 
+  it('cuts one long recording a side into windows, each a run, and catches a slowdown on its line (--windows)', async () => {
+    // One recording of 3 s a side; the change triples the hashing work (HOTFRAME_GATE_SLOW=3), far
+    // past the noise of this machine, so the verdict does not depend on its load.
+    const service = join(project, 'service.js');
+    const record = (name: string, slow: string): string => {
+      const dir = join(project, 'profiles', 'long');
+      const run = spawnSync(process.execPath, ['--cpu-prof', '--cpu-prof-interval', '250', '--cpu-prof-dir', dir, '--cpu-prof-name', name, service], { cwd: project, env: { ...childEnv, HOTFRAME_GATE_MS: '3000', HOTFRAME_GATE_SLOW: slow }, encoding: 'utf8' });
+      assert.equal(run.status, 0, run.stderr);
+      return join(dir, name);
+    };
+    const base = record('base.cpuprofile', '1');
+    const head = record('head.cpuprofile', '3');
+    const run = await gate('--before', base, '--after', head, '--windows', '6', '--format', 'json');
+    const parsed = JSON.parse(run.stdout) as { failed: boolean; runs: { before: number; after: number }; regressions: { kind: string; name?: string; file: string; line: number }[] };
+    assert.equal(run.status, 1, run.stderr);
+    assert.deepEqual(parsed.runs, { before: 6, after: 6 });
+    assert.ok(parsed.regressions.some((r) => r.kind === 'function' && r.name === 'hashBatch'), JSON.stringify(parsed.regressions));
+    const hashLines = readFileSync(service, 'utf8').split('\n').flatMap((text, i) => (/Math\.imul|for \(let (r|i) = 0/.test(text) ? [i + 1] : []));
+    assert.ok(parsed.regressions.some((r) => r.kind === 'line' && r.file === 'service.js' && hashLines.includes(r.line)), JSON.stringify(parsed.regressions));
+    // Without --windows, one profile a side is too few to tell a change from noise.
+    const single = await gate('--before', base, '--after', head);
+    assert.equal(single.status, 2);
+  });
+
   it('answers usage and input errors in one line, exit 2', async () => {
     const one = await gate('--before', pool.same[0], '--after', pool.same[1]);
     assert.equal(one.status, 2);
-    assert.match(one.stderr, /^hotframe: gate: needs at least two profiles on each side to tell a change from noise, got 1 before and 1 after/);
+    assert.match(one.stderr, /^hotframe: gate: needs at least two profiles \(or --windows\) on each side to tell a change from noise, got 1 before and 1 after/);
     assert.equal(one.stderr.trim().split('\n').length, 1);
     for (const [args, message] of [
       [['--before', join(project, 'profiles', 'same'), '--after', join(project, 'profiles', 'same'), '--threshold', 'ten'], /--threshold ten: expected a percentage/],
@@ -84,6 +108,7 @@ describe('hotframe gate as a process', function () {
       [['--before', join(project, 'nowhere'), '--after', join(project, 'profiles', 'same')], /--before .*nowhere: no such file or folder/],
       [['--before', project, '--after', join(project, 'profiles', 'same')], /the folder holds no profile/],
       [[pool.same[0], '--after', join(project, 'profiles', 'same')], /gate: unexpected /],
+      [['--before', pool.same[0], '--after', pool.same[1], '--windows', '0'], /--windows 0: expected a whole number from 1 to 100/],
     ] as const) {
       const run = await gate(...args);
       assert.equal(run.status, 2, `${args.join(' ')}: ${run.stdout}`);

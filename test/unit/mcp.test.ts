@@ -124,6 +124,11 @@ describe('hotframe mcp (the SDK client over stdio, on the demo service)', functi
     const gate = hotframeJson('gate', '--before', 'profiles/before.cpuprofile', '--before', 'profiles/before.v8.log.gz', '--after', 'profiles/after.cpuprofile', '--after', 'profiles/after.v8.log.gz', '--format', 'json');
     const { json: gateAnswer } = await call('gate', { before: ['profiles/before.cpuprofile', 'profiles/before.v8.log.gz'], after: ['profiles/after.cpuprofile', 'profiles/after.v8.log.gz'] });
     assert.deepEqual(gateAnswer, gate);
+    // One recording a side, cut into windows.
+    const windowed = hotframeJson('gate', '--before', 'profiles/before.cpuprofile', '--after', 'profiles/after.cpuprofile', '--windows', '4', '--format', 'json');
+    const { json: windowedAnswer } = await call('gate', { before: ['profiles/before.cpuprofile'], after: ['profiles/after.cpuprofile'], windows: 4 });
+    assert.deepEqual(windowedAnswer, windowed);
+    assert.deepEqual((windowed as { runs: unknown }).runs, { before: 4, after: 4 });
   });
 
   it('never reads outside the workspace, and answers input errors in one line', async () => {

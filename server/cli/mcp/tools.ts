@@ -199,15 +199,19 @@ export function workspaceTools(root: string): Tool[] {
         after: z.array(z.string()).min(1).describe('Profiles or folders of profiles of the change.'),
         threshold: z.number().min(0).max(10).optional().describe('Smallest relative change that counts, 0.1 = 10% (default).'),
         minMs: z.number().min(0).optional().describe(`Smallest change that counts, in ms of CPU per second (default ${DEFAULT_GATE_OPTIONS.minMs}).`),
+        windows: z.number().int().min(1).max(100).optional().describe('Cut each profile into this many windows of equal duration, each one run (one long recording a side).'),
         top,
       },
       async run(args) {
         const side = (flag: string, values: string[]): string[] => values.flatMap((value) => profilesOf(flag, workspacePath(root, value), root));
         const before = side('before', args.before as string[]);
         const after = side('after', args.after as string[]);
-        if (before.length < 2 || after.length < 2) throw new InputError(`gate: needs at least two profiles on each side, got ${before.length} before and ${after.length} after`);
+        const windows = typeof args.windows === 'number' ? args.windows : 1;
+        if (before.length * windows < 2 || after.length * windows < 2) {
+          throw new InputError(`gate: needs at least two profiles (or windows) on each side, got ${before.length * windows} before and ${after.length * windows} after`);
+        }
         const options = { ...DEFAULT_GATE_OPTIONS, ...(typeof args.threshold === 'number' ? { threshold: args.threshold } : {}), ...(typeof args.minMs === 'number' ? { minMs: args.minMs } : {}) };
-        return answer(JSON.parse(gateJson(await gateReport(before, after, options, root, root, topOf(args)))));
+        return answer(JSON.parse(gateJson(await gateReport(before, after, options, root, root, topOf(args), windows))));
       },
     },
   ];

@@ -1,7 +1,7 @@
 // The one analysis of a loaded profile: locations resolved (path mapping, then source maps),
 // costs aggregated, library time attributed to user call sites, insights found. Views (CLI text
 // and JSON, editor heat, hover, flame graph) all read from the `AnalyzedProfile` built here.
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, resolve } from 'node:path';
 import { errnoCode } from '../../shared/errors';
 import { tryReadGuardedText } from '../../shared/guardedRead';
 import type { ReadScope } from '../../shared/readScope';
@@ -23,6 +23,7 @@ import { ProfileInputError } from '../readers/profileInputError';
 import { SourceMapCache } from '../location/sourceMaps';
 import { formatMs, SHARE_OF } from '../../shared/format';
 import type { CostTable, FileCosts, FlameNode, FunctionCost, NormalizedProfile, ProfileReport, ReportOptions } from '../model/types';
+import { splitByTime, unsplittable } from '../model/timeWindows';
 import type { CallEdge, FunctionDetail, LineDetail } from '../../protocol/wire';
 
 export type { CallEdge, FunctionDetail, LineDetail };
@@ -325,16 +326,33 @@ export function buildReport(profile: NormalizedProfile, options: AnalysisOptions
  * unreadable, not a profile) becomes a one-line ProfileInputError; an abort passes through.
  */
 export async function analyzeProfileFile(path: string, options: AnalysisOptions = {}, load: LoadOptions = {}): Promise<AnalyzedProfile> {
+  const { profile, analysis } = await loadForAnalysis(path, options, load);
+  return buildReport(profile, analysis);
+}
+
+/**
+ * A profile file as `count` windows of equal duration, each analyzed as a profile of its own
+ * (model/timeWindows.ts): a long recording as repeated runs for the gate. One-line
+ * ProfileInputError when the format keeps no sample order.
+ */
+export async function analyzeProfileWindows(path: string, count: number, options: AnalysisOptions = {}, load: LoadOptions = {}): Promise<AnalyzedProfile[]> {
+  const { profile, analysis } = await loadForAnalysis(path, options, load);
+  const why = unsplittable(profile);
+  if (why !== null) throw new ProfileInputError(`${basename(path)}: cannot be split into windows: ${why}`);
+  return splitByTime(profile, count).map((window) => buildReport(window, analysis));
+}
+
+async function loadForAnalysis(path: string, options: AnalysisOptions, load: LoadOptions): Promise<{ profile: NormalizedProfile; analysis: AnalysisOptions }> {
   let profile: NormalizedProfile;
-  options = { ...options, profileFolder: options.profileFolder ?? dirname(resolve(path)) };
-  const scope = readScopeOf(options);
+  const analysis = { ...options, profileFolder: options.profileFolder ?? dirname(resolve(path)) };
+  const scope = readScopeOf(analysis);
   try {
-    profile = await loadProfile(path, { nativeSymbols: options.nativeSymbols, mayReadScript: (file) => scope.allows(file), ...load });
+    profile = await loadProfile(path, { nativeSymbols: analysis.nativeSymbols, mayReadScript: (file) => scope.allows(file), ...load });
   } catch (error) {
     if (error instanceof ProfileInputError || load.signal?.aborted === true) throw error;
     if (errnoCode(error) !== undefined) throw asInputError(path, error);
     throw error;
   }
   load.signal?.throwIfAborted();
-  return buildReport(profile, options);
+  return { profile, analysis };
 }

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { LEAST_UPPER_BOUND, TraceMap, originalPositionFor } from '@jridgewell/trace-mapping';
 import { formatCap, GuardedReadError, readGuardedText } from '../../shared/guardedRead';
 import type { ReadScope } from '../../shared/readScope';
+import { countJsonStrings, countSegments, mapSegmentBudget, mapStringBudget } from './sourceMapBudget';
 
 export interface OriginalPosition {
   file: string;
@@ -45,8 +46,13 @@ function reasonOf(error: unknown): string {
   return 'not a valid source map';
 }
 
+/** A map past one of its budgets: not applied, with one line naming the budget. */
+class MapBudgetError extends Error {}
+
 export class SourceMapCache {
   private readonly maps = new Map<string, TraceMap | null>();
+  /** Segments the maps applied so far may still decode (sourceMapBudget.ts). */
+  private segmentsLeft = mapSegmentBudget(MAX_MAP_BYTES);
   /** One line per map that exists but cannot be used; reported once each. */
   readonly warnings: string[] = [];
 
@@ -99,7 +105,7 @@ export class SourceMapCache {
           return null;
         }
         const text = decodeDataUrl(url);
-        return text === null ? null : new TraceMap(text, file);
+        return text === null ? null : this.traceMap(text, file);
       }
       const mapPath = url.startsWith('file://') ? fileURLToPath(url) : resolve(dirname(file), decodeURIComponent(url));
       if (this.scope !== undefined && !this.scope.allows(mapPath)) {
@@ -114,10 +120,26 @@ export class SourceMapCache {
         else this.warnings.push(`source map ${mapPath} named by ${file} is not applied: ${reasonOf(error)}`);
         return null;
       }
-      return new TraceMap(text, mapPath);
+      return this.traceMap(text, mapPath);
     } catch (error) {
-      this.warnings.push(`source map of ${file} cannot be read: ${reasonOf(error)}`);
+      if (error instanceof MapBudgetError) this.warnings.push(`source map of ${file} is not applied: ${error.message} (the budget for source maps, docs/security.md)`);
+      else this.warnings.push(`source map of ${file} cannot be read: ${reasonOf(error)}`);
       return null;
     }
+  }
+
+  /** The map parsed and set up for decoding, after its strings and segments were counted against the budgets. */
+  private traceMap(text: string, url: string): TraceMap {
+    const strings = mapStringBudget(MAX_MAP_BYTES);
+    if (countJsonStrings(text) > strings) throw new MapBudgetError(`more than ${strings.toLocaleString('en-US')} strings (sources, names)`);
+    const json = JSON.parse(text) as { mappings?: unknown; sections?: unknown };
+    if (json.sections !== undefined) throw new MapBudgetError('an indexed map (sections) is not supported');
+    const segments = typeof json.mappings === 'string' ? countSegments(json.mappings) : 0;
+    if (segments > this.segmentsLeft) {
+      const budget = mapSegmentBudget(MAX_MAP_BYTES);
+      throw new MapBudgetError(`more than ${budget.toLocaleString('en-US')} mapping segments${this.segmentsLeft < budget ? ' with the maps already applied' : ''}`);
+    }
+    this.segmentsLeft -= segments;
+    return new TraceMap(json as ConstructorParameters<typeof TraceMap>[0], url);
   }
 }

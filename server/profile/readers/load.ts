@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { createGunzip, type Gunzip } from 'node:zlib';
 import { errnoCode, errnoReason } from '../../shared/errors';
 import { formatCap, GuardedReadError, openRegularFile, readHead, readOpenFile, type RegularFile } from '../../shared/guardedRead';
-import { countJsonContainers, jsonContainerBudget } from './budgets';
+import { countJsonContainers, countJsonValues, jsonContainerBudget, jsonValueBudget } from './budgets';
 import { ProfileInputError } from './profileInputError';
 import { buildCpuprofile, readCpuprofile, findCpuprofile, isLegacyCpuprofile, readLegacyCpuprofile, type CpuprofileParts } from './readCpuprofile';
 import { readTraceProfile } from './readTrace';
@@ -93,7 +93,7 @@ async function loadOpenProfile(file: OpenProfile, options: LoadOptions): Promise
       await chunks.return(undefined);
       parts = scanCpuprofile(fileSource(file, options));
       if (parts === null) {
-        const trace = scanTrace(fileSource(file, options));
+        const trace = scanTrace(fileSource(file, options), undefined, { label: path });
         if (trace !== null) {
           const profile = trace.finish(path, options.thread);
           if (profile === undefined) throw new ProfileInputError(notAProfile(path));
@@ -120,7 +120,7 @@ async function loadOpenProfile(file: OpenProfile, options: LoadOptions): Promise
     else if (isLegacyCpuprofile(json)) profile = readLegacyCpuprofile(json as { head: Record<string, unknown> } & Record<string, unknown>, path);
     else if (isPreprocessed(json)) profile = await readPreprocessed(json, path, { inlinedFrames: options.inlinedFrames });
     else {
-      const trace = readTraceProfile(json, path, options.thread);
+      const trace = readTraceProfile(json, path, options.thread, MAX_JSON_BYTES);
       if (trace === undefined) throw new ProfileInputError(notAProfile(path));
       profile = trace;
     }
@@ -277,6 +277,10 @@ function parseJson(path: string, bytes: Buffer, gzipped: boolean): unknown {
   const budget = jsonContainerBudget(MAX_JSON_BYTES);
   if (countJsonContainers(bytes, budget) > budget) {
     throw new ProfileInputError(`${path}: more than ${budget.toLocaleString('en-US')} JSON objects and arrays${gzipped ? ' (after gunzip)' : ''}; not read (the budget for JSON read whole, docs/security.md)`);
+  }
+  const values = jsonValueBudget(MAX_JSON_BYTES);
+  if (countJsonValues(bytes, values) > values) {
+    throw new ProfileInputError(`${path}: more than ${values.toLocaleString('en-US')} JSON values${gzipped ? ' (after gunzip)' : ''}; not read (the budget for JSON read whole, docs/security.md)`);
   }
   let text: string | undefined = bytes.toString('utf8');
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);

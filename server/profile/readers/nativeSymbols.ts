@@ -8,15 +8,36 @@
 // an absolute path (so neither `--plugin=x.so` nor a response file `@x` can be an option), after
 // `--`, on a regular file with an ELF or Mach-O header, with a minimal environment, a time limit
 // and a cap on its output. Anything else leaves the frames named by their library, with a warning.
+// nm itself is found in a fixed list of system folders, never through PATH (an empty PATH entry
+// means the current folder, and Windows looks in the child's folder first), and runs in `/`, not
+// in a folder the log names.
 import { spawn } from 'node:child_process';
-import { closeSync } from 'node:fs';
-import { dirname, isAbsolute } from 'node:path';
+import { closeSync, statSync } from 'node:fs';
+import { delimiter, isAbsolute, join, parse } from 'node:path';
 import { openRegularFile, readHead } from '../../shared/guardedRead';
 
 /** nm on Node's binary takes about a second; a hung or endless nm is stopped. */
 const NM_TIMEOUT_MS = 20_000;
 /** Node's demangled symbol table is ~40 MB; more is not a table we want. */
 const NM_MAX_OUTPUT_BYTES = 256 * 1024 * 1024;
+
+/** Where nm may come from: the system's own tool folders, in this order; never PATH, never a relative folder. */
+export const SYSTEM_TOOL_FOLDERS: readonly string[] = ['/usr/bin', '/bin', '/usr/local/bin', '/opt/homebrew/bin', '/Library/Developer/CommandLineTools/usr/bin'];
+
+/** The absolute path of `name` in the first of `folders` that holds it as an executable regular file, or null. */
+export function findSystemTool(name: string, folders: readonly string[] = SYSTEM_TOOL_FOLDERS): string | null {
+  for (const folder of folders) {
+    if (!isAbsolute(folder)) continue;
+    const candidate = join(folder, name);
+    try {
+      const stat = statSync(candidate);
+      if (stat.isFile() && (stat.mode & 0o111) !== 0) return candidate;
+    } catch {
+      // not there: the next folder
+    }
+  }
+  return null;
+}
 
 /** Why `library` must not be given to nm, or null when it may. */
 export function refuseForNm(library: string): string | null {
@@ -46,10 +67,18 @@ export type NativeNames = { names: (string | undefined)[] } | { names: null; war
  * (undefined between symbols); null names when nm may not or cannot run (with a warning for the
  * report) or the table does not match the log's builtins (no warning: another binary).
  */
-export async function nameNativeCode(library: string, start: number, addresses: Float64Array, builtins: ReadonlyMap<string, number>): Promise<NativeNames> {
+export async function nameNativeCode(
+  library: string,
+  start: number,
+  addresses: Float64Array,
+  builtins: ReadonlyMap<string, number>,
+  toolFolders: readonly string[] = SYSTEM_TOOL_FOLDERS,
+): Promise<NativeNames> {
   if (builtins.size === 0 || addresses.length === 0) return { names: null, warning: null };
   const refused = refuseForNm(library);
   if (refused !== null) return { names: null, warning: `native frames of ${JSON.stringify(library)} are not named: ${refused}, so nm is not run on it` };
+  const nmPath = findSystemTool('nm', toolFolders);
+  if (nmPath === null) return { names: null, warning: `native frames of ${JSON.stringify(library)} are not named: nm is not installed (looked in ${toolFolders.join(', ')})` };
   // The table holds absolute addresses (a fixed-address binary) or offsets from the load address (PIE): try both.
   const hypotheses = [0, start].map((offset) => ({ offset, next: 0, names: new Array<string | undefined>(addresses.length), matches: 0, mismatches: 0 }));
   /** One line of nm output; the name is only cut out of `text` when it is needed. */
@@ -67,11 +96,12 @@ export async function nameNativeCode(library: string, start: number, addresses: 
     }
   };
   const failure = await new Promise<string | null>((resolve) => {
-    // Fixed options, `--`, then the one operand; no shell; only PATH (to find nm) and the C locale.
-    const nm = spawn('nm', ['-C', '-n', '-S', '--defined-only', '--', library], {
+    // nm by its absolute path; fixed options, `--`, then the one operand; no shell; a PATH of
+    // system folders only and the C locale; the root folder as the working folder.
+    const nm = spawn(nmPath, ['-C', '-n', '-S', '--defined-only', '--', library], {
       stdio: ['ignore', 'pipe', 'ignore'],
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C' },
-      cwd: dirname(library),
+      env: { PATH: toolFolders.join(delimiter), LC_ALL: 'C' },
+      cwd: parse(process.cwd()).root,
       timeout: NM_TIMEOUT_MS,
       killSignal: 'SIGKILL',
       windowsHide: true,

@@ -11,6 +11,9 @@ import { Profile } from 'pprof-format';
 
 import { CallTreeBuilder } from '../model/callTreeBuilder';
 import type { CodeKind } from '../model/categories';
+import { frameWalkBudget, MAX_PPROF_SAMPLE_TYPES, pprofDecodeBudget, pprofDecodedBytes, treeNodeBudget } from './budgets';
+import { MAX_PPROF_BYTES, formatCap } from './byteCaps';
+import { countPprof } from './countPprof';
 import { ProfileInputError } from './profileInputError';
 import type { NormalizedProfile, WeightUnit } from '../model/types';
 
@@ -33,7 +36,21 @@ export function sampleTypesOf(profile: Profile): string[] {
 /** The bytes do not decode as a pprof Profile (the loader then says what the file starts with). */
 export class NotPprofError extends ProfileInputError {}
 
+/** A budget of docs/security.md ("Budgets") the profile would exceed, in one line. */
+function overBudget(label: string, what: string): ProfileInputError {
+  return new ProfileInputError(`${label}: pprof ${what}; not read (the pprof budgets, docs/security.md)`);
+}
+
+const count = (n: number): string => n.toLocaleString('en-US');
+
 export function decodePprof(bytes: Uint8Array, label: string): Profile {
+  // What decoding builds is counted on the wire first: pprof-format builds it all at once.
+  const counts = countPprof(bytes);
+  const budget = pprofDecodeBudget(MAX_PPROF_BYTES);
+  if (pprofDecodedBytes(counts) > budget) {
+    throw overBudget(label, `that decodes to more than ${formatCap(budget)} (${count(counts.messages)} samples, locations, lines and other messages, ${count(counts.numbers)} numbers in lists)`);
+  }
+  if (counts.sampleTypes > MAX_PPROF_SAMPLE_TYPES) throw overBudget(label, `with ${count(counts.sampleTypes)} sample types, more than ${MAX_PPROF_SAMPLE_TYPES}`);
   let profile: Profile;
   try {
     profile = Profile.decode(bytes);
@@ -121,6 +138,23 @@ export function readPprof(bytes: Uint8Array, label: string, options: PprofOption
     return index;
   };
 
+  // What the tree walk will do, counted before it: frames walked (inlined lines included) and
+  // the deepest stack (a stack of d frames can make d nodes).
+  const nodeBudget = treeNodeBudget(MAX_PPROF_BYTES);
+  const walkBudget = frameWalkBudget(MAX_PPROF_BYTES);
+  const linesOf = new Map<string, number>();
+  for (const [id, l] of locations) linesOf.set(id, l.line.length);
+  let walked = 0;
+  for (const sample of profile.sample) {
+    const raw = Number(sample.value[chosen] ?? 0);
+    if (!Number.isFinite(raw) || raw <= 0) continue;
+    let depth = 0;
+    for (const id of sample.locationId) depth += linesOf.get(String(id)) ?? 0;
+    if (depth > nodeBudget) throw overBudget(label, `with a stack of ${count(depth)} frames, deeper than ${count(nodeBudget)}`);
+    walked += depth;
+    if (walked > walkBudget) throw overBudget(label, `whose samples walk more than ${count(walkBudget)} stack frames (inlined lines included)`);
+  }
+
   let totalSamples = 0;
   let totalMs = 0;
   let missing = 0;
@@ -153,6 +187,7 @@ export function readPprof(bytes: Uint8Array, label: string, options: PprofOption
       const callerLine = i > 0 ? positionLine(path[i - 1], funcStart) : 0;
       node = builder.child(node, path[i].func, callerLine);
     }
+    if (builder.nodeCount > nodeBudget) throw overBudget(label, `whose call tree has more than ${count(nodeBudget)} nodes`);
     builder.addSelf(node, samples, weight);
     // The leaf's line when it is a position, else (function-level profiles) the function's own line.
     const leaf = path.length > 0 ? path[path.length - 1] : undefined;

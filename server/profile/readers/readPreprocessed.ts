@@ -5,6 +5,8 @@
 import { CallTreeBuilder, TimelineBuilder } from '../model/callTreeBuilder';
 import { TickTimeline } from './tickTimeline';
 import { GC_NAME, IDLE_NAME } from '../model/categories';
+import { frameWalkBudget, treeNodeBudget } from './budgets';
+import { MAX_JSON_BYTES } from './byteCaps';
 import { ProfileInputError } from './profileInputError';
 import { inliningAt, lineOf, parseJsName, parseSourcePositions, positionAt, textLineStarts, type SourcePositions } from './readV8Log';
 import type { NormalizedProfile } from '../model/types';
@@ -142,6 +144,13 @@ export async function readPreprocessed(json: unknown, label: string, options: { 
   let lastLine = 0;
   const funcs: number[] = [];
   const lines: number[] = [];
+  // What the ticks become, counted as they are read (docs/security.md, "Budgets"): a tick's
+  // stack, inlined frames included, is at most as deep as the tree may have nodes, and all
+  // ticks together walk at most so many frames. The file was read whole within MAX_JSON_BYTES.
+  const nodeBudget = treeNodeBudget(MAX_JSON_BYTES);
+  const walkBudget = frameWalkBudget(MAX_JSON_BYTES);
+  const refuse = (what: string): ProfileInputError => new ProfileInputError(`${label}: ${what}; not read (the budgets of --preprocess files, docs/security.md)`);
+  let walked = 0;
   for (const raw of ticks) {
     const tick = (isRecord(raw) ? raw : {}) as PreprocessedTick;
     const time = typeof tick.tm === 'number' ? tick.tm : NaN;
@@ -153,6 +162,7 @@ export async function readPreprocessed(json: unknown, label: string, options: { 
     funcs.length = 0;
     lines.length = 0;
     for (let i = 0; i + 1 < s.length; i += 2) {
+      if (funcs.length > nodeBudget) throw refuse(`a tick with a stack deeper than ${nodeBudget.toLocaleString('en-US')} frames`);
       const index = s[i];
       const offset = Number(s[i + 1]) || 0;
       if (typeof index !== 'number' || index < 0 || index >= code.length) {
@@ -187,8 +197,12 @@ export async function readPreprocessed(json: unknown, label: string, options: { 
       funcs.unshift(vm === VM_GC ? gc : idle);
       lines.unshift(0);
     }
+    if (funcs.length > nodeBudget) throw refuse(`a tick with a stack deeper than ${nodeBudget.toLocaleString('en-US')} frames`);
+    walked += funcs.length;
+    if (walked > walkBudget) throw refuse(`ticks that walk more than ${walkBudget.toLocaleString('en-US')} stack frames (inlined ones included)`);
     let node = 0;
     for (let k = funcs.length - 1; k >= 0; k--) node = builder.child(node, funcs[k], k + 1 < funcs.length ? lines[k + 1] : 0);
+    if (builder.nodeCount > nodeBudget) throw refuse(`a call tree of more than ${nodeBudget.toLocaleString('en-US')} nodes`);
     const previousMs = timeline.next(time);
     if (lastNode !== -1) {
       builder.addSelf(lastNode, 0, previousMs);

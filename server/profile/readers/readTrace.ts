@@ -5,6 +5,8 @@
 // (readTraceProfile) or from the file's bytes (scanTrace.ts, for traces past what JSON.parse can
 // hold), and keeps only what the profiles need: nodes in CpuprofileParts, samples and deltas in
 // typed arrays (a sample costs 8 bytes, about what its text took).
+import { traceEventBudget } from './budgets';
+import { MAX_STREAMED_JSON_BYTES } from './byteCaps';
 import { buildCpuprofile, CpuprofileParts, readCpuprofile } from './readCpuprofile';
 import { ProfileInputError } from './profileInputError';
 import type { NormalizedProfile } from '../model/types';
@@ -62,9 +64,25 @@ const toInt32 = (v: number): number => (v > 0x7fffffff ? 0x7fffffff : v < -0x7ff
 export class TraceProfiles {
   private readonly names = new Map<string, string>();
   private readonly profiles = new Map<string, TraceProfile>();
+  private events = 0;
+  private readonly eventBudget: number;
+
+  /** `label` names the trace in errors; `capBytes` is the byte cap it was read within (budgets.ts). */
+  constructor(
+    private readonly label = 'trace',
+    capBytes = MAX_STREAMED_JSON_BYTES,
+  ) {
+    this.eventBudget = traceEventBudget(capBytes);
+  }
+
+  /** Counts one event, read or skipped: past the budget the trace is refused (docs/security.md, "Budgets"). */
+  count(): void {
+    if (++this.events > this.eventBudget) throw new ProfileInputError(`${this.label}: a trace of more than ${this.eventBudget.toLocaleString('en-US')} events; not read (the trace budgets, docs/security.md)`);
+  }
 
   /** Takes one trace event (anything else is ignored). */
   add(event: unknown): void {
+    this.count();
     if (!isRecord(event) || !isRecord(event.args)) return;
     if (event.name === 'thread_name' && typeof event.args.name === 'string') {
       this.names.set(threadOf(event), event.args.name);
@@ -160,10 +178,10 @@ export function traceEventsOf(json: unknown): unknown[] | undefined {
 }
 
 /** A CPU profile in a parsed trace (see TraceProfiles.finish); undefined when the JSON holds none. */
-export function readTraceProfile(json: unknown, label: string, thread?: string): NormalizedProfile | undefined {
+export function readTraceProfile(json: unknown, label: string, thread?: string, capBytes = MAX_STREAMED_JSON_BYTES): NormalizedProfile | undefined {
   const events = traceEventsOf(json);
   if (events === undefined) return undefined;
-  const profiles = new TraceProfiles();
+  const profiles = new TraceProfiles(label, capBytes);
   for (const event of events) profiles.add(event);
   return profiles.finish(label, thread);
 }

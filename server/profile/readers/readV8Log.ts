@@ -14,6 +14,8 @@ import { tryReadGuardedText } from '../../shared/guardedRead';
 import { CallTreeBuilder, TimelineBuilder } from '../model/callTreeBuilder';
 import { TickTimeline } from './tickTimeline';
 import { GC_NAME, IDLE_NAME } from '../model/categories';
+import { v8LogCodeEntryBudget, v8LogInlinedFrameBudget, v8LogSourceElementBudget } from './budgets';
+import { MAX_LOG_BYTES } from './byteCaps';
 import { CodeMap } from './codeMap';
 import { nameNativeCode } from './nativeSymbols';
 import { ProfileInputError } from './profileInputError';
@@ -70,8 +72,8 @@ export interface SourcePositions {
   inlinedParent: Int32Array;
   /** Per inlining id: the index of the inlined function in `sfis`. */
   inlinedFunction: Int32Array;
-  /** Addresses (as logged) of the inlined functions' SharedFunctionInfos. */
-  sfis: string[];
+  /** Addresses (as logged) of the inlined functions' SharedFunctionInfos, by index: only those the inlining table uses. */
+  sfis: ReadonlyMap<number, string>;
   script: number;
 }
 
@@ -89,14 +91,16 @@ export class V8LogReader {
   private readonly entryKind: EntryKind[] = [];
   private readonly entryInterpreted: boolean[] = [];
   private readonly entrySourceInfo: (string | undefined)[] = [];
-  /** SFI address (as logged) -> the name of the latest JS code created for it ("fn /app/a.js:3:13"). */
-  private readonly sfiNames = new Map<string, string>();
+  /** SFI address (as logged) -> the JS code entries created for it, oldest first (their names are entryName's). */
+  private readonly sfiEntries = new Map<string, number[]>();
   /**
-   * Per code entry: the names of the functions its code inlined, taken when its code-source-info
-   * line is read (SFI address -> name then). A SharedFunctionInfo's address is reused once the GC
-   * frees it: a later code-creation naming another function there must not rename this code's ticks.
+   * Per code entry: how many entries existed when its code-source-info line was read, so the
+   * functions it inlined are named as they were then. A SharedFunctionInfo's address is reused
+   * once the GC frees it: a later code-creation naming another function there must not rename
+   * this code's ticks. (A number per entry, not a copy of the names: a log can list thousands of
+   * SFIs on each of thousands of lines.)
    */
-  private readonly entryInlinedNames: (Map<string, string> | undefined)[] = [];
+  private readonly entrySourceInfoSeq: number[] = [];
   /** Script id -> url, from script-source events. */
   private readonly scriptUrlById = new Map<number, string>();
   private readonly libraryNames: string[] = [];
@@ -130,6 +134,10 @@ export class V8LogReader {
   private lastNode = -1;
   private malformed = 0;
   private firstMalformed = '';
+  /** What the log may make this reader build (budgets.ts, docs/security.md "Budgets"). */
+  private readonly codeEntryBudget = v8LogCodeEntryBudget(MAX_LOG_BYTES);
+  private sourceElementsLeft = v8LogSourceElementBudget(MAX_LOG_BYTES);
+  private inlinedFramesLeft = v8LogInlinedFrameBudget(MAX_LOG_BYTES);
 
   constructor(
     private readonly label: string,
@@ -199,6 +207,8 @@ export class V8LogReader {
       const inl = frames.inlined[frame];
       const inlFuncs = inlinedFuncs[frame];
       if (inl !== undefined && inlFuncs !== undefined) {
+        // A call tree node per inlined function under every node of this frame: counted like the chains.
+        this.spendInlinedFrames(inlFuncs.length);
         for (let k = 0; k < inlFuncs.length; k++) node = builder.child(node, inlFuncs[k], k === 0 ? frames.line[frame] : inl.lines[k - 1]);
       }
       newIndex[i] = node;
@@ -218,6 +228,44 @@ export class V8LogReader {
     if (this.malformed++ === 0) this.firstMalformed = text;
   }
 
+  /**
+   * The name of the function at `sfi` as of `seq` entries: the latest code created for it before
+   * then; an SFI with no code yet then takes the name logged for it last.
+   */
+  private sfiName(sfi: string, seq: number): string | undefined {
+    const entries = this.sfiEntries.get(sfi);
+    if (entries === undefined) return undefined;
+    let lo = 0;
+    let hi = entries.length - 1;
+    let found = entries[hi];
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (entries[mid] < seq) {
+        found = entries[mid];
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return this.entryName[found];
+  }
+
+  /** Takes `count` inlined frames from the budget, or refuses the log in one line. */
+  private spendInlinedFrames(count: number): void {
+    this.inlinedFramesLeft -= count;
+    if (this.inlinedFramesLeft < 0) {
+      const budget = v8LogInlinedFrameBudget(MAX_LOG_BYTES);
+      throw new ProfileInputError(`${this.label}: more than ${budget.toLocaleString('en-US')} inlined frames (inlining chains of the ticked code); not read (the budget for V8 logs, docs/security.md)`);
+    }
+  }
+
+  /** Takes `count` source-info elements from the budget, or refuses the log in one line. */
+  private spendSourceElements(count: number): void {
+    this.sourceElementsLeft -= count;
+    if (this.sourceElementsLeft < 0) {
+      const budget = v8LogSourceElementBudget(MAX_LOG_BYTES);
+      throw new ProfileInputError(`${this.label}: more than ${budget.toLocaleString('en-US')} source positions and inlined functions (code-source-info); not read (the budget for V8 logs, docs/security.md)`);
+    }
+  }
+
   private codeCreation(f: string[], text: string): void {
     // code-creation,type,kind,timestamp,start,size,name[,sfi,state]
     if (f.length < 7) return this.bad(text);
@@ -225,14 +273,21 @@ export class V8LogReader {
     const size = Number(f[5]);
     if (Number.isNaN(start) || !Number.isFinite(size)) return this.bad(text);
     const type = f[1];
+    if (this.entryName.length >= this.codeEntryBudget) {
+      throw new ProfileInputError(`${this.label}: more than ${this.codeEntryBudget.toLocaleString('en-US')} code-creation entries; not read (the budget for V8 logs, docs/security.md)`);
+    }
     const id = this.code.add(start, size);
     this.entryName[id] = unescapeLog(unquote(f[6]));
     this.entryKind[id] = JS_TYPES.has(type) ? EntryKind.Js : type === 'Builtin' ? EntryKind.Builtin : type === 'BytecodeHandler' ? EntryKind.BytecodeHandler : EntryKind.Other;
     const state = f.length > 8 ? f[8] : '';
     this.entryInterpreted[id] = state === '~';
     this.entrySourceInfo[id] = undefined;
-    this.entryInlinedNames[id] = undefined;
-    if (this.entryKind[id] === EntryKind.Js && f.length > 7 && f[7] !== '') this.sfiNames.set(f[7], this.entryName[id]);
+    this.entrySourceInfoSeq[id] = 0;
+    if (this.entryKind[id] === EntryKind.Js && f.length > 7 && f[7] !== '') {
+      const entries = this.sfiEntries.get(f[7]);
+      if (entries === undefined) this.sfiEntries.set(f[7], [id]);
+      else entries.push(id);
+    }
     if (this.entryKind[id] === EntryKind.Other) this.entryName[id] = `${type}: ${this.entryName[id]}`;
     else if (this.entryKind[id] === EntryKind.Builtin && this.builtinAddresses.size < 64) this.builtinAddresses.set(this.entryName[id], start);
   }
@@ -252,14 +307,8 @@ export class V8LogReader {
     const id = this.code.at(addr);
     if (id === -1) return;
     this.entrySourceInfo[id] = text.slice(second + 1);
-    // The last field lists the inlined functions' SFIs ("S0x1S0x2"): name them as they are now.
-    const functions = text.slice(text.lastIndexOf(',') + 1);
-    let names: Map<string, string> | undefined;
-    for (const sfi of functions.split('S').slice(1)) {
-      const name = this.sfiNames.get(sfi);
-      if (name !== undefined) (names ??= new Map()).set(sfi, name);
-    }
-    this.entryInlinedNames[id] = names;
+    // The last field lists the inlined functions' SFIs ("S0x1S0x2"): they are named as they are now.
+    this.entrySourceInfoSeq[id] = this.entryName.length;
   }
 
   private scriptSource(text: string): void {
@@ -485,7 +534,7 @@ export class V8LogReader {
       let p = positions.get(entry);
       if (p === undefined) {
         const info = this.entrySourceInfo[entry];
-        p = info === undefined ? null : parseSourceInfo(info);
+        p = info === undefined ? null : parseSourceInfo(info, (count) => this.spendSourceElements(count));
         positions.set(entry, p);
       }
       return p;
@@ -511,9 +560,11 @@ export class V8LogReader {
       const offset = key % OFFSET_SPAN;
       const chain = this.options.inlinedFrames === false ? null : inliningAt(p, offset);
       // Named as when this code was logged; an SFI with no code yet then takes the name logged for it last.
-      const named = this.entryInlinedNames[entry];
-      const names = chain === null ? [] : chain.sfis.map((sfi) => named?.get(sfi) ?? this.sfiNames.get(sfi));
+      const seq = this.entrySourceInfoSeq[entry];
+      const names = chain === null ? [] : chain.sfis.map((sfi) => this.sfiName(sfi, seq));
       if (chain !== null && names.every((name) => name !== undefined)) {
+        // Each frame in inlined code gets its whole chain (up to 1,000 deep): a short table ticked at many offsets multiplies.
+        this.spendInlinedFrames(names.length);
         const inlinedUrls = names.map((name) => parseJsName(name as string).url);
         inlined[i] = { names: names as string[], urls: inlinedUrls, positions: chain.positions, lines: new Int32Array(names.length) };
         for (const u of inlinedUrls) urls.add(u);
@@ -639,12 +690,24 @@ export function parseJsName(full: string): { name: string; url: string; line: nu
   return { name: m[1] === '' ? '(anonymous)' : m[1], url: m[2], line: Number(m[3]), column: Number(m[4]) };
 }
 
-/** Parses "script,start,end,C0O12I1...,F1O40...,S0x.." (the part after the code address). */
-function parseSourceInfo(info: string): SourcePositions | null {
+/**
+ * Parses "script,start,end,C0O12I1...,F1O40...,S0x.." (the part after the code address), after
+ * `spend` took its elements (positions, inlinings, inlined functions) from the log's budget.
+ */
+function parseSourceInfo(info: string, spend: (elements: number) => void): SourcePositions | null {
   const f = info.split(',');
   const script = Number(f[0]);
   if (!Number.isInteger(script) || f.length < 4) return null;
+  // An inlining costs its three Int32s and at most one function's address.
+  spend(countChar(f[3], 'C') + 2 * countChar(f[4] ?? '', 'F'));
   return parseSourcePositions(script, f[3], f[4] ?? '', f[5] ?? '');
+}
+
+/** How many times `c` occurs in `text` (an upper bound on the table's elements, before parsing). */
+function countChar(text: string, c: string): number {
+  let n = 0;
+  for (let i = text.indexOf(c); i !== -1; i = text.indexOf(c, i + 1)) n++;
+  return n;
 }
 
 /**
@@ -653,32 +716,44 @@ function parseSourceInfo(info: string): SourcePositions | null {
  * "S<sfi address>..." (F indexes this list), as V8's code-source-info event logs them.
  */
 export function parseSourcePositions(script: number, table: string, inlined: string, functions = ''): SourcePositions {
-  const codeOffset: number[] = [];
-  const position: number[] = [];
-  const inlining: number[] = [];
+  // Straight into typed arrays sized by an upper bound (no number[] of boxed growth, no split):
+  // a table costs 12 bytes an element, 3x its text at most.
+  const codeOffset = new Int32Array(countChar(table, 'C'));
+  const position = new Int32Array(codeOffset.length);
+  const inlining = new Int32Array(codeOffset.length);
+  let n = 0;
   const re = /C(\d+)O(\d+)(?:I(\d+))?/g;
-  for (let m = re.exec(table); m !== null; m = re.exec(table)) {
-    codeOffset.push(Number(m[1]));
-    position.push(Number(m[2]));
-    inlining.push(m[3] === undefined ? -1 : Number(m[3]));
+  for (let m = re.exec(table); m !== null; m = re.exec(table), n++) {
+    codeOffset[n] = Number(m[1]);
+    position[n] = Number(m[2]);
+    inlining[n] = m[3] === undefined ? -1 : Number(m[3]);
   }
-  const inlinedAt: number[] = [];
-  const inlinedParent: number[] = [];
-  const inlinedFunction: number[] = [];
+  const inlinedAt = new Int32Array(countChar(inlined, 'F'));
+  const inlinedParent = new Int32Array(inlinedAt.length);
+  const inlinedFunction = new Int32Array(inlinedAt.length);
+  let k = 0;
   const fre = /F(\d*)O(\d+)(?:I(\d+))?/g;
-  for (let m = fre.exec(inlined); m !== null; m = fre.exec(inlined)) {
-    inlinedFunction.push(m[1] === '' ? -1 : Number(m[1]));
-    inlinedAt.push(Number(m[2]));
-    inlinedParent.push(m[3] === undefined ? -1 : Number(m[3]));
+  for (let m = fre.exec(inlined); m !== null; m = fre.exec(inlined), k++) {
+    inlinedFunction[k] = m[1] === '' ? -1 : Number(m[1]);
+    inlinedAt[k] = Number(m[2]);
+    inlinedParent[k] = m[3] === undefined ? -1 : Number(m[3]);
   }
-  const sfis = functions.split('S').slice(1);
+  // Only the functions the inlining table names are cut out (the list can be far longer).
+  const used = new Set(inlinedFunction.subarray(0, k));
+  const sfis = new Map<number, string>();
+  let index = 0;
+  for (let at = functions.indexOf('S'); at !== -1 && sfis.size < used.size; index++) {
+    const next = functions.indexOf('S', at + 1);
+    if (used.has(index)) sfis.set(index, functions.slice(at + 1, next === -1 ? undefined : next));
+    at = next;
+  }
   return {
-    codeOffset: Int32Array.from(codeOffset),
-    position: Int32Array.from(position),
-    inlining: Int32Array.from(inlining),
-    inlinedAt: Int32Array.from(inlinedAt),
-    inlinedParent: Int32Array.from(inlinedParent),
-    inlinedFunction: Int32Array.from(inlinedFunction),
+    codeOffset: codeOffset.subarray(0, n),
+    position: position.subarray(0, n),
+    inlining: inlining.subarray(0, n),
+    inlinedAt: inlinedAt.subarray(0, k),
+    inlinedParent: inlinedParent.subarray(0, k),
+    inlinedFunction: inlinedFunction.subarray(0, k),
     sfis,
     script,
   };
@@ -730,7 +805,7 @@ export function inliningAt(p: SourcePositions, offset: number): { outerPosition:
   let inl = p.inlining[k];
   for (let guard = 0; inl >= 0; guard++) {
     if (inl >= p.inlinedAt.length || guard >= 1000) return null;
-    const sfi = p.sfis[p.inlinedFunction[inl]];
+    const sfi = p.sfis.get(p.inlinedFunction[inl]);
     if (sfi === undefined) return null;
     sfis.push(sfi);
     positions.push(position);

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { TRACE_BYTES_PER_EVENT } from './budgets';
 import { readTraceProfile } from './readTrace';
 import { scanTrace } from './scanTrace';
 import type { ByteSource } from './jsonBytes';
@@ -64,5 +65,13 @@ describe('scanTrace (traces read streamed)', () => {
     }
     // No profile event: read, holding nothing.
     assert.equal(scanTrace(Buffer.from('{"traceEvents":[{"name":"X","args":{}}]}'))?.finish('t.json'), undefined);
+  });
+
+  it('counts every event, read or skipped, against the event budget of its cap (a reduced cap here)', () => {
+    const cap = 64 * TRACE_BYTES_PER_EVENT; // a budget of 64 events
+    const events = (n: number): Buffer => Buffer.from(`[${Array.from({ length: n }, () => '{}').join(',')}]`);
+    assert.equal(scanTrace(events(64), undefined, { label: 't.json', capBytes: cap })?.finish('t.json'), undefined);
+    assert.throws(() => scanTrace(events(65), undefined, { label: 't.json', capBytes: cap }), /^ProfileInputError: t\.json: a trace of more than 64 events; not read/);
+    assert.throws(() => readTraceProfile(JSON.parse(events(65).toString()), 't.json', undefined, cap), /a trace of more than 64 events/);
   });
 });

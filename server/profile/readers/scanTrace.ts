@@ -6,7 +6,16 @@
 // unusual around the events (no events array, an event that is not an object, bad JSON in an
 // event read) returns null: the caller parses the file whole, which also words the error.
 import { ByteWindow, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, endOfString, endOfValue, OPEN_BRACE, OPEN_BRACKET, parseOrNull, QUOTE, skipSpace, WINDOW_BYTES, type ByteSource } from './jsonBytes';
+import { countJsonValues, jsonValueBudget } from './budgets';
+import { MAX_JSON_BYTES, MAX_STREAMED_JSON_BYTES } from './byteCaps';
+import { ProfileInputError } from './profileInputError';
 import { TraceProfiles } from './readTrace';
+
+/** Where the trace comes from, for errors, and the byte cap it is read within (the budgets follow it). */
+export interface TraceLimits {
+  label?: string;
+  capBytes?: number;
+}
 
 /** What a read event's bytes contain: every event TraceProfiles takes is named so ("Profile", "ProfileChunk", "CpuProfile", "thread_name"). */
 const WANTED = [Buffer.from('Profile"'), Buffer.from('thread_name"')];
@@ -44,15 +53,17 @@ class Finder {
 }
 
 /** The trace's profiles (TraceProfiles, not yet finished), or null when the bytes are not a trace this scanner reads. */
-export function scanTrace(input: Buffer | ByteSource, windowBytes = WINDOW_BYTES): TraceProfiles | null {
+export function scanTrace(input: Buffer | ByteSource, windowBytes = WINDOW_BYTES, limits: TraceLimits = {}): TraceProfiles | null {
   const w = new ByteWindow(input, windowBytes);
+  const label = limits.label ?? 'trace';
+  const newProfiles = (): TraceProfiles => new TraceProfiles(label, limits.capBytes ?? MAX_STREAMED_JSON_BYTES);
   let i = 0;
   if (w.at(0) === 0xef && w.at(1) === 0xbb && w.at(2) === 0xbf) i = 3;
   i = skipSpace(w, i);
   const first = w.at(i);
   if (first === OPEN_BRACKET) {
-    const profiles = new TraceProfiles();
-    const end = readEvents(w, i, profiles);
+    const profiles = newProfiles();
+    const end = readEvents(w, i, profiles, label);
     if (end < 0 || w.at(skipSpace(w, end)) !== -1) return null;
     return profiles;
   }
@@ -71,8 +82,8 @@ export function scanTrace(input: Buffer | ByteSource, windowBytes = WINDOW_BYTES
     let end: number;
     if (key === 'traceEvents' && profiles === null) {
       if (w.at(i) !== OPEN_BRACKET) return null;
-      profiles = new TraceProfiles();
-      end = readEvents(w, i, profiles);
+      profiles = newProfiles();
+      end = readEvents(w, i, profiles, label);
     } else end = endOfValue(w, i);
     if (end < 0) return null;
     i = skipSpace(w, end);
@@ -87,8 +98,10 @@ export function scanTrace(input: Buffer | ByteSource, windowBytes = WINDOW_BYTES
 }
 
 /** Reads the events array whose `[` is at `open`; the position after its `]`, or -1. */
-function readEvents(w: ByteWindow, open: number, profiles: TraceProfiles): number {
+function readEvents(w: ByteWindow, open: number, profiles: TraceProfiles, label: string): number {
   const finders = WANTED.map((needle) => new Finder(w, needle));
+  // An event read is JSON parsed at once: what it becomes is bounded as for a file read whole.
+  const valueBudget = jsonValueBudget(MAX_JSON_BYTES);
   let i = skipSpace(w, open + 1);
   if (w.at(i) === CLOSE_BRACKET) return i + 1;
   for (;;) {
@@ -96,10 +109,12 @@ function readEvents(w: ByteWindow, open: number, profiles: TraceProfiles): numbe
     const end = endOfValue(w, i);
     if (end < 0) return -1;
     if (finders.some((f) => f.next(i) < end)) {
-      const event = parseOrNull(w.text(i, end, 'utf8'));
+      const text = w.text(i, end, 'utf8');
+      if (countJsonValues(text, valueBudget) > valueBudget) throw new ProfileInputError(`${label}: a trace event of more than ${valueBudget.toLocaleString('en-US')} JSON values; not read (the budget for JSON read whole, docs/security.md)`);
+      const event = parseOrNull(text);
       if (event === null) return -1;
       profiles.add(event);
-    }
+    } else profiles.count();
     const next = skipSpace(w, end);
     const c = w.at(next);
     if (c === CLOSE_BRACKET) return next + 1;

@@ -1,0 +1,57 @@
+// A document opened with a syntax error Babel cannot recover from keeps the findings of every
+// statement that parses (issue 26: one unclosed call near the top dropped 243 of 244).
+import assert from 'node:assert/strict';
+import { analyzeSource } from './engine';
+import { StaticDocument } from './staticDocument';
+
+const file = '/virtual/gateway.js';
+
+const handler = (i: number) => `router.get('/devices${i}', async (req, res) => {
+  const devices = await Device.find({ group: ${i} });
+  for (const device of devices) device.seen = Date.now();
+  res.json({ devices });
+});
+`;
+
+const text = (broken: string) => `'use strict';
+const mongoose = require('mongoose');
+const express = require('express');
+const router = express.Router();
+const Device = mongoose.model('Device', new mongoose.Schema({ id: String }));
+${broken}
+router.use((req, res, next) => next());
+${Array.from({ length: 30 }, (_, i) => handler(i)).join('')}`;
+
+/** Findings as one line each (the document's, or a fresh analysis'), and the parse errors. */
+function analyze(source: string, document?: StaticDocument) {
+  const result = analyzeSource({ filePath: file, text: source, document });
+  return { findings: result.findings.map((f) => `${f.range.loc.start.line}:${f.range.loc.start.column} ${f.ruleId} ${f.message}`), errors: result.parseErrors };
+}
+
+describe('a document opened with a syntax error', () => {
+  const brokenCall = "router.get('/boot', (req, res) => res.json({ at: 1 });\n";
+  it('keeps the findings of every statement that parses, and reports the error once, at its place', () => {
+    const opened = analyze(text(brokenCall), new StaticDocument());
+    // The same text with the broken statement blanked out (lines kept) is what the rest must give.
+    const expected = analyze(text(brokenCall.replace(/[^\n]/g, ' ')));
+    assert.ok(expected.findings.length >= 30, `${expected.findings.length} findings`);
+    assert.deepEqual(opened.findings, expected.findings);
+    assert.equal(opened.errors.length, 1);
+    assert.equal(opened.errors[0].line, 6, 'on the unclosed call');
+    // Without a document (the CLI) a whole parse fails as before: nothing else to keep.
+    assert.equal(analyze(text(brokenCall)).findings.length, 0);
+  });
+
+  it('mending the error at the first edit gives what a fresh analysis gives', () => {
+    const document = new StaticDocument();
+    analyze(text(brokenCall), document);
+    const mended = text(brokenCall.replace('1 });', '1 }));'));
+    assert.deepEqual(analyze(mended, document), analyze(mended));
+  });
+
+  it('an error that swallows the rest of the file keeps what comes before it', () => {
+    const opened = analyze(text('') + 'router.get(\'/last\', (req, res) => {\n  res.json(\n', new StaticDocument());
+    assert.deepEqual(opened.findings, analyze(text('')).findings);
+    assert.equal(opened.errors.length, 1);
+  });
+});

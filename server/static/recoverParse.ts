@@ -1,0 +1,161 @@
+// A file opened with a syntax error Babel cannot recover from (a call left unclosed near the
+// top) would otherwise have no tree at all, and lose the findings of every statement that does
+// parse. This keeps them: the text is cut at lines that start a top-level statement (column 0,
+// not a closing bracket or a continuation), the runs of statements that parse are kept, and the
+// text that does not becomes a hole (an empty statement over it, as the incremental parser makes
+// while someone types; server/static/incrementalParse.ts parses it again at the first edit that
+// touches it). Each hole reports its first error. Bounded: at most MAX_HOLES holes, each found by
+// a few parses of the text after it.
+import type * as t from '@babel/types';
+import type { ParseProblem } from './engine';
+import { parseSlice, type ParsedSource } from './parse';
+
+const MAX_HOLES = 16;
+/** Parses tried per hole to find where the good statements before it end. */
+const MAX_SHRINKS = 8;
+
+interface Position {
+  line: number;
+  column: number;
+  index: number;
+}
+
+/** Offsets of the lines that may start a top-level statement, ascending. */
+function statementStarts(text: string): number[] {
+  const starts: number[] = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) {
+    const c = text.charCodeAt(i + 1);
+    // Not a space (indented: inside something), not a closing bracket or a continuation.
+    if (Number.isNaN(c) || c === 32 || c === 9 || c === 10 || c === 13 || c === 0x7d || c === 0x29 || c === 0x5d || c === 0x2e || c === 0x2c || c === 0x3a || c === 0x3f) continue;
+    starts.push(i + 1);
+  }
+  return starts;
+}
+
+/** The last start in (after, atMost], or -1. */
+function lastStart(starts: readonly number[], after: number, atMost: number): number {
+  let found = -1;
+  for (let low = 0, high = starts.length - 1; low <= high; ) {
+    const middle = (low + high) >> 1;
+    if (starts[middle] <= atMost) {
+      found = middle;
+      low = middle + 1;
+    } else high = middle - 1;
+  }
+  return found >= 0 && starts[found] > after ? starts[found] : -1;
+}
+
+/** The first start after `offset`, or -1. */
+function nextStart(starts: readonly number[], offset: number): number {
+  for (let low = 0, high = starts.length - 1, found = -1; ; ) {
+    if (low > high) return found;
+    const middle = (low + high) >> 1;
+    if (starts[middle] > offset) {
+      found = starts[middle];
+      high = middle - 1;
+    } else low = middle + 1;
+  }
+}
+
+/**
+ * The tree of `text` with a hole over each run of text that does not parse, and the problems
+ * (each hole's first error; a kept statement has none: see `clean`), or null when
+ * nothing can be kept. `holes` receives the holes.
+ */
+export function recoverStatements(text: string, failed: ParsedSource, holes: WeakSet<t.Node>): ParsedSource | null {
+  const plugins = failed.plugins;
+  const starts = statementStarts(text);
+  const lineOf = (offset: number): Position => {
+    // starts holds only some line starts: count lines from scratch (a few calls per hole).
+    let line = 1;
+    let lineStart = 0;
+    for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
+      line++;
+      lineStart = i + 1;
+    }
+    return { line, column: offset - lineStart, index: offset };
+  };
+  const parseAt = (from: number, to: number): ParsedSource => parseSlice(text.slice(from, to), lineOf(from), plugins);
+  const errorAt = (parsed: ParsedSource, from: number): number => Math.max(from, parsed.problemOffsets?.[0] ?? from);
+  // Only a part with no error at all is kept: what Babel's error recovery makes of broken text
+  // (\`export interface\` cut from its name reads as an export of nothing) is not the code.
+  const clean = (parsed: ParsedSource): boolean => parsed.ast !== null && parsed.problems.length === 0;
+
+  const body: t.Statement[] = [];
+  const comments: t.Comment[] = [];
+  const problems: { problem: ParseProblem; offset: number }[] = [];
+  let base: t.File | null = null;
+  let kept = 0;
+  let topLevelAwait = false;
+  const keep = (parsed: ParsedSource): void => {
+    const ast = parsed.ast as t.File;
+    base ??= ast;
+    if ((ast.program.extra as { topLevelAwait?: boolean } | undefined)?.topLevelAwait === true) topLevelAwait = true;
+    kept += ast.program.body.length;
+    body.push(...ast.program.body);
+    comments.push(...(ast.comments ?? []));
+    parsed.problems.forEach((problem, k) => problems.push({ problem, offset: parsed.problemOffsets?.[k] ?? 0 }));
+  };
+  const hole = (from: number, to: number, error: ParsedSource): void => {
+    const start = lineOf(from);
+    const end = lineOf(to);
+    const node = { type: 'EmptyStatement', start: from, end: to, loc: { start, end, filename: undefined, identifierName: undefined } } as unknown as t.EmptyStatement;
+    holes.add(node);
+    body.push(node);
+    const offset = Math.min(Math.max(from, errorAt(error, from)), to - 1);
+    problems.push({ problem: error.problems[0], offset });
+  };
+
+  let pos = 0;
+  for (let found = 0; pos < text.length; found++) {
+    const rest = parseAt(pos, text.length);
+    if (clean(rest)) {
+      keep(rest);
+      pos = text.length;
+      break;
+    }
+    if (found === MAX_HOLES) return null;
+    const error = errorAt(rest, pos);
+    // The statements before the error that parse: cut at the last statement start before it, and
+    // earlier when that part fails too.
+    let cut = lastStart(starts, pos, error);
+    let before: ParsedSource | null = null;
+    for (let shrink = 0; cut !== -1 && shrink < MAX_SHRINKS; shrink++) {
+      const part = parseAt(pos, cut);
+      if (clean(part)) {
+        before = part;
+        break;
+      }
+      cut = lastStart(starts, pos, Math.min(errorAt(part, pos), cut - 1));
+    }
+    const holeStart = before === null ? pos : cut;
+    if (before !== null) keep(before);
+    // The hole runs to the next statement start after the error (the text after it is tried again).
+    const after = nextStart(starts, Math.max(error, holeStart));
+    const holeEnd = after === -1 ? text.length : after;
+    // Its own error when its text fails alone, else the error of the text from it on.
+    const own = parseAt(holeStart, holeEnd);
+    hole(holeStart, holeEnd, clean(own) ? rest : own);
+    pos = holeEnd;
+  }
+  if (kept === 0 || base === null) return null;
+  const file: t.File = base;
+  const program = file.program;
+  if ((program.start ?? 0) !== 0) {
+    program.directives = [];
+    program.interpreter = null;
+  }
+  program.body = body;
+  file.comments = comments;
+  const end = lineOf(text.length);
+  program.start = 0;
+  file.start = 0;
+  program.end = text.length;
+  file.end = text.length;
+  if (program.loc) program.loc = { ...program.loc, start: { line: 1, column: 0, index: 0 }, end };
+  if (file.loc) file.loc = { ...file.loc, start: { line: 1, column: 0, index: 0 }, end: { ...end } };
+  // Every part was parsed as a module; a later edit is parsed in parts only when the tree says no top-level await.
+  program.extra = { ...(program.extra ?? {}), topLevelAwait };
+  problems.sort((a, b) => a.offset - b.offset);
+  return { ast: file, problems: problems.map((p) => p.problem), plugins, problemOffsets: problems.map((p) => p.offset) };
+}
