@@ -44,6 +44,12 @@ interface Previous {
   problems: readonly ParseProblem[];
   /** Offsets of `problems` in `text`, ascending. */
   offsets: readonly number[];
+  /**
+   * Some statements come from recoverParse.ts (runs parsed apart, since the text was opened
+   * broken): a check across them (a name declared in two runs) was never made, so once the holes
+   * are gone the text is parsed whole.
+   */
+  recovered: boolean;
 }
 
 /**
@@ -73,6 +79,8 @@ export class IncrementalParser {
       try {
         parsed = reparse(previous, text, null);
         if (parsed !== null) kind = this.hasHole(parsed) ? 'partial' : 'incremental';
+        // The last hole of a recovered tree is gone: what the runs never saw of each other is seen now.
+        if (parsed !== null && kind === 'incremental' && previous.recovered) parsed = null;
       } catch {
         parsed = null; // a bug here must cost a whole parse, not the document (the old tree is dropped below)
       }
@@ -91,23 +99,25 @@ export class IncrementalParser {
       }
     }
     parsed ??= parseSource(filePath, text);
+    let recovered = previous !== null && previous.filePath === filePath && previous.recovered && kind === 'partial';
     if (parsed.ast === null) {
       // Nothing to keep from before (a file opened with an error): keep the statements that parse.
-      let recovered: ParsedSource | null = null;
+      let recovery: ParsedSource | null = null;
       try {
-        recovered = recoverStatements(text, parsed, this.memory.holes);
+        recovery = recoverStatements(text, parsed, this.memory.holes);
       } catch {
-        recovered = null; // a bug here must cost the findings, not the document
+        recovery = null; // a bug here must cost the findings, not the document
       }
-      if (recovered !== null) {
-        parsed = recovered;
+      if (recovery !== null) {
+        parsed = recovery;
         kind = 'partial';
+        recovered = true;
       }
     }
     this.lastKind = kind;
     // Copies: the engine adds its own problems to the list it is given.
     this.previous = parsed.ast !== null
-      ? { memory: this.memory, filePath, text, ast: parsed.ast, plugins: parsed.plugins, problems: [...parsed.problems], offsets: parsed.problemOffsets ?? parsed.problems.map(() => 0) }
+      ? { memory: this.memory, filePath, text, ast: parsed.ast, plugins: parsed.plugins, problems: [...parsed.problems], offsets: parsed.problemOffsets ?? parsed.problems.map(() => 0), recovered }
       : null;
     return parsed;
   }
@@ -209,6 +219,17 @@ function reparse(previous: Previous, text: string, failed: ParsedSource | null):
   // (to the end of the file, problems at its end included, when no statement follows)
   const oldMiddleStop = trailing === null ? Infinity : trailing.start ?? 0;
   if (hasHoleIn(holes, body, oldMiddleFrom, oldMiddleEnd) && previous.offsets.some((offset) => offset < middleStart || offset >= oldMiddleStop)) return null;
+  // A kept problem exactly at an edge of the part (two statements with nothing between them, an
+  // error where one ends and the next begins: \`const a(1) = …\`) may be the part's own as well:
+  // kept and found again, it would be reported twice. Only a whole parse knows.
+  const touching = (end: number | null | undefined, start: number | null | undefined): boolean => end != null && end === start;
+  const beforeTrailing = oldMiddleEnd > oldMiddleFrom ? body[oldMiddleEnd - 1] : lead;
+  const afterLead = oldMiddleEnd > oldMiddleFrom ? body[oldMiddleFrom] : trailing;
+  const edges = [
+    ...(lead !== null && touching(lead.end, afterLead?.start) ? [middleStart] : []),
+    ...(trailing !== null && touching(beforeTrailing?.end, trailing.start) ? [oldMiddleStop] : []),
+  ];
+  if (edges.length > 0 && previous.offsets.some((offset) => edges.includes(offset))) return null;
   // Problems: the part's between the edges; before and after, the kept ones (a kept statement's
   // redeclaration error was found against statements the part does not see).
   const newMiddleStop = oldMiddleStop + delta;
