@@ -773,7 +773,9 @@ describe('language server: an allocation profile joined to the CPU profile (issu
     assert.doesNotMatch(gcAlone.message, /Who makes the garbage/);
 
     // The allocation profile next to it.
-    const joining = waitForPublish(client, uri, (d) => d.some((x) => x.code === 'profile-insight'));
+    // The joined state is the one whose GC insight sits on the allocating line: a publish of the CPU
+    // profile alone (its other insights are diagnostics too) may still arrive after this point.
+    const joining = waitForPublish(client, uri, (d) => d.some((x) => x.code === 'profile-insight' && (x.data as { insightId?: string } | undefined)?.insightId === 'gc-pressure'));
     const summary = await load('garbage.heapprofile', 'allocation');
     assert.deepEqual([summary?.name, summary?.unit], ['garbage.heapprofile', 'bytes']);
     const joined = await joining;
@@ -795,16 +797,25 @@ describe('language server: an allocation profile joined to the CPU profile (issu
     const finding = joined.find((d) => d.code === 'blocking-sync-call')!;
     const cliAllocated = /\((allocates [\d.]+ [KMG]iB(?: (?:on|in) [^,]+)?, [\d.]+% of allocated bytes)\)/.exec(hotframe('analyze', 'garbageRoute.js', '--profile', 'profiles/garbage.heapprofile', '--root', dir))?.[1];
     assert.ok(cliAllocated, 'the CLI says what the finding allocates');
-    const joinedCost = new RegExp(`^ — ([\\d.]+ (?:µs|ms|s)(?: (?:on|in) [^,]+)?, [\\d.]+% of CPU time, idle excluded); ${cliAllocated.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} in the loaded profiles$`).exec(finding.message.slice(plain.message.length));
-    assert.ok(finding.message.startsWith(plain.message) && joinedCost !== null, finding.message);
-    if (cpuCost !== undefined) assert.equal(joinedCost[1], cpuCost);
-    // The same join on the command line (`analyze --profile CPU --alloc ALLOCATION`): the same words and figures.
-    const cliJoined = hotframe('analyze', 'garbageRoute.js', '--profile', 'profiles/gc.cpuprofile', '--alloc', 'profiles/garbage.heapprofile', '--root', dir)
-      .split('\n').find((l) => l.includes('[blocking-sync-call]'));
-    assert.equal(` — ${/\(([^()]+)\)$/.exec(cliJoined ?? '')?.[1]} in the loaded profiles`, finding.message.slice(plain.message.length));
+    // The join takes the calls on the line, then the line, then the function (one join): when the
+    // allocation sampler caught the readFileSync line's own buffer, that small share is the figure;
+    // when it did not, the function's, most of the bytes. Both come from the recording.
+    const allocatedPercent = Number(/, ([\d.]+)% of allocated bytes/.exec(cliAllocated)?.[1]);
+    if (cpuCost === undefined && allocatedPercent < 1) {
+      // Cold in both profiles: the editor appends a cost to hot findings only, as with one profile.
+      assert.equal(finding.message, plain.message);
+    } else {
+      const joinedCost = new RegExp(`^ — ([\\d.]+ (?:µs|ms|s)(?: (?:on|in) [^,]+)?, [\\d.]+% of CPU time, idle excluded); ${cliAllocated.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} in the loaded profiles$`).exec(finding.message.slice(plain.message.length));
+      assert.ok(finding.message.startsWith(plain.message) && joinedCost !== null, finding.message);
+      if (cpuCost !== undefined) assert.equal(joinedCost[1], cpuCost);
+      // The same join on the command line (`analyze --profile CPU --alloc ALLOCATION`): the same words and figures.
+      const cliJoined = hotframe('analyze', 'garbageRoute.js', '--profile', 'profiles/gc.cpuprofile', '--alloc', 'profiles/garbage.heapprofile', '--root', dir)
+        .split('\n').find((l) => l.includes('[blocking-sync-call]'));
+      assert.equal(` — ${/\(([^()]+)\)$/.exec(cliJoined ?? '')?.[1]} in the loaded profiles`, finding.message.slice(plain.message.length));
+      assert.equal(finding.severity, 2, 'a hint raised to its rule level, a warning: its code allocates most of the bytes');
+    }
     const analyzeReport = JSON.parse(hotframe('analyze', 'garbageRoute.js', '--profile', 'profiles/gc.cpuprofile', '--alloc', 'profiles/garbage.heapprofile', '--root', dir, '--format', 'json')) as { profile: { insights: { id: string; message: string }[] } };
     assert.equal(analyzeReport.profile.insights.find((i) => i.id === 'gc-pressure')?.message, cliGc.message);
-    assert.equal(finding.severity, 2, 'a hint raised to its rule level, a warning: its code allocates most of the bytes');
 
     // Another CPU profile ends the join: the finding and the insight are the CPU profile's alone again.
     const ending = waitForPublish(client, uri, (d) => d.some((x) => x.code === 'blocking-sync-call' && !x.message.includes('allocates')));
