@@ -111,10 +111,14 @@ describe('profiles', () => {
     const figure = '(\\d+(?:\\.\\d+)? (?:ms|s)) · \\d+(?:\\.\\d+)?% CPU';
     const calls = new RegExp(`^parseEvents\\(\\): ${figure}, getTimestamp\\(\\): ${figure}, \\+1 more call$`).exec(note);
     assert.ok(calls, note);
-    // The same figures as each function's own note on its declaration (both are called from this line only).
+    // Each function is called from this line only: its call's figure is its own total (its note on
+    // its declaration), plus the time V8 ran it inlined into this line's function, which the
+    // .cpuprofile leaves as the caller's self time and the call line takes back (issue 23.4).
     const totalOf = (name: string): string | undefined => new RegExp(`^${name}: self [^·]+ · total (\\S+ (?:ms|s))`).exec(notes.find((n) => n.text.startsWith(`${name}: `))?.text ?? '')?.[1];
-    assert.equal(calls[1], totalOf('parseEvents'));
-    assert.equal(calls[2], totalOf('getTimestamp'));
+    const msOf = (figure: string | undefined): number => (figure === undefined ? NaN : Number(figure.split(' ')[0]) * (figure.endsWith(' s') ? 1000 : 1));
+    for (const [i, name] of [[1, 'parseEvents'], [2, 'getTimestamp']] as const) {
+      assert.ok(msOf(calls[i]) >= msOf(totalOf(name)) - 0.5, `${name}: call ${calls[i]}, function total ${totalOf(name)}`);
+    }
     const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', editor.document.uri, new vscode.Position(39, 10));
     const text = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
     const share = '\\d+(\\.\\d+)? (ms|s) \\(\\d+(\\.\\d+)?% of CPU time[^)]*\\)';
