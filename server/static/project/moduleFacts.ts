@@ -125,7 +125,7 @@ function exportsOf(statement: t.Statement, out: [string, string | null][]): void
 }
 
 /** 'default' for `module.exports`, the name for `exports.x` / `module.exports.x`, else null. */
-function exportTarget(left: t.Node): string | null {
+export function exportTarget(left: t.Node): string | null {
   if (left.type !== 'MemberExpression') return null;
   const object = left.object;
   const property = propertyName(left.property, left.computed);
@@ -157,7 +157,8 @@ function importedExport(node: t.Node, imports: ImportTable): { specifier: string
   return required !== null && isRelative(required) ? { specifier: required, exported: property } : null;
 }
 
-function isRelative(specifier: string): boolean {
+/** `./x`, `../x`, `.` or `..`: a module of the project, not a package. */
+export function isRelative(specifier: string): boolean {
   return specifier.startsWith('./') || specifier.startsWith('../') || specifier === '.' || specifier === '..';
 }
 

@@ -10,6 +10,7 @@ import type * as t from '@babel/types';
 import { forEachChild } from '../walk';
 import { requiredModule, type ImportTable } from '../imports';
 import { isFunctionNode, propertyName } from '../functionNames';
+import { exportTarget, isRelative } from './moduleFacts';
 import {
   HTTP_CLIENT_NAME, HTTP_METHODS, LISTEN_METHODS, MESSAGE_EVENTS, ROUTER_NAME, SERVER_MODULES, SUBSCRIBE_METHODS, calleeProperty,
   isPathLike, receiverName, stringValue,
@@ -118,23 +119,6 @@ function namedFunctions(statement: t.Statement, out: ModuleRoutes): void {
       if (key !== null && range !== null) out.exportedFunctions.set(key, range);
     }
   }
-}
-
-/** 'default' for `module.exports`, the name for `exports.x` / `module.exports.x`, else null. */
-function exportTarget(left: t.Node): string | null {
-  if (left.type !== 'MemberExpression') return null;
-  const object = left.object;
-  const property = propertyName(left.property, left.computed);
-  if (object.type === 'Identifier' && object.name === 'module' && property === 'exports') return 'default';
-  if (property === null) return null;
-  if (object.type === 'Identifier' && object.name === 'exports') return property;
-  if (object.type === 'MemberExpression' && object.object.type === 'Identifier' && object.object.name === 'module'
-    && propertyName(object.property, object.computed) === 'exports') return property;
-  return null;
-}
-
-function isRelative(specifier: string): boolean {
-  return specifier.startsWith('./') || specifier.startsWith('../') || specifier === '.' || specifier === '..';
 }
 
 /** What a handler argument names: an inline function, a local name, or another module's export. */
