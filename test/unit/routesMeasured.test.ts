@@ -10,7 +10,6 @@
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { MessageChannel } from 'node:worker_threads';
@@ -24,6 +23,7 @@ import { formatCost } from '../../server/shared/format';
 import { analyzeProfileFile } from '../../server/profile/analysis/report';
 import { NO_ROUTE, type RouteReport } from '../../server/profile/routes/routeCost';
 import { routeReportFor, routesJson, routesText } from '../../server/cli/routesOutput';
+import { sendRequest } from './loopbackRequest';
 
 const FIXTURE = resolve(__dirname, '../fixtures/routes');
 const NODE_MODULES = resolve(__dirname, '../../node_modules');
@@ -31,19 +31,9 @@ const NODE_MODULES = resolve(__dirname, '../../node_modules');
 const REQUESTS = 40;
 const ROUNDS = 1_500_000;
 
-function send(port: number, method: string, path: string, body?: string): Promise<string> {
-  return new Promise((done, fail) => {
-    const req = request({ host: '127.0.0.1', port, path, method, headers: body === undefined ? {} : { 'content-type': 'text/plain' } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => done(text));
-    });
-    req.setTimeout(20_000, () => req.destroy(new Error(`${path}: no answer in 20 s`)));
-    req.on('error', fail);
-    req.end(body);
-  });
-}
+const send = (port: number, method: string, path: string, body?: string): Promise<string> =>
+  sendRequest(port, method, path, body === undefined ? undefined : { text: body, contentType: 'text/plain' });
+
 
 describe('cost per route of a real Express server (measured)', function () {
   this.timeout(180_000);

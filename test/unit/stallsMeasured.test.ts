@@ -9,7 +9,6 @@
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -18,6 +17,7 @@ import { analyzeProfileFile, type AnalyzedProfile } from '../../server/profile/a
 import { analyzeSource } from '../../server/static/engine';
 import type { StallReport } from '../../server/profile/analysis/stalls';
 import { nodeRoutesFor } from '../../server/cli/routesOutput';
+import { sendRequest } from './loopbackRequest';
 
 const FIXTURE = resolve(__dirname, '../fixtures/stalls/server.js');
 const NODE_MODULES = resolve(__dirname, '../../node_modules');
@@ -32,19 +32,9 @@ interface Timing {
   durationMs: number;
 }
 
-function get(port: number, path: string, body?: string): Promise<string> {
-  return new Promise((done, fail) => {
-    const req = request({ host: '127.0.0.1', port, path, method: body === undefined ? 'GET' : 'POST', headers: body === undefined ? {} : { 'content-type': 'application/json' } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => done(text));
-    });
-    req.setTimeout(20_000, () => req.destroy(new Error(`${path}: no answer in 20 s`)));
-    req.on('error', fail);
-    req.end(body);
-  });
-}
+
+const get = (port: number, path: string, body?: string): Promise<string> =>
+  sendRequest(port, body === undefined ? 'GET' : 'POST', path, body === undefined ? undefined : { text: body, contentType: 'application/json' });
 
 const pause = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
 
