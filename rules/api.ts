@@ -169,6 +169,12 @@ export interface ProjectRegistration {
   intervalMs: number | null;
   /** The file that registers it. */
   registeredIn: string;
+  /**
+   * Not handed to a registration but called from code that runs in one (a handler of another
+   * module calls this export): the caller's source delivers at a high rate (see ExecutionContext.highRate).
+   * Absent for a registration proper, whose message sources count as high-rate.
+   */
+  highRate?: boolean;
 }
 
 /**

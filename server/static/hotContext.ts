@@ -8,7 +8,9 @@
 import type { NodePath, Visitor } from '@babel/traverse';
 import type * as t from '@babel/types';
 import type { BindingResolver } from './bindings';
+import { isDevOnly } from './devBranches';
 import { evaluate } from './evaluate';
+import { isMemoizedCall } from './memoizedCalls';
 import {
   HOTNESS_ORDER,
   type ExecutionContext,
@@ -18,6 +20,7 @@ import {
   type ProjectRegistration,
   type SourcePosition,
 } from '../../rules/api';
+import type { CallUse } from './project/moduleFacts';
 import {
   classBodyOfInstance, functionOfBinding, isFunctionNode, memberChain, nameOf, propertyName,
 } from './functionNames';
@@ -59,6 +62,11 @@ interface FunctionInfo extends FunctionSpan {
   /** A callback of forEach/map/...: runs once per element of what its parent iterates. */
   iterationCallback: boolean;
   calls: Target[];
+  /**
+   * Calls of another module's export made here (`helpers.tidy(file)`, an imported `tidy(file)`),
+   * by the local name called and the member taken: resolved to a module after the walk.
+   */
+  importedCalls: { local: string; member: string | null }[];
   /** What `this.x` means inside: a class/object node, a member chain ("Foo.prototype"), or nothing. */
   thisOwner: t.Node | string | null;
   context: ExecutionContext | null;
@@ -119,6 +127,11 @@ export interface HotContextCollector {
   finish(project?: ProjectContext): HotContext;
   /** Every function seen, in source order (valid after `finish()`). */
   functions(): readonly FunctionSpan[];
+  /**
+   * Calls of other modules' exports made by code that runs per request, per message or per tick
+   * of a periodic timer here, seen registered (not inferred from a handler's shape); valid after `finish()`.
+   */
+  callsOut(): CallUse[];
 }
 
 function newSegment(): HotSegment {
@@ -155,6 +168,7 @@ export function createHotContextCollector(
     nested: [],
     iterationCallback: false,
     calls: [],
+    importedCalls: [],
     thisOwner: null,
     context: STARTUP,
   };
@@ -426,6 +440,7 @@ export function createHotContextCollector(
       nested: [],
       iterationCallback: path.listKey === 'arguments' && isIterationCall(path.parent),
       calls: [],
+      importedCalls: [],
       thisOwner,
       context: null,
     };
@@ -479,11 +494,18 @@ export function createHotContextCollector(
     CallExpression(path) {
       const node = path.node;
       const from = current(node.start ?? 0);
+      // A route registered, or a function called, only outside production serves no production traffic.
+      if (isDevOnly(path, bindings)) return;
       if (recordRegistration(path, from)) return;
       const callee = node.callee;
       if (callee.type !== 'Super' && callee.type !== 'V8IntrinsicIdentifier') {
         const target = targetOf(path, callee, from);
         if (target) from.calls.push(isInLoop(path, path.getFunctionParent()) ? { ...target, perItem: true } : target);
+        // A cache filled on the first run: what it calls runs once, not in the caller's context.
+        if (from !== moduleInfo && !isMemoizedCall(path)) {
+          const imported = importedCallee(callee);
+          if (imported !== null) from.importedCalls.push(imported);
+        }
       }
       // A local function passed along (`items.map(format)`) is called by the receiver, per item for iterations.
       const iteration = isIterationCall(node);
@@ -503,6 +525,49 @@ export function createHotContextCollector(
       register('message', [{ kind: 'node', node: fn }], node, null, null, true);
     },
   };
+
+  /** `f(...)` of an imported `f`, `mod.f(...)` of a whole imported module: the names as written (null otherwise). */
+  function importedCallee(callee: t.Node): { local: string; member: string | null } | null {
+    if (callee.type === 'Identifier') return importOf(callee.name) !== null ? { local: callee.name, member: null } : null;
+    if (callee.type !== 'MemberExpression' || callee.object.type !== 'Identifier') return null;
+    const member = propertyName(callee.property, callee.computed);
+    return member !== null && importOf(callee.object.name) !== null ? { local: callee.object.name, member } : null;
+  }
+
+  /** See HotContextCollector#callsOut. */
+  function callsOut(): CallUse[] {
+    const out = new Map<string, CallUse>();
+    for (const info of infos) {
+      const context = info.context;
+      if (info.importedCalls.length === 0 || context === null || context.assumed) continue;
+      if (context.kind !== 'request' && context.kind !== 'message' && context.kind !== 'timer') continue;
+      // A timer counts when it repeats (a one-shot timeout is not per tick of anything).
+      if (context.kind === 'timer' && context.timerIntervalMs === null) continue;
+      for (const { local, member } of info.importedCalls) {
+        const origin = importOf(local);
+        if (origin === null || !isRelativeSpecifier(origin.source)) continue;
+        // `f()` of a named import is that export; `mod.f()` of a whole module (require, namespace, CJS default) is its `f`.
+        let exported: string;
+        if (member === null) {
+          if (origin.namespace) continue;
+          exported = origin.imported;
+        } else {
+          if (origin.imported !== 'default' && !origin.namespace) continue;
+          exported = member;
+        }
+        const use: CallUse = {
+          specifier: origin.source, exported, kind: context.kind,
+          intervalMs: context.kind === 'timer' ? context.timerIntervalMs : null, highRate: context.highRate,
+        };
+        const key = `${use.specifier}\0${use.exported}`;
+        const known = out.get(key);
+        // The hottest caller decides (request before message before timer; a high-rate source first).
+        const rank = (u: CallUse): number => (RANK.get(u.kind) ?? 99) * 2 + (u.highRate ? 0 : 1);
+        if (known === undefined || rank(use) < rank(known)) out.set(key, use);
+      }
+    }
+    return [...out.values()];
+  }
 
   function resolve(target: Target): FunctionInfo | null {
     switch (target.kind) {
@@ -620,7 +685,7 @@ export function createHotContextCollector(
       if (registration.kind !== 'timer') servesRequests = true;
       registrations.push({
         kind: registration.kind, targets: [{ kind: 'node', node: info.node }], node: null, intervalMs: registration.intervalMs,
-        oneShotFrom: null, inferred: false, highRate: registration.kind === 'message',
+        oneShotFrom: null, inferred: false, highRate: registration.highRate ?? registration.kind === 'message',
       });
     }
     // Inferred after the real ones: they yield to them (see the ordering in finish).
@@ -687,7 +752,9 @@ export function createHotContextCollector(
         let context = answered.get(path.node);
         if (context === undefined) {
           const fnPath = path.isFunction() ? path : path.getFunctionParent();
-          const base = fnPath ? (byNode.get(fnPath.node)?.context ?? UNKNOWN) : STARTUP;
+          // Inside a branch NODE_ENV keeps out of production (here or around a function it is in): no serving path.
+          const base = isDevOnly(path, bindings, null) ? UNKNOWN
+            : fnPath ? (byNode.get(fnPath.node)?.context ?? UNKNOWN) : STARTUP;
           context = isInLoop(path, fnPath) ? { ...base, inLoop: true } : base;
           answered.set(path.node, context);
         }
@@ -696,7 +763,11 @@ export function createHotContextCollector(
     };
   }
 
-  return { visitor, startSegment, reuseSegment, finish, functions: () => infos };
+  return { visitor, startSegment, reuseSegment, finish, functions: () => infos, callsOut };
+}
+
+function isRelativeSpecifier(specifier: string): boolean {
+  return specifier.startsWith('./') || specifier.startsWith('../');
 }
 
 /** `items.forEach(...)`, `rows.map(...)`: a call whose function argument runs once per element. */
