@@ -93,9 +93,12 @@ export function isDevOnly(path: NodePath, bindings: BindingResolver, stopAt: Nod
     } else if (node.type === 'LogicalExpression' && key === 'right') {
       const left = proofOf(node.left, parent, bindings);
       if ((node.operator === '&&' && left === 'dev') || (node.operator === '||' && left === 'prod')) return true;
-    } else if ((node.type === 'BlockStatement' || node.type === 'Program') && typeof child.key === 'number') {
+    } else if (node.type === 'BlockStatement' || node.type === 'Program') {
       const body = node.body as t.Statement[];
-      for (let i = child.key - 1; i >= 0 && i >= child.key - MAX_GUARD_SCAN; i--) {
+      // The statement's index from the body, not `child.key`: in the editor a kept statement's path
+      // outlives edits above it, so its key can name another statement or none (statementRecords.ts).
+      const at = body.indexOf(child.node as t.Statement);
+      for (let i = at - 1; i >= 0 && i >= at - MAX_GUARD_SCAN; i--) {
         if (isProductionExit(body[i], parent, bindings)) return true;
       }
     }

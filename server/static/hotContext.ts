@@ -495,7 +495,9 @@ export function createHotContextCollector(
       const node = path.node;
       const from = current(node.start ?? 0);
       // A route registered, or a function called, only outside production serves no production traffic.
-      if (isDevOnly(path, bindings)) return;
+      // Not across top-level statements: what this walk records is kept with its statement in the
+      // editor, so it may rest only on the statement itself (a guard above is read by contextOf).
+      if (isDevOnly(path, bindings, path.getFunctionParent() ?? programOf(path))) return;
       if (recordRegistration(path, from)) return;
       const callee = node.callee;
       if (callee.type !== 'Super' && callee.type !== 'V8IntrinsicIdentifier') {
@@ -764,6 +766,13 @@ export function createHotContextCollector(
   }
 
   return { visitor, startSegment, reuseSegment, finish, functions: () => infos, callsOut };
+}
+
+/** The program around a path (its top-level statement's parent). */
+function programOf(path: NodePath): NodePath {
+  let at: NodePath = path;
+  while (at.parentPath !== null && at.node.type !== 'Program') at = at.parentPath;
+  return at;
 }
 
 function isRelativeSpecifier(specifier: string): boolean {
