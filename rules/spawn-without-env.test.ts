@@ -142,6 +142,17 @@ cp.exec('df -k /data', { env: ${ENV} }, (err, stdout) => console.log(stdout));
 });`,
     },
     {
+      name: 'issue 22 policy: shown at information on a registered route; a hint in a handler known only by its (req, res) shape (probot setup)',
+      code: `const { exec } = require('child_process');
+app.post('/convert', (req, res) => { exec('soffice --headless'); });
+export async function setupHandler(req, res) { exec('refresh'); }`,
+      errors: [
+        { messageId: 'missingEnv', line: 2, column: 38, severity: 'information', message: /^exec\(\) runs on every request without an env option: each spawn copies every environment variable synchronously on the event loop\. The cost grows with the size of the environment \(assumed large/ },
+        { messageId: 'missingEnv', line: 3, column: 48, severity: 'hint', message: /^exec\(\) runs on every request \(via setupHandler; if it is registered as a route: its \(req, res\) parameters say so, no registration was found\)/ },
+      ],
+      output: null,
+    },
+    {
       name: 'spawn / execFile / fork with args: options go after the args',
       code: `const child_process = require('child_process');
 app.get('/s', (req, res) => {

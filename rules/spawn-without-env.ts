@@ -296,16 +296,17 @@ const rule: RuleModule = {
       const command = commandOf(call);
       const tool = command !== null && SYSTEM_TOOLS.has(command);
       const advice = (tool ? TOOL_ADVICE : CHOOSE_ADVICE).replace('{{command}}', command !== null ? `'${command}'` : 'the command');
-      context.report({
+      const shared = {
         ...descriptor,
         fixes: tool ? descriptor.fixes : [],
         data: { ...descriptor.data, advice, size: SIZE_ASSUMPTION },
-        // Certain from the code once it runs while serving (the copy happens on every spawn); its
-        // cost is what the message states as an assumption.
-        evidence: 'code',
-        when: (hot) => isServingPath(hot.contextOf(path), hot),
-        describe: (hot) => ({ where: servingText(hot.contextOf(path)), via: viaText(hot.contextOf(path)) }),
-      });
+        describe: (hot: HotContext) => ({ where: servingText(hot.contextOf(path)), via: viaText(hot.contextOf(path)) }),
+      };
+      // Certain from the code once it runs while serving (the copy happens on every spawn); its
+      // cost is what the message states as an assumption. A handler known only by its `(req, res)`
+      // shape proves no serving path: a hint until a profile measures it.
+      context.report({ ...shared, evidence: 'code', when: (hot) => isServingPath(hot.contextOf(path), hot) && !hot.contextOf(path).assumed });
+      context.report({ ...shared, evidence: 'frequency', when: (hot) => isServingPath(hot.contextOf(path), hot) && hot.contextOf(path).assumed });
     };
     return {
       visitor: {

@@ -214,6 +214,19 @@ class Q { drain() { probe(); this.timer = setTimeout(() => this.drain(), 0); } }
       assert.deepEqual(messages(code), ['4:timer|reparse|-||@2']);
     });
 
+    it('a timeout armed in a listener of the function it calls is a respawn after an event, not a poll loop (zone-mta receiver)', () => {
+      // Minimized from zone-mta@3.10.3 lib/receiver/smtp-proxy.js: a child forked again 5 s after it
+      // exits; the timeout runs once per crash, whatever the function it calls registers.
+      const code = `class Proxy {
+  spawnReceiver() {
+    probe();
+    const child = fork('receiver.js');
+    child.on('close', () => { setTimeout(() => this.spawnReceiver(), 5000); });
+  }
+}`;
+      assert.deepEqual(messages(code), ['3:timer|spawnReceiver|-||@5']);
+    });
+
     it('a function reached from several contexts takes the hottest; a timer callback inside a handler stays a timer', () => {
       const code = `function shared() { probe(); }
 shared();

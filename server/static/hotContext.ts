@@ -61,6 +61,8 @@ interface FunctionInfo extends FunctionSpan {
   nested: FunctionInfo[];
   /** A callback of forEach/map/...: runs once per element of what its parent iterates. */
   iterationCallback: boolean;
+  /** Handed to `x.on/once/addListener(event, fn)`: runs when the event fires, not when its parent runs. */
+  listenerCallback: boolean;
   calls: Target[];
   /**
    * Calls of another module's export made here (`helpers.tidy(file)`, an imported `tidy(file)`),
@@ -167,6 +169,7 @@ export function createHotContextCollector(
     parent: null,
     nested: [],
     iterationCallback: false,
+    listenerCallback: false,
     calls: [],
     importedCalls: [],
     thisOwner: null,
@@ -439,6 +442,7 @@ export function createHotContextCollector(
       parent,
       nested: [],
       iterationCallback: path.listKey === 'arguments' && isIterationCall(path.parent),
+      listenerCallback: path.listKey === 'arguments' && isListenerCall(path.parent),
       calls: [],
       importedCalls: [],
       thisOwner,
@@ -628,7 +632,8 @@ export function createHotContextCollector(
     for (let i = 0; i < queue.length; i++) {
       const info = queue[i];
       if (info === goal) return true;
-      const next = [...info.calls.map(resolve), ...info.nested.filter((child) => !registeredNodes.has(child.node))];
+      // Nor is a listener of any emitter (`child.on('close', respawn)`): a respawn after a crash is no poll loop.
+      const next = [...info.calls.map(resolve), ...info.nested.filter((child) => !registeredNodes.has(child.node) && !child.listenerCallback)];
       for (const callee of next) {
         if (callee && !seen.has(callee)) {
           seen.add(callee);
@@ -777,6 +782,15 @@ function programOf(path: NodePath): NodePath {
 
 function isRelativeSpecifier(specifier: string): boolean {
   return specifier.startsWith('./') || specifier.startsWith('../');
+}
+
+const LISTENER_METHODS = new Set(['on', 'once', 'addListener', 'prependListener', 'prependOnceListener', 'addEventListener']);
+
+/** `emitter.on('close', fn)`: a call whose function argument runs when an event fires. */
+function isListenerCall(node: t.Node): boolean {
+  if (node.type !== 'CallExpression' && node.type !== 'OptionalCallExpression') return false;
+  const property = calleeProperty(node.callee);
+  return property !== null && LISTENER_METHODS.has(property);
 }
 
 /** `items.forEach(...)`, `rows.map(...)`: a call whose function argument runs once per element. */
