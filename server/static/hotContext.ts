@@ -8,6 +8,7 @@
 import type { NodePath, Visitor } from '@babel/traverse';
 import type * as t from '@babel/types';
 import type { BindingResolver } from './bindings';
+import { calledExports, type CalledExport } from './calledExports';
 import { isDevOnly } from './devBranches';
 import { evaluate } from './evaluate';
 import { isMemoizedCall } from './memoizedCalls';
@@ -68,7 +69,7 @@ interface FunctionInfo extends FunctionSpan {
    * Calls of another module's export made here (`helpers.tidy(file)`, an imported `tidy(file)`),
    * by the local name called and the member taken: resolved to a module after the walk.
    */
-  importedCalls: { local: string; member: string | null }[];
+  importedCalls: CalledExport[];
   /** What `this.x` means inside: a class/object node, a member chain ("Foo.prototype"), or nothing. */
   thisOwner: t.Node | string | null;
   context: ExecutionContext | null;
@@ -509,8 +510,7 @@ export function createHotContextCollector(
         if (target) from.calls.push(isInLoop(path, path.getFunctionParent()) ? { ...target, perItem: true } : target);
         // A cache filled on the first run: what it calls runs once, not in the caller's context.
         if (from !== moduleInfo && !isMemoizedCall(path)) {
-          const imported = importedCallee(callee);
-          if (imported !== null) from.importedCalls.push(imported);
+          from.importedCalls.push(...calledExports(path, callee, importOf, bindings));
         }
       }
       // A local function passed along (`items.map(format)`) is called by the receiver, per item for iterations.
@@ -532,14 +532,6 @@ export function createHotContextCollector(
     },
   };
 
-  /** `f(...)` of an imported `f`, `mod.f(...)` of a whole imported module: the names as written (null otherwise). */
-  function importedCallee(callee: t.Node): { local: string; member: string | null } | null {
-    if (callee.type === 'Identifier') return importOf(callee.name) !== null ? { local: callee.name, member: null } : null;
-    if (callee.type !== 'MemberExpression' || callee.object.type !== 'Identifier') return null;
-    const member = propertyName(callee.property, callee.computed);
-    return member !== null && importOf(callee.object.name) !== null ? { local: callee.object.name, member } : null;
-  }
-
   /** See HotContextCollector#callsOut. */
   function callsOut(): CallUse[] {
     const out = new Map<string, CallUse>();
@@ -549,20 +541,9 @@ export function createHotContextCollector(
       if (context.kind !== 'request' && context.kind !== 'message' && context.kind !== 'timer') continue;
       // A timer counts when it repeats (a one-shot timeout is not per tick of anything).
       if (context.kind === 'timer' && context.timerIntervalMs === null) continue;
-      for (const { local, member } of info.importedCalls) {
-        const origin = importOf(local);
-        if (origin === null || !isRelativeSpecifier(origin.source)) continue;
-        // `f()` of a named import is that export; `mod.f()` of a whole module (require, namespace, CJS default) is its `f`.
-        let exported: string;
-        if (member === null) {
-          if (origin.namespace) continue;
-          exported = origin.imported;
-        } else {
-          if (origin.imported !== 'default' && !origin.namespace) continue;
-          exported = member;
-        }
+      for (const { source, exported } of info.importedCalls) {
         const use: CallUse = {
-          specifier: origin.source, exported, kind: context.kind,
+          specifier: source, exported, kind: context.kind,
           intervalMs: context.kind === 'timer' ? context.timerIntervalMs : null, highRate: context.highRate,
         };
         const key = `${use.specifier}\0${use.exported}`;
@@ -778,10 +759,6 @@ function programOf(path: NodePath): NodePath {
   let at: NodePath = path;
   while (at.parentPath !== null && at.node.type !== 'Program') at = at.parentPath;
   return at;
-}
-
-function isRelativeSpecifier(specifier: string): boolean {
-  return specifier.startsWith('./') || specifier.startsWith('../');
 }
 
 const LISTENER_METHODS = new Set(['on', 'once', 'addListener', 'prependListener', 'prependOnceListener', 'addEventListener']);

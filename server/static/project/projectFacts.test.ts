@@ -134,6 +134,25 @@ fork(process.argv[1]);`);
       assert.match(outcomes[0].findings.find(({ finding }) => finding.range.loc.start.line === 3)!.finding.message, /on every message/);
     });
 
+    it('reach through the forms compilers emit and through a local bound to one of several required modules (etherpad converters, TypeScript dist/)', () => {
+      const dir = projectOf({
+        'abiword.js': "const { spawn } = require('child_process');\nif (process.platform === 'win32') {\n  exports.convertFile = async (src, dest) => { spawn('abiword', [src, dest]); };\n}\n",
+        'office.js': "const { spawn } = require('child_process');\nexports.convertFile = async (src, dest) => { spawn('soffice', ['--headless', src, dest]); };\n",
+        'hash.js': "const bcrypt = require('bcryptjs');\nexports.hashPassword = (p) => bcrypt.hashSync(p, 10);\n",
+        'export.js': "const settings = require('./settings');\nexports.doExport = async (req, res) => {\n  const converter = settings.soffice != null ? require('./office') : settings.abiword != null ? require('./abiword') : null;\n  await converter.convertFile('a', 'b');\n};\n",
+        'routes.js': "const express_1 = require('express');\nconst export_1 = require('./export');\nconst hash_1 = require('./hash');\nconst app = (0, express_1.default)();\napp.get('/export', (req, res) => export_1.doExport(req, res));\napp.post('/users', (req, res) => { res.json({ hash: (0, hash_1.hashPassword)(req.body.password) }); });\napp.listen(3000);\n",
+      });
+      const files = ['abiword.js', 'office.js', 'hash.js', 'export.js', 'routes.js'];
+      const outcomes = analyzeFileList(files.map((f) => path.join(dir, f)), dir, {});
+      const shown = outcomes.slice(0, 3).map((outcome) => outcome.findings.map(({ finding }) => `${finding.ruleId}:${finding.range.loc.start.line}:${finding.severity}`));
+      assert.deepEqual(shown, [
+        ['spawn-without-env:3:information'],
+        ['spawn-without-env:2:information'],
+        ['blocking-sync-call:2:warning'],
+      ]);
+      assert.match(outcomes[2].findings[0].finding.message, /on every request/);
+    });
+
     it('a factory called to fill a cache the caller tested first runs once: it is not told its caller\'s context', () => {
       const dir = projectOf({
         'create-redis.js': "const Redis = require('ioredis');\nexports.createRedis = () => new Redis(process.env.REDIS_URL);\n",
