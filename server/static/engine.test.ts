@@ -227,6 +227,15 @@ class Q { drain() { probe(); this.timer = setTimeout(() => this.drain(), 0); } }
       assert.deepEqual(messages(code), ['3:timer|spawnReceiver|-||@5']);
     });
 
+    it('a work queue runs its worker in the context of the code that pushes a task (etherpad LibreOffice conversions)', () => {
+      const code = `const async = require('async');
+function convert(task) { probe(); }
+const conversions = async.queue(convert, 1);
+const idle = async.queue(function (task) { probe(); }, 1);
+app.post('/export', async (req, res) => { await conversions.pushAsync({ file: req.body.file }); });`;
+      assert.deepEqual(messages(code), ['2:request|convert|-||@5', '4:startup||-||']);
+    });
+
     it('a function reached from several contexts takes the hottest; a timer callback inside a handler stays a timer', () => {
       const code = `function shared() { probe(); }
 shared();

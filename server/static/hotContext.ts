@@ -12,6 +12,7 @@ import { calledExports, type CalledExport } from './calledExports';
 import { isDevOnly } from './devBranches';
 import { evaluate } from './evaluate';
 import { isMemoizedCall } from './memoizedCalls';
+import { queueWorkerOf } from './workQueues';
 import {
   HOTNESS_ORDER,
   type ExecutionContext,
@@ -236,6 +237,9 @@ export function createHotContextCollector(
       if (node.object.type === 'Identifier') {
         const body = classBodyOfInstance(bindings, path, node.object.name);
         if (body) return { kind: 'method', owner: body, name: property };
+        // `queue.push(task)` of `const queue = async.queue(worker, 1)`: runs the worker per task.
+        const worker = node.type === 'MemberExpression' ? queueWorkerOf(path, node, bindings) : null;
+        if (worker) return { kind: 'node', node: worker };
       }
       const chain = memberChain(node);
       return chain === null ? null : { kind: 'member', key: chain };
