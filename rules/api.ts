@@ -111,6 +111,11 @@ export interface ExecutionContext {
   registeredAt: SourcePosition | null;
   /** For kind 'timer': the literal interval in ms when it is known. */
   timerIntervalMs: number | null;
+  /**
+   * For kind 'timer': it repeats (setInterval, a timeout that reschedules itself, a schedule),
+   * whether or not its interval is known; false for a one-shot timeout or setImmediate.
+   */
+  periodic: boolean;
   /** True when the node sits inside a loop body within its function. */
   inLoop: boolean;
   /**

@@ -153,6 +153,25 @@ export async function setupHandler(req, res) { exec('refresh'); }`,
       output: null,
     },
     {
+      name: "a stats timer whose interval comes from configuration still repeats (issue 22: exec('ps ...') every few seconds from a scheduler tick)",
+      code: `const { exec } = require('child_process');
+const config = require('./config');
+require('express')().listen(3000);
+setInterval(() => { exec('ps -eo pid,rss', (err, out) => {}); }, config.statsInterval);
+function poll() { exec('df -k', () => setTimeout(poll, config.pollMs)); }
+poll();`,
+      errors: [
+        { messageId: 'missingEnv', line: 4, column: 21, severity: 'information', message: /^exec\(\) runs in a timer of a module that serves requests/ },
+        { messageId: 'missingEnv', line: 5, column: 19, severity: 'information' },
+      ],
+      output: `const { exec } = require('child_process');
+const config = require('./config');
+require('express')().listen(3000);
+setInterval(() => { exec('ps -eo pid,rss', { env: ${ENV} }, (err, out) => {}); }, config.statsInterval);
+function poll() { exec('df -k', { env: ${ENV} }, () => setTimeout(poll, config.pollMs)); }
+poll();`,
+    },
+    {
       name: 'spawn / execFile / fork with args: options go after the args',
       code: `const child_process = require('child_process');
 app.get('/s', (req, res) => {

@@ -45,7 +45,7 @@ function commandOf(call: t.CallExpression): string | null {
 function isServingPath(context: ExecutionContext, hot: HotContext): boolean {
   // A periodic timer (seed 003's stats timer), not a one-shot retry or a start-up delay.
   return context.kind === 'request' || context.kind === 'message'
-    || (context.kind === 'timer' && hot.servesRequests && context.timerIntervalMs !== null);
+    || (context.kind === 'timer' && hot.servesRequests && context.periodic);
 }
 
 function servingText(context: ExecutionContext): string {

@@ -82,6 +82,8 @@ interface Registration {
   /** Where it is registered: the node, whose position is read when the context is asked for (nodes move with edits). */
   node: t.Node | null;
   intervalMs: number | null;
+  /** A timer that repeats (setInterval, a schedule), whether or not its interval is known; false for setImmediate. */
+  periodic: boolean;
   /** setTimeout: periodic only if the callback reschedules itself (checked after traversal). */
   oneShotFrom: FunctionInfo | null;
   /** Guessed from a handler's shape, not seen being registered: yields to real registrations. */
@@ -147,7 +149,7 @@ function newSegment(): HotSegment {
 
 const RANK = new Map<ExecutionKind, number>(HOTNESS_ORDER.map((kind, index) => [kind, index]));
 const UNKNOWN: ExecutionContext = {
-  kind: 'unknown', via: [], registeredAt: null, timerIntervalMs: null, inLoop: false, perItem: false, highRate: false, assumed: false,
+  kind: 'unknown', via: [], registeredAt: null, timerIntervalMs: null, periodic: false, inLoop: false, perItem: false, highRate: false, assumed: false,
 };
 const STARTUP: ExecutionContext = { ...UNKNOWN, kind: 'startup' };
 
@@ -271,9 +273,9 @@ export function createHotContextCollector(
   }
 
   function register(kind: ExecutionKind, targets: Target[], call: t.Node, intervalMs: number | null = null,
-    oneShotFrom: FunctionInfo | null = null, highRate = false): void {
+    oneShotFrom: FunctionInfo | null = null, highRate = false, periodic = kind === 'timer'): void {
     if (kind === 'request') segment.serves = true;
-    if (targets.length > 0) segment.registrations.push({ kind, targets, node: call, intervalMs, oneShotFrom, inferred: false, highRate });
+    if (targets.length > 0) segment.registrations.push({ kind, targets, node: call, intervalMs, periodic, oneShotFrom, inferred: false, highRate });
   }
 
   function isServerModuleObject(node: t.Node): boolean {
@@ -304,8 +306,9 @@ export function createHotContextCollector(
     if (callee.type === 'Identifier') {
       if (TIMER_FUNCTIONS.has(callee.name) && bindings.bindingOf(path, callee.name) === undefined) {
         const targets = handlerTargets(path, args.slice(0, 1), from);
+        // setInterval repeats whatever its interval (often read from configuration); setImmediate runs once.
         register('timer', targets, node, callee.name === 'setImmediate' ? null : timerIntervalOf(path),
-          callee.name === 'setTimeout' ? from : null);
+          callee.name === 'setTimeout' ? from : null, false, callee.name !== 'setImmediate');
         return true;
       }
       if (callee.name === 'createServer') {
@@ -544,7 +547,7 @@ export function createHotContextCollector(
       if (info.importedCalls.length === 0 || context === null || context.assumed) continue;
       if (context.kind !== 'request' && context.kind !== 'message' && context.kind !== 'timer') continue;
       // A timer counts when it repeats (a one-shot timeout is not per tick of anything).
-      if (context.kind === 'timer' && context.timerIntervalMs === null) continue;
+      if (context.kind === 'timer' && !context.periodic) continue;
       for (const { source, exported } of info.importedCalls) {
         const use: CallUse = {
           specifier: source, exported, kind: context.kind,
@@ -677,7 +680,7 @@ export function createHotContextCollector(
       if (registration.kind !== 'timer') servesRequests = true;
       registrations.push({
         kind: registration.kind, targets: [{ kind: 'node', node: info.node }], node: null, intervalMs: registration.intervalMs,
-        oneShotFrom: null, inferred: false, highRate: registration.highRate ?? registration.kind === 'message',
+        periodic: registration.kind === 'timer', oneShotFrom: null, inferred: false, highRate: registration.highRate ?? registration.kind === 'message',
       });
     }
     // Inferred after the real ones: they yield to them (see the ordering in finish).
@@ -685,7 +688,7 @@ export function createHotContextCollector(
       for (const node of each.inferred) {
         if (registeredNodes.has(node)) continue;
         servesRequests = true;
-        registrations.push({ kind: 'request', targets: [{ kind: 'node', node }], node: null, intervalMs: null, oneShotFrom: null, inferred: true, highRate: false });
+        registrations.push({ kind: 'request', targets: [{ kind: 'node', node }], node: null, intervalMs: null, periodic: false, oneShotFrom: null, inferred: true, highRate: false });
       }
     }
     moduleInfo.calls = moduleCalls;
@@ -696,14 +699,14 @@ export function createHotContextCollector(
     const registrations = assemble(project);
     // Started as a worker by another module, and serving nothing itself: not the server's event loop.
     const inWorker = project.startedAsWorker && !segments.some((each) => each.serves);
-    // A setTimeout runs once unless its callback schedules it again; a one-shot has no interval.
-    const intervalOf = new Map<Registration, number | null>();
+    // A setTimeout runs once unless its callback schedules it again (known delay or not); a one-shot has no interval.
+    const oneShot = new Set<Registration>();
     for (const registration of registrations) {
-      if (registration.oneShotFrom === null || registration.intervalMs === null) continue;
+      if (registration.oneShotFrom === null) continue;
       const seeds = registration.targets.map(resolve).filter((info): info is FunctionInfo => info !== null);
-      if (!reaches(seeds, registration.oneShotFrom)) intervalOf.set(registration, null);
+      if (!reaches(seeds, registration.oneShotFrom)) oneShot.add(registration);
     }
-    const intervalMs = (registration: Registration): number | null => (intervalOf.has(registration) ? null : registration.intervalMs);
+    const intervalMs = (registration: Registration): number | null => (oneShot.has(registration) ? null : registration.intervalMs);
     const ordered = registrations
       .map((registration, index) => ({ registration, index }))
       .sort((a, b) => {
@@ -727,6 +730,7 @@ export function createHotContextCollector(
         via: [],
         registeredAt: registration.node === null ? null : positionOf(registration.node),
         timerIntervalMs: registration.kind === 'timer' ? intervalMs(registration) : null,
+        periodic: registration.kind === 'timer' && registration.periodic && !oneShot.has(registration),
         inLoop: false,
         perItem: false,
         highRate: registration.highRate,
