@@ -153,7 +153,7 @@ export async function setupHandler(req, res) { exec('refresh'); }`,
       output: null,
     },
     {
-      name: "a stats timer whose interval comes from configuration still repeats (issue 22: exec('ps ...') every few seconds from a scheduler tick)",
+      name: "a stats timer whose interval comes from configuration still repeats (issue 22: exec('ps ...') every few seconds from a scheduler tick); a timeout re-armed with a computed delay is taken for a bounded retry",
       code: `const { exec } = require('child_process');
 const config = require('./config');
 require('express')().listen(3000);
@@ -162,13 +162,12 @@ function poll() { exec('df -k', () => setTimeout(poll, config.pollMs)); }
 poll();`,
       errors: [
         { messageId: 'missingEnv', line: 4, column: 21, severity: 'information', message: /^exec\(\) runs in a timer of a module that serves requests/ },
-        { messageId: 'missingEnv', line: 5, column: 19, severity: 'information' },
       ],
       output: `const { exec } = require('child_process');
 const config = require('./config');
 require('express')().listen(3000);
 setInterval(() => { exec('ps -eo pid,rss', { env: ${ENV} }, (err, out) => {}); }, config.statsInterval);
-function poll() { exec('df -k', { env: ${ENV} }, () => setTimeout(poll, config.pollMs)); }
+function poll() { exec('df -k', () => setTimeout(poll, config.pollMs)); }
 poll();`,
     },
     {

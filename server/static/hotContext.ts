@@ -699,12 +699,14 @@ export function createHotContextCollector(
     const registrations = assemble(project);
     // Started as a worker by another module, and serving nothing itself: not the server's event loop.
     const inWorker = project.startedAsWorker && !segments.some((each) => each.serves);
-    // A setTimeout runs once unless its callback schedules it again (known delay or not); a one-shot has no interval.
+    // A setTimeout runs once unless its callback schedules it again with a known delay; a one-shot
+    // has no interval. A computed delay is most often a backoff (`200 * retries`) of a bounded
+    // retry, not a tick (pm2's endpoint retries, labelled on the tuning half).
     const oneShot = new Set<Registration>();
     for (const registration of registrations) {
       if (registration.oneShotFrom === null) continue;
       const seeds = registration.targets.map(resolve).filter((info): info is FunctionInfo => info !== null);
-      if (!reaches(seeds, registration.oneShotFrom)) oneShot.add(registration);
+      if (registration.intervalMs === null || !reaches(seeds, registration.oneShotFrom)) oneShot.add(registration);
     }
     const intervalMs = (registration: Registration): number | null => (oneShot.has(registration) ? null : registration.intervalMs);
     const ordered = registrations
