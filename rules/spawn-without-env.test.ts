@@ -115,7 +115,7 @@ function collectStats() {
 setInterval(collectStats, 5000);
 app.listen(3000);`,
       errors: [
-        { messageId: 'missingEnv', line: 5, column: 15, endLine: 5, endColumn: 34, message: /^execSync\(\) runs in a timer of a module that serves requests \(via collectStats\) without an env option: each spawn copies every environment variable synchronously on the event loop\. The cost grows with the size of the environment \(assumed large, .*\)\. 'free' needs nothing but PATH: pass env: \{ PATH: process\.env\.PATH \}\.$/ },
+        { messageId: 'missingEnv', line: 5, column: 15, endLine: 5, endColumn: 34, message: /^execSync\(\) runs in a timer of a module that serves requests \(via collectStats\) without an env option: each spawn copies every environment variable synchronously on the event loop, a cost that grows with the environment \(assumed large: .*\)\. 'free' needs nothing but PATH: pass env: \{ PATH: process\.env\.PATH \}\.$/ },
         { messageId: 'missingEnv', line: 6, column: 16 },
       ],
       output: `const express = require('express');
@@ -147,7 +147,7 @@ cp.exec('df -k /data', { env: ${ENV} }, (err, stdout) => console.log(stdout));
 app.post('/convert', (req, res) => { exec('soffice --headless'); });
 export async function setupHandler(req, res) { exec('refresh'); }`,
       errors: [
-        { messageId: 'missingEnv', line: 2, column: 38, severity: 'information', message: /^exec\(\) runs on every request without an env option: each spawn copies every environment variable synchronously on the event loop\. The cost grows with the size of the environment \(assumed large/ },
+        { messageId: 'missingEnv', line: 2, column: 38, severity: 'information', message: /^exec\(\) runs on every request without an env option: each spawn copies every environment variable synchronously on the event loop, a cost that grows with the environment \(assumed large/ },
         { messageId: 'missingEnv', line: 3, column: 48, severity: 'hint', message: /^exec\(\) runs on every request \(via setupHandler; if it is registered as a route: its \(req, res\) parameters say so, no registration was found\)/ },
       ],
       output: null,
@@ -209,7 +209,7 @@ run('b', [], { env: { ...process.env, DEBUG: '1' } });
 exec('c', { cwd: '/', env: Object.assign({}, process.env) }, () => {});
 });`,
       errors: [
-        { messageId: 'wholeEnv', line: 3, column: 18, endColumn: 29, message: /^exec\(\) runs on every request with the whole process\.env: each spawn copies it synchronously on the event loop\. The cost grows with the size of the environment \(assumed large, .*\)\. Pass only what the child needs/ },
+        { messageId: 'wholeEnv', line: 3, column: 18, endColumn: 29, message: /^exec\(\) runs on every request with the whole process\.env: each spawn copies it synchronously on the event loop, a cost that grows with the environment \(assumed large: .*\)\. Pass only what the child needs/ },
         { messageId: 'wholeEnv', line: 4, column: 21, message: /^spawn\(\) runs on every request with the whole/ },
         { messageId: 'wholeEnv', line: 5, column: 28 },
       ],

@@ -267,7 +267,7 @@ function addEnvFix(object: t.ObjectExpression): Fix | null {
   return { title: 'Pass a minimal env', edits: [{ start: last.end, end: last.end, text: `, env: ${MINIMAL_ENV}` }] };
 }
 
-const SIZE_ASSUMPTION = 'The cost grows with the size of the environment (assumed large, as in a container with thousands of injected variables, where one spawn took 7.5 s).';
+const SIZE_ASSUMPTION = 'a cost that grows with the environment (assumed large: one spawn took 7.5 s with 16k variables).';
 
 const TOOL_ADVICE = '{{command}} needs nothing but PATH: pass env: { PATH: process.env.PATH }.';
 const CHOOSE_ADVICE = 'Pass only what the child needs (PATH, HOME, its own settings), chosen for {{command}}.';
@@ -284,8 +284,8 @@ const rule: RuleModule = {
       summary: "In a production incident, pods with about 16,000 injected environment variables spent 7.5 s per execSync('free -m') copying them (in Node's normalizeSpawnArguments), and requests stalled for about 20 s. It matters when the environment is large (Kubernetes injects variables per service) and the call runs often.",
     },
     messages: {
-      missingEnv: '{{name}}() runs {{where}}{{via}} without an env option: each spawn copies every environment variable synchronously on the event loop. {{size}} {{advice}}',
-      wholeEnv: '{{name}}() runs {{where}}{{via}} with the whole process.env: each spawn copies it synchronously on the event loop. {{size}} {{advice}}',
+      missingEnv: '{{name}}() runs {{where}}{{via}} without an env option: each spawn copies every environment variable synchronously on the event loop, {{size}} {{advice}}',
+      wholeEnv: '{{name}}() runs {{where}}{{via}} with the whole process.env: each spawn copies it synchronously on the event loop, {{size}} {{advice}}',
     },
     fixable: true,
   },
