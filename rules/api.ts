@@ -180,6 +180,11 @@ export interface ProjectRegistration {
    * Absent for a registration proper, whose message sources count as high-rate.
    */
   highRate?: boolean;
+  /**
+   * Not an export but a method of a class declared in the module, called on a dependency another
+   * module's code holds (`this.userService.changePassword()` from a request handler).
+   */
+  method?: { className: string; name: string };
 }
 
 /**

@@ -14,9 +14,14 @@ import { propertyName } from './functionNames';
 import { requiredModule } from './imports';
 
 export interface CalledExport {
-  /** The specifier as written (relative: a module of the project). */
+  /** The specifier as written (relative: a module of the project); '' for a call on an injected dependency. */
   source: string;
   exported: string;
+  /**
+   * A method called on a dependency the instance holds (`this.userService.changePassword()`):
+   * the field's name, which the project resolves to the one class named so that has the method.
+   */
+  receiver?: string;
 }
 
 /** Conditional alternatives followed at most (a bound on the work per call). */
@@ -89,4 +94,23 @@ export function calledExports(
   }
   const modules = modulesOf(object, path, bindings, 0);
   return modules === null ? [] : [...new Set(modules)].map((source) => ({ source, exported }));
+}
+
+/**
+ * `this.<field>.<method>()`: a call on a dependency the instance holds, as services are handed to
+ * controllers (constructor injection, `this.userService = userService`). Which class the field
+ * holds is not known from this module; the project resolves it by the field's name (see
+ * ProjectFacts). A leading underscore of the field is dropped (`this._userService`).
+ */
+export function injectedCall(callee: t.Node): CalledExport | null {
+  const called = unwrapCallee(callee);
+  if (called.type !== 'MemberExpression' && called.type !== 'OptionalMemberExpression') return null;
+  const method = propertyName(called.property, called.computed);
+  const holder = called.object;
+  if (method === null || (holder.type !== 'MemberExpression' && holder.type !== 'OptionalMemberExpression')) return null;
+  if (holder.object.type !== 'ThisExpression') return null;
+  const field = propertyName(holder.property, holder.computed);
+  if (field === null) return null;
+  const receiver = field.replace(/^_+/, '');
+  return receiver === '' ? null : { source: '', exported: method, receiver };
 }

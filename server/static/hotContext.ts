@@ -8,7 +8,7 @@
 import type { NodePath, Visitor } from '@babel/traverse';
 import type * as t from '@babel/types';
 import type { BindingResolver } from './bindings';
-import { calledExports, type CalledExport } from './calledExports';
+import { calledExports, injectedCall, type CalledExport } from './calledExports';
 import { isDevOnly } from './devBranches';
 import { evaluate } from './evaluate';
 import { isMemoizedCall } from './memoizedCalls';
@@ -108,6 +108,8 @@ export interface HotSegment {
   readonly inferred: t.Node[];
   readonly memberKeys: [string, FunctionInfo][];
   readonly methods: [t.Node, string, FunctionInfo][];
+  /** Instance methods of named classes: class name, method name (for the project's calls on injected dependencies). */
+  readonly classMethods: [string, string, FunctionInfo][];
   servesRequests: boolean;
   /** It creates a server, calls listen() or registers a route: the module serves requests itself. */
   serves: boolean;
@@ -142,7 +144,7 @@ export interface HotContextCollector {
 
 function newSegment(): HotSegment {
   return {
-    infos: [], moduleCalls: [], callbacks: new Set(), registrations: [], registered: [], inferred: [], memberKeys: [], methods: [],
+    infos: [], moduleCalls: [], callbacks: new Set(), registrations: [], registered: [], inferred: [], memberKeys: [], methods: [], classMethods: [],
     servesRequests: false, serves: false,
   };
 }
@@ -464,6 +466,8 @@ export function createHotContextCollector(
         ? path.parent
         : path.parentPath?.parent;
       if (owner) segment.methods.push([owner, name, info]);
+      const className = owner?.type === 'ClassBody' ? classNameOf(node.type === 'ClassMethod' || node.type === 'ClassPrivateMethod' ? path.parentPath?.parentPath : path.parentPath?.parentPath?.parentPath) : null;
+      if (className !== null && !(node.type === 'ClassMethod' && (node.static || node.kind !== 'method'))) segment.classMethods.push([className, name, info]);
     }
     if (parent === moduleInfo) {
       // Module level: only callbacks handed to a call (`list.forEach(fn)`, `db.then(fn)`) run at start-up;
@@ -518,6 +522,8 @@ export function createHotContextCollector(
         // A cache filled on the first run: what it calls runs once, not in the caller's context.
         if (from !== moduleInfo && !isMemoizedCall(path)) {
           from.importedCalls.push(...calledExports(path, callee, importOf, bindings));
+          const injected = injectedCall(callee);
+          if (injected !== null) from.importedCalls.push(injected);
         }
       }
       // A local function passed along (`items.map(format)`) is called by the receiver, per item for iterations.
@@ -548,12 +554,13 @@ export function createHotContextCollector(
       if (context.kind !== 'request' && context.kind !== 'message' && context.kind !== 'timer') continue;
       // A timer counts when it repeats (a one-shot timeout is not per tick of anything).
       if (context.kind === 'timer' && !context.periodic) continue;
-      for (const { source, exported } of info.importedCalls) {
+      for (const { source, exported, receiver } of info.importedCalls) {
         const use: CallUse = {
           specifier: source, exported, kind: context.kind,
           intervalMs: context.kind === 'timer' ? context.timerIntervalMs : null, highRate: context.highRate,
         };
-        const key = `${use.specifier}\0${use.exported}`;
+        if (receiver !== undefined) use.receiver = receiver;
+        const key = `${use.specifier}\0${use.exported}\0${receiver ?? ''}`;
         const known = out.get(key);
         // The hottest caller decides (request before message before timer; a high-rate source first).
         const rank = (u: CallUse): number => (RANK.get(u.kind) ?? 99) * 2 + (u.highRate ? 0 : 1);
@@ -641,6 +648,13 @@ export function createHotContextCollector(
     registeredNodes.clear();
     const moduleCalls: Target[] = [];
     const registrations: Registration[] = [];
+    const classMethods = new Map<string, FunctionInfo>();
+    for (const each of segments) {
+      for (const [className, name, info] of each.classMethods) {
+        const key = `${className}\0${name}`;
+        if (!classMethods.has(key)) classMethods.set(key, info);
+      }
+    }
     for (const each of segments) {
       for (const node of each.registered) registeredNodes.add(node);
       if (each.servesRequests) servesRequests = true;
@@ -674,8 +688,10 @@ export function createHotContextCollector(
     for (const info of infos) if (info.parent?.node.type === 'Noop' && info.name !== null && !topLevel.has(info.name)) topLevel.set(info.name, info);
     for (const registration of project.registrations) {
       const slot = registration.exported === 'default' ? 'module.exports' : `exports.${registration.exported}`;
-      const info = (registration.local !== null ? topLevel.get(registration.local) : undefined)
-        ?? byMemberKey.get(slot) ?? byMemberKey.get(`module.${slot}`) ?? null;
+      const method = registration.method;
+      const info = method !== undefined ? (classMethods.get(`${method.className}\0${method.name}`) ?? null)
+        : (registration.local !== null ? topLevel.get(registration.local) : undefined)
+          ?? byMemberKey.get(slot) ?? byMemberKey.get(`module.${slot}`) ?? null;
       if (info === null) continue;
       if (registration.kind !== 'timer') servesRequests = true;
       registrations.push({
@@ -762,6 +778,15 @@ export function createHotContextCollector(
   }
 
   return { visitor, startSegment, reuseSegment, finish, functions: () => infos, callsOut };
+}
+
+/** The name a module-level class is known by (`class A`, `const A = class`), or null. */
+function classNameOf(path: NodePath | null | undefined): string | null {
+  const node = path?.node;
+  if (node === undefined || path === null || path === undefined) return null;
+  if (path.parent.type === 'VariableDeclarator' && path.parent.id.type === 'Identifier') return path.parent.id.name;
+  if (node.type === 'ClassDeclaration' || node.type === 'ClassExpression') return node.id?.name ?? null;
+  return null;
 }
 
 /** The program around a path (its top-level statement's parent). */

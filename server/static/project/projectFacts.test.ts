@@ -153,6 +153,36 @@ fork(process.argv[1]);`);
       assert.match(outcomes[2].findings[0].finding.message, /on every request/);
     });
 
+    it('a method called on a dependency the handler\'s instance holds runs per request: the one class the field is named after (constructor injection)', () => {
+      const dir = projectOf({
+        'services/user-service.js': "const bcrypt = require('bcryptjs');\nclass UserService {\n  constructor(store) { this.store = store; }\n  async changePassword(id, password) {\n    const used = await this.store.previous(id);\n    if (used.some((hash) => bcrypt.compareSync(password, hash))) throw new Error('used before');\n    await this.store.save(id, bcrypt.hashSync(password, 10));\n  }\n  seed(p) { return bcrypt.hashSync(p, 10); }\n}\nmodule.exports = UserService;\n",
+        'services/audit-service.js': "const fs = require('fs');\nclass AuditService {\n  record(line) { fs.appendFileSync('/var/log/audit', line); }\n}\nclass OtherAudit {\n  record(line) { fs.appendFileSync('/var/log/other', line); }\n}\nmodule.exports = { AuditService, OtherAudit };\n",
+        'controller.js': "class Controller {\n  constructor(app) { this.app = app; }\n  route({ method, path, handler }) { this.app[method](path, handler.bind(this)); }\n}\nclass UserController extends Controller {\n  constructor(app, { userService, auditService, cache }) {\n    super(app);\n    this.userService = userService;\n    this._auditService = auditService;\n    this.cache = cache;\n    this.route({ method: 'post', path: '/password', handler: this.changeMyPassword });\n  }\n  async changeMyPassword(req, res) {\n    await this.userService.changePassword(req.user.id, req.body.password);\n    this._auditService.record(req.user.id);\n    this.cache.seed(req.user.id);\n    res.end();\n  }\n}\nmodule.exports = UserController;\n",
+      });
+      const files = ['services/user-service.js', 'services/audit-service.js', 'controller.js'];
+      const outcomes = analyzeFileList(files.map((f) => path.join(dir, f)), dir, {});
+      const shown = outcomes.slice(0, 2).map((outcome) => outcome.findings.filter(({ finding }) => finding.severity !== 'hint')
+        .map(({ finding }) => `${finding.ruleId}:${finding.range.loc.start.line}`));
+      // changePassword runs per request (both sync calls); seed is never called through a field named
+      // after its class (`this.cache` holds no class named Cache); two classes have `record`, and the
+      // field `_auditService` names one of them (AuditService): that one only.
+      assert.deepEqual(shown, [['blocking-sync-call:6', 'blocking-sync-call:7'], ['blocking-sync-call:3']]);
+      assert.match(outcomes[0].findings[0].finding.message, /on every request/);
+      // Without the controller nothing says the service serves requests.
+      assert.deepEqual(analyzeFileList([path.join(dir, files[0])], dir, {})[0].findings.filter(({ finding }) => finding.severity !== 'hint'), []);
+    });
+
+    it('a method on a dependency resolves to nothing when two classes of the project are named after the field', () => {
+      const dir = projectOf({
+        'a/user-service.js': "const bcrypt = require('bcryptjs');\nclass UserService {\n  check(p, h) { return bcrypt.compareSync(p, h); }\n}\nmodule.exports = UserService;\n",
+        'b/user-service.js': "const bcrypt = require('bcryptjs');\nclass UserService {\n  check(p, h) { return bcrypt.compareSync(p, h); }\n}\nmodule.exports = UserService;\n",
+        'routes.js': "const express = require('express');\nclass Routes {\n  constructor(userService) {\n    this.userService = userService;\n    const app = express();\n    app.post('/login', (req, res) => res.json(this.userService.check(req.body.p, req.body.h)));\n    app.listen(3000);\n  }\n}\nmodule.exports = Routes;\n",
+      });
+      const files = ['a/user-service.js', 'b/user-service.js', 'routes.js'];
+      const outcomes = analyzeFileList(files.map((f) => path.join(dir, f)), dir, {});
+      assert.deepEqual(outcomes.slice(0, 2).map((o) => o.findings.filter(({ finding }) => finding.severity !== 'hint').length), [0, 0]);
+    });
+
     it('a factory called to fill a cache the caller tested first runs once: it is not told its caller\'s context', () => {
       const dir = projectOf({
         'create-redis.js': "const Redis = require('ioredis');\nexports.createRedis = () => new Redis(process.env.REDIS_URL);\n",

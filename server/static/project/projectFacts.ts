@@ -83,6 +83,32 @@ export class ProjectFacts {
       }
       return target;
     };
+    // Classes by their name in lower case, for calls on injected dependencies.
+    const classes = new Map<string, { file: string; name: string; methods: readonly string[] }[]>();
+    for (const [file, { facts }] of this.modules) {
+      for (const [name, methods] of facts.classes) {
+        const key = name.toLowerCase();
+        let list = classes.get(key);
+        if (list === undefined) classes.set(key, (list = []));
+        list.push({ file, name, methods });
+      }
+    }
+    // `this.userService.changePassword()`: the class the field is named after (UserService), when
+    // exactly one class of the project is named so and has the method. The field's name is the
+    // only evidence of what it holds, so two candidates (or none) resolve to nothing.
+    const methodCall = (from: string, use: CallUse): void => {
+      const candidates = (classes.get(use.receiver!.toLowerCase()) ?? []).filter((c) => c.methods.includes(use.exported));
+      if (candidates.length !== 1) return;
+      const { file, name } = candidates[0];
+      let list = registrations.get(file);
+      if (list === undefined) registrations.set(file, (list = []));
+      if (!list.some((r) => r.method?.className === name && r.method.name === use.exported && r.kind === use.kind && r.registeredIn === from)) {
+        list.push({
+          exported: use.exported, local: null, kind: use.kind, intervalMs: use.intervalMs, registeredIn: from, highRate: use.highRate,
+          method: { className: name, name: use.exported },
+        });
+      }
+    };
     for (const [from, { facts }] of this.modules) {
       for (const use of facts.handlerUses) {
         const target = resolve(from, use.specifier);
@@ -95,6 +121,10 @@ export class ProjectFacts {
         }
       }
       for (const use of this.calls.get(from)?.calls ?? []) {
+        if (use.receiver !== undefined) {
+          methodCall(from, use);
+          continue;
+        }
         const target = resolve(from, use.specifier);
         if (target === null || target === from) continue;
         const local = this.modules.get(target)?.facts.exports.get(use.exported) ?? null;
