@@ -32,6 +32,16 @@ export interface HandlerUse {
   intervalMs: number | null;
 }
 
+/**
+ * An export of another module called (not registered) by code that runs per request, per message
+ * or per tick of a timer here, as the module's hot context found after its walk: the callee runs
+ * in the caller's context.
+ */
+export interface CallUse extends HandlerUse {
+  /** The caller's source delivers at a high rate (ExecutionContext.highRate). */
+  highRate: boolean;
+}
+
 export interface ModuleFacts {
   /** Export name -> local name (null when the export is not a plain local name: `exports.f = () => {}`). */
   readonly exports: ReadonlyMap<string, string | null>;
