@@ -83,6 +83,17 @@ export class ProjectFacts {
       }
       return target;
     };
+    /**
+     * One registration of a file's export (or class method) per kind and registering module: the
+     * first one noted stays. An export and a class method of the same name are different targets.
+     */
+    const add = (file: string, registration: ProjectRegistration): void => {
+      let list = registrations.get(file);
+      if (list === undefined) registrations.set(file, (list = []));
+      const same = (r: ProjectRegistration): boolean => r.exported === registration.exported && r.kind === registration.kind
+        && r.registeredIn === registration.registeredIn && r.method?.className === registration.method?.className;
+      if (!list.some(same)) list.push(registration);
+    };
     // Classes by their name in lower case, for calls on injected dependencies.
     const classes = new Map<string, { file: string; name: string; methods: readonly string[] }[]>();
     for (const [file, { facts }] of this.modules) {
@@ -100,25 +111,17 @@ export class ProjectFacts {
       const candidates = (classes.get(use.receiver!.toLowerCase()) ?? []).filter((c) => c.methods.includes(use.exported));
       if (candidates.length !== 1) return;
       const { file, name } = candidates[0];
-      let list = registrations.get(file);
-      if (list === undefined) registrations.set(file, (list = []));
-      if (!list.some((r) => r.method?.className === name && r.method.name === use.exported && r.kind === use.kind && r.registeredIn === from)) {
-        list.push({
-          exported: use.exported, local: null, kind: use.kind, intervalMs: use.intervalMs, registeredIn: from, highRate: use.highRate,
-          method: { className: name, name: use.exported },
-        });
-      }
+      add(file, {
+        exported: use.exported, local: null, kind: use.kind, intervalMs: use.intervalMs, registeredIn: from, highRate: use.highRate,
+        method: { className: name, name: use.exported },
+      });
     };
     for (const [from, { facts }] of this.modules) {
       for (const use of facts.handlerUses) {
         const target = resolve(from, use.specifier);
         if (target === null || target === from) continue;
         const local = this.modules.get(target)?.facts.exports.get(use.exported) ?? null;
-        let list = registrations.get(target);
-        if (list === undefined) registrations.set(target, (list = []));
-        if (!list.some((r) => r.exported === use.exported && r.kind === use.kind && r.registeredIn === from)) {
-          list.push({ exported: use.exported, local, kind: use.kind, intervalMs: use.intervalMs, registeredIn: from });
-        }
+        add(target, { exported: use.exported, local, kind: use.kind, intervalMs: use.intervalMs, registeredIn: from });
       }
       for (const use of this.calls.get(from)?.calls ?? []) {
         if (use.receiver !== undefined) {
@@ -128,11 +131,7 @@ export class ProjectFacts {
         const target = resolve(from, use.specifier);
         if (target === null || target === from) continue;
         const local = this.modules.get(target)?.facts.exports.get(use.exported) ?? null;
-        let list = registrations.get(target);
-        if (list === undefined) registrations.set(target, (list = []));
-        if (!list.some((r) => r.exported === use.exported && r.kind === use.kind && r.registeredIn === from)) {
-          list.push({ exported: use.exported, local, kind: use.kind, intervalMs: use.intervalMs, registeredIn: from, highRate: use.highRate });
-        }
+        add(target, { exported: use.exported, local, kind: use.kind, intervalMs: use.intervalMs, registeredIn: from, highRate: use.highRate });
       }
       for (const entry of facts.workerEntries) {
         const target = resolve(from, entry);
