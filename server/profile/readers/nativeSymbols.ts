@@ -15,7 +15,8 @@
 // never through PATH (an empty PATH entry means the current folder, and Windows looks in the
 // child's folder first), and run in `/`, not in a folder the log names. Anything else leaves the
 // frames named by their library, with a warning.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
 import { closeSync, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, parse } from 'node:path';
 import { openRegularFile, readHead } from '../../shared/guardedRead';
@@ -156,14 +157,7 @@ export async function nameNativeCode(
   const failure = await new Promise<string | null>((resolve) => {
     // nm by its absolute path; fixed options, `--`, then the one operand; no shell; a PATH of
     // system folders only and the C locale; the root folder as the working folder.
-    const nm = spawn(nmPath, ['-C', '-n', '-S', '--defined-only', '--', library], {
-      stdio: ['ignore', 'pipe', 'ignore'],
-      env: { PATH: toolFolders.join(delimiter), LC_ALL: 'C' },
-      cwd: parse(process.cwd()).root,
-      timeout: NM_TIMEOUT_MS,
-      killSignal: 'SIGKILL',
-      windowsHide: true,
-    });
+    const nm = spawnSystemTool(nmPath, ['-C', '-n', '-S', '--defined-only', '--', library], 'ignore', toolFolders);
     let rest = '';
     let output = 0;
     let stopped: string | null = null;
@@ -207,6 +201,23 @@ export async function nameNativeCode(
 }
 
 /**
+ * A system tool (nm, c++filt) by its absolute path with fixed arguments: no shell, a PATH of the
+ * system folders only and the C locale, the root folder as the working folder, a time limit.
+ */
+function spawnSystemTool(path: string, args: readonly string[], stdin: 'pipe', toolFolders: readonly string[]): ChildProcessByStdio<Writable, Readable, null>;
+function spawnSystemTool(path: string, args: readonly string[], stdin: 'ignore', toolFolders: readonly string[]): ChildProcessByStdio<null, Readable, null>;
+function spawnSystemTool(path: string, args: readonly string[], stdin: 'ignore' | 'pipe', toolFolders: readonly string[]): ChildProcess {
+  return spawn(path, args, {
+    stdio: [stdin, 'pipe', 'ignore'],
+    env: { PATH: toolFolders.join(delimiter), LC_ALL: 'C' },
+    cwd: parse(process.cwd()).root,
+    timeout: NM_TIMEOUT_MS,
+    killSignal: 'SIGKILL',
+    windowsHide: true,
+  });
+}
+
+/**
  * Demangled names of C++ symbols (`_Z...`), by one c++filt run with the names on its stdin, one a
  * line (a name never becomes an argument); a map from each name to its demangled form, or why not.
  */
@@ -218,14 +229,7 @@ async function demangle(names: readonly string[], toolFolders: readonly string[]
   const tool = findSystemTool('c++filt', toolFolders);
   if (tool === null) return `c++filt is not installed (looked in ${toolFolders.join(', ')})`;
   return new Promise((resolve) => {
-    const filt = spawn(tool, [], {
-      stdio: ['pipe', 'pipe', 'ignore'],
-      env: { PATH: toolFolders.join(delimiter), LC_ALL: 'C' },
-      cwd: parse(process.cwd()).root,
-      timeout: NM_TIMEOUT_MS,
-      killSignal: 'SIGKILL',
-      windowsHide: true,
-    });
+    const filt = spawnSystemTool(tool, [], 'pipe', toolFolders);
     const chunks: Buffer[] = [];
     let output = 0;
     let stopped: string | null = null;
