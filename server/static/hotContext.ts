@@ -22,7 +22,7 @@ import {
   type ProjectRegistration,
   type SourcePosition,
 } from '../../rules/api';
-import type { CallUse } from './project/moduleFacts';
+import { classNameOf, type CallUse } from './project/moduleFacts';
 import {
   classBodyOfInstance, functionOfBinding, isFunctionNode, memberChain, nameOf, propertyName,
 } from './functionNames';
@@ -466,7 +466,8 @@ export function createHotContextCollector(
         ? path.parent
         : path.parentPath?.parent;
       if (owner) segment.methods.push([owner, name, info]);
-      const className = owner?.type === 'ClassBody' ? classNameOf(node.type === 'ClassMethod' || node.type === 'ClassPrivateMethod' ? path.parentPath?.parentPath : path.parentPath?.parentPath?.parentPath) : null;
+      const classPath = owner?.type === 'ClassBody' ? (node.type === 'ClassMethod' || node.type === 'ClassPrivateMethod' ? path.parentPath?.parentPath : path.parentPath?.parentPath?.parentPath) : null;
+      const className = classPath && (classPath.node.type === 'ClassDeclaration' || classPath.node.type === 'ClassExpression') ? classNameOf(classPath.node, classPath.parent) : null;
       if (className !== null && !(node.type === 'ClassMethod' && (node.static || node.kind !== 'method'))) segment.classMethods.push([className, name, info]);
     }
     if (parent === moduleInfo) {
@@ -778,15 +779,6 @@ export function createHotContextCollector(
   }
 
   return { visitor, startSegment, reuseSegment, finish, functions: () => infos, callsOut };
-}
-
-/** The name a module-level class is known by (`class A`, `const A = class`), or null. */
-function classNameOf(path: NodePath | null | undefined): string | null {
-  const node = path?.node;
-  if (node === undefined || path === null || path === undefined) return null;
-  if (path.parent.type === 'VariableDeclarator' && path.parent.id.type === 'Identifier') return path.parent.id.name;
-  if (node.type === 'ClassDeclaration' || node.type === 'ClassExpression') return node.id?.name ?? null;
-  return null;
 }
 
 /** The program around a path (its top-level statement's parent). */

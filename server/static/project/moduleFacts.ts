@@ -154,15 +154,28 @@ function classesOf(statement: t.Statement, out: [string, string[]][]): void {
   let declaration: t.Node = statement;
   if ((statement.type === 'ExportNamedDeclaration' || statement.type === 'ExportDefaultDeclaration') && statement.declaration) declaration = statement.declaration;
   if (declaration.type === 'ExpressionStatement') declaration = declaration.expression;
-  if (declaration.type === 'ClassDeclaration' && declaration.id) out.push([declaration.id.name, methodsOf(declaration.body)]);
+  const push = (node: t.Class, parent: t.Node | null): void => {
+    const name = classNameOf(node, parent);
+    if (name !== null) out.push([name, methodsOf(node.body)]);
+  };
+  if (declaration.type === 'ClassDeclaration') push(declaration, null);
   else if (declaration.type === 'VariableDeclaration') {
-    for (const d of declaration.declarations) {
-      if (d.id.type === 'Identifier' && d.init?.type === 'ClassExpression') out.push([d.id.name, methodsOf(d.init.body)]);
-    }
-  } else if (declaration.type === 'AssignmentExpression' && declaration.right.type === 'ClassExpression') {
-    const name = declaration.right.id?.name ?? exportTarget(declaration.left);
-    if (name !== null && name !== 'default') out.push([name, methodsOf(declaration.right.body)]);
-  }
+    for (const d of declaration.declarations) if (d.init?.type === 'ClassExpression') push(d.init, d);
+  } else if (declaration.type === 'AssignmentExpression' && declaration.right.type === 'ClassExpression') push(declaration.right, declaration);
+}
+
+/**
+ * The name a class is known by in its module, given the node around it: the variable it
+ * initialises (`const A = class B {}` is A), its own name, else the export slot it is assigned
+ * to (`exports.A = class {}`); null for `module.exports = class {}` and other anonymous classes.
+ * The hot context names the classes whose methods it records the same way.
+ */
+export function classNameOf(node: t.Class, parent: t.Node | null): string | null {
+  if (parent?.type === 'VariableDeclarator') return parent.id.type === 'Identifier' ? parent.id.name : null;
+  if (node.id) return node.id.name;
+  if (parent?.type !== 'AssignmentExpression') return null;
+  const slot = exportTarget(parent.left);
+  return slot === 'default' ? null : slot;
 }
 
 function methodsOf(body: t.ClassBody): string[] {

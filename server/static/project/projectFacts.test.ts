@@ -159,8 +159,13 @@ fork(process.argv[1]);`);
         'services/audit-service.js': "const fs = require('fs');\nclass AuditService {\n  record(line) { fs.appendFileSync('/var/log/audit', line); }\n}\nclass OtherAudit {\n  record(line) { fs.appendFileSync('/var/log/other', line); }\n}\nmodule.exports = { AuditService, OtherAudit };\n",
         'controller.js': "class Controller {\n  constructor(app) { this.app = app; }\n  route({ method, path, handler }) { this.app[method](path, handler.bind(this)); }\n}\nclass UserController extends Controller {\n  constructor(app, { userService, auditService, cache }) {\n    super(app);\n    this.userService = userService;\n    this._auditService = auditService;\n    this.cache = cache;\n    this.route({ method: 'post', path: '/password', handler: this.changeMyPassword });\n  }\n  async changeMyPassword(req, res) {\n    await this.userService.changePassword(req.user.id, req.body.password);\n    this._auditService.record(req.user.id);\n    this.cache.seed(req.user.id);\n    res.end();\n  }\n}\nmodule.exports = UserController;\n",
       });
-      const files = ['services/user-service.js', 'services/audit-service.js', 'controller.js'];
+      fs.writeFileSync(path.join(dir, 'services/mail-service.js'), "const { execSync } = require('child_process');\nexports.MailService = class {\n  send(to) { execSync('sendmail ' + to); }\n};\n");
+      fs.writeFileSync(path.join(dir, 'mail-controller.js'), "class MailController {\n  constructor(router, { mailService }) {\n    this.mailService = mailService;\n    router.post('/invite', (req, res) => { this.mailService.send(req.body.to); res.end(); });\n  }\n}\nmodule.exports = MailController;\n");
+      const files = ['services/user-service.js', 'services/audit-service.js', 'controller.js', 'services/mail-service.js', 'mail-controller.js'];
       const outcomes = analyzeFileList(files.map((f) => path.join(dir, f)), dir, {});
+      // An anonymous class assigned to an export slot is known by the slot's name (MailService).
+      assert.deepEqual(outcomes[3].findings.filter(({ finding }) => finding.severity !== 'hint')
+        .map(({ finding }) => `${finding.ruleId}:${finding.range.loc.start.line}`), ['blocking-sync-call:3', 'spawn-without-env:3']);
       const shown = outcomes.slice(0, 2).map((outcome) => outcome.findings.filter(({ finding }) => finding.severity !== 'hint')
         .map(({ finding }) => `${finding.ruleId}:${finding.range.loc.start.line}`));
       // changePassword runs per request (both sync calls); seed is never called through a field named
