@@ -190,7 +190,7 @@ export async function runProfile(argv: string[]): Promise<number> {
   }
   // --routes: CPU time per route of the --root folder's source.
   if (args.flags.has('routes')) {
-    const routes = routeReportFor(analyzed, options.root);
+    const routes = routeReportFor(analyzed, options.root, resolve(file));
     process.stdout.write(options.format === 'json' ? JSON.stringify(routesJson(routes, options.top), null, 2) + '\n' : routesText(basename(file), routes, options.top, options.root));
     return 0;
   }

@@ -459,6 +459,23 @@ export interface RouteCost {
   shared?: true;
   /** From a Hotframe recording: requests the server received on this route. */
   requests?: number;
+  /** ms / requests, when requests > 0 (server/profile/routes/requestCounts.ts). */
+  msPerRequest?: number;
+}
+
+/** The requests of a Hotframe recording, matched to the routes (server/profile/routes/requestCounts.ts). */
+export interface RequestTally {
+  /** Requests the process's servers received while recorded, and those kept one by one (the rest are not matched). */
+  received: number;
+  kept: number;
+  /** Kept requests no endpoint route (method and path) matched: a 404, or a route the source analysis did not see. */
+  unmatched: number;
+  /** Kept requests that several endpoint routes matched: counted for each. */
+  several: number;
+  /** Routes whose path pattern could not be read (a dynamic path, a regular expression): their requests are not counted. */
+  unreadRoutes: number;
+  /** Kept requests not checked because matching them would exceed the work bound. */
+  unchecked: number;
 }
 
 export interface RouteReport {
@@ -468,6 +485,8 @@ export interface RouteReport {
   noRoute: { ms: number; percent: number };
   /** Handlers named by a registration that lead to no function of the project. */
   unresolvedHandlers: number;
+  /** With a Hotframe recording's notes beside the profile: its requests, per route in `routes`. */
+  requests?: RequestTally;
 }
 
 /** The route report, and each handler's lines (a finding inside one serves that route). */
