@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readGuardedText } from './guardedRead';
 import { RECORD_DIR_PREFIX, RECORDER_FILE, removeRecordingDir } from './recordingFiles';
-import { SERVING_PRELOAD, SERVING_SUFFIX } from './servingRecorder';
+import { SERVING_PRELOAD, SERVING_SUFFIX, SERVING_SWITCH } from './servingRecorder';
 
 export interface ProfileKind {
   /** Shown to people: "CPU profile". */
@@ -143,8 +143,6 @@ export interface RecordOptions {
    * refuses --trace-gc in NODE_OPTIONS). With 'pipe', they reach `onOutput` as 'stdout'.
    */
   traceGc?: boolean;
-  /** Note requests and event-loop gaps beside CPU profiles (servingRecorder.ts); default on, off only to measure its cost. */
-  servingNotes?: boolean;
 }
 
 export interface RecordedProfile {
@@ -208,7 +206,7 @@ const DIR_VARIABLE = 'HOTFRAME_PROFILE_DIR';
  * 'exit' handlers, so the profile would be lost: the preload exits normally on those signals, but
  * only when the program itself has no handler (a service's own shutdown stays its own).
  */
-function preloadSource(kind: ProfileKind, traceGc: boolean, serving: boolean): string {
+function preloadSource(kind: ProfileKind, traceGc: boolean): string {
   return `'use strict';
 (() => {
   const dir = process.env.${DIR_VARIABLE};
@@ -219,10 +217,10 @@ function preloadSource(kind: ProfileKind, traceGc: boolean, serving: boolean): s
   const write = (() => {
 ${kind.preload}
   })();
-  ${serving ? `${SERVING_PRELOAD}
+  ${kind.servingNotes ? `${SERVING_PRELOAD}
   let writeServing = null;
   try {
-    writeServing = startServingMonitor();
+    if (process.env.${SERVING_SWITCH} !== 'off') writeServing = startServingMonitor();
   } catch {}` : ''}
   const pad = (n) => String(n).padStart(2, '0');
   const now = new Date();
@@ -231,7 +229,7 @@ ${kind.preload}
   process.once('exit', () => {
     try {
       const startUs = write(file);
-      ${serving ? `try {
+      ${kind.servingNotes ? `try {
         if (writeServing !== null && typeof startUs === 'number') writeServing(file + ${JSON.stringify(SERVING_SUFFIX)}, startUs);
       } catch {}` : ''}
       // The CPU time this process used, to rank the profiles: samples cannot tell a process
@@ -294,7 +292,7 @@ export function startRecording(options: RecordOptions): Recording {
   const ownGroup = options.stdio === 'pipe';
   let child: ChildProcess;
   try {
-    writeFileSync(preload, preloadSource(kind, options.traceGc === true, kind.servingNotes && options.servingNotes !== false));
+    writeFileSync(preload, preloadSource(kind, options.traceGc === true));
     child = spawn(options.command[0], options.command.slice(1), {
       cwd: options.cwd,
       env: { ...process.env, ...options.env, NODE_OPTIONS: nodeOptions, [DIR_VARIABLE]: dir },

@@ -18,6 +18,8 @@
 // Times are microseconds of process.hrtime, the clock V8 stamps a .cpuprofile's samples with, and
 // the profile's own startTime is written with them, so the reader places both on one axis.
 
+/** The environment variable that, set to `off`, leaves the notes out (to measure what they cost, or to do without). */
+export const SERVING_SWITCH = 'HOTFRAME_SERVING_NOTES';
 /** The sidecar's name: the profile's path with this appended. */
 export const SERVING_SUFFIX = '.serving.json';
 /** The `format` member that says what the file is. */
