@@ -66,6 +66,9 @@ describe('event-loop monitor of a Hotframe recording, joined with the stalls fro
       },
     });
     const port = await Promise.race([listening, recording.done.then(() => Promise.reject(new Error(`the server exited before listening: ${output}`)))]);
+    // Start-up first: on a loaded machine its last samples can run late, and a stall injected
+    // into them would read as start-up.
+    await pause(1000);
     let driving = true;
     let pings = 0;
     const background = (async () => {
