@@ -126,6 +126,29 @@ describe('overview tree (client/presentation/overview.ts)', () => {
     assert.ok(!overviewChildren(overview({ routes: { ...routes, routes: [] } })).some((n) => n.kind === 'section' && n.id === 'routes'));
   });
 
+  it("with a Hotframe recording's request counts: requests and CPU per request on each route, unmatched requests on (no route)", () => {
+    const routes: OverviewResult['routes'] = {
+      cpuMs: 1000,
+      routes: [
+        { route: 'GET /v1/tasks', kind: 'request', ms: 289, percent: 28.9, registeredAt: [{ file: '/app/routes/tasks.js', line: 116 }], requests: 40, msPerRequest: 289 / 40 },
+        { route: 'GET /healthz', kind: 'request', ms: 0, percent: 0, registeredAt: [{ file: '/app/server.js', line: 35 }], requests: 3, msPerRequest: 0 },
+        { route: 'GET /never', kind: 'request', ms: 0, percent: 0, registeredAt: [{ file: '/app/server.js', line: 36 }], requests: 0 },
+      ],
+      noRoute: { ms: 700, percent: 70 },
+      unresolvedHandlers: 0,
+      requests: { received: 45, kept: 45, unmatched: 2, several: 0, unreadRoutes: 0, unchecked: 0 },
+    };
+    const o = overview({ routes });
+    const section = overviewChildren(o).find((n) => n.kind === 'section' && n.id === 'routes')!;
+    const rows = overviewChildren(o, section).map((n) => overviewRow(n, o));
+    assert.deepEqual(rows.map((r) => [r.label, r.description]), [
+      ['GET /v1/tasks', '289 ms · 28.9% CPU · 40 requests · 7.22 ms/request'],
+      ['GET /healthz', '0.00 ms · 0.00% CPU · 3 requests · 0.00 ms/request'],
+      ['(no route)', '700 ms · 70.0% CPU · 2 unmatched requests'],
+    ]);
+    assert.match(rows[0]!.tooltip!, /\n40 requests · 7\.22 ms\/request \(ms\/request = the route's CPU time/);
+  });
+
   it('shows nothing before an overview arrives', () => {
     assert.deepEqual(overviewRow({ kind: 'message', label: 'x' }, null), { label: 'x', collapsible: 'none' });
   });

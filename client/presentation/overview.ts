@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import type { OverviewResult } from '../../server/protocol/wire';
 import type { AttributedLibraryCost, CallSite, FunctionCost, Insight, RouteCost } from '../../server/protocol/wire';
-import { formatCost, formatCostIn, formatCostShort, formatCostShortIn, formatMs, formatPercent, formatWeight, percentOf } from '../../server/shared/format';
+import { formatCost, formatCostIn, formatCostShort, formatCostShortIn, formatMs, formatPercent, formatPerRequest, formatWeight, PER_REQUEST_OF, percentOf } from '../../server/shared/format';
 
 /** Items per section: a review starts with the top of the list; the flame graph has the rest. */
 export const MAX_ITEMS = 15;
@@ -19,7 +19,7 @@ export type OverviewNode =
   | { kind: 'library'; value: AttributedLibraryCost }
   | { kind: 'insight'; value: Insight }
   | { kind: 'route'; value: RouteCost }
-  | { kind: 'noRoute'; ms: number; percent: number }
+  | { kind: 'noRoute'; ms: number; percent: number; unmatched?: number }
   | { kind: 'unresolved'; file: string }
   | { kind: 'message'; label: string }
   | { kind: 'more'; count: number };
@@ -113,9 +113,9 @@ function sectionChildren(id: SectionId, o: OverviewResult): OverviewNode[] {
     case 'routes': {
       const routes = o.routes;
       if (routes === undefined) return [];
-      // The routes that ran, then the share of no route: a registered route with no sample says nothing here.
-      const ran: OverviewNode[] = routes.routes.filter((r) => r.ms > 0).map((value) => ({ kind: 'route', value }));
-      return [...capped(ran), { kind: 'noRoute', ms: routes.noRoute.ms, percent: routes.noRoute.percent }];
+      // The routes that ran or received requests, then the share of no route: a registered route with neither says nothing here.
+      const ran: OverviewNode[] = routes.routes.filter((r) => r.ms > 0 || (r.requests ?? 0) > 0).map((value) => ({ kind: 'route', value }));
+      return [...capped(ran), { kind: 'noRoute', ms: routes.noRoute.ms, percent: routes.noRoute.percent, ...(routes.requests !== undefined ? { unmatched: routes.requests.unmatched } : {}) }];
     }
     case 'unresolved': {
       // The summary lists the costliest files; the rest are counted.
@@ -180,10 +180,12 @@ export function overviewRow(node: OverviewNode, o: OverviewResult | null): Overv
       const at = r.registeredAt[0];
       const where = r.registeredAt.map((w) => location(w.file, w.line)).join('\n');
       const shared = r.shared === true ? '\nOne handler serves these routes: their samples cannot be told apart.' : '';
+      // A Hotframe recording counted its requests: "40 requests · 7.20 ms/request".
+      const served = r.requests !== undefined ? formatPerRequest(r.ms, r.requests) : null;
       return {
         label: r.route,
-        description: formatCostShort(r.ms, r.percent),
-        tooltip: `${formatCost(r.ms, r.percent)} with this route's handler or middleware on the stack\nregistered at ${where}${shared}`,
+        description: formatCostShort(r.ms, r.percent) + (served !== null ? ` · ${served}` : ''),
+        tooltip: `${formatCost(r.ms, r.percent)} with this route's handler or middleware on the stack${served !== null ? `\n${served} (ms/request = ${PER_REQUEST_OF})` : ''}\nregistered at ${where}${shared}`,
         collapsible: 'none',
         icon: r.kind === 'message' ? 'mail' : 'globe',
         target: at !== undefined ? openTarget(at.file, at.line) : undefined,
@@ -192,8 +194,8 @@ export function overviewRow(node: OverviewNode, o: OverviewResult | null): Overv
     case 'noRoute':
       return {
         label: '(no route)',
-        description: formatCostShort(node.ms, node.percent),
-        tooltip: `${formatCost(node.ms, node.percent)} with no route's handler or middleware on the stack (timers, start-up, framework code before a handler, GC)`,
+        description: formatCostShort(node.ms, node.percent) + (node.unmatched !== undefined ? ` · ${node.unmatched.toLocaleString('en-US')} unmatched requests` : ''),
+        tooltip: `${formatCost(node.ms, node.percent)} with no route's handler or middleware on the stack (timers, start-up, framework code before a handler, GC)${node.unmatched !== undefined ? `\n${node.unmatched.toLocaleString('en-US')} request(s) matched no route's method and path (a 404, or a route the source analysis did not find)` : ''}`,
         collapsible: 'none',
         icon: 'circle-slash',
       };

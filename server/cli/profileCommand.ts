@@ -16,7 +16,7 @@ import { mergedPartsJson, mergedPartsText } from './mergedText';
 import { profileText } from './profileText';
 import { sandwichJson, sandwichText } from './sandwichText';
 import { gcTraceJson, gcTraceOf, gcTraceText } from './gcTraceText';
-import { stallsJson, stallsText, stallThreshold } from './stallsOutput';
+import { stallsJson, stallsText, stallThreshold, withLoopNotes } from './stallsOutput';
 import { DEFAULT_STALL_MS } from '../profile/analysis/stalls';
 import { nodeRoutesFor, routeReportFor, routesJson, routesText } from './routesOutput';
 
@@ -184,13 +184,13 @@ export async function runProfile(argv: string[]): Promise<number> {
   if ((analyzed.profile.threads?.length ?? 0) > 1) process.stderr.write(`hotframe: ${report.warnings.find((w) => w.startsWith('the trace holds')) ?? ''}\n`);
   if (stalls) {
     // Each stall names the route its code served, from the --root folder's registrations.
-    const found = analyzed.stalls(stallThreshold(flagValue(args, 'stall-ms'), DEFAULT_STALL_MS), nodeRoutesFor(analyzed, options.root));
+    const found = withLoopNotes(analyzed.stalls(stallThreshold(flagValue(args, 'stall-ms'), DEFAULT_STALL_MS), nodeRoutesFor(analyzed, options.root)), resolve(file));
     process.stdout.write(options.format === 'json' ? JSON.stringify(stallsJson(found), null, 2) + '\n' : stallsText(basename(file), found, options.top, options.root));
     return 0;
   }
   // --routes: CPU time per route of the --root folder's source.
   if (args.flags.has('routes')) {
-    const routes = routeReportFor(analyzed, options.root);
+    const routes = routeReportFor(analyzed, options.root, resolve(file));
     process.stdout.write(options.format === 'json' ? JSON.stringify(routesJson(routes, options.top), null, 2) + '\n' : routesText(basename(file), routes, options.top, options.root));
     return 0;
   }

@@ -5,12 +5,26 @@
 import { isAbsolute, relative } from 'node:path';
 
 import { projectRouteMap } from '../static/project/routeMap';
-import { formatMs, formatPercent, SHARE_OF, SHARE_OF_SHORT } from '../shared/format';
-import { NO_ROUTE, nodeRoutes, routeInputsOf, routeReportOf, type AnalyzedForRoutes, type RouteReport } from '../profile/routes/routeCost';
+import { formatMs, formatPercent, formatPerRequest, PER_REQUEST_OF, SHARE_OF, SHARE_OF_SHORT } from '../shared/format';
+import { NO_ROUTE, nodeRoutes, routeInputsOf, routeReportOf, type AnalyzedForRoutes, type RouteCost, type RouteReport } from '../profile/routes/routeCost';
 import { printable } from './printable';
+import { patternsOf, withRequestCounts, type RequestTally } from '../profile/routes/requestCounts';
+import { readServingLog, servingLogPath } from '../profile/readers/readServingLog';
 
-export function routeReportFor(analyzed: AnalyzedForRoutes, root: string): RouteReport {
-  return routeReportOf(routeInputsOf(analyzed, projectRouteMap([root])));
+/**
+ * The route report of a profile; with `profileFile` recorded by Hotframe (its serving notes
+ * beside it), each route's requests too. Notes that cannot be used are said on stderr.
+ */
+export function routeReportFor(analyzed: AnalyzedForRoutes, root: string, profileFile?: string): RouteReport {
+  const map = projectRouteMap([root]);
+  const report = routeReportOf(routeInputsOf(analyzed, map));
+  const log = profileFile === undefined ? null : readServingLog(profileFile);
+  if (log === null) return report;
+  if ('error' in log) {
+    process.stderr.write(`hotframe: ${printable(servingLogPath(profileFile!))}: ${printable(log.error)}; requests are not counted\n`);
+    return report;
+  }
+  return withRequestCounts(report, patternsOf(map.routes), log.requests, log.requestsSeen);
 }
 
 /** The route each node of the profile served, from the routes under `root` (for --stalls). */
@@ -32,17 +46,39 @@ export function routesText(name: string, report: RouteReport, top: number, root:
   const routed = report.routes.filter((r) => r.ms > 0);
   out.push(`${printable(name)}: ${formatMs(report.cpuMs)} of CPU time; ${routed.length.toLocaleString('en-US')} of ${report.routes.length.toLocaleString('en-US')} route(s) and message handler(s) under this root ran (shares: ${SHARE_OF})`);
   if (report.routes.length === 0) out.push('No route or message handler registration was found in the source under --root.');
+  const tally = report.requests;
+  // With a Hotframe recording's notes: the requests each route received, and its CPU time per request.
+  const served = (r: RouteCost): string => (tally === undefined ? '' : r.requests === undefined ? (r.kind === 'request' ? 'requests not counted' : '') : formatPerRequest(r.ms, r.requests));
   const rows = [...report.routes.slice(0, top).map((r) => ({
     label: printable(r.route),
     cost: `${formatMs(r.ms)} · ${formatPercent(r.percent)} ${SHARE_OF_SHORT}`,
+    served: served(r),
     where: r.registeredAt.slice(0, 3).map((at) => printable(`${shown(at.file, root)}:${at.line}`)).join(', ') + (r.shared === true ? '  (one handler serves these routes)' : ''),
-  })), { label: NO_ROUTE, cost: `${formatMs(report.noRoute.ms)} · ${formatPercent(report.noRoute.percent)} ${SHARE_OF_SHORT}`, where: 'no route\'s handler on the stack' }];
+  })), {
+    label: NO_ROUTE,
+    cost: `${formatMs(report.noRoute.ms)} · ${formatPercent(report.noRoute.percent)} ${SHARE_OF_SHORT}`,
+    served: tally === undefined ? '' : `${tally.unmatched.toLocaleString('en-US')} unmatched request${tally.unmatched === 1 ? '' : 's'}`,
+    where: 'no route\'s handler on the stack',
+  }];
   const labelWidth = Math.min(60, Math.max(...rows.map((r) => r.label.length)));
   const costWidth = Math.max(...rows.map((r) => r.cost.length));
-  for (const row of rows) out.push(`  ${pad(row.label, labelWidth)}  ${pad(row.cost, costWidth)}  ${row.where}`);
+  const servedWidth = Math.max(...rows.map((r) => r.served.length));
+  for (const row of rows) out.push(`  ${pad(row.label, labelWidth)}  ${pad(row.cost, costWidth)}  ${servedWidth > 0 ? pad(row.served, servedWidth) + '  ' : ''}${row.where}`);
   if (report.routes.length > top) out.push(`  … ${(report.routes.length - top).toLocaleString('en-US')} more (--top)`);
   if (report.unresolvedHandlers > 0) out.push(`${report.unresolvedHandlers.toLocaleString('en-US')} handler(s) named in registrations are not functions of this project (a package's, or a dynamic expression): their time is charged to the route only through a project function of the route on the stack.`);
+  if (tally !== undefined) out.push(...requestNotes(tally));
   return out.join('\n') + '\n';
+}
+
+/** What the request counts are, and what they leave out. */
+function requestNotes(tally: RequestTally): string[] {
+  const n = (count: number): string => count.toLocaleString('en-US');
+  const out = [`Requests: ${n(tally.received)} received by the recorded process's HTTP servers; ms/request = ${PER_REQUEST_OF}. Unmatched: no endpoint route's method and path matched (a 404, or a route the source analysis did not find).`];
+  if (tally.kept < tally.received) out.push(`Only the first ${n(tally.kept)} requests were noted one by one: the other ${n(tally.received - tally.kept)} are in no route's count.`);
+  if (tally.several > 0) out.push(`${n(tally.several)} request(s) matched several routes and are counted for each.`);
+  if (tally.unreadRoutes > 0) out.push(`${n(tally.unreadRoutes)} route(s) have a path pattern that cannot be read (a regular expression, a path built at run time): their requests are not counted.`);
+  if (tally.unchecked > 0) out.push(`${n(tally.unchecked)} request(s) were not matched: too many distinct paths to match against the routes.`);
+  return out;
 }
 
 const round = (ms: number): number => Math.round(ms * 1000) / 1000;
@@ -51,9 +87,10 @@ export function routesJson(report: RouteReport, top: number): Record<string, unk
   return {
     cpuMs: round(report.cpuMs),
     shareOf: SHARE_OF,
-    routes: report.routes.slice(0, top).map((r) => ({ ...r, ms: round(r.ms), percent: round(r.percent) })),
+    routes: report.routes.slice(0, top).map((r) => ({ ...r, ms: round(r.ms), percent: round(r.percent), ...(r.msPerRequest !== undefined ? { msPerRequest: round(r.msPerRequest) } : {}) })),
     routeCount: report.routes.length,
     noRoute: { ms: round(report.noRoute.ms), percent: round(report.noRoute.percent) },
     unresolvedHandlers: report.unresolvedHandlers,
+    ...(report.requests !== undefined ? { requests: report.requests, perRequestOf: PER_REQUEST_OF } : {}),
   };
 }

@@ -44,10 +44,15 @@ export function serveProfileSession(port: MessagePort): MessageConnection {
   const session = new ProfileSession();
   /** The workspace folders of the last primary load: where the route registrations are read. */
   let roots: string[] = [];
+  /** The primary profile's path: a Hotframe recording's serving notes are beside it. */
+  let primaryPath: string | undefined;
   const connection = createMessageConnection(new PortMessageReader(port), new PortMessageWriter(port));
   connection.onRequest(WorkerRequests.load, (params, token) =>
     answer(async () => {
-      if (params.role === 'primary') roots = params.roots ?? [];
+      if (params.role === 'primary') {
+        roots = params.roots ?? [];
+        primaryPath = params.path;
+      }
       const loaded = await session.load(
         params.path,
         params.role,
@@ -58,7 +63,7 @@ export function serveProfileSession(port: MessagePort): MessageConnection {
       );
       // The primary's routes go with its cost table: the editor notes registration lines and findings' hovers.
       if (params.role === 'primary' && loaded.costTable !== null) {
-        const routes = routesOfWorkspace(session.primaryAnalysis(), roots);
+        const routes = routesOfWorkspace(session.primaryAnalysis(), roots, primaryPath);
         if (routes !== null) return { ...loaded, costTable: { ...loaded.costTable, routes } };
       }
       return loaded;
@@ -73,7 +78,7 @@ export function serveProfileSession(port: MessagePort): MessageConnection {
   connection.onRequest(WorkerRequests.flame, ({ mode, onlyMyCode, minFraction }) => answer(() => session.flame({ mode, onlyMyCode, minFraction })));
   connection.onRequest(WorkerRequests.overview, () =>
     answer((): OverviewResult => {
-      const routes = routesOfWorkspace(session.primaryAnalysis(), roots);
+      const routes = routesOfWorkspace(session.primaryAnalysis(), roots, primaryPath);
       return { ...session.overview(), ...(routes !== null ? { routes: routes.report } : {}) };
     }),
   );

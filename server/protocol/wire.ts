@@ -383,6 +383,29 @@ export interface Stall {
   mostly?: StallSite & { ms: number };
   /** The route whose code held at least half of the stall's time. */
   route?: string;
+  /** With a Hotframe recording: the event-loop monitor's gap over this stall (server/profile/analysis/loopMonitor.ts). */
+  loop?: LoopGapSeen;
+}
+
+/** Two ticks of the recording's event-loop timer further apart than usual: nothing ran on the loop between. */
+export interface LoopGapSeen {
+  /** The last tick before and the first after (ms since the profile's start). */
+  fromMs: number;
+  toMs: number;
+  /** How late the timer ran: toMs - fromMs - its period (what an event-loop delay monitor reports). */
+  delayMs: number;
+}
+
+/** What the event-loop monitor of a Hotframe recording saw, joined to the stalls from samples. */
+export interface LoopMonitorSummary {
+  /** The timer's period, and the gaps it noted (over its period by more than a margin). */
+  tickMs: number;
+  gapsSeen: number;
+  /** Stalls (while serving) that a gap overlaps, and those none does. */
+  confirmed: number;
+  unconfirmed: number;
+  /** Gaps with a delay over the threshold that no stall of the samples overlaps: the loop was held with no JavaScript sampled (GC, native work, the process not scheduled). */
+  monitorOnly: LoopGapSeen[];
 }
 
 /** The stalls named by one line. */
@@ -406,6 +429,8 @@ export interface StallReport {
   stalls: Stall[];
   /** Lines that stalls (start-up excluded) are named by, most total time first. */
   lines: StallLine[];
+  /** With a Hotframe recording's serving notes beside the profile: what its event-loop monitor saw. */
+  monitor?: LoopMonitorSummary;
 }
 
 // ---- Profile Running Process… (issue 28) ---------------------------------------------------
@@ -459,6 +484,23 @@ export interface RouteCost {
   shared?: true;
   /** From a Hotframe recording: requests the server received on this route. */
   requests?: number;
+  /** ms / requests, when requests > 0 (server/profile/routes/requestCounts.ts). */
+  msPerRequest?: number;
+}
+
+/** The requests of a Hotframe recording, matched to the routes (server/profile/routes/requestCounts.ts). */
+export interface RequestTally {
+  /** Requests the process's servers received while recorded, and those kept one by one (the rest are not matched). */
+  received: number;
+  kept: number;
+  /** Kept requests no endpoint route (method and path) matched: a 404, or a route the source analysis did not see. */
+  unmatched: number;
+  /** Kept requests that several endpoint routes matched: counted for each. */
+  several: number;
+  /** Routes whose path pattern could not be read (a dynamic path, a regular expression): their requests are not counted. */
+  unreadRoutes: number;
+  /** Kept requests not checked because matching them would exceed the work bound. */
+  unchecked: number;
 }
 
 export interface RouteReport {
@@ -468,6 +510,8 @@ export interface RouteReport {
   noRoute: { ms: number; percent: number };
   /** Handlers named by a registration that lead to no function of the project. */
   unresolvedHandlers: number;
+  /** With a Hotframe recording's notes beside the profile: its requests, per route in `routes`. */
+  requests?: RequestTally;
 }
 
 /** The route report, and each handler's lines (a finding inside one serves that route). */

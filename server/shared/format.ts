@@ -86,6 +86,15 @@ export function formatCostShort(ms: number, percent: number | null): string {
   return percent === null ? `${formatMs(ms)} · idle` : `${formatMs(ms)} · ${formatPercent(percent)} ${SHARE_OF_SHORT}`;
 }
 
+/** What a route's per-request figure divides, in full (tooltips, CLI headers, JSON `perRequestOf`). */
+export const PER_REQUEST_OF = "the route's CPU time (profile samples) / the requests its server received while recorded";
+
+/** "40 requests · 7.20 ms/request": a route's requests and its CPU time per request. */
+export function formatPerRequest(ms: number, requests: number): string {
+  const count = `${requests.toLocaleString('en-US')} request${requests === 1 ? '' : 's'}`;
+  return requests > 0 ? `${count} · ${formatMs(ms / requests)}/request` : count;
+}
+
 /** A signed change: "+4.20 ms", "−1.30 s", "±0 ms". */
 export function formatDeltaMs(ms: number): string {
   if (ms === 0) return '±0 ms';

@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readGuardedText } from './guardedRead';
 import { RECORD_DIR_PREFIX, RECORDER_FILE, removeRecordingDir } from './recordingFiles';
+import { SERVING_PRELOAD, SERVING_SUFFIX, SERVING_SWITCH } from './servingRecorder';
 
 export interface ProfileKind {
   /** Shown to people: "CPU profile". */
@@ -26,9 +27,12 @@ export interface ProfileKind {
   /**
    * CommonJS run first in every Node process: starts recording with `session` (a connected
    * node:inspector Session) and returns a function that writes the profile to the path it is
-   * given (called synchronously at exit; the in-process inspector answers synchronously).
+   * given (called synchronously at exit; the in-process inspector answers synchronously). A CPU
+   * profile's function returns the profile's startTime (µs), which the serving notes are placed by.
    */
   preload: string;
+  /** Whether the process's requests and event-loop gaps are noted beside each profile (servingRecorder.ts). */
+  servingNotes: boolean;
   /** The extension of the files written, and what their names start with (as Node names them). */
   extension: string;
   filePrefix: string;
@@ -67,9 +71,16 @@ export const PROFILE_KINDS = {
     preload: `session.post('Profiler.enable');
 session.post('Profiler.setSamplingInterval', { interval: ${CPU_SAMPLING_INTERVAL_US} });
 session.post('Profiler.start');
-return (file) => session.post('Profiler.stop', (error, result) => {
-  if (!error) require('node:fs').writeFileSync(file, JSON.stringify(result.profile));
-});`,
+return (file) => {
+  let startUs = null;
+  session.post('Profiler.stop', (error, result) => {
+    if (error) return;
+    require('node:fs').writeFileSync(file, JSON.stringify(result.profile));
+    startUs = result.profile.startTime;
+  });
+  return startUs;
+};`,
+    servingNotes: true,
     extension: '.cpuprofile',
     filePrefix: 'CPU',
     weight: busySamples,
@@ -85,6 +96,7 @@ session.post('HeapProfiler.startSampling', options);
 return (file) => session.post('HeapProfiler.stopSampling', (error, result) => {
   if (!error) require('node:fs').writeFileSync(file, JSON.stringify({ ...result.profile, $hotframe: options }));
 });`,
+    servingNotes: false,
     extension: '.heapprofile',
     filePrefix: 'Heap',
     weight: allocatedBytes,
@@ -205,13 +217,21 @@ function preloadSource(kind: ProfileKind, traceGc: boolean): string {
   const write = (() => {
 ${kind.preload}
   })();
+  ${kind.servingNotes ? `${SERVING_PRELOAD}
+  let writeServing = null;
+  try {
+    if (process.env.${SERVING_SWITCH} !== 'off') writeServing = startServingMonitor();
+  } catch {}` : ''}
   const pad = (n) => String(n).padStart(2, '0');
   const now = new Date();
   const stamp = now.getFullYear() + pad(now.getMonth() + 1) + pad(now.getDate()) + '.' + pad(now.getHours()) + pad(now.getMinutes()) + pad(now.getSeconds());
   const file = require('node:path').join(dir, ${JSON.stringify(kind.filePrefix)} + '.' + stamp + '.' + process.pid + '.' + require('node:worker_threads').threadId + '.001${kind.extension}');
   process.once('exit', () => {
     try {
-      write(file);
+      const startUs = write(file);
+      ${kind.servingNotes ? `try {
+        if (writeServing !== null && typeof startUs === 'number') writeServing(file + ${JSON.stringify(SERVING_SUFFIX)}, startUs);
+      } catch {}` : ''}
       // The CPU time this process used, to rank the profiles: samples cannot tell a process
       // blocked in spawnSync or a syscall from one computing.
       const { user, system } = process.cpuUsage();

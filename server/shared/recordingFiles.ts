@@ -10,6 +10,7 @@
 // a folder named as `mkdtemp` names ours. A user's file of the same name elsewhere is not ours.
 import { constants, copyFileSync, existsSync, mkdirSync, realpathSync, rmSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { SERVING_SUFFIX } from './servingRecorder';
 
 /** What the temporary folder's name starts with (`mkdtemp` adds six letters or digits). */
 export const RECORD_DIR_PREFIX = 'hotframe-record-';
@@ -127,6 +128,8 @@ export function saveRecording(paths: readonly string[], outDir: string, argv: re
       const target = join(outDir, recordingFileName(argv, startedAt, basename(path), sequence));
       try {
         copyFileSync(path, target, constants.COPYFILE_EXCL);
+        // The notes of what the process served go with its profile, under its new name.
+        if (existsSync(path + SERVING_SUFFIX)) copyFileSync(path + SERVING_SUFFIX, target + SERVING_SUFFIX);
         return target;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || sequence >= 999) throw error;

@@ -68,7 +68,10 @@ describe('hotframe record', () => {
     assert.equal(code, 0, stderr);
     assert.match(stderr, /exited with code 130; 1 CPU profile in p:/);
     assert.match(stdout, /tick \(user\)/);
-    assert.equal(readdirSync(join(dir, 'p')).length, 1);
+    // The profile, and the notes of what its process served beside it (issue 25).
+    const saved = readdirSync(join(dir, 'p')).sort();
+    assert.equal(saved.length, 2, saved.join(', '));
+    assert.equal(saved[1], `${saved[0]}.serving.json`);
   });
 
   it('says in one line when no Node process wrote a profile, and when the command is missing', async () => {
@@ -95,9 +98,10 @@ describe('hotframe record', () => {
     const leftovers = (): string[] => readdirSync(tmp).filter((name) => name.startsWith('hotframe-record-'));
     const ok = spawnSync(process.execPath, [cli, 'record', '--out', 'p', '--format', 'json', '--', process.execPath, 'work.js'], { cwd: dir, encoding: 'utf8', env });
     assert.equal(ok.status, 0, ok.stderr);
+    // Each profile with the notes of what its process served (issue 25) under the same name.
     const written = readdirSync(join(dir, 'p')).sort();
-    assert.equal(written.length, 2, written.join(', '));
-    for (const name of written) assert.match(name, /^node-work\.js\.\d{8}\.\d{6}\.\d+\.0\.001\.cpuprofile$/);
+    assert.equal(written.length, 4, written.join(', '));
+    for (const name of written) assert.match(name, /^node-work\.js\.\d{8}\.\d{6}\.\d+\.0\.001\.cpuprofile(\.serving\.json)?$/);
     assert.deepEqual(leftovers(), [], 'after a recording');
     // The report shows none of the recorder's own frames.
     const report = JSON.parse(ok.stdout) as ProfileReport;
@@ -106,7 +110,7 @@ describe('hotframe record', () => {
     // Recorded again in the same second: the second run's files are beside the first's, not over them.
     const again = spawnSync(process.execPath, [cli, 'record', '--out', 'p', '--', process.execPath, 'work.js'], { cwd: dir, encoding: 'utf8', env });
     assert.equal(again.status, 0, again.stderr);
-    assert.equal(readdirSync(join(dir, 'p')).length, 4);
+    assert.equal(readdirSync(join(dir, 'p')).filter((name) => name.endsWith('.cpuprofile')).length, 4);
     // A command that writes no profile, one that cannot start, one stopped by a signal.
     assert.equal(spawnSync(process.execPath, [cli, 'record', '--', 'sh', '-c', 'exit 3'], { cwd: dir, encoding: 'utf8', env }).status, 2);
     assert.equal(spawnSync(process.execPath, [cli, 'record', '--', 'no-such-program-hotframe'], { cwd: dir, encoding: 'utf8', env }).status, 2);

@@ -26,10 +26,20 @@ export interface RouteHandlerSpan {
   range: SourceRange;
 }
 
+/**
+ * Which requests a route serves, to count them (server/profile/routes/requestCounts.ts): its
+ * method ('GET', 'ALL', 'USE' for middleware, 'REQUEST' for an http server's own handler) and its
+ * full path patterns as written (mount prefixes joined); no paths: every path.
+ */
+export interface RouteMatch {
+  method: string;
+  paths: string[];
+}
+
 export interface RouteMap {
   handlers: RouteHandlerSpan[];
   /** Routes with their registration lines, including those whose handlers were not found. */
-  routes: { route: string; kind: 'request' | 'message'; registeredAt: { file: string; line: number }[] }[];
+  routes: { route: string; kind: 'request' | 'message'; registeredAt: { file: string; line: number }[]; match?: RouteMatch }[];
   /** Handlers named by a registration that lead to no function of the project (a package's, a dynamic one). */
   unresolvedHandlers: number;
 }
@@ -121,13 +131,16 @@ export function routeMapOf(modules: ReadonlyMap<string, Module>, resolve: Resolv
     if (chain.length === 0) prefixCache.set(key, result);
     return result;
   };
-  const labelOf = (method: string, routePath: string | null, file: string, receiver: string | null, kind: 'request' | 'message'): string => {
-    if (kind === 'message') return `MESSAGE ${routePath ?? ''}`.trim();
-    if (method === 'REQUEST') return 'REQUEST (http server)';
+  const matchOf = (method: string, routePath: string | null, file: string, receiver: string | null): RouteMatch => {
+    if (method === 'REQUEST') return { method, paths: [] };
     const prefixes = prefixesOf(file, receiver, []);
     const paths = [...new Set(prefixes.map((p) => (routePath === null ? p : joinPath(p, routePath))))].filter((p) => p !== '');
-    if (method === 'USE') return paths.length === 0 ? 'USE (every request)' : `USE ${paths.join(', ')}`;
-    return `${method} ${paths.length === 0 ? '/' : paths.join(', ')}`;
+    return { method, paths: method !== 'USE' && paths.length === 0 ? ['/'] : paths };
+  };
+  const labelOf = (match: RouteMatch): string => {
+    if (match.method === 'REQUEST') return 'REQUEST (http server)';
+    if (match.method === 'USE') return match.paths.length === 0 ? 'USE (every request)' : `USE ${match.paths.join(', ')}`;
+    return `${match.method} ${match.paths.join(', ')}`;
   };
   const handlers: RouteHandlerSpan[] = [];
   const routes = new Map<string, RouteMap['routes'][number]>();
@@ -142,8 +155,8 @@ export function routeMapOf(modules: ReadonlyMap<string, Module>, resolve: Resolv
       ?? (target.local !== null ? module.routes.functions.get(target.local) : undefined);
     return range === undefined ? null : { file: target.file, range };
   };
-  const add = (route: string, kind: 'request' | 'message', file: string, line: number, refs: readonly HandlerRef[]): void => {
-    const entry = routes.get(route) ?? { route, kind, registeredAt: [] };
+  const add = (route: string, kind: 'request' | 'message', match: RouteMatch | null, file: string, line: number, refs: readonly HandlerRef[]): void => {
+    const entry = routes.get(route) ?? { route, kind, registeredAt: [], ...(match !== null ? { match } : {}) };
     if (!entry.registeredAt.some((r) => r.file === file && r.line === line)) entry.registeredAt.push({ file, line });
     routes.set(route, entry);
     for (const ref of refs) {
@@ -153,9 +166,18 @@ export function routeMapOf(modules: ReadonlyMap<string, Module>, resolve: Resolv
     }
   };
   for (const [file, { routes: facts }] of modules) {
-    for (const r of facts.registrations) add(labelOf(r.method, r.path, file, r.receiver, r.kind), r.kind, file, r.line, r.handlers);
+    for (const r of facts.registrations) {
+      if (r.kind === 'message') add(`MESSAGE ${r.path ?? ''}`.trim(), r.kind, null, file, r.line, r.handlers);
+      else {
+        const match = matchOf(r.method, r.path, file, r.receiver);
+        add(labelOf(match), r.kind, match, file, r.line, r.handlers);
+      }
+    }
   }
-  for (const m of middleware) add(labelOf('USE', m.prefix === '' ? null : m.prefix, m.file, m.receiver, 'request'), 'request', m.file, m.line, [m.ref]);
+  for (const m of middleware) {
+    const match = matchOf('USE', m.prefix === '' ? null : m.prefix, m.file, m.receiver);
+    add(labelOf(match), 'request', match, m.file, m.line, [m.ref]);
+  }
   return { handlers, routes: [...routes.values()], unresolvedHandlers };
 }
 

@@ -1,0 +1,46 @@
+import { strict as assert } from 'node:assert';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { parseServingLog, readServingLog, servingLogPath } from './readServingLog';
+import { MAX_REQUESTS } from '../../shared/servingRecorder';
+
+const head = { format: 'hotframe-serving', version: 1, clock: 'hrtime-us', profileStartUs: 1_000_000 };
+
+describe('readServingLog', () => {
+  it('places requests and loop gaps in ms since the profile start', () => {
+    const log = parseServingLog(JSON.stringify({ ...head, observer: 'diagnostics_channel', requests: [['get', '/a', 1_002_000, 1_004_500], ['POST', '/b', 1_010_000, null]], requestsSeen: 5, loop: { tickMs: 5, minGapMs: 15, gaps: [[1_100_000, 1_400_000]], gapsSeen: 1 } }));
+    assert.ok(!('error' in log));
+    assert.deepEqual(log.requests, [{ method: 'GET', path: '/a', startMs: 2, endMs: 4.5 }, { method: 'POST', path: '/b', startMs: 10, endMs: null }]);
+    assert.equal(log.requestsSeen, 5);
+    assert.deepEqual(log.loop, { tickMs: 5, minGapMs: 15, gaps: [{ fromMs: 100, toMs: 400 }], gapsSeen: 1 });
+  });
+
+  it('skips malformed records, bounds what the file becomes, and refuses what is not its format', () => {
+    const requests: unknown[] = [[1, '/a', 1, 2], ['GET', '/a', 'x', 2], ['GET', '/a', 1, 'y'], 'no', ['GET', 'x'.repeat(5000), 1_000_000, null]];
+    const log = parseServingLog(JSON.stringify({ ...head, requests, requestsSeen: -4, loop: { gaps: [[5, 1], 'x', [1, 2]] } }));
+    assert.ok(!('error' in log));
+    assert.equal(log.requests.length, 1);
+    assert.ok(log.requests[0]!.path.length <= 512);
+    assert.equal(log.skipped, 6);
+    assert.equal(log.requestsSeen, 1);
+    assert.equal(log.loop.gaps.length, 1);
+    const many = parseServingLog(JSON.stringify({ ...head, requests: Array.from({ length: MAX_REQUESTS + 10 }, () => ['GET', '/', 1, null]) }));
+    assert.ok(!('error' in many) && many.requests.length === MAX_REQUESTS);
+    assert.deepEqual(parseServingLog('{"format":"other"}'), { error: 'not a hotframe-serving file of version 1' });
+    assert.deepEqual(parseServingLog('nope'), { error: 'not JSON' });
+    assert.deepEqual(parseServingLog(JSON.stringify({ ...head, profileStartUs: 'x' })), { error: 'no profileStartUs' });
+  });
+
+  it('finds the notes beside a profile; none is null, a folder in their place is an error', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hotframe-serving-'));
+    const profile = join(dir, 'a.cpuprofile');
+    assert.equal(readServingLog(profile), null);
+    writeFileSync(servingLogPath(profile), JSON.stringify({ ...head, requests: [] }));
+    assert.deepEqual((readServingLog(profile) as { requests: unknown[] }).requests, []);
+    const other = join(dir, 'b.cpuprofile');
+    mkdirSync(servingLogPath(other));
+    assert.ok('error' in (readServingLog(other) as object));
+  });
+});

@@ -1,0 +1,110 @@
+// Reads the notes a Hotframe recording keeps beside a CPU profile (`<profile>.serving.json`,
+// written by the preload of server/shared/servingRecorder.ts): the requests the process's HTTP
+// servers received and the gaps between the ticks of its event-loop timer. The file comes from
+// anywhere: it is read only when it is a regular file of bounded size, every record is checked
+// (a record that is not what the writer writes is skipped and counted), and what it becomes is
+// bounded (the writer's own limits). Times become ms since the profile's start, the axis of
+// `SampleTimeline.atMs`.
+import { SERVING_FORMAT, SERVING_SUFFIX, MAX_GAPS, MAX_PATH_CHARS, MAX_REQUESTS } from '../../shared/servingRecorder';
+import { readGuardedText } from '../../shared/guardedRead';
+
+/** A sidecar larger than this is not read (the writer's limits give well under it). */
+const MAX_SERVING_BYTES = 64 * 1024 * 1024;
+
+export interface ServedRequest {
+  method: string;
+  path: string;
+  /** ms since the profile's start; `endMs` null when the response had not finished at exit. */
+  startMs: number;
+  endMs: number | null;
+}
+
+export interface LoopGap {
+  /** The last tick before the gap and the first after it: nothing ran on the loop's timers between (ms since the profile's start). */
+  fromMs: number;
+  toMs: number;
+}
+
+export interface ServingLog {
+  /** How requests were observed: 'diagnostics_channel' or 'emit' (older Node). */
+  observer: string;
+  requests: ServedRequest[];
+  /** Requests the servers received, including those past the kept count. */
+  requestsSeen: number;
+  /** Records that were not well formed, skipped. */
+  skipped: number;
+  loop: { tickMs: number; minGapMs: number; gaps: LoopGap[]; gapsSeen: number };
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const finite = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
+
+/** The sidecar's path for a profile file. */
+export function servingLogPath(profileFile: string): string {
+  return profileFile + SERVING_SUFFIX;
+}
+
+/** The parsed notes, or a one-line reason they cannot be used. */
+export function parseServingLog(text: string): ServingLog | { error: string } {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return { error: 'not JSON' };
+  }
+  if (!isRecord(data) || data.format !== SERVING_FORMAT || data.version !== 1 || data.clock !== 'hrtime-us') return { error: `not a ${SERVING_FORMAT} file of version 1` };
+  const startUs = finite(data.profileStartUs);
+  if (startUs === null) return { error: 'no profileStartUs' };
+  const ms = (us: unknown): number | null => {
+    const value = finite(us);
+    return value === null ? null : (value - startUs) / 1000;
+  };
+  let skipped = 0;
+  const requests: ServedRequest[] = [];
+  for (const record of Array.isArray(data.requests) ? data.requests.slice(0, MAX_REQUESTS) : []) {
+    const startMs = Array.isArray(record) ? ms(record[2]) : null;
+    const endMs = Array.isArray(record) && record[3] !== null ? ms(record[3]) : null;
+    if (!Array.isArray(record) || typeof record[0] !== 'string' || typeof record[1] !== 'string' || startMs === null || (record[3] !== null && endMs === null)) {
+      skipped++;
+      continue;
+    }
+    requests.push({ method: record[0].slice(0, 16).toUpperCase(), path: record[1].slice(0, MAX_PATH_CHARS), startMs, endMs: endMs !== null && endMs >= startMs ? endMs : null });
+  }
+  const loop = isRecord(data.loop) ? data.loop : {};
+  const gaps: LoopGap[] = [];
+  for (const gap of Array.isArray(loop.gaps) ? loop.gaps.slice(0, MAX_GAPS) : []) {
+    const fromMs = Array.isArray(gap) ? ms(gap[0]) : null;
+    const toMs = Array.isArray(gap) ? ms(gap[1]) : null;
+    if (fromMs === null || toMs === null || toMs < fromMs) {
+      skipped++;
+      continue;
+    }
+    gaps.push({ fromMs, toMs });
+  }
+  const count = (value: unknown, atLeast: number): number => {
+    const n = finite(value);
+    return n === null || n < atLeast ? atLeast : Math.floor(n);
+  };
+  return {
+    observer: typeof data.observer === 'string' ? data.observer.slice(0, 40) : 'unknown',
+    requests,
+    requestsSeen: count(data.requestsSeen, requests.length),
+    skipped,
+    loop: { tickMs: finite(loop.tickMs) ?? 0, minGapMs: finite(loop.minGapMs) ?? 0, gaps, gapsSeen: count(loop.gapsSeen, gaps.length) },
+  };
+}
+
+/**
+ * The notes beside `profileFile`, null when there are none (a profile not recorded by Hotframe),
+ * or a one-line reason when the file is there but cannot be used.
+ */
+export function readServingLog(profileFile: string): ServingLog | { error: string } | null {
+  let text: string;
+  try {
+    text = readGuardedText(servingLogPath(profileFile), MAX_SERVING_BYTES);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    return { error: error instanceof Error ? error.message.split('\n')[0] : 'cannot be read' };
+  }
+  return parseServingLog(text);
+}

@@ -1,0 +1,110 @@
+// What a Hotframe recording notes beside each CPU profile about what its process served (issue 25):
+// the HTTP requests its servers received, and when the event loop was held. Written by the
+// recorder's preload (recordProfile.ts) when the process exits, as `<profile>.serving.json`, and
+// read by server/profile/readers/readServingLog.ts.
+//
+// Requests are observed through Node's diagnostics channels (`http.server.request.start`,
+// `http.server.response.finish`: Node ≥ 18.13 and 19.2, https servers too): a subscriber is only
+// told, it changes nothing the server does. On an older Node, `http.Server.prototype.emit` is
+// wrapped: it notes a 'request' event and calls the original with the same arguments and `this`,
+// returning what it returns. Only the method and the path are kept (never the query string, which
+// may hold tokens, nor headers), bounded in count and length.
+//
+// The event loop is watched by a timer that ticks every LOOP_TICK_MS (unref'd: it never keeps a
+// process alive): when two ticks are further apart than the tick plus LOOP_GAP_MS, nothing ran
+// between them for that long, and the pair of times is kept. Node's monitorEventLoopDelay measures
+// the same delay but keeps a histogram without times; stalls need to be placed in time.
+//
+// Times are microseconds of process.hrtime, the clock V8 stamps a .cpuprofile's samples with, and
+// the profile's own startTime is written with them, so the reader places both on one axis.
+
+/** The environment variable that, set to `off`, leaves the notes out (to measure what they cost, or to do without). */
+export const SERVING_SWITCH = 'HOTFRAME_SERVING_NOTES';
+/** The sidecar's name: the profile's path with this appended. */
+export const SERVING_SUFFIX = '.serving.json';
+/** The `format` member that says what the file is. */
+export const SERVING_FORMAT = 'hotframe-serving';
+/** Requests kept one by one; past this only `seen` grows. */
+export const MAX_REQUESTS = 100_000;
+/** Characters of a path kept (a longer one is cut and marked by `…`). */
+export const MAX_PATH_CHARS = 512;
+/** The event-loop timer's period, and the extra gap between two ticks that is kept. */
+export const LOOP_TICK_MS = 5;
+export const LOOP_GAP_MS = 10;
+/** Gaps kept one by one; past this only `gapsSeen` grows. */
+export const MAX_GAPS = 20_000;
+
+/**
+ * CommonJS for the preload: defines `startServingMonitor()`, which starts observing and returns a
+ * function that writes the sidecar for a profile file (given the profile's startTime in µs).
+ */
+export const SERVING_PRELOAD = `function startServingMonitor() {
+  const fs = require('node:fs');
+  const nowUs = () => Number(process.hrtime.bigint() / 1000n);
+  const requests = [];
+  let requestsSeen = 0;
+  const open = new WeakMap();
+  const pathOf = (url) => {
+    const text = typeof url === 'string' ? url : '';
+    const cut = text.search(/[?#]/);
+    const path = cut === -1 ? text : text.slice(0, cut);
+    return path.length > ${MAX_PATH_CHARS} ? path.slice(0, ${MAX_PATH_CHARS - 1}) + '\\u2026' : path;
+  };
+  const started = (request) => {
+    requestsSeen++;
+    if (requests.length >= ${MAX_REQUESTS}) return;
+    const record = [String(request.method).slice(0, 16), pathOf(request.url), nowUs(), null];
+    requests.push(record);
+    open.set(request, record);
+  };
+  const finished = (request) => {
+    const record = open.get(request);
+    if (record !== undefined) record[3] = nowUs();
+  };
+  let observer = 'diagnostics_channel';
+  const [major, minor] = process.versions.node.split('.').map(Number);
+  if (major > 19 || (major === 19 && minor >= 2) || (major === 18 && minor >= 13)) {
+    const channels = require('node:diagnostics_channel');
+    channels.subscribe('http.server.request.start', (message) => started(message.request));
+    channels.subscribe('http.server.response.finish', (message) => finished(message.request));
+  } else {
+    observer = 'emit';
+    const Server = require('node:http').Server;
+    const emit = Server.prototype.emit;
+    Server.prototype.emit = function (event, request, response) {
+      if (event === 'request') {
+        try {
+          started(request);
+          response.once('finish', () => finished(request));
+        } catch {}
+      }
+      return emit.apply(this, arguments);
+    };
+  }
+  const gaps = [];
+  let gapsSeen = 0;
+  let lastTick = nowUs();
+  const timer = setInterval(() => {
+    const now = nowUs();
+    if (now - lastTick >= ${(LOOP_TICK_MS + LOOP_GAP_MS) * 1000}) {
+      gapsSeen++;
+      if (gaps.length < ${MAX_GAPS}) gaps.push([lastTick, now]);
+    }
+    lastTick = now;
+  }, ${LOOP_TICK_MS});
+  timer.unref();
+  return (file, profileStartUs) => {
+    clearInterval(timer);
+    fs.writeFileSync(file, JSON.stringify({
+      format: ${JSON.stringify(SERVING_FORMAT)},
+      version: 1,
+      clock: 'hrtime-us',
+      profileStartUs,
+      endUs: nowUs(),
+      observer,
+      requests,
+      requestsSeen,
+      loop: { tickMs: ${LOOP_TICK_MS}, minGapMs: ${LOOP_TICK_MS + LOOP_GAP_MS}, gaps, gapsSeen },
+    }));
+  };
+}`;
