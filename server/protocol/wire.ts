@@ -311,6 +311,8 @@ export interface FileHeat {
   callLines: CallLineHeat[];
   /** Route registrations on this file's lines, with the route's CPU time (issue 25). */
   routes?: RouteNote[];
+  /** Lines of this file that event-loop stalls are named by, and the threshold they were found with (issue 25). */
+  stalls?: { thresholdMs: number; lines: StallLine[] };
 }
 
 /** A route registered on a line: "GET /v1/tasks: 289 ms · 3.74% CPU". */
