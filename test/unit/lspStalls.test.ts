@@ -119,7 +119,7 @@ describe('event-loop stalls in the editor (language server over stdio, a profile
     assert.equal(heat.stalls?.thresholdMs, 50);
     const round = (ms: number) => Math.round(ms * 1000) / 1000;
     for (const line of [timerLine, routeLine]) {
-      const noted = heat.stalls?.lines.find((l) => l.line === line);
+      const noted: StallLine | undefined = heat.stalls?.lines.find((l) => l.line === line);
       assert.ok(noted, `line ${line} has a stall note`);
       const cli = cliLine(line);
       assert.deepEqual([noted.count, round(noted.longestMs), round(noted.totalMs), noted.routes], [cli.count, cli.longestMs, cli.totalMs, cli.routes]);
