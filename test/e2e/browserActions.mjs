@@ -192,9 +192,10 @@ async function clickInWebview(page, { text, timeoutMs = 15_000 }) {
  * hover line is returned; with `click`, that mark is then clicked as a person would.
  */
 async function stallStrip(page, { hover, click, timeoutMs = 15_000 }) {
+  // The webview showing a strip now (a hidden panel's frame may still hold an older one).
   const frame = await untilFound(timeoutMs, async () => {
     for (const f of page.frames()) {
-      if ((await f.locator('.stall-strip:not([hidden]) .stall-summary').count().catch(() => 0)) > 0) return f;
+      if (await f.locator('.stall-strip:not([hidden]) .stall-track').first().isVisible().catch(() => false)) return f;
     }
     return null;
   });
@@ -212,7 +213,12 @@ async function stallStrip(page, { hover, click, timeoutMs = 15_000 }) {
     await frame.locator('.stall-mark').nth(hover).hover({ timeout: timeoutMs });
     hoverText = (await frame.locator('.stall-hover').first().textContent()) ?? '';
   }
-  if (typeof click === 'number') await frame.locator('.stall-mark').nth(click).click({ timeout: timeoutMs });
+  if (typeof click === 'number') {
+    // A person's click at the mark's middle, in page coordinates: whatever is on top there gets it.
+    const box = await frame.locator('.stall-mark').nth(click).boundingBox({ timeout: timeoutMs });
+    if (!box) throw new Error(`stall mark ${click} is not visible`);
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  }
   return { summary, marks, trackWidth: track?.width ?? 0, hoverText };
 }
 

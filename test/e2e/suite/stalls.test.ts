@@ -79,10 +79,8 @@ describe('event-loop stalls', () => {
     await screenshot('stalls-strip');
 
     await browserAction('stallStrip', { click: strip.stalls.indexOf(serving[0]!) });
-    const editor = await waitFor('the clicked stall\'s line to open', () => {
-      const e = vscode.window.activeTextEditor;
-      return e && e.document.uri.fsPath === service ? e : undefined;
-    }, [vscode.window.onDidChangeActiveTextEditor]);
+    // Opened in the first group (openLocation): read it there, whichever group has the focus.
+    const editor = await waitFor('the clicked stall\'s line to open', () => vscode.window.visibleTextEditors.find((e) => e.document.uri.fsPath === service), [vscode.window.onDidChangeVisibleTextEditors], 45_000);
     assert.equal(editor.selection.active.line, lines.timer - 1);
   });
 
