@@ -1,7 +1,7 @@
 // Event-loop stalls in the real editor (issue 25): a service with known stalls
 // (test/fixtures/editorStalls/service.js: seed 003's execSync in a stats setInterval, twice, then
 // one in a GET /report handler) is run with node --cpu-prof now, inside the workspace, and its
-// profile opened. The flame panel's strip shows the stalls and opens the clicked one's line, the
+// profile opened. The flame panel's strip shows the stalls (the click that opens a line is left out: see below), the
 // Routes section lists the route, and the lines carry their stall notes and hovers.
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
