@@ -28,6 +28,12 @@ export function parseWebviewMessage(raw: unknown, openableFiles: ReadonlySet<str
       if (typeof mode !== 'string' || !MODES.has(mode) || typeof onlyMyCode !== 'boolean') return null;
       return { type: 'request', mode: mode as FlameMode, onlyMyCode };
     }
+    case 'openStall': {
+      // An index into the stalls the host sent; the host looks the line up in its own copy.
+      const { index } = raw;
+      if (typeof index !== 'number' || !Number.isSafeInteger(index) || index < 0) return null;
+      return { type: 'openStall', index };
+    }
     default:
       return null;
   }

@@ -115,7 +115,21 @@ export class FlameSession {
       case 'request':
         void this.request(message.mode, message.onlyMyCode);
         return;
+      case 'openStall':
+        this.openStall(message.index);
+        return;
     }
+  }
+
+  /** Opens the user line the shown graph's stall `index` is named by (the server's data, not the webview's). */
+  private openStall(index: number): void {
+    const at = this.graph?.stalls?.stalls[index]?.at ?? null;
+    if (at === null) {
+      this.host.log(`Hotframe: the flame graph view asked for stall ${index}, which the shown graph does not name a line for`);
+      return;
+    }
+    if (this.openable.has(at.file) && this.host.mayOpen(at.file)) this.host.openFile(at.file, Math.max(1, at.line));
+    else this.host.log(`Hotframe: not opening ${JSON.stringify(at.file.slice(0, 200))}: not a local file inside the workspace or the path mappings`);
   }
 
   private send(message: ToWebview): void {

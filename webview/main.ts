@@ -7,6 +7,7 @@ import { FlameView } from './flameView';
 import { cpuShare, frameFacts, type FrameFacts } from './frameText';
 import { connectHost } from './hostChannel';
 import { Legend } from './legend';
+import { StallStripView } from './stallStripView';
 import type { ToWebview } from '../server/protocol/webview';
 import { Toolbar } from './toolbar';
 import { Tooltip } from './tooltip';
@@ -35,10 +36,11 @@ const banner = element('div', 'banner');
 banner.setAttribute('role', 'alert');
 banner.hidden = true;
 const details = new DetailsBar(describe, canOpen, openSource);
+const stallStrip = new StallStripView((index) => host.post({ type: 'openStall', index }));
 const chartArea = element('main', 'chart');
 chartArea.setAttribute('aria-label', 'Flame graph: the width of a frame is its share of the time');
 const empty = element('div', 'empty', NO_GRAPH);
-app.append(toolbar.node, legend.node, banner, details.node, chartArea, empty);
+app.append(toolbar.node, legend.node, banner, details.node, stallStrip.node, chartArea, empty);
 const tooltip: Tooltip = new Tooltip(document.body, describe);
 const view: FlameView = new FlameView(chartArea, tooltip, {
   select(node, open) {
@@ -66,6 +68,7 @@ function receive(message: ToWebview): void {
   toolbar.showGraph(graph.title, graph.mode, message.onlyMyCode);
   legend.show(graph.mode);
   details.clear();
+  stallStrip.show(graph.stalls, (file) => openable.has(file));
   try {
     const stats = view.render(graph);
     empty.hidden = !stats.empty;

@@ -56,6 +56,20 @@ describe('heat (client/presentation/heat.ts)', () => {
     assert.deepEqual(plan.notes, [{ line: 4, text: 'GET /v1/tasks: 289 ms · 3.74% CPU' }]);
   });
 
+  it("notes a line that stalled the event loop with the stall report's figures and routes", () => {
+    const stallLine = (line: number, count: number, longestMs: number, totalMs: number, routes: string[]) => ({
+      file: '/srv/app/stats.js', line, function: 'collectStats', call: 'execSync', found: 'exactLine' as const, count, longestMs, totalMs, routes,
+    });
+    const plan = planHeat({
+      profile: summary, lines: [], functions: [], callSites: [], callLines: [],
+      stalls: { thresholdMs: 50, lines: [stallLine(4, 2, 212.4, 405, ['GET /report']), stallLine(7, 1, 151, 151, []), stallLine(40, 1, 99, 99, [])] },
+    }, 1, 10);
+    assert.deepEqual(plan.notes, [
+      { line: 4, text: '2 stalls over 50.0 ms, longest 212 ms, 405 ms in all · GET /report' },
+      { line: 7, text: '1 stall over 50.0 ms, longest 151 ms, 151 ms in all' },
+    ]);
+  });
+
   it('notes at most 10 hot lines per file, the hottest', () => {
     const lines = Array.from({ length: 12 }, (_, i) => ({ line: i + 1, selfMs: i + 1, selfSamples: i + 1, percent: i + 1 }));
     const plan = planHeat({ profile: summary, lines, functions: [], callSites: [], callLines: [] }, 1, 20);

@@ -1,7 +1,7 @@
 // What heat looks like: the buckets a line's share falls in, their colours, the end-of-line
 // notes, and the plan of what to draw on one file. No vscode import: client/decorations.ts turns
 // the plan into decorations, and the unit tests read it directly.
-import type { CallLine, FileHeat } from '../../server/protocol/wire';
+import type { CallLine, FileHeat, StallLine } from '../../server/protocol/wire';
 import { formatCostShort, formatMs, formatPercent, formatWeight, SHARE_OF_SHORT, type WeightUnit } from '../../server/shared/format';
 
 /** Decoration types cannot vary their background per range, so heat is quantized into buckets. */
@@ -89,6 +89,12 @@ export function functionNote(selfMs: number, totalMs: number, percent: number, u
   return `allocates ${amount(totalMs, unit)} · ${formatPercent(percent)} of ${unit} (self ${amount(selfMs, unit)})${inferred ? ' · placed by name (no URL in the profile)' : ''}`;
 }
 
+/** "2 stalls over 50.0 ms, longest 212 ms, 405 ms in all · GET /report": the figures of `hotframe profile --stalls`. */
+export function stallNote(line: Pick<StallLine, 'count' | 'longestMs' | 'totalMs' | 'routes'>, thresholdMs: number): string {
+  const stalls = `${line.count.toLocaleString('en-US')} stall${line.count === 1 ? '' : 's'} over ${formatMs(thresholdMs)}`;
+  return `${stalls}, longest ${formatMs(line.longestMs)}, ${formatMs(line.totalMs)} in all${line.routes.length > 0 ? ` · ${line.routes.join(', ')}` : ''}`;
+}
+
 /** Works out what to draw for one file; pure so that it is testable without an editor. */
 export function planHeat(heat: FileHeat, thresholdPercent: number, lineCount: number): AppliedHeat {
   const inFile = (line: number): boolean => line >= 1 && line <= lineCount;
@@ -120,6 +126,8 @@ export function planHeat(heat: FileHeat, thresholdPercent: number, lineCount: nu
   for (const c of hottestCalls) add(c.line, callLineNote(c, unit));
   // Route registrations that ran: "GET /v1/tasks: 289 ms · 3.74% CPU" (issue 25).
   for (const r of heat.routes ?? []) if (inFile(r.line) && r.ms > 0) add(r.line, `${r.route}: ${formatCostShort(r.ms, r.percent)}`);
+  // Lines that stalled the event loop: "2 stalls over 50.0 ms, longest 212 ms, 405 ms in all · GET /report" (issue 25).
+  for (const s of heat.stalls?.lines ?? []) if (inFile(s.line)) add(s.line, stallNote(s, heat.stalls?.thresholdMs ?? 0));
   return {
     lines,
     callLines,

@@ -247,6 +247,7 @@ export function registerProfileFeatures(
         ...(c.untold === true ? { untold: true } : {}),
       })),
       ...(current.table.routes !== undefined ? { routes: routeNotesIn(current.table.routes, uri.startsWith('file:') ? resolve(uriToPath(uri)) : '') } : {}),
+      ...(costs?.stalls !== undefined && costs.stalls.length > 0 ? { stalls: { thresholdMs: current.table.stallThresholdMs ?? 0, lines: costs.stalls } } : {}),
     };
   });
 

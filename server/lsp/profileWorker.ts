@@ -7,7 +7,9 @@ import { CancellationToken, createMessageConnection, PortMessageReader, PortMess
 import { oneLine, ProfileSession } from '../profile/analysis/session';
 import { WORKER_REQUEST_FAILED, WorkerProgress, WorkerRequests, type WorkerParams } from '../protocol/worker';
 import type { OverviewResult } from '../protocol/wire';
-import { routesOfWorkspace } from './routesOfWorkspace';
+import { DEFAULT_STALL_MS } from '../profile/analysis/stalls';
+import { nodeRoutesOfWorkspace, routesOfWorkspace } from './routesOfWorkspace';
+import { stallStripOf } from './stallStrip';
 
 /** The session's answer, or its failure as one line for the user (jsonrpc would prefix "Request ... failed with message:"). */
 async function answer<R>(work: () => R | Promise<R>): Promise<R> {
@@ -46,12 +48,15 @@ export function serveProfileSession(port: MessagePort): MessageConnection {
   let roots: string[] = [];
   /** The primary profile's path: a Hotframe recording's serving notes are beside it. */
   let primaryPath: string | undefined;
+  /** The stall threshold of the last primary load (`hotframe.stallThresholdMs`): the flame panel's strip uses the notes' figures. */
+  let stallMs = DEFAULT_STALL_MS;
   const connection = createMessageConnection(new PortMessageReader(port), new PortMessageWriter(port));
   connection.onRequest(WorkerRequests.load, (params, token) =>
     answer(async () => {
       if (params.role === 'primary') {
         roots = params.roots ?? [];
         primaryPath = params.path;
+        stallMs = params.stallThresholdMs ?? DEFAULT_STALL_MS;
       }
       const loaded = await session.load(
         params.path,
@@ -62,9 +67,12 @@ export function serveProfileSession(port: MessagePort): MessageConnection {
         { sampleType: params.sampleType, thread: params.thread },
       );
       // The primary's routes go with its cost table: the editor notes registration lines and findings' hovers.
+      // With routes, the stalls on a line name the routes they served, as `profile --stalls` does.
       if (params.role === 'primary' && loaded.costTable !== null) {
-        const routes = routesOfWorkspace(session.primaryAnalysis(), roots, primaryPath);
-        if (routes !== null) return { ...loaded, costTable: { ...loaded.costTable, routes } };
+        const analyzed = session.primaryAnalysis();
+        const routes = routesOfWorkspace(analyzed, roots, primaryPath);
+        const routeOf = nodeRoutesOfWorkspace(analyzed, roots);
+        if (routes !== null && analyzed !== null) return { ...loaded, costTable: { ...analyzed.costTable(stallMs, routeOf), routes } };
       }
       return loaded;
     }),
@@ -75,7 +83,14 @@ export function serveProfileSession(port: MessagePort): MessageConnection {
       return null;
     }),
   );
-  connection.onRequest(WorkerRequests.flame, ({ mode, onlyMyCode, minFraction }) => answer(() => session.flame({ mode, onlyMyCode, minFraction })));
+  connection.onRequest(WorkerRequests.flame, ({ mode, onlyMyCode, minFraction }) =>
+    answer(() => {
+      const graph = session.flame({ mode, onlyMyCode, minFraction });
+      // The stall strip shows the primary's run; a comparison of two runs has no one timeline.
+      const stalls = mode === 'diff' ? undefined : stallStripOf(session.primaryAnalysis(), roots, stallMs);
+      return stalls === undefined ? graph : { ...graph, stalls };
+    }),
+  );
   connection.onRequest(WorkerRequests.overview, () =>
     answer((): OverviewResult => {
       const routes = routesOfWorkspace(session.primaryAnalysis(), roots, primaryPath);

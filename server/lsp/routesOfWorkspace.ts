@@ -1,35 +1,62 @@
 // The Routes section of the editor's view (issue 25): the primary CPU profile's time per route of
 // the workspace's registrations, computed in the profile worker once per loaded profile.
 import type { AnalyzedProfile } from '../profile/analysis/report';
-import { routeInputsOf, routeReportOf } from '../profile/routes/routeCost';
+import { nodeRoutes, routeInputsOf, routeReportOf } from '../profile/routes/routeCost';
 import { projectRouteMap } from '../static/project/routeMap';
 import type { RouteNotes } from '../protocol/wire';
 import { patternsOf, withRequestCounts } from '../profile/routes/requestCounts';
 import { readServingLog } from '../profile/readers/readServingLog';
 
-let last: { analyzed: AnalyzedProfile; roots: string; report: RouteNotes | null } | null = null;
+interface WorkspaceRoutes {
+  map: ReturnType<typeof projectRouteMap>;
+  notes: RouteNotes;
+  /** The route each node of the profile served (what stalls name, as `profile --stalls` does). */
+  routeOf: (node: number) => string | null;
+}
+
+let last: { analyzed: AnalyzedProfile; roots: string; routes: WorkspaceRoutes | null } | null = null;
+let counted: { notes: RouteNotes; profileFile: string } | null = null;
+
+function workspaceRoutes(analyzed: AnalyzedProfile | null, roots: readonly string[]): WorkspaceRoutes | null {
+  if (analyzed === null || analyzed.report.unit !== 'ms' || roots.length === 0) return null;
+  const key = JSON.stringify(roots);
+  if (last?.analyzed === analyzed && last.roots === key) return last.routes;
+  let routes: WorkspaceRoutes | null = null;
+  try {
+    const map = projectRouteMap(roots);
+    const inputs = routeInputsOf(analyzed, map);
+    routes = {
+      map,
+      notes: {
+        report: routeReportOf(inputs),
+        handlers: map.handlers.map((h) => ({ route: h.route, file: h.file, startLine: h.range.startLine, endLine: h.range.endLine })),
+      },
+      routeOf: nodeRoutes(inputs),
+    };
+  } catch {
+    routes = null; // a folder that went away: no section rather than a failed overview
+  }
+  last = { analyzed, roots: key, routes };
+  counted = null;
+  return routes;
+}
 
 /**
  * Null without a CPU profile, without a workspace folder, or when the folders cannot be read.
- * With `profileFile` recorded by Hotframe (its serving notes beside it), each route's requests too.
+ * With `profileFile` recorded by Hotframe (its serving notes beside it), each route's requests too;
+ * notes that cannot be used count no requests (the CLI says why on stderr).
  */
 export function routesOfWorkspace(analyzed: AnalyzedProfile | null, roots: readonly string[], profileFile?: string): RouteNotes | null {
-  if (analyzed === null || analyzed.report.unit !== 'ms' || roots.length === 0) return null;
-  const key = JSON.stringify([roots, profileFile ?? null]);
-  if (last?.analyzed === analyzed && last.roots === key) return last.report;
-  let report: RouteNotes | null = null;
-  try {
-    const map = projectRouteMap(roots);
-    const costs = routeReportOf(routeInputsOf(analyzed, map));
-    // Notes that cannot be used count no requests (the CLI says why on stderr).
-    const log = profileFile === undefined ? null : readServingLog(profileFile);
-    report = {
-      report: log === null || 'error' in log ? costs : withRequestCounts(costs, patternsOf(map.routes), log.requests, log.requestsSeen),
-      handlers: map.handlers.map((h) => ({ route: h.route, file: h.file, startLine: h.range.startLine, endLine: h.range.endLine })),
-    };
-  } catch {
-    report = null; // a folder that went away: no section rather than a failed overview
-  }
-  last = { analyzed, roots: key, report };
-  return report;
+  const routes = workspaceRoutes(analyzed, roots);
+  if (routes === null || profileFile === undefined) return routes?.notes ?? null;
+  if (counted?.profileFile === profileFile) return counted.notes;
+  const log = readServingLog(profileFile);
+  const notes = log === null || 'error' in log ? routes.notes : { ...routes.notes, report: withRequestCounts(routes.notes.report, patternsOf(routes.map.routes), log.requests, log.requestsSeen) };
+  counted = { notes, profileFile };
+  return notes;
+}
+
+/** The route each node of `analyzed` served, by the workspace's registrations; undefined when they are not known. */
+export function nodeRoutesOfWorkspace(analyzed: AnalyzedProfile | null, roots: readonly string[]): ((node: number) => string | null) | undefined {
+  return workspaceRoutes(analyzed, roots)?.routeOf;
 }

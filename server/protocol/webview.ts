@@ -12,4 +12,6 @@ export type ToWebview =
 export type FromWebview =
   | { type: 'ready' }
   | { type: 'open'; file: string; line: number }
-  | { type: 'request'; mode: FlameMode; onlyMyCode: boolean };
+  | { type: 'request'; mode: FlameMode; onlyMyCode: boolean }
+  /** Open the user line of `graph.stalls.stalls[index]`: an index into what the host sent, never a path. */
+  | { type: 'openStall'; index: number };

@@ -311,6 +311,8 @@ export interface FileHeat {
   callLines: CallLineHeat[];
   /** Route registrations on this file's lines, with the route's CPU time (issue 25). */
   routes?: RouteNote[];
+  /** Lines of this file that event-loop stalls are named by, and the threshold they were found with (issue 25). */
+  stalls?: { thresholdMs: number; lines: StallLine[] };
 }
 
 /** A route registered on a line: "GET /v1/tasks: 289 ms · 3.74% CPU". */
@@ -340,6 +342,14 @@ export interface FlameGraphResult {
   root: FlameNode;
   /** Files the webview may ask to open (absolute local paths that exist). */
   openableFiles: string[];
+  /** The primary CPU profile's event-loop stalls on its timeline (issue 25); absent in the diff view and for formats without sample order. */
+  stalls?: StallStrip;
+}
+
+/** What the flame panel's stall strip draws: the stalls of the CLI's `--stalls` report, on the run's timeline. */
+export interface StallStrip extends Omit<StallReport, 'lines'> {
+  /** The timeline's length: ms from the profile's start to its last sample's end. */
+  runMs: number;
 }
 
 export interface OverviewResult {

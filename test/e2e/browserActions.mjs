@@ -186,6 +186,57 @@ async function clickInWebview(page, { text, timeoutMs = 15_000 }) {
   return { clicked: text };
 }
 
+/**
+ * The flame panel's stall strip as drawn: its summary and marks (text, clickable, box). With
+ * `hover` (a mark's position in the strip), the pointer rests on that mark first and the strip's
+ * hover line is returned; with `click`, that mark is then clicked as a person would.
+ */
+async function stallStrip(page, { hover, click, timeoutMs = 15_000 }) {
+  // The webview showing a strip now (a hidden panel's frame may still hold an older one).
+  const frame = await untilFound(timeoutMs, async () => {
+    for (const f of page.frames()) {
+      if (await f.locator('.stall-strip:not([hidden]) .stall-track').first().isVisible().catch(() => false)) return f;
+    }
+    return null;
+  });
+  if (!frame) throw new Error('no flame graph webview shows a stall strip');
+  const summary = (await frame.locator('.stall-summary').first().textContent()) ?? '';
+  const marks = await frame.locator('.stall-mark').evaluateAll((nodes) =>
+    nodes.map((n) => {
+      const box = n.getBoundingClientRect();
+      return { title: n.getAttribute('title') ?? '', openable: !n.disabled, x: box.x, width: box.width };
+    }),
+  );
+  const track = await frame.locator('.stall-track').first().boundingBox();
+  let hoverText = null;
+  if (typeof hover === 'number') {
+    await frame.locator('.stall-mark').nth(hover).hover({ timeout: timeoutMs });
+    hoverText = (await frame.locator('.stall-hover').first().textContent()) ?? '';
+  }
+  if (typeof click === 'number') {
+    // A person's click at the mark's middle, in page coordinates: whatever is on top there gets it.
+    const box = await frame.locator('.stall-mark').nth(click).boundingBox({ timeout: timeoutMs });
+    if (!box) throw new Error(`stall mark ${click} is not visible`);
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  }
+  return { summary, marks, trackWidth: track?.width ?? 0, hoverText };
+}
+
+/** The text of the editor hover shown now (diagnostics' messages and the providers' markdown). */
+async function hoverText(page, { timeoutMs = 15_000 }) {
+  const hover = page.locator('.monaco-hover:not(.hidden)').first();
+  await hover.waitFor({ state: 'visible', timeout: timeoutMs });
+  // The providers' part arrives after the markers' part: wait until the text stops growing.
+  let text = '';
+  for (let i = 0; i < 20; i++) {
+    const now = (await hover.innerText().catch(() => '')) ?? '';
+    if (now === text && now !== '') break;
+    text = now;
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+  return { text };
+}
+
 /** What the view titled `view` shows: its header and the labels of its rendered rows. */
 async function describePane(page, view) {
   return page.evaluate((title) => {
@@ -285,6 +336,10 @@ export function runAction(page, request, shots, shotsDir) {
       return treeItemText(page, request);
     case 'paintedAt':
       return paintedAt(page, request);
+    case 'stallStrip':
+      return stallStrip(page, request);
+    case 'hoverText':
+      return hoverText(page, request);
     default:
       throw new Error(`unknown action ${JSON.stringify(request.kind)}`);
   }

@@ -56,10 +56,18 @@ describe('parseWebviewMessage', () => {
       ['request with a string boolean', { type: 'request', mode: 'normal', onlyMyCode: 'true' }],
       ['request without onlyMyCode', { type: 'request', mode: 'normal' }],
       ['request with a numeric boolean', { type: 'request', mode: 'normal', onlyMyCode: 1 }],
+      ['openStall with a negative index', { type: 'openStall', index: -1 }],
+      ['openStall with a fractional index', { type: 'openStall', index: 0.5 }],
+      ['openStall with a string index', { type: 'openStall', index: '0' }],
+      ['openStall with a path instead of an index', { type: 'openStall', file: openable[0], line: 3 }],
     ];
     for (const [name, raw] of cases) {
       it(name, () => assert.equal(parseWebviewMessage(raw, openable), null));
     }
+
+    it('passes openStall on as an index only, whatever else the message carries', () => {
+      assert.deepEqual(parseWebviewMessage({ type: 'openStall', index: 2, file: '/etc/passwd' }, []), { type: 'openStall', index: 2 });
+    });
 
     it('opens nothing when the graph has no openable files', () => {
       assert.equal(parseWebviewMessage({ type: 'open', file: openable[0], line: 1 }, []), null);

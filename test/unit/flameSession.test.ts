@@ -155,6 +155,27 @@ describe('FlameSession', () => {
     assert.match(r.logged[0], /not opening "\/etc\/passwd": outside the workspace/);
   });
 
+  it('opens a stall by its index into the shown graph, only at a line the server named inside the workspace', () => {
+    const r = recordingHost();
+    const session = new FlameSession(r.host);
+    const site = (file: string, line: number) => ({ file, line, function: 'tick', call: 'execSync', found: 'exactLine' as const });
+    const stall = (at: ReturnType<typeof site> | null) => ({ startMs: 10, durationMs: 200, samples: 150, at, atMs: at === null ? 0 : 200 });
+    session.show({
+      ...graph('a'),
+      openableFiles: ['/srv/app/lib/models.js', '/etc/passwd'],
+      stalls: { thresholdMs: 50, runMs: 1000, count: 4, startupCount: 0, totalMs: 800, unnamedCount: 1, stalls: [stall(site('/srv/app/lib/models.js', 14)), stall(null), stall(site('/etc/passwd', 1)), stall(site('/srv/app/other.js', 2))] },
+    });
+    session.receive({ type: 'ready' });
+    for (const index of [0, 1, 2, 3, 4, 99]) session.receive({ type: 'openStall', index });
+    assert.deepEqual(r.opened, [['/srv/app/lib/models.js', 14]]);
+    assert.equal(r.logged.length, 5);
+    assert.match(r.logged[1], /not opening "\/etc\/passwd"/);
+    // A graph without stalls opens nothing.
+    session.show(graph('b'));
+    session.receive({ type: 'openStall', index: 0 });
+    assert.equal(r.opened.length, 1);
+  });
+
   it('reports the graph drawn: the latest answer, kept under an error', async () => {
     const r = recordingHost();
     const session = new FlameSession(r.host);

@@ -225,6 +225,43 @@ describe('flame graph webview (headless Chromium)', function () {
     ]);
   });
 
+  it('draws the stall strip: marks placed by time and duration, hover text, a click posts the stall\'s index only', async () => {
+    const site = (file: string, line: number) => ({ file, line, function: 'collectStats', call: 'execSync', found: 'exactLine' as const });
+    const graph: FlameGraphResult = {
+      ...incidentGraph(),
+      stalls: {
+        thresholdMs: 50,
+        runMs: 4000,
+        count: 3,
+        startupCount: 0,
+        totalMs: 700,
+        unnamedCount: 0,
+        stalls: [
+          { startMs: 1000, durationMs: 400, samples: 300, at: site(`${APP}/models.js`, 43), atMs: 400, route: 'GET /stats' },
+          { startMs: 3000, durationMs: 200, samples: 150, at: site('/elsewhere/<img src=x onerror=alert(1)>.js', 2), atMs: 200 },
+          { startMs: 3600, durationMs: 100, samples: 80, at: null, atMs: 0 },
+        ],
+      },
+    };
+    await render(graph);
+    assert.equal(await text(page, '.stall-summary'), '3 event-loop stalls over 50.0 ms while serving, 700 ms in all');
+    const track = await page.locator('.stall-track').boundingBox();
+    const marks = await page.locator('.stall-mark').evaluateAll((nodes) => nodes.map((n) => ({ box: n.getBoundingClientRect().toJSON() as DOMRect, title: (n as HTMLButtonElement).title, disabled: (n as HTMLButtonElement).disabled })));
+    assert.equal(marks.length, 3);
+    const inner = track!.width - 2; // the track's 1px borders
+    assert.ok(Math.abs(marks[0]!.box.x - (track!.x + 1 + inner * 0.25)) < 1.5, 'the first stall starts a quarter into the run');
+    assert.ok(Math.abs(marks[0]!.box.width - inner * 0.1) < 1.5, 'and is a tenth of the run wide');
+    assert.deepEqual(marks.map((m) => m.disabled), [false, true, true], 'only a line the host may open is clickable');
+    assert.match(marks[1]!.title, /<img src=x onerror=alert\(1\)>\.js:2/, 'a hostile file name stays text');
+    await page.hover('.stall-mark >> nth=0');
+    assert.equal(await text(page, '.stall-hover'), `Stall of 400 ms at 1.00 s: collectStats \u2192 execSync (models.js:43) \u00b7 GET /stats \u00b7 click to open the line`);
+    await page.click('.stall-mark >> nth=0');
+    await page.click('.stall-mark >> nth=1', { force: true });
+    assert.deepEqual((await h.posted()).slice(1), [{ type: 'openStall', index: 0 }]);
+    await render(diffGraph());
+    assert.equal(await page.locator('.stall-strip').isHidden(), true, 'no strip without stalls in the graph (the diff view)');
+  });
+
   it('posts a request when a toggle changes, and shows the mode it gets back', async () => {
     await render(incidentGraph(), false);
     await page.click('input.only-my-code');

@@ -94,7 +94,7 @@ export class AnalyzedProfile {
    * a big profile they are most of the table (128 MB .cpuprofile: 8,770 files, 21 MB of JSON,
    * over a second to cross from the profile worker, for 2 files the workspace holds).
    */
-  costTable(stallThresholdMs: number = DEFAULT_STALL_MS): CostTable {
+  costTable(stallThresholdMs: number = DEFAULT_STALL_MS, routeOf?: (node: number) => string | null): CostTable {
     const deferred = this.report.insights.flatMap((insight) => {
       const label = DEFERRED_WORK[insight.id];
       return label === undefined ? [] : [{ insight: insight.id, label, ms: insight.ms, percent: insight.percent }];
@@ -103,7 +103,8 @@ export class AnalyzedProfile {
     const unresolved = new Set(this.report.unresolvedFiles);
     const files = [...this.heat()].filter(([file]) => isAbsolute(file) && !unresolved.has(file));
     const table: CostTable = { cpuMs: this.report.cpuMs, files: Object.fromEntries(files), deferred, ...(unit !== 'ms' ? { unit } : {}) };
-    const stalls = this.stalls(stallThresholdMs);
+    // With routes (the editor's workspace registrations), each line's stalls name the routes they served.
+    const stalls = this.stalls(stallThresholdMs, routeOf);
     if (stalls !== null && stalls.lines.length > 0) {
       table.stallThresholdMs = stalls.thresholdMs;
       for (const line of stalls.lines) {

@@ -16,6 +16,7 @@ export async function run(): Promise<void> {
   await import('./record.test');
   await import('./untrustedNames.test');
   await import('./attach.test');
+  await import('./stalls.test');
   const grep = process.env.HOTFRAME_E2E_GREP;
   if (grep) mocha.grep(new RegExp(grep));
   const failures = await new Promise<number>((resolve) => mocha.run(resolve));
