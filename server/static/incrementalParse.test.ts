@@ -139,6 +139,47 @@ describe('IncrementalParser', () => {
     assert.deepEqual([start?.line, start?.column, start?.index], [5001, 0, text.lastIndexOf('app.get')]);
   });
 
+  it('parses only the statements around a change next to a dynamic import() or import.meta-free code (a call, not module syntax)', () => {
+    // esbuild's CommonJS output and many services load modules with `await import(...)`: the text
+    // test for module syntax took it for an import declaration and parsed the whole file (issue 26).
+    const base = "'use strict';\nasync function load(name) {\n  const mod = await import(`./${name}.js`);\n  return mod.default;\n}\nfoo();\nconst lazy = () => import ('./x.js');\nbar();\n";
+    for (const changed of [base.replace('return mod', 'return  mod'), base.replace('foo();', 'foo(1);'), base.replace('bar();', 'bar(2);')]) {
+      const parser = new IncrementalParser();
+      parser.parse('/virtual/load.js', base);
+      const got = parser.parse('/virtual/load.js', changed);
+      assert.equal(parser.lastKind, 'incremental', changed);
+      assert.equal(firstDifference(comparable(parseSource('/virtual/load.js', changed)), comparable(got)), null, changed);
+    }
+    // import.meta and declarations still decide the source type: a whole parse.
+    for (const changed of [base.replace('foo();', 'foo(import.meta.url);'), base.replace('foo();', "import x from 'x';")]) {
+      const parser = new IncrementalParser();
+      parser.parse('/virtual/load.js', base);
+      const got = parser.parse('/virtual/load.js', changed);
+      assert.equal(parser.lastKind, 'full', changed);
+      assert.equal(firstDifference(comparable(parseSource('/virtual/load.js', changed)), comparable(got)), null, changed);
+    }
+  });
+
+  it('keeps the nodes of the statements around a change, which it parses again only to check the edges (moved, not remade)', () => {
+    const base = "'use strict';\nfunction a() {\n  return 1;\n}\nfunction b() {\n  return 2;\n}\nfunction c() { return 3; } c();\nd();\n";
+    const edits: [string, string][] = [
+      ['a line added in the middle one', base.replace('return 2;', 'return 2;\n  // more\n')],
+      ['a character on the line the next one starts on', base.replace('return 2;\n}', 'return 22;\n}')],
+      ['same length, other text', base.replace('return 2', 'return 7')],
+    ];
+    for (const [why, changed] of edits) {
+      const parser = new IncrementalParser();
+      const before = [...(parser.parse('/virtual/keep.js', base).ast?.program.body ?? [])];
+      const got = parser.parse('/virtual/keep.js', changed);
+      assert.equal(parser.lastKind, 'incremental', why);
+      const after = got.ast?.program.body ?? [];
+      assert.equal(after.length, before.length, why);
+      // function b was edited: a new node; a (before it, re-parsed) and c (after it, re-parsed and moved) are the same objects.
+      assert.deepEqual(after.map((statement, i) => statement === before[i]), [true, false, true, true, true], why);
+      assert.equal(firstDifference(comparable(parseSource('/virtual/keep.js', changed)), comparable(got)), null, why);
+    }
+  });
+
   it('parses the whole file again when a change joins two statements, declares a name twice or adds module syntax', () => {
     const base = 'const a = 1;\nfoo()\nbar();\nfunction f() {}\nbaz();\n';
     const cases: [string, string][] = [

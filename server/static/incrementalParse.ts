@@ -255,6 +255,19 @@ function reparse(previous: Previous, text: string, failed: ParsedSource | null):
     trailingShift = { until: oldSliceEnd, shift: { delta, lines: newStart.line - oldStart.line, line: oldStart.line, columns: newStart.column - oldStart.column } };
   }
   const problems = mergeProblems(previous, middleStart, oldMiddleStop, shift, carried, middleStart, newMiddleStop, trailingShift);
+  // The statements at the edges came back with their text and extent: their old nodes stay (the
+  // trailing one moved like the problems in it), so that what the engine keeps per statement node
+  // (bindings, statement records) stays theirs and an edit re-walks only the statements it changed.
+  // With a same-length edit a shared position object moved once could not be told from one not
+  // moved yet: the re-parsed node is used then.
+  const keptTrailing = trailing !== null && !trailingIsHole && trailingShift !== null
+    && (delta !== 0 || (trailingShift.shift.lines === 0 && trailingShift.shift.columns === 0))
+    ? { node: trailing, shift: trailingShift.shift } : null;
+  if (lead !== null && !leadIsHole) statements[0] = lead;
+  if (keptTrailing !== null) {
+    if (delta !== 0) shiftStatement(memory, keptTrailing.node, keptTrailing.shift);
+    statements[statements.length - 1] = keptTrailing.node;
+  }
   if (shift !== null) {
     if (delta !== 0) shiftTail(memory, file, program, replacedEnd, commentsTo, shift);
   } else {
@@ -462,8 +475,13 @@ function commonSuffixLength(a: string, b: string, limit: number): number {
   return length;
 }
 
-/** `import` / `export` anywhere in the text (comments included: a false alarm costs a whole parse). */
-const MODULE_SYNTAX = /\b(?:import|export)\b/;
+/**
+ * `import` / `export` anywhere in the text (comments included: a false alarm costs a whole parse),
+ * except a dynamic `import(...)`: a call, legal in scripts, which leaves the source type as it is
+ * (Babel's 'unambiguous' turns to module only for import/export declarations, `import.meta` and
+ * top-level await). Compiled CommonJS is full of them (`await import(...)` in esbuild's output).
+ */
+const MODULE_SYNTAX = /\b(?:import(?!\s*\()|export)\b/;
 
 /** Index of the last statement ending at or before `offset`; -1 when none does. */
 function lastEndingBy(body: readonly t.Statement[], offset: number): number {
