@@ -17,6 +17,7 @@
 // each row also prints its max, and the first edit after open has a line of its own.
 // Every measured edit is followed by its reverse (sent and awaited, not timed; the paste's reverse
 // is the "undo" row), so the edit sites found once on the original text stay valid.
+// HOTFRAME_BENCH_FILES=<text> measures only the files whose name holds it ('(real, npm)': the two real modules).
 // The server is dist/server.js spoken to over stdio with vscode-jsonrpc, as an editor would.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -387,8 +388,8 @@ const files = [
   ['generated service', serviceFile(5000), 100],
   ['handler-dense controllers', controllerFile(5000), 100],
   ['mongoose lib/model.js', readFileSync(join(root, 'node_modules', 'mongoose', 'lib', 'model.js'), 'utf8'), 100],
-  ['iobroker.js-controller main.js', readFileSync(join(root, 'bench', 'inputs', 'iobroker-js-controller-main.js'), 'utf8'), 100],
-  ['apostrophe page module', readFileSync(join(root, 'bench', 'inputs', 'apostrophe-page-index.js'), 'utf8'), 100],
+  ['iobroker.js-controller main.js (real, npm)', readFileSync(join(root, 'bench', 'inputs', 'iobroker-js-controller-main.js'), 'utf8'), 100],
+  ['apostrophe page module (real, npm)', readFileSync(join(root, 'bench', 'inputs', 'apostrophe-page-index.js'), 'utf8'), 100],
   ['service with redeclarations', serviceFile(5000, 40), 100],
   ['generated service 20k', serviceFile(20000), 250],
 ];
