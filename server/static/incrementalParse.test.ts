@@ -180,6 +180,29 @@ describe('IncrementalParser', () => {
     }
   });
 
+  it('parses again only the edited statement when its neighbours end closed (a `;`, a declaration), both of them when they do not', () => {
+    const long = (name: string) => `function ${name}() {\n${'  work();\n'.repeat(200)}}\n`;
+    const base = `'use strict';\n${long('before')}function small() {\n  return 1;\n}\n${long('after')}const tail = 1;\n`;
+    const parser = new IncrementalParser();
+    parser.parse('/virtual/closed.js', base);
+    const edited = base.replace('return 1;', 'return 12;');
+    const got = parser.parse('/virtual/closed.js', edited);
+    assert.equal(parser.lastKind, 'incremental');
+    assert.equal(firstDifference(comparable(parseSource('/virtual/closed.js', edited)), comparable(got)), null);
+    const small = 'function small() {\n  return 12;\n}\n';
+    assert.equal(parser.lastParsedLength, `\n${small}`.length); // from the end of the statement before to the start of the next
+    // Neighbours that an edit could join (no `;` of their own): parsed with the edited statement.
+    const open = base.replace('function small() {\n  return 1;\n}', 'small = () => 1').replace(/ {2}work\(\);/g, '  work()');
+    const openParser = new IncrementalParser();
+    openParser.parse('/virtual/open.js', open.replace('function before', 'before = function').replace('function after', 'after = function'));
+    const text = open.replace('function before', 'before = function').replace('function after', 'after = function');
+    const openEdited = text.replace('small = () => 1', 'small = () => 12');
+    const openGot = openParser.parse('/virtual/open.js', openEdited);
+    assert.equal(openParser.lastKind, 'incremental');
+    assert.equal(firstDifference(comparable(parseSource('/virtual/open.js', openEdited)), comparable(openGot)), null);
+    assert.ok(openParser.lastParsedLength > 400 * 'work()'.length, `${openParser.lastParsedLength} characters parsed`);
+  });
+
   it('parses the whole file again when a change joins two statements, declares a name twice or adds module syntax', () => {
     const base = 'const a = 1;\nfoo()\nbar();\nfunction f() {}\nbaz();\n';
     const cases: [string, string][] = [
