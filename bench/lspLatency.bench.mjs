@@ -3,6 +3,10 @@
 // - the generated service file (express + mongoose + redis blocks with seeds 000-004's patterns),
 // - a handler-dense controller file of another shape (exported handlers, pg, execFileSync, switch),
 // - a real module from npm (mongoose's lib/model.js, as installed),
+// - two real service modules copied from npm packages with their licence (bench/inputs/, issue 26):
+//   iobroker.js-controller's build/cjs/main.js (a device controller: many top-level functions,
+//   message and state handlers) and apostrophe's page module (one `module.exports = {...}` object
+//   holding every route and handler),
 // - the generated file with recoverable errors (its blocks repeated: names declared again),
 // - a 20,000-line generated file.
 // Kinds: Enter, deleting a line, pasting a 30-line block, undoing the paste, typing an identifier
@@ -13,6 +17,7 @@
 // each row also prints its max, and the first edit after open has a line of its own.
 // Every measured edit is followed by its reverse (sent and awaited, not timed; the paste's reverse
 // is the "undo" row), so the edit sites found once on the original text stay valid.
+// HOTFRAME_BENCH_FILES=<text> measures only the files whose name holds it ('(real, npm)': the two real modules).
 // The server is dist/server.js spoken to over stdio with vscode-jsonrpc, as an editor would.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -211,7 +216,10 @@ function spread(items, count) {
   return Array.from({ length: count }, (_, i) => items[Math.floor(((i * 7919) % count + 0.5) * items.length / count)]);
 }
 
-const child = spawn(process.execPath, [server, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+// HOTFRAME_BENCH_CPU_PROF=<dir>: the server writes a CPU profile of the whole session there (to see where an edit's time goes).
+const profileDir = process.env.HOTFRAME_BENCH_CPU_PROF;
+const serverArgs = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir, server, '--stdio'] : [server, '--stdio'];
+const child = spawn(process.execPath, serverArgs, { stdio: ['pipe', 'pipe', 'inherit'] });
 const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
 const waiting = new Map();
 const lastCount = new Map();
@@ -380,6 +388,8 @@ const files = [
   ['generated service', serviceFile(5000), 100],
   ['handler-dense controllers', controllerFile(5000), 100],
   ['mongoose lib/model.js', readFileSync(join(root, 'node_modules', 'mongoose', 'lib', 'model.js'), 'utf8'), 100],
+  ['iobroker.js-controller main.js (real, npm)', readFileSync(join(root, 'bench', 'inputs', 'iobroker-js-controller-main.js'), 'utf8'), 100],
+  ['apostrophe page module (real, npm)', readFileSync(join(root, 'bench', 'inputs', 'apostrophe-page-index.js'), 'utf8'), 100],
   ['service with redeclarations', serviceFile(5000, 40), 100],
   ['generated service 20k', serviceFile(20000), 250],
 ];

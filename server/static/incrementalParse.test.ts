@@ -139,6 +139,70 @@ describe('IncrementalParser', () => {
     assert.deepEqual([start?.line, start?.column, start?.index], [5001, 0, text.lastIndexOf('app.get')]);
   });
 
+  it('parses only the statements around a change next to a dynamic import() or import.meta-free code (a call, not module syntax)', () => {
+    // esbuild's CommonJS output and many services load modules with `await import(...)`: the text
+    // test for module syntax took it for an import declaration and parsed the whole file (issue 26).
+    const base = "'use strict';\nasync function load(name) {\n  const mod = await import(`./${name}.js`);\n  return mod.default;\n}\nfoo();\nconst lazy = () => import ('./x.js');\nbar();\n";
+    for (const changed of [base.replace('return mod', 'return  mod'), base.replace('foo();', 'foo(1);'), base.replace('bar();', 'bar(2);')]) {
+      const parser = new IncrementalParser();
+      parser.parse('/virtual/load.js', base);
+      const got = parser.parse('/virtual/load.js', changed);
+      assert.equal(parser.lastKind, 'incremental', changed);
+      assert.equal(firstDifference(comparable(parseSource('/virtual/load.js', changed)), comparable(got)), null, changed);
+    }
+    // import.meta and declarations still decide the source type: a whole parse.
+    for (const changed of [base.replace('foo();', 'foo(import.meta.url);'), base.replace('foo();', "import x from 'x';")]) {
+      const parser = new IncrementalParser();
+      parser.parse('/virtual/load.js', base);
+      const got = parser.parse('/virtual/load.js', changed);
+      assert.equal(parser.lastKind, 'full', changed);
+      assert.equal(firstDifference(comparable(parseSource('/virtual/load.js', changed)), comparable(got)), null, changed);
+    }
+  });
+
+  it('keeps the nodes of the statements around a change, which it parses again only to check the edges (moved, not remade)', () => {
+    const base = "'use strict';\nfunction a() {\n  return 1;\n}\nfunction b() {\n  return 2;\n}\nfunction c() { return 3; } c();\nd();\n";
+    const edits: [string, string][] = [
+      ['a line added in the middle one', base.replace('return 2;', 'return 2;\n  // more\n')],
+      ['a character on the line the next one starts on', base.replace('return 2;\n}', 'return 22;\n}')],
+      ['same length, other text', base.replace('return 2', 'return 7')],
+    ];
+    for (const [why, changed] of edits) {
+      const parser = new IncrementalParser();
+      const before = [...(parser.parse('/virtual/keep.js', base).ast?.program.body ?? [])];
+      const got = parser.parse('/virtual/keep.js', changed);
+      assert.equal(parser.lastKind, 'incremental', why);
+      const after = got.ast?.program.body ?? [];
+      assert.equal(after.length, before.length, why);
+      // function b was edited: a new node; a (before it, re-parsed) and c (after it, re-parsed and moved) are the same objects.
+      assert.deepEqual(after.map((statement, i) => statement === before[i]), [true, false, true, true, true], why);
+      assert.equal(firstDifference(comparable(parseSource('/virtual/keep.js', changed)), comparable(got)), null, why);
+    }
+  });
+
+  it('parses again only the edited statement when its neighbours end closed (a `;`, a declaration), both of them when they do not', () => {
+    const long = (name: string) => `function ${name}() {\n${'  work();\n'.repeat(200)}}\n`;
+    const base = `'use strict';\n${long('before')}function small() {\n  return 1;\n}\n${long('after')}const tail = 1;\n`;
+    const parser = new IncrementalParser();
+    parser.parse('/virtual/closed.js', base);
+    const edited = base.replace('return 1;', 'return 12;');
+    const got = parser.parse('/virtual/closed.js', edited);
+    assert.equal(parser.lastKind, 'incremental');
+    assert.equal(firstDifference(comparable(parseSource('/virtual/closed.js', edited)), comparable(got)), null);
+    const small = 'function small() {\n  return 12;\n}\n';
+    assert.equal(parser.lastParsedLength, `\n${small}`.length); // from the end of the statement before to the start of the next
+    // Neighbours that an edit could join (no `;` of their own): parsed with the edited statement.
+    const open = base.replace('function small() {\n  return 1;\n}', 'small = () => 1').replace(/ {2}work\(\);/g, '  work()');
+    const openParser = new IncrementalParser();
+    openParser.parse('/virtual/open.js', open.replace('function before', 'before = function').replace('function after', 'after = function'));
+    const text = open.replace('function before', 'before = function').replace('function after', 'after = function');
+    const openEdited = text.replace('small = () => 1', 'small = () => 12');
+    const openGot = openParser.parse('/virtual/open.js', openEdited);
+    assert.equal(openParser.lastKind, 'incremental');
+    assert.equal(firstDifference(comparable(parseSource('/virtual/open.js', openEdited)), comparable(openGot)), null);
+    assert.ok(openParser.lastParsedLength > 400 * 'work()'.length, `${openParser.lastParsedLength} characters parsed`);
+  });
+
   it('parses the whole file again when a change joins two statements, declares a name twice or adds module syntax', () => {
     const base = 'const a = 1;\nfoo()\nbar();\nfunction f() {}\nbaz();\n';
     const cases: [string, string][] = [

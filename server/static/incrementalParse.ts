@@ -32,6 +32,8 @@ interface StatementMemory {
   readonly holes: WeakSet<t.Node>;
   readonly nodesByStatement: WeakMap<t.Statement, t.Node[]>;
   readonly namesByStatement: WeakMap<t.Statement, readonly string[]>;
+  /** Characters the last parse of a slice read (the tests' proof of how little an edit re-parses). */
+  sliceLength: number;
 }
 
 /** The previous parse of a document: its tree (with holes over unparsable statements) and problems. */
@@ -59,9 +61,11 @@ export type ParseKind = 'full' | 'incremental' | 'partial' | 'unchanged';
 
 export class IncrementalParser {
   private previous: Previous | null = null;
-  private readonly memory: StatementMemory = { holes: new WeakSet(), nodesByStatement: new WeakMap(), namesByStatement: new WeakMap() };
+  private readonly memory: StatementMemory = { holes: new WeakSet(), nodesByStatement: new WeakMap(), namesByStatement: new WeakMap(), sliceLength: 0 };
   /** How the last call parsed, for tests and measurements. */
   lastKind: ParseKind = 'full';
+  /** Characters of the text the last call parsed (in slices, or whole), for tests and measurements. */
+  lastParsedLength = 0;
 
   /**
    * Parses `text`, a new version of the document last parsed here. The AST returned before is
@@ -74,6 +78,7 @@ export class IncrementalParser {
     if (previous !== null && previous.filePath === filePath) {
       if (previous.text === text) {
         this.lastKind = 'unchanged';
+        this.lastParsedLength = 0;
         return { ast: previous.ast, problems: [...previous.problems], plugins: previous.plugins, problemOffsets: previous.offsets };
       }
       try {
@@ -115,6 +120,7 @@ export class IncrementalParser {
       }
     }
     this.lastKind = kind;
+    this.lastParsedLength = kind === 'incremental' ? this.memory.sliceLength : text.length;
     // Copies: the engine adds its own problems to the list it is given.
     this.previous = parsed.ast !== null
       ? { memory: this.memory, filePath, text, ast: parsed.ast, plugins: parsed.plugins, problems: [...parsed.problems], offsets: parsed.problemOffsets ?? parsed.problems.map(() => 0), recovered }
@@ -142,7 +148,7 @@ function hasHoleIn(holes: WeakSet<t.Node>, body: readonly t.Statement[], from: n
  * `failed` (the whole parse of `text`, which did not recover), the changed statements become a
  * hole instead of being parsed again.
  */
-function reparse(previous: Previous, text: string, failed: ParsedSource | null): ParsedSource | null {
+function reparse(previous: Previous, text: string, failed: ParsedSource | null, widened = false): ParsedSource | null {
   const memory = previous.memory;
   const holes = memory.holes;
   const oldText = previous.text;
@@ -162,26 +168,56 @@ function reparse(previous: Previous, text: string, failed: ParsedSource | null):
   // first statement wholly after it (or the file's end). A hole the change touches is part of it.
   let first = lastEndingBy(body, prefix);
   if (first >= 0 && holes.has(body[first]) && (body[first].end ?? 0) === prefix) first--;
+  // Text typed at the very end of a statement may belong to it (`x = 1` -> `x = 12`), and text
+  // ending at the very start of one to that one: tried again with them in the edited part.
+  const touchesLead = first >= 0 && (body[first].end ?? 0) === prefix;
+  if (widened && touchesLead) first--;
   const changedEnd = oldText.length - suffix;
   let last = Math.max(first, 0);
   while (last < body.length && (body[last].start ?? 0) < changedEnd) last++;
   if (last < body.length && holes.has(body[last]) && (body[last].start ?? 0) === changedEnd) last++;
+  const touchesTrailing = last < body.length && (body[last].start ?? 0) === changedEnd;
+  if (widened && touchesTrailing) last++;
+  const widen = (): ParsedSource | null => (!widened && (touchesLead || touchesTrailing) ? reparse(previous, text, failed, true) : null);
   const lead = first < 0 ? null : body[first];
   const trailing = last < body.length ? body[last] : null;
   if (failed !== null) return punchHole(previous, text, failed, { first, last, delta, prefix });
-  // A hole next to the change is not parsed again: the slice stops at its edge, unchecked.
+  // A hole next to the change is not parsed again: the slice stops at its edge, unchecked. Nor is
+  // an unchanged statement next to it that nothing after it can join (it ends with its own `;`,
+  // or it is a function or class declaration): the edited text starts a statement of its own after
+  // it, and before the next statement when the edited statements end so too (issue 26: the
+  // statements around an edit in a long file are often long functions).
   const leadIsHole = lead !== null && holes.has(lead);
   const trailingIsHole = trailing !== null && holes.has(trailing);
-  const sliceStart = lead === null ? 0 : leadIsHole ? lead.end ?? 0 : lead.start ?? 0;
-  const oldSliceEnd = trailing === null ? oldText.length : trailingIsHole ? trailing.start ?? 0 : trailing.end ?? 0;
-  const newSliceEnd = oldSliceEnd + delta;
-  const oldSlice = oldText.slice(sliceStart, oldSliceEnd);
-  const newSlice = text.slice(sliceStart, newSliceEnd);
-  // Module syntax decides a file's source type and checks exports against the whole file.
-  if (MODULE_SYNTAX.test(oldSlice) || MODULE_SYNTAX.test(newSlice)) return null;
-
-  const start = (leadIsHole ? lead.loc?.end : lead?.loc?.start) ?? { line: 1, column: 0 };
-  const part = parseSlice(newSlice, { index: sliceStart, line: start.line, column: start.column }, previous.plugins);
+  const leadOutside = lead !== null && (leadIsHole || endsClosed(lead, oldText));
+  const sliceStart = lead === null ? 0 : leadOutside ? lead.end ?? 0 : lead.start ?? 0;
+  const start = (leadOutside ? lead.loc?.end : lead?.loc?.start) ?? { line: 1, column: 0 };
+  /** The slice through the trailing statement, or up to it; null when it holds module syntax. */
+  const parseUpTo = (trailingOutside: boolean) => {
+    const oldSliceEnd = trailing === null ? oldText.length : trailingOutside ? trailing.start ?? 0 : trailing.end ?? 0;
+    const newSliceEnd = oldSliceEnd + delta;
+    const newSlice = text.slice(sliceStart, newSliceEnd);
+    // Module syntax decides a file's source type and checks exports against the whole file.
+    if (MODULE_SYNTAX.test(oldText.slice(sliceStart, oldSliceEnd)) || MODULE_SYNTAX.test(newSlice)) return null;
+    const part = parseSlice(newSlice, { index: sliceStart, line: start.line, column: start.column }, previous.plugins);
+    memory.sliceLength += newSlice.length;
+    return { oldSliceEnd, newSliceEnd, part, trailingOutside };
+  };
+  memory.sliceLength = 0;
+  let attempt = parseUpTo(trailing !== null);
+  if (attempt === null) return null;
+  if (trailing !== null && !trailingIsHole) {
+    // Up to the trailing statement only when what comes before it now ends closed, with nothing to mend.
+    const partProgram = attempt.part.ast?.program;
+    const before = partProgram?.body.at(-1);
+    const closed = partProgram !== undefined && attempt.part.problems.length === 0 && (before !== undefined
+      ? endsClosed(before, text)
+      : partProgram.directives.length === 0 && !partProgram.interpreter && (lead === null || (!leadIsHole && endsClosed(lead, oldText))));
+    if (!closed) attempt = parseUpTo(false);
+    if (attempt === null) return null;
+  }
+  const { oldSliceEnd, newSliceEnd, part } = attempt;
+  const trailingOutside = attempt.trailingOutside;
   const partAst = part.ast;
   if (partAst === null) return null;
   const partProgram = partAst.program;
@@ -189,21 +225,21 @@ function reparse(previous: Previous, text: string, failed: ParsedSource | null):
   // Past the file's start a leading string statement would turn into a directive, and the unchanged
   // statements at the edges must come back as they were: otherwise the edit joined or split statements.
   if (sliceStart > 0 && (partProgram.directives.length > 0 || partProgram.interpreter)) return null;
-  if (lead !== null && !leadIsHole) {
+  if (lead !== null && !leadOutside) {
     if (statements.length === 0) return null;
-    if (statements[0].start !== lead.start || statements[0].end !== lead.end) return null;
+    if (statements[0].start !== lead.start || statements[0].end !== lead.end) return widen();
   }
   const newTrailing = statements.at(-1);
-  if (trailing !== null && !trailingIsHole) {
-    if (newTrailing === undefined || newTrailing.start !== (trailing.start ?? 0) + delta || newTrailing.end !== newSliceEnd) return null;
+  if (trailing !== null && !trailingOutside) {
+    if (newTrailing === undefined || newTrailing.start !== (trailing.start ?? 0) + delta || newTrailing.end !== newSliceEnd) return widen();
   }
   if ((partProgram.extra as { topLevelAwait?: boolean } | undefined)?.topLevelAwait === true) return null;
   // The statements between the unchanged edges, before and after the edit.
-  const replacedFrom = leadIsHole ? first + 1 : Math.max(first, 0);
-  const replacedEnd = trailing === null ? body.length : trailingIsHole ? last : last + 1;
-  const oldMiddleFrom = lead === null || leadIsHole ? replacedFrom : replacedFrom + 1;
-  const oldMiddleEnd = trailing === null || trailingIsHole ? replacedEnd : replacedEnd - 1;
-  const newMiddle = statements.slice(lead === null || leadIsHole ? 0 : 1, trailing === null || trailingIsHole ? statements.length : statements.length - 1);
+  const replacedFrom = leadOutside ? first + 1 : Math.max(first, 0);
+  const replacedEnd = trailing === null ? body.length : trailingOutside ? last : last + 1;
+  const oldMiddleFrom = lead === null || leadOutside ? replacedFrom : replacedFrom + 1;
+  const oldMiddleEnd = trailing === null || trailingOutside ? replacedEnd : replacedEnd - 1;
+  const newMiddle = statements.slice(lead === null || leadOutside ? 0 : 1, trailing === null || trailingOutside ? statements.length : statements.length - 1);
   // The parser checks top-level redeclarations across the whole file; a part cannot see the rest.
   // When the edit left the changed statements' declarations as they were (names, kinds, order:
   // Enter or a comment typed in a function declared again), the file's redeclaration errors are
@@ -215,7 +251,7 @@ function reparse(previous: Previous, text: string, failed: ParsedSource | null):
     carried = moved;
   }
   // A hole hides what its text declared: a kept statement's redeclaration error may refer to it.
-  const middleStart = lead === null || leadIsHole ? sliceStart : lead.end ?? 0;
+  const middleStart = lead === null || leadOutside ? sliceStart : lead.end ?? 0;
   // (to the end of the file, problems at its end included, when no statement follows)
   const oldMiddleStop = trailing === null ? Infinity : trailing.start ?? 0;
   if (hasHoleIn(holes, body, oldMiddleFrom, oldMiddleEnd) && previous.offsets.some((offset) => offset < middleStart || offset >= oldMiddleStop)) return null;
@@ -239,8 +275,8 @@ function reparse(previous: Previous, text: string, failed: ParsedSource | null):
   const commentsTo = firstStartingAt(comments, oldSliceEnd);
   let shift: Shift | null = null;
   if (trailing !== null) {
-    const oldEnd = trailingIsHole ? trailing.loc?.start : trailing.loc?.end;
-    const newEnd = trailingIsHole ? partProgram.loc?.end : newTrailing?.loc?.end;
+    const oldEnd = trailingOutside ? trailing.loc?.start : trailing.loc?.end;
+    const newEnd = trailingOutside ? partProgram.loc?.end : newTrailing?.loc?.end;
     if (!oldEnd || !newEnd) return null;
     shift = { delta, lines: newEnd.line - oldEnd.line, line: oldEnd.line, columns: newEnd.column - oldEnd.column };
     // Shared position objects are told apart by their index, which a same-length edit leaves as it was.
@@ -249,12 +285,25 @@ function reparse(previous: Previous, text: string, failed: ParsedSource | null):
   // A kept problem inside the trailing statement (re-read in the part) moves as the statement's
   // start does: the shift above is measured at its end, right only for what follows it.
   let trailingShift: { until: number; shift: Shift } | null = null;
-  if (trailing !== null && !trailingIsHole && newTrailing !== undefined && trailing.loc && newTrailing.loc) {
+  if (trailing !== null && !trailingOutside && newTrailing !== undefined && trailing.loc && newTrailing.loc) {
     const oldStart = trailing.loc.start;
     const newStart = newTrailing.loc.start;
     trailingShift = { until: oldSliceEnd, shift: { delta, lines: newStart.line - oldStart.line, line: oldStart.line, columns: newStart.column - oldStart.column } };
   }
   const problems = mergeProblems(previous, middleStart, oldMiddleStop, shift, carried, middleStart, newMiddleStop, trailingShift);
+  // The statements at the edges came back with their text and extent: their old nodes stay (the
+  // trailing one moved like the problems in it), so that what the engine keeps per statement node
+  // (bindings, statement records) stays theirs and an edit re-walks only the statements it changed.
+  // With a same-length edit a shared position object moved once could not be told from one not
+  // moved yet: the re-parsed node is used then.
+  const keptTrailing = trailing !== null && !trailingOutside && trailingShift !== null
+    && (delta !== 0 || (trailingShift.shift.lines === 0 && trailingShift.shift.columns === 0))
+    ? { node: trailing, shift: trailingShift.shift } : null;
+  if (lead !== null && !leadOutside) statements[0] = lead;
+  if (keptTrailing !== null) {
+    if (delta !== 0) shiftStatement(memory, keptTrailing.node, keptTrailing.shift);
+    statements[statements.length - 1] = keptTrailing.node;
+  }
   if (shift !== null) {
     if (delta !== 0) shiftTail(memory, file, program, replacedEnd, commentsTo, shift);
   } else {
@@ -462,8 +511,22 @@ function commonSuffixLength(a: string, b: string, limit: number): number {
   return length;
 }
 
-/** `import` / `export` anywhere in the text (comments included: a false alarm costs a whole parse). */
-const MODULE_SYNTAX = /\b(?:import|export)\b/;
+/**
+ * `import` / `export` anywhere in the text (comments included: a false alarm costs a whole parse),
+ * except a dynamic `import(...)`: a call, legal in scripts, which leaves the source type as it is
+ * (Babel's 'unambiguous' turns to module only for import/export declarations, `import.meta` and
+ * top-level await). Compiled CommonJS is full of them (`await import(...)` in esbuild's output).
+ */
+const MODULE_SYNTAX = /\b(?:import(?!\s*\()|export)\b/;
+
+/**
+ * Nothing after this statement can join it: it ends with its own `;` (only an `else`, which starts
+ * no statement, continues an `if` then), or it is a function or class declaration.
+ */
+function endsClosed(statement: t.Statement, text: string): boolean {
+  if (statement.type === 'FunctionDeclaration' || statement.type === 'ClassDeclaration') return true;
+  return text.charCodeAt((statement.end ?? 0) - 1) === 59; // ';'
+}
 
 /** Index of the last statement ending at or before `offset`; -1 when none does. */
 function lastEndingBy(body: readonly t.Statement[], offset: number): number {
