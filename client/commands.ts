@@ -246,7 +246,15 @@ export function registerCommands(ctx: HotframeContext, parts: CommandParts): vsc
   const register = (id: string, run: (...args: unknown[]) => unknown): vscode.Disposable => vscode.commands.registerCommand(id, run);
   return [
     register('hotframe.openProfile', (arg, sampleType) => open(arg, 'Open Profile', sampleType)),
-    register('hotframe.openWithHotframe', (arg) => open(arg, 'Open CPU Profile')),
+    // From a profile shown elsewhere (VS Code's profile viewer, the explorer): open Hotframe's views on it, not only the status bar.
+    register('hotframe.openWithHotframe', async (arg) => {
+      const summary = await open(arg, 'Open CPU Profile');
+      if (summary !== null && ctx.profile) {
+        await vscode.commands.executeCommand('workbench.view.extension.hotframe');
+        await showFlameGraph(ctx, flame, ctx.baseline ? 'diff' : 'normal');
+      }
+      return summary;
+    }),
     // Compare: the loaded profile is the AFTER; the picked one becomes the BEFORE baseline.
     register('hotframe.compareProfile', async (before, after) => {
       if (after !== undefined) {

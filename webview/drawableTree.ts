@@ -35,6 +35,10 @@ function copyNode(raw: Record<string, unknown>): FlameNode {
   if (typeof raw.delta === 'number' && Number.isFinite(raw.delta)) node.delta = raw.delta;
   const collapsed = finiteOr(raw.collapsed, 0);
   if (collapsed > 0) node.collapsed = collapsed;
+  const smallCalleesMs = finiteOr(raw.smallCalleesMs, 0);
+  if (smallCalleesMs > 0) node.smallCalleesMs = smallCalleesMs;
+  const libraryMs = finiteOr(raw.libraryMs, 0);
+  if (libraryMs > 0) node.libraryMs = libraryMs;
   return node;
 }
 

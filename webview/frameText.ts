@@ -70,7 +70,12 @@ export function frameFacts(node: FlameNode, scale: GraphScale, isRoot = false): 
       facts.delta = `${formatDeltaMs(node.delta)} vs baseline (${verdict})`;
     }
   }
-  if (node.collapsed) facts.folded = `${node.collapsed} tiny frame${node.collapsed === 1 ? '' : 's'} folded in`;
+  // What this frame's figures hold besides its own code, so a wide frame says why it is wide.
+  const folded: string[] = [];
+  if (node.collapsed) folded.push(`${node.collapsed} tiny frame${node.collapsed === 1 ? '' : 's'} folded in`);
+  if (node.libraryMs) folded.push(`self includes ${formatValue(node.libraryMs, scale)} in library code it called (only my code)`);
+  if (node.smallCalleesMs) folded.push(`includes ${formatValue(node.smallCalleesMs, scale)} in small functions it called, merged into it`);
+  if (folded.length > 0) facts.folded = folded.join(' · ');
   return facts;
 }
 

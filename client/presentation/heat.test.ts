@@ -36,7 +36,7 @@ describe('heat (client/presentation/heat.ts)', () => {
       // A call line has its own heat (sqrt(14%) of 8 buckets) and note.
       callLines: [{ line: 5, bucket: 3 }],
       notes: [
-        { line: 3, text: 'getTimestamp: self 340 ms · total 1.20 s · 12.0% CPU  |  340 ms · 12.3% CPU' },
+        { line: 3, text: 'getTimestamp: self 340 ms · total 1.20 s · 12.0% CPU  |  +1 more (hover)' },
         { line: 5, text: 'this call (execSync): 1.20 s · 14.0% CPU' },
       ],
     });
@@ -103,13 +103,26 @@ describe('heat (client/presentation/heat.ts)', () => {
     assert.equal(callLineNote({ callee: 'a', ms: 3 * 1024 * 1024, percent: 7.2, calls: [{ callee: 'a', samples: 1, ms: 2 * 1024 * 1024, percent: 4.8 }, { callee: 'b', samples: 1, ms: 1024 * 1024, percent: 2.4 }] }, 'bytes'), 'a(): allocates 2.00 MiB · 4.80% of bytes, b(): allocates 1.00 MiB · 2.40% of bytes');
   });
 
-  it('keeps a line\'s notes short: whole parts up to the cap, the rest counted', () => {
-    const part = (i: number) => `part ${i}: ${'x'.repeat(40)}`;
-    const joined = joinNotes([part(1), part(2), part(3), part(4)]);
-    assert.equal(joined, `${part(1)}  |  ${part(2)}  |  +2 more (hover)`);
-    assert.ok(joined.length <= MAX_NOTE_CHARS + '  |  +2 more (hover)'.length);
-    assert.equal(joinNotes([part(1)]), part(1));
-    assert.equal(joinNotes(['y'.repeat(500)]).length, MAX_NOTE_CHARS);
+  it('keeps a line\'s note short: its largest figure and how many more the hover has, not every note joined', () => {
+    // One line of a route file that declares a function, is hot itself, makes calls and registers a route.
+    const plan = planHeat({
+      profile: summary,
+      lines: [{ line: 2, selfMs: 120, selfSamples: 12, percent: 4.1 }],
+      functions: [{ name: 'handleRequestWithAVeryDescriptiveName', line: 2, column: 1, selfMs: 120, totalMs: 480, percent: 16.4 }],
+      callSites: [],
+      callLines: [{ line: 2, callee: 'parseEvents', ms: 933, percent: 31.9, found: 'exactLine', calls: [
+        { callee: 'parseEvents', samples: 70, ms: 696, percent: 23.8 },
+        { callee: 'getTimestamp', samples: 15, ms: 151, percent: 5.16 },
+        { callee: 'tally', samples: 9, ms: 86, percent: 2.94 },
+      ] }],
+      routes: [{ line: 2, route: 'GET /v1/tasks', ms: 289, percent: 9.9 }],
+    }, 1, 10);
+    assert.deepEqual(plan.notes, [{ line: 2, text: 'parseEvents(): 696 ms · 23.8% CPU, getTimestamp(): 151 ms · 5.16% CPU, +1 more call  |  +3 more (hover)' }]);
+    assert.equal(joinNotes([{ text: 'a', amount: 1 }, { text: 'b', amount: 3 }, { text: 'c', amount: 2 }]), 'b  |  +2 more (hover)');
+    assert.equal(joinNotes([{ text: 'only', amount: 0 }]), 'only');
+    assert.equal(joinNotes([]), '');
+    // A name from the profile cannot make the note long.
+    assert.equal(joinNotes([{ text: 'y'.repeat(500), amount: 1 }]).length, MAX_NOTE_CHARS);
   });
 
   it('colours a hotter bucket more strongly', () => {

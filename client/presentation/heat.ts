@@ -66,20 +66,29 @@ export function callLineNote(call: Pick<CallLine, 'callee' | 'ms' | 'percent' | 
   return callNote(call.callee, call.percent, call.ms, unit);
 }
 
-/** A note longer than this is cut at a part boundary and says how many parts the hover has besides. */
-export const MAX_NOTE_CHARS = 140;
+/**
+ * An end-of-line note longer than this is cut: it sits after the code, so a long line plus a long
+ * note runs off the right edge. The hover (server/lsp/profileFeatures.ts) has every figure.
+ */
+export const MAX_NOTE_CHARS = 90;
 
-/** Joins a line's notes ("  |  "), keeping whole parts within MAX_NOTE_CHARS (the first always). */
-export function joinNotes(parts: string[]): string {
-  let text = parts[0] ?? '';
-  let kept = 1;
-  for (; kept < parts.length; kept++) {
-    const next = `${text}  |  ${parts[kept]}`;
-    if (next.length > MAX_NOTE_CHARS) break;
-    text = next;
-  }
-  if (text.length > MAX_NOTE_CHARS) text = `${text.slice(0, MAX_NOTE_CHARS - 1)}…`;
-  const left = parts.length - kept;
+/** One figure noted on a line, with the amount (ms or the profile's unit) that ranks it among the line's others. */
+export interface NotePart {
+  text: string;
+  amount: number;
+}
+
+/**
+ * A line's note: only its largest figure (the first of equals, in the order they were added),
+ * then how many others the hover shows ("+3 more (hover)"), so a line with a function
+ * declaration, a hot self time, calls and a route still gets one short note.
+ */
+export function joinNotes(parts: readonly NotePart[]): string {
+  if (parts.length === 0) return '';
+  let largest = parts[0]!;
+  for (const part of parts) if (part.amount > largest.amount) largest = part;
+  const text = largest.text.length > MAX_NOTE_CHARS ? `${largest.text.slice(0, MAX_NOTE_CHARS - 1)}…` : largest.text;
+  const left = parts.length - 1;
   return left > 0 ? `${text}  |  +${left} more (hover)` : text;
 }
 
@@ -101,21 +110,21 @@ export function planHeat(heat: FileHeat, thresholdPercent: number, lineCount: nu
   const lines = heat.lines
     .filter((l) => inFile(l.line) && heatBucket(l.percent) > 0)
     .map((l) => ({ line: l.line, bucket: heatBucket(l.percent) }));
-  const notes = new Map<number, string[]>();
-  const add = (line: number, text: string): void => {
+  const notes = new Map<number, NotePart[]>();
+  const add = (line: number, text: string, amount: number): void => {
     const list = notes.get(line) ?? [];
-    list.push(text);
+    list.push({ text, amount });
     notes.set(line, list);
   };
   const unit = heat.profile?.unit ?? 'ms';
   for (const fn of heat.functions) {
-    if (inFile(fn.line) && fn.totalMs > 0) add(fn.line, `${fn.name}: ${functionNote(fn.selfMs, fn.totalMs, fn.percent, unit, fn.inferred === true)}`);
+    if (inFile(fn.line) && fn.totalMs > 0) add(fn.line, `${fn.name}: ${functionNote(fn.selfMs, fn.totalMs, fn.percent, unit, fn.inferred === true)}`, fn.totalMs);
   }
   const hottest = heat.lines
     .filter((l) => inFile(l.line) && l.percent >= thresholdPercent)
     .sort((a, b) => b.percent - a.percent)
     .slice(0, MAX_LINE_NOTES);
-  for (const l of hottest) add(l.line, lineNote(l.percent, l.selfMs, unit));
+  for (const l of hottest) add(l.line, lineNote(l.percent, l.selfMs, unit), l.selfMs);
   const callLines = (heat.callLines ?? [])
     .filter((c) => inFile(c.line) && heatBucket(c.percent) > 0)
     .map((c) => ({ line: c.line, bucket: heatBucket(c.percent) }));
@@ -123,11 +132,11 @@ export function planHeat(heat: FileHeat, thresholdPercent: number, lineCount: nu
     .filter((c) => inFile(c.line) && c.percent >= thresholdPercent)
     .sort((a, b) => b.percent - a.percent)
     .slice(0, MAX_LINE_NOTES);
-  for (const c of hottestCalls) add(c.line, callLineNote(c, unit));
+  for (const c of hottestCalls) add(c.line, callLineNote(c, unit), c.ms);
   // Route registrations that ran: "GET /v1/tasks: 289 ms · 3.74% CPU" (issue 25).
-  for (const r of heat.routes ?? []) if (inFile(r.line) && r.ms > 0) add(r.line, `${r.route}: ${formatCostShort(r.ms, r.percent)}`);
+  for (const r of heat.routes ?? []) if (inFile(r.line) && r.ms > 0) add(r.line, `${r.route}: ${formatCostShort(r.ms, r.percent)}`, r.ms);
   // Lines that stalled the event loop: "2 stalls over 50.0 ms, longest 212 ms, 405 ms in all · GET /report" (issue 25).
-  for (const s of heat.stalls?.lines ?? []) if (inFile(s.line)) add(s.line, stallNote(s, heat.stalls?.thresholdMs ?? 0));
+  for (const s of heat.stalls?.lines ?? []) if (inFile(s.line)) add(s.line, stallNote(s, heat.stalls?.thresholdMs ?? 0), s.totalMs);
   return {
     lines,
     callLines,

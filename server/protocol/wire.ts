@@ -137,6 +137,10 @@ export interface FlameNode {
   delta?: number;
   /** Number of nodes folded into this one when tiny subtrees are collapsed. */
   collapsed?: number;
+  /** Inverted view, a root frame: ms of its small callees' samples merged into it (part of its value). */
+  smallCalleesMs?: number;
+  /** "Only my code": ms of library frames folded into this user frame (part of its self). */
+  libraryMs?: number;
   children: FlameNode[];
 }
 

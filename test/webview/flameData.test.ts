@@ -128,6 +128,10 @@ describe('frame text', () => {
     assert.equal(facts.delta, '\u22124.00 ms vs baseline (faster)');
     assert.equal(facts.folded, '1 tiny frame folded in');
     assert.equal(facts.location, '/a.js:3');
+    // Only my code and the inverted view say what was folded into a frame.
+    const mine = frameFacts({ name: 'handler', value: 10, self: 8, category: 'user', file: '/a.js', line: 3, libraryMs: 6, smallCalleesMs: 2, children: [] }, scale);
+    assert.equal(mine.folded, 'self includes 6.00 ms in library code it called (only my code) · includes 2.00 ms in small functions it called, merged into it');
+    assert.equal(drawableTree(node('root', 10, [node('handler', 10, [], { libraryMs: 6, smallCalleesMs: 2 })]), 0).root.children[0]!.libraryMs, 6);
   });
 
   it('describes an allocation profile frame in bytes, never as time (allocates 366 MB of 990 MB)', () => {

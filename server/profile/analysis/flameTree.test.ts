@@ -5,6 +5,7 @@ import { join } from 'node:path';
 
 import { profileOf, type FrameSpec } from '../model/constructedProfiles.test';
 import { diffFlameTree, diffReports } from './diff';
+import { SMALL_STACKS } from './flameTree';
 import { buildReport } from './report';
 import type { FlameNode } from '../model/types';
 
@@ -48,6 +49,8 @@ describe('flame trees', () => {
     ]);
     const analyzed = buildReport(profile, { root });
     assert.equal(shape(analyzed.flame('normal', true, 0)), 'all(15/0)[main(7/5)[callback(2/2)] (garbage collector)(5/5) (libraries)(3/3)]');
+    // main's self holds the 4 ms of send/write it called; its tooltip says so.
+    assert.deepEqual(analyzed.flame('normal', true, 0).children.map((c) => [c.name, c.libraryMs]), [['main', 4], ['(garbage collector)', undefined], ['(libraries)', undefined]]);
     // User code called from libraries with no user frame above (a route handler under express): at the top, not under "(libraries)".
     const handler = buildReport(
       profileOf([
@@ -71,6 +74,22 @@ describe('flame trees', () => {
     ]);
     const inverted = buildReport(profile, { root }).flame('inverted', false, 0);
     assert.equal(shape(inverted), 'all(6/0)[B(5/0)[A(3/3) C(2/2)] A(1/1)]');
+    sumOfParts(inverted);
+  });
+
+  it('invert: a small leaf function is merged into its caller, not lumped into one "(N small frames)" root block', () => {
+    const stacks = [{ frames: [user('main', 1), user('handler', 2)], samples: 600 }];
+    // 40 helpers of 5 samples each (0.5% of 1000, under the 1% threshold), all called from handler: 200 samples.
+    for (let i = 0; i < 40; i++) stacks.push({ frames: [user('main', 1), user('handler', 2), user(`helper${i}`, 10 + i)], samples: 5 });
+    stacks.push({ frames: [user('main', 1), user('big', 99)], samples: 190 });
+    // A stack whose every frame is small: the one remainder, named as such.
+    stacks.push({ frames: [user('lonely', 200), user('tiny', 201)], samples: 4 });
+    stacks.push({ frames: [user('main', 1), user('handler', 2), user('big', 99)], samples: 6 });
+    const inverted = buildReport(profileOf(stacks), { root }).flame('inverted', false, 0.01);
+    assert.equal(shape(inverted), `all(1000/0)[handler(800/0)[main(800/800)] big(196/0)[main(190/190) (2 small frames)(6/6)] ${SMALL_STACKS}(4/4)]`);
+    assert.equal(inverted.children[0].smallCalleesMs, 200);
+    assert.equal(inverted.children[1].smallCalleesMs, undefined);
+    assert.ok(!inverted.children.some((c) => /small frames/.test(c.name)), 'no "(N small frames)" block among the roots');
     sumOfParts(inverted);
   });
 

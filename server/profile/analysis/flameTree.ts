@@ -25,9 +25,17 @@ export class MergedTree {
   readonly selfMs: number[] = [0];
   /** Diff trees only: the baseline's self ms, already scaled to this profile's duration. */
   readonly baseMs: number[] = [0];
+  /** Inverted trees, root children only: ms of small callees' samples merged into this function (invertTree). */
+  readonly smallCalleesMs: number[] = [0];
+  /** "Only my code": ms of library frames folded into this user frame (mergeProfile). */
+  readonly libraryMs: number[] = [0];
   private readonly byKey = new Map<number, number>();
 
-  constructor(readonly labels: FlameLabel[]) {}
+  /** `shownLabel`: a label whose nodes are drawn however small (the inverted tree's named remainder). */
+  constructor(
+    readonly labels: FlameLabel[],
+    readonly shownLabel = -1,
+  ) {}
 
   get count(): number {
     return this.parent.length;
@@ -43,6 +51,8 @@ export class MergedTree {
       this.self.push(0);
       this.selfMs.push(0);
       this.baseMs.push(0);
+      this.smallCalleesMs.push(0);
+      this.libraryMs.push(0);
       this.byKey.set(key, node);
     }
     return node;
@@ -86,26 +96,80 @@ export function mergeProfile({ profile, index, frames }: AnalyzedTree, onlyMyCod
     }
     merged.self[map[n]] += tree.selfSamples[n];
     merged.selfMs[map[n]] += tree.selfMs[n];
+    if (onlyMyCode && map[n] !== 0 && merged.label[map[n]] !== librariesLabel && isLibrary(categoryOf(profile, index, n))) merged.libraryMs[map[n]] += tree.selfMs[n];
   }
   merged.self[0] += tree.selfSamples[0];
   merged.selfMs[0] += tree.selfMs[0];
   return merged;
 }
 
-/** Bottom-up: the root's children are the functions where samples were taken, their children the callers. */
-export function invertTree(merged: MergedTree): MergedTree {
-  const inverted = new MergedTree(merged.labels);
+/** The inverted tree's one remainder: samples whose every frame, caller by caller, stayed below the threshold. */
+export const SMALL_STACKS = '(small stacks: every function on them below the threshold)';
+
+/**
+ * Bottom-up: the root's children are the functions where samples were taken, their children the
+ * callers. A function whose samples add up to less than `minFraction` of the whole is not a root of
+ * its own (thousands of them used to make one "(6998 small frames)" root block): its samples go to
+ * its caller, as that caller's time in small callees (`smallCallees`), smallest first, so a caller
+ * that grows past the threshold keeps what was merged into it. Samples whose every caller was
+ * small too end in one SMALL_STACKS root node that says so.
+ */
+export function invertTree(merged: MergedTree, minFraction = 0): MergedTree {
+  const labels = [...merged.labels, { name: SMALL_STACKS, category: 'program' as Category, file: '', line: 0 }];
+  const smallStacks = labels.length - 1;
+  const inverted = new MergedTree(labels, smallStacks);
+  let totalMs = merged.selfMs[0];
+  // Every merged node with samples is one stack; `start` is where its inverted path begins.
+  const stacks: number[] = [];
   for (let n = 1; n < merged.count; n++) {
-    const self = merged.self[n];
-    const ms = merged.selfMs[n];
-    if (self === 0 && ms === 0) continue;
-    let at = 0;
-    for (let m = n; m > 0; m = merged.parent[m]) {
-      at = inverted.child(at, merged.label[m]);
+    if (merged.self[n] === 0 && merged.selfMs[n] === 0) continue;
+    stacks.push(n);
+    totalMs += merged.selfMs[n];
+  }
+  const threshold = totalMs * Math.max(0, minFraction);
+  const start = new Int32Array(merged.count);
+  const valueOf = new Float64Array(labels.length);
+  const stacksAt = new Map<number, number[]>();
+  for (const n of stacks) {
+    start[n] = n;
+    const label = merged.label[n];
+    valueOf[label] += merged.selfMs[n];
+    const list = stacksAt.get(label);
+    if (list === undefined) stacksAt.set(label, [n]);
+    else list.push(n);
+  }
+  const dissolved = new Uint8Array(labels.length);
+  // Smallest first, so a caller that grows past the threshold keeps what was merged into it;
+  // values only grow as callees are merged in, so each round rechecks. A caller that received
+  // stacks and is still small is dissolved in the next round (at most the stacks' depth rounds).
+  for (;;) {
+    const small = [...stacksAt.keys()].filter((label) => valueOf[label] < threshold).sort((a, b) => valueOf[a] - valueOf[b]);
+    if (small.length === 0) break;
+    for (const label of small) {
+      if (valueOf[label] >= threshold) continue;
+      dissolved[label] = 1;
+      for (const n of stacksAt.get(label) ?? []) {
+        let at = merged.parent[start[n]];
+        while (at > 0 && dissolved[merged.label[at]] === 1) at = merged.parent[at];
+        start[n] = at;
+        if (at === 0) continue;
+        const caller = merged.label[at];
+        valueOf[caller] += merged.selfMs[n];
+        const list = stacksAt.get(caller);
+        if (list === undefined) stacksAt.set(caller, [n]);
+        else list.push(n);
+      }
+      stacksAt.delete(label);
     }
+  }
+  for (const n of stacks) {
+    let at = 0;
+    if (start[n] === 0) at = inverted.child(0, smallStacks);
+    for (let m = start[n]; m > 0; m = merged.parent[m]) at = inverted.child(at, merged.label[m]);
     // Every node on the path holds the sample in its subtree; only the outermost caller holds it as self.
-    inverted.self[at] += self;
-    inverted.selfMs[at] += ms;
+    inverted.self[at] += merged.self[n];
+    inverted.selfMs[at] += merged.selfMs[n];
+    if (start[n] !== n && start[n] !== 0) inverted.smallCalleesMs[inverted.child(0, merged.label[start[n]])] += merged.selfMs[n];
   }
   inverted.self[0] += merged.self[0];
   inverted.selfMs[0] += merged.selfMs[0];
@@ -195,11 +259,13 @@ export function toFlameNodes(merged: MergedTree, options: FlameOptions): FlameNo
   for (let n = 1; n < count; n++) {
     const p = merged.parent[n];
     const parentNode = nodes[p];
-    const kept = parentNode !== null && value[n] > 0 && value[n] >= threshold;
+    const kept = parentNode !== null && value[n] > 0 && (value[n] >= threshold || merged.label[n] === merged.shownLabel);
     if (kept) {
       const label = merged.labels[merged.label[n]];
       const node: FlameNode = { name: label.name, value: value[n], self: merged.selfMs[n], category: label.category, file: label.file, line: label.line, children: [] };
       if (options.withDelta === true) node.delta = value[n] - base[n];
+      if (merged.smallCalleesMs[n] > 0) node.smallCalleesMs = merged.smallCalleesMs[n];
+      if (merged.libraryMs[n] > 0) node.libraryMs = merged.libraryMs[n];
       nodes[n] = node;
       parentNode.children.push(node);
       continue;

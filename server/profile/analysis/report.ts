@@ -135,7 +135,7 @@ export class AnalyzedProfile {
 
   flame(mode: 'normal' | 'inverted', onlyMyCode: boolean, minFraction = DEFAULT_MIN_FRACTION): FlameNode {
     const merged = this.mergedTree(onlyMyCode);
-    const tree = mode === 'inverted' ? invertTree(merged) : merged;
+    const tree = mode === 'inverted' ? invertTree(merged, minFraction) : merged;
     return toFlameNodes(tree, { rootName: 'all', minFraction });
   }
 

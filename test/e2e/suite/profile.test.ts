@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { browserAction, debugState, demoFile, demoRoot, openInEditor, screenshot, waitFor, type DebugState, type HotFunction } from './workbench';
+import { browserAction, debugState, demoFile, demoRoot, hotframeApi, openInEditor, screenshot, waitFor, type DebugState, type HotFunction } from './workbench';
 
 const STATUS = /^\$\(flame\) (\S+) · \d+(\.\d+)? (s|ms) · GC \d+(\.\d+)?% CPU$/;
 
@@ -175,6 +175,21 @@ describe('profiles', () => {
     await screenshot('3-flame');
   });
 
+  it('inverted: small functions merged into their callers, not one "(N small frames)" root block', async () => {
+    // before.cpuprofile's bottom-up view had "(6998 small frames)" of 6% among its roots.
+    await vscode.commands.executeCommand('hotframe.showFlameGraph', 'inverted');
+    const api = await hotframeApi();
+    const flame = await waitFor('the inverted flame graph', async () => {
+      const shown = (await api.state()).flame;
+      return shown?.mode === 'inverted' ? shown : undefined;
+    });
+    assert.deepEqual(flame.root.children.map((c) => c.name).filter((n) => /^\(\d+ small frames\)$/.test(n)), []);
+    assert.ok(flame.root.children.some((c) => (c.smallCalleesMs ?? 0) > 0), 'no root says what was merged into it');
+    await screenshot('3-flame-inverted');
+    await vscode.commands.executeCommand('hotframe.showFlameGraph', 'normal');
+    await stateWhen('the flame graph back to normal', (s) => s.flame?.mode === 'normal');
+  });
+
   it('opens the source of a double-clicked frame', async function () {
     if (!process.env.HOTFRAME_E2E_ACTIONS) this.skip(); // needs the browser (code-server launcher)
     await browserAction('dblclickFrame', { name: hot.name });
@@ -207,7 +222,16 @@ describe('profiles', () => {
     await stateWhen('the inverted flame graph', (s) => s.flame?.mode === 'inverted');
     const tip = await browserAction<{ lines: string[] }>('frameTooltip', { name: hot.name });
     assert.equal(tip?.lines[0], hot.name);
-    assert.match(tip?.lines[1] ?? '', new RegExp(`^total ${selfMs.replace('.', '\\.')} \\(${selfShare.replace('.', '\\.')} of CPU\\) · `), JSON.stringify(tip));
+    // Small functions it called (under 1/2000 of the samples each) are merged into its row, and the tooltip says how much.
+    const merged = /includes (\S+ (?:ms|s)) in small functions it called/.exec(tip?.lines.join(' ') ?? '')?.[1];
+    if (merged === undefined) {
+      assert.match(tip?.lines[1] ?? '', new RegExp(`^total ${selfMs.replace('.', '\\.')} \\(${selfShare.replace('.', '\\.')} of CPU\\) · `), JSON.stringify(tip));
+    } else {
+      const msOf = (figure: string): number => Number(figure.split(' ')[0]) * (figure.endsWith(' s') ? 1000 : 1);
+      const total = msOf(/^total (\S+ (?:ms|s))/.exec(tip?.lines[1] ?? '')?.[1] ?? 'NaN ms');
+      // Three significant digits each: within 1%.
+      assert.ok(Math.abs(total - msOf(selfMs) - msOf(merged)) <= total * 0.01, `${JSON.stringify(tip)} vs self ${selfMs}`);
+    }
     await vscode.commands.executeCommand('hotframe.showFlameGraph', 'normal');
   });
 

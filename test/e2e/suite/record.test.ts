@@ -68,6 +68,23 @@ describe('the way to Hotframe from a profile opened elsewhere', () => {
     await screenshot('profile-hint');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
+
+  it('opens the Hotframe views on the profile from its viewer\'s editor title, not only the status bar', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await waitFor('the flame graph closed', async () => ((await debugState()).flame === null ? true : undefined));
+    const uri = vscode.Uri.file(path.join(demoRoot(), 'profiles', 'after.cpuprofile'));
+    await vscode.commands.executeCommand('vscode.openWith', uri, 'default');
+    // The editor-title button passes the shown file's Uri, as the one-time hint does.
+    await vscode.commands.executeCommand('hotframe.openWithHotframe', uri);
+    const state = await waitFor('the flame graph of after.cpuprofile', async () => {
+      const s = await debugState();
+      return s.flame?.title === 'after.cpuprofile' ? s : undefined;
+    });
+    assert.equal(state.flame?.mode, 'normal');
+    assert.equal(state.profile?.name, 'after.cpuprofile');
+    await screenshot('open-with-hotframe');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
 });
 
 describe('recording a profile', () => {
