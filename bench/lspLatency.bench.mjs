@@ -9,6 +9,8 @@
 // character, typing an argument, typing in a comment, typing in a string, and typing in a comment
 // while a call near the top is left unclosed (a syntax error elsewhere).
 // Also the heap each open document costs (measured in a process of its own).
+// Every edit is counted from the first after open (HOTFRAME_BENCH_WARMUP=n leaves n out of each row);
+// each row also prints its max, and the first edit after open has a line of its own.
 // Every measured edit is followed by its reverse (sent and awaited, not timed; the paste's reverse
 // is the "undo" row), so the edit sites found once on the original text stay valid.
 // The server is dist/server.js spoken to over stdio with vscode-jsonrpc, as an editor would.
@@ -24,7 +26,8 @@ const { createMessageConnection, StreamMessageReader, StreamMessageWriter } = js
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const server = join(root, 'dist', 'server.js');
 const EDITS = Number(process.env.HOTFRAME_BENCH_EDITS ?? 20);
-const WARMUP = 3;
+// Issue 26: the first edit after open is counted (an editor's user pays it); a warm-up is opt-in.
+const WARMUP = Number(process.env.HOTFRAME_BENCH_WARMUP ?? 0);
 
 if (!existsSync(server)) {
   console.error('dist/server.js is missing: run `npm run build` first (npm run bench does)');
@@ -297,6 +300,7 @@ async function measureFile(name, text, limit) {
     ['type in a string', spread(sites.string, count)],
   ];
   const rows = [];
+  let firstEdit = null;
   const cpuBefore = serverCpuSeconds();
   let measured = 0;
   for (const [kind, edits] of kinds) {
@@ -305,6 +309,7 @@ async function measureFile(name, text, limit) {
     for (const [i, edit] of edits.entries()) {
       const removed = current.slice(edit.at, edit.at + edit.remove);
       const ms = await send(edit);
+      firstEdit ??= ms;
       const back = await send(reverse(edit, removed));
       if (i >= WARMUP) {
         forward.push(ms);
@@ -349,7 +354,9 @@ async function measureFile(name, text, limit) {
     const p95 = percentile(latencies, 95);
     console.error(`  ${kind}: p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, max ${latencies.at(-1).toFixed(1)} ms`);
     console.log(JSON.stringify({ bench: 'lspLatency', metric: `edit -> diagnostics p95, ${name} (${lineCount} lines): ${kind}`, value: Number(p95.toFixed(1)), unit: 'ms', limit: `<= ${limit}`, aim: limit === 100 ? '30' : undefined, pass: p95 <= limit }));
+    console.log(JSON.stringify({ bench: 'lspLatency', metric: `edit -> diagnostics max, ${name} (${lineCount} lines): ${kind}`, value: Number(latencies.at(-1).toFixed(1)), unit: 'ms', aim: '100' }));
   }
+  console.log(JSON.stringify({ bench: 'lspLatency', metric: `first edit after open -> diagnostics, ${name} (${lineCount} lines)`, value: Number(firstEdit.toFixed(1)), unit: 'ms', aim: '30' }));
   if (cpuPerEdit !== null) console.log(JSON.stringify({ bench: 'lspLatency', metric: `server CPU per change, ${name} (edits and reverses, mean)`, value: Number(cpuPerEdit.toFixed(1)), unit: 'ms' }));
   const findingsAtOpen = diagnosticsAtOpen - parseErrorsAtOpen;
   console.log(JSON.stringify({ bench: 'lspLatency', metric: `findings kept while a call near the top is unclosed, ${name}`, value: keptWhileBroken, unit: `of ${findingsAtOpen}` }));

@@ -111,6 +111,11 @@ export interface ExecutionContext {
   registeredAt: SourcePosition | null;
   /** For kind 'timer': the literal interval in ms when it is known. */
   timerIntervalMs: number | null;
+  /**
+   * For kind 'timer': it repeats (setInterval, a timeout that reschedules itself, a schedule),
+   * whether or not its interval is known; false for a one-shot timeout or setImmediate.
+   */
+  periodic: boolean;
   /** True when the node sits inside a loop body within its function. */
   inLoop: boolean;
   /**
@@ -169,6 +174,17 @@ export interface ProjectRegistration {
   intervalMs: number | null;
   /** The file that registers it. */
   registeredIn: string;
+  /**
+   * Not handed to a registration but called from code that runs in one (a handler of another
+   * module calls this export): the caller's source delivers at a high rate (see ExecutionContext.highRate).
+   * Absent for a registration proper, whose message sources count as high-rate.
+   */
+  highRate?: boolean;
+  /**
+   * Not an export but a method of a class declared in the module, called on a dependency another
+   * module's code holds (`this.userService.changePassword()` from a request handler).
+   */
+  method?: { className: string; name: string };
 }
 
 /**

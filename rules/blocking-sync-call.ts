@@ -32,7 +32,7 @@ function whereText(context: ExecutionContext, servesRequests: boolean, inWorker:
   if (context.kind === 'request') return 'on every request';
   if (context.kind === 'message') return 'on every message';
   // A periodic timer (setInterval, a setTimeout that reschedules itself) of a serving module: seed 003's stats timer.
-  if (context.kind === 'timer' && servesRequests && context.timerIntervalMs !== null) return 'in a timer of a module that serves requests';
+  if (context.kind === 'timer' && servesRequests && context.periodic) return 'in a timer of a module that serves requests';
   return null;
 }
 

@@ -4,6 +4,18 @@ import { runRuleTests } from '../test/ruleTester';
 runRuleTests(rule, {
   valid: [
     {
+      name: 'a test shipped in the package: a connection per test message serves nothing',
+      filename: 'test/pop3-onconnect-test.js',
+      code: `const net = require('net');
+const server = net.createServer((socket) => {
+  socket.on('data', () => {
+    const client = net.connect(2110, '127.0.0.1');
+    client.end('QUIT\\r\\n');
+  });
+});
+server.listen(0);`,
+    },
+    {
       name: 'module-level client and pool, reused by handlers (pool.connect / pool.query)',
       code: `const Redis = require('ioredis');
 const { Pool } = require('pg');

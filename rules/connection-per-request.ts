@@ -3,6 +3,7 @@ import type { NodePath } from '@babel/traverse';
 import type * as t from '@babel/types';
 import type { ExecutionContext, RuleModule } from './api';
 import { isOnceGuarded } from './detectors/runsOnce';
+import { isToolingFile } from './detectors/toolingFiles';
 import { viaText } from './detectors/viaText';
 
 /** `module:export` names that open a connection when called. */
@@ -53,6 +54,8 @@ const rule: RuleModule = {
     fixable: false,
   },
   create(context) {
+    // A test, script or benchmark serves nothing: its connections and middleware are not a service's.
+    if (isToolingFile(context.filePath)) return { visitor: {} };
     /** Reported where the code runs per request or per message, known only after traversal. */
     const report = (path: NodePath, messageId: string, what: string): void => {
       context.report({

@@ -18,6 +18,39 @@ const project: ProjectView = {
 
 runRuleTests(rule, {
   valid: [
+    // Issue 22 (n22b): a query held in a variable the analysis cannot follow to one plain use.
+    {
+      name: 'a query variable handed to a helper of another module (qry = calipso.table.sortQuery(qry))',
+      code: `${USER}app.get('/users', function (req, res) {
+  var qry = User.find({}).limit(5);
+  qry = calipso.table.sortQuery(qry, req.query.sort);
+  qry.find(function (err, users) { res.json(users); });
+});`,
+    },
+    {
+      name: 'a query variable whose documents are saved after it runs',
+      code: `${USER}app.get('/users', function (req, res) {
+  var qry = User.find({}).limit(5);
+  qry.exec(function (err, users) { users.forEach(function (u) { u.save(); }); res.json(users); });
+});`,
+    },
+    {
+      name: 'a query variable made lean later (qry.lean())',
+      code: `${USER}app.get('/users', async (req, res) => {
+  const qry = User.find({});
+  qry.lean();
+  res.json(await qry);
+});`,
+    },
+    {
+      name: 'a query variable run twice',
+      code: `${USER}app.get('/users', async (req, res) => {
+  const qry = User.find({});
+  const a = await qry.exec();
+  const b = await qry.exec();
+  res.json([a, b]);
+});`,
+    },
     // Issue 11, from real code: what the rule must leave alone.
     {
       name: 'Bookshelf-style models.Post.findOne() in a module that does not import mongoose (ghost)',
@@ -217,6 +250,69 @@ export const all = async () => JSON.stringify(await models.find({}));`,
     },
   ],
   invalid: [
+    // Issue 22 (n22b): a query built in steps and held in a variable, run once later.
+    {
+      name: 'a paged query held in a variable, sorted in place, run with exec(callback); the page only rendered',
+      code: `${USER}app.get('/users', function (req, res) {
+  var qry = User.find({}).skip(0).limit(20);
+  qry.sort('name');
+  qry.exec(function (err, users) {
+    res.render('users', { users: users });
+  });
+});`,
+      errors: [{ messageId: 'missingLean', line: 4, column: 13, severity: 'hint', message: /^User\.find\(\) hydrates full mongoose documents that are only rendered with res\.render\(\) on every request; add \.lean\(\)\. It matters/ }],
+      output: `${USER}app.get('/users', function (req, res) {
+  var qry = User.find({}).lean().skip(0).limit(20);
+  qry.sort('name');
+  qry.exec(function (err, users) {
+    res.render('users', { users: users });
+  });
+});`,
+    },
+    {
+      name: 'a query variable rebuilt by reassignment (qry = qry.sort(s)) and run with find(callback); sent with res.json',
+      code: `${USER}app.get('/users', function (req, res) {
+  var qry = User.find({ active: true });
+  qry = qry.sort('name');
+  qry.find(function (err, users) {
+    res.json(users);
+  });
+});`,
+      errors: [{ messageId: 'missingLean', line: 4, column: 13, message: /only sent with res\.json\(\)/ }],
+      output: `${USER}app.get('/users', function (req, res) {
+  var qry = User.find({ active: true }).lean();
+  qry = qry.sort('name');
+  qry.find(function (err, users) {
+    res.json(users);
+  });
+});`,
+    },
+    {
+      name: 'a query variable awaited in an async handler, results only serialized',
+      code: `${USER}app.get('/users', async (req, res) => {
+  const qry = User.find({}).sort({ name: 1 });
+  const users = await qry;
+  res.json({ users });
+});`,
+      errors: [{ messageId: 'missingLean', line: 4, column: 15, message: /only sent with res\.json\(\)/ }],
+      output: `${USER}app.get('/users', async (req, res) => {
+  const qry = User.find({}).lean().sort({ name: 1 });
+  const users = await qry;
+  res.json({ users });
+});`,
+    },
+    {
+      name: 'a query variable run with exec().then(...), results only sent',
+      code: `${USER}app.get('/users', (req, res) => {
+  const qry = User.find({}).limit(50);
+  qry.exec().then((users) => res.send(users));
+});`,
+      errors: [{ messageId: 'missingLean', line: 4, column: 15, message: /only sent with res\.send\(\)/ }],
+      output: `${USER}app.get('/users', (req, res) => {
+  const qry = User.find({}).lean().limit(50);
+  qry.exec().then((users) => res.send(users));
+});`,
+    },
     // Issue 11, from real code (calipso, keystone, formio, mongoose studio).
     {
       name: 'Model.find(q, callback): the documents go straight to res.json()',

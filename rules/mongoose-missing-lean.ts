@@ -6,6 +6,7 @@ import type { HotContext, RuleContext, RuleModule } from './api';
 import {
   ModelFinder, memberName, methodCallOn, modelLabel, modelQueryAt, unwrapExpression, valueRoot, whereItRuns, type ModelQuery,
 } from './detectors/mongooseModels';
+import { heldQueryRun } from './detectors/queryFlow';
 
 /** What a value turned out to be used for. */
 interface Usage {
@@ -308,6 +309,7 @@ export const mongooseMissingLean: RuleModule = {
           const query = modelQueryAt(path, models);
           if (query === null || query.lean || query.other !== null) return;
           let usage: Usage;
+          let held: ReturnType<typeof heldQueryRun>;
           if (query.then !== null) {
             const param = callbackParam(query.then, 0);
             if (param === null || param === 'none') return;
@@ -317,6 +319,11 @@ export const mongooseMissingLean: RuleModule = {
             const param = query.callback.get('params')[1];
             if (!param) return;
             usage = usageOfBinding(param, query.resultKind, 0, context);
+          } else if (!query.chained.includes('exec') && (held = heldQueryRun(query.end, context)) !== null) {
+            // Held in a variable the analysis cannot follow to one run (handed to a helper, made lean later): unknown.
+            if (held === 'unfollowed') return;
+            // var qry = User.find(q).limit(n); qry.exec(function (err, users) {...}): the results at the run site.
+            usage = held.kind === 'value' ? usageOf(held.path, query.resultKind, 0, context) : usageOfBinding(held.param, query.resultKind, 0, context);
           } else {
             const handedOut = !query.chained.includes('exec') && isPlainFunctionReturn(query.end);
             usage = usageOf(query.end, handedOut ? 'query' : query.resultKind, 0, context);

@@ -26,6 +26,11 @@ const MDL = `const mdl = {
 runRuleTests(rule, {
   valid: [
     {
+      name: 'the same chain in a test file: a test serves nothing',
+      filename: 'test/routes.test.js',
+      code: `${LOADERS}app.get('/p/:uid/:pid', loadUser, loadProject, (req, res) => res.json({ user: req.user, project: req.project }));`,
+    },
+    {
       name: 'the second middleware reads what the first writes (req.user)',
       code: `async function loadUser(req, res, next) { req.user = await User.findById(req.params.id); next(); }
 async function loadTasks(req, res, next) { req.tasks = await Task.find({ owner: req.user._id }); next(); }

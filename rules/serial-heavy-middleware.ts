@@ -5,6 +5,7 @@ import type { NodePath } from '@babel/traverse';
 import type * as t from '@babel/types';
 import type { RuleContext, RuleModule } from './api';
 import { memberName, unwrapExpression, valueRoot } from './detectors/mongooseModels';
+import { isToolingFile } from './detectors/toolingFiles';
 
 /** Registration methods of express / express.Router / koa-router / fastify. */
 const ROUTE_METHODS = new Set(['get', 'post', 'put', 'patch', 'delete', 'del', 'all', 'head', 'options', 'use']);
@@ -432,6 +433,8 @@ export const serialHeavyMiddleware: RuleModule = {
     fixable: false,
   },
   create(context) {
+    // A test, script or benchmark serves nothing: its connections and middleware are not a service's.
+    if (isToolingFile(context.filePath)) return { visitor: {} };
     /** Checks one chain (one route, or a run of consecutive `use` statements) and reports. */
     const checkChain = (chain: readonly Middleware[]): void => {
       if (chain.length < 2) return;

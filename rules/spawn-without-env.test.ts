@@ -115,7 +115,7 @@ function collectStats() {
 setInterval(collectStats, 5000);
 app.listen(3000);`,
       errors: [
-        { messageId: 'missingEnv', line: 5, column: 15, endLine: 5, endColumn: 34, message: /^execSync\(\) runs in a timer of a module that serves requests \(via collectStats\) without an env option: Node copies every environment variable on each call\. 'free' needs nothing but PATH: pass env: \{ PATH: process\.env\.PATH \}\.$/ },
+        { messageId: 'missingEnv', line: 5, column: 15, endLine: 5, endColumn: 34, message: /^execSync\(\) runs in a timer of a module that serves requests \(via collectStats\) without an env option: each spawn copies every environment variable synchronously on the event loop, a cost that grows with the environment \(assumed large: .*\)\. 'free' needs nothing but PATH: pass env: \{ PATH: process\.env\.PATH \}\.$/ },
         { messageId: 'missingEnv', line: 6, column: 16 },
       ],
       output: `const express = require('express');
@@ -140,6 +140,35 @@ cp.exec('df -k /data', (err, stdout) => console.log(stdout));
 app.get('/s', (req, res) => {
 cp.exec('df -k /data', { env: ${ENV} }, (err, stdout) => console.log(stdout));
 });`,
+    },
+    {
+      name: 'issue 22 policy: shown at information on a registered route; a hint in a handler known only by its (req, res) shape (probot setup)',
+      code: `const { exec } = require('child_process');
+app.post('/convert', (req, res) => { exec('soffice --headless'); });
+export async function setupHandler(req, res) { exec('refresh'); }`,
+      errors: [
+        { messageId: 'missingEnv', line: 2, column: 38, severity: 'information', message: /^exec\(\) runs on every request without an env option: each spawn copies every environment variable synchronously on the event loop, a cost that grows with the environment \(assumed large/ },
+        { messageId: 'missingEnv', line: 3, column: 48, severity: 'hint', message: /^exec\(\) runs on every request \(via setupHandler; if it is registered as a route: its \(req, res\) parameters say so, no registration was found\)/ },
+      ],
+      output: null,
+    },
+    {
+      name: "a stats timer whose interval comes from configuration still repeats (issue 22: exec('ps ...') every few seconds from a scheduler tick); a timeout re-armed with a computed delay is taken for a bounded retry",
+      code: `const { exec } = require('child_process');
+const config = require('./config');
+require('express')().listen(3000);
+setInterval(() => { exec('ps -eo pid,rss', (err, out) => {}); }, config.statsInterval);
+function poll() { exec('df -k', () => setTimeout(poll, config.pollMs)); }
+poll();`,
+      errors: [
+        { messageId: 'missingEnv', line: 4, column: 21, severity: 'information', message: /^exec\(\) runs in a timer of a module that serves requests/ },
+      ],
+      output: `const { exec } = require('child_process');
+const config = require('./config');
+require('express')().listen(3000);
+setInterval(() => { exec('ps -eo pid,rss', { env: ${ENV} }, (err, out) => {}); }, config.statsInterval);
+function poll() { exec('df -k', () => setTimeout(poll, config.pollMs)); }
+poll();`,
     },
     {
       name: 'spawn / execFile / fork with args: options go after the args',
@@ -180,7 +209,7 @@ run('b', [], { env: { ...process.env, DEBUG: '1' } });
 exec('c', { cwd: '/', env: Object.assign({}, process.env) }, () => {});
 });`,
       errors: [
-        { messageId: 'wholeEnv', line: 3, column: 18, endColumn: 29, message: /^exec\(\) runs on every request with the whole process\.env, copied on each call\. Pass only what the child needs/ },
+        { messageId: 'wholeEnv', line: 3, column: 18, endColumn: 29, message: /^exec\(\) runs on every request with the whole process\.env: each spawn copies it synchronously on the event loop, a cost that grows with the environment \(assumed large: .*\)\. Pass only what the child needs/ },
         { messageId: 'wholeEnv', line: 4, column: 21, message: /^spawn\(\) runs on every request with the whole/ },
         { messageId: 'wholeEnv', line: 5, column: 28 },
       ],
@@ -292,7 +321,8 @@ function ExecNode(n) {
       errors: [
         { messageId: 'missingEnv', line: 12, column: 31, message: /^spawn\(\) runs on every message without an env option: .* Pass only what the child needs/ },
         { messageId: 'missingEnv', line: 13, column: 20 },
-        { messageId: 'missingEnv', line: 15, column: 7, severity: 'hint' },
+        // Shown while serving (issue 22's policy): the copy on every spawn is proved by the code.
+        { messageId: 'missingEnv', line: 15, column: 7, severity: 'information' },
       ],
       output: null,
     },

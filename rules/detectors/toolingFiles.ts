@@ -1,6 +1,7 @@
 // Files of a project's tooling rather than its service. A rule's policy, not the engine's: the
 // engine analyzes them (a clock read in a test is still a clock read); the rules about a serving
-// path (spawn-without-env, blocking-sync-call) stay quiet in them.
+// path (spawn-without-env, blocking-sync-call, connection-per-request, serial-heavy-middleware)
+// stay quiet in them.
 
 /** Folders of a project whose code never serves: tests, build and release scripts, benchmarks, command-line entry points. */
 const TOOLING_FOLDERS = new Set(['test', 'tests', '__tests__', 'spec', 'specs', 'e2e', 'benchmark', 'benchmarks', 'bench',

@@ -79,8 +79,9 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
       TOP,
       FORMAT,
       { name: 'kind', value: 'cpu|allocation', help: 'a CPU profile (default) or an allocation profile, garbage included' },
+      { name: 'semi-space', value: 'MB,MB..', help: 'runs the command once per semi-space size in MB, its GC traced, and compares GC share, pauses and wall time' },
     ],
-    examples: ['hotframe record -- node server.js', 'hotframe record --out /tmp/p -- npm start', 'hotframe record --kind allocation -- node server.js'],
+    examples: ['hotframe record -- node server.js', 'hotframe record --out /tmp/p -- npm start', 'hotframe record --kind allocation -- node server.js', 'hotframe record --semi-space 16,32,64,128 -- node bench.js'],
   },
   attach: {
     operands: 'PID..',

@@ -62,10 +62,17 @@ export function analyzeFile(path: string, cwd: string, levels: RuleLevels, proje
 }
 
 /**
+ * Passes over the files at most: a handler calling a helper that calls a helper in a third module
+ * needs one pass per module boundary; deeper chains stop here (their end keeps what it knew).
+ */
+const MAX_PROJECT_PASSES = 4;
+
+/**
  * Files analyzed one after another, sharing one project index (models files are read once). Each
  * analysis records what its module tells the others (handlers it registers from other modules,
- * workers it starts); a file that a later one changed the answer for (its exports are registered
- * in a route table read after it) is analyzed again, so every file sees the whole project.
+ * workers it starts, the other modules' exports its hot code calls); a file that a later one
+ * changed the answer for (its exports are registered in a route table read after it, or called
+ * from a handler) is analyzed again, until no answer changes, so every file sees the whole project.
  */
 export function analyzeFileList(paths: readonly string[], cwd: string, levels: RuleLevels): FileOutcome[] {
   const project = new ProjectIndex();
@@ -75,7 +82,19 @@ export function analyzeFileList(paths: readonly string[], cwd: string, levels: R
     seen.push(projectAnswerKey(project, path));
     return outcome;
   });
-  return outcomes.map((outcome, i) => (outcome.analyzed && projectAnswerKey(project, paths[i]) !== seen[i] ? analyzeFile(paths[i], cwd, levels, project) : outcome));
+  for (let pass = 1; pass < MAX_PROJECT_PASSES; pass++) {
+    let changed = false;
+    for (let i = 0; i < paths.length; i++) {
+      if (!outcomes[i].analyzed) continue;
+      const answer = projectAnswerKey(project, paths[i]);
+      if (answer === seen[i]) continue;
+      seen[i] = answer;
+      outcomes[i] = analyzeFile(paths[i], cwd, levels, project);
+      changed = true;
+    }
+    if (!changed) break;
+  }
+  return outcomes;
 }
 
 /** What the project-wide analysis says of a file, as one string. */

@@ -54,7 +54,7 @@ function header(report: GateReport): string[] {
   const { result } = report;
   const { options } = result;
   return [
-    `hotframe gate: ${result.runs.before} profiles before, ${result.runs.after} after; ms of CPU per second of profile (ms/s)`,
+    `hotframe gate: ${result.runs.before} profiles before, ${result.runs.after} after; ms of CPU per second (ms/s) at the baseline's pace: each run's samples over the rest of its run (its CPU less the function and what changed)`,
     `a change counts when it is at least ${percent(options.threshold)} and ${formatNumber(options.minMs)} ms/s, and its interval (bootstrap over runs, ` +
       `${options.resamples} resamples, ${percent(options.confidence)} over the ${result.candidates} change${result.candidates === 1 ? '' : 's'} tested: ${percent(result.adjustedConfidence)} each) excludes 0`,
   ];
@@ -116,6 +116,7 @@ function changeJson(change: GateChange, report: GateReport) {
     delta: round(change.delta),
     relative: change.relative === null ? null : Math.round(change.relative * 1e6) / 1e6,
     interval: { low: round(change.interval.low), high: round(change.interval.high) },
+    paced: change.paced,
     findings: (report.findings.get(change) ?? []).map((f) => ({ ruleId: f.ruleId, message: f.message, line: f.range.loc.start.line })),
   };
 }

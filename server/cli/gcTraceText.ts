@@ -10,7 +10,7 @@ import { printable } from './printable';
 import { round, roundPercent } from './profileCommand';
 
 /** A trace of a long run is a line per collection: 64 MiB is hours of a busy service. */
-const MAX_GC_TRACE_BYTES = 64 * 1024 * 1024;
+export const MAX_GC_TRACE_BYTES = 64 * 1024 * 1024;
 
 /** The summary of `path` when it is a --trace-gc output; null when it is something else (a profile). */
 export function gcTraceOf(path: string): GcTraceSummary | null {

@@ -1,4 +1,4 @@
-// `hotframe record [--out DIR] [--root DIR] [--top N] [--format text|json] [--kind cpu|allocation] -- <command> [args..]`
+// `hotframe record [--out DIR] [--root DIR] [--top N] [--format text|json] [--kind cpu|allocation] [--semi-space MB,MB..] -- <command> [args..]`
 // Runs the command with --cpu-prof in NODE_OPTIONS (every Node process it starts is recorded),
 // waits for it to end (Ctrl+C stops it: the terminal signals the command with us), copies the
 // profiles into --out (named by the command and its start time) and prints the report of the
@@ -14,6 +14,8 @@ import { commandHelp, optionNames } from './commandSpecs';
 import { displayPath } from './fileAnalysis';
 import { analyzeProfileForCli, profileCliOptions, reportJson } from './profileCommand';
 import { profileText } from './profileText';
+import { parseSemiSpaceSizes } from '../profile/gcTrace/semiSpace';
+import { runSemiSpaceSweep } from './semiSpaceCommand';
 
 const USAGE = commandHelp('record').split('\n')[0];
 
@@ -36,6 +38,13 @@ export async function runRecord(argv: string[]): Promise<number> {
   const kindName = flagValue(args, 'kind') ?? 'cpu';
   if (kindName !== 'cpu' && kindName !== 'allocation') throw new InputError(`--kind ${kindName}: expected cpu or allocation`);
   const kind = PROFILE_KINDS[kindName];
+  const semiSpace = flagValue(args, 'semi-space');
+  if (semiSpace !== undefined) {
+    if (kindName !== 'cpu') throw new InputError('--semi-space records CPU profiles and the GC trace: leave out --kind allocation');
+    const sizes = parseSemiSpaceSizes(semiSpace);
+    if ('error' in sizes) throw new InputError(sizes.error);
+    return runSemiSpaceSweep(sizes, { command, cwd, out, root: options.root, format: options.format });
+  }
 
   let recording;
   try {

@@ -123,7 +123,14 @@ export interface RecordOptions {
    * 'pipe': output is passed to `onOutput` and the command gets its own process group (the editor).
    */
   stdio: 'inherit' | 'pipe';
-  onOutput?: (text: string) => void;
+  onOutput?: (text: string, stream: 'stdout' | 'stderr') => void;
+  /** More Node options for every process (`--max-semi-space-size=64`): only those NODE_OPTIONS allows. */
+  nodeOptions?: readonly string[];
+  /**
+   * Every process also prints `--trace-gc` lines to its stdout (switched on by the preload: Node
+   * refuses --trace-gc in NODE_OPTIONS). With 'pipe', they reach `onOutput` as 'stdout'.
+   */
+  traceGc?: boolean;
 }
 
 export interface RecordedProfile {
@@ -187,11 +194,12 @@ const DIR_VARIABLE = 'HOTFRAME_PROFILE_DIR';
  * 'exit' handlers, so the profile would be lost: the preload exits normally on those signals, but
  * only when the program itself has no handler (a service's own shutdown stays its own).
  */
-function preloadSource(kind: ProfileKind): string {
+function preloadSource(kind: ProfileKind, traceGc: boolean): string {
   return `'use strict';
 (() => {
   const dir = process.env.${DIR_VARIABLE};
   if (!dir) return;
+  ${traceGc ? "require('node:v8').setFlagsFromString('--trace-gc');" : ''}
   const session = new (require('node:inspector').Session)();
   session.connect();
   const write = (() => {
@@ -260,11 +268,11 @@ export function startRecording(options: RecordOptions): Recording {
   // A fresh folder: whatever profiles it holds afterwards are this run's.
   const dir = mkdtempSync(join(tmpdir(), RECORD_DIR_PREFIX));
   const preload = join(dir, RECORDER_FILE);
-  const nodeOptions = [process.env.NODE_OPTIONS ?? '', `--require=${nodeOptionValue(preload)}`].filter((s) => s.length > 0).join(' ');
+  const nodeOptions = [process.env.NODE_OPTIONS ?? '', ...(options.nodeOptions ?? []).map(nodeOptionValue), `--require=${nodeOptionValue(preload)}`].filter((s) => s.length > 0).join(' ');
   const ownGroup = options.stdio === 'pipe';
   let child: ChildProcess;
   try {
-    writeFileSync(preload, preloadSource(kind));
+    writeFileSync(preload, preloadSource(kind, options.traceGc === true));
     child = spawn(options.command[0], options.command.slice(1), {
       cwd: options.cwd,
       env: { ...process.env, ...options.env, NODE_OPTIONS: nodeOptions, [DIR_VARIABLE]: dir },
@@ -280,7 +288,8 @@ export function startRecording(options: RecordOptions): Recording {
     removeRecordingDir(dir);
     throw error;
   }
-  for (const stream of [child.stdout, child.stderr]) stream?.on('data', (chunk: Buffer) => options.onOutput?.(chunk.toString('utf8')));
+  child.stdout?.on('data', (chunk: Buffer) => options.onOutput?.(chunk.toString('utf8'), 'stdout'));
+  child.stderr?.on('data', (chunk: Buffer) => options.onOutput?.(chunk.toString('utf8'), 'stderr'));
   const timers: NodeJS.Timeout[] = [];
   const done = new Promise<RecordingResult>((resolve, reject) => {
     child.once('error', (error) => {

@@ -214,6 +214,28 @@ class Q { drain() { probe(); this.timer = setTimeout(() => this.drain(), 0); } }
       assert.deepEqual(messages(code), ['4:timer|reparse|-||@2']);
     });
 
+    it('a timeout armed in a listener of the function it calls is a respawn after an event, not a poll loop (zone-mta receiver)', () => {
+      // Minimized from zone-mta@3.10.3 lib/receiver/smtp-proxy.js: a child forked again 5 s after it
+      // exits; the timeout runs once per crash, whatever the function it calls registers.
+      const code = `class Proxy {
+  spawnReceiver() {
+    probe();
+    const child = fork('receiver.js');
+    child.on('close', () => { setTimeout(() => this.spawnReceiver(), 5000); });
+  }
+}`;
+      assert.deepEqual(messages(code), ['3:timer|spawnReceiver|-||@5']);
+    });
+
+    it('a work queue runs its worker in the context of the code that pushes a task (etherpad LibreOffice conversions)', () => {
+      const code = `const async = require('async');
+function convert(task) { probe(); }
+const conversions = async.queue(convert, 1);
+const idle = async.queue(function (task) { probe(); }, 1);
+app.post('/export', async (req, res) => { await conversions.pushAsync({ file: req.body.file }); });`;
+      assert.deepEqual(messages(code), ['2:request|convert|-||@5', '4:startup||-||']);
+    });
+
     it('a function reached from several contexts takes the hottest; a timer callback inside a handler stays a timer', () => {
       const code = `function shared() { probe(); }
 shared();

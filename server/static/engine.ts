@@ -21,7 +21,7 @@ import { blankSegments, isStackOverflow, lineAt, overflowingSegments, topLevelSe
 import { readDisableDirectives, isDisabled } from './disableComments';
 import { fileSkipOf } from './fileGuards';
 import { createHotContextCollector, type FunctionSpan, type ProjectContext } from './hotContext';
-import { moduleFactsOf, type ModuleFacts } from './project/moduleFacts';
+import { moduleFactsOf, type CallUse, type ModuleFacts } from './project/moduleFacts';
 import { collectImports, moduleMemberOf, qualifiedNameOf, type NameLookups } from './imports';
 import { traverseBelow } from './lazyPaths';
 import { parseSource } from './parse';
@@ -76,6 +76,8 @@ const traverse: TraverseFn =
 export interface ProjectAnalysis extends ProjectView {
   /** This module's facts, read from the tree being analyzed (the project-wide queries derive from them). */
   noteModule?(filePath: string, facts: ModuleFacts): void;
+  /** The other modules' exports this module's hot code calls, found by its analysis (they run in the caller's context). */
+  noteCalls?(filePath: string, calls: readonly CallUse[]): void;
 }
 
 const NO_PROJECT: ProjectAnalysis = { moduleAt: () => null };
@@ -379,6 +381,11 @@ function analyzeOnce(input: AnalyzeInput): AnalysisResult {
     return result;
   }
   const hot: HotContext = collector.finish(projectContext);
+  try {
+    project.noteCalls?.(filePath, collector.callsOut());
+  } catch {
+    // What the project learns from this module is a bonus: the module's own findings stand without it.
+  }
   const functions = functionIndexOf(collector.functions());
   const directives = readDisableDirectives(ast.comments);
 

@@ -8,7 +8,11 @@
 import type { NodePath, Visitor } from '@babel/traverse';
 import type * as t from '@babel/types';
 import type { BindingResolver } from './bindings';
+import { calledExports, injectedCall, type CalledExport } from './calledExports';
+import { isDevOnly } from './devBranches';
 import { evaluate } from './evaluate';
+import { isMemoizedCall } from './memoizedCalls';
+import { queueWorkerOf } from './workQueues';
 import {
   HOTNESS_ORDER,
   type ExecutionContext,
@@ -18,6 +22,7 @@ import {
   type ProjectRegistration,
   type SourcePosition,
 } from '../../rules/api';
+import type { CallUse } from './project/moduleFacts';
 import {
   classBodyOfInstance, functionOfBinding, isFunctionNode, memberChain, nameOf, propertyName,
 } from './functionNames';
@@ -58,7 +63,14 @@ interface FunctionInfo extends FunctionSpan {
   nested: FunctionInfo[];
   /** A callback of forEach/map/...: runs once per element of what its parent iterates. */
   iterationCallback: boolean;
+  /** Handed to `x.on/once/addListener(event, fn)`: runs when the event fires, not when its parent runs. */
+  listenerCallback: boolean;
   calls: Target[];
+  /**
+   * Calls of another module's export made here (`helpers.tidy(file)`, an imported `tidy(file)`),
+   * by the local name called and the member taken: resolved to a module after the walk.
+   */
+  importedCalls: CalledExport[];
   /** What `this.x` means inside: a class/object node, a member chain ("Foo.prototype"), or nothing. */
   thisOwner: t.Node | string | null;
   context: ExecutionContext | null;
@@ -70,6 +82,8 @@ interface Registration {
   /** Where it is registered: the node, whose position is read when the context is asked for (nodes move with edits). */
   node: t.Node | null;
   intervalMs: number | null;
+  /** A timer that repeats (setInterval, a schedule), whether or not its interval is known; false for setImmediate. */
+  periodic: boolean;
   /** setTimeout: periodic only if the callback reschedules itself (checked after traversal). */
   oneShotFrom: FunctionInfo | null;
   /** Guessed from a handler's shape, not seen being registered: yields to real registrations. */
@@ -94,6 +108,8 @@ export interface HotSegment {
   readonly inferred: t.Node[];
   readonly memberKeys: [string, FunctionInfo][];
   readonly methods: [t.Node, string, FunctionInfo][];
+  /** Instance methods of named classes: class name, method name (for the project's calls on injected dependencies). */
+  readonly classMethods: [string, string, FunctionInfo][];
   servesRequests: boolean;
   /** It creates a server, calls listen() or registers a route: the module serves requests itself. */
   serves: boolean;
@@ -119,18 +135,23 @@ export interface HotContextCollector {
   finish(project?: ProjectContext): HotContext;
   /** Every function seen, in source order (valid after `finish()`). */
   functions(): readonly FunctionSpan[];
+  /**
+   * Calls of other modules' exports made by code that runs per request, per message or per tick
+   * of a periodic timer here, seen registered (not inferred from a handler's shape); valid after `finish()`.
+   */
+  callsOut(): CallUse[];
 }
 
 function newSegment(): HotSegment {
   return {
-    infos: [], moduleCalls: [], callbacks: new Set(), registrations: [], registered: [], inferred: [], memberKeys: [], methods: [],
+    infos: [], moduleCalls: [], callbacks: new Set(), registrations: [], registered: [], inferred: [], memberKeys: [], methods: [], classMethods: [],
     servesRequests: false, serves: false,
   };
 }
 
 const RANK = new Map<ExecutionKind, number>(HOTNESS_ORDER.map((kind, index) => [kind, index]));
 const UNKNOWN: ExecutionContext = {
-  kind: 'unknown', via: [], registeredAt: null, timerIntervalMs: null, inLoop: false, perItem: false, highRate: false, assumed: false,
+  kind: 'unknown', via: [], registeredAt: null, timerIntervalMs: null, periodic: false, inLoop: false, perItem: false, highRate: false, assumed: false,
 };
 const STARTUP: ExecutionContext = { ...UNKNOWN, kind: 'startup' };
 
@@ -154,7 +175,9 @@ export function createHotContextCollector(
     parent: null,
     nested: [],
     iterationCallback: false,
+    listenerCallback: false,
     calls: [],
+    importedCalls: [],
     thisOwner: null,
     context: STARTUP,
   };
@@ -218,6 +241,9 @@ export function createHotContextCollector(
       if (node.object.type === 'Identifier') {
         const body = classBodyOfInstance(bindings, path, node.object.name);
         if (body) return { kind: 'method', owner: body, name: property };
+        // `queue.push(task)` of `const queue = async.queue(worker, 1)`: runs the worker per task.
+        const worker = node.type === 'MemberExpression' ? queueWorkerOf(path, node, bindings) : null;
+        if (worker) return { kind: 'node', node: worker };
       }
       const chain = memberChain(node);
       return chain === null ? null : { kind: 'member', key: chain };
@@ -249,9 +275,9 @@ export function createHotContextCollector(
   }
 
   function register(kind: ExecutionKind, targets: Target[], call: t.Node, intervalMs: number | null = null,
-    oneShotFrom: FunctionInfo | null = null, highRate = false): void {
+    oneShotFrom: FunctionInfo | null = null, highRate = false, periodic = kind === 'timer'): void {
     if (kind === 'request') segment.serves = true;
-    if (targets.length > 0) segment.registrations.push({ kind, targets, node: call, intervalMs, oneShotFrom, inferred: false, highRate });
+    if (targets.length > 0) segment.registrations.push({ kind, targets, node: call, intervalMs, periodic, oneShotFrom, inferred: false, highRate });
   }
 
   function isServerModuleObject(node: t.Node): boolean {
@@ -282,8 +308,9 @@ export function createHotContextCollector(
     if (callee.type === 'Identifier') {
       if (TIMER_FUNCTIONS.has(callee.name) && bindings.bindingOf(path, callee.name) === undefined) {
         const targets = handlerTargets(path, args.slice(0, 1), from);
+        // setInterval repeats whatever its interval (often read from configuration); setImmediate runs once.
         register('timer', targets, node, callee.name === 'setImmediate' ? null : timerIntervalOf(path),
-          callee.name === 'setTimeout' ? from : null);
+          callee.name === 'setTimeout' ? from : null, false, callee.name !== 'setImmediate');
         return true;
       }
       if (callee.name === 'createServer') {
@@ -425,7 +452,9 @@ export function createHotContextCollector(
       parent,
       nested: [],
       iterationCallback: path.listKey === 'arguments' && isIterationCall(path.parent),
+      listenerCallback: path.listKey === 'arguments' && isListenerCall(path.parent),
       calls: [],
+      importedCalls: [],
       thisOwner,
       context: null,
     };
@@ -437,6 +466,8 @@ export function createHotContextCollector(
         ? path.parent
         : path.parentPath?.parent;
       if (owner) segment.methods.push([owner, name, info]);
+      const className = owner?.type === 'ClassBody' ? classNameOf(node.type === 'ClassMethod' || node.type === 'ClassPrivateMethod' ? path.parentPath?.parentPath : path.parentPath?.parentPath?.parentPath) : null;
+      if (className !== null && !(node.type === 'ClassMethod' && (node.static || node.kind !== 'method'))) segment.classMethods.push([className, name, info]);
     }
     if (parent === moduleInfo) {
       // Module level: only callbacks handed to a call (`list.forEach(fn)`, `db.then(fn)`) run at start-up;
@@ -479,11 +510,21 @@ export function createHotContextCollector(
     CallExpression(path) {
       const node = path.node;
       const from = current(node.start ?? 0);
+      // A route registered, or a function called, only outside production serves no production traffic.
+      // Not across top-level statements: what this walk records is kept with its statement in the
+      // editor, so it may rest only on the statement itself (a guard above is read by contextOf).
+      if (isDevOnly(path, bindings, path.getFunctionParent() ?? programOf(path))) return;
       if (recordRegistration(path, from)) return;
       const callee = node.callee;
       if (callee.type !== 'Super' && callee.type !== 'V8IntrinsicIdentifier') {
         const target = targetOf(path, callee, from);
         if (target) from.calls.push(isInLoop(path, path.getFunctionParent()) ? { ...target, perItem: true } : target);
+        // A cache filled on the first run: what it calls runs once, not in the caller's context.
+        if (from !== moduleInfo && !isMemoizedCall(path)) {
+          from.importedCalls.push(...calledExports(path, callee, importOf, bindings));
+          const injected = injectedCall(callee);
+          if (injected !== null) from.importedCalls.push(injected);
+        }
       }
       // A local function passed along (`items.map(format)`) is called by the receiver, per item for iterations.
       const iteration = isIterationCall(node);
@@ -503,6 +544,31 @@ export function createHotContextCollector(
       register('message', [{ kind: 'node', node: fn }], node, null, null, true);
     },
   };
+
+  /** See HotContextCollector#callsOut. */
+  function callsOut(): CallUse[] {
+    const out = new Map<string, CallUse>();
+    for (const info of infos) {
+      const context = info.context;
+      if (info.importedCalls.length === 0 || context === null || context.assumed) continue;
+      if (context.kind !== 'request' && context.kind !== 'message' && context.kind !== 'timer') continue;
+      // A timer counts when it repeats (a one-shot timeout is not per tick of anything).
+      if (context.kind === 'timer' && !context.periodic) continue;
+      for (const { source, exported, receiver } of info.importedCalls) {
+        const use: CallUse = {
+          specifier: source, exported, kind: context.kind,
+          intervalMs: context.kind === 'timer' ? context.timerIntervalMs : null, highRate: context.highRate,
+        };
+        if (receiver !== undefined) use.receiver = receiver;
+        const key = `${use.specifier}\0${use.exported}\0${receiver ?? ''}`;
+        const known = out.get(key);
+        // The hottest caller decides (request before message before timer; a high-rate source first).
+        const rank = (u: CallUse): number => (RANK.get(u.kind) ?? 99) * 2 + (u.highRate ? 0 : 1);
+        if (known === undefined || rank(use) < rank(known)) out.set(key, use);
+      }
+    }
+    return [...out.values()];
+  }
 
   function resolve(target: Target): FunctionInfo | null {
     switch (target.kind) {
@@ -561,7 +627,8 @@ export function createHotContextCollector(
     for (let i = 0; i < queue.length; i++) {
       const info = queue[i];
       if (info === goal) return true;
-      const next = [...info.calls.map(resolve), ...info.nested.filter((child) => !registeredNodes.has(child.node))];
+      // Nor is a listener of any emitter (`child.on('close', respawn)`): a respawn after a crash is no poll loop.
+      const next = [...info.calls.map(resolve), ...info.nested.filter((child) => !registeredNodes.has(child.node) && !child.listenerCallback)];
       for (const callee of next) {
         if (callee && !seen.has(callee)) {
           seen.add(callee);
@@ -581,6 +648,13 @@ export function createHotContextCollector(
     registeredNodes.clear();
     const moduleCalls: Target[] = [];
     const registrations: Registration[] = [];
+    const classMethods = new Map<string, FunctionInfo>();
+    for (const each of segments) {
+      for (const [className, name, info] of each.classMethods) {
+        const key = `${className}\0${name}`;
+        if (!classMethods.has(key)) classMethods.set(key, info);
+      }
+    }
     for (const each of segments) {
       for (const node of each.registered) registeredNodes.add(node);
       if (each.servesRequests) servesRequests = true;
@@ -614,13 +688,15 @@ export function createHotContextCollector(
     for (const info of infos) if (info.parent?.node.type === 'Noop' && info.name !== null && !topLevel.has(info.name)) topLevel.set(info.name, info);
     for (const registration of project.registrations) {
       const slot = registration.exported === 'default' ? 'module.exports' : `exports.${registration.exported}`;
-      const info = (registration.local !== null ? topLevel.get(registration.local) : undefined)
-        ?? byMemberKey.get(slot) ?? byMemberKey.get(`module.${slot}`) ?? null;
+      const method = registration.method;
+      const info = method !== undefined ? (classMethods.get(`${method.className}\0${method.name}`) ?? null)
+        : (registration.local !== null ? topLevel.get(registration.local) : undefined)
+          ?? byMemberKey.get(slot) ?? byMemberKey.get(`module.${slot}`) ?? null;
       if (info === null) continue;
       if (registration.kind !== 'timer') servesRequests = true;
       registrations.push({
         kind: registration.kind, targets: [{ kind: 'node', node: info.node }], node: null, intervalMs: registration.intervalMs,
-        oneShotFrom: null, inferred: false, highRate: registration.kind === 'message',
+        periodic: registration.kind === 'timer', oneShotFrom: null, inferred: false, highRate: registration.highRate ?? registration.kind === 'message',
       });
     }
     // Inferred after the real ones: they yield to them (see the ordering in finish).
@@ -628,7 +704,7 @@ export function createHotContextCollector(
       for (const node of each.inferred) {
         if (registeredNodes.has(node)) continue;
         servesRequests = true;
-        registrations.push({ kind: 'request', targets: [{ kind: 'node', node }], node: null, intervalMs: null, oneShotFrom: null, inferred: true, highRate: false });
+        registrations.push({ kind: 'request', targets: [{ kind: 'node', node }], node: null, intervalMs: null, periodic: false, oneShotFrom: null, inferred: true, highRate: false });
       }
     }
     moduleInfo.calls = moduleCalls;
@@ -639,14 +715,16 @@ export function createHotContextCollector(
     const registrations = assemble(project);
     // Started as a worker by another module, and serving nothing itself: not the server's event loop.
     const inWorker = project.startedAsWorker && !segments.some((each) => each.serves);
-    // A setTimeout runs once unless its callback schedules it again; a one-shot has no interval.
-    const intervalOf = new Map<Registration, number | null>();
+    // A setTimeout runs once unless its callback schedules it again with a known delay; a one-shot
+    // has no interval. A computed delay is most often a backoff (`200 * retries`) of a bounded
+    // retry, not a tick (pm2's endpoint retries, labelled on the tuning half).
+    const oneShot = new Set<Registration>();
     for (const registration of registrations) {
-      if (registration.oneShotFrom === null || registration.intervalMs === null) continue;
+      if (registration.oneShotFrom === null) continue;
       const seeds = registration.targets.map(resolve).filter((info): info is FunctionInfo => info !== null);
-      if (!reaches(seeds, registration.oneShotFrom)) intervalOf.set(registration, null);
+      if (registration.intervalMs === null || !reaches(seeds, registration.oneShotFrom)) oneShot.add(registration);
     }
-    const intervalMs = (registration: Registration): number | null => (intervalOf.has(registration) ? null : registration.intervalMs);
+    const intervalMs = (registration: Registration): number | null => (oneShot.has(registration) ? null : registration.intervalMs);
     const ordered = registrations
       .map((registration, index) => ({ registration, index }))
       .sort((a, b) => {
@@ -670,6 +748,7 @@ export function createHotContextCollector(
         via: [],
         registeredAt: registration.node === null ? null : positionOf(registration.node),
         timerIntervalMs: registration.kind === 'timer' ? intervalMs(registration) : null,
+        periodic: registration.kind === 'timer' && registration.periodic && !oneShot.has(registration),
         inLoop: false,
         perItem: false,
         highRate: registration.highRate,
@@ -687,7 +766,9 @@ export function createHotContextCollector(
         let context = answered.get(path.node);
         if (context === undefined) {
           const fnPath = path.isFunction() ? path : path.getFunctionParent();
-          const base = fnPath ? (byNode.get(fnPath.node)?.context ?? UNKNOWN) : STARTUP;
+          // Inside a branch NODE_ENV keeps out of production (here or around a function it is in): no serving path.
+          const base = isDevOnly(path, bindings, null) ? UNKNOWN
+            : fnPath ? (byNode.get(fnPath.node)?.context ?? UNKNOWN) : STARTUP;
           context = isInLoop(path, fnPath) ? { ...base, inLoop: true } : base;
           answered.set(path.node, context);
         }
@@ -696,7 +777,32 @@ export function createHotContextCollector(
     };
   }
 
-  return { visitor, startSegment, reuseSegment, finish, functions: () => infos };
+  return { visitor, startSegment, reuseSegment, finish, functions: () => infos, callsOut };
+}
+
+/** The name a module-level class is known by (`class A`, `const A = class`), or null. */
+function classNameOf(path: NodePath | null | undefined): string | null {
+  const node = path?.node;
+  if (node === undefined || path === null || path === undefined) return null;
+  if (path.parent.type === 'VariableDeclarator' && path.parent.id.type === 'Identifier') return path.parent.id.name;
+  if (node.type === 'ClassDeclaration' || node.type === 'ClassExpression') return node.id?.name ?? null;
+  return null;
+}
+
+/** The program around a path (its top-level statement's parent). */
+function programOf(path: NodePath): NodePath {
+  let at: NodePath = path;
+  while (at.parentPath !== null && at.node.type !== 'Program') at = at.parentPath;
+  return at;
+}
+
+const LISTENER_METHODS = new Set(['on', 'once', 'addListener', 'prependListener', 'prependOnceListener', 'addEventListener']);
+
+/** `emitter.on('close', fn)`: a call whose function argument runs when an event fires. */
+function isListenerCall(node: t.Node): boolean {
+  if (node.type !== 'CallExpression' && node.type !== 'OptionalCallExpression') return false;
+  const property = calleeProperty(node.callee);
+  return property !== null && LISTENER_METHODS.has(property);
 }
 
 /** `items.forEach(...)`, `rows.map(...)`: a call whose function argument runs once per element. */

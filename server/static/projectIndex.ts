@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ModuleSummarizer, ModuleSummary, ProjectRegistration } from '../../rules/api';
 import type { ProjectAnalysis } from './engine';
-import { moduleFactsOf, type ModuleFacts } from './project/moduleFacts';
+import { moduleFactsOf, type CallUse, type ModuleFacts } from './project/moduleFacts';
 import { ProjectFacts } from './project/projectFacts';
 import { summarizeModule } from '../../rules/index';
 import { collectImports, requiredModule } from './imports';
@@ -112,6 +112,10 @@ export class ProjectIndex implements ProjectAnalysis {
 
   noteModule(filePath: string, facts: ModuleFacts): void {
     this.facts.note(path.resolve(filePath), facts);
+  }
+
+  noteCalls(filePath: string, calls: readonly CallUse[]): void {
+    this.facts.noteCalls(path.resolve(filePath), calls);
   }
 
   registrationsOf(filePath: string): readonly ProjectRegistration[] {

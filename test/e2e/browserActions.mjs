@@ -161,6 +161,16 @@ async function answerQuickInput(page, { value, timeoutMs = 15_000 }) {
   return { title };
 }
 
+/** What the open quick pick shows: its title and the text of each rendered row (label, description, detail). */
+async function quickPickRows(page, { timeoutMs = 15_000 }) {
+  const widget = page.locator('.quick-input-widget');
+  await widget.waitFor({ state: 'visible', timeout: timeoutMs });
+  await widget.locator('.monaco-list-row').first().waitFor({ state: 'visible', timeout: timeoutMs });
+  const title = (await widget.locator('.quick-input-title').first().textContent().catch(() => '')) ?? '';
+  const rows = await widget.locator('.monaco-list-row').evaluateAll((list) => list.map((row) => (row.textContent ?? '').replace(/\s+/g, ' ').trim()));
+  return { title, rows };
+}
+
 /** Clicks the link or button with exactly this text inside a webview (any frame but the workbench). */
 async function clickInWebview(page, { text, timeoutMs = 15_000 }) {
   const found = await untilFound(timeoutMs, async () => {
@@ -265,6 +275,8 @@ export function runAction(page, request, shots, shotsDir) {
       return notificationLinks(page, request);
     case 'answerQuickInput':
       return answerQuickInput(page, request);
+    case 'quickPickRows':
+      return quickPickRows(page, request);
     case 'clickInWebview':
       return clickInWebview(page, request);
     case 'frameTooltip':

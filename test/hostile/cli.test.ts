@@ -23,7 +23,7 @@ function cpuprofile(url: string): string {
 }
 
 // Two findings on line 2, whatever the rules' quiet-without-evidence policy: a synchronous exec per
-// request (blocking-sync-call, warning) and its spawn without env (spawn-without-env, a hint).
+// request (blocking-sync-call, warning) and its spawn without env (spawn-without-env, information).
 const SPAWN = "const { execSync } = require('child_process');\nrequire('http').createServer((req, res) => res.end(execSync('free -m')));\n";
 
 /** `link` 100,000 times, 100 a line. */

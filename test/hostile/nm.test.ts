@@ -1,4 +1,6 @@
-// A V8 log names shared libraries, and Hotframe runs nm on Node's binary to name C++ frames.
+// A V8 log names shared libraries, and Hotframe reads Node's binary's symbol table to name C++
+// frames: an ELF file directly (then c++filt demangles the names ticked, given on its stdin), any
+// other binary (Mach-O) through nm.
 // A canary shared object, compiled here with the system compiler, writes a marker file from its
 // constructor when anything loads it: given to nm as `--plugin=` (or through an `@file` response
 // file) it would run. The control proves the canary fires; the probes prove the log's path never
@@ -101,15 +103,60 @@ describe('hostile input: nm never gets an option from a profile', function () {
       }
     };
 
-    it('an absolute path to an ELF file: nm by its path, fixed options, then --, then the path; in /; only PATH and the locale in the environment', async () => {
-      await run(canary);
+    it('an absolute path to a Mach-O file: nm by its path, fixed options, then --, then the path; in /; only PATH and the locale in the environment', async () => {
+      // A Mach-O header (64-bit, little-endian) on the canary's bytes: a binary nm is asked about.
+      const machO = join(dir, 'lib.dylib');
+      writeFileSync(machO, Buffer.concat([Buffer.from([0xcf, 0xfa, 0xed, 0xfe]), readFileSync(canary)]));
+      await run(machO);
       const lines = readFileSync(calls, 'utf8').split('\n');
       const args = lines.filter((l) => l.startsWith('arg:')).map((l) => l.slice(4));
-      assert.deepEqual(args, ['-C', '-n', '-S', '--defined-only', '--', canary]);
+      assert.deepEqual(args, ['-C', '-n', '-S', '--defined-only', '--', machO]);
       assert.deepEqual(lines.filter((l) => l.startsWith('cwd:')), ['cwd:/'], 'nm runs in the root folder, not the library\'s');
       const env = lines.filter((l) => l.startsWith('env:')).map((l) => l.slice(4).split('=')[0]);
       assert.ok(env.includes('PATH') && env.includes('LC_ALL'), env.join(' '));
       assert.equal(env.includes('HOTFRAME_SECRET'), false, 'the parent environment is not passed on');
+    });
+
+    it('an ELF file: its table read without nm; c++filt gets no argument, only the ticked names on its stdin, in /, with PATH and the locale only', async () => {
+      // A library whose symbols are a builtin (to check the table against) and a C++-mangled name (a C function may carry one).
+      const source = join(dir, 'symbols.c');
+      const library = join(dir, 'symbols.so');
+      writeFileSync(source, 'void Builtins_ArrayPrototypePush(void) {}\nint _ZN4node9EnvGetterEv(int x) { return x * 3 + 1; }\n');
+      execFileSync('cc', ['-shared', '-fPIC', '-O0', '-o', library, source]);
+      const listed = execFileSync('nm', ['-n', '--defined-only', library], { encoding: 'utf8' });
+      const at = (name: string): number => parseInt(new RegExp(`^([0-9a-f]+) T ${name}$`, 'm').exec(listed)![1], 16);
+      const filt = join(bin, 'c++filt');
+      writeFileSync(filt, `#!/bin/sh\nfor a in "$@"; do echo "arg:$a"; done >> ${JSON.stringify(calls)}\necho "cwd:$PWD" >> ${JSON.stringify(calls)}\n/usr/bin/env | /bin/sed 's/^/env:/' >> ${JSON.stringify(calls)}\nwhile read -r line; do echo "stdin:$line" >> ${JSON.stringify(calls)}; echo "node::EnvGetter()"; done\n`);
+      chmodSync(filt, 0o755);
+      process.env.HOTFRAME_SECRET = 'do-not-pass';
+      let result;
+      try {
+        result = await nameNativeCode(library, 0, Float64Array.of(at('_ZN4node9EnvGetterEv') + 1), new Map([['ArrayPrototypePush', at('Builtins_ArrayPrototypePush')]]), [bin]);
+      } finally {
+        delete process.env.HOTFRAME_SECRET;
+        rmSync(filt);
+      }
+      assert.deepEqual(result.names, ['node::EnvGetter']);
+      const lines = readFileSync(calls, 'utf8').split('\n');
+      assert.deepEqual(lines.filter((l) => l.startsWith('arg:')), [], 'c++filt gets no argument');
+      assert.deepEqual(lines.filter((l) => l.startsWith('stdin:')), ['stdin:_ZN4node9EnvGetterEv'], 'only the ticked name');
+      assert.deepEqual(lines.filter((l) => l.startsWith('cwd:')), ['cwd:/']);
+      const env = lines.filter((l) => l.startsWith('env:')).map((l) => l.slice(4).split('=')[0]);
+      assert.equal(env.includes('HOTFRAME_SECRET'), false, 'the parent environment is not passed on');
+    });
+
+    it('a malformed ELF file (its header cut, its section table pointing past its end) leaves the frames named by the library, with one warning', async () => {
+      const elf = readFileSync(canary);
+      for (const [name, bytes] of [
+        ['cut.so', elf.subarray(0, 40)],
+        ['past-end.so', (() => { const b = Buffer.from(elf); b.writeUInt32LE(0xfffffff0, 0x28); b.writeUInt32LE(0x7fff, 0x2c); return b; })()],
+        ['no-sections.so', (() => { const b = Buffer.from(elf); b.writeUInt16LE(0, 0x3c); return b; })()],
+      ] as const) {
+        writeFileSync(join(dir, name), bytes);
+        const result = await run(join(dir, name));
+        assert.equal(result.names, null);
+        assert.match(result.warning ?? '', /are not named: its symbol table cannot be read/, name);
+      }
     });
 
     it('a file that is not a binary (the canary source) is never given to nm', async () => {

@@ -14,6 +14,14 @@ import { bundles } from './bundles';
 
 /** The bound of the issue: the pause a target sees while the profiler starts and stops. */
 const PAUSE_BOUND_MS = 50;
+/**
+ * The longest event-loop delay each process measures on itself during the capture may exceed the
+ * longest it measured in a baseline window of the same length by this much: the issue's bound,
+ * with room for the load of this test (5 service processes, the load client and the attacher on
+ * the machine's cores). Most of it is V8's own CpuProfiler start (it logs every code object on
+ * the heap), which the agent measures and the CLI prints.
+ */
+const ADDED_EVENT_LOOP_DELAY_BOUND_MS = 3 * PAUSE_BOUND_MS;
 
 describe('hotframe attach: a node:cluster service under load', function () {
   this.timeout(120_000);
@@ -64,9 +72,10 @@ describe('hotframe attach: a node:cluster service under load', function () {
       const reported = [...run.stderr.matchAll(/paused its main thread ([\d.]+ \w+) to start, ([\d.]+ \w+) to stop/g)].map((m) => `${m[1]} + ${m[2]}`);
       assert.equal(reported.length, pids.length, run.stderr);
       console.log(`      pause reported per process (start + stop): ${reported.join(', ')}`);
-      // The event-loop delays include the machine's own noise (a shared, loaded machine): they are
-      // reported; the bound is checked on the added p99 latency of the service's requests.
       assert.ok(addedP99 <= PAUSE_BOUND_MS, `added p99 ${addedP99.toFixed(1)} ms`);
+      // The pause as each target measured it on its own event loop (its monitorEventLoopDelay
+      // histogram over the capture, against its own baseline window).
+      for (const p of pauses) assert.ok(p.maxMs - p.baselineMaxMs <= ADDED_EVENT_LOOP_DELAY_BOUND_MS, `process ${p.pid}: event-loop max delay ${p.baselineMaxMs.toFixed(0)} ms before, ${p.maxMs.toFixed(0)} ms during the capture`);
 
       // No inspector port left open: every process listens on what it listened on before.
       for (const pid of pids) assert.deepEqual(listeningSocketsOf(pid).map((s) => s.port).sort(), socketsBefore.get(pid), `process ${pid}`);

@@ -8,22 +8,24 @@ import { DEFAULT_GATE_OPTIONS, runGate } from './gate';
 const DECLARED: Record<string, number> = { parse: 10, hash: 20, tiny: 30, old: 40, gzip: 50, a: 60, b: 70, c: 80 };
 
 /** A report of a 1 s profile whose user functions spent `selfMs` each, all on the line after their declaration. */
-function run(selfMs: Record<string, number>, unit: ProfileReport['unit'] = 'ms'): ProfileReport {
+function run(selfMs: Record<string, number>, unit: ProfileReport['unit'] = 'ms', msPerSample = 1): ProfileReport {
   const functions: FunctionCost[] = Object.entries(selfMs).map(([name, ms]) => ({
     name,
     file: '/app/service.js',
     line: DECLARED[name],
     column: 1,
-    selfSamples: ms,
-    totalSamples: ms,
+    selfSamples: Math.round(ms / msPerSample),
+    totalSamples: Math.round(ms / msPerSample),
     selfMs: ms,
     totalMs: ms,
     selfPercent: null,
     totalPercent: null,
     category: 'user',
   }));
-  const lines: LineCost[] = functions.map((f) => ({ file: f.file, line: f.line + 1, selfSamples: f.selfMs, selfMs: f.selfMs, percent: 0 }));
-  return { unit, durationMs: 1000, functions, lines } as unknown as ProfileReport;
+  const lines: LineCost[] = functions.map((f) => ({ file: f.file, line: f.line + 1, selfSamples: f.selfSamples, selfMs: f.selfMs, percent: 0 }));
+  const cpuMs = functions.reduce((sum, f) => sum + f.selfMs, 0);
+  const samples = functions.reduce((sum, f) => sum + f.selfSamples, 0);
+  return { unit, durationMs: 1000, cpuMs, samples, categories: { idle: { samples: 0, ms: 0, percent: null } }, functions, lines } as unknown as ProfileReport;
 }
 
 /** `n` runs around `means`, each function jittered by up to ±`jitter` of itself (deterministic). */
@@ -76,11 +78,35 @@ describe('the gate (bootstrap over runs, thresholds, adjusted confidence)', () =
   });
 
   it('widens each interval for the number of changes tested (Bonferroni)', () => {
-    const before = runs(5, { a: 100, b: 100, c: 100 }, 0.05, 9);
-    const after = runs(5, { a: 150, b: 150, c: 150 }, 0.05, 10);
+    // parse did not change: the rest of each run the others are measured against.
+    const before = runs(5, { a: 100, b: 100, c: 100, parse: 300 }, 0.05, 9);
+    const after = runs(5, { a: 150, b: 150, c: 150, parse: 300 }, 0.05, 10);
     const result = runGate(before, after);
     assert.equal(result.candidates, 6);
     assert.ok(Math.abs(result.adjustedConfidence - (1 - 0.05 / 6)) < 1e-12);
+  });
+
+  it('cancels what the machine does to a whole run: identical code on a machine twice as slow in some runs passes', () => {
+    // Every function of a run costs more ms together (neighbours, a lower clock): plain ms/s would
+    // see parse and hash "slower" on the after side; against the rest of each run they are not.
+    const before = runs(5, { parse: 100, hash: 300, a: 200 }, 0.02, 21);
+    const after = runs(5, { parse: 100, hash: 300, a: 200 }, 0.02, 22).map((r, i) => run(Object.fromEntries(r.functions.map((f) => [f.name, f.selfMs * (1.6 + 0.1 * i)])), 'ms', 1.6 + 0.1 * i));
+    const result = runGate(before, after);
+    assert.equal(result.failed, false, JSON.stringify(result.regressions));
+    assert.ok(result.candidates === 0 || result.regressions.length === 0);
+  });
+
+  it('names the function made 20% slower, not the others whose share of the run fell, on a machine whose speed varies', () => {
+    const speeds = [1, 1.4, 0.8, 1.2, 1.7];
+    const at = (means: Record<string, number>, seed: number): ProfileReport[] =>
+      runs(5, means, 0.02, seed).map((r, i) => run(Object.fromEntries(r.functions.map((f) => [f.name, f.selfMs * speeds[i]])), 'ms', speeds[i]));
+    const result = runGate(at({ parse: 200, hash: 300, a: 250, b: 250 }, 23), at({ parse: 200, hash: 360, a: 250, b: 250 }, 24));
+    assert.equal(result.failed, true);
+    assert.deepEqual(new Set(result.regressions.map((r) => `${r.kind}:${r.line}`)), new Set(['function:20', 'line:21']));
+    assert.deepEqual(result.improvements, []);
+    const hash = result.regressions.find((r) => r.kind === 'function')!;
+    // Put back at the baseline's pace: about 300 → 360 ms/s at the mean speed of the runs before (1.22).
+    assert.ok(hash.paced && Math.abs(hash.relative! - 0.2) < 0.05, JSON.stringify(hash));
   });
 
   it('gives the same intervals for the same inputs and seed', () => {

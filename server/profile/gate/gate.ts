@@ -2,17 +2,18 @@
 // workload), which functions and lines got slower by more than the noise between runs and by more
 // than the user's threshold. Pure: profiles in, verdicts out.
 //
-// Every figure is a rate, ms of CPU per second of profile (ms/s, as `hotframe diff` gives it), so
-// runs of different lengths compare. A key (a function, or a source line) absent from a run spent
-// 0 ms/s there. A change is a *candidate* when its point estimate passes both thresholds (at least
+// Every figure is a rate in ms of CPU per second (ms/s, the unit of `hotframe diff`), each run's
+// ms measured against the rest of the same run and put back at the baseline's pace (pace.ts), so
+// that what the machine does to the whole run cancels. A key (a function, or a source line) absent
+// from a run spent 0 ms there. A change is a *candidate* when its point estimate passes both thresholds (at least
 // `minMs` ms/s, and at least `threshold` of the before rate); each candidate's interval comes from
 // the (studentized) bootstrap over runs, at a confidence adjusted for how many candidates were tested
 // (Bonferroni), so that one trial with dozens of noisy lines still fails on noise at most 1 - confidence
 // of the time. A candidate whose whole interval lies above zero is a regression, below zero an
 // improvement; the gate fails on a regression only.
 import type { Category, ProfileReport } from '../model/types';
-import { perSecond } from '../../shared/format';
 import { bootstrapDifference, mean, seededRandom, type Interval } from './bootstrap';
+import { functionKey, isMeasuredFunction, pacedRates, runTotals, type RunFigures, type RunTotals } from './pace';
 
 export const GATE_UNIT = 'ms/s' as const;
 
@@ -44,6 +45,8 @@ export interface GateChange {
   relative: number | null;
   /** The interval of `delta` at `adjustedConfidence`. */
   interval: Interval;
+  /** Measured against the rest of each run and put back at the baseline's pace (server/profile/gate/pace.ts); false: plain ms/s, the rest being too small. */
+  paced: boolean;
 }
 
 export interface GateResult {
@@ -67,29 +70,55 @@ interface Series {
   category?: Category;
   file: string;
   line: number;
-  before: number[];
-  after: number[];
+  /** The function whose self time this is: the function itself, or the one a line is in (null: none known). */
+  own: string | null;
+  /** ms and samples per run, 0 where a run did not see it. */
+  before: RunFigures[];
+  after: RunFigures[];
 }
 
-/** Every function's self rate and every line's rate, per run, with 0 where a run did not see it. */
+/**
+ * The function a line is in: of the functions of its file, the one declared last at or above it.
+ * A line after a nested function's end is given to the nested function; the cost of that is a
+ * slightly larger rest for its figure, never a wrong verdict on another key.
+ */
+function ownerOf(file: string, line: number, declared: Map<string, { line: number; key: string }[]>): string | null {
+  let best: { line: number; key: string } | null = null;
+  for (const f of declared.get(file) ?? []) if (f.line <= line && (best === null || f.line > best.line)) best = f;
+  return best === null ? null : best.key;
+}
+
+/** Every function's self ms and samples and every line's, per run, with 0 where a run did not see it. */
 function seriesOf(before: readonly ProfileReport[], after: readonly ProfileReport[]): Series[] {
   const series = new Map<string, Series>();
-  const add = (key: string, make: () => Omit<Series, 'before' | 'after'>, side: 'before' | 'after', run: number, rate: number): void => {
+  const declared = new Map<string, { line: number; key: string }[]>();
+  for (const report of [...before, ...after]) {
+    for (const f of report.functions) {
+      if (!isMeasuredFunction(f) || f.file === '') continue;
+      const list = declared.get(f.file) ?? [];
+      if (!list.some((d) => d.key === functionKey(f))) list.push({ line: f.line, key: functionKey(f) });
+      declared.set(f.file, list);
+    }
+  }
+  const zeros = (n: number): RunFigures[] => Array.from({ length: n }, () => ({ ms: 0, samples: 0 }));
+  const add = (key: string, make: () => Omit<Series, 'before' | 'after'>, side: 'before' | 'after', run: number, ms: number, samples: number): void => {
     let entry = series.get(key);
     if (entry === undefined) {
-      entry = { ...make(), before: new Array<number>(before.length).fill(0), after: new Array<number>(after.length).fill(0) };
+      entry = { ...make(), before: zeros(before.length), after: zeros(after.length) };
       series.set(key, entry);
     }
-    entry[side][run] += rate;
+    entry[side][run].ms += ms;
+    entry[side][run].samples += samples;
   };
   const collect = (reports: readonly ProfileReport[], side: 'before' | 'after'): void => {
     reports.forEach((report, run) => {
       for (const f of report.functions) {
-        if (f.category === 'idle' || f.category === 'program') continue;
-        add(`f\u0000${f.name}\u0000${f.file}\u0000${f.line}\u0000${f.column}\u0000${f.category}`, () => ({ kind: 'function', name: f.name, category: f.category, file: f.file, line: f.line }), side, run, perSecond(f.selfMs, report.durationMs));
+        if (!isMeasuredFunction(f)) continue;
+        const key = functionKey(f);
+        add(key, () => ({ kind: 'function', name: f.name, category: f.category, file: f.file, line: f.line, own: key }), side, run, f.selfMs, f.selfSamples);
       }
       for (const l of report.lines) {
-        add(`l\u0000${l.file}\u0000${l.line}`, () => ({ kind: 'line', file: l.file, line: l.line }), side, run, perSecond(l.selfMs, report.durationMs));
+        add(`l\u0000${l.file}\u0000${l.line}`, () => ({ kind: 'line', file: l.file, line: l.line, own: ownerOf(l.file, l.line, declared) }), side, run, l.selfMs, l.selfSamples);
       }
     });
   };
@@ -105,19 +134,30 @@ function passesThresholds(beforeMean: number, delta: number, options: GateOption
 
 const bySize = (a: GateChange, b: GateChange): number => Math.abs(b.delta) - Math.abs(a.delta) || a.file.localeCompare(b.file) || a.line - b.line;
 
-export function runGate(before: readonly ProfileReport[], after: readonly ProfileReport[], options: GateOptions = DEFAULT_GATE_OPTIONS): GateResult {
-  for (const report of [...before, ...after]) {
-    if (report.unit !== 'ms') throw new RangeError('the gate compares CPU profiles; an allocation profile has no time to compare');
-  }
-  const candidates = seriesOf(before, after).filter((s) => passesThresholds(mean(s.before), mean(s.after) - mean(s.before), options));
+/** Passes over the changes: each one leaves what the last found changed out of every run's rest. */
+const MAX_PASSES = 4;
+
+interface Verdict {
+  candidates: number;
+  adjustedConfidence: number;
+  regressions: GateChange[];
+  improvements: GateChange[];
+  /** The functions found changed (their own, for lines): left out of the rest in the next pass. */
+  changed: Set<string>;
+}
+
+function judge(series: readonly Series[], runs: { before: RunTotals[]; after: RunTotals[] }, changed: ReadonlySet<string>, options: GateOptions): Verdict {
+  const rated = series.map((s) => ({ s, ...pacedRates(s, runs, s.own, changed) }));
+  const candidates = rated.filter((r) => passesThresholds(mean(r.before), mean(r.after) - mean(r.before), options));
   const adjustedConfidence = candidates.length === 0 ? options.confidence : 1 - (1 - options.confidence) / candidates.length;
   const random = seededRandom(options.seed);
   const regressions: GateChange[] = [];
   const improvements: GateChange[] = [];
-  for (const s of candidates) {
-    const beforeMean = mean(s.before);
-    const delta = mean(s.after) - beforeMean;
-    const interval = bootstrapDifference(s.before, s.after, adjustedConfidence, options.resamples, random);
+  const found = new Set<string>();
+  for (const { s, before, after, paced } of candidates) {
+    const beforeMean = mean(before);
+    const delta = mean(after) - beforeMean;
+    const interval = bootstrapDifference(before, after, adjustedConfidence, options.resamples, random);
     const change: GateChange = {
       kind: s.kind,
       ...(s.name !== undefined ? { name: s.name } : {}),
@@ -125,22 +165,45 @@ export function runGate(before: readonly ProfileReport[], after: readonly Profil
       file: s.file,
       line: s.line,
       before: beforeMean,
-      after: mean(s.after),
+      after: mean(after),
       delta,
       relative: beforeMean > 0 ? delta / beforeMean : null,
       interval,
+      paced,
     };
-    if (interval.low > 0) regressions.push(change);
-    else if (interval.high < 0) improvements.push(change);
+    const significant = interval.low > 0 ? regressions : interval.high < 0 ? improvements : null;
+    if (significant === null) continue;
+    significant.push(change);
+    if (s.own !== null) found.add(s.own);
+  }
+  return { candidates: candidates.length, adjustedConfidence, regressions, improvements, changed: found };
+}
+
+export function runGate(before: readonly ProfileReport[], after: readonly ProfileReport[], options: GateOptions = DEFAULT_GATE_OPTIONS): GateResult {
+  for (const report of [...before, ...after]) {
+    if (report.unit !== 'ms') throw new RangeError('the gate compares CPU profiles; an allocation profile has no time to compare');
+  }
+  const series = seriesOf(before, after);
+  const runs = { before: before.map(runTotals), after: after.map(runTotals) };
+  // The first pass measures each function against the rest of its run; a change found there is
+  // left out of every rest in the next, so the functions whose share fell only because another
+  // grew are measured against code that did not change. The set only grows, so this ends.
+  let changed = new Set<string>();
+  let verdict = judge(series, runs, changed, options);
+  for (let pass = 1; pass < MAX_PASSES; pass++) {
+    const next = new Set([...changed, ...verdict.changed]);
+    if (next.size === changed.size) break;
+    changed = next;
+    verdict = judge(series, runs, changed, options);
   }
   return {
     unit: GATE_UNIT,
     runs: { before: before.length, after: after.length },
     options,
-    candidates: candidates.length,
-    adjustedConfidence,
-    regressions: regressions.sort(bySize),
-    improvements: improvements.sort(bySize),
-    failed: regressions.length > 0,
+    candidates: verdict.candidates,
+    adjustedConfidence: verdict.adjustedConfidence,
+    regressions: verdict.regressions.sort(bySize),
+    improvements: verdict.improvements.sort(bySize),
+    failed: verdict.regressions.length > 0,
   };
 }

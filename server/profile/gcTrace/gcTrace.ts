@@ -70,7 +70,7 @@ export function readGcTrace(text: string): GcCollection[] {
   for (const raw of text.split('\n')) {
     const m = LINE.exec(raw.replace(/\r$/, ''));
     if (m === null) continue;
-    const incremental = INCREMENTAL.exec(m[11]);
+    const incremental = INCREMENTAL.exec(m[10]);
     out.push({
       isolate: m[1],
       atMs: Number(m[2]),

@@ -32,18 +32,36 @@ export interface HandlerUse {
   intervalMs: number | null;
 }
 
+/**
+ * An export of another module called (not registered) by code that runs per request, per message
+ * or per tick of a timer here, as the module's hot context found after its walk: the callee runs
+ * in the caller's context.
+ */
+export interface CallUse extends HandlerUse {
+  /** The caller's source delivers at a high rate (ExecutionContext.highRate). */
+  highRate: boolean;
+  /**
+   * A method called on a dependency the caller's instance holds (`this.userService.x()`): the
+   * field's name; `specifier` is then '' and `exported` the method (see calledExports.injectedCall).
+   */
+  receiver?: string;
+}
+
 export interface ModuleFacts {
   /** Export name -> local name (null when the export is not a plain local name: `exports.f = () => {}`). */
   readonly exports: ReadonlyMap<string, string | null>;
   readonly handlerUses: readonly HandlerUse[];
   /** Specifiers of modules this one starts as a child process or worker thread (relative, as written or rebuilt). */
   readonly workerEntries: readonly string[];
+  /** Classes declared at module level: name -> the names of their instance methods. */
+  readonly classes: readonly [string, string[]][];
 }
 
 interface StatementFacts {
   exports: [string, string | null][];
   handlerUses: HandlerUse[];
   workerEntries: string[];
+  classes: [string, string[]][];
 }
 
 /** Per statement node; the import table is part of the key (a changed import re-reads every statement). */
@@ -53,6 +71,7 @@ export function moduleFactsOf(program: t.Program, imports: ImportTable, importsK
   const exports = new Map<string, string | null>();
   const handlerUses: HandlerUse[] = [];
   const workerEntries: string[] = [];
+  const classes: [string, string[]][] = [];
   for (const statement of program.body) {
     let kept = memo.get(statement);
     if (kept === undefined || kept.importsKey !== importsKey) {
@@ -62,18 +81,20 @@ export function moduleFactsOf(program: t.Program, imports: ImportTable, importsK
     for (const [name, local] of kept.facts.exports) if (!exports.has(name) || exports.get(name) === null) exports.set(name, local);
     handlerUses.push(...kept.facts.handlerUses);
     workerEntries.push(...kept.facts.workerEntries);
+    classes.push(...kept.facts.classes);
   }
-  return { exports, handlerUses, workerEntries };
+  return { exports, handlerUses, workerEntries, classes };
 }
 
 /** A module's facts as one string, to tell whether an edit changed what other modules derive from it. */
 export function factsKey(facts: ModuleFacts): string {
-  return JSON.stringify([[...facts.exports], facts.handlerUses, facts.workerEntries]);
+  return JSON.stringify([[...facts.exports], facts.handlerUses, facts.workerEntries, facts.classes]);
 }
 
 function statementFactsOf(statement: t.Statement, imports: ImportTable): StatementFacts {
-  const facts: StatementFacts = { exports: [], handlerUses: [], workerEntries: [] };
+  const facts: StatementFacts = { exports: [], handlerUses: [], workerEntries: [], classes: [] };
   exportsOf(statement, facts.exports);
+  classesOf(statement, facts.classes);
   const visit = (node: t.Node): void => {
     if (node.type === 'CallExpression' || node.type === 'NewExpression') callFacts(node, imports, facts);
     else if (node.type === 'ObjectExpression') routeTableFacts(node, imports, facts);
@@ -122,6 +143,40 @@ function exportsOf(statement: t.Statement, out: [string, string | null][]): void
     return;
   }
   out.push([target, right.type === 'Identifier' ? right.name : null]);
+}
+
+/**
+ * `class A {}`, `export (default) class A {}`, `const A = class {}` (compilers emit
+ * `let A = class A {}` for decorated classes), `exports.A = class A {}`: with their instance
+ * methods (methods and function-valued fields; not static, not accessors, not the constructor).
+ */
+function classesOf(statement: t.Statement, out: [string, string[]][]): void {
+  let declaration: t.Node = statement;
+  if ((statement.type === 'ExportNamedDeclaration' || statement.type === 'ExportDefaultDeclaration') && statement.declaration) declaration = statement.declaration;
+  if (declaration.type === 'ExpressionStatement') declaration = declaration.expression;
+  if (declaration.type === 'ClassDeclaration' && declaration.id) out.push([declaration.id.name, methodsOf(declaration.body)]);
+  else if (declaration.type === 'VariableDeclaration') {
+    for (const d of declaration.declarations) {
+      if (d.id.type === 'Identifier' && d.init?.type === 'ClassExpression') out.push([d.id.name, methodsOf(d.init.body)]);
+    }
+  } else if (declaration.type === 'AssignmentExpression' && declaration.right.type === 'ClassExpression') {
+    const name = declaration.right.id?.name ?? exportTarget(declaration.left);
+    if (name !== null && name !== 'default') out.push([name, methodsOf(declaration.right.body)]);
+  }
+}
+
+function methodsOf(body: t.ClassBody): string[] {
+  const names: string[] = [];
+  for (const member of body.body) {
+    if (member.type === 'ClassMethod' && member.kind === 'method' && !member.static) {
+      const name = propertyName(member.key, member.computed);
+      if (name !== null) names.push(name);
+    } else if (member.type === 'ClassProperty' && !member.static && member.value && isFunctionNode(member.value)) {
+      const name = propertyName(member.key, member.computed);
+      if (name !== null) names.push(name);
+    }
+  }
+  return names;
 }
 
 /** 'default' for `module.exports`, the name for `exports.x` / `module.exports.x`, else null. */

@@ -3,7 +3,7 @@
 // stored per file with their key; the derived answers are computed once per generation (any
 // module's facts changing starts a new one) and reused until then, as salsa-style derived queries.
 import type { ProjectRegistration } from '../../../rules/api';
-import { factsKey, type ModuleFacts } from './moduleFacts';
+import { factsKey, type CallUse, type ModuleFacts } from './moduleFacts';
 
 /** Resolves a relative specifier from a file to a project file (null for packages and missing files). */
 export type Resolver = (fromFile: string, specifier: string) => string | null;
@@ -15,6 +15,8 @@ interface Derived {
 
 export class ProjectFacts {
   private readonly modules = new Map<string, { key: string; facts: ModuleFacts }>();
+  /** Per module, the other modules' exports its hot code calls (known once it was analyzed, not merely scanned). */
+  private readonly calls = new Map<string, { key: string; calls: readonly CallUse[] }>();
   private derived: Derived | null = null;
   /** Where a specifier leads from a file: kept across generations (facts change far more often than files appear). */
   private readonly resolved = new Map<string, string | null>();
@@ -30,13 +32,30 @@ export class ProjectFacts {
     return true;
   }
 
+  /**
+   * Records the exports of other modules that a module's hot code calls (its analysis found them);
+   * true when they differ from what was known.
+   */
+  noteCalls(filePath: string, calls: readonly CallUse[]): boolean {
+    const key = JSON.stringify(calls);
+    if ((this.calls.get(filePath)?.key ?? '[]') === key) return false;
+    if (calls.length === 0) this.calls.delete(filePath);
+    else this.calls.set(filePath, { key, calls });
+    this.derived = null;
+    return true;
+  }
+
   /** Forgets a module's facts, and where specifiers led (a file appeared or went away). */
   forget(filePath: string): void {
     if (this.modules.delete(filePath)) this.derived = null;
+    if (this.calls.delete(filePath)) this.derived = null;
     this.resolved.clear();
   }
 
-  /** Exports of `filePath` that other modules register as handlers (with the local name each is bound to). */
+  /**
+   * Exports of `filePath` that other modules register as handlers, or call from code that runs
+   * per request, message or tick (with the local name each is bound to).
+   */
   registrationsOf(filePath: string): readonly ProjectRegistration[] {
     return this.answers().registrations.get(filePath) ?? [];
   }
@@ -64,6 +83,32 @@ export class ProjectFacts {
       }
       return target;
     };
+    // Classes by their name in lower case, for calls on injected dependencies.
+    const classes = new Map<string, { file: string; name: string; methods: readonly string[] }[]>();
+    for (const [file, { facts }] of this.modules) {
+      for (const [name, methods] of facts.classes) {
+        const key = name.toLowerCase();
+        let list = classes.get(key);
+        if (list === undefined) classes.set(key, (list = []));
+        list.push({ file, name, methods });
+      }
+    }
+    // `this.userService.changePassword()`: the class the field is named after (UserService), when
+    // exactly one class of the project is named so and has the method. The field's name is the
+    // only evidence of what it holds, so two candidates (or none) resolve to nothing.
+    const methodCall = (from: string, use: CallUse): void => {
+      const candidates = (classes.get(use.receiver!.toLowerCase()) ?? []).filter((c) => c.methods.includes(use.exported));
+      if (candidates.length !== 1) return;
+      const { file, name } = candidates[0];
+      let list = registrations.get(file);
+      if (list === undefined) registrations.set(file, (list = []));
+      if (!list.some((r) => r.method?.className === name && r.method.name === use.exported && r.kind === use.kind && r.registeredIn === from)) {
+        list.push({
+          exported: use.exported, local: null, kind: use.kind, intervalMs: use.intervalMs, registeredIn: from, highRate: use.highRate,
+          method: { className: name, name: use.exported },
+        });
+      }
+    };
     for (const [from, { facts }] of this.modules) {
       for (const use of facts.handlerUses) {
         const target = resolve(from, use.specifier);
@@ -73,6 +118,20 @@ export class ProjectFacts {
         if (list === undefined) registrations.set(target, (list = []));
         if (!list.some((r) => r.exported === use.exported && r.kind === use.kind && r.registeredIn === from)) {
           list.push({ exported: use.exported, local, kind: use.kind, intervalMs: use.intervalMs, registeredIn: from });
+        }
+      }
+      for (const use of this.calls.get(from)?.calls ?? []) {
+        if (use.receiver !== undefined) {
+          methodCall(from, use);
+          continue;
+        }
+        const target = resolve(from, use.specifier);
+        if (target === null || target === from) continue;
+        const local = this.modules.get(target)?.facts.exports.get(use.exported) ?? null;
+        let list = registrations.get(target);
+        if (list === undefined) registrations.set(target, (list = []));
+        if (!list.some((r) => r.exported === use.exported && r.kind === use.kind && r.registeredIn === from)) {
+          list.push({ exported: use.exported, local, kind: use.kind, intervalMs: use.intervalMs, registeredIn: from, highRate: use.highRate });
         }
       }
       for (const entry of facts.workerEntries) {

@@ -3,11 +3,15 @@
 // picks it and a duration as a person would (typing into the quick pick, through the browser),
 // the capture runs, and the capture opens merged: heat on the demo's route lines from the live
 // process, the flame graph of the merged capture in a screenshot. The command takes no arguments.
+// Then a node:cluster service (primary, 2 workers, a worker_thread in the first; the attach tests'
+// fixture, started here on loopback): one capture of every process and thread, the merged flame
+// graph and the per-process filter (Show One Process of the Capture…) in screenshots, their text checked.
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as http from 'node:http';
 import * as net from 'node:net';
 import * as path from 'node:path';
+import * as readline from 'node:readline';
 import * as vscode from 'vscode';
 import { browserAction, debugState, demoFile, demoRoot, EXTENSION_ID, openInEditor, screenshot, waitFor, type DebugState } from './workbench';
 
@@ -114,5 +118,74 @@ describe('profiling a running process', () => {
     // Drawn in the webview before the screenshot, not only computed.
     await browserAction('flameFrames', { timeoutMs: 30_000 });
     await screenshot('attach-merged-flame');
+  });
+
+  it('profiles a cluster (primary, 2 workers, a worker thread) in one capture: the merged flame graph and the per-process filter', async function () {
+    this.timeout(180_000);
+    const repository = vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath;
+    const cluster = spawn(process.execPath, [path.join(repository, 'test/fixtures/attach/clusterServer.cjs')], {
+      stdio: ['pipe', 'pipe', 'ignore'],
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', WORKERS: '2', NODE_OPTIONS: `--inspect-port=${await freePort()}` },
+    });
+    started.push(cluster);
+    // Its first line, once every worker listens: {"port","primary","workers":[pids]}.
+    const ready = await new Promise<{ port: number; primary: number; workers: number[] }>((resolve, reject) => {
+      readline.createInterface({ input: cluster.stdout! }).once('line', (line) => resolve(JSON.parse(line) as { port: number; primary: number; workers: number[] }));
+      cluster.once('exit', (code) => reject(new Error(`the cluster service exited (${code})`)));
+    });
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 2 });
+    let stop = false;
+    let served = 0;
+    const load = Promise.all([0, 1].map(async () => {
+      for (let i = 0; !stop && i < 20_000; i++) if ((await get(ready.port, '/', agent)) === 200) served++;
+    }));
+    try {
+      const opened = vscode.commands.executeCommand<{ path: string; capture?: true; threads?: { id: string }[] } | null>('hotframe.profileRunningProcess');
+      if ((await browserAction('answerQuickInput', { value: String(ready.primary) })) === null) {
+        await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+        this.skip();
+      }
+      await browserAction('answerQuickInput', { value: '5 s' });
+      const summary = await opened;
+      assert.ok(summary, `the capture opened nothing: ${(await debugState()).lastError}`);
+      assert.equal(summary.capture, true);
+      // Every process and the thread: pid:0 for each main thread, workerPid:1 for the thread.
+      const ids = (summary.threads ?? []).map((t) => t.id).sort();
+      const expected = [`${ready.primary}:0`, ...ready.workers.map((pid) => `${pid}:0`)];
+      for (const id of expected) assert.ok(ids.includes(id), `${id} in the capture: ${ids.join(', ')}`);
+      const thread = ids.find((id) => !id.endsWith(':0'));
+      assert.ok(thread !== undefined && ready.workers.includes(Number(thread.split(':')[0])), `a worker's thread in the capture: ${ids.join(', ')}`);
+      assert.equal(ids.length, 4, ids.join(', '));
+      const state = await debugState();
+      assert.match(state.statusBar ?? '', /4 processes and threads · .*, all$/, `status bar: ${state.statusBar}`);
+
+      // The merged flame graph: the workers' request handler and the thread's work, drawn.
+      await vscode.commands.executeCommand('hotframe.showFlameGraph');
+      await stateWhen('the merged flame graph', (s) => (s.flame?.frames ?? 0) > 10, 60_000);
+      const drawn = await browserAction<{ frames: number; names: string[] }>('flameFrames', { timeoutMs: 30_000 });
+      await screenshot('attach-cluster-merged-flame');
+      if (drawn) assert.ok(drawn.frames > 10, `frames drawn: ${drawn.frames}`);
+
+      // The per-process filter: every process and the thread, each with its samples, all merged first.
+      const pick = vscode.commands.executeCommand<unknown>('hotframe.pickCaptureProcess');
+      const shown = await browserAction<{ title: string; rows: string[] }>('quickPickRows', { timeoutMs: 15_000 });
+      await screenshot('attach-cluster-process-filter');
+      assert.ok(shown);
+      assert.match(shown.title, /Show One Process of the Capture/);
+      assert.match(shown.rows[0] ?? '', /All 4 processes and threads.*merged: every % is of all of them/, shown.rows.join(' | '));
+      for (const id of [...expected, thread]) assert.ok(shown.rows.some((row) => row.includes(`${id} · `) && /\d+ samples/.test(row)), `a row for ${id}: ${shown.rows.join(' | ')}`);
+      // One of them picked: the thread alone, its share of itself.
+      const [threadPid, threadId] = thread.split(':');
+      await browserAction('answerQuickInput', { value: `.${threadPid}.${threadId}.` });
+      await pick;
+      const filtered = await stateWhen('the thread alone', (s) => (s.statusBar ?? '').includes(`${thread} of 4`), 60_000);
+      assert.doesNotMatch(filtered.statusBar ?? '', /, all$/);
+    } finally {
+      stop = true;
+      await load;
+      agent.destroy();
+      cluster.stdin!.end();
+    }
+    assert.ok(served > 0, 'the cluster served requests during the capture');
   });
 });

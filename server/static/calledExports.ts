@@ -1,0 +1,116 @@
+// Which exports of the project's other modules a call calls (issue 22): the hot context notes them
+// so that a callee in another module runs in its caller's context. Read from the call alone and
+// the names it uses, so that what a walk records rests only on what the binding resolver tracks:
+// - `f()` of an imported `f`; `mod.f()` of a whole imported module (require, namespace, CJS default);
+// - the forms compilers emit for those: `(0, mod_1.f)()` (TypeScript, Babel), `mod_1.default.f()`;
+// - `require('./m').f()`, and a local bound to one of several required modules, chosen by a
+//   condition (`const converter = soffice ? require('./LibreOffice') : require('./Abiword');
+//   converter.convertFile()`): a call of that export in each of them.
+import type { NodePath } from '@babel/traverse';
+import type * as t from '@babel/types';
+import type { ImportBinding } from '../../rules/api';
+import type { BindingResolver } from './bindings';
+import { propertyName } from './functionNames';
+import { requiredModule } from './imports';
+
+export interface CalledExport {
+  /** The specifier as written (relative: a module of the project); '' for a call on an injected dependency. */
+  source: string;
+  exported: string;
+  /**
+   * A method called on a dependency the instance holds (`this.userService.changePassword()`):
+   * the field's name, which the project resolves to the one class named so that has the method.
+   */
+  receiver?: string;
+}
+
+/** Conditional alternatives followed at most (a bound on the work per call). */
+const MAX_DEPTH = 4;
+
+function isRelative(specifier: string): boolean {
+  return specifier.startsWith('./') || specifier.startsWith('../');
+}
+
+/** `(0, x.f)`, `(x.f)`: the expression called. */
+function unwrapCallee(node: t.Node): t.Node {
+  let at = node;
+  for (;;) {
+    if (at.type === 'ParenthesizedExpression') at = at.expression;
+    else if (at.type === 'SequenceExpression' && at.expressions.length === 2 && at.expressions[0].type === 'NumericLiteral') at = at.expressions[1];
+    else return at;
+  }
+}
+
+/** The relative modules a value is (`require('./a')`, `c ? require('./a') : require('./b')`, a constant bound so); null when not only modules (null/undefined branches aside). */
+function modulesOf(node: t.Node, path: NodePath, bindings: BindingResolver, depth: number): string[] | null {
+  if (depth > MAX_DEPTH) return null;
+  const required = requiredModule(node);
+  if (required !== null) return isRelative(required) ? [required] : null;
+  switch (node.type) {
+    case 'ParenthesizedExpression':
+      return modulesOf(node.expression, path, bindings, depth + 1);
+    case 'NullLiteral':
+      return [];
+    case 'Identifier': {
+      if (node.name === 'undefined') return [];
+      const binding = bindings.bindingOf(path, node.name);
+      const declarator = binding?.constant ? binding.path.node : null;
+      if (declarator?.type !== 'VariableDeclarator' || !declarator.init) return null;
+      return modulesOf(declarator.init, binding!.path, bindings, depth + 1);
+    }
+    case 'ConditionalExpression':
+    case 'LogicalExpression': {
+      const a = modulesOf(node.type === 'ConditionalExpression' ? node.consequent : node.left, path, bindings, depth + 1);
+      const b = a && modulesOf(node.type === 'ConditionalExpression' ? node.alternate : node.right, path, bindings, depth + 1);
+      return a && b ? [...a, ...b] : null;
+    }
+    default:
+      return null;
+  }
+}
+
+/** The exports of project modules that calling `callee` (at `path`) calls; empty when none is known. */
+export function calledExports(
+  path: NodePath, callee: t.Node, importOf: (local: string) => ImportBinding | null, bindings: BindingResolver,
+): CalledExport[] {
+  const called = unwrapCallee(callee);
+  if (called.type === 'Identifier') {
+    const origin = importOf(called.name);
+    if (origin === null || origin.namespace || !isRelative(origin.source)) return [];
+    return [{ source: origin.source, exported: origin.imported }];
+  }
+  if (called.type !== 'MemberExpression') return [];
+  const exported = propertyName(called.property, called.computed);
+  if (exported === null) return [];
+  let object: t.Node = called.object;
+  // `mod_1.default.f()`: the module's default export is the module (esModuleInterop of CJS).
+  if (object.type === 'MemberExpression' && object.object.type === 'Identifier' && propertyName(object.property, object.computed) === 'default') object = object.object;
+  if (object.type === 'Identifier') {
+    const origin = importOf(object.name);
+    if (origin !== null) {
+      if ((origin.imported !== 'default' && !origin.namespace) || !isRelative(origin.source)) return [];
+      return [{ source: origin.source, exported }];
+    }
+  }
+  const modules = modulesOf(object, path, bindings, 0);
+  return modules === null ? [] : [...new Set(modules)].map((source) => ({ source, exported }));
+}
+
+/**
+ * `this.<field>.<method>()`: a call on a dependency the instance holds, as services are handed to
+ * controllers (constructor injection, `this.userService = userService`). Which class the field
+ * holds is not known from this module; the project resolves it by the field's name (see
+ * ProjectFacts). A leading underscore of the field is dropped (`this._userService`).
+ */
+export function injectedCall(callee: t.Node): CalledExport | null {
+  const called = unwrapCallee(callee);
+  if (called.type !== 'MemberExpression' && called.type !== 'OptionalMemberExpression') return null;
+  const method = propertyName(called.property, called.computed);
+  const holder = called.object;
+  if (method === null || (holder.type !== 'MemberExpression' && holder.type !== 'OptionalMemberExpression')) return null;
+  if (holder.object.type !== 'ThisExpression') return null;
+  const field = propertyName(holder.property, holder.computed);
+  if (field === null) return null;
+  const receiver = field.replace(/^_+/, '');
+  return receiver === '' ? null : { source: '', exported: method, receiver };
+}
