@@ -12,6 +12,7 @@ import { isAllocationProfileName, joinChoices, loadedLine, loadingTitle, threadI
 import type { FlameGraphParams, FlameGraphResult, FlameMode, ProfileRole, ProfileSummary } from '../server/protocol/wire';
 import { Requests, type LoadProfileParams } from '../server/protocol/lsp';
 import { noLinks } from './presentation/plainText';
+import { comparePickTitle, planWithLoadedAsBefore, swapped, type ComparePlan, type CompareSide } from './presentation/compare';
 import { PICK_CAPTURE_PROCESS_COMMAND, PROFILE_RUNNING_COMMAND, pickCaptureProcess, profileRunningProcess } from './attachProcess';
 
 /**
@@ -215,6 +216,20 @@ async function addAllocationProfile(ctx: HotframeContext, arg: unknown, sampleTy
   return loadProfile(ctx, file, 'allocation', { sampleType: typeof sampleType === 'string' ? sampleType : undefined });
 }
 
+/** A loaded profile as one side of a comparison, with how it was picked (sample type, thread). */
+function sideOf(summary: ProfileSummary): CompareSide {
+  return { path: summary.path, name: summary.name, sampleType: summary.sampleTypes?.chosen, thread: summary.thread };
+}
+
+/** Loads a comparison's two sides in their roles (the after first: a primary load ends any comparison), then shows the diff. */
+async function runComparison(ctx: HotframeContext, flame: FlamePanel, plan: ComparePlan): Promise<ProfileSummary | null> {
+  const { before, after } = plan;
+  if (!(await loadProfile(ctx, after.path, 'primary', { sampleType: after.sampleType, thread: after.thread }))) return null;
+  const baseline = await loadProfile(ctx, before.path, 'baseline', { sampleType: before.sampleType, thread: before.thread });
+  if (baseline) await showFlameGraph(ctx, flame, 'diff');
+  return baseline;
+}
+
 export function registerCommands(ctx: HotframeContext, parts: CommandParts): vscode.Disposable[] {
   const { flame, recorder } = parts;
   const open = async (arg: unknown, title: string, sampleType?: unknown): Promise<ProfileSummary | null> => {
@@ -247,22 +262,37 @@ export function registerCommands(ctx: HotframeContext, parts: CommandParts): vsc
   return [
     register('hotframe.openProfile', (arg, sampleType) => open(arg, 'Open Profile', sampleType)),
     register('hotframe.openWithHotframe', (arg) => open(arg, 'Open CPU Profile')),
-    // Compare: the loaded profile is the AFTER; the picked one becomes the BEFORE baseline.
+    // Compare with both sides named (other extensions, the e2e suite): `before` is the baseline,
+    // `after` the primary profile. Run from the editor with a profile loaded, that profile is the
+    // BEFORE and the user picks what it is compared with (issue 23.6); with none loaded, the BEFORE
+    // is picked first.
     register('hotframe.compareProfile', async (before, after) => {
-      if (after !== undefined) {
-        if (!(await open(after, 'Compare: pick the AFTER profile (the new recording)'))) return null;
-      } else if (!ctx.profile) {
-        if (!(await open(undefined, 'Compare: pick the AFTER profile first (the new recording)'))) return null;
+      if (before !== undefined || after !== undefined) {
+        if (after !== undefined && !(await open(after, 'Compare: pick the AFTER profile (the new recording)'))) return null;
+        if (!ctx.profile) return null;
+        const file = profilePathOf(before) ?? (before === undefined ? await pickProfile(ctx, `Compare: pick the BEFORE profile (${ctx.profile.name} is AFTER)`) : null);
+        if (!file) {
+          if (before !== undefined) ctx.showError(`Hotframe: not a local file: ${String(before)}`);
+          return null;
+        }
+        const baseline = await loadProfile(ctx, file, 'baseline');
+        if (baseline) await showFlameGraph(ctx, flame, 'diff');
+        return baseline;
       }
-      const loaded = ctx.profile?.name ?? 'the loaded profile';
-      const file = profilePathOf(before) ?? (before === undefined ? await pickProfile(ctx, `Compare: pick the BEFORE profile (${loaded} is AFTER)`) : null);
-      if (!file) {
-        if (before !== undefined) ctx.showError(`Hotframe: not a local file: ${String(before)}`);
+      if (!ctx.profile && !(await open(undefined, comparePickTitle(null)))) return null;
+      if (!ctx.profile) return null;
+      const loaded = sideOf(ctx.profile);
+      const file = await pickProfile(ctx, comparePickTitle(loaded.name));
+      if (!file) return null;
+      return runComparison(ctx, flame, planWithLoadedAsBefore(loaded, { path: file, name: path.basename(file) }));
+    }),
+    // The swap button: the comparison's BEFORE becomes its AFTER and the other way round.
+    register('hotframe.swapComparison', async () => {
+      if (!ctx.profile || !ctx.baseline) {
+        ctx.showError('Hotframe: no comparison to swap: run Compare With Profile… first.');
         return null;
       }
-      const baseline = await loadProfile(ctx, file, 'baseline');
-      if (baseline) await showFlameGraph(ctx, flame, 'diff');
-      return baseline;
+      return runComparison(ctx, flame, swapped({ before: sideOf(ctx.baseline), after: sideOf(ctx.profile) }));
     }),
     register('hotframe.addAllocationProfile', (arg, sampleType) => addAllocationProfile(ctx, arg, sampleType)),
     register('hotframe.clearProfile', async () => {
