@@ -12,6 +12,7 @@ import { isAllocationProfileName, joinChoices, loadedLine, loadingTitle, threadI
 import type { FlameGraphParams, FlameGraphResult, FlameMode, ProfileRole, ProfileSummary } from '../server/protocol/wire';
 import { Requests, type LoadProfileParams } from '../server/protocol/lsp';
 import { noLinks } from './presentation/plainText';
+import type { ComparisonSummary } from './comparisonSummary';
 import { comparePickTitle, planWithLoadedAsBefore, swapped, type ComparePlan, type CompareSide } from './presentation/compare';
 import { PICK_CAPTURE_PROCESS_COMMAND, PROFILE_RUNNING_COMMAND, pickCaptureProcess, profileRunningProcess } from './attachProcess';
 
@@ -29,6 +30,7 @@ const LAST_PROFILE_FOLDER = 'hotframe.lastProfileFolder';
 export interface CommandParts {
   flame: FlamePanel;
   recorder: ProfileRecorder;
+  summary: ComparisonSummary;
 }
 
 /**
@@ -222,12 +224,27 @@ function sideOf(summary: ProfileSummary): CompareSide {
 }
 
 /** Loads a comparison's two sides in their roles (the after first: a primary load ends any comparison), then shows the diff. */
-async function runComparison(ctx: HotframeContext, flame: FlamePanel, plan: ComparePlan): Promise<ProfileSummary | null> {
+async function runComparison(ctx: HotframeContext, parts: CommandParts, plan: ComparePlan): Promise<ProfileSummary | null> {
   const { before, after } = plan;
   if (!(await loadProfile(ctx, after.path, 'primary', { sampleType: after.sampleType, thread: after.thread }))) return null;
   const baseline = await loadProfile(ctx, before.path, 'baseline', { sampleType: before.sampleType, thread: before.thread });
-  if (baseline) await showFlameGraph(ctx, flame, 'diff');
+  if (baseline) await showComparison(ctx, parts);
   return baseline;
+}
+
+/** The diff flame graph, and beside it the comparison as `hotframe diff` prints it. */
+async function showComparison(ctx: HotframeContext, parts: CommandParts): Promise<void> {
+  await showFlameGraph(ctx, parts.flame, 'diff');
+  await showComparisonSummary(ctx, parts.summary);
+}
+
+async function showComparisonSummary(ctx: HotframeContext, summary: ComparisonSummary): Promise<string | null> {
+  try {
+    return await summary.show();
+  } catch (error) {
+    ctx.showError(`Hotframe: ${errorMessage(error)}`);
+    return null;
+  }
 }
 
 export function registerCommands(ctx: HotframeContext, parts: CommandParts): vscode.Disposable[] {
@@ -276,7 +293,7 @@ export function registerCommands(ctx: HotframeContext, parts: CommandParts): vsc
           return null;
         }
         const baseline = await loadProfile(ctx, file, 'baseline');
-        if (baseline) await showFlameGraph(ctx, flame, 'diff');
+        if (baseline) await showComparison(ctx, parts);
         return baseline;
       }
       if (!ctx.profile && !(await open(undefined, comparePickTitle(null)))) return null;
@@ -284,7 +301,7 @@ export function registerCommands(ctx: HotframeContext, parts: CommandParts): vsc
       const loaded = sideOf(ctx.profile);
       const file = await pickProfile(ctx, comparePickTitle(loaded.name));
       if (!file) return null;
-      return runComparison(ctx, flame, planWithLoadedAsBefore(loaded, { path: file, name: path.basename(file) }));
+      return runComparison(ctx, parts, planWithLoadedAsBefore(loaded, { path: file, name: path.basename(file) }));
     }),
     // The swap button: the comparison's BEFORE becomes its AFTER and the other way round.
     register('hotframe.swapComparison', async () => {
@@ -292,7 +309,15 @@ export function registerCommands(ctx: HotframeContext, parts: CommandParts): vsc
         ctx.showError('Hotframe: no comparison to swap: run Compare With Profile… first.');
         return null;
       }
-      return runComparison(ctx, flame, swapped({ before: sideOf(ctx.baseline), after: sideOf(ctx.profile) }));
+      return runComparison(ctx, parts, swapped({ before: sideOf(ctx.baseline), after: sideOf(ctx.profile) }));
+    }),
+    // The comparison as `hotframe diff` prints it, again (it opens by itself after Compare and Swap).
+    register('hotframe.showComparisonSummary', async () => {
+      if (!ctx.profile || !ctx.baseline) {
+        ctx.showError('Hotframe: no comparison loaded: run Compare With Profile… first.');
+        return null;
+      }
+      return showComparisonSummary(ctx, parts.summary);
     }),
     register('hotframe.addAllocationProfile', (arg, sampleType) => addAllocationProfile(ctx, arg, sampleType)),
     register('hotframe.clearProfile', async () => {

@@ -28,6 +28,8 @@ export function parseWebviewMessage(raw: unknown, openableFiles: ReadonlySet<str
       if (typeof mode !== 'string' || !MODES.has(mode) || typeof onlyMyCode !== 'boolean') return null;
       return { type: 'request', mode: mode as FlameMode, onlyMyCode };
     }
+    case 'swap':
+      return { type: 'swap' };
     default:
       return null;
   }

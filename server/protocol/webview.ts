@@ -12,4 +12,6 @@ export type ToWebview =
 export type FromWebview =
   | { type: 'ready' }
   | { type: 'open'; file: string; line: number }
-  | { type: 'request'; mode: FlameMode; onlyMyCode: boolean };
+  | { type: 'request'; mode: FlameMode; onlyMyCode: boolean }
+  /** The comparison's swap button: the BEFORE becomes the AFTER and the other way round. */
+  | { type: 'swap' };
