@@ -12,6 +12,8 @@ import { isAllocationProfileName, joinChoices, loadedLine, loadingTitle, threadI
 import type { FlameGraphParams, FlameGraphResult, FlameMode, ProfileRole, ProfileSummary } from '../server/protocol/wire';
 import { Requests, type LoadProfileParams } from '../server/protocol/lsp';
 import { noLinks } from './presentation/plainText';
+import type { ComparisonSummary } from './comparisonSummary';
+import { comparePickTitle, planWithLoadedAsBefore, swapped, type ComparePlan, type CompareSide } from './presentation/compare';
 import { PICK_CAPTURE_PROCESS_COMMAND, PROFILE_RUNNING_COMMAND, pickCaptureProcess, profileRunningProcess } from './attachProcess';
 
 /**
@@ -28,6 +30,7 @@ const LAST_PROFILE_FOLDER = 'hotframe.lastProfileFolder';
 export interface CommandParts {
   flame: FlamePanel;
   recorder: ProfileRecorder;
+  summary: ComparisonSummary;
 }
 
 /**
@@ -215,6 +218,35 @@ async function addAllocationProfile(ctx: HotframeContext, arg: unknown, sampleTy
   return loadProfile(ctx, file, 'allocation', { sampleType: typeof sampleType === 'string' ? sampleType : undefined });
 }
 
+/** A loaded profile as one side of a comparison, with how it was picked (sample type, thread). */
+function sideOf(summary: ProfileSummary): CompareSide {
+  return { path: summary.path, name: summary.name, sampleType: summary.sampleTypes?.chosen, thread: summary.thread };
+}
+
+/** Loads a comparison's two sides in their roles (the after first: a primary load ends any comparison), then shows the diff. */
+async function runComparison(ctx: HotframeContext, parts: CommandParts, plan: ComparePlan): Promise<ProfileSummary | null> {
+  const { before, after } = plan;
+  if (!(await loadProfile(ctx, after.path, 'primary', { sampleType: after.sampleType, thread: after.thread }))) return null;
+  const baseline = await loadProfile(ctx, before.path, 'baseline', { sampleType: before.sampleType, thread: before.thread });
+  if (baseline) await showComparison(ctx, parts);
+  return baseline;
+}
+
+/** The diff flame graph, and beside it the comparison as `hotframe diff` prints it. */
+async function showComparison(ctx: HotframeContext, parts: CommandParts): Promise<void> {
+  await showFlameGraph(ctx, parts.flame, 'diff');
+  await showComparisonSummary(ctx, parts.summary);
+}
+
+async function showComparisonSummary(ctx: HotframeContext, summary: ComparisonSummary): Promise<string | null> {
+  try {
+    return await summary.show();
+  } catch (error) {
+    ctx.showError(`Hotframe: ${errorMessage(error)}`);
+    return null;
+  }
+}
+
 export function registerCommands(ctx: HotframeContext, parts: CommandParts): vscode.Disposable[] {
   const { flame, recorder } = parts;
   const open = async (arg: unknown, title: string, sampleType?: unknown): Promise<ProfileSummary | null> => {
@@ -255,22 +287,45 @@ export function registerCommands(ctx: HotframeContext, parts: CommandParts): vsc
       }
       return summary;
     }),
-    // Compare: the loaded profile is the AFTER; the picked one becomes the BEFORE baseline.
+    // Compare with both sides named (other extensions, the e2e suite): `before` is the baseline,
+    // `after` the primary profile. Run from the editor with a profile loaded, that profile is the
+    // BEFORE and the user picks what it is compared with (issue 23.6); with none loaded, the BEFORE
+    // is picked first.
     register('hotframe.compareProfile', async (before, after) => {
-      if (after !== undefined) {
-        if (!(await open(after, 'Compare: pick the AFTER profile (the new recording)'))) return null;
-      } else if (!ctx.profile) {
-        if (!(await open(undefined, 'Compare: pick the AFTER profile first (the new recording)'))) return null;
+      if (before !== undefined || after !== undefined) {
+        if (after !== undefined && !(await open(after, 'Compare: pick the AFTER profile (the new recording)'))) return null;
+        if (!ctx.profile) return null;
+        const file = profilePathOf(before) ?? (before === undefined ? await pickProfile(ctx, `Compare: pick the BEFORE profile (${ctx.profile.name} is AFTER)`) : null);
+        if (!file) {
+          if (before !== undefined) ctx.showError(`Hotframe: not a local file: ${String(before)}`);
+          return null;
+        }
+        const baseline = await loadProfile(ctx, file, 'baseline');
+        if (baseline) await showComparison(ctx, parts);
+        return baseline;
       }
-      const loaded = ctx.profile?.name ?? 'the loaded profile';
-      const file = profilePathOf(before) ?? (before === undefined ? await pickProfile(ctx, `Compare: pick the BEFORE profile (${loaded} is AFTER)`) : null);
-      if (!file) {
-        if (before !== undefined) ctx.showError(`Hotframe: not a local file: ${String(before)}`);
+      if (!ctx.profile && !(await open(undefined, comparePickTitle(null)))) return null;
+      if (!ctx.profile) return null;
+      const loaded = sideOf(ctx.profile);
+      const file = await pickProfile(ctx, comparePickTitle(loaded.name));
+      if (!file) return null;
+      return runComparison(ctx, parts, planWithLoadedAsBefore(loaded, { path: file, name: path.basename(file) }));
+    }),
+    // The swap button: the comparison's BEFORE becomes its AFTER and the other way round.
+    register('hotframe.swapComparison', async () => {
+      if (!ctx.profile || !ctx.baseline) {
+        ctx.showError('Hotframe: no comparison to swap: run Compare With Profile… first.');
         return null;
       }
-      const baseline = await loadProfile(ctx, file, 'baseline');
-      if (baseline) await showFlameGraph(ctx, flame, 'diff');
-      return baseline;
+      return runComparison(ctx, parts, swapped({ before: sideOf(ctx.baseline), after: sideOf(ctx.profile) }));
+    }),
+    // The comparison as `hotframe diff` prints it, again (it opens by itself after Compare and Swap).
+    register('hotframe.showComparisonSummary', async () => {
+      if (!ctx.profile || !ctx.baseline) {
+        ctx.showError('Hotframe: no comparison loaded: run Compare With Profile… first.');
+        return null;
+      }
+      return showComparisonSummary(ctx, parts.summary);
     }),
     register('hotframe.addAllocationProfile', (arg, sampleType) => addAllocationProfile(ctx, arg, sampleType)),
     register('hotframe.clearProfile', async () => {

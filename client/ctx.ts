@@ -28,6 +28,7 @@ export class HotframeContext implements vscode.Disposable {
   ) {
     // `hotframe.profileLoaded` drives menus and the view's welcome text (package.json `when` clauses).
     this.changed.event(() => void vscode.commands.executeCommand('setContext', 'hotframe.profileLoaded', this.profile !== null));
+    this.changed.event(() => void vscode.commands.executeCommand('setContext', 'hotframe.comparing', this.baseline !== null));
   }
 
   /** Starts the server on first use; activation does not wait for it. */

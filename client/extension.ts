@@ -17,6 +17,7 @@ import type { ProfileSummary } from '../server/protocol/wire';
 import { ProfileRecorder } from './recording';
 import { offerHotframeForProfileTabs } from './profileHint';
 import { createApi, type HotframeApi } from './api';
+import { ComparisonSummary } from './comparisonSummary';
 
 export const OVERVIEW_VIEW_ID = 'hotframe.overview';
 
@@ -34,7 +35,10 @@ export function activate(extension: vscode.ExtensionContext): HotframeApi {
     mayOpen: (file) =>
       isInsideFolders(file, [...(vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath), ...readConfig().pathMappings.map((m) => m.to)], path),
     log: (line) => output.appendLine(`[flame] ${line}`),
+    // The flame page's swap button (comparison only) runs the same command as the view's title button.
+    swap: () => void vscode.commands.executeCommand('hotframe.swapComparison'),
   });
+  const summary = new ComparisonSummary(ctx);
   const recorder = new ProfileRecorder(ctx, (file) => loadProfile(ctx, file, 'primary'));
   extension.subscriptions.push(
     output,
@@ -48,7 +52,8 @@ export function activate(extension: vscode.ExtensionContext): HotframeApi {
     statusBar,
     vscode.window.registerTreeDataProvider(OVERVIEW_VIEW_ID, tree),
     ProfileEditorProvider.register(ctx),
-    ...registerCommands(ctx, { flame, recorder }),
+    summary,
+    ...registerCommands(ctx, { flame, recorder, summary }),
     flame,
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (!affectsPathMappings(event)) return;

@@ -34,6 +34,8 @@ export function parseWebviewMessage(raw: unknown, openableFiles: ReadonlySet<str
       if (typeof index !== 'number' || !Number.isSafeInteger(index) || index < 0) return null;
       return { type: 'openStall', index };
     }
+    case 'swap':
+      return { type: 'swap' };
     default:
       return null;
   }

@@ -13,6 +13,8 @@ export interface FlamePanelOptions {
   openFile: (file: string, line: number) => void;
   /** Whether the webview may open this file (inside the workspace or a path mapping). */
   mayOpen: (file: string) => boolean;
+  /** The comparison's swap button (client/commands.ts: hotframe.swapComparison). */
+  swap: () => void;
   /** Where a rejected webview message is reported (once per panel); default console.warn. */
   log?: (line: string) => void;
 }
@@ -30,6 +32,7 @@ export class FlamePanel implements vscode.Disposable {
       requestGraph: options.requestGraph,
       openFile: options.openFile,
       mayOpen: options.mayOpen,
+      swap: options.swap,
       log: options.log ?? ((line) => console.warn(line)),
     });
   }

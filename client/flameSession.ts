@@ -10,6 +10,8 @@ export interface FlameSessionHost {
   post(message: ToWebview): void;
   requestGraph(mode: FlameMode, onlyMyCode: boolean): Promise<FlameGraphResult>;
   openFile(file: string, line: number): void;
+  /** Swaps the comparison's two profiles (the webview's swap button; only a diff graph has it). */
+  swap(): void;
   /**
    * Whether a file may be opened at the webview's request: only inside the workspace folders or
    * an explicit path mapping (a profile is untrusted and could declare /etc/passwd openable).
@@ -117,6 +119,11 @@ export class FlameSession {
         return;
       case 'openStall':
         this.openStall(message.index);
+        return;
+      case 'swap':
+        // Only a comparison can be swapped: a stale button under another graph does nothing.
+        if (this.mode === 'diff') this.host.swap();
+        else this.host.log('Hotframe: swap ignored: the flame graph shows no comparison');
         return;
     }
   }

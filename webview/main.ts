@@ -30,6 +30,7 @@ const toolbar = new Toolbar({
   search: (text) => view.search(text),
   resetZoom: () => view.resetZoom(),
   request: (mode, onlyMyCode) => host.post({ type: 'request', mode, onlyMyCode }),
+  swap: () => host.post({ type: 'swap' }),
 });
 const legend = new Legend();
 const banner = element('div', 'banner');

@@ -8,6 +8,8 @@ export interface ToolbarActions {
   resetZoom(): void;
   /** A toggle changed: the host must send a new graph. */
   request(mode: FlameMode, onlyMyCode: boolean): void;
+  /** The comparison's swap button: the host loads the two profiles the other way round. */
+  swap(): void;
 }
 
 /** Search as you type, but not on every key for a big tree. */
@@ -20,6 +22,7 @@ export class Toolbar {
   private readonly searchBox = element('input', 'search');
   private readonly searchSummary = element('span', 'search-summary');
   private readonly resetButton = element('button', 'reset', 'Reset zoom');
+  private readonly swapButton = element('button', 'swap', 'Swap before/after');
   private readonly onlyMyCode = element('input');
   private readonly inverted = element('input');
   private readonly status = element('span', 'status');
@@ -47,6 +50,11 @@ export class Toolbar {
     this.resetButton.type = 'button';
     this.resetButton.title = 'Show the whole tree again (Esc)';
     this.resetButton.addEventListener('click', () => actions.resetZoom());
+    this.swapButton.type = 'button';
+    this.swapButton.title = 'Compare the other way round: the AFTER becomes the BEFORE';
+    this.swapButton.hidden = true;
+    // Not a busy state: the swap reloads both profiles in the host, which may fail there (a file gone).
+    this.swapButton.addEventListener('click', () => actions.swap());
 
     this.onlyMyCode.type = 'checkbox';
     this.onlyMyCode.className = 'only-my-code';
@@ -62,6 +70,7 @@ export class Toolbar {
       this.modeBadge,
       searchGroup,
       this.resetButton,
+      this.swapButton,
       this.toggle(this.onlyMyCode, 'Only my code', 'Hide frames outside your code; their time is charged to the calling frame'),
       this.toggle(this.inverted, 'Inverted (bottom-up)', 'Roots are the functions that spent the time; below them, their callers'),
       this.status,
@@ -78,6 +87,7 @@ export class Toolbar {
     this.inverted.checked = mode === 'inverted';
     // The differential view compares two top-down trees; there is no inverted diff.
     this.inverted.disabled = mode === 'diff';
+    this.swapButton.hidden = mode !== 'diff';
     if (onlyMyCode !== undefined) this.onlyMyCode.checked = onlyMyCode;
     this.onlyMyCode.disabled = false;
     this.shown = { onlyMyCode: this.onlyMyCode.checked, inverted: this.inverted.checked };

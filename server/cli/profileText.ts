@@ -1,12 +1,13 @@
 // Text output of `hotframe profile` and `hotframe diff`: what `node --prof-process` prints, plus
 // categories in ms, totals counted once per function, user call sites and the seeds' advice.
 // Names and paths come from the profile (untrusted): control characters are escaped.
-import { relative, isAbsolute } from 'node:path';
-
-import type { ProfileDiff } from '../profile/analysis/diff';
-import { formatMs, formatNumber, formatPercent, formatSignedNumber, formatWeight } from '../shared/format';
+import { formatMs, formatPercent, formatWeight } from '../shared/format';
 import { CATEGORIES, type FunctionCost, type ProfileReport, type WeightUnit } from '../profile/model/types';
 import { printable } from './printable';
+// `hotframe diff`'s text is the editor's comparison summary too: one formatter, in the profile engine.
+import { diffText, pad, where } from '../profile/analysis/diffText';
+
+export { diffText, where };
 
 /** A figure in the report's unit: ms for CPU profiles, bytes or objects for allocation profiles. */
 function amount(value: number, unit: WeightUnit): string {
@@ -16,16 +17,6 @@ function amount(value: number, unit: WeightUnit): string {
 // Control characters (terminal escapes included) are shown as \xNN, so a profile cannot drive the terminal.
 export { printable };
 
-export function where(file: string, line: number, root: string, category?: string): string {
-  // A user frame without a file is JavaScript the profile recorded without a URL.
-  if (file === '') return category === 'user' ? '(no URL)' : category === 'kernel' ? '(kernel)' : '(native)';
-  const shown = isAbsolute(file) && !relative(root, file).startsWith('..') ? relative(root, file) : file;
-  return printable(line > 0 ? `${shown}:${line}` : shown);
-}
-
-function pad(text: string, width: number): string {
-  return text.length >= width ? text : ' '.repeat(width - text.length) + text;
-}
 
 /** A share of CPU time, or "-" for idle (not CPU time). */
 function share(percent: number | null): string {
@@ -122,30 +113,3 @@ export function profileText(name: string, report: ProfileReport, top: number, ro
   return out.join('\n') + '\n';
 }
 
-export function diffText(names: { before: string; after: string }, diff: ProfileDiff, top: number, root: string): string {
-  const out: string[] = [];
-  const rates = diff.unit === 'ms/s';
-  const weight = diff.unit === 'ms/s' ? null : diff.unit;
-  // Allocation profiles: bytes (or objects) as they are, "+1.20 MB"; CPU profiles: ms/s, rounded as every other number.
-  const value = (v: number): string => (weight === null ? formatNumber(v) : formatWeight(v, weight));
-  const change = (v: number): string => (weight === null ? formatSignedNumber(v) : `${v > 0 ? '+' : v < 0 ? '-' : ''}${formatWeight(Math.abs(v), weight)}`);
-  const sideText = (side: ProfileDiff['before']): string =>
-    weight === null ? `${side.format}, ${side.samples} samples, ${formatMs(side.durationMs)}` : `${side.format}, ${formatWeight(side.samples, weight)}`;
-  out.push(`before: ${printable(names.before)} (${sideText(diff.before)})`);
-  out.push(`after:  ${printable(names.after)} (${sideText(diff.after)})`);
-  out.push('', rates ? `Functions, biggest change in self time first (ms of CPU per second of profile; + = more after)` : `Functions, biggest change in self ${diff.unit} first (${diff.unit} allocated, before → after; + = more after)`);
-  out.push(`  ${pad('delta', 9)} ${pad('before', 9)} ${pad('after', 9)} ${pad('total Δ', 9)}  function  location`);
-  for (const f of diff.functions.slice(0, top)) {
-    out.push(
-      `  ${pad(change(f.selfDelta), 9)} ${pad(value(f.beforeSelf), 9)} ${pad(value(f.afterSelf), 9)} ${pad(change(f.totalDelta), 9)}  ` +
-        `${printable(f.name || '(anonymous)')} (${f.category})  ${where(f.file, f.line, root, f.category)}`,
-    );
-  }
-  if (diff.lines.length > 0) {
-    out.push('', `Lines, biggest change first (${diff.unit})`);
-    for (const l of diff.lines.slice(0, top)) {
-      out.push(`  ${pad(change(l.delta), 9)} ${pad(value(l.before), 9)} ${pad(value(l.after), 9)}  ${where(l.file, l.line, root)}`);
-    }
-  }
-  return out.join('\n') + '\n';
-}

@@ -1,7 +1,7 @@
 // The profile half of the language server as a process, with the profile worker beside it (as
 // in dist/): real JSON-RPC over stdio, real fixtures, waits on responses and notifications only.
 import { strict as assert } from 'node:assert';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -162,6 +162,28 @@ describe('language server profile features (server process + profile worker)', f
     assert.equal(overview.baseline?.name, 'service.v8.log');
     assert.ok(overview.insights.some((i) => i.id === 'spawn-env-walk'));
     assert.ok(overview.hotFunctions.length > 0 && overview.callSites.length > 0);
+  });
+
+  it("summarises the comparison as `hotframe diff BEFORE AFTER` prints it, the baseline being the BEFORE, and the other way round after a swap", async () => {
+    const { cli } = await bundles();
+    const cliDiff = (before: string, after: string): string => {
+      const run = spawnSync(process.execPath, [cli, 'diff', join(PROFILES, before), join(PROFILES, after), '--root', WORKLOADS], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+      assert.equal(run.status, 0, run.stderr);
+      return run.stdout;
+    };
+    // Loaded by the previous test: service.cpuprofile the primary (AFTER), service.v8.log the baseline (BEFORE).
+    const text = await connection.sendRequest<string>('hotframe/comparisonText', {});
+    assert.match(text, /^before: service\.v8\.log \(v8log, /);
+    assert.equal(text, cliDiff('service.v8.log', 'service.cpuprofile'));
+    // Swapped (the client loads the after as primary first, then the before as baseline).
+    await load(join(PROFILES, 'service.v8.log'));
+    await load(join(PROFILES, 'service.cpuprofile'), 'baseline');
+    const swapped = await connection.sendRequest<string>('hotframe/comparisonText', {});
+    assert.match(swapped, /^before: service\.cpuprofile \(cpuprofile, /);
+    assert.equal(swapped, cliDiff('service.cpuprofile', 'service.v8.log'));
+    // A new primary ends the comparison: a one-line refusal, no stale text.
+    await load(join(PROFILES, 'service.cpuprofile'));
+    await assert.rejects(connection.sendRequest('hotframe/comparisonText', {}), (error: Error) => /^no comparison loaded/.test(error.message));
   });
 
   it('cancels a load without losing state, and clears', async () => {

@@ -263,6 +263,14 @@ export function registerProfileFeatures(
     }
   });
 
+  connection.onRequest(Requests.comparisonText, async () => {
+    try {
+      return await backend.request(WorkerRequests.comparisonText, {});
+    } catch (error) {
+      throw failure(error);
+    }
+  });
+
   connection.onRequest(Requests.overview, async () => {
     try {
       return await backend.request(WorkerRequests.overview, {});

@@ -97,6 +97,8 @@ export function serveProfileSession(port: MessagePort): MessageConnection {
       return { ...session.overview(), ...(routes !== null ? { routes: routes.report } : {}) };
     }),
   );
+  // Paths relative to the first workspace folder, as `hotframe diff` run there prints them (none open: absolute).
+  connection.onRequest(WorkerRequests.comparisonText, () => answer(() => session.comparisonText(roots[0] ?? '')));
   connection.onRequest(WorkerRequests.lineDetail, ({ file, line }) => answer(() => session.lineDetail(file, line)));
   connection.listen();
   return connection;

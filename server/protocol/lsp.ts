@@ -61,6 +61,8 @@ export const Requests = {
   flameGraph: new RequestType<FlameGraphParams, FlameGraphResult, void>('hotframe/flameGraph'),
   /** Hot functions, call sites and insights for the activity-bar view. */
   overview: new RequestType0<OverviewResult, void>('hotframe/overview'),
+  /** The comparison (baseline → profile) as text, as `hotframe diff BEFORE AFTER` prints it (issue 23.6). */
+  comparisonText: new RequestType0<string, void>('hotframe/comparisonText'),
   /** This user's local Node processes, workers grouped under their parent (Profile Running Process…). */
   runningProcesses: new RequestType0<RunningProcesses, void>('hotframe/runningProcesses'),
   /**

@@ -14,4 +14,6 @@ export type FromWebview =
   | { type: 'open'; file: string; line: number }
   | { type: 'request'; mode: FlameMode; onlyMyCode: boolean }
   /** Open the user line of `graph.stalls.stalls[index]`: an index into what the host sent, never a path. */
-  | { type: 'openStall'; index: number };
+  | { type: 'openStall'; index: number }
+  /** The comparison's swap button: the BEFORE becomes the AFTER and the other way round. */
+  | { type: 'swap' };

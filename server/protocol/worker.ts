@@ -41,6 +41,8 @@ export const WorkerRequests = {
   clear: new RequestType<WorkerParams, null, void>('profile/clear'),
   flame: new RequestType<WorkerFlameParams, FlameGraphResult, void>('profile/flame'),
   overview: new RequestType<WorkerParams, OverviewResult, void>('profile/overview'),
+  /** The comparison (baseline → primary) as `hotframe diff` prints it; fails when no baseline is loaded. */
+  comparisonText: new RequestType<WorkerParams, string, void>('profile/comparisonText'),
   /** What a hover on one line can tell; null when the line is not measured. */
   lineDetail: new RequestType<WorkerLineDetailParams, LineDetail | null, void>('profile/lineDetail'),
 } as const;

@@ -12,6 +12,7 @@ describe('parseWebviewMessage', () => {
       ['request normal', { type: 'request', mode: 'normal', onlyMyCode: false }, { type: 'request', mode: 'normal', onlyMyCode: false }],
       ['request inverted', { type: 'request', mode: 'inverted', onlyMyCode: true }, { type: 'request', mode: 'inverted', onlyMyCode: true }],
       ['request diff', { type: 'request', mode: 'diff', onlyMyCode: true }, { type: 'request', mode: 'diff', onlyMyCode: true }],
+      ['swap (the comparison\'s button), extra fields dropped', { type: 'swap', before: '/etc/passwd' }, { type: 'swap' }],
     ];
     for (const [name, raw, expected] of cases) {
       it(name, () => assert.deepEqual(parseWebviewMessage(raw, openable), expected));

@@ -28,19 +28,34 @@ function recordingHost() {
   const opened: Array<[string, number]> = [];
   const logged: string[] = [];
   const pending: Pending[] = [];
+  let swaps = 0;
   const host: FlameSessionHost = {
     post: (m) => posted.push(m),
     requestGraph: (mode, onlyMyCode) => new Promise((resolve, reject) => pending.push({ mode, onlyMyCode, resolve, reject })),
     openFile: (file, line) => opened.push([file, line]),
     mayOpen: (file) => isInsideFolders(file, ['/srv/app'], posix),
     log: (line) => logged.push(line),
+    swap: () => swaps++,
   };
-  return { host, posted, opened, logged, pending };
+  return { host, posted, opened, logged, pending, swaps: () => swaps };
 }
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('FlameSession', () => {
+  it("passes the comparison's swap button to the host, and only under a diff graph", () => {
+    const r = recordingHost();
+    const session = new FlameSession(r.host);
+    session.receive({ type: 'ready' });
+    session.show(graph('a'));
+    session.receive({ type: 'swap' });
+    assert.equal(r.swaps(), 0);
+    assert.match(r.logged[0], /swap ignored/);
+    session.show(graph('before → after', 'diff'));
+    session.receive({ type: 'swap' });
+    assert.equal(r.swaps(), 1);
+  });
+
   it('holds messages until the webview is ready, then sends the last one', () => {
     const r = recordingHost();
     const session = new FlameSession(r.host);

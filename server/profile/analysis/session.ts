@@ -7,7 +7,8 @@ import { basename } from 'node:path';
 import type { FlameGraphParams, FlameGraphResult, LineDetail, LoadedProfile, OverviewResult, ProfileRole, ProfileSummary } from '../../protocol/wire';
 import type { Insight } from '../model/types';
 import { withAllocationSites } from './allocationJoin';
-import { diffFlameTree } from './diff';
+import { diffFlameTree, diffReports } from './diff';
+import { DIFF_TOP, diffText } from './diffText';
 import { gcPercent } from './insights';
 import { ProfileInputError } from '../readers/profileInputError';
 import { analyzeMerged, isFolder, profileFilesOf } from './mergedAnalysis';
@@ -115,6 +116,18 @@ export class ProfileSession {
       root: primary.analyzed.flame(params.mode, params.onlyMyCode, minFraction),
       openableFiles: primary.analyzed.openableFiles(),
     };
+  }
+
+  /**
+   * The comparison as `hotframe diff BEFORE AFTER` prints it (the same model and formatter), the
+   * baseline being the BEFORE; paths relative to `root`.
+   */
+  comparisonText(root: string): string {
+    const primary = this.primary;
+    const baseline = this.baseline;
+    if (primary === null || baseline === null) throw new ProfileInputError('no comparison loaded: use Compare to pick the profile to compare with');
+    const diff = diffReports(baseline.analyzed.report, primary.analyzed.report);
+    return diffText({ before: basename(baseline.path), after: basename(primary.path) }, diff, DIFF_TOP, root);
   }
 
   /** The primary's analysis (null: none loaded), for answers computed outside the profile engine (routes). */
