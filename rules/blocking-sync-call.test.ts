@@ -97,7 +97,7 @@ app.post('/signin', (req, res) => {
 });`,
       errors: [{
         messageId: 'blocksExec', line: 3, column: 14, severity: 'warning',
-        message: /^bcryptjs\.compareSync\(\) blocks the event loop on every request: at the usual cost factors one bcrypt hash or compare takes tens of milliseconds.* Use the asynchronous bcryptjs\.compare\.$/,
+        message: /^bcryptjs\.compareSync\(\) blocks the event loop while handling a request: at the usual cost factors one bcrypt hash or compare takes tens of milliseconds.* Use the asynchronous bcryptjs\.compare\.$/,
       }],
       output: null,
     },
@@ -134,8 +134,8 @@ router.post('/login', (req, res) => {
   res.end(zlib.gzipSync(page));
 });`,
       errors: [
-        { messageId: 'blocks', line: 6, column: 28, severity: 'warning', message: /^crypto\.pbkdf2Sync\(\) blocks the event loop on every request \(via hash\): the whole key derivation or generation runs on the event loop\. Use the asynchronous crypto\.pbkdf2\./ },
-        { messageId: 'blocksIo', line: 9, column: 16, severity: 'hint', message: /^fs\.readFileSync\(\) blocks the event loop on every request: every request waits for the disk meanwhile\. Use the asynchronous fs\.readFile\.$/ },
+        { messageId: 'blocks', line: 6, column: 28, severity: 'warning', message: /^crypto\.pbkdf2Sync\(\) blocks the event loop while handling a request \(via hash\): the whole key derivation or generation runs on the event loop\. Use the asynchronous crypto\.pbkdf2\./ },
+        { messageId: 'blocksIo', line: 9, column: 16, severity: 'hint', message: /^fs\.readFileSync\(\) blocks the event loop while handling a request: other requests wait for the disk meanwhile\. Use the asynchronous fs\.readFile\.$/ },
         { messageId: 'blocksIo', line: 10, column: 11, message: /^zlib\.gzipSync\(\)/ },
       ],
       output: null,
@@ -149,7 +149,7 @@ const sub = new Redis();
 sub.on('message', (channel: string, message: string): void => {
   save('/tmp/last', message);
 });`,
-      errors: [{ messageId: 'blocks', line: 5, column: 3, severity: 'warning', message: /^fs\.writeFileSync\(\) blocks the event loop on every message: / }],
+      errors: [{ messageId: 'blocks', line: 5, column: 3, severity: 'warning', message: /^fs\.writeFileSync\(\) blocks the event loop while handling a message: / }],
       output: null,
     },
     {
@@ -160,7 +160,7 @@ const http = require('http');
 fastify.route({ method: 'POST', url: '/hash', handler: async (req) => crypto.scryptSync(req.body.pw, 'salt', 64) });
 http.createServer((req, res) => res.end(zlib.inflateSync(cache))).listen(8080);`,
       errors: [
-        { messageId: 'blocks', line: 4, column: 71, message: /^crypto\.scryptSync\(\) blocks the event loop on every request \(via handler\)/ },
+        { messageId: 'blocks', line: 4, column: 71, message: /^crypto\.scryptSync\(\) blocks the event loop while handling a request \(via handler\)/ },
         { messageId: 'blocksIo', line: 5, column: 41, message: /^zlib\.inflateSync\(\)/ },
       ],
       output: null,
@@ -171,7 +171,7 @@ http.createServer((req, res) => res.end(zlib.inflateSync(cache))).listen(8080);`
 exports.download = (req, res) => {
   res.end(fs.readFileSync(req.query.path));
 };`,
-      errors: [{ messageId: 'blocksIo', line: 3, column: 11, message: /^fs\.readFileSync\(\) blocks the event loop on every request \(via exports\.download; if it is registered as a route: its \(req, res\) parameters say so, no registration was found\)/ }],
+      errors: [{ messageId: 'blocksIo', line: 3, column: 11, message: /^fs\.readFileSync\(\) blocks the event loop while handling a request \(via exports\.download; if it is registered as a route: its \(req, res\) parameters say so, no registration was found\)/ }],
       output: null,
     },
     {
@@ -189,8 +189,8 @@ child.stdout.on('data', (line) => { fs.appendFileSync('/tmp/out.log', line); });
 app.listen(3000);`,
       errors: [
         { messageId: 'blocksIo', line: 6, column: 7, severity: 'hint' },
-        { messageId: 'blocks', line: 6, column: 37, severity: 'warning', message: /^fs\.copyFileSync\(\) blocks the event loop on every request: every request waits for the disk meanwhile\. Use the asynchronous fs\.copyFile\.$/ },
-        { messageId: 'blocks', line: 10, column: 37, severity: 'warning', message: /^fs\.appendFileSync\(\) blocks the event loop on every message/ },
+        { messageId: 'blocks', line: 6, column: 37, severity: 'warning', message: /^fs\.copyFileSync\(\) blocks the event loop while handling a request: other requests wait for the disk meanwhile\. Use the asynchronous fs\.copyFile\.$/ },
+        { messageId: 'blocks', line: 10, column: 37, severity: 'warning', message: /^fs\.appendFileSync\(\) blocks the event loop while handling a message/ },
       ],
       output: null,
     },

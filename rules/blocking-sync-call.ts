@@ -29,8 +29,8 @@ const PASSWORD_HASHERS = new Set(['bcrypt', 'bcryptjs']);
 function whereText(context: ExecutionContext, servesRequests: boolean, inWorker: boolean): string | null {
   // A forked process or worker thread that serves nothing itself: blocking it stalls no one else's requests.
   if (inWorker) return null;
-  if (context.kind === 'request') return 'on every request';
-  if (context.kind === 'message') return 'on every message';
+  if (context.kind === 'request') return 'while handling a request';
+  if (context.kind === 'message') return 'while handling a message';
   // A periodic timer (setInterval, a setTimeout that reschedules itself) of a serving module: seed 003's stats timer.
   if (context.kind === 'timer' && servesRequests && context.periodic) return 'in a timer of a module that serves requests';
   return null;
@@ -77,7 +77,7 @@ function costText(source: string): string {
   if (source === 'zlib') return 'the whole (de)compression runs on the event loop.';
   if (source === 'crypto') return 'the whole key derivation or generation runs on the event loop.';
   if (PASSWORD_HASHERS.has(source)) return 'at the usual cost factors one bcrypt hash or compare takes tens of milliseconds, while no other request runs (and a burst of failed logins stalls the service).';
-  return 'every request waits for the disk meanwhile.';
+  return 'other requests wait for the disk meanwhile.';
 }
 
 

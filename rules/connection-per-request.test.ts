@@ -71,6 +71,68 @@ async function connection() {
 }
 app.use(async (req, res, next) => { await connection(); next(); });`,
     },
+    {
+      name: 'clients of servers an administrator adds at run time, kept in a module-level map keyed by name and reused',
+      code: `const Redis = require('ioredis');
+const clients = new Map();
+app.post('/connections', (req, res) => {
+  const client = new Redis({ host: req.body.host, port: req.body.port });
+  client.on('error', (err) => console.error(err));
+  clients.set(req.body.name, client);
+  res.json({ ok: true });
+});
+app.get('/keys/:name', async (req, res) => res.json(await clients.get(req.params.name).keys('*')));`,
+    },
+    {
+      name: 'a pool per configured data source, stored in a module-level object keyed by its id',
+      code: `const { Pool } = require('pg');
+const pools = {};
+app.post('/datasources', (req, res) => {
+  const pool = new Pool(req.body);
+  pools[req.body.id] = pool;
+  res.status(201).end();
+});`,
+    },
+    {
+      name: 'a client stored on a long-lived object (a field of app.locals, this.client of a service)',
+      code: `const { createClient } = require('redis');
+class Backend {
+  async reconnect(options) {
+    this.client = createClient(options);
+    await this.client.connect();
+  }
+}
+const backend = new Backend();
+app.post('/settings', async (req, res) => {
+  app.locals.redis = createClient(req.body);
+  await backend.reconnect(req.body);
+  res.end();
+});`,
+    },
+    {
+      name: 'a module-level variable assigned in a handler, and a node-style connect whose client is kept',
+      code: `const Redis = require('ioredis');
+const { MongoClient } = require('mongodb');
+let subscriber;
+const dbs = {};
+app.post('/subscribe', (req, res) => {
+  subscriber = new Redis(req.body.url);
+  MongoClient.connect(req.body.mongo, (err, client) => { dbs[req.body.name] = client.db(); });
+  MongoClient.connect(req.body.mongo).then((client) => { dbs.copy = client; });
+  res.end();
+});`,
+    },
+    {
+      name: 'a client handed to code not followed here (returned to the framework, passed to a function): not proven dropped',
+      code: `const redis = require('redis');
+fastify.get('/f', async () => redis.createClient());
+app.get('/g', (req, res) => { register(redis.createClient()); res.end(); });`,
+    },
+    {
+      name: "mongoose.connect in a handler sets mongoose's one default connection, kept and reused",
+      code: `const mongoose = require('mongoose');
+app.post('/setup', async (req, res) => { await mongoose.connect(req.body.uri); res.end(); });`,
+    },
   ],
   invalid: [
     {
@@ -85,7 +147,7 @@ app.get('/session/:id', async (req, res) => {
 });`,
       errors: [{
         messageId: 'connectionPerRequest', line: 5, column: 17, endLine: 5, endColumn: 60,
-        message: /^new Redis\(\) opens a new connection per request; create the client or pool once at module level and reuse it \(each new connection costs a TCP handshake and leaves a socket in TIME_WAIT\)\.$/,
+        message: /^new Redis\(\) opens a new connection each time it runs, here while handling a request, and the client is closed again; create the client or pool once \(one per server it talks to\) and reuse it: each new connection costs a TCP handshake and leaves a socket in TIME_WAIT\.$/,
       }],
       output: null,
     },
@@ -96,7 +158,7 @@ import express from 'express';
 const router = express.Router();
 async function cache() { const c = createClient(); await c.connect(); return c; }
 router.get('/x', async (req, res) => res.json(await (await cache()).get('x')));`,
-      errors: [{ messageId: 'connectionPerRequest', line: 4, column: 36, message: /^createClient\(\) opens a new connection per request \(via cache\);/ }],
+      errors: [{ messageId: 'connectionPerRequest', line: 4, column: 36, message: /^createClient\(\) opens a new connection each time it runs, here while handling a request \(via cache\), and the client is not kept for reuse;/ }],
       output: null,
     },
     {
@@ -125,7 +187,7 @@ app.post('/a', async (req, res) => {
         { messageId: 'connectionPerRequest', line: 12, column: 9 },
         { messageId: 'connectionPerRequest', line: 13, column: 16 },
         { messageId: 'connectionPerRequest', line: 14, column: 32, message: /^new http\.Agent\(\) opens/ },
-        { messageId: 'agentFalse', line: 15, column: 25, endColumn: 37, message: /^agent: false opens a new TCP connection per request;/ },
+        { messageId: 'agentFalse', line: 15, column: 25, endColumn: 37, message: /^agent: false makes each outgoing request with these options open a new TCP connection, here while handling a request;/ },
       ],
       output: null,
     },
@@ -136,11 +198,11 @@ const http = require('node:http');
 const Koa = require('koa');
 const app = new Koa();
 app.use(async (ctx) => { ctx.body = await redis.createClient().get('k'); });
-fastify.get('/f', async () => require('redis').createClient());
+fastify.get('/f', async () => (await require('redis').createClient().get('f')));
 http.createServer((req, res) => { http.get({ host: 'up', agent: new http.Agent({ keepAlive: true }) }); });`,
       errors: [
-        { messageId: 'connectionPerRequest', line: 5, column: 43, message: /^redis\.createClient\(\) opens a new connection per request;/ },
-        { messageId: 'connectionPerRequest', line: 6, column: 31, message: /^require\('redis'\)\.createClient\(\) opens/ },
+        { messageId: 'connectionPerRequest', line: 5, column: 43, message: /^redis\.createClient\(\) opens a new connection each time it runs, here while handling a request, and the client is not kept for reuse;/ },
+        { messageId: 'connectionPerRequest', line: 6, column: 38, message: /^require\('redis'\)\.createClient\(\) opens/ },
         { messageId: 'connectionPerRequest', line: 7, column: 65 },
       ],
       output: null,
@@ -169,7 +231,26 @@ sub.on('message', async (channel: string, id: string) => {
   const store = new IORedis();
   await store.incr(id);
 });`,
-      errors: [{ messageId: 'connectionPerRequest', line: 4, column: 17, message: /^new IORedis\(\) opens a new connection per message;/ }],
+      errors: [{ messageId: 'connectionPerRequest', line: 4, column: 17, message: /^new IORedis\(\) opens a new connection each time it runs, here while handling a message, and the client is not kept for reuse;/ }],
+      output: null,
+    },
+    {
+      name: 'a probe of a user-given server: created, pinged and closed within the request',
+      code: `const Redis = require('ioredis');
+const { MongoClient } = require('mongodb');
+app.post('/probe', async (req, res) => {
+  const probe = new Redis(req.body);
+  try { res.json({ pong: await probe.ping() }); } finally { probe.quit(); }
+});
+app.post('/probe-mongo', (req, res) => {
+  MongoClient.connect(req.body.uri, (err, client) => { client.db().admin().ping(); client.close(); res.end(); });
+  MongoClient.connect(req.body.uri).then((client) => client.close());
+});`,
+      errors: [
+        { messageId: 'connectionPerRequest', line: 4, column: 17, message: /^new Redis\(\) opens a new connection each time it runs, here while handling a request, and the client is closed again;/ },
+        { messageId: 'connectionPerRequest', line: 8, column: 3, message: /and the client is closed again;/ },
+        { messageId: 'connectionPerRequest', line: 9, column: 3, message: /and the client is closed again;/ },
+      ],
       output: null,
     },
   ],

@@ -184,7 +184,7 @@ sub.subscribe('events');
 sub.on('message', onMessage);`,
       errors: [{
         messageId: 'perMessage', line: 5, column: 23, endLine: 5, endColumn: 33,
-        message: /^Date\.now\(\) runs on every message \(via onMessage -> getTimestamp\) of a high-rate source \(pub\/sub, socket or stream data, a queue consumer\), a clock read each time\. If second precision is enough, read a clock refreshed by setInterval\(\.\.\., 1000\)\.unref\(\) instead\.$/,
+        message: /^Date\.now\(\) runs while handling messages \(via onMessage -> getTimestamp\) of a high-rate source \(pub\/sub, socket or stream data, a queue consumer\), a clock read each time it runs\. If second precision is enough, read a clock refreshed by setInterval\(\.\.\., 1000\)\.unref\(\) instead\.$/,
       }],
       output: null,
     },
@@ -200,7 +200,7 @@ export function list(req: Request, res: Response): void {
 app.get('/list', list);`,
       errors: [{
         messageId: 'perItem', line: 4, column: 42,
-        message: /^Date\.now\(\) runs once per item of a loop, on every request \(via list\), a clock read each time\. Read the clock once before the loop and reuse the value\.$/,
+        message: /^Date\.now\(\) runs once per item of a loop, while handling a request \(via list\), a clock read each time\. Read the clock once before the loop and reuse the value\.$/,
       }],
       output: null,
     },
@@ -228,7 +228,7 @@ app.post('/ble/advertisements', (req, res) => {
   for (const device of req.body.devices) table.set(device.mac, stamp(device));
   res.sendStatus(204);
 });`,
-      errors: [{ messageId: 'perItem', line: 1, column: 57, message: /^Date\.now\(\) runs once per item of a loop, on every request \(via stamp\)/ }],
+      errors: [{ messageId: 'perItem', line: 1, column: 57, message: /^Date\.now\(\) runs once per item of a loop, while handling a request \(via stamp\)/ }],
       output: null,
     },
     {
@@ -265,7 +265,7 @@ sub.on('message', (channel: string, message: string) => {
   const event = JSON.parse(message) as { ts?: number };
   event.ts = getTimestamp();
 });`,
-      errors: [{ messageId: 'perMessage', line: 4, column: 21, message: /^Date\.now\(\) runs on every message \(via getTimestamp\) of a high-rate source/ }],
+      errors: [{ messageId: 'perMessage', line: 4, column: 21, message: /^Date\.now\(\) runs while handling messages \(via getTimestamp\) of a high-rate source/ }],
       output: null,
     },
     {
@@ -282,7 +282,7 @@ export class OrdersController {
   private now(): number { return Date.now(); }
   private cached = 0;
 }`,
-      errors: [{ messageId: 'perMessage', line: 6, column: 51, message: /^new Date\(\) runs on every message \(via onCreated\)/ }],
+      errors: [{ messageId: 'perMessage', line: 6, column: 51, message: /^new Date\(\) runs while handling messages \(via onCreated\)/ }],
       output: null,
     },
     {
@@ -294,7 +294,7 @@ export class OrdersController {
     log(line, Date.now());
   });
 });`,
-      errors: [{ messageId: 'perItem', line: 5, column: 15, message: /^Date\.now\(\) runs once per item of a loop, on every message/ }],
+      errors: [{ messageId: 'perItem', line: 5, column: 15, message: /^Date\.now\(\) runs once per item of a loop, while handling a message/ }],
       output: null,
     },
     {

@@ -174,8 +174,8 @@ const rule: RuleModule = {
       summary: "In a production incident, 16 workers ran at 60-85% CPU, and reading the clock once per Redis message (through a getTimestamp() helper) took 10.3% of their CPU time. One clock read is cheap: it matters only when the code runs thousands of times a second.",
     },
     messages: {
-      perItem: '{{call}} runs once per item of a loop, on every {{context}}{{via}}, a clock read each time. Read the clock once before the loop and reuse the value.',
-      perMessage: '{{call}} runs on every message{{via}} of a high-rate source (pub/sub, socket or stream data, a queue consumer), a clock read each time. If second precision is enough, read a clock refreshed by setInterval(..., 1000).unref() instead.',
+      perItem: '{{call}} runs once per item of a loop, while handling a {{context}}{{via}}, a clock read each time. Read the clock once before the loop and reuse the value.',
+      perMessage: '{{call}} runs while handling messages{{via}} of a high-rate source (pub/sub, socket or stream data, a queue consumer), a clock read each time it runs. If second precision is enough, read a clock refreshed by setInterval(..., 1000).unref() instead.',
     },
     fixable: false,
   },

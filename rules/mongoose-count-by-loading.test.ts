@@ -86,7 +86,10 @@ module.exports = (router) => async function removeAction(req, actionId) {
     throw Error('Could not find the action');
   }
 };`,
-      errors: [{ messageId: 'countByLoading', line: 3, column: 25, severity: 'warning', message: /^router\.formio\.actions\.model\.find\(\) loads and hydrates every matching document only to take \.length/ }],
+      errors: [{
+        messageId: 'existsByLoading', line: 3, column: 25, severity: 'warning',
+        message: 'router.formio.actions.model.find() loads and hydrates every matching document only to test whether any matched (its .length is only tested against zero); use router.formio.actions.model.exists() or router.formio.actions.model.countDocuments().',
+      }],
       output: null,
     },
     {
@@ -96,7 +99,7 @@ module.exports = (router) => async function removeAction(req, actionId) {
     res.json({ open: tasks.length });
   });
 });`,
-      errors: [{ messageId: 'countByLoading', line: 4, column: 3, severity: 'warning', message: /^Task\.find\(\) loads and hydrates every matching document only to take \.length on every request/ }],
+      errors: [{ messageId: 'countByLoading', line: 4, column: 3, severity: 'warning', message: /^Task\.find\(\) loads and hydrates every matching document only to take \.length while handling a request/ }],
       output: null,
     },
     {
@@ -106,7 +109,7 @@ module.exports = (router) => async function removeAction(req, actionId) {
 });`,
       errors: [{
         messageId: 'countByLoading', line: 4, column: 28, endLine: 4, endColumn: 65,
-        message: 'Task.find() loads and hydrates every matching document only to take .length on every request; use Task.countDocuments().',
+        message: 'Task.find() loads and hydrates every matching document only to take .length while handling a request; use Task.countDocuments().',
       }],
       output: `${TASK}app.get('/count', async (req, res) => {
   res.json({ count: (await Task.countDocuments({ project: req.params.id })) });
@@ -153,15 +156,32 @@ module.exports = (router) => async function removeAction(req, actionId) {
       output: `${TASK}const countOpen = () => Task.countDocuments({ done: false });`,
     },
     {
-      name: 'limit() changes the count: flagged, no fix',
+      name: 'limit() changes the count: flagged, no fix, and the message does not say every document is loaded',
       code: `${TASK}const n = async () => (await Task.find({}).limit(50)).length;`,
-      errors: [{ messageId: 'countByLoading', line: 3, column: 30 }],
+      errors: [{ messageId: 'countByLoading', line: 3, column: 30, message: /^Task\.find\(\) loads and hydrates the matching documents \(as bounded by the query\) only to take \.length; use/ }],
       output: null,
     },
     {
       name: 'options argument (may hold limit/skip): flagged, no fix',
       code: `${TASK}const n = async () => (await Task.find({}, null, { skip: 10 })).length;`,
-      errors: [{ messageId: 'countByLoading', line: 3, column: 30 }],
+      errors: [{ messageId: 'countByLoading', line: 3, column: 30, message: /^Task\.find\(\) loads and hydrates the matching documents \(as bounded by the query\)/ }],
+      output: null,
+    },
+    {
+      name: 'emptiness comparisons (=== 0, > 0, >= 1, in an if) say existence; a comparison with another number is a count',
+      code: `${TASK}app.get('/t', async (req, res) => {
+  const open = await Task.find({ done: false });
+  if (open.length === 0 || !(open.length > 0)) return res.end();
+  const late = await Task.find({ late: true });
+  if (late.length) res.set('X-Late', '1');
+  const many = await Task.find({ many: true });
+  res.json({ many: many.length > 5 });
+});`,
+      errors: [
+        { messageId: 'existsByLoading', line: 4, column: 22, message: /only to test whether any matched \(its \.length is only tested against zero\) while handling a request; use Task\.exists\(\) or Task\.countDocuments\(\)\.$/ },
+        { messageId: 'existsByLoading', line: 6, column: 22 },
+        { messageId: 'countByLoading', line: 8, column: 22, message: /only to take \.length while handling a request;/ },
+      ],
       output: null,
     },
     {
@@ -169,7 +189,7 @@ module.exports = (router) => async function removeAction(req, actionId) {
       filename: 'routes/count.ts',
       code: `import { Task } from '../models';
 export const countFor = async (owner: string): Promise<number> => (await Task.find({ owner }).lean()).length;`,
-      errors: [{ messageId: 'countByLoading', line: 2, column: 74 }],
+      errors: [{ messageId: 'countByLoading', line: 2, column: 74, message: /^Task\.find\(\) loads every matching document only to take \.length; use Task\.countDocuments\(\)\.$/ }],
       output: `import { Task } from '../models';
 export const countFor = async (owner: string): Promise<number> => (await Task.countDocuments({ owner }));`,
     },

@@ -31,15 +31,45 @@ function isTruthinessTest(path: NodePath): boolean {
 }
 
 /**
- * Every reference of the variable is a `.length` read or a truthiness test (formio:
- * `if (!actions || !actions.length) throw ...`), and at least one reads the length.
+ * The `.length` reads of the variable when every reference is one of them or a truthiness test
+ * (formio: `if (!actions || !actions.length) throw ...`) and at least one reads the length; else null.
  */
-function onlyLengthReads(id: NodePath, context: RuleContext): boolean {
-  if (id.node.type !== 'Identifier') return false;
+function onlyLengthReads(id: NodePath, context: RuleContext): NodePath<t.MemberExpression>[] | null {
+  if (id.node.type !== 'Identifier') return null;
   const binding = context.bindingOf(id, id.node.name);
-  if (!binding || !binding.constant || binding.referencePaths.length === 0) return false;
-  return binding.referencePaths.some((reference) => isLengthRead(reference) !== null) &&
-    binding.referencePaths.every((reference) => isLengthRead(reference) !== null || isTruthinessTest(reference));
+  if (!binding || !binding.constant || binding.referencePaths.length === 0) return null;
+  const reads: NodePath<t.MemberExpression>[] = [];
+  for (const reference of binding.referencePaths) {
+    const read = isLengthRead(reference);
+    if (read !== null) reads.push(read);
+    else if (!isTruthinessTest(reference)) return null;
+  }
+  return reads.length > 0 ? reads : null;
+}
+
+/** Operators comparing a length with 0 (or 1) that only tell empty from not empty. */
+const EMPTINESS_COMPARISONS: Record<string, readonly number[]> = {
+  '===': [0], '==': [0], '!==': [0], '!=': [0], '>': [0], '<=': [0], '>=': [1], '<': [1],
+};
+
+/**
+ * `!docs.length`, `if (docs.length)`, `docs.length === 0`, `docs.length > 0`: the length only
+ * tells whether any document matched, not how many.
+ */
+function isEmptinessTest(read: NodePath): boolean {
+  const value = valueRoot(read);
+  const parent = value.parentPath;
+  if (!parent) return false;
+  if (parent.isUnaryExpression() && parent.node.operator === '!') return true;
+  if (parent.isLogicalExpression()) return isEmptinessTest(parent);
+  if (parent.isIfStatement() || parent.isConditionalExpression() || parent.isWhileStatement()) {
+    return (parent.node as t.IfStatement).test === value.node;
+  }
+  if (parent.isBinaryExpression() && parent.node.left === value.node) {
+    const right = parent.node.right;
+    return right.type === 'NumericLiteral' && (EMPTINESS_COMPARISONS[parent.node.operator] ?? []).includes(right.value);
+  }
+  return false;
 }
 
 /** `M.countDocuments(<filter>)` for a fixable query, else null (options, limits, spread arguments). */
@@ -60,8 +90,13 @@ function replace(title: string, start: number | null | undefined, end: number | 
   return start == null || end == null ? [] : [{ title, edits: [{ start, end, text }], safe: true }];
 }
 
-/** The finding's fixes, or null when the query's result is used for more than its length. */
-function countFixes(query: ModelQuery, context: RuleContext): Fix[] | null {
+/** The finding's fixes and the `.length` reads, or null when the query's result is used for more than its length. */
+interface CountUse {
+  fixes: Fix[];
+  reads: NodePath[];
+}
+
+function countFixes(query: ModelQuery, context: RuleContext): CountUse | null {
   const count = countCallText(query, context);
   const title = 'Count in the database with countDocuments()';
   if (query.then !== null) {
@@ -69,28 +104,48 @@ function countFixes(query: ModelQuery, context: RuleContext): Fix[] | null {
     const callback = query.then.get('arguments')[0];
     if (!callback || !(callback.isArrowFunctionExpression() || callback.isFunctionExpression())) return null;
     const param: NodePath | undefined = (callback as NodePath<t.ArrowFunctionExpression | t.FunctionExpression>).get('params.0') as NodePath | undefined;
-    if (!param?.node || !onlyLengthReads(param, context)) return null;
+    const reads = param?.node ? onlyLengthReads(param, context) : null;
+    if (reads === null) return null;
     const body = callback.node.body;
     const direct = body.type === 'MemberExpression' && memberName(body) === 'length' &&
-      body.object.type === 'Identifier' && param.node.type === 'Identifier' && body.object.name === param.node.name;
-    if (!direct || count === null || callback.node.async) return [];
-    return replace(title, query.call.node.start, query.then.node.end, count);
+      body.object.type === 'Identifier' && param?.node.type === 'Identifier' && body.object.name === param.node.name;
+    if (!direct || count === null || callback.node.async) return { fixes: [], reads };
+    return { fixes: replace(title, query.call.node.start, query.then.node.end, count), reads };
   }
   if (query.callback !== null) {
     // Model.find(q, (err, docs) => res.json({ count: docs.length })): no fix offered, the callback's
     // parameter would change meaning.
     const param = query.callback.get('params')[1];
-    return param?.node && onlyLengthReads(param, context) ? [] : null;
+    const reads = param?.node ? onlyLengthReads(param, context) : null;
+    return reads === null ? null : { fixes: [], reads };
   }
   const parent = valueRoot(query.end).parentPath;
   if (!parent?.isAwaitExpression()) return null;
   const length = isLengthRead(parent);
-  if (length !== null) return count === null ? [] : replace(title, length.node.start, length.node.end, `(await ${count})`); // (await M.find(q)).length
+  if (length !== null) {
+    // (await M.find(q)).length
+    return { fixes: count === null ? [] : replace(title, length.node.start, length.node.end, `(await ${count})`), reads: [length] };
+  }
   const declarator = valueRoot(parent).parentPath;
-  if (declarator?.isVariableDeclarator() && declarator.node.init === valueRoot(parent).node && onlyLengthReads(declarator.get('id'), context)) {
-    return []; // const docs = await M.find(q); ... docs.length — renaming the variable's meaning is left to the author
+  if (declarator?.isVariableDeclarator() && declarator.node.init === valueRoot(parent).node) {
+    // const docs = await M.find(q); ... docs.length — renaming the variable's meaning is left to the author
+    const reads = onlyLengthReads(declarator.get('id'), context);
+    return reads === null ? null : { fixes: [], reads };
   }
   return null;
+}
+
+/** Query methods and options that bound or offset what is loaded: "every matching document" would not hold. */
+const BOUNDING = new Set(['limit', 'skip']);
+
+/** What the query loads, in the message's words: hydrated unless lean, every match unless bounded. */
+function loadsText(query: ModelQuery): string {
+  const args = query.call.node.arguments;
+  // find(filter, projection, options): options not read here may limit or skip.
+  const callbackInCall = query.callback !== null && args.includes(query.callback.node);
+  const bounded = query.chained.some((name) => BOUNDING.has(name)) || args.length - (callbackInCall ? 1 : 0) > 2;
+  const what = bounded ? 'the matching documents (as bounded by the query)' : 'every matching document';
+  return query.lean ? `loads ${what}` : `loads and hydrates ${what}`;
 }
 
 export const mongooseCountByLoading: RuleModule = {
@@ -103,7 +158,8 @@ export const mongooseCountByLoading: RuleModule = {
       summary: 'In a production incident, a count endpoint loaded and hydrated every document to count them; counting in the database cut its time to first byte from about 5 s to 197 ms.',
     },
     messages: {
-      countByLoading: '{{model}}.{{method}}() loads and hydrates every matching document only to take .length{{where}}; use {{model}}.countDocuments().',
+      countByLoading: '{{model}}.{{method}}() {{loads}} only to take .length{{where}}; use {{model}}.countDocuments().',
+      existsByLoading: '{{model}}.{{method}}() {{loads}} only to test whether any matched (its .length is only tested against zero){{where}}; use {{model}}.exists() or {{model}}.countDocuments().',
     },
     fixable: true,
   },
@@ -114,14 +170,14 @@ export const mongooseCountByLoading: RuleModule = {
         CallExpression(path) {
           const query = modelQueryAt(path, models);
           if (query === null || query.other !== null || query.resultKind !== 'array') return;
-          const fixes = countFixes(query, context);
-          if (fixes === null) return;
+          const use = countFixes(query, context);
+          if (use === null) return;
           context.report({
             // Model.find(q, (err, docs) => ...): the `Model.find` part, not the whole callback.
             node: query.callback !== null && query.chained.length === 0 ? path.node.callee : path.node,
-            messageId: 'countByLoading',
-            data: { model: modelLabel(query.model, context.source), method: query.method, where: '' },
-            fixes,
+            messageId: use.reads.every(isEmptinessTest) ? 'existsByLoading' : 'countByLoading',
+            data: { model: modelLabel(query.model, context.source), method: query.method, loads: loadsText(query), where: '' },
+            fixes: use.fixes,
             describe: (hot: HotContext) => ({ where: whereItRuns(hot.contextOf(path)) }),
           });
         },

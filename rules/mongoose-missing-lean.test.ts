@@ -260,7 +260,7 @@ export const all = async () => JSON.stringify(await models.find({}));`,
     res.render('users', { users: users });
   });
 });`,
-      errors: [{ messageId: 'missingLean', line: 4, column: 13, severity: 'hint', message: /^User\.find\(\) hydrates full mongoose documents that are only rendered with res\.render\(\) on every request; add \.lean\(\)\. It matters/ }],
+      errors: [{ messageId: 'missingLean', line: 4, column: 13, severity: 'hint', message: /^User\.find\(\) hydrates full mongoose documents that are only rendered with res\.render\(\) while handling a request; add \.lean\(\)\. It matters/ }],
       output: `${USER}app.get('/users', function (req, res) {
   var qry = User.find({}).lean().skip(0).limit(20);
   qry.sort('name');
@@ -322,7 +322,7 @@ export const all = async () => JSON.stringify(await models.find({}));`,
     res.json(users);
   });
 });`,
-      errors: [{ messageId: 'missingLean', line: 4, column: 3, endLine: 4, endColumn: 12, severity: 'warning', message: /^User\.find\(\) hydrates full mongoose documents that are only sent with res\.json\(\) on every request; add \.lean\(\)\.$/ }],
+      errors: [{ messageId: 'missingLean', line: 4, column: 3, endLine: 4, endColumn: 12, severity: 'warning', message: /^User\.find\(\) hydrates full mongoose documents that are only sent with res\.json\(\) while handling a request; add \.lean\(\)\.$/ }],
       output: `${USER}app.get('/users', (req, res) => {
   User.find({ active: true }).lean().exec(function (err, users) {
     if (err) return res.status(500).end();
@@ -337,7 +337,7 @@ export const all = async () => JSON.stringify(await models.find({}));`,
     res.render('todo-view', { title: 'Todos', todos: todos });
   });
 });`,
-      errors: [{ messageId: 'missingLean', line: 4, column: 3, severity: 'warning', message: /only rendered with res\.render\(\) on every request/ }],
+      errors: [{ messageId: 'missingLean', line: 4, column: 3, severity: 'warning', message: /only rendered with res\.render\(\) while handling a request/ }],
       output: `${USER}app.get('/todos', function (req, res) {
   User.find({ owner: req.user.id }).lean().sort('-updated').exec(function (err, todos) {
     res.render('todo-view', { title: 'Todos', todos: todos });
@@ -377,7 +377,7 @@ app.get('/u', async (req, res) => res.json(await User.find({}).lean()));`,
       code: `${USER}app.get('/users/:id', async (req, res) => {
   res.json(await User.findById(req.params.id));
 });`,
-      errors: [{ messageId: 'missingLean', line: 4, column: 18, severity: 'hint', message: /on every request; add \.lean\(\)\. It matters when the read returns many documents or runs often\.$/ }],
+      errors: [{ messageId: 'missingLean', line: 4, column: 18, severity: 'hint', message: /while handling a request; add \.lean\(\)\. It matters when the read returns many documents or runs often\.$/ }],
       output: `${USER}app.get('/users/:id', async (req, res) => {
   res.json(await User.findById(req.params.id).lean());
 });`,
@@ -473,7 +473,7 @@ app.get('/u', async (req, res) => res.json(await active()));`,
 });`,
       errors: [{
         messageId: 'missingLean', line: 4, column: 23, endLine: 4, endColumn: 50,
-        message: 'User.find() hydrates full mongoose documents that are only sent with res.json() on every request; add .lean().',
+        message: 'User.find() hydrates full mongoose documents that are only sent with res.json() while handling a request; add .lean().',
       }],
       output: `${USER}app.get('/users', async (req, res) => {
   const users = await User.find({ active: true }).lean().sort({ name: 1 }).exec();
@@ -498,7 +498,7 @@ const Task = model('Task', new mongoose.Schema({}));
 router.get('/tasks', async (ctx) => {
   ctx.body = { tasks: await Task.find({ project: ctx.params.id }) };
 });`,
-      errors: [{ messageId: 'missingLean', line: 4, column: 29, message: /only assigned to ctx\.body on every request/ }],
+      errors: [{ messageId: 'missingLean', line: 4, column: 29, message: /only assigned to ctx\.body while handling a request/ }],
       output: `import mongoose, { model } from 'mongoose';
 const Task = model('Task', new mongoose.Schema({}));
 router.get('/tasks', async (ctx) => {
@@ -517,7 +517,7 @@ router.get('/tasks', async (ctx) => {
   const user = await User.findOne({ name: 'a' });
   res.end(JSON.stringify(user));
 }).listen(3000);`,
-      errors: [{ messageId: 'missingLean', line: 4, column: 22, message: /serialized with JSON\.stringify\(\) on every request/ }],
+      errors: [{ messageId: 'missingLean', line: 4, column: 22, message: /serialized with JSON\.stringify\(\) while handling a request/ }],
       output: `${USER}require('http').createServer(async (req, res) => {
   const user = await User.findOne({ name: 'a' });
   res.end(JSON.stringify(user));
@@ -596,7 +596,7 @@ export async function list(): Promise<unknown> {
       name: 'a helper whose callers only send the result',
       code: `${USER}const getUser = async (id) => User.findById(id);
 app.get('/u/:id', async (req, res) => res.json(await getUser(req.params.id)));`,
-      errors: [{ messageId: 'missingLean', line: 3, column: 31, message: /only returned on every request \(via / }],
+      errors: [{ messageId: 'missingLean', line: 3, column: 31, message: /only returned while handling a request \(via / }],
       output: `${USER}const getUser = async (id) => User.findById(id).lean();
 app.get('/u/:id', async (req, res) => res.json(await getUser(req.params.id)));`,
     },
@@ -637,7 +637,7 @@ sub.on('message', async (channel, message) => {
   const user = await User.findOne({ name: message });
   await pub.publish('users', JSON.stringify(user));
 });`,
-      errors: [{ messageId: 'missingLean', line: 7, column: 22, message: /only serialized with JSON\.stringify\(\) for every message; add/ }],
+      errors: [{ messageId: 'missingLean', line: 7, column: 22, message: /only serialized with JSON\.stringify\(\) while handling a message; add/ }],
       output: `${USER}const Redis = require('ioredis');
 const sub = new Redis();
 const pub = new Redis();

@@ -147,8 +147,8 @@ cp.exec('df -k /data', { env: ${ENV} }, (err, stdout) => console.log(stdout));
 app.post('/convert', (req, res) => { exec('soffice --headless'); });
 export async function setupHandler(req, res) { exec('refresh'); }`,
       errors: [
-        { messageId: 'missingEnv', line: 2, column: 38, severity: 'information', message: /^exec\(\) runs on every request without an env option: each spawn copies every environment variable synchronously on the event loop, a cost that grows with the environment \(assumed large/ },
-        { messageId: 'missingEnv', line: 3, column: 48, severity: 'hint', message: /^exec\(\) runs on every request \(via setupHandler; if it is registered as a route: its \(req, res\) parameters say so, no registration was found\)/ },
+        { messageId: 'missingEnv', line: 2, column: 38, severity: 'information', message: /^exec\(\) runs while handling a request without an env option: each spawn copies every environment variable synchronously on the event loop, a cost that grows with the environment \(assumed large/ },
+        { messageId: 'missingEnv', line: 3, column: 48, severity: 'hint', message: /^exec\(\) runs while handling a request \(via setupHandler; if it is registered as a route: its \(req, res\) parameters say so, no registration was found\)/ },
       ],
       output: null,
     },
@@ -181,7 +181,7 @@ child_process.fork('./worker.js');
       errors: [
         { messageId: 'missingEnv', line: 3, column: 1 },
         { messageId: 'missingEnv', line: 4, column: 1 },
-        { messageId: 'missingEnv', line: 5, column: 1, message: /^fork\(\) runs on every request without an env option: .* Pass only what the child needs \(PATH, HOME, its own settings\), chosen for 'worker\.js'\.$/ },
+        { messageId: 'missingEnv', line: 5, column: 1, message: /^fork\(\) runs while handling a request without an env option: .* Pass only what the child needs \(PATH, HOME, its own settings\), chosen for 'worker\.js'\.$/ },
       ],
       output: `const child_process = require('child_process');
 app.get('/s', (req, res) => {
@@ -209,8 +209,8 @@ run('b', [], { env: { ...process.env, DEBUG: '1' } });
 exec('c', { cwd: '/', env: Object.assign({}, process.env) }, () => {});
 });`,
       errors: [
-        { messageId: 'wholeEnv', line: 3, column: 18, endColumn: 29, message: /^exec\(\) runs on every request with the whole process\.env: each spawn copies it synchronously on the event loop, a cost that grows with the environment \(assumed large: .*\)\. Pass only what the child needs/ },
-        { messageId: 'wholeEnv', line: 4, column: 21, message: /^spawn\(\) runs on every request with the whole/ },
+        { messageId: 'wholeEnv', line: 3, column: 18, endColumn: 29, message: /^exec\(\) runs while handling a request with the whole process\.env: each spawn copies it synchronously on the event loop, a cost that grows with the environment \(assumed large: .*\)\. Pass only what the child needs/ },
+        { messageId: 'wholeEnv', line: 4, column: 21, message: /^spawn\(\) runs while handling a request with the whole/ },
         { messageId: 'wholeEnv', line: 5, column: 28 },
       ],
       output: null,
@@ -256,8 +256,8 @@ async function stats() {
 }
 });`,
       errors: [
-        { messageId: 'missingEnv', line: 8, column: 28, message: /^execAsync\(\) runs on every request \(via stats\) without an env option/ },
-        { messageId: 'wholeEnv', line: 9, column: 44, message: /^execFileAsync\(\) runs on every request \(via stats\) with the whole process\.env/ },
+        { messageId: 'missingEnv', line: 8, column: 28, message: /^execAsync\(\) runs while handling a request \(via stats\) without an env option/ },
+        { messageId: 'wholeEnv', line: 9, column: 44, message: /^execFileAsync\(\) runs while handling a request \(via stats\) with the whole process\.env/ },
       ],
       output: `const util = require('util');
 const { promisify } = require('node:util');
@@ -319,7 +319,7 @@ function ExecNode(n) {
   });
 }`,
       errors: [
-        { messageId: 'missingEnv', line: 12, column: 31, message: /^spawn\(\) runs on every message without an env option: .* Pass only what the child needs/ },
+        { messageId: 'missingEnv', line: 12, column: 31, message: /^spawn\(\) runs while handling a message without an env option: .* Pass only what the child needs/ },
         { messageId: 'missingEnv', line: 13, column: 20 },
         // Shown while serving (issue 22's policy): the copy on every spawn is proved by the code.
         { messageId: 'missingEnv', line: 15, column: 7, severity: 'information' },

@@ -49,8 +49,8 @@ function isServingPath(context: ExecutionContext, hot: HotContext): boolean {
 }
 
 function servingText(context: ExecutionContext): string {
-  if (context.kind === 'request') return 'on every request';
-  if (context.kind === 'message') return 'on every message';
+  if (context.kind === 'request') return 'while handling a request';
+  if (context.kind === 'message') return 'while handling a message';
   return 'in a timer of a module that serves requests';
 }
 

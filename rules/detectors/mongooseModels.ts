@@ -497,12 +497,15 @@ function callbackArgument(call: NodePath<t.CallExpression>): NodePath<t.ArrowFun
   return last && (last.isFunctionExpression() || last.isArrowFunctionExpression()) ? last : null;
 }
 
-/** " on every request (via listTasks)" and the like: mongoose rules apply anywhere, but say when code is hot. */
+/**
+ * " while handling a request (via listTasks)" and the like: mongoose rules apply anywhere, but say when
+ * code is hot. Only what the analysis proved: the code is reached from a handler, not that every request runs it.
+ */
 export function whereItRuns(context: ExecutionContext): string {
   switch (context.kind) {
-    case 'request': return ` on every request${viaText(context)}`;
-    case 'message': return ` for every message${viaText(context)}`;
-    case 'timer': return ` on every timer tick${viaText(context)}`;
+    case 'request': return ` while handling a request${viaText(context)}`;
+    case 'message': return ` while handling a message${viaText(context)}`;
+    case 'timer': return ` on a timer tick${viaText(context)}`;
     default: return '';
   }
 }

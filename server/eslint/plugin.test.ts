@@ -29,7 +29,7 @@ app.get('/n', async (req, res) => {
 `;
 
 const SPAWN_MESSAGE =
-  "execSync() runs on every request without an env option: each spawn copies every environment variable synchronously on the event loop, a cost that grows with the environment (assumed large: one spawn took 7.5 s with 16k variables). 'free' needs nothing but PATH: pass env: { PATH: process.env.PATH }.";
+  "execSync() runs while handling a request without an env option: each spawn copies every environment variable synchronously on the event loop, a cost that grows with the environment (assumed large: one spawn took 7.5 s with 16k variables). 'free' needs nothing but PATH: pass env: { PATH: process.env.PATH }.";
 
 // ESLint's RuleTester runs its cases as mocha tests when `describe`/`it` exist (they do here).
 const ruleTester = new RuleTester({ languageOptions: { ecmaVersion: 'latest', sourceType: 'commonjs' } });
@@ -65,7 +65,7 @@ ruleTester.run('hotframe/mongoose-count-by-loading', plugin.rules['mongoose-coun
       code: COUNT,
       errors: [
         {
-          message: 'Task.find() loads and hydrates every matching document only to take .length on every request; use Task.countDocuments().',
+          message: 'Task.find() loads and hydrates every matching document only to take .length while handling a request; use Task.countDocuments().',
           line: 5,
           column: 24,
           endLine: 5,
@@ -80,7 +80,7 @@ ruleTester.run('hotframe/mongoose-count-by-loading', plugin.rules['mongoose-coun
 
 ruleTester.run('hotframe/blocking-sync-call', plugin.rules['blocking-sync-call'], {
   valid: [`const { execSync } = require('child_process');\nexecSync('git rev-parse HEAD'); // start-up, once`],
-  invalid: [{ code: STATS, errors: [{ message: /^child_process\.execSync\(\) blocks the event loop on every request/, line: 5, column: 12 }] }],
+  invalid: [{ code: STATS, errors: [{ message: /^child_process\.execSync\(\) blocks the event loop while handling a request/, line: 5, column: 12 }] }],
 });
 
 function jsFiles(dir: string): string[] {

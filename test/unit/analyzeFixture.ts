@@ -22,7 +22,7 @@ export const LEAN_HANDLER = [
 ].join('\n');
 
 export const LEAN_MESSAGE =
-  'Task.find() hydrates full mongoose documents that are only sent with res.json() on every request; add .lean().';
+  'Task.find() hydrates full mongoose documents that are only sent with res.json() while handling a request; add .lean().';
 
 /** Writes `files` (path -> text) under a new temp folder and returns it. */
 export function writeProject(files: Record<string, string>): string {
