@@ -18,6 +18,42 @@ const project: ProjectView = {
 
 runRuleTests(rule, {
   valid: [
+    {
+      name: 'issue 22 (m22b): a stored query handed to a function whose result is not put back: not followed',
+      code: `${USER}app.get('/users', (req, res) => {
+  const q = User.find({}).sort('name');
+  paginate(q, req, res);
+});`,
+    },
+    {
+      name: 'issue 22 (m22b): a stored query whose documents are saved',
+      code: `${USER}app.get('/users', (req, res) => {
+  let q = User.find({});
+  q = q.sort('name');
+  q.exec((err, users) => { users.forEach((u) => u.save()); res.json(users); });
+});`,
+    },
+    {
+      name: 'issue 22 (m22b): toObject with options (virtuals, getters) needs the document',
+      code: `${USER}app.get('/users', (req, res) => {
+  User.find({}, (err, users) => res.json(users.map((u) => u.toObject({ virtuals: true }))));
+});`,
+    },
+    {
+      name: 'issue 22 (m22b): a helper of the module calls a document method on each',
+      code: `${USER}app.get('/users', (req, res) => {
+  User.find({}, (err, users) => res.json(describeAll(users)));
+});
+function describeAll(users) { return users.map((u) => u.describe()); }`,
+    },
+    {
+      name: 'issue 22 (m22b): .lean() added on a later step of the stored query',
+      code: `${USER}app.get('/users', (req, res) => {
+  let q = User.find({});
+  q = q.lean();
+  q.exec((err, users) => res.json(users));
+});`,
+    },
     // Issue 11, from real code: what the rule must leave alone.
     {
       name: 'Bookshelf-style models.Post.findOne() in a module that does not import mongoose (ghost)',
@@ -287,10 +323,119 @@ app.get('/u', async (req, res) => res.json(await User.find({}).lean()));`,
 });`,
     },
     {
-      name: 'a page of documents (limit) is a hint too',
+      name: 'issue 22 (m22b): a page of documents (limit 20) only sent is a list read, shown',
       code: `${USER}app.get('/users', async (req, res) => res.json(await User.find({}).limit(20)));`,
-      errors: [{ messageId: 'missingLean', line: 3, column: 54, severity: 'hint' }],
+      errors: [{ messageId: 'missingLean', line: 3, column: 54, severity: 'warning' }],
       output: `${USER}app.get('/users', async (req, res) => res.json(await User.find({}).lean().limit(20)));`,
+    },
+    {
+      name: 'issue 22 (m22b): a paged query kept in a variable, passed through a sort helper, run with find(cb), rows only rendered (calipso user list)',
+      code: `${USER}function listUsers(req, res, block, next) {
+  var qry = User.find({}).skip(req.from).limit(req.limit);
+  qry = calipso.table.sortQuery(qry, req.sortBy);
+  qry.find(function (err, users) {
+    var table = { id: 'user-list', columns: [{ name: 'fullname' }], data: users };
+    calipso.theme.renderItem(req, res, calipso.table.render(req, table), block, null, next);
+  });
+}`,
+      errors: [{ messageId: 'missingLean', line: 4, column: 13, severity: 'warning', message: /^User\.find\(\) hydrates full mongoose documents that are only rendered with table\.render\(\); add \.lean\(\)\.$/ }],
+      output: `${USER}function listUsers(req, res, block, next) {
+  var qry = User.find({}).lean().skip(req.from).limit(req.limit);
+  qry = calipso.table.sortQuery(qry, req.sortBy);
+  qry.find(function (err, users) {
+    var table = { id: 'user-list', columns: [{ name: 'fullname' }], data: users };
+    calipso.theme.renderItem(req, res, calipso.table.render(req, table), block, null, next);
+  });
+}`,
+    },
+    {
+      name: 'issue 22 (m22b): documents only turned into plain objects with toObject() and sent: no fix (the calls must go too)',
+      code: `${USER}function listJson(req, res) {
+  var qry = User.find({}).skip(req.from);
+  qry.find(function (err, users) {
+    res.send(users.map(function (u) { return u.toObject(); }));
+  });
+}`,
+      errors: [{ messageId: 'missingLeanPlainCopy', line: 4, column: 13, severity: 'warning', message: /only turned into plain objects with toObject\(\) .*; add \.lean\(\) and drop the toObject/ }],
+      output: null,
+    },
+    {
+      name: 'issue 22 (m22b): every role read field by field in a helper of the same module that builds HTML (calipso permissions)',
+      code: `${USER}function showPermissions(req, res, options, next) {
+  User.find({}).sort('name').find(function (err, roles) {
+    var output = renderTable(roles);
+    calipso.theme.renderItem(req, res, options.templateFn, options.block, { output: output }, next);
+  });
+}
+function renderTable(roles) {
+  var out = '<table>' + roles.length;
+  roles.forEach(function (role) { out += '<th>' + role.name + '</th>'; });
+  return out;
+}`,
+      errors: [{ messageId: 'missingLean', line: 4, column: 3, severity: 'warning', message: /only read field by field in renderTable\(\); add \.lean\(\)\.$/ }],
+      output: `${USER}function showPermissions(req, res, options, next) {
+  User.find({}).lean().sort('name').find(function (err, roles) {
+    var output = renderTable(roles);
+    calipso.theme.renderItem(req, res, options.templateFn, options.block, { output: output }, next);
+  });
+}
+function renderTable(roles) {
+  var out = '<table>' + roles.length;
+  roles.forEach(function (role) { out += '<th>' + role.name + '</th>'; });
+  return out;
+}`,
+    },
+    {
+      name: 'issue 22 (m22b): async/await on a query built in steps in a variable',
+      code: `${USER}app.get('/users', async (req, res) => {
+  let q = User.find({ active: true });
+  q = q.sort('name');
+  const users = await q;
+  res.json(users);
+});`,
+      errors: [{ messageId: 'missingLean', line: 4, column: 11, severity: 'warning', message: /only sent with res\.json\(\) on every request/ }],
+      output: `${USER}app.get('/users', async (req, res) => {
+  let q = User.find({ active: true }).lean();
+  q = q.sort('name');
+  const users = await q;
+  res.json(users);
+});`,
+    },
+    {
+      name: 'issue 22 (m22b): a promise chain on a stored query (exec().then)',
+      code: `${USER}app.get('/users', (req, res) => {
+  const q = User.find({}).sort('name');
+  q.exec().then((users) => res.json(users));
+});`,
+      errors: [{ messageId: 'missingLean', line: 4, column: 13, severity: 'warning' }],
+      output: `${USER}app.get('/users', (req, res) => {
+  const q = User.find({}).lean().sort('name');
+  q.exec().then((users) => res.json(users));
+});`,
+    },
+    {
+      name: 'issue 22 (m22b): a query returned by a helper of the module, stored and run with exec(cb)',
+      code: `${USER}function byName() {
+  return User.find({}).sort('name');
+}
+app.get('/users', (req, res) => {
+  const q = byName();
+  q.exec((err, users) => res.json(users));
+});`,
+      errors: [{ messageId: 'missingLean', line: 4, column: 10, severity: 'warning' }],
+      output: `${USER}function byName() {
+  return User.find({}).lean().sort('name');
+}
+app.get('/users', (req, res) => {
+  const q = byName();
+  q.exec((err, users) => res.json(users));
+});`,
+    },
+    {
+      name: 'issue 22 (m22b): a short literal page (limit 5) stays a hint',
+      code: `${USER}app.get('/users', async (req, res) => res.json(await User.find({}).limit(5)));`,
+      errors: [{ messageId: 'missingLean', line: 3, column: 54, severity: 'hint' }],
+      output: `${USER}app.get('/users', async (req, res) => res.json(await User.find({}).lean().limit(5)));`,
     },
     {
       name: 'issue 22: an unbounded list returned by an exported helper is a hint, not a warning: its callers in other modules were not read',
