@@ -20,11 +20,29 @@ runRuleTests(rule, {
   valid: [
     // Issue 22 (n22b): a query held in a variable the analysis cannot follow to one plain use.
     {
-      name: 'a query variable handed to a helper of another module (qry = calipso.table.sortQuery(qry))',
-      code: `${USER}app.get('/users', function (req, res) {
-  var qry = User.find({}).limit(5);
-  qry = calipso.table.sortQuery(qry, req.query.sort);
+      name: 'issue 22 (q22m): a query variable put back by a helper of this module that makes it lean',
+      code: `${USER}function page(q, n) { return q.skip(n).limit(20).lean(); }
+app.get('/users', function (req, res) {
+  var qry = User.find({});
+  qry = page(qry, req.query.from);
   qry.find(function (err, users) { res.json(users); });
+});`,
+    },
+    {
+      name: 'issue 22 (q22m): a query variable put back by a helper of this module that does more than add steps',
+      code: `${USER}function prepare(q) { q.setOptions({ lean: true }); return q; }
+app.get('/users', function (req, res) {
+  var qry = User.find({});
+  qry = prepare(qry);
+  qry.find(function (err, users) { res.json(users); });
+});`,
+    },
+    {
+      name: 'issue 22 (q22m): a query variable later assigned another value',
+      code: `${USER}app.get('/users', function (req, res) {
+  var qry = User.find({});
+  if (req.query.cached) qry = cache.get('users');
+  qry.exec(function (err, users) { res.json(users); });
 });`,
     },
     {
@@ -49,6 +67,42 @@ runRuleTests(rule, {
   const a = await qry.exec();
   const b = await qry.exec();
   res.json([a, b]);
+});`,
+    },
+    {
+      name: 'issue 22 (m22b): a stored query handed to a function whose result is not put back: not followed',
+      code: `${USER}app.get('/users', (req, res) => {
+  const q = User.find({}).sort('name');
+  paginate(q, req, res);
+});`,
+    },
+    {
+      name: 'issue 22 (m22b): a stored query whose documents are saved',
+      code: `${USER}app.get('/users', (req, res) => {
+  let q = User.find({});
+  q = q.sort('name');
+  q.exec((err, users) => { users.forEach((u) => u.save()); res.json(users); });
+});`,
+    },
+    {
+      name: 'issue 22 (m22b): toObject with options (virtuals, getters) needs the document',
+      code: `${USER}app.get('/users', (req, res) => {
+  User.find({}, (err, users) => res.json(users.map((u) => u.toObject({ virtuals: true }))));
+});`,
+    },
+    {
+      name: 'issue 22 (m22b): a helper of the module calls a document method on each',
+      code: `${USER}app.get('/users', (req, res) => {
+  User.find({}, (err, users) => res.json(describeAll(users)));
+});
+function describeAll(users) { return users.map((u) => u.describe()); }`,
+    },
+    {
+      name: 'issue 22 (m22b): .lean() added on a later step of the stored query',
+      code: `${USER}app.get('/users', (req, res) => {
+  let q = User.find({});
+  q = q.lean();
+  q.exec((err, users) => res.json(users));
 });`,
     },
     // Issue 11, from real code: what the rule must leave alone.
@@ -252,6 +306,36 @@ export const all = async () => JSON.stringify(await models.find({}));`,
   invalid: [
     // Issue 22 (n22b): a query built in steps and held in a variable, run once later.
     {
+      name: 'issue 22 (q22m): a query variable put back by a helper of another module: shown, the assumption stated (short page: a hint)',
+      code: `${USER}app.get('/users', function (req, res) {
+  var qry = User.find({}).limit(5);
+  qry = calipso.table.sortQuery(qry, req.query.sort);
+  qry.find(function (err, users) { res.json(users); });
+});`,
+      errors: [{ messageId: 'missingLean', line: 4, column: 13, severity: 'hint', message: /only sent with res\.json\(\) while handling a request \(assuming calipso\.table\.sortQuery\(\) only adds query steps\); add \.lean\(\)\./ }],
+      output: `${USER}app.get('/users', function (req, res) {
+  var qry = User.find({}).lean().limit(5);
+  qry = calipso.table.sortQuery(qry, req.query.sort);
+  qry.find(function (err, users) { res.json(users); });
+});`,
+    },
+    {
+      name: 'issue 22 (q22m): a query variable put back by a helper of this module that only adds steps: no assumption',
+      code: `${USER}function sortQuery(q, by) { return q.sort(by || 'name'); }
+app.get('/users', function (req, res) {
+  var qry = User.find({});
+  qry = sortQuery(qry, req.query.sort);
+  qry.find(function (err, users) { res.json(users); });
+});`,
+      errors: [{ messageId: 'missingLean', line: 5, column: 13, severity: 'warning', message: /^User\.find\(\) hydrates full mongoose documents that are only sent with res\.json\(\) while handling a request; add \.lean\(\)\.$/ }],
+      output: `${USER}function sortQuery(q, by) { return q.sort(by || 'name'); }
+app.get('/users', function (req, res) {
+  var qry = User.find({}).lean();
+  qry = sortQuery(qry, req.query.sort);
+  qry.find(function (err, users) { res.json(users); });
+});`,
+    },
+    {
       name: 'a paged query held in a variable, sorted in place, run with exec(callback); the page only rendered',
       code: `${USER}app.get('/users', function (req, res) {
   var qry = User.find({}).skip(0).limit(20);
@@ -260,7 +344,7 @@ export const all = async () => JSON.stringify(await models.find({}));`,
     res.render('users', { users: users });
   });
 });`,
-      errors: [{ messageId: 'missingLean', line: 4, column: 13, severity: 'hint', message: /^User\.find\(\) hydrates full mongoose documents that are only rendered with res\.render\(\) while handling a request; add \.lean\(\)\. It matters/ }],
+      errors: [{ messageId: 'missingLean', line: 4, column: 13, severity: 'warning', message: /^User\.find\(\) hydrates full mongoose documents that are only rendered with res\.render\(\) while handling a request; add \.lean\(\)\.$/ }],
       output: `${USER}app.get('/users', function (req, res) {
   var qry = User.find({}).lean().skip(0).limit(20);
   qry.sort('name');
@@ -383,10 +467,119 @@ app.get('/u', async (req, res) => res.json(await User.find({}).lean()));`,
 });`,
     },
     {
-      name: 'a page of documents (limit) is a hint too',
+      name: 'issue 22 (m22b): a page of documents (limit 20) only sent is a list read, shown',
       code: `${USER}app.get('/users', async (req, res) => res.json(await User.find({}).limit(20)));`,
-      errors: [{ messageId: 'missingLean', line: 3, column: 54, severity: 'hint' }],
+      errors: [{ messageId: 'missingLean', line: 3, column: 54, severity: 'warning' }],
       output: `${USER}app.get('/users', async (req, res) => res.json(await User.find({}).lean().limit(20)));`,
+    },
+    {
+      name: 'issue 22 (m22b): a paged query kept in a variable, passed through a sort helper, run with find(cb), rows only rendered (calipso user list)',
+      code: `${USER}function listUsers(req, res, block, next) {
+  var qry = User.find({}).skip(req.from).limit(req.limit);
+  qry = calipso.table.sortQuery(qry, req.sortBy);
+  qry.find(function (err, users) {
+    var table = { id: 'user-list', columns: [{ name: 'fullname' }], data: users };
+    calipso.theme.renderItem(req, res, calipso.table.render(req, table), block, null, next);
+  });
+}`,
+      errors: [{ messageId: 'missingLean', line: 4, column: 13, severity: 'warning', message: /^User\.find\(\) hydrates full mongoose documents that are only rendered with table\.render\(\) \(assuming calipso\.table\.sortQuery\(\) only adds query steps\); add \.lean\(\)\.$/ }],
+      output: `${USER}function listUsers(req, res, block, next) {
+  var qry = User.find({}).lean().skip(req.from).limit(req.limit);
+  qry = calipso.table.sortQuery(qry, req.sortBy);
+  qry.find(function (err, users) {
+    var table = { id: 'user-list', columns: [{ name: 'fullname' }], data: users };
+    calipso.theme.renderItem(req, res, calipso.table.render(req, table), block, null, next);
+  });
+}`,
+    },
+    {
+      name: 'issue 22 (m22b): documents only turned into plain objects with toObject() and sent: no fix (the calls must go too)',
+      code: `${USER}function listJson(req, res) {
+  var qry = User.find({}).skip(req.from);
+  qry.find(function (err, users) {
+    res.send(users.map(function (u) { return u.toObject(); }));
+  });
+}`,
+      errors: [{ messageId: 'missingLeanPlainCopy', line: 4, column: 13, severity: 'warning', message: /only turned into plain objects with toObject\(\) .*; add \.lean\(\) and drop the toObject/ }],
+      output: null,
+    },
+    {
+      name: 'issue 22 (m22b): every role read field by field in a helper of the same module that builds HTML (calipso permissions)',
+      code: `${USER}function showPermissions(req, res, options, next) {
+  User.find({}).sort('name').find(function (err, roles) {
+    var output = renderTable(roles);
+    calipso.theme.renderItem(req, res, options.templateFn, options.block, { output: output }, next);
+  });
+}
+function renderTable(roles) {
+  var out = '<table>' + roles.length;
+  roles.forEach(function (role) { out += '<th>' + role.name + '</th>'; });
+  return out;
+}`,
+      errors: [{ messageId: 'missingLean', line: 4, column: 3, severity: 'warning', message: /only read field by field in renderTable\(\); add \.lean\(\)\.$/ }],
+      output: `${USER}function showPermissions(req, res, options, next) {
+  User.find({}).lean().sort('name').find(function (err, roles) {
+    var output = renderTable(roles);
+    calipso.theme.renderItem(req, res, options.templateFn, options.block, { output: output }, next);
+  });
+}
+function renderTable(roles) {
+  var out = '<table>' + roles.length;
+  roles.forEach(function (role) { out += '<th>' + role.name + '</th>'; });
+  return out;
+}`,
+    },
+    {
+      name: 'issue 22 (m22b): async/await on a query built in steps in a variable',
+      code: `${USER}app.get('/users', async (req, res) => {
+  let q = User.find({ active: true });
+  q = q.sort('name');
+  const users = await q;
+  res.json(users);
+});`,
+      errors: [{ messageId: 'missingLean', line: 4, column: 11, severity: 'warning', message: /only sent with res\.json\(\) while handling a request/ }],
+      output: `${USER}app.get('/users', async (req, res) => {
+  let q = User.find({ active: true }).lean();
+  q = q.sort('name');
+  const users = await q;
+  res.json(users);
+});`,
+    },
+    {
+      name: 'issue 22 (m22b): a promise chain on a stored query (exec().then)',
+      code: `${USER}app.get('/users', (req, res) => {
+  const q = User.find({}).sort('name');
+  q.exec().then((users) => res.json(users));
+});`,
+      errors: [{ messageId: 'missingLean', line: 4, column: 13, severity: 'warning' }],
+      output: `${USER}app.get('/users', (req, res) => {
+  const q = User.find({}).lean().sort('name');
+  q.exec().then((users) => res.json(users));
+});`,
+    },
+    {
+      name: 'issue 22 (m22b): a query returned by a helper of the module, stored and run with exec(cb)',
+      code: `${USER}function byName() {
+  return User.find({}).sort('name');
+}
+app.get('/users', (req, res) => {
+  const q = byName();
+  q.exec((err, users) => res.json(users));
+});`,
+      errors: [{ messageId: 'missingLean', line: 4, column: 10, severity: 'warning' }],
+      output: `${USER}function byName() {
+  return User.find({}).lean().sort('name');
+}
+app.get('/users', (req, res) => {
+  const q = byName();
+  q.exec((err, users) => res.json(users));
+});`,
+    },
+    {
+      name: 'issue 22 (m22b): a short literal page (limit 5) stays a hint',
+      code: `${USER}app.get('/users', async (req, res) => res.json(await User.find({}).limit(5)));`,
+      errors: [{ messageId: 'missingLean', line: 3, column: 54, severity: 'hint' }],
+      output: `${USER}app.get('/users', async (req, res) => res.json(await User.find({}).lean().limit(5)));`,
     },
     {
       name: 'issue 22: an unbounded list returned by an exported helper is a hint, not a warning: its callers in other modules were not read',

@@ -6,7 +6,7 @@ import type { HotContext, RuleContext, RuleModule } from './api';
 import {
   ModelFinder, memberName, methodCallOn, modelLabel, modelQueryAt, unwrapExpression, valueRoot, whereItRuns, type ModelQuery,
 } from './detectors/mongooseModels';
-import { heldQueryRun } from './detectors/queryFlow';
+import { followQueryExpression, followQueryVariable, queryVariableOf, type QueryFlow, type QueryRun } from './detectors/queryFlow';
 
 /** What a value turned out to be used for. */
 interface Usage {
@@ -16,6 +16,10 @@ interface Usage {
   documentUse: boolean;
   /** Returned to callers the analysis did not follow (another module's, a method's): "only returned" is an assumption. */
   callersUnread?: boolean;
+  /** Documents turned into plain objects with `toObject()`/`toJSON()`: with `.lean()` those calls must go. */
+  plainCopy?: boolean;
+  /** Functions of other modules the query went through (`qry = table.sortQuery(qry)`): assumed to only add query steps. */
+  assumedSteps?: readonly string[];
 }
 
 /** 'query': an unexecuted query returned from a plain function (followed like its result in callers). */
@@ -40,7 +44,11 @@ const ARRAY_RESULT_KIND: Record<string, ValueKind | null> = {
 };
 
 function merge(a: Usage, b: Usage): Usage {
-  return { sink: a.sink ?? b.sink, documentUse: a.documentUse || b.documentUse, callersUnread: a.callersUnread === true || b.callersUnread === true };
+  return {
+    sink: a.sink ?? b.sink, documentUse: a.documentUse || b.documentUse,
+    callersUnread: a.callersUnread === true || b.callersUnread === true, plainCopy: a.plainCopy === true || b.plainCopy === true,
+    assumedSteps: [...(a.assumedSteps ?? []), ...(b.assumedSteps ?? [])],
+  };
 }
 
 /** What a returned value's sink says when its callers were not all read. */
@@ -82,6 +90,7 @@ function usageOfReturn(returnOrArrow: NodePath, kind: ValueKind, depth: number, 
   // it may chain `.lean()` itself, so only what callers in this module do with it counts.
   const returned: Usage = { sink: kind === 'query' ? null : 'returned', documentUse: false };
   const unread: Usage = kind === 'query' ? returned : RETURNED_UNREAD;
+  const handedOutQuery = kind === 'query';
   if (kind === 'query') kind = 'array';
   if (!fn) return unread;
   let name: string | null = null;
@@ -99,10 +108,40 @@ function usageOfReturn(returnOrArrow: NodePath, kind: ValueKind, depth: number, 
       usage.sink = unread.sink;
       continue;
     }
-    usage = merge(usage, usageOf(call, kind, depth + 1, context));
+    usage = merge(usage, handedOutQuery ? usageOfQueryValue(call, 'array', depth + 1, context) : usageOf(call, kind, depth + 1, context));
     if (usage.documentUse) break;
   }
   return usage;
+}
+
+/** What the documents of one run of a followed query are used for. */
+function usageOfRun(run: QueryRun, depth: number, context: RuleContext): Usage {
+  if (run.kind === 'value') return usageOf(run.path, run.resultKind, depth + 1, context);
+  const param = run.kind === 'then' ? callbackParam(run.call, 0) : run.callback.get('params')[1];
+  if (param === null || param === 'none' || param === undefined) return run.kind === 'then' && param === 'none' ? NONE : DOCUMENT_USE;
+  return usageOfBinding(param, run.resultKind, depth, context);
+}
+
+function usageOfFlow(flow: QueryFlow | null, depth: number, context: RuleContext): Usage {
+  if (flow === null) return DOCUMENT_USE; // a use of the query that is not followed
+  if (flow.lean) return NONE; // lean on the way: nothing to report
+  let usage: Usage = { ...NONE, assumedSteps: flow.assumedSteps };
+  for (const run of flow.runs) {
+    usage = merge(usage, usageOfRun(run, depth, context));
+    if (usage.documentUse) break;
+  }
+  return usage;
+}
+
+/**
+ * An unexecuted query (a helper's return, or a chain stored in a variable) followed to where it
+ * runs: `const q = build(); q.exec(cb)`, `let q = M.find(); q = sortQuery(q); q.find(cb)`.
+ */
+function usageOfQueryValue(path: NodePath, resultKind: 'doc' | 'array', depth: number, context: RuleContext): Usage {
+  const variable = queryVariableOf(path);
+  if (variable !== null) return usageOfFlow(followQueryVariable(variable, resultKind, context), depth, context);
+  const flow = followQueryExpression(path, resultKind, context);
+  return flow === null ? usageOf(path, resultKind, depth, context) : usageOfFlow(flow, depth, context);
 }
 
 /** True when a return leaves an inline callback of an array method or of `.then`. */
@@ -129,7 +168,13 @@ function usageOfDocumentMember(member: NodePath): Usage {
   if (parent.isAssignmentExpression() && parent.node.left === top.node) return DOCUMENT_USE;
   if (parent.isUpdateExpression() || (parent.isUnaryExpression() && parent.node.operator === 'delete')) return DOCUMENT_USE;
   if (parent.isCallExpression() && parent.node.callee === top.node) {
-    // doc.save(), doc.populate(), doc.toObject(), a virtual method: needs the hydrated document.
+    // doc.toObject() without options: the plain copy `.lean()` gives directly (with options it may
+    // ask for virtuals or getters, which a lean result lacks).
+    const called = memberName(top.node);
+    if (depth === 1 && (called === 'toObject' || called === 'toJSON') && parent.node.arguments.length === 0) {
+      return { sink: `turned into plain objects with ${called}()`, documentUse: false, plainCopy: true };
+    }
+    // doc.save(), doc.populate(), a virtual method: needs the hydrated document.
     if (depth === 1) return DOCUMENT_USE;
     const name = memberName(top.node);
     return name !== null && MUTATING_PROPERTY_METHODS.has(name) ? DOCUMENT_USE : NONE;
@@ -168,7 +213,7 @@ function usageOf(path: NodePath, kind: ValueKind, depth: number, context: RuleCo
     const index = parent.node.elements.indexOf(node as t.Expression);
     return usageThroughPromiseAll(parent, index, kind, depth, context) ?? usageOf(parent, 'plain', depth + 1, context);
   }
-  if (parent.isCallExpression() && parent.node.arguments.includes(node as t.Expression)) return usageAsArgument(parent, node);
+  if (parent.isCallExpression() && parent.node.arguments.includes(node as t.Expression)) return usageAsArgument(parent, node, kind, depth, context);
   if (parent.isNewExpression()) return DOCUMENT_USE;
   if (parent.isForOfStatement() && parent.node.right === node) {
     if (kind !== 'array') return NONE;
@@ -210,7 +255,29 @@ function usageOfAssignment(assignment: NodePath<t.AssignmentExpression>, kind: V
   return DOCUMENT_USE;
 }
 
-function usageAsArgument(call: NodePath<t.CallExpression>, argument: t.Node): Usage {
+/**
+ * `renderTable(roles)` where `renderTable` is a function declared in this module: what it does with
+ * that parameter. Null when the callee is not such a function.
+ */
+function usageInHelper(call: NodePath<t.CallExpression>, argument: t.Node, kind: ValueKind, depth: number, context: RuleContext): Usage | null {
+  const callee = call.node.callee;
+  if (callee.type !== 'Identifier') return null;
+  const binding = context.bindingOf(call.get('callee'), callee.name);
+  if (!binding) return null;
+  let fn: NodePath | null = binding.path;
+  if (fn.isVariableDeclarator()) fn = fn.get('init') as NodePath;
+  if (!fn || !(fn.isFunctionDeclaration() || fn.isFunctionExpression() || fn.isArrowFunctionExpression())) return null;
+  const index = call.node.arguments.indexOf(argument as t.Expression);
+  const param = (fn as NodePath<t.Function>).get('params')[index];
+  if (!param?.isIdentifier()) return null;
+  const usage = usageOfBinding(param, kind, depth + 1, context);
+  if (usage.documentUse || usage.sink !== null) return usage;
+  return { sink: `read field by field in ${callee.name}()`, documentUse: false };
+}
+
+function usageAsArgument(call: NodePath<t.CallExpression>, argument: t.Node, kind: ValueKind, depth: number, context: RuleContext): Usage {
+  const helper = usageInHelper(call, argument, kind, depth, context);
+  if (helper !== null) return helper;
   const callee = unwrapExpression(call.node.callee);
   const name = memberName(callee);
   if (callee.type === 'MemberExpression') {
@@ -222,14 +289,15 @@ function usageAsArgument(call: NodePath<t.CallExpression>, argument: t.Node): Us
     const receiverName = object.type === 'Identifier' ? object.name : memberName(object) ?? '';
     if (name !== null && /^render(Item|View|Template|Page)?$/.test(name) && !/form/i.test(receiverName) &&
         call.node.arguments.indexOf(argument as t.Expression) >= 1) {
-      const receiver = object.type === 'Identifier' ? `${object.name}.` : name === 'render' ? 'res.' : '';
+      // The receiver as written (`table.render()`, `res.render()`), never a guessed `res.`.
+      const receiver = object.type === 'Identifier' ? `${object.name}.` : name === 'render' && receiverName !== '' ? `${receiverName}.` : '';
       return { sink: `rendered with ${receiver}${name}()`, documentUse: false };
     }
     if (name === 'stringify' && object.type === 'Identifier' && object.name === 'JSON') {
       return { sink: 'serialized with JSON.stringify()', documentUse: false };
     }
-    if (name !== null && SEND_METHODS.has(name)) {
-      const receiver = object.type === 'Identifier' ? object.name : '';
+    if (name !== null && (SEND_METHODS.has(name) || (name === 'end' && /^(res|response|reply)$/.test(receiverName)))) {
+      const receiver = object.type === 'Identifier' ? object.name : receiverName;
       return { sink: `sent with ${receiver}.${name}()`, documentUse: false };
     }
   }
@@ -277,14 +345,37 @@ function isPlainFunctionReturn(end: NodePath): boolean {
   return fn !== null && fn !== undefined && !(fn.node as t.Function).async && !isCallbackReturn(parent as NodePath);
 }
 
-/** An array read with no limit (it grows with the collection), on a request or message path. */
-function isUnboundedHotRead(query: ModelQuery, hot: HotContext): boolean {
-  if (query.resultKind !== 'array' || query.chained.includes('limit')) return false;
-  const hasLimitOption = query.call.node.arguments.some((arg) => arg.type === 'ObjectExpression' && arg.properties.some((prop) =>
-    prop.type === 'ObjectProperty' && !prop.computed && prop.key.type === 'Identifier' && prop.key.name === 'limit'));
-  if (hasLimitOption) return false;
+/** The assumption a finding rests on when the query went through functions not read here. */
+function assumedText(usage: Usage): string {
+  const steps = [...new Set(usage.assumedSteps ?? [])];
+  if (steps.length === 0) return '';
+  return ` (assuming ${steps.map((step) => `${step}()`).join(' and ')} only ${steps.length === 1 ? 'adds' : 'add'} query steps)`;
+}
+
+/** A page no larger than this (a literal `.limit(n)`) is a short list: hydrating it costs little. */
+const SHORT_LIST = 10;
+
+/** `.limit(n)` / `{ limit: n }` with a literal n of at most SHORT_LIST. */
+function isShortList(query: ModelQuery): boolean {
+  const small = (node: t.Node | undefined): boolean => node?.type === 'NumericLiteral' && node.value <= SHORT_LIST;
+  let link = query.chained.includes('limit') ? query.call.parentPath : null;
+  for (; link; link = link.parentPath) {
+    if (link.isCallExpression() && memberName(unwrapExpression(link.node.callee)) === 'limit') return small(link.node.arguments[0]);
+    if (link.node === query.end.node) break;
+  }
+  return query.call.node.arguments.some((arg) => arg.type === 'ObjectExpression' && arg.properties.some((prop) =>
+    prop.type === 'ObjectProperty' && !prop.computed && prop.key.type === 'Identifier' && prop.key.name === 'limit' && small(prop.value)));
+}
+
+/**
+ * A list read (paged or not) whose documents the analysis followed to the end, outside start-up:
+ * hydrating a list only to serialize it is waste the code alone proves (seed 004). A single
+ * document, a short literal page, or a result handed to callers not read needs frequency.
+ */
+function isCertainListRead(query: ModelQuery, hot: HotContext): boolean {
+  if (query.resultKind !== 'array' || isShortList(query)) return false;
   const kind = hot.contextOf(query.call).kind;
-  return kind === 'request' || kind === 'message';
+  return kind !== 'startup' && kind !== 'signal';
 }
 
 export const mongooseMissingLean: RuleModule = {
@@ -297,7 +388,8 @@ export const mongooseMissingLean: RuleModule = {
       summary: 'In a production incident, turning query results into mongoose documents (completeMany) took more than 2 s of CPU per task-list request; with .lean() the reads were at least 1.5 times faster.',
     },
     messages: {
-      missingLean: '{{model}}.{{method}}() hydrates full mongoose documents that are only {{use}}{{where}}; add .lean().{{matters}}',
+      missingLean: '{{model}}.{{method}}() hydrates full mongoose documents that are only {{use}}{{where}}{{assumed}}; add .lean().{{matters}}',
+      missingLeanPlainCopy: '{{model}}.{{method}}() hydrates full mongoose documents that are only {{use}}{{where}}{{assumed}}; add .lean() and drop the toObject()/toJSON() calls on them (lean results are plain objects already).{{matters}}',
     },
     fixable: true,
   },
@@ -309,7 +401,6 @@ export const mongooseMissingLean: RuleModule = {
           const query = modelQueryAt(path, models);
           if (query === null || query.lean || query.other !== null) return;
           let usage: Usage;
-          let held: ReturnType<typeof heldQueryRun>;
           if (query.then !== null) {
             const param = callbackParam(query.then, 0);
             if (param === null || param === 'none') return;
@@ -319,11 +410,9 @@ export const mongooseMissingLean: RuleModule = {
             const param = query.callback.get('params')[1];
             if (!param) return;
             usage = usageOfBinding(param, query.resultKind, 0, context);
-          } else if (!query.chained.includes('exec') && (held = heldQueryRun(query.end, context)) !== null) {
-            // Held in a variable the analysis cannot follow to one run (handed to a helper, made lean later): unknown.
-            if (held === 'unfollowed') return;
-            // var qry = User.find(q).limit(n); qry.exec(function (err, users) {...}): the results at the run site.
-            usage = held.kind === 'value' ? usageOf(held.path, query.resultKind, 0, context) : usageOfBinding(held.param, query.resultKind, 0, context);
+          } else if (!query.chained.includes('exec') && queryVariableOf(query.end) !== null) {
+            // let qry = M.find(q).skip(n); qry = sortQuery(qry); qry.find(cb): the query built in steps.
+            usage = usageOfQueryValue(query.end, query.resultKind, 0, context);
           } else {
             const handedOut = !query.chained.includes('exec') && isPlainFunctionReturn(query.end);
             usage = usageOf(query.end, handedOut ? 'query' : query.resultKind, 0, context);
@@ -332,27 +421,28 @@ export const mongooseMissingLean: RuleModule = {
           const end = path.node.end;
           if (end == null) return;
           const callbackInCall = query.callback !== null && query.chained.length === 0;
-          const fix = callbackInCall ? callbackLeanFix(path.node, query.callback!.node) : { start: end, end, text: '.lean()' };
+          // With toObject() calls on the documents, adding .lean() alone would break them: no fix offered.
+          const fix = usage.plainCopy === true ? null : callbackInCall ? callbackLeanFix(path.node, query.callback!.node) : { start: end, end, text: '.lean()' };
           const base = {
             // Model.find(q, function (err, docs) {...}): the finding is the `Model.find` part, not the whole callback.
             node: callbackInCall ? path.node.callee : path.node,
-            messageId: 'missingLean',
-            data: { model: modelLabel(query.model, context.source), method: query.method, use: usage.sink, where: '', matters: '' },
+            messageId: usage.plainCopy === true ? 'missingLeanPlainCopy' : 'missingLean',
+            data: { model: modelLabel(query.model, context.source), method: query.method, use: usage.sink, where: '', assumed: assumedText(usage), matters: '' },
             fixes: fix === null ? [] : [{ title: 'Add .lean() to the query', edits: [fix] }],
           };
-          // Hydrating one document, or a page of them, costs microseconds unless it runs often: only
-          // an unbounded list read on a request or message path is certain to cost; the others need
-          // frequency (one severity lower until a profile shows them hot).
+          // Hydrating one document or a short page costs microseconds unless it runs often: only a list
+          // read followed to its end is shown from the code alone; the others need frequency (hints
+          // until a profile shows them hot).
           const certain = usage.callersUnread !== true;
           context.report({
             ...base,
-            when: (hot: HotContext) => certain && isUnboundedHotRead(query, hot),
+            when: (hot: HotContext) => certain && isCertainListRead(query, hot),
             describe: (hot: HotContext) => ({ where: whereItRuns(hot.contextOf(path)) }),
           });
           context.report({
             ...base,
             evidence: 'frequency',
-            when: (hot: HotContext) => !certain || !isUnboundedHotRead(query, hot),
+            when: (hot: HotContext) => !certain || !isCertainListRead(query, hot),
             describe: (hot: HotContext) => ({
               where: whereItRuns(hot.contextOf(path)),
               matters: ' It matters when the read returns many documents or runs often.',

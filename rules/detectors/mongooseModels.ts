@@ -383,7 +383,7 @@ export function modelLabel(node: t.Node, source: string): string {
 const READ_METHODS: Record<string, 'doc' | 'array'> = { find: 'array', findOne: 'doc', findById: 'doc', where: 'array' };
 
 /** Query methods that keep the query a document read (they narrow or shape it). */
-const QUERY_BUILDERS = new Set([
+export const QUERY_BUILDERS = new Set([
   'sort', 'limit', 'skip', 'select', 'projection', 'populate', 'where', 'equals', 'in', 'nin', 'gt', 'gte',
   'lt', 'lte', 'ne', 'or', 'and', 'nor', 'regex', 'exists', 'elemMatch', 'size', 'all', 'slice', 'mod',
   'hint', 'collation', 'session', 'read', 'comment', 'maxTimeMS', 'batchSize', 'allowDiskUse', 'orFail',

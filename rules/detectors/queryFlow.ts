@@ -1,154 +1,244 @@
-// Follows a mongoose query held in a variable to the one place it runs:
-// `var qry = User.find(q).skip(n).limit(m); qry.sort(s); qry.exec(function (err, users) {...})`.
-// A pure model over the AST: it only answers "where do the results appear", the rule decides
-// what that use means. Anything it cannot follow (the query handed to another function, stored,
-// returned, run twice, made lean) answers null, so the rule stays quiet.
+// Follows an unexecuted mongoose query to the one place it runs (issue 22): a query held in a
+// variable and built in steps (`var qry = User.find(q).skip(n); qry.sort(s); qry = sortQuery(qry);
+// qry.find(cb)`), or handed out by a helper and run by its caller (`byName().exec(cb)`). A pure
+// model over the AST: it only answers where the documents appear, the rule decides what that use
+// means. A use it cannot follow (the query handed to a function that does not give it back, stored,
+// run twice, reassigned to something else) answers null, and the rule then stays quiet.
 import type { NodePath } from '@babel/traverse';
 import type * as t from '@babel/types';
-import { memberName, unwrapExpression, valueRoot } from './mongooseModels';
+import type { RuleContext } from '../api';
+import { QUERY_BUILDERS, memberName, methodCallOn, unwrapExpression, valueRoot } from './mongooseModels';
 
-/** Query methods that narrow or shape the query and return it (mongoose queries also change in place). */
-const BUILDERS = new Set([
-  'sort', 'limit', 'skip', 'select', 'projection', 'where', 'equals', 'in', 'nin', 'gt', 'gte', 'lt', 'lte', 'ne',
-  'or', 'and', 'nor', 'regex', 'exists', 'elemMatch', 'size', 'all', 'slice', 'hint', 'collation', 'comment',
-  'maxTimeMS', 'batchSize', 'allowDiskUse', 'read', 'session',
-]);
-/** Methods that run the query: with a node-style callback, or returning a promise (exec). */
-const RUNNERS = new Set(['exec', 'find', 'findOne']);
+/** Where the query's results appear. */
+export type QueryRun =
+  /** `qry.exec(cb)`, `qry.find(cb)`: the callback's second parameter holds the results. */
+  | { kind: 'callback'; callback: NodePath<t.ArrowFunctionExpression | t.FunctionExpression>; resultKind: 'doc' | 'array' }
+  /** `qry.then(cb)`, `qry.exec().then(cb)`: the callback's first parameter. */
+  | { kind: 'then'; call: NodePath<t.CallExpression>; resultKind: 'doc' | 'array' }
+  /** `await qry`, `await qry.exec()`: the awaited expression's value. */
+  | { kind: 'value'; path: NodePath; resultKind: 'doc' | 'array' };
 
-/** Where the held query's results appear. */
-export type HeldRun =
-  /** `qry.exec(function (err, docs) {...})`: the callback's second parameter. */
-  | { kind: 'callback'; param: NodePath }
-  /** `qry.exec().then(docs => ...)`: the callback's first parameter. */
-  | { kind: 'then'; param: NodePath }
-  /** `await qry`, `await qry.exec()`: the expression whose value is the result. */
-  | { kind: 'value'; path: NodePath };
+export interface QueryFlow {
+  runs: QueryRun[];
+  /** A step chained `.lean()`: the documents are plain already. */
+  lean: boolean;
+  /**
+   * Functions of other modules (or methods) the query went through and came back from
+   * (`qry = calipso.table.sortQuery(qry)`), as written: that they only add query steps is an
+   * assumption the message must state.
+   */
+  assumedSteps: string[];
+}
 
-interface Scope {
-  bindingOf(path: NodePath, name: string): { readonly referencePaths: readonly NodePath[]; readonly constant: boolean } | undefined;
+const MAX_REFERENCES = 32;
+/** Steps that end the query or change what its results are: never followed through. */
+const NOT_A_STEP = new Set(['exec', 'lean', 'setOptions', 'then', 'catch', 'cursor', 'stream', 'count', 'countDocuments']);
+
+function inlineCallback(call: NodePath<t.CallExpression>): NodePath<t.ArrowFunctionExpression | t.FunctionExpression> | null {
+  const args = call.get('arguments');
+  const last = args[args.length - 1];
+  return last && (last.isFunctionExpression() || last.isArrowFunctionExpression()) ? last : null;
+}
+
+/** `x = f(..., x, ...)` or `x = x.sort(...)`: the statement puts the (same) query back into `name`. */
+function assignedBackTo(value: NodePath, name: string): boolean {
+  const parent = valueRoot(value).parentPath;
+  if (!parent?.isAssignmentExpression() || parent.node.operator !== '=' || parent.node.right !== valueRoot(value).node) return false;
+  const left = unwrapExpression(parent.node.left);
+  return left.type === 'Identifier' && left.name === name;
+}
+
+/** `param.sort(...).limit(...)` with query steps only (no lean, no exec), rooted at `param`. */
+function isStepChainOn(node: t.Node, param: string): boolean {
+  let current = unwrapExpression(node);
+  while (current.type === 'CallExpression') {
+    const callee = unwrapExpression(current.callee);
+    const method = callee.type === 'MemberExpression' ? memberName(callee) : null;
+    if (method === null || !QUERY_BUILDERS.has(method) || NOT_A_STEP.has(method)) return false;
+    current = unwrapExpression((callee as t.MemberExpression).object);
+  }
+  return current.type === 'Identifier' && current.name === param;
+}
+
+/** A callee as written when it is a short dotted name (`calipso.table.sortQuery`), else null. */
+function dottedName(node: t.Node): string | null {
+  const current = unwrapExpression(node);
+  let name: string | null = null;
+  if (current.type === 'Identifier') name = current.name;
+  else if (current.type === 'ThisExpression') name = 'this';
+  else if (current.type === 'MemberExpression' && !current.computed && current.property.type === 'Identifier') {
+    const object = dottedName(current.object);
+    name = object === null ? null : `${object}.${current.property.name}`;
+  }
+  return name !== null && name.length <= 80 ? name : null;
 }
 
 /**
- * Assignments to `name` anywhere in the function (or program) around `from`. By name, not by
- * binding: a shadowing variable's assignments are counted too, which only makes the answer stricter.
+ * `sortQuery(qry, by)` where `sortQuery` is declared in this module: true when every `return` of
+ * it gives back its parameter with query steps only; false when it does anything else (makes the
+ * query lean, runs it, builds another). 'elsewhere' when the callee is not declared in the module
+ * (a method, an import): what it does is not read.
+ */
+function helperGivesQueryBack(call: NodePath<t.CallExpression>, argumentIndex: number, context: RuleContext): boolean | 'elsewhere' {
+  const callee = unwrapExpression(call.node.callee);
+  if (callee.type !== 'Identifier') return 'elsewhere';
+  const binding = context.bindingOf(call.get('callee'), callee.name);
+  if (!binding) return 'elsewhere';
+  let fn: NodePath | null = binding.path;
+  if (fn.isVariableDeclarator()) fn = fn.get('init') as NodePath;
+  if (context.importOf(callee.name) !== null) return 'elsewhere';
+  if (!fn || !(fn.isFunctionDeclaration() || fn.isFunctionExpression() || fn.isArrowFunctionExpression())) return false;
+  const param = (fn.node as t.Function).params[argumentIndex];
+  if (param?.type !== 'Identifier') return false;
+  const body = (fn.node as t.Function).body;
+  if (body.type !== 'BlockStatement') return isStepChainOn(body, param.name);
+  // Only a body of returns is read: any other statement may change the query in place.
+  return body.body.length > 0 && body.body.every((statement) =>
+    statement.type === 'ReturnStatement' && statement.argument != null && isStepChainOn(statement.argument, param.name));
+}
+
+/**
+ * Follows one read of the query variable through chained builders to where it runs; false when
+ * the read leads somewhere the analysis cannot follow.
+ */
+function followRead(reference: NodePath, name: string, resultKind: 'doc' | 'array', flow: QueryFlow, context: RuleContext): boolean {
+  let current: NodePath = reference;
+  let kind = resultKind;
+  let executed = false; // after `.exec()`: a promise of the results
+  for (;;) {
+    const link = methodCallOn(current);
+    if (link === null) break;
+    if (link.name === 'then') {
+      flow.runs.push({ kind: 'then', call: link.call, resultKind: kind });
+      return true;
+    }
+    if (executed) return false; // exec().catch(...) and the like: not followed
+    const callback = link.name === 'exec' || link.name === 'find' || link.name === 'findOne' ? inlineCallback(link.call) : null;
+    if (link.name === 'findOne') kind = 'doc';
+    if (link.name === 'find') kind = 'array';
+    if (callback !== null) {
+      flow.runs.push({ kind: 'callback', callback, resultKind: kind });
+      return true;
+    }
+    if (link.name === 'exec') {
+      executed = true;
+    } else if (!QUERY_BUILDERS.has(link.name)) {
+      return false;
+    }
+    if (link.name === 'lean') flow.lean = true;
+    if (link.name === 'setOptions') return false;
+    current = link.call;
+  }
+  const root = valueRoot(current);
+  const parent = root.parentPath;
+  if (!parent) return false;
+  if (parent.isAwaitExpression()) {
+    flow.runs.push({ kind: 'value', path: parent, resultKind: kind });
+    return true;
+  }
+  if (executed || name === '') return false;
+  // A builder step whose result is dropped (`qry.where(...)`: mongoose builders change the query in place).
+  if (parent.isExpressionStatement()) return current !== reference;
+  // `qry = qry.sort(s)`: the query goes back into the variable, whose other reads are followed.
+  if (assignedBackTo(current, name)) return true;
+  // `qry = sortQuery(qry, by)`: a function that adds to the query and gives it back. The documents
+  // do not exist yet, so it cannot use them; what it returns is followed as the same query, when
+  // its body shows only query steps, or as an assumption when it is declared elsewhere.
+  if (parent.isCallExpression() && parent.node.arguments.includes(root.node as t.Expression) && assignedBackTo(parent, name)) {
+    const givesBack = helperGivesQueryBack(parent, parent.node.arguments.indexOf(root.node as t.Expression), context);
+    if (givesBack === 'elsewhere') {
+      const written = dottedName(parent.node.callee);
+      if (written === null) return false;
+      flow.assumedSteps.push(written);
+      return true;
+    }
+    return givesBack;
+  }
+  return false;
+}
+
+/**
+ * Every assignment to `name` in the function (or program) around `from`. By name, not by binding:
+ * a shadowing variable's assignments count too, which only makes the answer stricter. Null when
+ * the name is updated (`x++`) or assigned in another form (`+=`, destructuring).
  */
 function assignmentsTo(from: NodePath, name: string): t.AssignmentExpression[] | null {
   const around = from.getFunctionParent() ?? from.findParent((p) => p.isProgram());
   if (!around) return null;
   const found: t.AssignmentExpression[] = [];
-  let updated = false;
+  let other = false;
   const walk = (node: unknown): void => {
     if (node === null || typeof node !== 'object') return;
     if (Array.isArray(node)) { for (const item of node) walk(item); return; }
     const typed = node as t.Node;
-    if (typed.type === 'AssignmentExpression' && typed.left.type === 'Identifier' && typed.left.name === name) found.push(typed);
-    if (typed.type === 'UpdateExpression' && typed.argument.type === 'Identifier' && typed.argument.name === name) updated = true;
+    if (typed.type === 'AssignmentExpression') {
+      const left = unwrapExpression(typed.left);
+      if (left.type === 'Identifier' && left.name === name) found.push(typed);
+      else if (left.type !== 'Identifier' && left.type !== 'MemberExpression') other = true; // destructuring: not read here
+    }
+    if (typed.type === 'UpdateExpression' && typed.argument.type === 'Identifier' && typed.argument.name === name) other = true;
     for (const key of Object.keys(typed)) {
       if (key === 'loc' || key === 'leadingComments' || key === 'trailingComments' || key === 'innerComments' || key === 'extra') continue;
       walk((typed as unknown as Record<string, unknown>)[key]);
     }
   };
   walk(around.node);
-  return updated ? null : found;
-}
-
-function inlineFunction(node: t.Node | undefined): boolean {
-  return node?.type === 'FunctionExpression' || node?.type === 'ArrowFunctionExpression';
-}
-
-/** `qry.m(...)` at a reference: the call and the method name, or null. */
-function methodAt(reference: NodePath): { name: string; call: NodePath<t.CallExpression> } | null {
-  const member = reference.parentPath;
-  if (!member?.isMemberExpression() || member.node.object !== reference.node) return null;
-  const call = member.parentPath;
-  if (!call?.isCallExpression() || call.node.callee !== member.node) return null;
-  const name = memberName(member.node);
-  return name === null ? null : { name, call };
+  return other ? null : found;
 }
 
 /**
- * `qry = qry.sort(s).limit(n)`: a reassignment whose value is builders chained on the same
- * variable. Returns the reference it starts from, or null when the new value is anything else.
+ * True when every assignment to the variable keeps the same query in it: the query itself (`qry =
+ * User.find()`), its own steps (`qry = qry.sort(s)`) or a function's return of it (`qry =
+ * sortQuery(qry)`; what that function does is checked where its read is followed).
  */
-function selfRebuildRoot(assignment: t.AssignmentExpression, name: string): t.Node | null {
-  if (assignment.operator !== '=') return null;
-  let current = unwrapExpression(assignment.right);
-  while (current.type === 'CallExpression') {
-    const callee = unwrapExpression(current.callee);
-    const method = memberName(callee);
-    if (callee.type !== 'MemberExpression' || method === null || !BUILDERS.has(method)) return null;
-    current = unwrapExpression(callee.object);
-  }
-  return current.type === 'Identifier' && current.name === name && current !== unwrapExpression(assignment.right) ? current : null;
-}
-
-/** The run site of a reference, or 'builder' for an in-place builder call, or null when not followed. */
-function runAt(reference: NodePath): HeldRun | 'builder' | null {
-  const parent = reference.parentPath;
-  if (parent?.isAwaitExpression()) return { kind: 'value', path: parent };
-  const method = methodAt(reference);
-  if (method === null) return null;
-  const args = method.call.node.arguments;
-  if (BUILDERS.has(method.name)) {
-    // `qry.sort(s);` as a statement: mongoose changes the query in place.
-    return valueRoot(method.call).parentPath?.isExpressionStatement() === true ? 'builder' : null;
-  }
-  if (!RUNNERS.has(method.name)) return null;
-  const last = args[args.length - 1];
-  if (inlineFunction(last)) {
-    const fn = method.call.get('arguments')[args.length - 1] as NodePath<t.FunctionExpression | t.ArrowFunctionExpression>;
-    const param = fn.get('params')[1];
-    return param ? { kind: 'callback', param } : null;
-  }
-  // `qry.find(cond)` without a callback only narrows; only exec() runs it without one.
-  if (method.name !== 'exec' || args.length > 0) return null;
-  const then = methodAt(valueRoot(method.call));
-  if (then !== null && then.name === 'then') {
-    const callback = then.call.get('arguments')[0];
-    if (!callback || !inlineFunction(callback.node)) return null;
-    const param = (callback as NodePath<t.FunctionExpression>).get('params')[0];
-    return param ? { kind: 'then', param } : null;
-  }
-  return { kind: 'value', path: method.call };
+function onlyRebuilds(id: NodePath, name: string, query: t.Node | null): boolean {
+  const assignments = assignmentsTo(id, name);
+  if (assignments === null) return false;
+  return assignments.every((assignment) => {
+    if (assignment.operator !== '=') return false;
+    const right = unwrapExpression(assignment.right);
+    if (right === query) return true;
+    if (right.type !== 'CallExpression') return false;
+    if (right.arguments.some((arg) => arg.type === 'Identifier' && arg.name === name)) return true;
+    const callee = unwrapExpression(right.callee);
+    return callee.type === 'MemberExpression' && isStepChainOn(right, name);
+  });
 }
 
 /**
- * When the query expression `end` (not yet run) initializes a variable: the single place the
- * variable's query runs, when every other use only adds builders to it; 'unfollowed' when the
- * variable is used any other way (the results are then unknown). Null when `end` is not held.
+ * Where the query held by the variable `id` (a declarator's id or an assignment's left side) runs,
+ * or null when one of its uses is not followed, when it is assigned anything but the same query,
+ * or when it runs more than once (no one result to follow).
  */
-export function heldQueryRun(end: NodePath, scope: Scope): HeldRun | 'unfollowed' | null {
-  const root = valueRoot(end);
-  const declarator = root.parentPath;
-  if (!declarator?.isVariableDeclarator() || declarator.node.init !== root.node) return null;
-  const run = followHeld(declarator, scope);
-  return run ?? 'unfollowed';
-}
-
-function followHeld(declarator: NodePath<t.VariableDeclarator>, scope: Scope): HeldRun | null {
-  const id = declarator.get('id');
-  if (!id.isIdentifier()) return null;
-  const binding = scope.bindingOf(id, id.node.name);
-  if (!binding) return null;
-  const rebuildRoots = new Set<t.Node>();
-  // A `var` may be reassigned anywhere in its function: every assignment must rebuild the same query.
-  const violations = binding.constant ? [] : assignmentsTo(declarator, id.node.name);
-  // Reassigned in a way not seen here (an update, a loop's var): not followed.
-  if (violations === null || (!binding.constant && violations.length === 0)) return null;
-  for (const violation of violations) {
-    const start = selfRebuildRoot(violation, id.node.name);
-    if (start === null) return null;
-    rebuildRoots.add(start);
-  }
-  let run: HeldRun | null = null;
+export function followQueryVariable(id: NodePath, resultKind: 'doc' | 'array', context: RuleContext): QueryFlow | null {
+  const node = id.node;
+  if (node.type !== 'Identifier') return null;
+  const binding = context.bindingOf(id, node.name);
+  if (!binding || binding.referencePaths.length === 0 || binding.referencePaths.length > MAX_REFERENCES) return null;
+  const query = id.parentPath?.isAssignmentExpression() ? unwrapExpression(id.parentPath.node.right) : null;
+  if (!binding.constant && !onlyRebuilds(id, node.name, query)) return null;
+  const flow: QueryFlow = { runs: [], lean: false, assumedSteps: [] };
   for (const reference of binding.referencePaths) {
-    if (rebuildRoots.has(reference.node)) continue;
-    const found = runAt(reference);
-    if (found === null) return null;
-    if (found === 'builder') continue;
-    if (run !== null) return null; // run twice: not one result to follow
-    run = found;
+    if (!followRead(reference, node.name, resultKind, flow, context)) return null;
   }
-  return run;
+  return flow.runs.length === 1 ? flow : null;
+}
+
+/** The variable an unexecuted query expression is stored in (`const q = M.find()`, `q = M.find()`), if any. */
+export function queryVariableOf(end: NodePath): NodePath | null {
+  const root = valueRoot(end);
+  const parent = root.parentPath;
+  if (parent?.isVariableDeclarator() && parent.node.init === root.node) return parent.get('id');
+  if (parent?.isAssignmentExpression() && parent.node.operator === '=' && parent.node.right === root.node &&
+      unwrapExpression(parent.node.left).type === 'Identifier') return parent.get('left');
+  return null;
+}
+
+/**
+ * Where an unexecuted query expression runs when it is not stored (`build().exec(cb)`,
+ * `await build().sort(s)`), or null when it is not followed.
+ */
+export function followQueryExpression(path: NodePath, resultKind: 'doc' | 'array', context: RuleContext): QueryFlow | null {
+  const flow: QueryFlow = { runs: [], lean: false, assumedSteps: [] };
+  return followRead(path, '', resultKind, flow, context) && flow.runs.length > 0 ? flow : null;
 }
