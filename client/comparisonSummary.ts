@@ -16,7 +16,8 @@ export class ComparisonSummary implements vscode.TextDocumentContentProvider, vs
   static readonly uri = vscode.Uri.from({ scheme: COMPARISON_SCHEME, path: '/Hotframe comparison.txt' });
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.changed.event;
-  private text = NO_COMPARISON_TEXT;
+  /** Plain text in a text document (no icons, no Markdown): the CLI's formatter escapes control characters (printable). */
+  private content = NO_COMPARISON_TEXT;
   private readonly subscriptions: vscode.Disposable[];
 
   constructor(private readonly ctx: HotframeContext) {
@@ -30,7 +31,7 @@ export class ComparisonSummary implements vscode.TextDocumentContentProvider, vs
   }
 
   provideTextDocumentContent(): string {
-    return this.text;
+    return this.content;
   }
 
   /** Asks the server for the comparison's text and shows it beside the diff; answers the text. */
@@ -38,12 +39,12 @@ export class ComparisonSummary implements vscode.TextDocumentContentProvider, vs
     this.set(await this.ctx.request(Requests.comparisonText));
     const document = await vscode.workspace.openTextDocument(ComparisonSummary.uri);
     await vscode.window.showTextDocument(document, { preview: true, preserveFocus: true, viewColumn: vscode.ViewColumn.Beside });
-    return this.text;
+    return this.content;
   }
 
   private set(text: string): void {
-    if (text === this.text) return;
-    this.text = text;
+    if (text === this.content) return;
+    this.content = text;
     this.changed.fire(ComparisonSummary.uri);
   }
 
