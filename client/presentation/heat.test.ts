@@ -121,6 +121,8 @@ describe('heat (client/presentation/heat.ts)', () => {
     assert.equal(joinNotes([{ text: 'a', amount: 1 }, { text: 'b', amount: 3 }, { text: 'c', amount: 2 }]), 'b  |  +2 more (hover)');
     assert.equal(joinNotes([{ text: 'only', amount: 0 }]), 'only');
     assert.equal(joinNotes([]), '');
+    // A stall leads the note even beside a larger CPU figure: it is wall time the loop was blocked.
+    assert.equal(joinNotes([{ text: 'this call (execSync): 413 ms', amount: 413 }, { text: '2 stalls over 50.0 ms', amount: 300, leads: true }]), '2 stalls over 50.0 ms  |  +1 more (hover)');
     // A name from the profile cannot make the note long.
     assert.equal(joinNotes([{ text: 'y'.repeat(500), amount: 1 }]).length, MAX_NOTE_CHARS);
   });

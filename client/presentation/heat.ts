@@ -76,17 +76,21 @@ export const MAX_NOTE_CHARS = 90;
 export interface NotePart {
   text: string;
   amount: number;
+  /** Leads the note whatever the amounts: a stall is wall time the event loop was blocked, not a CPU figure to rank against the others. */
+  leads?: true;
 }
 
 /**
- * A line's note: only its largest figure (the first of equals, in the order they were added),
+ * A line's note: only its largest figure (the first of equals, in the order they were added; a
+ * figure that `leads`, such as the line's stalls, before any other),
  * then how many others the hover shows ("+3 more (hover)"), so a line with a function
  * declaration, a hot self time, calls and a route still gets one short note.
  */
 export function joinNotes(parts: readonly NotePart[]): string {
   if (parts.length === 0) return '';
   let largest = parts[0]!;
-  for (const part of parts) if (part.amount > largest.amount) largest = part;
+  const before = (part: NotePart, other: NotePart): boolean => (part.leads === other.leads ? part.amount > other.amount : part.leads === true);
+  for (const part of parts) if (before(part, largest)) largest = part;
   const text = largest.text.length > MAX_NOTE_CHARS ? `${largest.text.slice(0, MAX_NOTE_CHARS - 1)}…` : largest.text;
   const left = parts.length - 1;
   return left > 0 ? `${text}  |  +${left} more (hover)` : text;
@@ -111,9 +115,9 @@ export function planHeat(heat: FileHeat, thresholdPercent: number, lineCount: nu
     .filter((l) => inFile(l.line) && heatBucket(l.percent) > 0)
     .map((l) => ({ line: l.line, bucket: heatBucket(l.percent) }));
   const notes = new Map<number, NotePart[]>();
-  const add = (line: number, text: string, amount: number): void => {
+  const add = (line: number, text: string, amount: number, leads = false): void => {
     const list = notes.get(line) ?? [];
-    list.push({ text, amount });
+    list.push({ text, amount, ...(leads ? { leads: true as const } : {}) });
     notes.set(line, list);
   };
   const unit = heat.profile?.unit ?? 'ms';
@@ -136,7 +140,7 @@ export function planHeat(heat: FileHeat, thresholdPercent: number, lineCount: nu
   // Route registrations that ran: "GET /v1/tasks: 289 ms · 3.74% CPU" (issue 25).
   for (const r of heat.routes ?? []) if (inFile(r.line) && r.ms > 0) add(r.line, `${r.route}: ${formatCostShort(r.ms, r.percent)}`, r.ms);
   // Lines that stalled the event loop: "2 stalls over 50.0 ms, longest 212 ms, 405 ms in all · GET /report" (issue 25).
-  for (const s of heat.stalls?.lines ?? []) if (inFile(s.line)) add(s.line, stallNote(s, heat.stalls?.thresholdMs ?? 0), s.totalMs);
+  for (const s of heat.stalls?.lines ?? []) if (inFile(s.line)) add(s.line, stallNote(s, heat.stalls?.thresholdMs ?? 0), s.totalMs, true);
   return {
     lines,
     callLines,
