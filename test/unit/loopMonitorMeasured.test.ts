@@ -11,14 +11,13 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-import { startRecording } from '../../server/shared/recordProfile';
 import { analyzeProfileFile } from '../../server/profile/analysis/report';
 import type { StallReport } from '../../server/profile/analysis/stalls';
 import { stallsJson, stallsText, withLoopNotes } from '../../server/cli/stallsOutput';
 import { sendRequest } from './loopbackRequest';
+import { startRecordedServer } from './recordedServer';
 
 const FIXTURE = resolve(__dirname, '../fixtures/stalls/server.js');
-const NODE_MODULES = resolve(__dirname, '../../node_modules');
 const ROUNDS = 3;
 const MAX_PINGS = 600;
 const PING_MS = 10;
@@ -50,22 +49,7 @@ describe('event-loop monitor of a Hotframe recording, joined with the stalls fro
     server = join(dir, 'server.js');
     copyFileSync(FIXTURE, server);
     const timingFile = join(dir, 'timings.json');
-    let output = '';
-    let portFound: (port: number) => void = () => {};
-    const listening = new Promise<number>((done) => (portFound = done));
-    const recording = startRecording({
-      command: [process.execPath, server, timingFile],
-      cwd: dir,
-      env: { NODE_PATH: NODE_MODULES },
-      stdio: 'pipe',
-      onOutput: (text, stream) => {
-        if (stream !== 'stdout') return;
-        output += text;
-        const line = /\{"port":\d+\}/.exec(output);
-        if (line !== null) portFound((JSON.parse(line[0]) as { port: number }).port);
-      },
-    });
-    const port = await Promise.race([listening, recording.done.then(() => Promise.reject(new Error(`the server exited before listening: ${output}`)))]);
+    const { port, recording } = await startRecordedServer([server, timingFile], dir);
     // Start-up first: on a loaded machine its last samples can run late, and a stall injected
     // into them would read as start-up.
     await pause(1000);

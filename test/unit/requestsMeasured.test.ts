@@ -11,7 +11,6 @@ import { join, resolve } from 'node:path';
 import { MessageChannel } from 'node:worker_threads';
 import { createMessageConnection, PortMessageReader, PortMessageWriter } from 'vscode-jsonrpc/node';
 
-import { startRecording } from '../../server/shared/recordProfile';
 import { keepRecording } from '../../server/shared/recordingFiles';
 import { SERVING_SUFFIX } from '../../server/shared/servingRecorder';
 import { analyzeProfileFile } from '../../server/profile/analysis/report';
@@ -22,9 +21,9 @@ import { serveProfileSession } from '../../server/lsp/profileWorker';
 import { WorkerRequests } from '../../server/protocol/worker';
 import { formatPerRequest } from '../../server/shared/format';
 import { sendRequest } from './loopbackRequest';
+import { startRecordedServer } from './recordedServer';
 
 const FIXTURE = resolve(__dirname, '../fixtures/routes');
-const NODE_MODULES = resolve(__dirname, '../../node_modules');
 
 /** What the test sends (method, path, times), and the route each one is for (null: none). */
 const PLAN: { method: string; path: string; times: number; route: string | null }[] = [
@@ -45,22 +44,7 @@ describe('requests per route of a real Express server recorded by Hotframe', fun
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'hotframe-requests-'));
     cpSync(FIXTURE, dir, { recursive: true });
-    let output = '';
-    let portFound: (port: number) => void = () => {};
-    const listening = new Promise<number>((done) => (portFound = done));
-    const recording = startRecording({
-      command: [process.execPath, join(dir, 'server.js'), join(dir, 'spent.json')],
-      cwd: dir,
-      env: { NODE_PATH: NODE_MODULES },
-      stdio: 'pipe',
-      onOutput: (text, stream) => {
-        if (stream !== 'stdout') return;
-        output += text;
-        const line = /\{"port":\d+\}/.exec(output);
-        if (line !== null) portFound((JSON.parse(line[0]) as { port: number }).port);
-      },
-    });
-    const port = await Promise.race([listening, recording.done.then(() => Promise.reject(new Error(`the server exited before listening: ${output}`)))]);
+    const { port, recording } = await startRecordedServer([join(dir, 'server.js'), join(dir, 'spent.json')], dir);
     try {
       for (const step of PLAN) for (let i = 0; i < step.times; i++) await sendRequest(port, step.method, step.path, step.method === 'POST' ? { text: '20000', contentType: 'text/plain' } : undefined);
     } finally {
