@@ -113,6 +113,25 @@ export async function gateReport(before: string[], after: string[], options: Gat
   };
 }
 
+/**
+ * Refuses, in one line, sides with too few runs to tell a change from noise: under two (no spread
+ * to measure), or fewer than the exact test needs at `confidence` (a gate that cannot fail is worse
+ * than none).
+ */
+export function checkRunCounts(beforeProfiles: number, afterProfiles: number, windows: number, confidence: number): void {
+  const runs = { before: beforeProfiles * windows, after: afterProfiles * windows };
+  if (runs.before < 2 || runs.after < 2) {
+    const got = windows > 1 ? `${runs.before} windows before and ${runs.after} after` : `${beforeProfiles} before and ${afterProfiles} after`;
+    throw new InputError(`gate: needs at least two profiles (or --windows) on each side to tell a change from noise, got ${got} (${USAGE})`);
+  }
+  const floor = smallestP(runs.before, runs.after);
+  if (floor > 1 - confidence) {
+    throw new InputError(
+      `gate: ${runs.before} runs before and ${runs.after} after cannot show any change at confidence ${confidence} (the rank test's smallest p-value with them is ${floor.toPrecision(2)}): record more runs a side (${runsNeeded(confidence)} a side suffice for one function) or lower --confidence`,
+    );
+  }
+}
+
 export async function runGateCommand(argv: string[]): Promise<number> {
   const cwd = process.cwd();
   const args = parseCommandArgs(argv, optionNames('gate'));
@@ -120,10 +139,6 @@ export async function runGateCommand(argv: string[]): Promise<number> {
   const before = (args.flags.get('before') ?? []).flatMap((value) => profilesOf('before', value, cwd));
   const after = (args.flags.get('after') ?? []).flatMap((value) => profilesOf('after', value, cwd));
   const windows = parseNumber('windows', flagValue(args, 'windows') ?? '1', (n) => Number.isInteger(n) && n >= 1 && n <= MAX_WINDOWS, `a whole number from 1 to ${MAX_WINDOWS}`);
-  if (before.length * windows < 2 || after.length * windows < 2) {
-    const got = windows > 1 ? `${before.length * windows} windows before and ${after.length * windows} after` : `${before.length} before and ${after.length} after`;
-    throw new InputError(`gate: needs at least two profiles (or --windows) on each side to tell a change from noise, got ${got} (${USAGE})`);
-  }
   const root = rootFolder(args);
   const format = (flagValue(args, 'format') ?? 'text') as Format;
   if (!FORMATS.includes(format)) throw new InputError(`--format ${format}: expected ${FORMATS.join(', ')}`);
@@ -133,15 +148,7 @@ export async function runGateCommand(argv: string[]): Promise<number> {
     minMs: parseNumber('min-ms', flagValue(args, 'min-ms') ?? String(DEFAULT_GATE_OPTIONS.minMs), (n) => n >= 0, 'ms of CPU per second, 0 or more'),
     confidence: parseNumber('confidence', flagValue(args, 'confidence') ?? String(DEFAULT_GATE_OPTIONS.confidence), (n) => n > 0.5 && n < 1, 'a confidence between 0.5 and 1, such as 0.995'),
   };
-  // An exact test cannot show a change with fewer runs than its level needs: say so rather than pass
-  // every change (a gate that cannot fail is worse than none).
-  const runs = { before: before.length * windows, after: after.length * windows };
-  const floor = smallestP(runs.before, runs.after);
-  if (floor > 1 - options.confidence) {
-    throw new InputError(
-      `gate: ${runs.before} runs before and ${runs.after} after cannot show any change at confidence ${options.confidence} (the rank test's smallest p-value with them is ${floor.toPrecision(2)}): record more runs a side (${runsNeeded(options.confidence)} a side suffice for one function) or lower --confidence`,
-    );
-  }
+  checkRunCounts(before.length, after.length, windows, options.confidence);
   const top = parseNumber('top', flagValue(args, 'top') ?? '20', (n) => Number.isInteger(n) && n >= 1, 'a whole number of at least 1');
 
   const report = await gateReport(before, after, options, root, cwd, top, windows);
