@@ -11,6 +11,7 @@ export async function run(): Promise<void> {
   await import('./diagnostics.test');
   await import('./quickFix.test');
   await import('./profile.test');
+  await import('./compare.test');
   await import('./allocation.test');
   await import('./allocationJoin.test');
   await import('./record.test');
