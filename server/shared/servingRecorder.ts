@@ -2,6 +2,8 @@
 // the HTTP requests its servers received, and when the event loop was held. Written by the
 // recorder's preload (recordProfile.ts) when the process exits, as `<profile>.serving.json`, and
 // read by server/profile/readers/readServingLog.ts.
+// `hotframe attach` starts the same monitor in a running process through its inspector and removes
+// it after (server/attach/servingObserver.ts).
 //
 // Requests are observed through Node's diagnostics channels (`http.server.request.start`,
 // `http.server.response.finish`: Node ≥ 18.13 and 19.2, https servers too): a subscriber is only
