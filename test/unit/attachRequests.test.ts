@@ -3,7 +3,8 @@
 // port set free by NODE_OPTIONS=--inspect-port, where SIGUSR1 opens it), on the machine's Node
 // and on each other version scripts/fetch-node.mjs pins (Node 18). `hotframe attach PID` captures
 // it while the test sends a known number of requests per route on loopback; the notes written
-// beside the main thread's profile must count each route exactly in `hotframe profile --routes`,
+// beside the main thread's profile must count each route exactly in `hotframe profile --routes`
+// (of the profile, and of the capture's folder) and in the editor's Routes section (the folder loaded),
 // and afterwards nothing of the monitor is left in the server: no global, no subscriber on the
 // HTTP diagnostics channels (checked through the server's inspector, opened by the test).
 import { strict as assert } from 'node:assert';
@@ -20,6 +21,10 @@ import { SERVING_SUFFIX } from '../../server/shared/servingRecorder';
 import { freePort, sleep } from './attachService';
 import { bundles, REPO_ROOT } from './bundles';
 import { sendRequest } from './loopbackRequest';
+import { MessageChannel } from 'node:worker_threads';
+import { createMessageConnection, PortMessageReader, PortMessageWriter } from 'vscode-jsonrpc/node';
+import { serveProfileSession } from '../../server/lsp/profileWorker';
+import { WorkerRequests } from '../../server/protocol/worker';
 
 const FIXTURE = resolve(__dirname, '../fixtures/routes');
 const NODE_MODULES = resolve(__dirname, '../../node_modules');
@@ -124,6 +129,25 @@ describe('hotframe attach: requests per route of the attached process', function
         assert.equal(json.routes.find((r) => r.route === 'USE (every request)')?.requests, sent);
         const text = spawnSync(process.execPath, [cli, 'profile', join('p', profile), '--routes', '--root', dir], { cwd: dir, encoding: 'utf8' });
         assert.match(text.stdout, /GET \/reports .* 4 requests · \d[\d.]* ms\/request/);
+        // The capture's folder, as the editor opens it and `hotframe profile FOLDER` reads it: the same counts.
+        const folder = spawnSync(process.execPath, [cli, 'profile', 'p', '--routes', '--root', dir, '--format', 'json'], { cwd: dir, encoding: 'utf8' });
+        assert.equal(folder.status, 0, folder.stderr);
+        assert.deepEqual((JSON.parse(folder.stdout) as typeof json).requests, json.requests);
+        const { port1, port2 } = new MessageChannel();
+        const worker = serveProfileSession(port1);
+        const client = createMessageConnection(new PortMessageReader(port2), new PortMessageWriter(port2));
+        client.listen();
+        try {
+          await client.sendRequest(WorkerRequests.load, { path: join(dir, 'p'), role: 'primary', roots: [dir], pathMappings: [], nativeSymbols: false });
+          const overview = await client.sendRequest(WorkerRequests.overview, {});
+          assert.deepEqual(overview.routes?.requests, json.requests);
+          assert.equal(overview.routes?.routes.find((r) => r.route === 'GET /v1/tasks')?.requests, 6);
+        } finally {
+          client.dispose();
+          worker.dispose();
+          port1.close();
+          port2.close();
+        }
 
         assert.deepEqual(JSON.parse(await evaluateInServer(server, OBSERVED)), { ours: 'absent', start: false, finish: false }, 'nothing observes the server after');
         assert.ok((await sendRequest(server.port, 'GET', '/reports?rounds=10')).length > 0, 'the server still answers');
