@@ -223,6 +223,12 @@ async function runMergedProfile(args: ParsedArgs, options: ProfileCliOptions): P
   const { analyzed, inputs } = await analyzeMergedForCli(files, options.root, args.flags.get('thread') ?? []);
   const { report } = analyzed;
   const name = `${inputs.length} profiles`;
+  // --routes: CPU time per route of them all, and the requests each kept process served (their notes).
+  if (args.flags.has('routes')) {
+    const routes = routeReportFor(analyzed, options.root, files.filter((file) => inputs.some((input) => input.name === basename(file))));
+    process.stdout.write(options.format === 'json' ? JSON.stringify(routesJson(routes, options.top), null, 2) + '\n' : routesText(name, routes, options.top, options.root));
+    return 0;
+  }
   process.stdout.write(
     options.format === 'json'
       ? JSON.stringify({ ...reportJson(report, options.top), parts: mergedPartsJson(inputs, report) }, null, 2) + '\n'

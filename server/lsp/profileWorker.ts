@@ -48,6 +48,8 @@ export function serveProfileSession(port: MessagePort): MessageConnection {
   let roots: string[] = [];
   /** The primary profile's path: a Hotframe recording's serving notes are beside it. */
   let primaryPath: string | undefined;
+  /** The "pid:tid" picked in a capture folder, if any: its requests only are counted. */
+  let primaryThread: string | undefined;
   /** The stall threshold of the last primary load (`hotframe.stallThresholdMs`): the flame panel's strip uses the notes' figures. */
   let stallMs = DEFAULT_STALL_MS;
   const connection = createMessageConnection(new PortMessageReader(port), new PortMessageWriter(port));
@@ -56,6 +58,7 @@ export function serveProfileSession(port: MessagePort): MessageConnection {
       if (params.role === 'primary') {
         roots = params.roots ?? [];
         primaryPath = params.path;
+        primaryThread = params.thread;
         stallMs = params.stallThresholdMs ?? DEFAULT_STALL_MS;
       }
       const loaded = await session.load(
@@ -70,7 +73,7 @@ export function serveProfileSession(port: MessagePort): MessageConnection {
       // With routes, the stalls on a line name the routes they served, as `profile --stalls` does.
       if (params.role === 'primary' && loaded.costTable !== null) {
         const analyzed = session.primaryAnalysis();
-        const routes = routesOfWorkspace(analyzed, roots, primaryPath);
+        const routes = routesOfWorkspace(analyzed, roots, primaryPath, primaryThread);
         const routeOf = nodeRoutesOfWorkspace(analyzed, roots);
         if (routes !== null && analyzed !== null) return { ...loaded, costTable: { ...analyzed.costTable(stallMs, routeOf), routes } };
       }
@@ -93,7 +96,7 @@ export function serveProfileSession(port: MessagePort): MessageConnection {
   );
   connection.onRequest(WorkerRequests.overview, () =>
     answer((): OverviewResult => {
-      const routes = routesOfWorkspace(session.primaryAnalysis(), roots, primaryPath);
+      const routes = routesOfWorkspace(session.primaryAnalysis(), roots, primaryPath, primaryThread);
       return { ...session.overview(), ...(routes !== null ? { routes: routes.report } : {}) };
     }),
   );

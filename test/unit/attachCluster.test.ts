@@ -53,10 +53,12 @@ describe('hotframe attach: a node:cluster service under load', function () {
       for (const pid of pids) assert.ok(files.some((f) => f.includes(`.${pid}.0.001.cpuprofile`)), `process ${pid} has a profile: ${files.join(', ')}`);
       const thread = files.find((f) => f.includes(`.${service.workers.find((pid) => files.some((g) => g.includes(`.${pid}.1.001`)))}.1.001`));
       assert.ok(thread, `the worker thread has a profile: ${files.join(', ')}`);
-      assert.equal(files.length, 6, files.join(', '));
+      assert.equal(files.filter((f) => f.endsWith('.cpuprofile')).length, 6, files.join(', '));
+      // Beside each process's main thread, the requests it served (server/attach/servingObserver.ts).
+      assert.equal(files.filter((f) => f.endsWith('.cpuprofile.serving.json')).length, 5, files.join(', '));
       assert.ok(functionNames(join(out, 'p', thread)).has('threadBackgroundWork'), 'the thread profile holds the thread\'s work');
       assert.ok(
-        service.workers.some((pid) => functionNames(join(out, 'p', files.find((f) => f.includes(`.${pid}.0.001`))!)).has('handleRequestWork')),
+        service.workers.some((pid) => functionNames(join(out, 'p', files.find((f) => f.includes(`.${pid}.0.001.cpuprofile`))!)).has('handleRequestWork')),
         'a worker profile holds the request handler',
       );
 
