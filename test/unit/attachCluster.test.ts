@@ -75,6 +75,11 @@ describe('hotframe attach: a node:cluster service under load', function () {
       const reported = [...run.stderr.matchAll(/paused its main thread ([\d.]+ \w+) to start, ([\d.]+ \w+) to stop/g)].map((m) => `${m[1]} + ${m[2]}`);
       assert.equal(reported.length, pids.length, run.stderr);
       console.log(`      pause reported per process (start + stop): ${reported.join(', ')}`);
+      // The agent's own reading of its main thread's CPU time in those pauses, printed beside them, is within the bound too.
+      const work = [...run.stderr.matchAll(/to stop \(([\d.]+) (ms|s) and ([\d.]+) (ms|s) of it on its CPU, the rest waiting for one\)/g)];
+      assert.equal(work.length, pids.length, run.stderr);
+      console.log(`      of it on the main thread's CPU (start + stop): ${work.map((m) => `${m[1]} ${m[2]} + ${m[3]} ${m[4]}`).join(', ')}`);
+      for (const m of work) for (const [value, unit] of [[m[1], m[2]], [m[3], m[4]]]) assert.ok(Number(value) * (unit === 's' ? 1000 : 1) <= PAUSE_BOUND_MS, m[0]);
       assert.ok(addedP99 <= PAUSE_BOUND_MS, `added p99 ${addedP99.toFixed(1)} ms`);
       // The pause each target measured on its own event loop while its profiler started and stopped
       // (its main thread's work in one gap), beyond what it saw in the baseline window.
