@@ -18,9 +18,9 @@ import { bundles } from './bundles';
  * main thread spent between two ticks of a 2 ms timer (read from /proc/thread-self/schedstat): the
  * work that held its event loop, over the capture, against the same figure over a baseline window
  * of the same length in the same run. Its wall gaps are printed beside it and not bounded: on this
- * test's 2-core machine, shared with other jobs, a process with no profiler attached sees gaps of
- * 50-100 ms, nearly all of it waiting for a CPU, and 250 ms-2 s during the capture (the profiled
- * threads' samplers add their load), again nearly all waiting (docs/cli.md, "What the target sees").
+ * test's 2-core machine, shared with other jobs (load 7-27 over five runs), a process with no
+ * profiler attached saw longest gaps of 14-136 ms, all but 0-2 ms of it waiting for a CPU, and
+ * 101 ms-2.2 s during the capture (the profiled threads' samplers add their load), again nearly all waiting (docs/cli.md, "What the target sees").
  */
 const PAUSE_BOUND_MS = 50;
 
