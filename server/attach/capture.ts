@@ -45,6 +45,8 @@ export interface CapturedThread {
   startedAt: number;
   /** How long the start and the stop held its process's main thread, measured in the process (null: not known). */
   pauseMs: { start: number; stop: number | null };
+  /** The main thread's CPU time in those pauses, the rest being the wait for a CPU (null: not known, as on a system without /proc). */
+  workMs: { start: number | null; stop: number | null };
   /** Set when the process ended during the capture and this holds what it had recorded. */
   partial?: string;
   /** A CPU capture's main thread: the requests and loop gaps observed over its window (servingObserver.ts), written beside its profile. */
@@ -82,6 +84,7 @@ interface Running {
   command: string;
   startedAt: number;
   startPauseMs: number;
+  startWorkMs: number | null;
   exitFile: string | null;
   /** Whether the request counter and loop monitor run in it (servingObserver.ts). */
   serving?: boolean;
@@ -172,8 +175,12 @@ async function start(target: Target, before: PortsBefore, kind: CaptureKind, beg
     if (answer.busy) throw new InputError(`${targetName(target)}: another Hotframe capture is running in it`);
     if ('pid' in target && !samePid(target.pid, answer.pid)) throw new InputError(`process ${target.pid}: the inspector that opened belongs to process ${answer.pid}`);
     const command = pidShown !== null ? commandText(pidShown, 200) : Array.isArray(answer.argv) ? answer.argv.join(' ').slice(0, 200) : '?';
-    return { target, pid: 'pid' in target ? target.pid : Number(answer.pid), command, startedAt: Date.now() - began, startPauseMs: Number(answer.pauseMs) || 0, exitFile };
+    return { target, pid: 'pid' in target ? target.pid : Number(answer.pid), command, startedAt: Date.now() - began, startPauseMs: Number(answer.pauseMs) || 0, startWorkMs: knownMs(answer.workMs), exitFile };
   }));
+}
+
+function knownMs(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : null;
 }
 
 /** process.pid inside the target is its pid in its own namespace (a container): the last NSpid. */
@@ -193,12 +200,13 @@ function threadsOf(running: Running, answer: StopAnswer): { threads: CapturedThr
   const problems: string[] = [];
   const main = answer.main as { error?: unknown } | null;
   const pauseMs = { start: running.startPauseMs, stop: Number(answer.pauseMs) || 0 };
+  const workMs = { start: running.startWorkMs, stop: knownMs(answer.workMs) };
   if (main && typeof main === 'object' && 'error' in main) problems.push(`process ${pid}: its main thread gave no profile (${String(main.error)})`);
-  else threads.push({ pid, threadId: Number(answer.threadId) || 0, title: 'main', command: running.command, profile: answer.main, startedAt: running.startedAt, pauseMs });
+  else threads.push({ pid, threadId: Number(answer.threadId) || 0, title: 'main', command: running.command, profile: answer.main, startedAt: running.startedAt, pauseMs, workMs });
   for (const worker of answer.workers ?? []) {
     const profile = worker.response?.result?.profile;
     if (profile !== undefined) {
-      threads.push({ pid, threadId: Number(worker.workerId), title: String(worker.title), command: running.command, profile, startedAt: running.startedAt, pauseMs });
+      threads.push({ pid, threadId: Number(worker.workerId), title: String(worker.title), command: running.command, profile, startedAt: running.startedAt, pauseMs, workMs });
     } else {
       const why = worker.gone ? 'it ended during the capture' : worker.response?.error?.message ?? 'it did not answer';
       problems.push(`process ${pid}, thread ${worker.workerId}: no profile (${String(why)})`);
@@ -211,7 +219,7 @@ function keptAtExit(running: Running): CapturedThread | null {
   if (running.exitFile === null) return null;
   try {
     const profile = JSON.parse(readGuardedText(running.exitFile, MAX_EXIT_PROFILE_BYTES)) as unknown;
-    return { pid: running.pid ?? 0, threadId: 0, title: 'main', command: running.command, profile, startedAt: running.startedAt, pauseMs: { start: running.startPauseMs, stop: null }, partial: 'the process exited during the capture: its main thread up to its exit' };
+    return { pid: running.pid ?? 0, threadId: 0, title: 'main', command: running.command, profile, startedAt: running.startedAt, pauseMs: { start: running.startPauseMs, stop: null }, workMs: { start: running.startWorkMs, stop: null }, partial: 'the process exited during the capture: its main thread up to its exit' };
   } catch {
     return null;
   }
