@@ -224,6 +224,30 @@ const b = async (opts) => (await Task.find({}, null, opts)).length;`,
       output: null,
     },
     {
+      name: 'a filter variable given one _id before the query (formio delete.js): a hint; given several ids in a branch: shown',
+      code: `${TASK}app.delete('/t/:id', async (req, res) => {
+  const query = { deleted: { $eq: null } };
+  if (req.params.id) {
+    query._id = idToBson(req.params.id);
+    const tasks = await Task.find(query).exec();
+    if (!tasks || !tasks.length) throw Error('not found');
+  }
+  const other = { deleted: null };
+  other._id = req.params.id;
+  if (req.body.all) other._id = { $in: req.body.ids };
+  const many = await Task.find(other);
+  const late = { late: true };
+  const lateOnes = await Task.find(late);
+  res.json({ many: many.length, late: lateOnes.length });
+});`,
+      errors: [
+        { messageId: 'existsByLoading', line: 7, column: 25, severity: 'hint', message: /the document matching its _id \(at most one\)/ },
+        { messageId: 'countByLoading', line: 13, column: 22, severity: 'warning', message: /every matching document/ },
+        { messageId: 'countByLoading', line: 15, column: 26, severity: 'warning' },
+      ],
+      output: null,
+    },
+    {
       name: 'start-up code (a seed-if-empty check at module level): a hint, it runs once',
       code: `${TASK}Task.find({}).then((tasks) => {
   if (tasks.length === 0) Task.create({ done: false });

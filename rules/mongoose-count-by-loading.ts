@@ -3,7 +3,7 @@
 import type { NodePath } from '@babel/traverse';
 import type * as t from '@babel/types';
 import type { ExecutionKind, Fix, HotContext, RuleContext, RuleModule } from './api';
-import { ModelFinder, memberName, modelLabel, modelQueryAt, valueRoot, whereItRuns, type ModelQuery } from './detectors/mongooseModels';
+import { ModelFinder, memberName, modelLabel, modelQueryAt, unwrapExpression, valueRoot, whereItRuns, type ModelQuery } from './detectors/mongooseModels';
 
 /** Chained methods a count can drop without changing the number (they shape or order documents). */
 const COUNT_NEUTRAL_METHODS = new Set(['exec', 'lean', 'select', 'projection', 'sort', 'populate', 'then', 'session', 'comment', 'maxTimeMS']);
@@ -154,25 +154,85 @@ function literalProperty(object: t.ObjectExpression, key: string): t.Node | null
 /** A name that says "several ids" (`ids`, `memberIds`, `idList`): mongoose casts an array under `_id` to `$in`. */
 const PLURAL_NAME = /(ids|s|list|array|set)$/i;
 
+/** The last name of an identifier or member chain (`req.params.id` -> `id`), else null. */
+function lastName(node: t.Node): string | null {
+  return node.type === 'Identifier' ? node.name : node.type === 'MemberExpression' ? memberName(node) : null;
+}
+
 /**
- * `find({ _id: id, ... })`: an equality on `_id` matches at most one document. An object value
+ * One id, as far as the code shows: a literal, a singular name (`id`, `req.params.taskId`), or a
+ * singular conversion of singular names (`new ObjectId(id)`, `idToBson(actionId)`). An object value
  * (`{ $in: [...] }`), an array, or a name that says several ids can match more.
  */
-function matchesOneById(query: ModelQuery): boolean {
-  const filter = query.call.node.arguments[0];
-  if (filter?.type !== 'ObjectExpression') return false;
-  const id = literalProperty(filter, '_id');
-  if (id === null) return false;
-  const value = id.type === 'TSAsExpression' || id.type === 'TSNonNullExpression' ? id.expression : id;
+function isOneId(node: t.Node): boolean {
+  const value = node.type === 'TSAsExpression' || node.type === 'TSNonNullExpression' ? node.expression : node;
   if (value.type === 'StringLiteral' || value.type === 'NumericLiteral' || value.type === 'TemplateLiteral') return true;
   if (value.type === 'CallExpression' || value.type === 'NewExpression') {
-    // `new ObjectId(x)`, `toObjectId(x)`: one id.
-    const callee = value.callee;
-    const name = callee.type === 'Identifier' ? callee.name : callee.type === 'MemberExpression' ? memberName(callee) : null;
-    return name !== null && /objectid$/i.test(name);
+    const callee = lastName(unwrapExpression(value.callee));
+    return callee !== null && !PLURAL_NAME.test(callee) && value.arguments.length > 0 && value.arguments.every((arg) => arg.type !== 'SpreadElement' && isOneId(arg));
   }
-  const name = value.type === 'Identifier' ? value.name : value.type === 'MemberExpression' ? memberName(value) : null;
+  const name = lastName(value);
   return name !== null && !PLURAL_NAME.test(name);
+}
+
+/** `filter._id = v` / `filter['_id'] = v` as a statement: the value, else null. */
+function idAssignedIn(statement: t.Statement, name: string): t.Node | null {
+  if (statement.type !== 'ExpressionStatement' || statement.expression.type !== 'AssignmentExpression' || statement.expression.operator !== '=') return null;
+  const left = statement.expression.left;
+  if (left.type !== 'MemberExpression' || left.object.type !== 'Identifier' || left.object.name !== name) return null;
+  const key = left.computed ? (left.property.type === 'StringLiteral' ? left.property.value : null) : memberName(left);
+  return key === '_id' ? statement.expression.right : null;
+}
+
+/**
+ * `const query = { ... }; ... query._id = idToBson(id); ... M.find(query)`: the `_id` values the
+ * filter variable holds when the query runs. Read from its object literal and from assignments to
+ * its `_id` in statements that run before the call in every case (earlier statements of a block
+ * that holds it). Null when the filter is not such a variable.
+ */
+function assignedIds(filter: NodePath, context: RuleContext): t.Node[] | null {
+  if (!filter.isIdentifier()) return null;
+  const binding = context.bindingOf(filter, filter.node.name);
+  if (!binding || !binding.path.isVariableDeclarator()) return null;
+  const init = binding.path.node.init;
+  if (init?.type !== 'ObjectExpression') return null;
+  const ids: t.Node[] = [];
+  const literal = literalProperty(init, '_id');
+  if (literal !== null) ids.push(literal);
+  for (let at: NodePath | null = filter; at && at !== binding.path.parentPath?.parentPath; at = at.parentPath) {
+    const block = at.parentPath;
+    if (!block || !(block.isBlockStatement() || block.isProgram()) || !at.isStatement()) continue;
+    const body = (block.node as t.BlockStatement | t.Program).body;
+    for (const statement of body.slice(0, body.indexOf(at.node as t.Statement))) {
+      const id = idAssignedIn(statement, filter.node.name);
+      if (id !== null) ids.push(id);
+    }
+  }
+  // Any other write to its `_id` (in a branch, a loop) must be one id too, or the bound is not known.
+  for (const reference of binding.referencePaths) {
+    const member = reference.parentPath;
+    if (!member?.isMemberExpression() || member.node.object !== reference.node) continue;
+    const key = member.node.computed ? (member.node.property.type === 'StringLiteral' ? member.node.property.value : null) : memberName(member.node);
+    const write = member.parentPath;
+    if (key !== '_id' || !write?.isAssignmentExpression() || write.node.left !== member.node) continue;
+    if (write.node.operator !== '=' || !isOneId(write.node.right)) return null;
+  }
+  return ids;
+}
+
+/**
+ * `find({ _id: id, ... })`, or a filter variable given one `_id`: an equality on `_id` matches at
+ * most one document.
+ */
+function matchesOneById(query: ModelQuery, context: RuleContext): boolean {
+  const filter = query.call.get('arguments')[0];
+  if (!filter) return false;
+  if (filter.node.type === 'ObjectExpression') {
+    const id = literalProperty(filter.node, '_id');
+    return id !== null && isOneId(id);
+  }
+  const ids = assignedIds(filter, context);
+  return ids !== null && ids.length > 0 && ids.every(isOneId);
 }
 
 /**
@@ -181,8 +241,8 @@ function matchesOneById(query: ModelQuery): boolean {
  * analysis cannot read, which may hold a limit), or null: every matching document is loaded.
  * A `skip` alone bounds nothing (every document after the offset is loaded).
  */
-function boundOf(query: ModelQuery): 'one' | 'limit' | 'options' | null {
-  if (matchesOneById(query)) return 'one';
+function boundOf(query: ModelQuery, context: RuleContext): 'one' | 'limit' | 'options' | null {
+  if (matchesOneById(query, context)) return 'one';
   if (query.chained.includes('limit')) return 'limit';
   const options = optionsArgument(query);
   if (options === null) return null;
@@ -249,7 +309,7 @@ export const mongooseCountByLoading: RuleModule = {
           if (query === null || query.other !== null || query.resultKind !== 'array') return;
           const use = countFixes(query, context);
           if (use === null) return;
-          const bound = boundOf(query);
+          const bound = boundOf(query, context);
           const base = {
             // Model.find(q, (err, docs) => ...): the `Model.find` part, not the whole callback.
             node: query.callback !== null && query.chained.length === 0 ? path.node.callee : path.node,
