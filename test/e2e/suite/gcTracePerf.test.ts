@@ -92,8 +92,6 @@ describe('the GC trace, the semi-space sweep and perf in the editor (issue 29)',
     assert.equal(shown.cpuProfile?.gcPercent, state.profile?.gcPercent);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('workbench.view.extension.hotframe');
-    // Wide enough that the rows' figures are not cut off in the screenshot.
-    for (let i = 0; i < 4; i++) await vscode.commands.executeCommand('workbench.action.increaseViewWidth');
     // The tree draws the section's rows: the figures a person reads.
     const row = await browserAction<{ label: string; description: string }>('treeItemText', { view: 'Profile', label: 'GC share of wall time' });
     // The figure drawn is the server's, written by format.ts: "12.3% · 456 ms".
