@@ -165,7 +165,10 @@ describe('the GC trace, the semi-space sweep and perf in the editor (issue 29)',
     const graph = (await (await hotframeApi()).state()).flame!;
     const execSync = findFrame(graph.root, (n) => n.name === 'execSync');
     assert.ok(execSync, 'no execSync frame in the flame graph');
-    assert.ok(findFrame(execSync, (n) => n.category === 'kernel') !== null, 'no kernel frame under execSync');
+    // Beneath it the spawn's own side: node's C++ and the kernel (small subtrees may be folded into
+    // one "(N small frames)" box, so either category counts here; the unit test perfRecorded.test.ts
+    // checks the kernel's ms under the call line exactly).
+    assert.ok(findFrame(execSync, (n) => n !== execSync && (n.category === 'kernel' || n.category === 'native')) !== null, 'no native or kernel frame under execSync');
     const drawn = await browserAction<{ frames: number } | null>('flameFrames', {});
     if (drawn !== null) assert.ok(drawn.frames > 10, `${drawn.frames} frames drawn`);
     await screenshot('perf-flame');
