@@ -15,7 +15,7 @@ import { parseCommandLine, PROFILE_KINDS, startRecording, type ProfileKindName, 
 import { keepRecording, recordingsFolderIn, type KeepTarget } from '../server/shared/recordingFiles';
 import { readConfig } from './config';
 import type { HotframeContext } from './ctx';
-import { cpuDescription, DEFAULT_SWEEP_SIZES, howItEnded, recordingStatus, stoppingStatus, sweepStatus } from './presentation/recording';
+import { cpuDescription, DEFAULT_SWEEP_SIZES, sweepTitle, howItEnded, recordingStatus, stoppingStatus, sweepStatus } from './presentation/recording';
 import { noLinks } from './presentation/plainText';
 import { parseSemiSpaceSizes, runAtSemiSpaceSize } from '../server/shared/semiSpaceRun';
 import { Requests } from '../server/protocol/lsp';
@@ -130,7 +130,7 @@ export class ProfileRecorder implements vscode.Disposable {
     // Seed 001's experiment, offered where CPU profiles are recorded: the workload is picked next.
     const sweep: ScriptPick = { label: '$(beaker) Semi-space sweep…', detail: 'Run a command once per --max-semi-space-size and compare GC share, pauses and wall time (--trace-gc)', sweep: true };
     const offered = this.kind === 'cpu' && sizes === undefined ? [...npmScripts(), typed, sweep] : [...npmScripts(), typed];
-    const title = sizes === undefined ? this.title : `Semi-space sweep at ${sizes.join(', ')} MB`;
+    const title = sizes === undefined ? this.title : sweepTitle(sizes);
     const placeHolder = sizes === undefined ? `Run an npm script or a command with the ${this.kind === 'cpu' ? 'CPU profiler' : 'allocation sampler (collected objects kept)'}` : 'The workload to run once per size: an npm script or a command';
     const picked = await vscode.window.showQuickPick<ScriptPick>(offered, { title: noLinks(`Hotframe: ${title}`), placeHolder: noLinks(placeHolder) });
     if (!picked) return null;
@@ -183,7 +183,7 @@ export class ProfileRecorder implements vscode.Disposable {
     const startedAt = Date.now();
     let shown = { size: sizes[0], run: 1 };
     const tick = (): void => {
-      if (this.current) this.item.text = sweepStatus(shown.size, shown.run, sizes.length, Date.now() - startedAt);
+      if (this.current) this.item.text = noLinks(sweepStatus(shown.size, shown.run, sizes.length, Date.now() - startedAt));
     };
     const timer = setInterval(tick, 1000);
     this.item.show();

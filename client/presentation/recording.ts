@@ -35,3 +35,8 @@ export function sweepStatus(sizeMb: number, run: number, runs: number, elapsedMs
 
 /** The sizes the sweep offers first: seed 001's experiment. */
 export const DEFAULT_SWEEP_SIZES = '16,32,64,128';
+
+/** The workload picker's title during a sweep. */
+export function sweepTitle(sizes: readonly number[]): string {
+  return `Semi-space sweep at ${sizes.join(', ')} MB`;
+}
