@@ -49,7 +49,7 @@ export class OverviewTree implements vscode.TreeDataProvider<OverviewNode>, vsco
     // in VS Code (microsoft/vscode#71698: sections drawn expanded with no children).
     const generation = ++this.generation;
     let overview: OverviewResult | null = null;
-    if (this.ctx.profile) {
+    if (this.ctx.profile || this.ctx.gcTrace) {
       try {
         overview = await this.ctx.request(Requests.overview);
       } catch (error) {

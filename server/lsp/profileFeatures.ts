@@ -12,7 +12,7 @@ import { formatCost, formatCostIn, formatMs, formatPercent, formatWeight, percen
 import { uriToPath } from '../shared/paths';
 import { oneLine } from '../profile/analysis/session';
 import { Requests, type FileHeatParams, type LoadProfileParams } from '../protocol/lsp';
-import type { FileHeat, FlameGraphParams, Insight, LineDetail, ProfileSummary, StallLine } from '../protocol/wire';
+import type { FileHeat, FlameGraphParams, Insight, LineDetail, ProfileSummary, SemiSpaceSweepParams, StallLine } from '../protocol/wire';
 import { routeHover, routeNotesIn } from './routeNotes';
 import { WorkerRequests } from '../protocol/worker';
 import { ProfileChannel } from './profileChannel';
@@ -274,6 +274,26 @@ export function registerProfileFeatures(
   connection.onRequest(Requests.overview, async () => {
     try {
       return await backend.request(WorkerRequests.overview, {});
+    } catch (error) {
+      throw failure(error);
+    }
+  });
+
+  connection.onRequest(Requests.loadGcTrace, async (untrusted) => {
+    const path = (untrusted as { path?: unknown } | null)?.path;
+    if (typeof path !== 'string' || !isAbsolute(path)) throw invalid(`loadGcTrace: path must be an absolute file path, got ${JSON.stringify(path)}`);
+    try {
+      return await backend.request(WorkerRequests.loadGcTrace, { path });
+    } catch (error) {
+      throw failure(error);
+    }
+  });
+
+  connection.onRequest(Requests.semiSpaceSweep, async (untrusted) => {
+    const params = untrusted as Partial<SemiSpaceSweepParams> | null;
+    if (params === null || typeof params !== 'object' || !Array.isArray(params.runs) || typeof params.root !== 'string') throw invalid('semiSpaceSweep: expected {runs, root}');
+    try {
+      return await backend.request(WorkerRequests.semiSpaceSweep, { runs: params.runs, root: params.root });
     } catch (error) {
       throw failure(error);
     }

@@ -366,6 +366,8 @@ export interface OverviewResult {
   insights: Insight[];
   /** CPU time per route of the workspace's registrations (issue 25); absent without a CPU primary. */
   routes?: RouteReport;
+  /** A --trace-gc output the user opened (issue 29), beside the profile's figures. */
+  gcTrace?: GcTraceView;
 }
 
 // Issue 25: event-loop stalls (server/profile/analysis/stalls.ts).
@@ -532,4 +534,60 @@ export interface RouteReport {
 export interface RouteNotes {
   report: RouteReport;
   handlers: { route: string; file: string; startLine: number; endLine: number }[];
+}
+
+// Issue 29: the GC's own trace (node --trace-gc) in the editor, and the semi-space sweep.
+
+/** A --trace-gc output summarized (server/profile/gcTrace/gcTrace.ts `GcTraceSummary`, the same fields). */
+export interface GcTraceFigures {
+  collections: number;
+  /** From the first collection's time to the last's, ms. */
+  spanMs: number;
+  totalPauseMs: number;
+  incrementalMs: number;
+  /** Pauses and incremental marking over the span's wall time (per isolate), 0..100. */
+  pausePercent: number;
+  meanPauseMs: number;
+  p99PauseMs: number;
+  maxPauseMs: number;
+  byKind: { kind: string; count: number; totalPauseMs: number; meanPauseMs: number; p99PauseMs: number; maxPauseMs: number }[];
+  /** The heap (MB) before and after the last full GC (Mark-Compact). */
+  lastFullGc: { heapBeforeMb: number; heapAfterMb: number } | null;
+  isolates: string[];
+}
+
+/** The GC trace the editor has open, and the CPU profile of the same run when one is loaded (server/profile/gcTrace/pairing.ts). */
+export interface GcTraceView {
+  name: string;
+  path: string;
+  summary: GcTraceFigures;
+  /** The loaded CPU profile when it is of the same run: its GC share of CPU time (idle excluded). */
+  cpuProfile: { name: string; gcPercent: number } | null;
+}
+
+/** One run of the editor's semi-space sweep, as the client recorded and saved it. */
+export interface SemiSpaceRunFiles {
+  sizeMb: number;
+  wallMs: number;
+  exitCode: number | null;
+  /** The saved --trace-gc output (absolute). */
+  tracePath: string;
+  /** The busiest saved CPU profile (absolute), or null when none was written. */
+  profilePath: string | null;
+  /** Every file saved for this run (absolute), listed in the result. */
+  files: string[];
+}
+
+export interface SemiSpaceSweepParams {
+  runs: SemiSpaceRunFiles[];
+  /** Paths in the text are relative to it (the workspace folder). */
+  root: string;
+}
+
+/** The sweep compared (server/profile/gcTrace/semiSpace.ts) and its text as `hotframe record --semi-space` prints it. */
+export interface SemiSpaceSweepResult {
+  /** The smallest size past which GC stops improving; null when it still improved at the largest size tried. */
+  enoughMb: number | null;
+  rows: { sizeMb: number; gcPercent: number; scavenges: number; meanPauseMs: number; p99PauseMs: number; maxPauseMs: number; wallMs: number; cpuProfileGcPercent: number | null }[];
+  text: string;
 }

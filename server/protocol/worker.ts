@@ -4,6 +4,7 @@
 // under the `progressToken` a request carries.
 import { ProgressType, RequestType } from 'vscode-jsonrpc';
 
+import type { GcTraceView, SemiSpaceSweepParams, SemiSpaceSweepResult } from './wire';
 import type { FlameGraphParams, FlameGraphResult, LineDetail, LoadedProfile, OverviewResult, PathMapping, ProfileRole } from './wire';
 
 /** Every worker request may carry a progress token; the worker then reports fractions under it. */
@@ -45,6 +46,10 @@ export const WorkerRequests = {
   comparisonText: new RequestType<WorkerParams, string, void>('profile/comparisonText'),
   /** What a hover on one line can tell; null when the line is not measured. */
   lineDetail: new RequestType<WorkerLineDetailParams, LineDetail | null, void>('profile/lineDetail'),
+  /** Reads `path` as a --trace-gc output and keeps it beside the profiles; null when it is not one (the file is then a profile to load). */
+  loadGcTrace: new RequestType<WorkerParams & { path: string }, GcTraceView | null, void>('profile/loadGcTrace'),
+  /** The editor's semi-space sweep: each run's saved trace and profile read and compared. */
+  semiSpaceSweep: new RequestType<WorkerParams & SemiSpaceSweepParams, SemiSpaceSweepResult, void>('profile/semiSpaceSweep'),
 } as const;
 
 /** A request's progress, 0..1. */
