@@ -99,6 +99,7 @@ export function serveProfileSession(port: MessagePort): MessageConnection {
   );
   // Paths relative to the first workspace folder, as `hotframe diff` run there prints them (none open: absolute).
   connection.onRequest(WorkerRequests.comparisonText, () => answer(() => session.comparisonText(roots[0] ?? '')));
+  connection.onRequest(WorkerRequests.sandwich, ({ file, line, column, name }) => answer(() => session.sandwich({ file, line, ...(column !== undefined ? { column } : {}), ...(name !== undefined ? { name } : {}) })));
   connection.onRequest(WorkerRequests.lineDetail, ({ file, line }) => answer(() => session.lineDetail(file, line)));
   connection.listen();
   return connection;

@@ -6,6 +6,7 @@ import { NotificationType0, RequestType, RequestType0 } from 'vscode-jsonrpc';
 
 import type { AttachParams, AttachResult, RunningProcesses } from './wire';
 import type { FileHeat, FlameGraphParams, FlameGraphResult, OverviewResult, PathMapping, ProfileRole, ProfileSummary } from './wire';
+import type { SandwichParams, SandwichResult } from './wire';
 
 /**
  * The editor languages whose documents the language server analyzes: the client's document
@@ -70,6 +71,12 @@ export const Requests = {
    * captured); refused in an untrusted workspace. The client then loads the folder it answers.
    */
   attach: new RequestType<AttachParams, AttachResult, void>('hotframe/attach'),
+  /**
+   * The callers and callees of one function of the loaded profile (issue 29): `file` and `line`
+   * with its name (a row, a frame) or the cursor's column and word (the editor), each caller's
+   * call lines with the findings on them. Fails in one line when no function is named there.
+   */
+  sandwich: new RequestType<SandwichParams, SandwichResult, void>('hotframe/sandwich'),
 } as const;
 
 /** Notifications from the client. */
