@@ -16,7 +16,7 @@ import type { FileHeat, FlameGraphParams, Insight, LineDetail, ProfileSummary, S
 import type { SandwichParams } from '../protocol/wire';
 import { routeHover, routeNotesIn } from './routeNotes';
 import { withCallLineFindings, type LineFinding } from './callLineFindings';
-import { WorkerRequests } from '../protocol/worker';
+import { WorkerRequests, type WorkerSandwichParams } from '../protocol/worker';
 import { ProfileChannel } from './profileChannel';
 import { DEFAULT_SETTINGS, readPathMappings, type HotframeSettings } from './settings';
 
@@ -288,7 +288,7 @@ export function registerProfileFeatures(
   });
 
   connection.onRequest(Requests.sandwich, async (untrusted) => {
-    const params = sandwichParams(untrusted);
+    const params: WorkerSandwichParams = sandwichParams(untrusted);
     try {
       return withCallLineFindings(await backend.request(WorkerRequests.sandwich, params), findingsIn);
     } catch (error) {
