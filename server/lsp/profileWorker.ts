@@ -110,6 +110,7 @@ export function serveProfileSession(port: MessagePort): MessageConnection {
   connection.onRequest(WorkerRequests.comparisonText, () => answer(() => session.comparisonText(roots[0] ?? '')));
   connection.onRequest(WorkerRequests.loadGcTrace, ({ path }) => answer(() => gcTrace.load(path, session.overview().profile)));
   connection.onRequest(WorkerRequests.semiSpaceSweep, (params) => answer(() => semiSpaceSweep(params)));
+  connection.onRequest(WorkerRequests.sandwich, ({ file, line, column, name }) => answer(() => session.sandwich({ file, line, ...(column !== undefined ? { column } : {}), ...(name !== undefined ? { name } : {}) })));
   connection.onRequest(WorkerRequests.lineDetail, ({ file, line }) => answer(() => session.lineDetail(file, line)));
   connection.listen();
   return connection;

@@ -7,6 +7,7 @@ import { NotificationType0, RequestType, RequestType0 } from 'vscode-jsonrpc';
 import type { GcTraceView, SemiSpaceSweepParams, SemiSpaceSweepResult } from './wire';
 import type { AttachParams, AttachResult, RunningProcesses } from './wire';
 import type { FileHeat, FlameGraphParams, FlameGraphResult, OverviewResult, PathMapping, ProfileRole, ProfileSummary } from './wire';
+import type { SandwichParams, SandwichResult } from './wire';
 
 /**
  * The editor languages whose documents the language server analyzes: the client's document
@@ -79,6 +80,12 @@ export const Requests = {
   loadGcTrace: new RequestType<{ path: string }, GcTraceView | null, void>('hotframe/loadGcTrace'),
   /** The editor's semi-space sweep (issue 29): the runs the client recorded, compared as `hotframe record --semi-space` does. */
   semiSpaceSweep: new RequestType<SemiSpaceSweepParams, SemiSpaceSweepResult, void>('hotframe/semiSpaceSweep'),
+  /**
+   * The callers and callees of one function of the loaded profile (issue 29): `file` and `line`
+   * with its name (a row, a frame) or the cursor's column and word (the editor), each caller's
+   * call lines with the findings on them. Fails in one line when no function is named there.
+   */
+  sandwich: new RequestType<SandwichParams, SandwichResult, void>('hotframe/sandwich'),
 } as const;
 
 /** Notifications from the client. */

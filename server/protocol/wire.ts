@@ -591,3 +591,64 @@ export interface SemiSpaceSweepResult {
   rows: { sizeMb: number; gcPercent: number; scavenges: number; meanPauseMs: number; p99PauseMs: number; maxPauseMs: number; wallMs: number; cpuProfileGcPercent: number | null }[];
   text: string;
 }
+
+/**
+ * hotframe/sandwich (issue 29): which function to show the callers and callees of. From a row
+ * or a frame: its file, line and name. From the editor: the cursor (line, column) and the word
+ * under it; the server takes the function of that name declared there, else the profile's
+ * function of that name (this file first), else the innermost function of the profile whose
+ * source range holds the cursor.
+ */
+export interface SandwichParams {
+  /** Absolute local path (the document, the row's or the frame's file). */
+  file: string;
+  /** 1-based: the function's own line (a row, a frame), or the cursor's. */
+  line: number;
+  /** 1-based column of the cursor; absent for a row or a frame. */
+  column?: number;
+  /** The function's name (a row, a frame), or the word under the cursor. */
+  name?: string;
+}
+
+/** A finding of the static rules on a caller's call line. */
+export interface CallLineFinding {
+  line: number;
+  rule: string;
+  message: string;
+}
+
+/** One function in the callers or callees tree, merged by function as sandwich.ts builds it. */
+export interface SandwichEntry {
+  name: string;
+  category: Category;
+  file: string;
+  /** The function's own line. */
+  line: number;
+  /** Callers tree: the lines of this caller that call the function below it (recorded, or the one call found in the source). */
+  callLines: number[];
+  /** Callees tree: time in this function here itself; callers tree: 0. In the profile's unit. */
+  selfMs: number;
+  /** Callers tree: the target's time reached through this path; callees tree: time under it. */
+  totalMs: number;
+  /** Findings of the static rules on `callLines` (filled by the language server). */
+  findings?: CallLineFinding[];
+  children: SandwichEntry[];
+  /** Children left out (narrower than 0.1% of the function's total, or past the first 20). */
+  more?: number;
+}
+
+export interface SandwichResult {
+  /** The profile's name. */
+  title: string;
+  unit: WeightUnit;
+  /** The denominator of every share: CPU time, idle excluded (allocation profiles: all their weight). */
+  cpuMs: number;
+  shareOf: string;
+  target: { name: string; category: Category; file: string; line: number; selfMs: number; totalMs: number };
+  /** Root = the function; its children are its direct callers (drawn inverted, above it). */
+  callers: SandwichEntry;
+  /** Root = the function; its children are what it calls. */
+  callees: SandwichEntry;
+  /** Files the flame panel may open (as FlameGraphResult's). */
+  openableFiles: string[];
+}

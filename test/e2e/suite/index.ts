@@ -19,6 +19,7 @@ export async function run(): Promise<void> {
   await import('./attach.test');
   await import('./stalls.test');
   await import('./gcTracePerf.test');
+  await import('./sandwich.test');
   const grep = process.env.HOTFRAME_E2E_GREP;
   if (grep) mocha.grep(new RegExp(grep));
   const failures = await new Promise<number>((resolve) => mocha.run(resolve));

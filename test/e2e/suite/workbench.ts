@@ -72,6 +72,8 @@ export interface DebugState {
   flame: { title: string; mode: string; frames: number; unit: string } | null;
   profileHintShown: boolean;
   recording: { active: boolean; status: string | null };
+  sandwichView: string[];
+  flameSandwich: { target: { name: string; totalMs: number } } | null;
 }
 
 /** The extension's API (the value its activate() returned); activates it when needed. */
