@@ -2,7 +2,7 @@
 // demo's source, the Callers and Callees view's rows, and the flame panel's split (screenshot).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { debugState, demoFile, openInEditor, screenshot, waitFor, type DebugState } from './workbench';
+import { browserAction, debugState, demoFile, openInEditor, screenshot, waitFor, type DebugState } from './workbench';
 
 async function stateWhen(what: string, ready: (s: DebugState) => boolean, timeoutMs = 30_000): Promise<DebugState> {
   return waitFor(what, async () => {
@@ -31,6 +31,13 @@ describe('callers and callees', () => {
     // The same total in the split as in the hot functions list.
     const listed = state.overview?.top.find((f) => f.name === 'parseEvents');
     if (listed !== undefined) assert.ok(Math.abs(listed.totalMs - state.flameSandwich!.target.totalMs) < 0.001);
+    // The split as the webview drew it: the function's heading, its callers (inverted) and callees.
+    // (null: a launcher without a browser, which cannot look into a webview.)
+    const drawn = await browserAction<{ heading: string; callers: number; callees: number }>('sandwichSplit', {});
+    if (drawn !== null) {
+      assert.match(drawn.heading, /^parseEvents · self .* · total .* · every % is /);
+      assert.ok(drawn.callers >= 2, `callers drawn: ${drawn.callers}`);
+    }
     await screenshot('9-callers-callees');
   });
 });

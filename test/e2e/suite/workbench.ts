@@ -119,7 +119,7 @@ let actionSequence = 0;
  * marker line; other launchers (@vscode/test-electron) have no browser: the result is null.
  */
 export async function browserAction<T>(
-  kind: 'screenshot' | 'flameFrames' | 'dblclickFrame' | 'clickNotificationButton' | 'notificationLinks' | 'answerQuickInput' | 'clickTreeItem' | 'clickInWebview' | 'frameTooltip' | 'treeItemText' | 'paintedAt' | 'quickPickRows' | 'stallStrip' | 'hoverText', args: Record<string, unknown> = {}): Promise<T | null> {
+  kind: 'screenshot' | 'flameFrames' | 'dblclickFrame' | 'clickNotificationButton' | 'notificationLinks' | 'answerQuickInput' | 'clickTreeItem' | 'clickInWebview' | 'frameTooltip' | 'treeItemText' | 'paintedAt' | 'quickPickRows' | 'stallStrip' | 'hoverText' | 'sandwichSplit', args: Record<string, unknown> = {}): Promise<T | null> {
   const dir = process.env.HOTFRAME_E2E_ACTIONS;
   if (!dir) return null;
   const id = `${++actionSequence}-${kind}`;
