@@ -1,16 +1,12 @@
 // `hotframe profile FILE --function NAME[:file]`: the callers and callees of one function, as text
 // and as JSON, in the profile's unit, every % a share of the profile's total (CPU time, idle
 // excluded, or the weight allocated).
-import type { Sandwich, SandwichNode } from '../profile/analysis/sandwich';
+import { SANDWICH_MAX_DEPTH, SANDWICH_MIN_SHARE, shownChildren, type Sandwich, type SandwichNode } from '../profile/analysis/sandwich';
 import type { ProfileReport } from '../profile/model/types';
 import { formatMs, formatPercent, formatWeight, percentOf } from '../shared/format';
 import { printable } from './printable';
 import { round, roundPercent } from './profileCommand';
 import { where } from './profileText';
-
-/** Levels of each tree shown, and the smallest node shown (a share of the function's total). */
-const MAX_DEPTH = 12;
-const MIN_SHARE_OF_TARGET = 0.001;
 
 function amount(value: number, unit: ProfileReport['unit']): string {
   return unit === 'ms' ? formatMs(value) : formatWeight(value, unit);
@@ -28,14 +24,15 @@ export function sandwichText(sandwich: Sandwich, report: ProfileReport, top: num
     `${printable(target.name)} (${where(target.file, target.line, root, target.category)}, ${target.category}): self ${amount(sandwich.selfMs, unit)} (${share(sandwich.selfMs)}), ` +
       `total ${amount(sandwich.totalMs, unit)} (${share(sandwich.totalMs)}); every % is ${report.shareOf}`,
   ];
-  const floor = sandwich.totalMs * MIN_SHARE_OF_TARGET;
+  const floor = sandwich.totalMs * SANDWICH_MIN_SHARE;
   const rows = (node: SandwichNode, depth: number, callers: boolean): void => {
     const place = where(node.file, node.line, root, node.category);
     const called = node.callLines.length === 0 ? '' : ` (calls on line${node.callLines.length === 1 ? '' : 's'} ${node.callLines.join(', ')})`;
     const self = callers ? '' : `${pad(amount(node.selfMs, unit), 10)} `;
     out.push(`  ${self}${pad(amount(node.totalMs, unit), 10)} ${pad(share(node.totalMs), 7)}  ${'  '.repeat(depth)}${printable(node.name)}  ${place}${called}`);
-    if (depth + 1 >= MAX_DEPTH) return;
-    const shown = node.children.filter((c) => c.totalMs >= floor).slice(0, top);
+    // The last level lists no children and says nothing of them.
+    if (depth + 1 >= SANDWICH_MAX_DEPTH) return;
+    const shown = shownChildren(node, floor, top, depth);
     for (const child of shown) rows(child, depth + 1, callers);
     const hidden = node.children.length - shown.length;
     if (hidden > 0) out.push(`  ${callers ? '' : ' '.repeat(11)}${' '.repeat(18)}  ${'  '.repeat(depth + 1)}… ${hidden} more`);
@@ -48,7 +45,7 @@ export function sandwichText(sandwich: Sandwich, report: ProfileReport, top: num
 }
 
 function nodeJson(node: SandwichNode, floor: number, top: number, depth: number): Record<string, unknown> {
-  const children = depth + 1 >= MAX_DEPTH ? [] : node.children.filter((c) => c.totalMs >= floor).slice(0, top);
+  const children = shownChildren(node, floor, top, depth);
   return {
     name: node.name,
     category: node.category,
@@ -64,7 +61,7 @@ function nodeJson(node: SandwichNode, floor: number, top: number, depth: number)
 
 /** The sandwich for `--format json`: ms (or bytes) to the microsecond, lists cut like the text's. */
 export function sandwichJson(sandwich: Sandwich, report: ProfileReport, top: number): Record<string, unknown> {
-  const floor = sandwich.totalMs * MIN_SHARE_OF_TARGET;
+  const floor = sandwich.totalMs * SANDWICH_MIN_SHARE;
   return {
     unit: report.unit,
     shareOf: report.shareOf,

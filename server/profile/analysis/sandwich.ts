@@ -68,6 +68,15 @@ function childOf(parent: Building, func: number, callLine: number): Building {
  * Where a caller's call to its callee is, in the caller's file as shown: `caller` and `callee`
  * are profile functions, `recorded` the line the format recorded (0: none). 0 when unknown.
  */
+/** How a sandwich is cut for display, the CLI's and the editor's alike: levels of each tree, the smallest node (a share of the function's total). */
+export const SANDWICH_MAX_DEPTH = 12;
+export const SANDWICH_MIN_SHARE = 0.001;
+
+/** The children of `node` at `depth` that are shown: none past the last level, those of at least `floor`, the first `top`. */
+export function shownChildren(node: SandwichNode, floor: number, top: number, depth: number): SandwichNode[] {
+  return depth + 1 >= SANDWICH_MAX_DEPTH ? [] : node.children.filter((c) => c.totalMs >= floor).slice(0, top);
+}
+
 export type CallLineOf = (caller: number, callee: number, recorded: number) => number;
 
 /** The callers and callees of the resolved functions `targets` (indexes into `index.functions`). */

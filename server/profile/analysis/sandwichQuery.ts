@@ -8,11 +8,9 @@ import type { SandwichEntry, SandwichParams, SandwichResult } from '../../protoc
 import { ProfileInputError } from '../readers/profileInputError';
 import { calledName } from './callLines';
 import type { AnalyzedProfile } from './report';
-import type { SandwichNode } from './sandwich';
+import { SANDWICH_MIN_SHARE, shownChildren, type SandwichNode } from './sandwich';
 
-/** Levels of each tree sent, the smallest node sent (a share of the function's total), children per node: the CLI's cut. */
-export const SANDWICH_MAX_DEPTH = 12;
-export const SANDWICH_MIN_SHARE = 0.001;
+/** Children sent per node: the CLI's default --top (the levels and the smallest node are sandwich.ts's cut). */
 export const SANDWICH_TOP = 20;
 /** Names and words longer than this name no function (the question crossed a process). */
 const MAX_NAME = 500;
@@ -69,7 +67,7 @@ export function sandwichTargets(analyzed: AnalyzedProfile, params: SandwichParam
 }
 
 function entryOf(node: SandwichNode, floor: number, depth: number): SandwichEntry {
-  const shown = depth + 1 >= SANDWICH_MAX_DEPTH ? [] : node.children.filter((c) => c.totalMs >= floor).slice(0, SANDWICH_TOP);
+  const shown = shownChildren(node, floor, SANDWICH_TOP, depth);
   return {
     name: node.name,
     category: node.category,
