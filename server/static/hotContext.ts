@@ -28,8 +28,9 @@ import {
 } from './functionNames';
 import {
   FASTIFY_REQUEST_HOOKS, HTTP_CLIENT_NAME, HTTP_METHODS, KAFKA_HANDLERS, LISTEN_METHODS, MESSAGE_EVENTS, ROUTER_NAME,
-  SERVER_MODULES, SIGNAL_EVENTS, SUBSCRIBE_METHODS, TIMER_FUNCTIONS, calleeProperty, decoratorRegistration,
-  firstParamName, isHandlerShaped, isPathLike, isRouteChain, receiverName, stringValue,
+  HOOK_BY_NAME_METHODS, HOOK_EXPORT, SERVER_MODULES, SIGNAL_EVENTS, SUBSCRIBE_METHODS, TIMER_FUNCTIONS, calleeProperty,
+  decoratorRegistration, firstParamName, isEventCallbackKey, isHandlerShaped, isPathLike, isPerEventHook, isRouteChain,
+  isServerConstructorName, receiverName, stringValue,
 } from './registrationShapes';
 
 /** A function of the module as the engine reports it (enclosingFunction). */
@@ -375,6 +376,15 @@ export function createHotContextCollector(
       register('request', handlerTargets(path, handlers, from), node);
       return true;
     }
+    if (HOOK_BY_NAME_METHODS.has(property)) {
+      // `this.register_hook('queue', 'deliver')`: the host calls this module's export `deliver` per event.
+      const event = stringValue(args[0]);
+      const name = stringValue(args[1]);
+      if (event === null || name === null || !isPerEventHook(event)) return false;
+      segment.servesRequests = true;
+      register('message', [{ kind: 'member', key: `exports.${name}` }, { kind: 'member', key: `module.exports.${name}` }], node);
+      return true;
+    }
     if (property === 'addHook') {
       const hook = stringValue(args[0]);
       if (hook === null || !FASTIFY_REQUEST_HOOKS.has(hook)) return false;
@@ -424,6 +434,44 @@ export function createHotContextCollector(
       return true;
     }
     return false;
+  }
+
+  /**
+   * `new SMTPServer({ onData, onAuth })`, `createFtpServer(options)` with the options built in this
+   * function (`const options = Object.assign({}, defaults, { onData })`): each `on<Event>` callback
+   * runs per connection or message of the server.
+   */
+  function recordServerCallbacks(path: NodePath<t.CallExpression | t.NewExpression>, from: FunctionInfo): boolean {
+    const callee = path.node.callee;
+    const name = callee.type === 'Identifier' ? callee.name : calleeProperty(callee);
+    if (!isServerConstructorName(name) || path.node.arguments.length === 0) return false;
+    const callbacks: t.Node[] = [];
+    for (const object of optionObjects(path, path.node.arguments[0], 0)) {
+      for (const prop of object.properties) {
+        if (prop.type === 'SpreadElement' || !isEventCallbackKey(propertyName(prop.key, prop.computed))) continue;
+        callbacks.push(prop.type === 'ObjectMethod' ? prop : prop.value);
+      }
+    }
+    const targets = handlerTargets(path, callbacks.filter(isFunctionLike), from);
+    if (targets.length === 0) return false;
+    segment.servesRequests = true;
+    segment.serves = true;
+    register('message', targets, path.node);
+    return true;
+  }
+
+  /** The object literals an options argument is built from: itself, a local bound to one, `Object.assign` / `_.extend` of them. */
+  function optionObjects(path: NodePath, node: t.Node, depth: number): t.ObjectExpression[] {
+    if (depth > 3) return [];
+    if (node.type === 'ObjectExpression') return [node];
+    if (node.type === 'Identifier') {
+      const declarator = bindings.bindingOf(path, node.name)?.frame.node;
+      return declarator?.type === 'VariableDeclarator' && declarator.init ? optionObjects(path, declarator.init, depth + 1) : [];
+    }
+    if (node.type === 'CallExpression' && /^(assign|extend|merge|defaults|defaultsDeep|assignIn)$/.test(calleeProperty(node.callee) ?? '')) {
+      return node.arguments.flatMap((arg) => optionObjects(path, arg, depth + 1));
+    }
+    return [];
   }
 
   function isFunctionLike(node: t.Node): boolean {
@@ -515,7 +563,7 @@ export function createHotContextCollector(
       // Not across top-level statements: what this walk records is kept with its statement in the
       // editor, so it may rest only on the statement itself (a guard above is read by contextOf).
       if (isDevOnly(path, bindings, path.getFunctionParent() ?? programOf(path))) return;
-      if (recordRegistration(path, from)) return;
+      if (recordRegistration(path, from) || recordServerCallbacks(path, from)) return;
       const callee = node.callee;
       if (callee.type !== 'Super' && callee.type !== 'V8IntrinsicIdentifier') {
         const target = targetOf(path, callee, from);
@@ -534,6 +582,10 @@ export function createHotContextCollector(
         const fn = functionOfBinding(bindings, path, arg.name);
         if (fn) from.calls.push({ kind: 'node', node: fn, perItem: iteration });
       }
+    },
+    NewExpression(path) {
+      if (isDevOnly(path, bindings, path.getFunctionParent() ?? programOf(path))) return;
+      recordServerCallbacks(path, current(path.node.start ?? 0));
     },
     ObjectProperty(path) {
       const node = path.node;
@@ -698,6 +750,18 @@ export function createHotContextCollector(
       registrations.push({
         kind: registration.kind, targets: [{ kind: 'node', node: info.node }], node: null, intervalMs: registration.intervalMs,
         periodic: registration.kind === 'timer', oneShotFrom: null, inferred: false, highRate: registration.highRate ?? registration.kind === 'message',
+      });
+    }
+    // A plugin's `exports.hook_<event>` functions: its host calls them by that name per connection
+    // or message (one-time events such as init_master or shutdown aside).
+    for (const [key, info] of byMemberKey) {
+      const slot = /^(?:module\.)?exports\.(\w+)$/.exec(key);
+      const event = slot === null ? null : HOOK_EXPORT.exec(slot[1])?.[1];
+      if (event === undefined || event === null || !isPerEventHook(event)) continue;
+      servesRequests = true;
+      registrations.push({
+        kind: 'message', targets: [{ kind: 'node', node: info.node }], node: null, intervalMs: null, periodic: false, oneShotFrom: null,
+        inferred: false, highRate: false,
       });
     }
     // Inferred after the real ones: they yield to them (see the ordering in finish).
