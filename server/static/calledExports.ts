@@ -67,6 +67,11 @@ function modulesOf(node: t.Node, path: NodePath, bindings: BindingResolver, dept
       return modulesOf(node.expression, path, bindings, depth + 1, promisified);
     case 'NullLiteral':
       return [];
+    case 'CallExpression':
+      // `require('./svc')(app)`, `factory(app)` of `const factory = require('./svc')`: what the
+      // module's factory returns; its members are resolved in that module (ProjectFacts, HotContext).
+      if (node.callee.type !== 'Identifier' && requiredModule(node.callee) === null) return null;
+      return modulesOf(node.callee, path, bindings, depth + 1);
     case 'Identifier': {
       if (node.name === 'undefined') return [];
       const binding = bindings.bindingOf(path, node.name);

@@ -102,4 +102,119 @@ module.exports = new Mailin();
     assert.deepEqual(shown['lib/checks.js'], ['spawn-without-env:4']);
     assert.match(messages[0], /while handling a message \(via validateSpf\)/);
   });
+
+  it("a server made by a local bound to http's createServer (TypeScript output) serves its handler's helpers in other modules", () => {
+    const dir = projectOf({
+      'dist/util.js': `"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.infoResponse = void 0;
+const child_process_1 = require("child_process");
+function serviceRespond(service, repoLocation, res) {
+    const cmd = ['git-' + service, '--stateless-rpc', '--advertise-refs', repoLocation];
+    const ps = child_process_1.spawn(cmd[0], cmd.slice(1));
+    ps.stdout.pipe(res);
+}
+function infoResponse(git, repo, service, req, res) {
+    function next() {
+        serviceRespond(service, git.dirMap(repo), res);
+    }
+    git.exists(repo, next);
+}
+exports.infoResponse = infoResponse;
+`,
+      'dist/git.js': `"use strict";
+var __importDefault = (this && this.__importDefault) || function (mod) { return (mod && mod.__esModule) ? mod : { "default": mod }; };
+Object.defineProperty(exports, "__esModule", { value: true });
+const http_1 = __importDefault(require("http"));
+const https_1 = __importDefault(require("https"));
+const util_1 = require("./util");
+class Git {
+    handle(req, res) {
+        const handlers = [
+            (req, res) => {
+                const m = req.url.split('/info/refs');
+                if (!m) return false;
+                return (0, util_1.infoResponse)(this, m[1], 'upload-pack', req, res);
+            },
+        ];
+        handlers[0].call(this, req, res);
+    }
+    listen(port, options) {
+        const createServer = options.type == 'http'
+            ? http_1.default.createServer
+            : https_1.default.createServer.bind(this, options);
+        this.server = createServer((req, res) => {
+            this.handle(req, res);
+        });
+        this.server.listen(port);
+    }
+}
+exports.Git = Git;
+`,
+    });
+    const { shown, messages } = shownIn(dir, ['dist/util.js', 'dist/git.js']);
+    assert.deepEqual(shown['dist/util.js'], ['spawn-without-env:7']);
+    assert.match(messages[0], /while handling a request \(via infoResponse -> next -> serviceRespond\)/);
+  });
+
+  it("methods of the object a module's factory returns run in the context of the handler that calls them", () => {
+    const dir = projectOf({
+      'lib/metrics.js': `const { execFileSync } = require('child_process');
+function create() {
+  function fsUsage() {
+    return execFileSync('df', ['-kP']).toString();
+  }
+  function collect() {
+    return { fs: fsUsage() };
+  }
+  function reset() {
+    execFileSync('true');
+  }
+  return { collect: collect, reset: reset };
+}
+const singleton = create();
+singleton.create = create;
+module.exports = singleton;
+`,
+      'lib/security.js': `const bcrypt = require('bcryptjs');
+module.exports = function tokenSecurity(app, config) {
+  const strategy = {};
+  strategy.login = function (name, password) {
+    const user = config.users.find((u) => u.name === name);
+    return user !== undefined && bcrypt.compareSync(password, user.hash);
+  };
+  strategy.seed = function (password) {
+    return bcrypt.hashSync(password, 10);
+  };
+  return strategy;
+};
+`,
+      'lib/pages.js': `const fs = require('fs');
+module.exports = (app) => ({
+  render(name) {
+    return require('child_process').execSync('pandoc /srv/pages/' + name, { env: {} }).toString();
+  },
+});
+`,
+      'server.js': `const express = require('express');
+const metrics = require('./lib/metrics');
+const app = express();
+const security = require('./lib/security')(app, { users: [] });
+const pages = require('./lib/pages')(app);
+app.post('/login', (req, res) => res.json({ ok: security.login(req.body.name, req.body.password) }));
+app.get('/metrics', (req, res) => res.json(metrics.collect()));
+app.get('/pages/:name', (req, res) => res.send(pages.render(req.params.name)));
+app.listen(3000);
+`,
+    });
+    const { shown, messages } = shownIn(dir, ['lib/metrics.js', 'lib/security.js', 'lib/pages.js', 'server.js']);
+    // reset and seed are never called from a handler: not shown.
+    assert.deepEqual(shown, {
+      'lib/metrics.js': ['blocking-sync-call:4', 'spawn-without-env:4'],
+      'lib/security.js': ['blocking-sync-call:6'],
+      'lib/pages.js': ['blocking-sync-call:4'],
+      'server.js': [],
+    });
+    assert.match(messages[0], /while handling a request \(via collect -> fsUsage\)/);
+  });
 });
