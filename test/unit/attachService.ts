@@ -61,7 +61,14 @@ export async function startClusterService(node = process.execPath): Promise<Clus
       waiters.shift()?.(parsed);
     }
   });
-  child.stderr.resume();
+  // The end of what the service said on stderr (its workers' ends), for the failure messages.
+  let said = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (text: string) => (said = (said + text).slice(-8000)));
+  const workerEnds = (): string => said.split('\n').filter((line) => line.startsWith('worker ')).map((line) => `; ${line}`).join('');
+  // How the primary ended, for the failure messages: a service that dies is not one that stalls.
+  let ended: string | null = null;
+  child.once('exit', (code, signal) => (ended = signal !== null ? `the primary was ended by ${signal}` : `the primary exited with code ${code}`));
   const next = (): Promise<Record<string, unknown>> => new Promise((resolve) => waiters.push(resolve));
   const started = await within(30_000, next());
   if (started === null) {
@@ -79,7 +86,7 @@ export async function startClusterService(node = process.execPath): Promise<Clus
       // Every process answers through its IPC channel, whose messages Node delivers on
       // process.nextTick: a process whose tick queue no longer runs never answers.
       const stats = await within(STATS_TIMEOUT_MS, answer);
-      if (stats === null) throw new Error(`the service's processes did not all answer "stats" within ${STATS_TIMEOUT_MS} ms (one no longer runs its callbacks?)`);
+      if (stats === null) throw new Error(`the service's processes did not all answer "stats" within ${STATS_TIMEOUT_MS} ms (${ended ?? 'one no longer runs its callbacks?'}${workerEnds()})`);
       return stats.stats as Stats[];
     },
     async stop() {
