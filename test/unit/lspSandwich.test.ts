@@ -109,6 +109,7 @@ describe('hotframe/sandwich: callers and callees in the editor (language server 
       unit: 'ms',
       cpuMs: 1,
       shareOf: '',
+      shareBasis: { unit: 'ms' },
       target: { name: 'f', category: 'user', file: '/w/a.js', line: 1, selfMs: 0, totalMs: 1 },
       callers: entry('f', [], [entry('g', [5], [entry('h', [9])])]),
       callees: entry('f', [7]),
