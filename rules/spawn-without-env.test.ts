@@ -103,6 +103,18 @@ prompt.on('input', (line) => exec('ls ' + line, { timeout: 1000 }, () => {}));`,
   ],
   invalid: [
     {
+      name: 'spawn(cmd[0], cmd.slice(1)) per request: the args list is an array method\'s result, not options',
+      code: `const http = require('http');
+const child_process_1 = require('child_process');
+http.createServer((req, res) => {
+  const cmd = ['git-upload-pack', '--stateless-rpc', '--advertise-refs', '/srv/repo'];
+  const ps = child_process_1.spawn(cmd[0], cmd.slice(1));
+  ps.stdout.pipe(res);
+}).listen(8080);`,
+      errors: [{ messageId: 'missingEnv', line: 5, column: 14 }],
+      output: null,
+    },
+    {
       name: "seed 003: execSync('free -m') and df -k in a stats timer of an express app",
       code: `const express = require('express');
 const { execSync } = require('child_process');

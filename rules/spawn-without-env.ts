@@ -233,6 +233,13 @@ function optionObjects(path: NodePath, node: t.Node, lookup: Lookup, depth = 0):
   }
 }
 
+/** `cmd.slice(1)`, `args.concat(['-q'])`, `line.split(' ')`: what these return is an array (an args list), never options. */
+function isArrayMethodCall(node: t.Node): boolean {
+  if (node.type !== 'CallExpression' || node.callee.type !== 'MemberExpression' || node.callee.computed) return false;
+  const property = node.callee.property;
+  return property.type === 'Identifier' && ['slice', 'concat', 'split', 'map', 'filter', 'flat', 'flatMap'].includes(property.name);
+}
+
 /** Where the options argument is (or would go) for this call. */
 function optionsOf(path: NodePath<t.CallExpression>, takesArgs: boolean, lookup: Lookup): OptionsShape {
   const args = path.node.arguments;
@@ -242,7 +249,7 @@ function optionsOf(path: NodePath<t.CallExpression>, takesArgs: boolean, lookup:
   const second = args[1];
   if (takesArgs && second && second.type !== 'ObjectExpression' && !isFunctionArg(second)) {
     // `spawn(cmd, args)` / `spawn(cmd, argv, opts)`: an array (or anything followed by more) is the args list.
-    if (second.type === 'ArrayExpression' || args.length > 2 || arrayOfBinding(path, second, lookup)) index = 2;
+    if (second.type === 'ArrayExpression' || args.length > 2 || arrayOfBinding(path, second, lookup) || isArrayMethodCall(second)) index = 2;
     else if (optionObjects(path, second, lookup) === null) return { kind: 'unknown' };
   }
   const candidate = args[index];

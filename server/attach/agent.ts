@@ -11,8 +11,10 @@
 //
 // Rules for this code, since it runs inside someone's service:
 // - it never throws out of a timer or an event (an uncaught exception would end the service);
-// - `require` exists only while Runtime.evaluate runs (includeCommandLineAPI), so modules are
-//   taken synchronously;
+// - `require` is the command line API's, passed in when the evaluation starts (includeCommandLineAPI),
+//   so modules are taken synchronously;
+// - it runs at the target's next microtask checkpoint, never where the inspector's interrupt lands
+//   (InspectorSession.evaluateString, atCheckpoint: code run mid-statement broke a worker's nextTick queue);
 // - what it keeps lives under one global symbol and is removed at the stop;
 // - if the process exits during the capture, the main thread's profile so far is written to
 //   `exitFile` (when given) from an 'exit' listener, removed again at the stop.

@@ -124,10 +124,10 @@ export class InspectorSession {
 
   /**
    * Runs an expression in the target and returns the string it gives (or its promise gives). The
-   * command line API is included: `require` is defined while it runs.
+   * command line API is included: `require` is the one defined while the evaluation starts.
    */
   async evaluateString(expression: string, timeoutMs: number): Promise<string> {
-    const result = (await this.send('Runtime.evaluate', { expression, includeCommandLineAPI: true, awaitPromise: true, returnByValue: true }, timeoutMs)) as {
+    const result = (await this.send('Runtime.evaluate', { expression: atCheckpoint(expression), includeCommandLineAPI: true, awaitPromise: true, returnByValue: true }, timeoutMs)) as {
       result?: { type?: string; value?: unknown };
       exceptionDetails?: { exception?: { description?: string }; text?: string };
     };
@@ -155,4 +155,19 @@ export class InspectorSession {
       this.socket.close();
     });
   }
+}
+
+/**
+ * The expression wrapped to run at the target's next microtask checkpoint instead of where the
+ * evaluation lands. Node hands an inspector command to a busy main thread through a V8 interrupt,
+ * which runs it between any two of the target's own statements, Node's included: code that then
+ * calls into Node (an 'exit' listener, a channel subscription, an inspector session) can find the
+ * process's queues half-updated. On a cluster under load, attached with the code run in place,
+ * 4 of 8 captures left a worker whose `process.nextTick` callbacks never ran again (its IPC and
+ * its sockets stalled for good); run at a checkpoint, 0 of 10 (attachCluster.test.ts holds every
+ * process to answering after the capture). `require` of the command line API is taken while the
+ * evaluation starts, since it exists only then.
+ */
+export function atCheckpoint(expression: string): string {
+  return `((require) => Promise.resolve().then(() => (${expression})))(require)`;
 }

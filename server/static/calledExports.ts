@@ -41,27 +41,48 @@ function unwrapCallee(node: t.Node): t.Node {
   }
 }
 
+/**
+ * `Promise.promisifyAll(require('./m'))` (bluebird): an object with each function of the module
+ * and its promise-returning twin `<name>Async`, which calls the function.
+ */
+function promisifiedModule(node: t.Node): t.Node | null {
+  if (node.type !== 'CallExpression' || node.arguments.length === 0) return null;
+  const callee = node.callee;
+  const name = callee.type === 'Identifier' ? callee.name : callee.type === 'MemberExpression' ? propertyName(callee.property, callee.computed) : null;
+  return name === 'promisifyAll' ? node.arguments[0] : null;
+}
+
 /** The relative modules a value is (`require('./a')`, `c ? require('./a') : require('./b')`, a constant bound so); null when not only modules (null/undefined branches aside). */
-function modulesOf(node: t.Node, path: NodePath, bindings: BindingResolver, depth: number): string[] | null {
+function modulesOf(node: t.Node, path: NodePath, bindings: BindingResolver, depth: number, promisified?: { seen: boolean }): string[] | null {
   if (depth > MAX_DEPTH) return null;
   const required = requiredModule(node);
   if (required !== null) return isRelative(required) ? [required] : null;
+  const wrapped = promisifiedModule(node);
+  if (wrapped !== null) {
+    if (promisified) promisified.seen = true;
+    return modulesOf(wrapped, path, bindings, depth + 1, promisified);
+  }
   switch (node.type) {
     case 'ParenthesizedExpression':
-      return modulesOf(node.expression, path, bindings, depth + 1);
+      return modulesOf(node.expression, path, bindings, depth + 1, promisified);
     case 'NullLiteral':
       return [];
+    case 'CallExpression':
+      // `require('./svc')(app)`, `factory(app)` of `const factory = require('./svc')`: what the
+      // module's factory returns; its members are resolved in that module (ProjectFacts, HotContext).
+      if (node.callee.type !== 'Identifier' && requiredModule(node.callee) === null) return null;
+      return modulesOf(node.callee, path, bindings, depth + 1);
     case 'Identifier': {
       if (node.name === 'undefined') return [];
       const binding = bindings.bindingOf(path, node.name);
       const declarator = binding?.constant ? binding.path.node : null;
       if (declarator?.type !== 'VariableDeclarator' || !declarator.init) return null;
-      return modulesOf(declarator.init, binding!.path, bindings, depth + 1);
+      return modulesOf(declarator.init, binding!.path, bindings, depth + 1, promisified);
     }
     case 'ConditionalExpression':
     case 'LogicalExpression': {
-      const a = modulesOf(node.type === 'ConditionalExpression' ? node.consequent : node.left, path, bindings, depth + 1);
-      const b = a && modulesOf(node.type === 'ConditionalExpression' ? node.alternate : node.right, path, bindings, depth + 1);
+      const a = modulesOf(node.type === 'ConditionalExpression' ? node.consequent : node.left, path, bindings, depth + 1, promisified);
+      const b = a && modulesOf(node.type === 'ConditionalExpression' ? node.alternate : node.right, path, bindings, depth + 1, promisified);
       return a && b ? [...a, ...b] : null;
     }
     default:
@@ -92,8 +113,12 @@ export function calledExports(
       return [{ source: origin.source, exported }];
     }
   }
-  const modules = modulesOf(object, path, bindings, 0);
-  return modules === null ? [] : [...new Set(modules)].map((source) => ({ source, exported }));
+  const promisified = { seen: false };
+  const modules = modulesOf(object, path, bindings, 0, promisified);
+  if (modules === null) return [];
+  // `utils.checkAsync()` of a promisified module runs its `check`.
+  const runs = promisified.seen && /.Async$/.test(exported) ? exported.slice(0, -'Async'.length) : exported;
+  return [...new Set(modules)].map((source) => ({ source, exported: runs }));
 }
 
 /**

@@ -13,6 +13,7 @@ import { isDevOnly } from './devBranches';
 import { evaluate } from './evaluate';
 import { isMemoizedCall } from './memoizedCalls';
 import { queueWorkerOf } from './workQueues';
+import { requiredModule } from './imports';
 import {
   HOTNESS_ORDER,
   type ExecutionContext,
@@ -28,8 +29,9 @@ import {
 } from './functionNames';
 import {
   FASTIFY_REQUEST_HOOKS, HTTP_CLIENT_NAME, HTTP_METHODS, KAFKA_HANDLERS, LISTEN_METHODS, MESSAGE_EVENTS, ROUTER_NAME,
-  SERVER_MODULES, SIGNAL_EVENTS, SUBSCRIBE_METHODS, TIMER_FUNCTIONS, calleeProperty, decoratorRegistration,
-  firstParamName, isHandlerShaped, isPathLike, isRouteChain, receiverName, stringValue,
+  HOOK_BY_NAME_METHODS, HOOK_EXPORT, SERVER_MODULES, SIGNAL_EVENTS, SUBSCRIBE_METHODS, TIMER_FUNCTIONS, calleeProperty,
+  decoratorRegistration, firstParamName, isEventCallbackKey, isHandlerShaped, isPathLike, isPerEventHook, isRouteChain,
+  isServerConstructorName, receiverName, stringValue,
 } from './registrationShapes';
 
 /** A function of the module as the engine reports it (enclosingFunction). */
@@ -110,6 +112,13 @@ export interface HotSegment {
   readonly methods: [t.Node, string, FunctionInfo][];
   /** Instance methods of named classes: class name, method name (for the project's calls on injected dependencies). */
   readonly classMethods: [string, string, FunctionInfo][];
+  /**
+   * Members of the object a module-level function returns (`function create() { return { collect } }`,
+   * `module.exports = (app) => { const svc = {}; svc.run = ...; return svc; }`): member name and
+   * function, or the returned local's name (its `name.member` functions are members).
+   */
+  readonly returnedMembers: [string, t.Node][];
+  readonly returnedNames: [string, t.Node][];
   servesRequests: boolean;
   /** It creates a server, calls listen() or registers a route: the module serves requests itself. */
   serves: boolean;
@@ -144,7 +153,7 @@ export interface HotContextCollector {
 
 function newSegment(): HotSegment {
   return {
-    infos: [], moduleCalls: [], callbacks: new Set(), registrations: [], registered: [], inferred: [], memberKeys: [], methods: [], classMethods: [],
+    infos: [], moduleCalls: [], callbacks: new Set(), registrations: [], registered: [], inferred: [], memberKeys: [], methods: [], classMethods: [], returnedMembers: [], returnedNames: [],
     servesRequests: false, serves: false,
   };
 }
@@ -280,9 +289,20 @@ export function createHotContextCollector(
     if (targets.length > 0) segment.registrations.push({ kind, targets, node: call, intervalMs, periodic, oneShotFrom, inferred: false, highRate });
   }
 
-  function isServerModuleObject(node: t.Node): boolean {
+  function isServerModuleObject(node: t.Node, path?: NodePath): boolean {
     if (node.type === 'Identifier') {
       const origin = importOf(node.name);
+      if (origin === null && path !== undefined) {
+        // TypeScript's CommonJS output: `const http_1 = __importDefault(require("http"))`.
+        const declarator = bindings.bindingOf(path, node.name)?.frame.node;
+        const init = declarator?.type === 'VariableDeclarator' ? declarator.init : null;
+        const helper = init?.type === 'CallExpression' ? init.callee : null;
+        const helperName = helper?.type === 'Identifier' ? helper.name : helper ? calleeProperty(helper) : null;
+        if (init?.type === 'CallExpression' && (helperName === '__importDefault' || helperName === '__importStar')) {
+          const source = init.arguments[0] ? requiredModule(init.arguments[0]) : null;
+          if (source !== null) return SERVER_MODULES.has(source);
+        }
+      }
       return origin !== null ? SERVER_MODULES.has(origin.source) && origin.imported === 'default' : SERVER_MODULES.has(node.name);
     }
     if (node.type === 'CallExpression' && node.callee.type === 'Identifier' && node.callee.name === 'require') {
@@ -290,6 +310,23 @@ export function createHotContextCollector(
       return source !== null && SERVER_MODULES.has(source.replace(/^node:/, ''));
     }
     return false;
+  }
+
+  /** `http.createServer`, `http_1.default.createServer`, `https.createServer.bind(this, options)`. */
+  function isServerFactory(path: NodePath, node: t.Node, depth = 0): boolean {
+    if (depth > 2) return false;
+    if (node.type === 'CallExpression' && calleeProperty(node.callee) === 'bind' && node.callee.type === 'MemberExpression') return isServerFactory(path, node.callee.object, depth + 1);
+    if (node.type === 'ConditionalExpression') return isServerFactory(path, node.consequent, depth + 1) && isServerFactory(path, node.alternate, depth + 1);
+    if (node.type !== 'MemberExpression' || propertyName(node.property, node.computed) !== 'createServer') return false;
+    const object = node.object;
+    if (object.type === 'MemberExpression' && propertyName(object.property, object.computed) === 'default') return isServerModuleObject(object.object, path);
+    return isServerModuleObject(object, path);
+  }
+
+  /** `const createServer = secure ? https.createServer.bind(this, tls) : http.createServer`: a local bound to the server modules' createServer. */
+  function isLocalServerFactory(path: NodePath, name: string): boolean {
+    const declarator = bindings.bindingOf(path, name)?.frame.node;
+    return declarator?.type === 'VariableDeclarator' && declarator.init != null && isServerFactory(path, declarator.init);
   }
 
   function timerIntervalOf(path: NodePath<t.CallExpression>): number | null {
@@ -315,7 +352,7 @@ export function createHotContextCollector(
       }
       if (callee.name === 'createServer') {
         const origin = importOf('createServer');
-        if (origin && SERVER_MODULES.has(origin.source)) {
+        if ((origin && SERVER_MODULES.has(origin.source)) || (origin === null && isLocalServerFactory(path, callee.name))) {
           segment.servesRequests = true;
           register('request', handlerTargets(path, args.filter(isFunctionLike), from), node);
           return true;
@@ -375,6 +412,15 @@ export function createHotContextCollector(
       register('request', handlerTargets(path, handlers, from), node);
       return true;
     }
+    if (HOOK_BY_NAME_METHODS.has(property)) {
+      // `this.register_hook('queue', 'deliver')`: the host calls this module's export `deliver` per event.
+      const event = stringValue(args[0]);
+      const name = stringValue(args[1]);
+      if (event === null || name === null || !isPerEventHook(event)) return false;
+      segment.servesRequests = true;
+      register('message', [{ kind: 'member', key: `exports.${name}` }, { kind: 'member', key: `module.exports.${name}` }], node);
+      return true;
+    }
     if (property === 'addHook') {
       const hook = stringValue(args[0]);
       if (hook === null || !FASTIFY_REQUEST_HOOKS.has(hook)) return false;
@@ -424,6 +470,44 @@ export function createHotContextCollector(
       return true;
     }
     return false;
+  }
+
+  /**
+   * `new SMTPServer({ onData, onAuth })`, `createFtpServer(options)` with the options built in this
+   * function (`const options = Object.assign({}, defaults, { onData })`): each `on<Event>` callback
+   * runs per connection or message of the server.
+   */
+  function recordServerCallbacks(path: NodePath<t.CallExpression | t.NewExpression>, from: FunctionInfo): boolean {
+    const callee = path.node.callee;
+    const name = callee.type === 'Identifier' ? callee.name : calleeProperty(callee);
+    if (!isServerConstructorName(name) || path.node.arguments.length === 0) return false;
+    const callbacks: t.Node[] = [];
+    for (const object of optionObjects(path, path.node.arguments[0], 0)) {
+      for (const prop of object.properties) {
+        if (prop.type === 'SpreadElement' || !isEventCallbackKey(propertyName(prop.key, prop.computed))) continue;
+        callbacks.push(prop.type === 'ObjectMethod' ? prop : prop.value);
+      }
+    }
+    const targets = handlerTargets(path, callbacks.filter(isFunctionLike), from);
+    if (targets.length === 0) return false;
+    segment.servesRequests = true;
+    segment.serves = true;
+    register('message', targets, path.node);
+    return true;
+  }
+
+  /** The object literals an options argument is built from: itself, a local bound to one, `Object.assign` / `_.extend` of them. */
+  function optionObjects(path: NodePath, node: t.Node, depth: number): t.ObjectExpression[] {
+    if (depth > 3) return [];
+    if (node.type === 'ObjectExpression') return [node];
+    if (node.type === 'Identifier') {
+      const declarator = bindings.bindingOf(path, node.name)?.frame.node;
+      return declarator?.type === 'VariableDeclarator' && declarator.init ? optionObjects(path, declarator.init, depth + 1) : [];
+    }
+    if (node.type === 'CallExpression' && /^(assign|extend|merge|defaults|defaultsDeep|assignIn)$/.test(calleeProperty(node.callee) ?? '')) {
+      return node.arguments.flatMap((arg) => optionObjects(path, arg, depth + 1));
+    }
+    return [];
   }
 
   function isFunctionLike(node: t.Node): boolean {
@@ -500,14 +584,49 @@ export function createHotContextCollector(
       register('message', [{ kind: 'node', node }], node, null, null, true);
     }
     stack.push(info);
+    // `module.exports = (app) => ({ list() {...} })`: an arrow's body is what it returns.
+    if (node.type === 'ArrowFunctionExpression' && node.body.type !== 'BlockStatement' && isModuleLevel(info)) noteReturned(path, node.body, info);
   }
 
   function exitFunction(path: NodePath<t.Function>): void {
     if (stack[stack.length - 1].node === path.node) stack.pop();
   }
 
+  /** A module-level function: the walk's or an earlier walk's module pseudo-function is its parent. */
+  function isModuleLevel(info: FunctionInfo): boolean {
+    return info !== moduleInfo && info.parent?.node.type === 'Noop';
+  }
+
+  /** The object a module-level function returns: its function members, for the project's calls of what a factory made. */
+  function noteReturned(path: NodePath, returned: t.Node, factory: FunctionInfo): void {
+    let object: t.Node | null | undefined = returned;
+    if (returned.type === 'Identifier') {
+      segment.returnedNames.push([returned.name, factory.node]);
+      const declarator = bindings.bindingOf(path, returned.name)?.frame.node;
+      object = declarator?.type === 'VariableDeclarator' ? declarator.init : null;
+    }
+    if (object?.type !== 'ObjectExpression') return;
+    for (const prop of object.properties) {
+      if (prop.type === 'SpreadElement') continue;
+      const key = propertyName(prop.key, prop.computed);
+      if (key === null) continue;
+      if (prop.type === 'ObjectMethod') segment.returnedMembers.push([key, prop]);
+      else if (isFunctionNode(prop.value)) segment.returnedMembers.push([key, prop.value]);
+      else if (prop.value.type === 'Identifier') {
+        const fn = functionOfBinding(bindings, path, prop.value.name);
+        if (fn) segment.returnedMembers.push([key, fn]);
+      }
+    }
+  }
+
   const visitor: Visitor = {
     Function: { enter: enterFunction, exit: exitFunction },
+    ReturnStatement(path) {
+      const argument = path.node.argument;
+      if (!argument) return;
+      const from = current(path.node.start ?? 0);
+      if (isModuleLevel(from)) noteReturned(path, argument, from);
+    },
     CallExpression(path) {
       const node = path.node;
       const from = current(node.start ?? 0);
@@ -515,7 +634,7 @@ export function createHotContextCollector(
       // Not across top-level statements: what this walk records is kept with its statement in the
       // editor, so it may rest only on the statement itself (a guard above is read by contextOf).
       if (isDevOnly(path, bindings, path.getFunctionParent() ?? programOf(path))) return;
-      if (recordRegistration(path, from)) return;
+      if (recordRegistration(path, from) || recordServerCallbacks(path, from)) return;
       const callee = node.callee;
       if (callee.type !== 'Super' && callee.type !== 'V8IntrinsicIdentifier') {
         const target = targetOf(path, callee, from);
@@ -534,6 +653,10 @@ export function createHotContextCollector(
         const fn = functionOfBinding(bindings, path, arg.name);
         if (fn) from.calls.push({ kind: 'node', node: fn, perItem: iteration });
       }
+    },
+    NewExpression(path) {
+      if (isDevOnly(path, bindings, path.getFunctionParent() ?? programOf(path))) return;
+      recordServerCallbacks(path, current(path.node.start ?? 0));
     },
     ObjectProperty(path) {
       const node = path.node;
@@ -682,6 +805,29 @@ export function createHotContextCollector(
       }
       registrations.push(...each.registrations);
     }
+    // What module-level factories return, by member name (a member two factories return is ambiguous: skipped).
+    const returned = new Map<string, Set<FunctionInfo>>();
+    const addReturned = (name: string, info: FunctionInfo | undefined): void => {
+      if (info === undefined) return;
+      let set = returned.get(name);
+      if (set === undefined) returned.set(name, (set = new Set()));
+      set.add(info);
+    };
+    for (const each of segments) {
+      for (const [name, node] of each.returnedMembers) addReturned(name, byNode.get(node));
+      for (const [holder, factoryNode] of each.returnedNames) {
+        const factory = byNode.get(factoryNode);
+        if (factory === undefined) continue;
+        for (const [key, info] of byMemberKey) {
+          const dot = key.lastIndexOf('.');
+          if (key.slice(0, dot) === holder && info.start >= factory.start && info.end <= factory.end) addReturned(key.slice(dot + 1), info);
+        }
+      }
+    }
+    const returnedMember = (name: string): FunctionInfo | null => {
+      const set = returned.get(name);
+      return set !== undefined && set.size === 1 ? [...set][0] : null;
+    };
     // Exports another module registers (a route table in one file, its handlers in this one): real
     // registrations, found by the export's local name or its `exports.x` / `module.exports.x` slot.
     const topLevel = new Map<string, FunctionInfo>();
@@ -692,12 +838,27 @@ export function createHotContextCollector(
       const method = registration.method;
       const info = method !== undefined ? (classMethods.get(`${method.className}\0${method.name}`) ?? null)
         : (registration.local !== null ? topLevel.get(registration.local) : undefined)
-          ?? byMemberKey.get(slot) ?? byMemberKey.get(`module.${slot}`) ?? null;
+          ?? byMemberKey.get(slot) ?? byMemberKey.get(`module.${slot}`)
+          // Not an export of its own: a method of the object a factory of the module returns
+          // (`module.exports = create()`, `module.exports = function (app) { return { handler } }`).
+          ?? (registration.exported !== 'default' ? returnedMember(registration.exported) : null);
       if (info === null) continue;
       if (registration.kind !== 'timer') servesRequests = true;
       registrations.push({
         kind: registration.kind, targets: [{ kind: 'node', node: info.node }], node: null, intervalMs: registration.intervalMs,
         periodic: registration.kind === 'timer', oneShotFrom: null, inferred: false, highRate: registration.highRate ?? registration.kind === 'message',
+      });
+    }
+    // A plugin's `exports.hook_<event>` functions: its host calls them by that name per connection
+    // or message (one-time events such as init_master or shutdown aside).
+    for (const [key, info] of byMemberKey) {
+      const slot = /^(?:module\.)?exports\.(\w+)$/.exec(key);
+      const event = slot === null ? null : HOOK_EXPORT.exec(slot[1])?.[1];
+      if (event === undefined || event === null || !isPerEventHook(event)) continue;
+      servesRequests = true;
+      registrations.push({
+        kind: 'message', targets: [{ kind: 'node', node: info.node }], node: null, intervalMs: null, periodic: false, oneShotFrom: null,
+        inferred: false, highRate: false,
       });
     }
     // Inferred after the real ones: they yield to them (see the ordering in finish).

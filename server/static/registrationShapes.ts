@@ -115,3 +115,35 @@ export function isHandlerShaped(node: t.Function): boolean {
   if (third && !(third.type === 'Identifier' && /^(next|done|cb|callback)$/.test(third.name))) return false;
   return HANDLER_PARAMS.some(([a, b]) => a.test(first.name) && b.test(second.name));
 }
+
+/**
+ * Calls that register one of the module's own exports by its name, as a plugin host's API does
+ * (`this.register_hook('queue', 'deliver')`): the host calls `exports.deliver` when the event fires.
+ */
+export const HOOK_BY_NAME_METHODS = new Set(['register_hook', 'registerHook']);
+/** An export named `hook_<event>`: a plugin host calls it by that name when the event fires. */
+export const HOOK_EXPORT = /^hook_(\w+)$/;
+/**
+ * Hook events that fire once per process (start-up, a reload, shutdown), not per connection or
+ * message: `init_master`, `init_child`, `shutdown`, `load_config`.
+ */
+const ONE_TIME_HOOK_EVENT = /^(init|shutdown|load|reload|config|start|stop|exit|ready|close|boot|setup)(_|$)/i;
+
+/** A hook event that fires per connection or message (not one-time, as far as its name tells). */
+export function isPerEventHook(event: string): boolean {
+  return !ONE_TIME_HOOK_EVENT.test(event);
+}
+
+/**
+ * A server constructed with its per-connection callbacks in an options object
+ * (`new SMTPServer({ onData, onAuth })`, `createFtpServer({ onLogin })`): the callee's name ends
+ * in Server. `http.createServer` is a registration of its own.
+ */
+export function isServerConstructorName(name: string | null): boolean {
+  return name !== null && /^(create)?[A-Z]?\w*Server$/.test(name) && name !== 'createServer';
+}
+
+/** `onData`, `onConnect`, `onMessage`: an options key naming a callback the server calls per event. */
+export function isEventCallbackKey(key: string | null): boolean {
+  return key !== null && /^on[A-Z]\w*$/.test(key) && !/^on(Ready|Listen|Listening|Start|Started|Close|Closed|Shutdown|Init|Error|Exit)$/.test(key);
+}

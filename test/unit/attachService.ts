@@ -63,7 +63,12 @@ export async function startClusterService(node = process.execPath): Promise<Clus
   });
   child.stderr.resume();
   const next = (): Promise<Record<string, unknown>> => new Promise((resolve) => waiters.push(resolve));
-  return next().then((ready) => ({
+  const started = await within(30_000, next());
+  if (started === null) {
+    child.kill('SIGKILL');
+    throw new Error('the cluster service did not say it was ready within 30 s');
+  }
+  return ((ready: Record<string, unknown>) => ({
     child,
     port: ready.port as number,
     primary: ready.primary as number,
@@ -71,16 +76,32 @@ export async function startClusterService(node = process.execPath): Promise<Clus
     async stats() {
       const answer = next();
       child.stdin.write('stats\n');
-      return (await answer).stats as Stats[];
+      // Every process answers through its IPC channel, whose messages Node delivers on
+      // process.nextTick: a process whose tick queue no longer runs never answers.
+      const stats = await within(STATS_TIMEOUT_MS, answer);
+      if (stats === null) throw new Error(`the service's processes did not all answer "stats" within ${STATS_TIMEOUT_MS} ms (one no longer runs its callbacks?)`);
+      return stats.stats as Stats[];
     },
-    stop() {
-      return new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        child.stdin.end();
-      });
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.stdin.end();
+      // A primary that does not end its workers and itself in time is killed with them.
+      if ((await within(5000, exited)) === null) {
+        for (const pid of [ready.primary as number, ...(ready.workers as number[])]) {
+          try {
+            process.kill(pid, 'SIGKILL');
+          } catch {
+            // already gone
+          }
+        }
+        await exited;
+      }
     },
-  }));
+  }))(started);
 }
+
+export type Load = ReturnType<typeof startLoad>;
 
 /** A bounded loopback load: `concurrency` clients in a loop until stopped, at most `maxRequests`. */
 export function startLoad(port: number, concurrency = 4, maxRequests = 50_000) {
@@ -92,6 +113,10 @@ export function startLoad(port: number, concurrency = 4, maxRequests = 50_000) {
       const started = performance.now();
       const request = http.get({ host: '127.0.0.1', port, path: '/', agent, timeout: 10_000 }, (response) => {
         response.resume();
+        response.on('error', () => {
+          done.push({ at: Date.now(), ms: performance.now() - started, ok: false });
+          resolve();
+        });
         response.on('end', () => {
           done.push({ at: Date.now(), ms: performance.now() - started, ok: response.statusCode === 200 });
           resolve();
@@ -121,9 +146,24 @@ export function p99(values: number[]): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? NaN;
 }
 
-export function runCli(cli: string, args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** How long the service's processes have to answer "stats". */
+const STATS_TIMEOUT_MS = 15_000;
+
+/** The promise's value, or null when it has not settled within `ms`. */
+async function within<T>(ms: number, promise: Promise<T>): Promise<T | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), ms)));
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The CLI as a process; killed (code null) when it runs longer than `timeoutMs`. */
+export function runCli(cli: string, args: string[], cwd: string, timeoutMs = 120_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cli, ...args], { cwd });
+    const child = spawn(process.execPath, [cli, ...args], { cwd, timeout: timeoutMs, killSignal: 'SIGKILL' });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -1,0 +1,220 @@
+// Issue 22's missed reach, one class per test, on small real-shaped code: code that runs per
+// request or message although no route or listener of the usual shapes names it.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { analyzeFileList } from '../../cli/fileAnalysis';
+
+const dirs: string[] = [];
+
+/** A project on disk: relative path -> text; returns the directory. */
+function projectOf(files: Record<string, string>): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotframe-reach-'));
+  dirs.push(dir);
+  for (const [relative, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, relative)), { recursive: true });
+    fs.writeFileSync(path.join(dir, relative), text);
+  }
+  return dir;
+}
+
+/** Each file's findings shown at information or above, as `rule:line`, and their messages. */
+function shownIn(dir: string, files: string[]): { shown: Record<string, string[]>; messages: string[] } {
+  const outcomes = analyzeFileList(files.map((f) => path.join(dir, f)), dir, {});
+  const shown: Record<string, string[]> = {};
+  const messages: string[] = [];
+  files.forEach((file, i) => {
+    const findings = outcomes[i].findings.map(({ finding }) => finding).filter((finding) => finding.severity !== 'hint');
+    shown[file] = findings.map((finding) => `${finding.ruleId}:${finding.range.loc.start.line}`);
+    messages.push(...findings.map((finding) => finding.message));
+  });
+  return { shown, messages };
+}
+
+describe('reach the usual registrations do not show (issue 22)', () => {
+  after(() => {
+    for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("a plugin's hook_<event> exports and hooks registered by name run per message; one-time hooks do not", () => {
+    const dir = projectOf({
+      'plugins/queue.js': `const childproc = require('node:child_process');
+exports.register = function () {
+  this.register_hook('queue_outbound', 'deliver');
+  this.register_hook('init_master', 'clean');
+};
+exports.hook_queue = function (next, connection) {
+  const q = childproc.spawn('/var/qmail/bin/qmail-queue', [], { stdio: ['pipe', 'pipe', process.stderr] });
+  q.on('exit', () => next());
+};
+exports.deliver = function (next, connection) {
+  childproc.execFile('/usr/sbin/sendmail', ['-t'], () => next());
+};
+exports.clean = function (next) {
+  childproc.execFile('rm', ['-rf', '/tmp/q'], () => next());
+};
+exports.hook_init_child = function (next) {
+  childproc.execFile('id', ['-u'], () => next());
+};
+exports.helper = function () {
+  childproc.execFile('hostname', [], () => {});
+};
+`,
+    });
+    const { shown, messages } = shownIn(dir, ['plugins/queue.js']);
+    assert.deepEqual(shown['plugins/queue.js'], ['spawn-without-env:7', 'spawn-without-env:11']);
+    assert.match(messages[0], /while handling a message \(via exports\.hook_queue\)/);
+  });
+
+  it("a server's on<Event> callbacks in its options object run per message, through Object.assign and a promisified module", () => {
+    const dir = projectOf({
+      'lib/checks.js': `const child_process = require('child_process');
+module.exports = {
+  validateSpf: function (ip, callback) {
+    child_process.exec('python verifyspf.py ' + ip, (err) => callback(null, !err));
+  },
+  version: function (callback) {
+    child_process.exec('python --version', callback);
+  },
+};
+`,
+      'lib/server.js': `const Promise = require('bluebird');
+const { SMTPServer } = require('smtp-server');
+const checks = Promise.promisifyAll(require('./checks'));
+function Mailin() {}
+Mailin.prototype.start = function (configuration) {
+  function onData(stream, session, callback) {
+    stream.on('end', () => { checks.validateSpfAsync(session.remoteAddress).then(() => callback()); });
+  }
+  function onListening() {
+    checks.versionAsync();
+  }
+  const options = Object.assign({}, configuration.smtpOptions, { onData: onData, onListening: onListening });
+  const server = new SMTPServer(options);
+  server.listen(configuration.port);
+};
+module.exports = new Mailin();
+`,
+    });
+    const { shown, messages } = shownIn(dir, ['lib/checks.js', 'lib/server.js']);
+    // onListening is no per-event callback, so what it calls stays unknown (not shown).
+    assert.deepEqual(shown['lib/checks.js'], ['spawn-without-env:4']);
+    assert.match(messages[0], /while handling a message \(via validateSpf\)/);
+  });
+
+  it("a server made by a local bound to http's createServer (TypeScript output) serves its handler's helpers in other modules", () => {
+    const dir = projectOf({
+      'dist/util.js': `"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.infoResponse = void 0;
+const child_process_1 = require("child_process");
+function serviceRespond(service, repoLocation, res) {
+    const cmd = ['git-' + service, '--stateless-rpc', '--advertise-refs', repoLocation];
+    const ps = child_process_1.spawn(cmd[0], cmd.slice(1));
+    ps.stdout.pipe(res);
+}
+function infoResponse(git, repo, service, req, res) {
+    function next() {
+        serviceRespond(service, git.dirMap(repo), res);
+    }
+    git.exists(repo, next);
+}
+exports.infoResponse = infoResponse;
+`,
+      'dist/git.js': `"use strict";
+var __importDefault = (this && this.__importDefault) || function (mod) { return (mod && mod.__esModule) ? mod : { "default": mod }; };
+Object.defineProperty(exports, "__esModule", { value: true });
+const http_1 = __importDefault(require("http"));
+const https_1 = __importDefault(require("https"));
+const util_1 = require("./util");
+class Git {
+    handle(req, res) {
+        const handlers = [
+            (req, res) => {
+                const m = req.url.split('/info/refs');
+                if (!m) return false;
+                return (0, util_1.infoResponse)(this, m[1], 'upload-pack', req, res);
+            },
+        ];
+        handlers[0].call(this, req, res);
+    }
+    listen(port, options) {
+        const createServer = options.type == 'http'
+            ? http_1.default.createServer
+            : https_1.default.createServer.bind(this, options);
+        this.server = createServer((req, res) => {
+            this.handle(req, res);
+        });
+        this.server.listen(port);
+    }
+}
+exports.Git = Git;
+`,
+    });
+    const { shown, messages } = shownIn(dir, ['dist/util.js', 'dist/git.js']);
+    assert.deepEqual(shown['dist/util.js'], ['spawn-without-env:7']);
+    assert.match(messages[0], /while handling a request \(via infoResponse -> next -> serviceRespond\)/);
+  });
+
+  it("methods of the object a module's factory returns run in the context of the handler that calls them", () => {
+    const dir = projectOf({
+      'lib/metrics.js': `const { execFileSync } = require('child_process');
+function create() {
+  function fsUsage() {
+    return execFileSync('df', ['-kP']).toString();
+  }
+  function collect() {
+    return { fs: fsUsage() };
+  }
+  function reset() {
+    execFileSync('true');
+  }
+  return { collect: collect, reset: reset };
+}
+const singleton = create();
+singleton.create = create;
+module.exports = singleton;
+`,
+      'lib/security.js': `const bcrypt = require('bcryptjs');
+module.exports = function tokenSecurity(app, config) {
+  const strategy = {};
+  strategy.login = function (name, password) {
+    const user = config.users.find((u) => u.name === name);
+    return user !== undefined && bcrypt.compareSync(password, user.hash);
+  };
+  strategy.seed = function (password) {
+    return bcrypt.hashSync(password, 10);
+  };
+  return strategy;
+};
+`,
+      'lib/pages.js': `const fs = require('fs');
+module.exports = (app) => ({
+  render(name) {
+    return require('child_process').execSync('pandoc /srv/pages/' + name, { env: {} }).toString();
+  },
+});
+`,
+      'server.js': `const express = require('express');
+const metrics = require('./lib/metrics');
+const app = express();
+const security = require('./lib/security')(app, { users: [] });
+const pages = require('./lib/pages')(app);
+app.post('/login', (req, res) => res.json({ ok: security.login(req.body.name, req.body.password) }));
+app.get('/metrics', (req, res) => res.json(metrics.collect()));
+app.get('/pages/:name', (req, res) => res.send(pages.render(req.params.name)));
+app.listen(3000);
+`,
+    });
+    const { shown, messages } = shownIn(dir, ['lib/metrics.js', 'lib/security.js', 'lib/pages.js', 'server.js']);
+    // reset and seed are never called from a handler: not shown.
+    assert.deepEqual(shown, {
+      'lib/metrics.js': ['blocking-sync-call:4', 'spawn-without-env:4'],
+      'lib/security.js': ['blocking-sync-call:6'],
+      'lib/pages.js': ['blocking-sync-call:4'],
+      'server.js': [],
+    });
+    assert.match(messages[0], /while handling a request \(via collect -> fsUsage\)/);
+  });
+});
