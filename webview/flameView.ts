@@ -38,7 +38,7 @@ type FrameElement = Element & { __data__?: FlameFrame<FlameNode> };
 
 export class FlameView {
   private chart: FlameChart<FlameNode> | null = null;
-  private scale: GraphScale = { rootValue: 0, cpuMs: 0 };
+  private scale: GraphScale = { rootValue: 0, cpuMs: 0, basis: { unit: 'ms' } };
   private root: FlameNode | null = null;
   private mode: FlameMode = 'normal';
   private palette: Palette | null = null;

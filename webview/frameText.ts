@@ -2,24 +2,27 @@
 // them in the page with textContent only, since frame names come from the profile (untrusted).
 import type { FlameGraphResult, FlameNode } from '../server/protocol/wire';
 import { categoryLabel } from './categories';
-import { formatDeltaMs, formatMs, formatPercent, formatWeight, percentOf } from '../server/shared/format';
+import { formatDeltaMs, formatMs, formatPercent, formatWeight, percentOf, shareOfShort, type ShareBasis } from '../server/shared/format';
 
-/** What a frame's value (ms) is a share of: the profile's CPU time, idle excluded (allocation profiles: all their bytes). */
+/** What a frame's value (ms) is a share of: the profile's CPU time, idle excluded (a merged capture: of all its processes; allocation profiles: all their bytes). */
 export interface GraphScale {
   rootValue: number;
   cpuMs: number;
   /** Allocation profiles: values are this weight, shown as it is (bytes, objects), never as time. */
   weight?: 'bytes' | 'objects';
+  /** What every share is of, as the loaded profile says (the graph's `shareBasis`). */
+  basis: ShareBasis;
 }
 
-export function graphScale(graph: Pick<FlameGraphResult, 'cpuMs'> & Partial<Pick<FlameGraphResult, 'unit'>>, rootValue: number): GraphScale {
-  if (graph.unit === 'bytes' || graph.unit === 'objects') return { rootValue, cpuMs: graph.cpuMs, weight: graph.unit };
-  return { rootValue, cpuMs: graph.cpuMs };
+export function graphScale(graph: Pick<FlameGraphResult, 'cpuMs' | 'shareBasis'>, rootValue: number): GraphScale {
+  const basis = graph.shareBasis;
+  if (basis.unit === 'bytes' || basis.unit === 'objects') return { rootValue, cpuMs: graph.cpuMs, weight: basis.unit, basis };
+  return { rootValue, cpuMs: graph.cpuMs, basis };
 }
 
-/** A share of the profile's CPU time (or of an allocation profile's bytes), as every view of Hotframe writes it. */
-export function cpuShare(ms: number, scale: Pick<GraphScale, 'cpuMs' | 'weight'>): string {
-  return `${formatPercent(percentOf(ms, scale.cpuMs))} of ${scale.weight ?? 'CPU'}`;
+/** A share with the profile's denominator named, as the editor's notes write it: "4.20% CPU", "4.20% CPU, all processes", "4.20% of bytes". */
+export function cpuShare(ms: number, scale: Pick<GraphScale, 'cpuMs' | 'basis'>): string {
+  return `${formatPercent(percentOf(ms, scale.cpuMs))} ${shareOfShort(scale.basis)}`;
 }
 
 /** A frame's value in the graph's unit. */

@@ -12,20 +12,27 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
 }
 
+/** A share basis as format.ts reads it: its unit, and a capture's kept ids (strings) and count. */
+function isShareBasis(value: unknown): boolean {
+  if (!isRecord(value) || (value.unit !== 'ms' && value.unit !== 'bytes' && value.unit !== 'objects')) return false;
+  const p = value.processes;
+  return p === undefined || (isRecord(p) && Array.isArray(p.kept) && p.kept.every((id) => typeof id === 'string') && typeof p.of === 'number');
+}
+
 export function parseHostMessage(data: unknown): ToWebview | null {
   if (!isRecord(data)) return null;
   if (data.type === 'error' && typeof data.message === 'string') return { type: 'error', message: data.message };
   if (data.type === 'sandwich' && isRecord(data.sandwich)) {
     const s = data.sandwich;
     if (!isRecord(s.callers) || !isRecord(s.callees) || !isRecord(s.target) || typeof s.cpuMs !== 'number' || !Array.isArray(s.openableFiles)) return null;
-    if (s.unit !== 'ms' && s.unit !== 'bytes' && s.unit !== 'objects') return null;
+    if ((s.unit !== 'ms' && s.unit !== 'bytes' && s.unit !== 'objects') || !isShareBasis(s.shareBasis)) return null;
     // Its trees are copied and checked node by node for drawing (drawableTree), as a graph's.
     return data as ToWebview;
   }
   if (data.type !== 'render' || !isRecord(data.graph)) return null;
   const graph = data.graph;
   if (!isRecord(graph.root) || (graph.mode !== 'normal' && graph.mode !== 'inverted' && graph.mode !== 'diff')) return null;
-  if (graph.unit !== 'ms' && graph.unit !== 'bytes' && graph.unit !== 'objects') return null;
+  if ((graph.unit !== 'ms' && graph.unit !== 'bytes' && graph.unit !== 'objects') || !isShareBasis(graph.shareBasis)) return null;
   if (typeof graph.title !== 'string' || typeof graph.cpuMs !== 'number' || !Array.isArray(graph.openableFiles)) return null;
   if (data.onlyMyCode !== undefined && typeof data.onlyMyCode !== 'boolean') return null;
   // The tree itself is checked node by node when it is copied for drawing (drawableTree).

@@ -3,6 +3,7 @@
 // top). Two charts drawn by FlameView from the server's trees; every text set with textContent.
 import type { FlameGraphResult, FlameNode, SandwichEntry, SandwichResult } from '../server/protocol/wire';
 import { element, setText } from './dom';
+import { graphScale, type GraphScale } from './frameText';
 import { FlameView, type FlameViewEvents } from './flameView';
 import { formatMs, formatPercent, formatWeight, percentOf } from '../server/shared/format';
 import type { Tooltip } from './tooltip';
@@ -35,10 +36,10 @@ export class SandwichSplit {
   }
 
   /** The figures of a frame of either chart: its share of the profile (the split's root is the function, not "all"). */
-  scaleOf(): { rootValue: number; cpuMs: number; weight?: 'bytes' | 'objects' } {
+  scaleOf(): GraphScale {
     const s = this.shown;
-    if (s === null) return { rootValue: 0, cpuMs: 0 };
-    return s.unit === 'ms' ? { rootValue: s.target.totalMs, cpuMs: s.cpuMs } : { rootValue: s.target.totalMs, cpuMs: s.cpuMs, weight: s.unit };
+    if (s === null) return { rootValue: 0, cpuMs: 0, basis: { unit: 'ms' } };
+    return graphScale(s, s.target.totalMs);
   }
 
   show(s: SandwichResult): void {
@@ -47,7 +48,7 @@ export class SandwichSplit {
     const amount = (v: number): string => (s.unit === 'ms' ? formatMs(v) : formatWeight(v, s.unit));
     const share = (v: number): string => formatPercent(percentOf(v, s.cpuMs));
     setText(this.heading, `${s.target.name} \u00b7 self ${amount(s.target.selfMs)} (${share(s.target.selfMs)}) \u00b7 total ${amount(s.target.totalMs)} (${share(s.target.totalMs)}) \u00b7 every % is ${s.shareOf}`);
-    const graph = (root: SandwichEntry): FlameGraphResult => ({ title: s.title, mode: 'normal', unit: s.unit, cpuMs: s.cpuMs, root: frameOf(root), openableFiles: s.openableFiles });
+    const graph = (root: SandwichEntry): FlameGraphResult => ({ title: s.title, mode: 'normal', unit: s.unit, shareBasis: s.shareBasis, cpuMs: s.cpuMs, root: frameOf(root), openableFiles: s.openableFiles });
     this.callers.render(graph(s.callers));
     this.callees.render(graph(s.callees));
   }

@@ -82,11 +82,11 @@ describe('heat (client/presentation/heat.ts)', () => {
   });
 
   it('writes an allocation profile in its unit, never as time', () => {
-    assert.equal(lineNote(4.2, 1024 * 1024 * 1.2, 'bytes'), 'allocates 1.20 MiB · 4.20% of bytes');
-    assert.equal(callNote('parse', 7.2, 3 * 1024 * 1024, 'bytes'), 'this call (parse): allocates 3.00 MiB · 7.20% of bytes');
-    assert.equal(callNote('', 7.2, 933), 'this call ((anonymous)): 933 ms · 7.20% CPU');
-    assert.equal(functionNote(300 * 1024 * 1024, 366 * 1024 * 1024, 37, 'bytes', true), 'allocates 366 MiB · 37.0% of bytes (self 300 MiB) · placed by name (no URL in the profile)');
-    assert.equal(functionNote(1.2, 42, 4.2), 'self 1.20 ms · total 42.0 ms · 4.20% CPU');
+    assert.equal(lineNote(4.2, 1024 * 1024 * 1.2, { unit: 'bytes' }), 'allocates 1.20 MiB · 4.20% of bytes');
+    assert.equal(callNote('parse', 7.2, 3 * 1024 * 1024, { unit: 'bytes' }), 'this call (parse): allocates 3.00 MiB · 7.20% of bytes');
+    assert.equal(callNote('', 7.2, 933, { unit: 'ms' }), 'this call ((anonymous)): 933 ms · 7.20% CPU');
+    assert.equal(functionNote(300 * 1024 * 1024, 366 * 1024 * 1024, 37, { unit: 'bytes' }, true), 'allocates 366 MiB · 37.0% of bytes (self 300 MiB) · placed by name (no URL in the profile)');
+    assert.equal(functionNote(1.2, 42, 4.2, { unit: 'ms' }), 'self 1.20 ms · total 42.0 ms · 4.20% CPU');
   });
 
   it('gives each call on a line its own figure, and says "calls on this line" when the profile cannot tell them apart', () => {
@@ -96,11 +96,11 @@ describe('heat (client/presentation/heat.ts)', () => {
       { callee: 'getTimestamp', samples: 58, ms: 151, percent: 1.95 },
       { callee: 'tally', samples: 28, ms: 86.7, percent: 1.12 },
     ];
-    assert.equal(callLineNote({ callee: 'parseEvents', ms: 933, percent: 12.1, calls }), 'parseEvents(): 696 ms · 9.02% CPU, getTimestamp(): 151 ms · 1.95% CPU, +1 more call');
+    assert.equal(callLineNote({ callee: 'parseEvents', ms: 933, percent: 12.1, calls }, { unit: 'ms' }), 'parseEvents(): 696 ms · 9.02% CPU, getTimestamp(): 151 ms · 1.95% CPU, +1 more call');
     // One callee measured for more calls written on the line: the figure is the line's calls, not one.
-    assert.equal(callLineNote({ callee: 'execSync', ms: 616, percent: 6.44, calls: [{ callee: 'execSync', samples: 9, ms: 616, percent: 6.44 }], untold: true }), 'calls on this line (execSync…): 616 ms · 6.44% CPU');
-    assert.equal(callLineNote({ callee: 'parse', ms: 10, percent: 1, calls: [{ callee: 'parse', samples: 1, ms: 10, percent: 1 }] }), 'this call (parse): 10.0 ms · 1.00% CPU');
-    assert.equal(callLineNote({ callee: 'a', ms: 3 * 1024 * 1024, percent: 7.2, calls: [{ callee: 'a', samples: 1, ms: 2 * 1024 * 1024, percent: 4.8 }, { callee: 'b', samples: 1, ms: 1024 * 1024, percent: 2.4 }] }, 'bytes'), 'a(): allocates 2.00 MiB · 4.80% of bytes, b(): allocates 1.00 MiB · 2.40% of bytes');
+    assert.equal(callLineNote({ callee: 'execSync', ms: 616, percent: 6.44, calls: [{ callee: 'execSync', samples: 9, ms: 616, percent: 6.44 }], untold: true }, { unit: 'ms' }), 'calls on this line (execSync…): 616 ms · 6.44% CPU');
+    assert.equal(callLineNote({ callee: 'parse', ms: 10, percent: 1, calls: [{ callee: 'parse', samples: 1, ms: 10, percent: 1 }] }, { unit: 'ms' }), 'this call (parse): 10.0 ms · 1.00% CPU');
+    assert.equal(callLineNote({ callee: 'a', ms: 3 * 1024 * 1024, percent: 7.2, calls: [{ callee: 'a', samples: 1, ms: 2 * 1024 * 1024, percent: 4.8 }, { callee: 'b', samples: 1, ms: 1024 * 1024, percent: 2.4 }] }, { unit: 'bytes' }), 'a(): allocates 2.00 MiB · 4.80% of bytes, b(): allocates 1.00 MiB · 2.40% of bytes');
   });
 
   it('keeps a line\'s note short: its largest figure and how many more the hover has, not every note joined', () => {

@@ -2,7 +2,7 @@
 // notes, and the plan of what to draw on one file. No vscode import: client/decorations.ts turns
 // the plan into decorations, and the unit tests read it directly.
 import type { CallLine, FileHeat, StallLine } from '../../server/protocol/wire';
-import { formatCostShort, formatMs, formatPercent, formatWeight, SHARE_OF_SHORT, type WeightUnit } from '../../server/shared/format';
+import { formatAmount, formatCostShort, formatMs, type ShareBasis } from '../../server/shared/format';
 
 /** Decoration types cannot vary their background per range, so heat is quantized into buckets. */
 export const BUCKETS = 8;
@@ -25,29 +25,23 @@ export function heatBucket(percent: number): number {
   return Math.min(BUCKETS, Math.max(1, Math.ceil(Math.sqrt(Math.min(percent, 100) / 100) * BUCKETS)));
 }
 
-/** A figure in the profile's unit; every label carries its unit. */
-function amount(value: number, unit: WeightUnit): string {
-  return unit === 'ms' ? formatMs(value) : formatWeight(value, unit);
+/** "12.3 ms · 4.20% CPU", "12.3 ms · 4.20% CPU, all processes", "allocates 1.20 MiB · 4.20% of bytes": a figure and its share, the profile's denominator named (its `shareBasis`). */
+function figure(percent: number, value: number, basis: ShareBasis): string {
+  return `${basis.unit === 'ms' ? '' : 'allocates '}${formatCostShort(value, percent, basis)}`;
 }
 
-/** "12.3 ms · 4.20% CPU": the line's self time and its share of CPU time (idle excluded); an allocation profile's "allocates 1.20 MiB · 4.20% of bytes". */
-export function lineNote(percent: number, selfMs: number, unit: WeightUnit = 'ms'): string {
-  return unit === 'ms' ? `${formatMs(selfMs)} · ${formatPercent(percent)} ${SHARE_OF_SHORT}` : `allocates ${amount(selfMs, unit)} · ${formatPercent(percent)} of ${unit}`;
+/** "12.3 ms · 4.20% CPU": the line's self time and its share; an allocation profile's "allocates 1.20 MiB · 4.20% of bytes". */
+export function lineNote(percent: number, selfMs: number, basis: ShareBasis): string {
+  return figure(percent, selfMs, basis);
 }
 
 /** "this call (parseEvents): 933 ms · 7.20% CPU": the total under the call made on the line; in an allocation profile "this call (parse): allocates 3.00 MiB · 7.20% of bytes". */
-export function callNote(callee: string, percent: number, ms: number, unit: WeightUnit = 'ms'): string {
-  const name = callee || '(anonymous)';
-  return unit === 'ms' ? `this call (${name}): ${formatMs(ms)} · ${formatPercent(percent)} ${SHARE_OF_SHORT}` : `this call (${name}): allocates ${amount(ms, unit)} · ${formatPercent(percent)} of ${unit}`;
+export function callNote(callee: string, percent: number, ms: number, basis: ShareBasis): string {
+  return `this call (${callee || '(anonymous)'}): ${figure(percent, ms, basis)}`;
 }
 
 /** Calls named in one note; the rest are counted (the hover lists them all). */
 const CALLS_NAMED = 2;
-
-/** "696 ms · 9.03% CPU", "allocates 3.00 MiB · 7.20% of bytes". */
-function figure(percent: number, ms: number, unit: WeightUnit): string {
-  return unit === 'ms' ? `${formatMs(ms)} · ${formatPercent(percent)} ${SHARE_OF_SHORT}` : `allocates ${amount(ms, unit)} · ${formatPercent(percent)} of ${unit}`;
-}
 
 /**
  * The note of a line that makes calls: one call told apart, "this call (parseEvents): 696 ms ·
@@ -55,15 +49,15 @@ function figure(percent: number, ms: number, unit: WeightUnit): string {
  * 151 ms · 1.96% CPU, +1 more call"; calls the profile cannot tell apart (more calls in the source
  * than callees measured), "calls on this line (parseEvents…): 933 ms · 12.1% CPU".
  */
-export function callLineNote(call: Pick<CallLine, 'callee' | 'ms' | 'percent' | 'calls' | 'untold'>, unit: WeightUnit = 'ms'): string {
+export function callLineNote(call: Pick<CallLine, 'callee' | 'ms' | 'percent' | 'calls' | 'untold'>, basis: ShareBasis): string {
   const calls = call.calls ?? [];
   if (calls.length >= 2) {
-    const named = calls.slice(0, CALLS_NAMED).map((c) => `${c.callee || '(anonymous)'}(): ${figure(c.percent, c.ms, unit)}`);
+    const named = calls.slice(0, CALLS_NAMED).map((c) => `${c.callee || '(anonymous)'}(): ${figure(c.percent, c.ms, basis)}`);
     const rest = calls.length - CALLS_NAMED;
     return named.join(', ') + (rest > 0 ? `, +${rest} more call${rest === 1 ? '' : 's'}` : '');
   }
-  if (call.untold === true) return `calls on this line (${call.callee || '(anonymous)'}…): ${figure(call.percent, call.ms, unit)}`;
-  return callNote(call.callee, call.percent, call.ms, unit);
+  if (call.untold === true) return `calls on this line (${call.callee || '(anonymous)'}…): ${figure(call.percent, call.ms, basis)}`;
+  return callNote(call.callee, call.percent, call.ms, basis);
 }
 
 /**
@@ -97,9 +91,9 @@ export function joinNotes(parts: readonly NotePart[]): string {
 }
 
 /** "self 1.20 ms · total 42.0 ms · 4.20% CPU" (the share is the total's, like the hover's), or for an allocation profile "allocates 366 MiB · 37.0% of bytes (self 300 MiB)". */
-export function functionNote(selfMs: number, totalMs: number, percent: number, unit: WeightUnit = 'ms', inferred = false): string {
-  if (unit === 'ms') return `self ${formatMs(selfMs)} · total ${formatMs(totalMs)} · ${formatPercent(percent)} ${SHARE_OF_SHORT}`;
-  return `allocates ${amount(totalMs, unit)} · ${formatPercent(percent)} of ${unit} (self ${amount(selfMs, unit)})${inferred ? ' · placed by name (no URL in the profile)' : ''}`;
+export function functionNote(selfMs: number, totalMs: number, percent: number, basis: ShareBasis, inferred = false): string {
+  if (basis.unit === 'ms') return `self ${formatMs(selfMs)} · total ${formatCostShort(totalMs, percent, basis)}`;
+  return `allocates ${formatCostShort(totalMs, percent, basis)} (self ${formatAmount(selfMs, basis.unit)})${inferred ? ' · placed by name (no URL in the profile)' : ''}`;
 }
 
 /** "2 stalls over 50.0 ms, longest 212 ms, 405 ms in all · GET /report": the figures of `hotframe profile --stalls`. */
@@ -120,15 +114,16 @@ export function planHeat(heat: FileHeat, thresholdPercent: number, lineCount: nu
     list.push({ text, amount, ...(leads ? { leads: true as const } : {}) });
     notes.set(line, list);
   };
-  const unit = heat.profile?.unit ?? 'ms';
+  // The denominator the loaded profile's shares are of (one process, a capture merged, an allocation profile's unit).
+  const basis: ShareBasis = heat.profile?.shareBasis ?? { unit: heat.profile?.unit ?? 'ms' };
   for (const fn of heat.functions) {
-    if (inFile(fn.line) && fn.totalMs > 0) add(fn.line, `${fn.name}: ${functionNote(fn.selfMs, fn.totalMs, fn.percent, unit, fn.inferred === true)}`, fn.totalMs);
+    if (inFile(fn.line) && fn.totalMs > 0) add(fn.line, `${fn.name}: ${functionNote(fn.selfMs, fn.totalMs, fn.percent, basis, fn.inferred === true)}`, fn.totalMs);
   }
   const hottest = heat.lines
     .filter((l) => inFile(l.line) && l.percent >= thresholdPercent)
     .sort((a, b) => b.percent - a.percent)
     .slice(0, MAX_LINE_NOTES);
-  for (const l of hottest) add(l.line, lineNote(l.percent, l.selfMs, unit), l.selfMs);
+  for (const l of hottest) add(l.line, lineNote(l.percent, l.selfMs, basis), l.selfMs);
   const callLines = (heat.callLines ?? [])
     .filter((c) => inFile(c.line) && heatBucket(c.percent) > 0)
     .map((c) => ({ line: c.line, bucket: heatBucket(c.percent) }));
@@ -136,9 +131,9 @@ export function planHeat(heat: FileHeat, thresholdPercent: number, lineCount: nu
     .filter((c) => inFile(c.line) && c.percent >= thresholdPercent)
     .sort((a, b) => b.percent - a.percent)
     .slice(0, MAX_LINE_NOTES);
-  for (const c of hottestCalls) add(c.line, callLineNote(c, unit), c.ms);
+  for (const c of hottestCalls) add(c.line, callLineNote(c, basis), c.ms);
   // Route registrations that ran: "GET /v1/tasks: 289 ms · 3.74% CPU" (issue 25).
-  for (const r of heat.routes ?? []) if (inFile(r.line) && r.ms > 0) add(r.line, `${r.route}: ${formatCostShort(r.ms, r.percent)}`, r.ms);
+  for (const r of heat.routes ?? []) if (inFile(r.line) && r.ms > 0) add(r.line, `${r.route}: ${formatCostShort(r.ms, r.percent, basis)}`, r.ms);
   // Lines that stalled the event loop: "2 stalls over 50.0 ms, longest 212 ms, 405 ms in all · GET /report" (issue 25).
   for (const s of heat.stalls?.lines ?? []) if (inFile(s.line)) add(s.line, stallNote(s, heat.stalls?.thresholdMs ?? 0), s.totalMs, true);
   return {

@@ -19,7 +19,7 @@ const site: CallSite = {
   libraries: [{ name: 'completeMany', file: '/app/node_modules/mongoose/lib/query.js', line: 40, category: 'dependency', samples: 250, ms: 250 }],
 };
 
-const insight: Insight = { id: 'gc-pressure', seed: '001', title: 'GC is *busy*', message: 'Raise --max-semi-space-size.', samples: 100, ms: 100, percent: 10, location: null };
+const insight: Insight = { id: 'gc-pressure', seed: '001', title: 'GC is *busy*', message: 'Raise --max-semi-space-size.', samples: 100, ms: 100, percent: 10, location: null, shareBasis: { unit: 'ms' } };
 
 function overview(over: Partial<OverviewResult> = {}): OverviewResult {
   return { profile, baseline: null, allocation: null, hotFunctions: [fn('parse', 420), fn('(idle)', 900, { category: 'idle' })], callSites: [site], insights: [insight], ...over };
@@ -76,7 +76,7 @@ describe('overview tree (client/presentation/overview.ts)', () => {
   });
 
   it('draws an allocation profile in bytes, never as time', () => {
-    const heap = overview({ profile: { ...profile, unit: 'bytes', cpuMs: 1024 * 1024 } });
+    const heap = overview({ profile: { ...profile, unit: 'bytes', shareBasis: { unit: 'bytes' }, cpuMs: 1024 * 1024 } });
     const row = overviewRow({ kind: 'function', value: fn('buildGarbage', 512 * 1024, { totalPercent: 50, selfPercent: 25, inferred: true }) }, heap);
     assert.equal(row.description, 'allocates 512 KiB · 50.0% of bytes');
     assert.equal(row.tooltip, '/app/buildGarbage.js:3 (placed by its name: no URL in the profile)\nself 256 KiB · 25.0% of bytes, total 512 KiB · 50.0% of bytes');
@@ -102,6 +102,7 @@ describe('overview tree (client/presentation/overview.ts)', () => {
   it('lists the routes that ran with their CPU time and share, then (no route); a click opens the registration', () => {
     const routes: OverviewResult['routes'] = {
       cpuMs: 1000,
+      shareBasis: { unit: 'ms' },
       routes: [
         { route: 'GET /v1/tasks', kind: 'request', ms: 289, percent: 28.9, registeredAt: [{ file: '/app/routes/tasks.js', line: 116 }] },
         { route: 'GET /a | GET /b', kind: 'request', ms: 11, percent: 1.1, registeredAt: [{ file: '/app/a.js', line: 3 }, { file: '/app/a.js', line: 4 }], shared: true },
@@ -113,6 +114,13 @@ describe('overview tree (client/presentation/overview.ts)', () => {
     const o = overview({ routes });
     const section = overviewChildren(o).find((n) => n.kind === 'section' && n.id === 'routes')!;
     assert.deepEqual(overviewRow(section, o).label, 'Routes');
+    // The heading counts the routes listed, against those registered: not 3 above two routes.
+    assert.equal(overviewRow(section, o).description, '2 of 3 ran');
+    // Another program profiled: none of the known routes ran, and the heading says so above (no route).
+    const idle = overview({ routes: { ...routes, routes: routes.routes.map((r) => ({ ...r, ms: 0, percent: 0 })) } });
+    const idleSection = overviewChildren(idle).find((n) => n.kind === 'section' && n.id === 'routes')!;
+    assert.equal(overviewRow(idleSection, idle).description, '0 of 3 ran');
+    assert.deepEqual(overviewChildren(idle, idleSection).map((n) => n.kind), ['noRoute']);
     const rows = overviewChildren(o, section).map((n) => overviewRow(n, o));
     assert.deepEqual(rows.map((r) => [r.label, r.description]), [
       ['GET /v1/tasks', '289 ms · 28.9% CPU'],
@@ -129,6 +137,7 @@ describe('overview tree (client/presentation/overview.ts)', () => {
   it("with a Hotframe recording's request counts: requests and CPU per request on each route, unmatched requests on (no route)", () => {
     const routes: OverviewResult['routes'] = {
       cpuMs: 1000,
+      shareBasis: { unit: 'ms' },
       routes: [
         { route: 'GET /v1/tasks', kind: 'request', ms: 289, percent: 28.9, registeredAt: [{ file: '/app/routes/tasks.js', line: 116 }], requests: 40, msPerRequest: 289 / 40 },
         { route: 'GET /healthz', kind: 'request', ms: 0, percent: 0, registeredAt: [{ file: '/app/server.js', line: 35 }], requests: 3, msPerRequest: 0 },

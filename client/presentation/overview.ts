@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import type { OverviewResult } from '../../server/protocol/wire';
 import type { AttributedLibraryCost, CallSite, FunctionCost, Insight, RouteCost } from '../../server/protocol/wire';
 import { gcTraceHeading, gcTraceRows, type GcTraceRow } from './gcTrace';
-import { formatCost, formatCostIn, formatCostShort, formatCostShortIn, formatMs, formatPercent, formatPerRequest, formatWeight, PER_REQUEST_OF, percentOf } from '../../server/shared/format';
+import { formatCost, formatCostShort, formatMs, formatPerRequest, PER_REQUEST_OF, percentOf, type ShareBasis } from '../../server/shared/format';
 
 /** Items per section: a review starts with the top of the list; the flame graph has the rest. */
 export const MAX_ITEMS = 15;
@@ -14,7 +14,7 @@ export const MAX_ITEMS = 15;
 export type SectionId = 'functions' | 'callSites' | 'insights' | 'routes' | 'unresolved' | 'gcTrace';
 
 export type OverviewNode =
-  | { kind: 'section'; id: SectionId; label: string; count: number }
+  | { kind: 'section'; id: SectionId; label: string; count: number; /** Shown instead of the bare count, when the count alone would misread (Routes: "2 of 16 ran"). */ description?: string }
   | { kind: 'function'; value: FunctionCost }
   | { kind: 'callSite'; value: CallSite }
   | { kind: 'library'; value: AttributedLibraryCost }
@@ -65,15 +65,15 @@ function placeRow(name: string, at: { file: string; line: number }, icon: string
 }
 
 /** "self 1.20 ms · total 42.0 ms · 4.20% CPU", the editor note's figures. */
-export function functionDescription(f: FunctionCost): string {
-  return `self ${formatMs(f.selfMs)} · total ${formatCostShort(f.totalMs, f.totalPercent)}`;
+export function functionDescription(f: FunctionCost, basis: ShareBasis): string {
+  return `self ${formatMs(f.selfMs)} · total ${formatCostShort(f.totalMs, f.totalPercent, basis)}`;
 }
 
-export function functionTooltip(f: FunctionCost): string {
+export function functionTooltip(f: FunctionCost, basis: ShareBasis): string {
   return [
     location(f.file, f.line),
-    `self ${formatCost(f.selfMs, f.selfPercent)}`,
-    `total ${formatCost(f.totalMs, f.totalPercent)}`,
+    `self ${formatCost(f.selfMs, f.selfPercent, basis)}`,
+    `total ${formatCost(f.totalMs, f.totalPercent, basis)}`,
     `${f.selfSamples} self samples, ${f.totalSamples} total (${f.category})`,
   ].join('\n');
 }
@@ -89,7 +89,11 @@ export function overviewChildren(o: OverviewResult, node?: OverviewNode): Overvi
       { kind: 'section', id: 'callSites', label: 'User call sites', count: o.callSites.length },
       { kind: 'section', id: 'insights', label: 'Insights', count: o.insights.length },
     ];
-    if (o.routes !== undefined && o.routes.routes.length > 0) sections.push({ kind: 'section', id: 'routes', label: 'Routes', count: o.routes.routes.length });
+    if (o.routes !== undefined && o.routes.routes.length > 0) {
+      // The count is of the routes listed (those that ran), said against the routes the source registers: "0 of 16 ran" above a lone (no route) row.
+      const ran = routesThatRan(o.routes).length;
+      sections.push({ kind: 'section', id: 'routes', label: 'Routes', count: ran, description: `${ran.toLocaleString('en-US')} of ${o.routes.routes.length.toLocaleString('en-US')} ran` });
+    }
     const unresolved = o.profile?.unresolvedCount ?? 0;
     if (unresolved > 0) sections.push({ kind: 'section', id: 'unresolved', label: 'Unresolved files', count: unresolved });
     return [...sections, ...gcTrace];
@@ -102,6 +106,11 @@ export function overviewChildren(o: OverviewResult, node?: OverviewNode): Overvi
     default:
       return [];
   }
+}
+
+/** The routes the Routes section lists: those that ran or received requests (a registered route with neither says nothing here). */
+function routesThatRan(routes: NonNullable<OverviewResult['routes']>): NonNullable<OverviewResult['routes']>['routes'] {
+  return routes.routes.filter((r) => r.ms > 0 || (r.requests ?? 0) > 0);
 }
 
 function sectionChildren(id: SectionId, o: OverviewResult): OverviewNode[] {
@@ -119,7 +128,7 @@ function sectionChildren(id: SectionId, o: OverviewResult): OverviewNode[] {
       const routes = o.routes;
       if (routes === undefined) return [];
       // The routes that ran or received requests, then the share of no route: a registered route with neither says nothing here.
-      const ran: OverviewNode[] = routes.routes.filter((r) => r.ms > 0 || (r.requests ?? 0) > 0).map((value) => ({ kind: 'route', value }));
+      const ran: OverviewNode[] = routesThatRan(routes).map((value) => ({ kind: 'route', value }));
       return [...capped(ran), { kind: 'noRoute', ms: routes.noRoute.ms, percent: routes.noRoute.percent, ...(routes.requests !== undefined ? { unmatched: routes.requests.unmatched } : {}) }];
     }
     case 'gcTrace':
@@ -137,9 +146,10 @@ function sectionChildren(id: SectionId, o: OverviewResult): OverviewNode[] {
 /** How `node` is drawn, with the figures of `o` (null: nothing loaded). */
 export function overviewRow(node: OverviewNode, o: OverviewResult | null): OverviewRow {
   const cpuMs = o?.profile?.cpuMs ?? 0;
-  // Allocation profiles: every figure in bytes (or objects), never as time.
-  const unit = o?.profile?.unit ?? 'ms';
-  const weight = (value: number, percent: number | null): string => (unit === 'ms' ? formatCostShort(value, percent) : `${formatWeight(value, unit)} · ${formatPercent(percent ?? 0)} of ${unit}`);
+  // What every share is of, as the loaded profile says (allocation profiles: bytes or objects, never time; a merged capture: all its processes).
+  const basis: ShareBasis = o?.profile?.shareBasis ?? { unit: o?.profile?.unit ?? 'ms' };
+  const unit = basis.unit;
+  const weight = (value: number, percent: number | null): string => formatCostShort(value, percent ?? 0, basis);
   switch (node.kind) {
     case 'section':
       if (node.id === 'gcTrace' && o?.gcTrace !== undefined) {
@@ -148,7 +158,7 @@ export function overviewRow(node: OverviewNode, o: OverviewResult | null): Overv
       }
       return {
         label: node.label,
-        description: String(node.count),
+        description: node.description ?? String(node.count),
         // Call sites expand into their libraries: start folded so the insights stay in view.
         collapsible: node.id === 'unresolved' || node.id === 'callSites' ? 'collapsed' : 'expanded',
         ...(node.id === 'unresolved' ? { tooltip: 'Frames name these files, but they were not found locally. Add a hotframe.pathMappings entry.' } : {}),
@@ -157,13 +167,13 @@ export function overviewRow(node: OverviewNode, o: OverviewResult | null): Overv
       const f = node.value;
       // The label is the name only: numbers go in the description, which VS Code shows beside
       // it, and in full in the tooltip, so a narrow view never cuts a figure off.
-      if (unit === 'ms') return placeRow(f.name, f, 'symbol-function', functionDescription(f), functionTooltip(f));
+      if (unit === 'ms') return placeRow(f.name, f, 'symbol-function', functionDescription(f, basis), functionTooltip(f, basis));
       const inferred = f.inferred === true ? ' (placed by its name: no URL in the profile)' : '';
       return placeRow(f.name, f, 'symbol-function', `allocates ${weight(f.totalMs, f.totalPercent ?? 0)}`, `${location(f.file, f.line)}${inferred}\nself ${weight(f.selfMs, f.selfPercent ?? 0)}, total ${weight(f.totalMs, f.totalPercent ?? 0)}`);
     }
     case 'callSite': {
       const c = node.value;
-      const beneath = unit === 'ms' ? `Library time beneath this call: ${formatCost(c.ms, c.percent)}, ${c.samples} samples` : `Allocated in libraries beneath this call: ${weight(c.ms, c.percent)}`;
+      const beneath = unit === 'ms' ? `Library time beneath this call: ${formatCost(c.ms, c.percent, basis)}, ${c.samples} samples` : `Allocated in libraries beneath this call: ${weight(c.ms, c.percent)}`;
       const row = placeRow(c.function, c, 'call-outgoing', `${weight(c.ms, c.percent)} · ${path.basename(c.file)}:${c.line}`, `${location(c.file, c.line)}\n${beneath}`);
       return c.libraries.length ? { ...row, collapsible: 'collapsed' } : row;
     }
@@ -171,14 +181,14 @@ export function overviewRow(node: OverviewNode, o: OverviewResult | null): Overv
       const l = node.value;
       const percent = cpuMs > 0 ? percentOf(l.ms, cpuMs) : null;
       const counted = unit === 'ms' ? `, ${l.samples} samples` : '';
-      return placeRow(l.name, l, 'package', `${formatCostShortIn(l.ms, percent, unit)} · ${l.category}`, `${location(l.file, l.line)}\n${formatCostIn(l.ms, percent, unit)} under this call${counted} (${l.category})`);
+      return placeRow(l.name, l, 'package', `${formatCostShort(l.ms, percent, basis)} · ${l.category}`, `${location(l.file, l.line)}\n${formatCost(l.ms, percent, basis)} under this call${counted} (${l.category})`);
     }
     case 'insight': {
       const i = node.value;
       return {
         label: i.title,
-        description: formatCostShortIn(i.ms, i.percent, i.unit ?? 'ms'),
-        tooltip: `${formatCostIn(i.ms, i.percent, i.unit ?? 'ms')}\n\n${i.message}`,
+        description: formatCostShort(i.ms, i.percent, i.shareBasis),
+        tooltip: `${formatCost(i.ms, i.percent, i.shareBasis)}\n\n${i.message}`,
         markdownTooltip: true,
         collapsible: 'none',
         icon: 'lightbulb',
@@ -195,8 +205,8 @@ export function overviewRow(node: OverviewNode, o: OverviewResult | null): Overv
       const served = r.requests !== undefined ? formatPerRequest(r.ms, r.requests) : null;
       return {
         label: r.route,
-        description: formatCostShort(r.ms, r.percent) + (served !== null ? ` · ${served}` : ''),
-        tooltip: `${formatCost(r.ms, r.percent)} with this route's handler or middleware on the stack${served !== null ? `\n${served} (ms/request = ${PER_REQUEST_OF})` : ''}\nregistered at ${where}${shared}`,
+        description: formatCostShort(r.ms, r.percent, basis) + (served !== null ? ` · ${served}` : ''),
+        tooltip: `${formatCost(r.ms, r.percent, basis)} with this route's handler or middleware on the stack${served !== null ? `\n${served} (ms/request = ${PER_REQUEST_OF})` : ''}\nregistered at ${where}${shared}`,
         collapsible: 'none',
         icon: r.kind === 'message' ? 'mail' : 'globe',
         target: at !== undefined ? openTarget(at.file, at.line) : undefined,
@@ -205,8 +215,8 @@ export function overviewRow(node: OverviewNode, o: OverviewResult | null): Overv
     case 'noRoute':
       return {
         label: '(no route)',
-        description: formatCostShort(node.ms, node.percent) + (node.unmatched !== undefined ? ` · ${node.unmatched.toLocaleString('en-US')} unmatched requests` : ''),
-        tooltip: `${formatCost(node.ms, node.percent)} with no route's handler or middleware on the stack (timers, start-up, framework code before a handler, GC)${node.unmatched !== undefined ? `\n${node.unmatched.toLocaleString('en-US')} request(s) matched no route's method and path (a 404, or a route the source analysis did not find)` : ''}`,
+        description: formatCostShort(node.ms, node.percent, basis) + (node.unmatched !== undefined ? ` · ${node.unmatched.toLocaleString('en-US')} unmatched requests` : ''),
+        tooltip: `${formatCost(node.ms, node.percent, basis)} with no route's handler or middleware on the stack (timers, start-up, framework code before a handler, GC)${node.unmatched !== undefined ? `\n${node.unmatched.toLocaleString('en-US')} request(s) matched no route's method and path (a 404, or a route the source analysis did not find)` : ''}`,
         collapsible: 'none',
         icon: 'circle-slash',
       };

@@ -13,9 +13,11 @@ describe('status bar (client/presentation/statusBar.ts)', () => {
 
   it('names a merged capture by its parts, or the one kept, and says in the tooltip what every % is of', () => {
     const threads = [{ id: '10:0', name: 'a', samples: 5 }, { id: '11:0', name: 'b', samples: 5 }, { id: '11:1', name: 'c', samples: 5 }];
-    const capture = { ...summary, capture: true as const, threads, shareOf: '% of CPU time, all processes and threads, idle excluded' };
-    assert.equal(statusText(capture), '$(flame) 3 processes and threads · 12.3 s · GC 8.04% CPU, all');
-    assert.equal(statusText({ ...capture, thread: '11:1' }), '$(flame) 11:1 of 3 · 12.3 s · GC 8.04% CPU');
+    const ids = threads.map((t) => t.id);
+    const capture = { ...summary, capture: true as const, threads, shareOf: '% of CPU time, all processes and threads, idle excluded', shareBasis: { unit: 'ms' as const, processes: { kept: ids, of: 3 } } };
+    assert.equal(statusText(capture), '$(flame) 3 processes and threads · 12.3 s · GC 8.04% CPU, all processes');
+    assert.equal(statusText({ ...capture, thread: '11:1', shareBasis: { unit: 'ms', processes: { kept: ['11:1'], of: 3 } } }), '$(flame) 11:1 of 3 · 12.3 s · GC 8.04% CPU, 1 of 3 processes');
+    assert.match(statusTooltip(capture, null), /\nGC: 8\.04% of CPU time, all processes and threads, idle excluded\n/);
     assert.match(statusTooltip(capture, null), /\nEvery % is % of CPU time, all processes and threads, idle excluded\n/);
   });
 

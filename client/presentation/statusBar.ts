@@ -1,15 +1,16 @@
 // The status bar entry's text and tooltip for the loaded profile. No vscode import (unit-tested);
 // client/statusBar.ts owns the item.
 import type { ProfileSummary } from '../../server/protocol/wire';
-import { formatMs, formatPercent, formatShare, formatWeight } from '../../server/shared/format';
+import { formatMs, formatPercent, formatShare, formatWeight, shareOfShort } from '../../server/shared/format';
 
 /** "$(flame) name · 12.3 s · GC 8.04% CPU"; an allocation profile shows what was allocated instead. */
 export function statusText(profile: ProfileSummary): string {
   // An allocation profile has no duration or GC share: it shows what was allocated.
   if (profile.unit !== undefined && profile.unit !== 'ms') return `$(flame) ${profile.name} · ${formatWeight(profile.cpuMs, profile.unit)} allocated`;
   // A capture's merged processes: how many, or the one kept; its shares are of all of them.
-  if (profile.capture) return `$(flame) ${captureName(profile)} · ${formatMs(profile.durationMs)} · GC ${formatPercent(profile.gcPercent)} CPU${profile.thread === undefined ? ', all' : ''}`;
-  return `$(flame) ${profile.name} · ${formatMs(profile.durationMs)} · GC ${formatPercent(profile.gcPercent)} CPU`;
+  const gc = `GC ${formatPercent(profile.gcPercent)} ${shareOfShort(profile.shareBasis)}`;
+  if (profile.capture) return `$(flame) ${captureName(profile)} · ${formatMs(profile.durationMs)} · ${gc}`;
+  return `$(flame) ${profile.name} · ${formatMs(profile.durationMs)} · ${gc}`;
 }
 
 /** A capture as the status bar names it: "5 processes and threads", or "1234:0 of 5". */
@@ -26,7 +27,7 @@ export function statusTooltip(profile: ProfileSummary, baseline: ProfileSummary 
       ? [
           `Hotframe: ${profile.path}`,
           `${profile.samples} samples, ${profile.format}, ${formatMs(profile.durationMs)} recorded, ${formatMs(profile.cpuMs)} CPU time (idle excluded)`,
-          `GC: ${formatShare(profile.gcPercent)}`,
+          `GC: ${formatShare(profile.gcPercent, profile.shareBasis)}`,
         ]
       : [`Hotframe: ${profile.path}`, `${profile.format}, ${formatWeight(profile.cpuMs, profile.unit)} allocated (sampled)`, ...(profile.notes ?? [])];
   if (profile.shareOf !== undefined && profile.capture) lines.push(`Every % is ${profile.shareOf}`, 'Hotframe: Show One Process of the Capture… filters it');

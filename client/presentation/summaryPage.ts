@@ -14,7 +14,7 @@ export function summaryHtml(file: string, summary: ProfileSummary | null, error:
               ['Samples', String(summary.samples)],
               ['Duration', formatMs(summary.durationMs)],
               ['CPU time (idle excluded)', formatMs(summary.cpuMs)],
-              ['GC', formatShare(summary.gcPercent)],
+              ['GC', formatShare(summary.gcPercent, summary.shareBasis)],
             ] as [string, string][])
           : ([['Allocated (sampled)', formatWeight(summary.cpuMs, summary.unit)]] as [string, string][])),
         ...(summary.notes ?? []).map((note): [string, string] => ['Recording', note]),

@@ -86,7 +86,7 @@ export interface JsonFinding {
 type JsonBasis = { basis?: MeasuredCost['basis']; function?: string };
 export type JsonCost = JsonBasis &
   (
-    | { selfMs: number; totalMs: number; percent: number; deferred?: MeasuredCost['deferred']; allocated?: MeasuredCost['allocated'] }
+    | { selfMs: number; totalMs: number; percent: number; deferred?: MeasuredCost['deferred']; allocated?: Omit<NonNullable<MeasuredCost['allocated']>, 'shareBasis'> }
     | { selfBytes: number; totalBytes: number; percent: number; unit: 'bytes' }
     | { selfObjects: number; totalObjects: number; percent: number; unit: 'objects' }
   );
@@ -98,7 +98,11 @@ export function jsonCost(cost: MeasuredCost): JsonCost {
   if (cost.unit === 'objects') return { selfObjects: round(cost.selfMs), totalObjects: round(cost.totalMs), percent: roundPercent(cost.percent), unit: 'objects', ...basis };
   const json: JsonCost & { selfMs: number } = { selfMs: round(cost.selfMs), totalMs: round(cost.totalMs), percent: roundPercent(cost.percent), ...basis };
   if (cost.deferred !== undefined) json.deferred = { ...cost.deferred, ms: round(cost.deferred.ms), percent: roundPercent(cost.deferred.percent) };
-  if (cost.allocated !== undefined) json.allocated = { ...cost.allocated, amount: round(cost.allocated.amount), percent: roundPercent(cost.allocated.percent) };
+  if (cost.allocated !== undefined) {
+    // What its percent is of is the JSON's once (the profile's `shareOf`), not repeated per finding.
+    const { shareBasis: _of, ...allocated } = cost.allocated;
+    json.allocated = { ...allocated, amount: round(allocated.amount), percent: roundPercent(allocated.percent) };
+  }
   return json;
 }
 

@@ -126,6 +126,7 @@ function cpuReportJson(report: ProfileReport, top: number): Record<string, unkno
     durationMs: round(report.durationMs),
     cpuMs: round(report.cpuMs),
     shareOf: report.shareOf,
+    shareBasis: report.shareBasis,
     categories: Object.fromEntries(
       Object.entries(report.categories).map(([k, c]) => [k, { samples: c.samples, ms: round(c.ms), percent: roundShare(c.percent) }]),
     ) as ProfileReport['categories'],

@@ -5,7 +5,7 @@
 import { isAbsolute, relative } from 'node:path';
 
 import { projectRouteMap } from '../static/project/routeMap';
-import { formatMs, formatPercent, formatPerRequest, PER_REQUEST_OF, SHARE_OF, SHARE_OF_SHORT } from '../shared/format';
+import { formatCostShort, formatMs, formatPerRequest, PER_REQUEST_OF, shareOfText } from '../shared/format';
 import { NO_ROUTE, nodeRoutes, routeInputsOf, routeReportOf, type AnalyzedForRoutes, type RouteCost, type RouteReport } from '../profile/routes/routeCost';
 import { printable } from './printable';
 import { patternsOf, withRequestCounts, type RequestTally } from '../profile/routes/requestCounts';
@@ -46,19 +46,19 @@ function pad(text: string, width: number): string {
 export function routesText(name: string, report: RouteReport, top: number, root: string): string {
   const out: string[] = [];
   const routed = report.routes.filter((r) => r.ms > 0);
-  out.push(`${printable(name)}: ${formatMs(report.cpuMs)} of CPU time; ${routed.length.toLocaleString('en-US')} of ${report.routes.length.toLocaleString('en-US')} route(s) and message handler(s) under this root ran (shares: ${SHARE_OF})`);
+  out.push(`${printable(name)}: ${formatMs(report.cpuMs)} of CPU time; ${routed.length.toLocaleString('en-US')} of ${report.routes.length.toLocaleString('en-US')} route(s) and message handler(s) under this root ran (shares: ${shareOfText(report.shareBasis)})`);
   if (report.routes.length === 0) out.push('No route or message handler registration was found in the source under --root.');
   const tally = report.requests;
   // With a Hotframe recording's notes: the requests each route received, and its CPU time per request.
   const served = (r: RouteCost): string => (tally === undefined ? '' : r.requests === undefined ? (r.kind === 'request' ? 'requests not counted' : '') : formatPerRequest(r.ms, r.requests));
   const rows = [...report.routes.slice(0, top).map((r) => ({
     label: printable(r.route),
-    cost: `${formatMs(r.ms)} · ${formatPercent(r.percent)} ${SHARE_OF_SHORT}`,
+    cost: formatCostShort(r.ms, r.percent, report.shareBasis),
     served: served(r),
     where: r.registeredAt.slice(0, 3).map((at) => printable(`${shown(at.file, root)}:${at.line}`)).join(', ') + (r.shared === true ? '  (one handler serves these routes)' : ''),
   })), {
     label: NO_ROUTE,
-    cost: `${formatMs(report.noRoute.ms)} · ${formatPercent(report.noRoute.percent)} ${SHARE_OF_SHORT}`,
+    cost: formatCostShort(report.noRoute.ms, report.noRoute.percent, report.shareBasis),
     served: tally === undefined ? '' : `${tally.unmatched.toLocaleString('en-US')} unmatched request${tally.unmatched === 1 ? '' : 's'}`,
     where: 'no route\'s handler on the stack',
   }];
@@ -88,7 +88,7 @@ const round = (ms: number): number => Math.round(ms * 1000) / 1000;
 export function routesJson(report: RouteReport, top: number): Record<string, unknown> {
   return {
     cpuMs: round(report.cpuMs),
-    shareOf: SHARE_OF,
+    shareOf: shareOfText(report.shareBasis),
     routes: report.routes.slice(0, top).map((r) => ({ ...r, ms: round(r.ms), percent: round(r.percent), ...(r.msPerRequest !== undefined ? { msPerRequest: round(r.msPerRequest) } : {}) })),
     routeCount: report.routes.length,
     noRoute: { ms: round(report.noRoute.ms), percent: round(report.noRoute.percent) },

@@ -8,6 +8,9 @@ import { profileOf, type FrameSpec } from '../profile/model/constructedProfiles.
 import { costIndexOf, rankingMs } from './costIndex';
 import { buildReport } from '../profile/analysis/report';
 
+/** A single CPU profile's shares: of its CPU time, idle excluded. */
+const CPU = { unit: 'ms' } as const;
+
 const root = mkdtempSync(join(tmpdir(), 'hotframe-cost-'));
 const modelsJs = join(root, 'models.js');
 writeFileSync(modelsJs, '');
@@ -43,15 +46,15 @@ describe('cost index', () => {
 
   it("gives the line's cost when the line has samples, with library time charged to calls on it", () => {
     // Line 43: 30 self samples plus 20 in Date.now's native `now` called from it, of 100.
-    assert.deepEqual(index.costOf(modelsJs, findingAt(43, { name: 'getTimestamp', line: 41, column: 0 })), { selfMs: 60, totalMs: 100, percent: 50, basis: 'callLine' });
-    assert.deepEqual(index.costOf(modelsJs, findingAt(55, { name: 'onMessage', line: 50, column: 0 })), { selfMs: 20, totalMs: 20, percent: 10, basis: 'line' });
+    assert.deepEqual(index.costOf(modelsJs, findingAt(43, { name: 'getTimestamp', line: 41, column: 0 })), { selfMs: 60, totalMs: 100, percent: 50, shareBasis: CPU, basis: 'callLine' });
+    assert.deepEqual(index.costOf(modelsJs, findingAt(55, { name: 'onMessage', line: 50, column: 0 })), { selfMs: 20, totalMs: 20, percent: 10, shareBasis: CPU, basis: 'line' });
   });
 
   it("falls back to the enclosing function's cost, matched by line, name and nearest column", () => {
-    assert.deepEqual(index.costOf(modelsJs, findingAt(44, { name: 'getTimestamp', line: 41, column: 0 })), { selfMs: 60, totalMs: 100, percent: 50, basis: 'function', functionName: 'getTimestamp' });
-    assert.deepEqual(index.costOf(modelsJs, findingAt(51, { name: 'onMessage', line: 50, column: 0 })), { selfMs: 20, totalMs: 120, percent: 60, basis: 'function', functionName: 'onMessage' });
+    assert.deepEqual(index.costOf(modelsJs, findingAt(44, { name: 'getTimestamp', line: 41, column: 0 })), { selfMs: 60, totalMs: 100, percent: 50, shareBasis: CPU, basis: 'function', functionName: 'getTimestamp' });
+    assert.deepEqual(index.costOf(modelsJs, findingAt(51, { name: 'onMessage', line: 50, column: 0 })), { selfMs: 20, totalMs: 120, percent: 60, shareBasis: CPU, basis: 'function', functionName: 'onMessage' });
     // Two functions declared on line 41: an anonymous finding near column 29 takes `other`.
-    assert.deepEqual(index.costOf(modelsJs, findingAt(42, { name: '', line: 41, column: 29 })), { selfMs: 80, totalMs: 80, percent: 40, basis: 'function', functionName: 'other' });
+    assert.deepEqual(index.costOf(modelsJs, findingAt(42, { name: '', line: 41, column: 29 })), { selfMs: 80, totalMs: 80, percent: 40, shareBasis: CPU, basis: 'function', functionName: 'other' });
   });
 
   it("does not charge a function's library time to its declaration line when call lines are unknown (cpuprofile)", () => {
@@ -59,8 +62,8 @@ describe('cost index', () => {
       buildReport(profileOf([{ frames: [onMessage, { name: 'now' }], samples: 5 }, { frames: [onMessage], samples: 5, line: 52 }], { format: 'cpuprofile' }), { root }).costTable(),
     );
     // The `now` time is charged to onMessage's own line 50, which is not where the call is.
-    assert.deepEqual(cpuprofile.costOf(modelsJs, findingAt(50, { name: 'onMessage', line: 50, column: 0 })), { selfMs: 5, totalMs: 10, percent: 100, basis: 'function', functionName: 'onMessage' });
-    assert.deepEqual(cpuprofile.costOf(modelsJs, findingAt(52, { name: 'onMessage', line: 50, column: 0 })), { selfMs: 5, totalMs: 5, percent: 50, basis: 'line' });
+    assert.deepEqual(cpuprofile.costOf(modelsJs, findingAt(50, { name: 'onMessage', line: 50, column: 0 })), { selfMs: 5, totalMs: 10, percent: 100, shareBasis: CPU, basis: 'function', functionName: 'onMessage' });
+    assert.deepEqual(cpuprofile.costOf(modelsJs, findingAt(52, { name: 'onMessage', line: 50, column: 0 })), { selfMs: 5, totalMs: 5, percent: 50, shareBasis: CPU, basis: 'line' });
   });
 
   it('returns null for unmeasured code, module level and other files', () => {
@@ -90,18 +93,19 @@ describe('cost index', () => {
       selfMs: 20,
       totalMs: 20,
       percent: 25,
+      shareBasis: CPU,
       basis: 'line',
       deferred: { insight: 'mongoose-hydration', label: 'mongoose hydration', ms: 60, percent: 75 },
     });
     assert.deepEqual(hydration.costOf(modelsJs, findingAt(55, inRoute, 'mongoose-count-by-loading'))?.deferred?.ms, 60);
     // Another rule on the same line gets only its own cost; a query that never ran gets nothing.
-    assert.deepEqual(hydration.costOf(modelsJs, findingAt(55, inRoute, 'date-now-hot-path')), { selfMs: 20, totalMs: 20, percent: 25, basis: 'line' });
+    assert.deepEqual(hydration.costOf(modelsJs, findingAt(55, inRoute, 'date-now-hot-path')), { selfMs: 20, totalMs: 20, percent: 25, shareBasis: CPU, basis: 'line' });
     assert.equal(hydration.costOf(modelsJs, findingAt(10, { name: 'cold', line: 9, column: 0 }, 'mongoose-missing-lean')), null);
   });
 
   it('ranks by the larger of own and deferred cost', () => {
     assert.equal(rankingMs(null), -1);
-    assert.equal(rankingMs({ selfMs: 1, totalMs: 3, percent: 1 }), 3);
-    assert.equal(rankingMs({ selfMs: 1, totalMs: 3, percent: 1, deferred: { insight: 'mongoose-hydration', label: 'm', ms: 900, percent: 12 } }), 900);
+    assert.equal(rankingMs({ selfMs: 1, totalMs: 3, percent: 1, shareBasis: { unit: 'ms' } }), 3);
+    assert.equal(rankingMs({ selfMs: 1, totalMs: 3, percent: 1, shareBasis: { unit: 'ms' }, deferred: { insight: 'mongoose-hydration', label: 'm', ms: 900, percent: 12 } }), 900);
   });
 });

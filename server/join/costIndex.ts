@@ -6,7 +6,7 @@
 import { resolve } from 'node:path';
 
 import type { Finding, RuleId, Severity } from '../../rules/api';
-import { formatMs, formatPercent, formatShare, formatWeight, percentOf } from '../shared/format';
+import { formatMs, formatShare, formatWeight, percentOf, type ShareBasis } from '../shared/format';
 import { analyzeProfileFile, type AnalysisOptions } from '../profile/analysis/report';
 import type { CostTable, DeferredCost, FileCosts, FunctionCost, InsightId, ReportOptions } from '../profile/model/types';
 
@@ -28,6 +28,8 @@ export interface MeasuredCost {
   deferred?: DeferredCost;
   /** Allocation profiles: selfMs/totalMs hold this weight (bytes, objects), not time. */
   unit?: 'bytes' | 'objects';
+  /** What `percent` is of (the profile's; a merged capture's processes), named in every text of this cost. */
+  shareBasis: ShareBasis;
   /** An allocation profile joined to the CPU profile: what the same code allocated there. */
   allocated?: AllocatedCost;
 }
@@ -39,6 +41,8 @@ export interface AllocatedCost {
   /** Share of everything the allocation profile holds, 0..100. */
   percent: number;
   unit: 'bytes' | 'objects';
+  /** What `percent` is of (the allocation profile's). */
+  shareBasis: ShareBasis;
   /** Which code `amount` is the allocation of (the allocation profile's own join). */
   basis?: CostBasis;
   functionName?: string;
@@ -83,7 +87,7 @@ export function severityWithCost(finding: Pick<Finding, 'severity' | 'severityWh
 
 /** "allocates 366 MiB in the calls on this line, 37.0% of allocated bytes". */
 function describeAllocated(cost: AllocatedCost): string {
-  return `allocates ${formatWeight(cost.amount, cost.unit)}${basisText(cost)}, ${formatPercent(cost.percent)} of allocated ${cost.unit}`;
+  return `allocates ${formatWeight(cost.amount, cost.unit)}${basisText(cost)}, ${formatShare(cost.percent, cost.shareBasis)}`;
 }
 
 /** " in the calls on this line", " on this line", " in its function handler": which code a figure is the cost of. */
@@ -105,12 +109,12 @@ function basisText(cost: Pick<MeasuredCost, 'basis' | 'functionName'>): string {
  */
 export function describeCost(cost: MeasuredCost): string {
   // Code that allocates heavily says how much (an allocation profile loaded).
-  if (cost.unit !== undefined) return describeAllocated({ amount: cost.totalMs, percent: cost.percent, unit: cost.unit, basis: cost.basis, functionName: cost.functionName });
+  if (cost.unit !== undefined) return describeAllocated({ amount: cost.totalMs, percent: cost.percent, unit: cost.unit, shareBasis: cost.shareBasis, basis: cost.basis, functionName: cost.functionName });
   const allocated = cost.allocated === undefined ? '' : `; ${describeAllocated(cost.allocated)}`;
-  const own = `${formatMs(cost.totalMs)}${basisText(cost)}, ${formatShare(cost.percent)}`;
+  const own = `${formatMs(cost.totalMs)}${basisText(cost)}, ${formatShare(cost.percent, cost.shareBasis)}`;
   if (cost.deferred === undefined) return own + allocated;
   const { label, ms, percent } = cost.deferred;
-  return `${formatMs(cost.totalMs)}${basisText(cost)}; ${label} after the query: ${formatMs(ms)}, ${formatShare(percent)}${allocated}`;
+  return `${formatMs(cost.totalMs)}${basisText(cost)}; ${label} after the query: ${formatMs(ms)}, ${formatShare(percent, cost.shareBasis)}${allocated}`;
 }
 
 function enclosingCost(costs: FileCosts, enclosing: NonNullable<Finding['enclosingFunction']>): FunctionCost | null {
@@ -151,7 +155,7 @@ export function costIndexOf(table: CostTable): CostIndex {
     const callLine = costs.callLines.find((c) => c.line === line);
     if (callLine !== undefined && callLine.samples > 0) {
       const totalMs = selfMs + callLine.ms;
-      return { selfMs, totalMs, percent: percent(totalMs), basis: 'callLine' };
+      return { selfMs, totalMs, percent: percent(totalMs), shareBasis: table.shareBasis, basis: 'callLine' };
     }
     // Library time charged to a call on this line belongs to the line too (execSync's spawn
     // cost), when the profile recorded the call's line rather than only its function.
@@ -159,12 +163,12 @@ export function costIndexOf(table: CostTable): CostIndex {
     const lineSamples = (lineCost?.selfSamples ?? 0) + calls.reduce((sum, s) => sum + s.samples, 0);
     if (lineSamples > 0) {
       const totalMs = selfMs + calls.reduce((sum, s) => sum + s.ms, 0);
-      return { selfMs, totalMs, percent: percent(totalMs), basis: 'line' };
+      return { selfMs, totalMs, percent: percent(totalMs), shareBasis: table.shareBasis, basis: 'line' };
     }
     if (finding.enclosingFunction === null) return null;
     const fn = enclosingCost(costs, finding.enclosingFunction);
     if (fn === null || fn.totalSamples === 0) return null;
-    return { selfMs: fn.selfMs, totalMs: fn.totalMs, percent: percent(fn.totalMs), basis: 'function', functionName: fn.name };
+    return { selfMs: fn.selfMs, totalMs: fn.totalMs, percent: percent(fn.totalMs), shareBasis: table.shareBasis, basis: 'function', functionName: fn.name };
   };
   return {
     costOf: (filePath, finding) => {
@@ -188,7 +192,7 @@ export function joinAllocationCosts(cpu: CostIndex, allocation: CostIndex): Cost
       if (own === null) return allocatedCost;
       const { basis, functionName } = allocatedCost;
       const which = { ...(basis !== undefined ? { basis } : {}), ...(functionName !== undefined ? { functionName } : {}) };
-      return { ...own, allocated: { amount: allocatedCost.totalMs, percent: allocatedCost.percent, unit: allocatedCost.unit, ...which } };
+      return { ...own, allocated: { amount: allocatedCost.totalMs, percent: allocatedCost.percent, unit: allocatedCost.unit, shareBasis: allocatedCost.shareBasis, ...which } };
     },
   };
 }

@@ -8,7 +8,7 @@ import type { Connection, Hover, Position } from 'vscode-languageserver';
 
 import type { Finding } from '../../rules/api';
 import { costIndexOf, joinAllocationCosts, type CostIndex, type CostTable, type MeasuredCost } from '../join/costIndex';
-import { formatCost, formatCostIn, formatMs, formatPercent, formatWeight, percentOf } from '../shared/format';
+import { formatAmount, formatCost, percentOf } from '../shared/format';
 import { uriToPath } from '../shared/paths';
 import { oneLine } from '../profile/analysis/session';
 import { Requests, type FileHeatParams, type LoadProfileParams } from '../protocol/lsp';
@@ -97,14 +97,14 @@ function md(text: string): string {
   return text.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, (c) => `\\${c}`).replace(/[\r\n]+/g, ' ');
 }
 
-/** The hover text for one measured line. Every share is of the profile's CPU time, idle excluded (allocation profiles: of all allocated bytes). */
+/** The hover text for one measured line. Every share is of the loaded profile's denominator (`detail.shareBasis`), named in each figure. */
 export function hoverMarkdown(detail: LineDetail): string {
   const parts: string[] = [];
-  const unit = detail.unit ?? 'ms';
-  const amount = (value: number): string => (unit === 'ms' ? formatMs(value) : formatWeight(value, unit));
+  const basis = detail.shareBasis;
+  const unit = basis.unit;
+  const amount = (value: number): string => formatAmount(value, unit);
   // Our own figures carry no markdown syntax; only names and paths from the profile are escaped.
-  const share = (ms: number): string =>
-    unit === 'ms' ? formatCost(ms, percentOf(ms, detail.cpuMs)) : `${amount(ms)} (${formatPercent(percentOf(ms, detail.cpuMs))} of allocated ${unit})`;
+  const share = (ms: number): string => formatCost(ms, percentOf(ms, detail.cpuMs), basis);
   if (detail.line !== null) {
     parts.push(`**Hotframe** · this line: ${unit === 'ms' ? '' : 'allocates '}self ${share(detail.line.selfMs)}`);
   } else {
@@ -137,7 +137,7 @@ export function hoverMarkdown(detail: LineDetail): string {
       .map((l) => `${md(l.name || '(anonymous)')} ${amount(l.ms)}`)
       .join(', ');
     const where = site.exactLine === true ? 'calls on this line' : `calls in **${md(site.function || '(anonymous)')}**`;
-    parts.push(`${where} ${unit === 'ms' ? `spent ${formatCost(site.ms, site.percent)}` : `allocated ${share(site.ms)}`} in libraries: ${libraries}`);
+    parts.push(`${where} ${unit === 'ms' ? `spent ${formatCost(site.ms, site.percent, basis)}` : `allocated ${share(site.ms)}`} in libraries: ${libraries}`);
   }
   return parts.join('\n\n');
 }
@@ -369,7 +369,7 @@ export function registerProfileFeatures(
           message: `${insight.title}: ${insight.message}`,
           insightId: insight.id,
           rule: insight.rule,
-          cost: formatCostIn(insight.ms, insight.percent, insight.unit ?? 'ms'),
+          cost: formatCost(insight.ms, insight.percent, insight.shareBasis),
         }));
     },
   };

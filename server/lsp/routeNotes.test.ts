@@ -5,6 +5,7 @@ import type { RouteNotes } from '../protocol/wire';
 const routes: RouteNotes = {
   report: {
     cpuMs: 1000,
+    shareBasis: { unit: 'ms' },
     routes: [
       { route: 'GET /v1/tasks', kind: 'request', ms: 289, percent: 28.9, registeredAt: [{ file: '/app/routes/tasks.js', line: 20 }] },
       { route: 'GET /a | GET /b', kind: 'request', ms: 10, percent: 1, registeredAt: [{ file: '/app/x.js', line: 3 }, { file: '/app/x.js', line: 4 }], shared: true },

@@ -30,6 +30,6 @@ export function routeHover(routes: RouteNotes, file: string, line: number, escap
   // One function serving several routes is one entry of the report, under the routes joined.
   const route = [...served].sort().join(' | ');
   const cost = routes.report.routes.find((r) => r.route === route);
-  const figures = cost === undefined ? '' : `: ${formatCost(cost.ms, cost.percent)} in this profile`;
+  const figures = cost === undefined ? '' : `: ${formatCost(cost.ms, cost.percent, routes.report.shareBasis)} in this profile`;
   return `Serves ${escapeMarkdown(route)}${figures}.`;
 }

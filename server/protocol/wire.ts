@@ -3,9 +3,9 @@
 // the profile engine imports them (types only) to produce them, the client and the webview to
 // read them. Types only: importing this file adds nothing to a bundle.
 // Lines and columns are 1-based everywhere in this file; 0 = unknown.
-import type { WeightUnit } from '../shared/format';
+import type { ShareBasis, WeightUnit } from '../shared/format';
 
-export type { WeightUnit };
+export type { ShareBasis, WeightUnit };
 
 export type ProfileFormat = 'cpuprofile' | 'v8log' | 'v8log-preprocessed' | 'heapprofile' | 'pprof' | 'perf-script' | 'folded';
 
@@ -121,6 +121,8 @@ export interface Insight {
   rule?: 'blocking-sync-call';
   /** An allocation profile's insight: `ms` holds this weight and `percent` is of everything allocated (absent: ms of CPU time). */
   unit?: 'bytes' | 'objects';
+  /** What `percent` is of: the profile's (its unit; a merged capture's processes). */
+  shareBasis: ShareBasis;
 }
 
 /** d3-flame-graph's input shape plus what the tooltip and click need. */
@@ -174,6 +176,8 @@ export interface CostTable {
   cpuMs: number;
   /** Allocation profiles: what the costs measure (absent: CPU ms). */
   unit?: 'bytes' | 'objects';
+  /** What every share is of (the report's): a finding's cost names it. */
+  shareBasis: ShareBasis;
   files: Record<string, FileCosts>;
   /** Deferred library work measured across the whole profile, by the insight that found it. */
   deferred: DeferredCost[];
@@ -202,6 +206,8 @@ export interface FunctionDetail {
 export interface LineDetail {
   /** What the `ms` figures measure (bytes for allocation profiles). */
   unit: WeightUnit;
+  /** What every share shown is of (named in the hover). */
+  shareBasis: ShareBasis;
   /** The profile's CPU time (idle excluded): the denominator of every share shown (allocation profiles: all their bytes). */
   cpuMs: number;
   durationMs: number;
@@ -229,6 +235,8 @@ export interface ProfileTotals {
   unit: WeightUnit;
   /** What kind of recording this is (an allocation profile's retention, pprof's sample type), one line each. */
   notes: string[];
+  /** What every percent of this profile is a share of (its unit; a merged capture's processes): every view names it through format.ts. */
+  shareBasis: ShareBasis;
   /** pprof: the file's sample types and the one read. */
   sampleTypes?: { available: string[]; chosen: string };
   samples: number;
@@ -341,6 +349,8 @@ export interface FlameGraphResult {
   mode: FlameMode;
   /** Frame values are ms (self and total), like every other figure; an allocation profile's are bytes or objects. */
   unit: WeightUnit;
+  /** What every share in the graph is of (named in its tooltip). */
+  shareBasis: ShareBasis;
   /** The profile's CPU time (idle excluded): every share in the graph is a frame's ms over this (allocation profiles: all their bytes). */
   cpuMs: number;
   root: FlameNode;
@@ -521,6 +531,8 @@ export interface RequestTally {
 
 export interface RouteReport {
   cpuMs: number;
+  /** What every share is of (the profile's). */
+  shareBasis: ShareBasis;
   routes: RouteCost[];
   /** Samples with no route's handler on their stack. */
   noRoute: { ms: number; percent: number };
@@ -644,6 +656,7 @@ export interface SandwichResult {
   /** The denominator of every share: CPU time, idle excluded (allocation profiles: all their weight). */
   cpuMs: number;
   shareOf: string;
+  shareBasis: ShareBasis;
   target: { name: string; category: Category; file: string; line: number; selfMs: number; totalMs: number };
   /** Root = the function; its children are its direct callers (drawn inverted, above it). */
   callers: SandwichEntry;

@@ -1,15 +1,14 @@
 // The one way Hotframe writes a measured quantity, used by the CLI, the language server, the
 // extension and the flame graph webview, so that the same frame reads the same everywhere.
-// Every share is `ms / D` with one D per profile: its CPU time, idle excluded (see
-// docs/profiles.md, "Which number is which"). No imports: the client and the webview bundle it.
+// Every share is `ms / D` with one D per profile: its CPU time, idle excluded; for a capture of
+// several processes and threads merged, theirs together; for an allocation profile, everything it
+// allocated (see docs/profiles.md, "Which number is which"). The profile says which (`ShareBasis`,
+// built by the report from the loaded profile) and every view names D through the functions here,
+// so no view can say a denominator the profile does not have. No imports: the client and the
+// webview bundle it.
 
 /** Units a quantity can be written in; time is always carried in ms, sizes in bytes. */
 export type QuantityUnit = 'ms' | 'bytes';
-
-/** What every percentage is a share of, in full (hovers, tooltips, CLI headers, JSON `shareOf`). */
-export const SHARE_OF = '% of CPU time, idle excluded';
-/** The same, where space is short (editor notes, view descriptions): "4.20% CPU". */
-export const SHARE_OF_SHORT = 'CPU';
 
 /** Three significant digits at most, never fewer than the integer part: "0.42", "4.20", "42.0", "420". */
 function significant(value: number): string {
@@ -71,21 +70,6 @@ export function roundedPercent(percent: number): number {
   return Number(formatPercent(percent).replace(/[<%]/g, ''));
 }
 
-/** "14.0% of CPU time, idle excluded". */
-export function formatShare(percent: number): string {
-  return `${formatPercent(percent)} of CPU time, idle excluded`;
-}
-
-/** "1.20 s (14.0% of CPU time, idle excluded)": a time with its share, the denominator named. */
-export function formatCost(ms: number, percent: number | null): string {
-  return percent === null ? `${formatMs(ms)} (idle, not CPU time)` : `${formatMs(ms)} (${formatShare(percent)})`;
-}
-
-/** "1.20 s · 14.0% CPU": the short form for notes and list descriptions. */
-export function formatCostShort(ms: number, percent: number | null): string {
-  return percent === null ? `${formatMs(ms)} · idle` : `${formatMs(ms)} · ${formatPercent(percent)} ${SHARE_OF_SHORT}`;
-}
-
 /** What a route's per-request figure divides, in full (tooltips, CLI headers, JSON `perRequestOf`). */
 export const PER_REQUEST_OF = "the route's CPU time (profile samples) / the requests its server received while recorded";
 
@@ -120,21 +104,56 @@ export function formatAmount(value: number, unit: WeightUnit): string {
   return unit === 'ms' ? formatMs(value) : formatWeight(value, unit);
 }
 
-/** What a profile's shares are of, in full: "% of CPU time, idle excluded", "% of allocated bytes". */
-export function shareOfIn(unit: WeightUnit): string {
-  return unit === 'ms' ? SHARE_OF : `% of allocated ${unit}`;
+/**
+ * What every share of one profile is of: what its weights measure and, for a capture of several
+ * processes and threads merged (issue 28), which of them are in the whole. Carried with the
+ * figures (report, summary, cost table, hover, heat, flame graph), never assumed by a view.
+ */
+export interface ShareBasis {
+  unit: WeightUnit;
+  /** A merged capture: the ids ("pid:tid") of the processes and threads kept, and how many the capture has. */
+  processes?: { kept: readonly string[]; of: number };
 }
 
-/** `formatCost` in the profile's unit: "1.20 s (14.0% of CPU time, idle excluded)", "57.0 MiB (63.8% of allocated bytes)". */
-export function formatCostIn(value: number, percent: number | null, unit: WeightUnit): string {
-  if (unit === 'ms') return formatCost(value, percent);
-  return `${formatWeight(value, unit)} (${formatPercent(percent ?? 0)} of allocated ${unit})`;
+/** A single CPU profile's basis (a CPU profile read alone). */
+export const CPU_BASIS: ShareBasis = { unit: 'ms' };
+
+/** ", all processes and threads" or " of 4242:0 only (1 of 3 processes and threads)"; "" for one process. */
+function processesText(basis: ShareBasis): string {
+  const p = basis.processes;
+  if (p === undefined) return '';
+  if (p.kept.length >= p.of) return ', all processes and threads';
+  return ` of ${p.kept.join(', ')} only (${p.kept.length} of ${p.of} processes and threads)`;
 }
 
-/** `formatCostShort` in the profile's unit: "1.20 s · 14.0% CPU", "57.0 MiB · 63.8% of bytes". */
-export function formatCostShortIn(value: number, percent: number | null, unit: WeightUnit): string {
-  if (unit === 'ms') return formatCostShort(value, percent);
-  return `${formatWeight(value, unit)} · ${formatPercent(percent ?? 0)} of ${unit}`;
+/** What every percent is of, in full (hovers, tooltips, CLI headers, JSON `shareOf`): "% of CPU time, idle excluded", "% of CPU time, all processes and threads, idle excluded", "% of allocated bytes". */
+export function shareOfText(basis: ShareBasis): string {
+  return basis.unit === 'ms' ? `% of CPU time${processesText(basis)}, idle excluded` : `% of allocated ${basis.unit}${processesText(basis)}`;
+}
+
+/** The same where space is short (editor notes, list descriptions), written after the percent: "CPU", "CPU, all processes", "CPU, 1 of 3 processes", "of bytes". */
+export function shareOfShort(basis: ShareBasis): string {
+  const base = basis.unit === 'ms' ? 'CPU' : `of ${basis.unit}`;
+  const p = basis.processes;
+  if (p === undefined) return base;
+  return p.kept.length >= p.of ? `${base}, all processes` : `${base}, ${p.kept.length} of ${p.of} processes`;
+}
+
+/** "14.0% of CPU time, idle excluded" (or the capture's, or the allocation profile's). */
+export function formatShare(percent: number, basis: ShareBasis): string {
+  return `${formatPercent(percent)}${shareOfText(basis).slice(1)}`;
+}
+
+/** A figure with its share, the denominator named: "1.20 s (14.0% of CPU time, idle excluded)", "57.0 MiB (63.8% of allocated bytes)"; null percent: idle. */
+export function formatCost(value: number, percent: number | null, basis: ShareBasis): string {
+  if (percent === null) return basis.unit === 'ms' ? `${formatMs(value)} (idle, not CPU time)` : formatAmount(value, basis.unit);
+  return `${formatAmount(value, basis.unit)} (${formatShare(percent, basis)})`;
+}
+
+/** The short form for notes and list descriptions: "1.20 s · 14.0% CPU", "1.20 s · 14.0% CPU, all processes", "57.0 MiB · 63.8% of bytes". */
+export function formatCostShort(value: number, percent: number | null, basis: ShareBasis): string {
+  if (percent === null) return basis.unit === 'ms' ? `${formatMs(value)} · idle` : formatAmount(value, basis.unit);
+  return `${formatAmount(value, basis.unit)} · ${formatPercent(percent)} ${shareOfShort(basis)}`;
 }
 
 /** ms of a profile lasting durationMs -> ms per second of profile ("ms/s", 1000 = one core busy): how `hotframe diff` and `gate` compare profiles of different lengths. */

@@ -5,33 +5,16 @@
 // loads as one merged profile (every process and thread, shares of them all) and filters to one
 // process; an untrusted workspace is refused before any signal; params are checked.
 import { strict as assert } from 'node:assert';
-import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
-import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+import type { MessageConnection } from 'vscode-jsonrpc/node';
 
 import { listeningSocketsOf } from '../../server/attach/procfs';
 import type { AttachResult, ProfileSummary, RunningProcesses } from '../../server/protocol/wire';
 import { startClusterService, startLoad } from './attachService';
-import { bundles } from './bundles';
+import { startStdioServer } from './stdioServer';
 
 async function startServer(trusted: boolean): Promise<{ connection: MessageConnection; stop: () => void }> {
-  const { server } = await bundles();
-  const child = spawn(process.execPath, [server, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
-  child.stderr.resume();
-  const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
-  connection.onRequest('workspace/configuration', (params: { items: unknown[] }) => params.items.map(() => ({})));
-  connection.onRequest('client/registerCapability', () => null);
-  connection.onRequest('window/workDoneProgress/create', () => null);
-  connection.listen();
-  await connection.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities: {}, initializationOptions: { workspaceTrusted: trusted } });
-  await connection.sendNotification('initialized', {});
-  return {
-    connection,
-    stop: () => {
-      connection.dispose();
-      child.kill();
-    },
-  };
+  return startStdioServer({ initializationOptions: { workspaceTrusted: trusted } });
 }
 
 describe('Profile Running Process: the language server lists, captures and merges', function () {

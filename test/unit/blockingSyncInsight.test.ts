@@ -77,12 +77,12 @@ describe('blocking sync I/O insight (a real node run)', () => {
     const features: ProfileFeatures = {
       costOf: () => null,
       hotThresholdPercent: () => 1,
-      insightsFor: () => [{ line: WRITE_LINE, message: insight.message, insightId: insight.id, rule: insight.rule, cost: formatCost(insight.ms, insight.percent) }],
+      insightsFor: () => [{ line: WRITE_LINE, message: insight.message, insightId: insight.id, rule: insight.rule, cost: formatCost(insight.ms, insight.percent, insight.shareBasis) }],
     };
     const diagnostics = buildDiagnostics(file, findings, [], features, () => 80);
     const onLine = diagnostics.filter((d) => d.range.start.line === WRITE_LINE - 1);
     assert.equal(onLine.length, 1, JSON.stringify(onLine));
     assert.equal(onLine[0]!.code, 'blocking-sync-call');
-    assert.ok(onLine[0]!.message.endsWith(`measured in this profile: ${formatCost(insight.ms, insight.percent)} in this call`), onLine[0]!.message);
+    assert.ok(onLine[0]!.message.endsWith(`measured in this profile: ${formatCost(insight.ms, insight.percent, insight.shareBasis)} in this call`), onLine[0]!.message);
   });
 });

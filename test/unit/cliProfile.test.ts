@@ -47,7 +47,7 @@ describe('hotframe profile', () => {
   it('prints the report as JSON: categories, functions by self samples, lines, call sites, insights', async () => {
     const report = await profileJson(join(PROFILES, 'service.cpuprofile'), '--top', '5');
     // unit and notes say what the figures measure (issue 16: allocation profiles and pprof).
-    assert.deepEqual(Object.keys(report), ['format', 'unit', 'notes', 'samples', 'durationMs', 'cpuMs', 'shareOf', 'categories', 'functions', 'lines', 'callSites', 'callLines', 'insights', 'unresolvedFiles', 'dependencySources', 'warnings']);
+    assert.deepEqual(Object.keys(report), ['format', 'unit', 'notes', 'samples', 'durationMs', 'cpuMs', 'shareOf', 'shareBasis', 'categories', 'functions', 'lines', 'callSites', 'callLines', 'insights', 'unresolvedFiles', 'dependencySources', 'warnings']);
     assert.equal(report.format, 'cpuprofile');
     assert.deepEqual(Object.keys(report.categories).sort(), ['dependency', 'gc', 'idle', 'kernel', 'native', 'node', 'program', 'user']);
     const categorized = Object.values(report.categories).reduce((sum, c) => sum + c.samples, 0);
@@ -160,6 +160,7 @@ describe('profile text', () => {
       durationMs: 4,
       cpuMs: 4,
       shareOf: '% of CPU time, idle excluded',
+      shareBasis: { unit: 'ms' },
       categories: {
         user: { samples: 4, ms: 4, percent: 100 },
         dependency: { samples: 0, ms: 0, percent: 0 },

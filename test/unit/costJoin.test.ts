@@ -3,16 +3,15 @@
 // entry, both in one handler. `hotframe analyze --profile` must cost each finding by the calls on
 // its own line (statSync dominates), not by the handler both share, and say so.
 import { strict as assert } from 'node:assert';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
-import type { Diagnostic, PublishDiagnosticsParams } from 'vscode-languageserver';
 
 import { analyze } from './analyzeFixture';
-import { bundles, REPO_ROOT } from './bundles';
+import { REPO_ROOT } from './bundles';
+import { startStdioServer, type StdioServer } from './stdioServer';
 
 interface JsonFinding {
   ruleId: string;
@@ -26,6 +25,7 @@ describe('analyze --profile on a recorded Express directory listing (statSync pe
   this.timeout(180_000);
   let dir: string;
   let profile: string;
+  let server: StdioServer | undefined;
 
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'hotframe-listing-'));
@@ -45,6 +45,7 @@ describe('analyze --profile on a recorded Express directory listing (statSync pe
     assert.equal(run.status, 0, run.stderr);
     profile = join(dir, 'prof', readdirSync(join(dir, 'prof'))[0]);
   });
+  afterEach(() => server?.stop());
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it('costs statSync and readdirSync each by the calls on its line, statSync first, and says so', async () => {
@@ -85,39 +86,20 @@ describe('analyze --profile on a recorded Express directory listing (statSync pe
     const text = (await analyze(app, '.', '--profile', profile, '--root', app)).stdout.split('\n');
     const cliText = (line: number) => /\(([^()]+ in the calls on this line, [\d.]+% of CPU time, idle excluded)\)$/.exec(text.find((l) => l.includes(`server.js:${line}:`)) ?? '')?.[1];
     // The editor: the server loads the same profile and publishes the findings with their cost.
-    const { server } = await bundles();
-    const child = spawn(process.execPath, [server, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
-    const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
     const uri = pathToFileURL(join(app, 'server.js')).href;
-    try {
-      // Bounded, so that the server is stopped (finally) even when the costs never come.
-      const costed = new Promise<Diagnostic[]>((done, fail) => {
-        const timer = setTimeout(() => fail(new Error('no findings with a measured cost published within 90 s')), 90_000);
-        connection.onNotification('textDocument/publishDiagnostics', (params: PublishDiagnosticsParams) => {
-          if (params.uri !== uri || params.diagnostics.filter((d) => d.message.includes(' in this profile')).length < 2) return;
-          clearTimeout(timer);
-          done(params.diagnostics);
-        });
-      });
-      connection.onRequest('workspace/configuration', (params: { items: unknown[] }) => params.items.map(() => ({})));
-      connection.onRequest('client/registerCapability', () => null);
-      connection.onRequest('window/workDoneProgress/create', () => null);
-      connection.listen();
-      await connection.sendRequest('initialize', { processId: process.pid, rootUri: pathToFileURL(app).href, capabilities: { workspace: { configuration: true } } });
-      await connection.sendNotification('initialized', {});
-      await connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'javascript', version: 1, text: readFileSync(join(app, 'server.js'), 'utf8') } });
-      await connection.sendRequest('hotframe/loadProfile', { path: profile, role: 'primary', pathMappings: [], roots: [app] });
-      const diagnostics = await costed;
-      for (const line of [18, 20]) {
-        const finding = diagnostics.find((d) => d.code === 'blocking-sync-call' && d.range.start.line === line - 1);
-        const said = cliText(line);
-        assert.ok(said !== undefined, `the CLI's text costs server.js:${line} by the calls on its line`);
-        // The join's figure comes first; what else the profile measured there (an insight, stalls) follows.
-        assert.ok(finding?.message.includes(` — ${said} in this profile`), `editor, line ${line}: ${finding?.message} (CLI: ${said})`);
-      }
-    } finally {
-      connection.dispose();
-      child.kill();
+    server = await startStdioServer({ rootUri: pathToFileURL(app).href });
+    const { connection } = server;
+    // Bounded (the helper's timeout), and the server is stopped in afterEach even when the costs never come.
+    const costed = server.publishFor(uri, (params) => params.diagnostics.filter((d) => d.message.includes(' in this profile')).length >= 2);
+    await connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'javascript', version: 1, text: readFileSync(join(app, 'server.js'), 'utf8') } });
+    await connection.sendRequest('hotframe/loadProfile', { path: profile, role: 'primary', pathMappings: [], roots: [app] });
+    const diagnostics = await costed;
+    for (const line of [18, 20]) {
+      const finding = diagnostics.find((d) => d.code === 'blocking-sync-call' && d.range.start.line === line - 1);
+      const said = cliText(line);
+      assert.ok(said !== undefined, `the CLI's text costs server.js:${line} by the calls on its line`);
+      // The join's figure comes first; what else the profile measured there (an insight, stalls) follows.
+      assert.ok(finding?.message.includes(` — ${said} in this profile`), `editor, line ${line}: ${finding?.message} (CLI: ${said})`);
     }
   });
 

@@ -10,6 +10,7 @@ function graph(title: string, mode: FlameMode = 'normal'): FlameGraphResult {
     title,
     mode,
     unit: 'ms',
+    shareBasis: { unit: 'ms' },
     cpuMs: 10,
     root: { name: '(root)', value: 10, self: 10, category: 'program', file: '', line: 0, children: [] },
     openableFiles: ['/srv/app/lib/models.js'],

@@ -53,7 +53,7 @@ describe('every link the product emits leads somewhere', () => {
   });
 
   it("SARIF: every rule's and insight's helpUri, and the driver's informationUri", () => {
-    const insight: Insight = { id: 'gc-pressure', seed: '001', title: 'GC', message: 'GC took 1 ms.', samples: 1, ms: 1, percent: 10, location: { file: 'a.js', line: 1 } };
+    const insight: Insight = { id: 'gc-pressure', seed: '001', title: 'GC', message: 'GC took 1 ms.', samples: 1, ms: 1, percent: 10, location: { file: 'a.js', line: 1 }, shareBasis: { unit: 'ms' } };
     const report: AnalyzeReport = {
       findings: [],
       filesAnalyzed: 0,

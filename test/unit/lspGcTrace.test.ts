@@ -4,15 +4,16 @@
 // pid) and not beside another run's; and the semi-space sweep's runs, recorded now through the
 // runner the editor uses, are compared with GC shares counted here from the raw trace text.
 import { strict as assert } from 'node:assert';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+import type { MessageConnection } from 'vscode-jsonrpc/node';
 
 import type { GcTraceView, OverviewResult, ProfileSummary, SemiSpaceSweepResult } from '../../server/protocol/wire';
 import { runAtSemiSpaceSize } from '../../server/shared/semiSpaceRun';
 import { bundles } from './bundles';
+import { startStdioServer, type StdioServer } from './stdioServer';
 
 const GARBAGE = `let kept = [];
 for (let r = 0; r < 40; r++) {
@@ -49,8 +50,8 @@ describe('GC trace and semi-space sweep in the editor (language server over stdi
   let traceText: string;
   let sameRunProfile: string;
   let otherRunProfile: string;
+  let server: StdioServer | undefined;
   let connection: MessageConnection;
-  let child: ReturnType<typeof spawn>;
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'hotframe-lsp-gctrace-'));
@@ -69,20 +70,12 @@ describe('GC trace and semi-space sweep in the editor (language server over stdi
     assert.equal(another.status, 0, another.stderr);
     otherRunProfile = join(other, readdirSync(other).find((f) => f.endsWith('.cpuprofile'))!);
 
-    const { server } = await bundles();
-    child = spawn(process.execPath, [server, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
-    connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
-    connection.onRequest('workspace/configuration', (params: { items: unknown[] }) => params.items.map(() => ({})));
-    connection.onRequest('client/registerCapability', () => null);
-    connection.onRequest('window/workDoneProgress/create', () => null);
-    connection.listen();
-    await connection.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities: { workspace: { configuration: true } } });
-    await connection.sendNotification('initialized', {});
+    server = await startStdioServer();
+    connection = server.connection;
   });
 
   after(() => {
-    connection?.dispose();
-    child?.kill();
+    server?.stop();
     rmSync(dir, { recursive: true, force: true });
   });
 

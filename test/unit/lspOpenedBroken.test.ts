@@ -4,17 +4,15 @@
 // them (few findings are in the modules themselves); what the broken text must give is what
 // the server gives for the same text with the broken statement blanked out (lines kept).
 import { strict as assert } from 'node:assert';
-import { spawn } from 'node:child_process';
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as t from '@babel/types';
-import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
 import type { MessageConnection } from 'vscode-jsonrpc/node';
-import type { Diagnostic, PublishDiagnosticsParams } from 'vscode-languageserver';
+import type { Diagnostic } from 'vscode-languageserver';
 import { parseSource } from '../../server/static/parse';
 import { forEachChild } from '../../server/static/walk';
-import { bundles, REPO_ROOT } from './bundles';
+import { REPO_ROOT } from './bundles';
+import { startStdioServer, type StdioServer } from './stdioServer';
 
 const realModules = ['iobroker-js-controller-main.js', 'apostrophe-page-index.js'];
 
@@ -53,43 +51,20 @@ const key = (d: Diagnostic): string => `${String(d.code)} ${d.range.start.line}:
 
 describe('a real module opened with a syntax error, over stdio (issue 26)', function () {
   this.timeout(120_000);
-  let child: ChildProcessWithoutNullStreams;
+  let server: StdioServer | undefined;
   let connection: MessageConnection;
-  const published: PublishDiagnosticsParams[] = [];
-  const waiters: (() => void)[] = [];
 
   before(async () => {
-    const { server } = await bundles();
-    child = spawn(process.execPath, [server, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
-    connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
-    connection.onNotification('textDocument/publishDiagnostics', (params: PublishDiagnosticsParams) => {
-      published.push(params);
-      waiters.splice(0).forEach((wake) => wake());
-    });
-    connection.onRequest('workspace/configuration', (params: { items: unknown[] }) => params.items.map(() => ({})));
-    connection.onRequest('client/registerCapability', () => null);
-    connection.onRequest('window/workDoneProgress/create', () => null);
-    connection.listen();
-    await connection.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities: { workspace: { configuration: true } } });
-    await connection.sendNotification('initialized', {});
+    server = await startStdioServer();
+    connection = server.connection;
   });
 
-  after(() => {
-    connection.dispose();
-    child.kill();
-  });
+  after(() => server?.stop());
 
   /** Opens `text` as a new document and resolves with its first diagnostics. */
   const diagnosticsOfOpened = async (uri: string, text: string): Promise<Diagnostic[]> => {
     await connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'javascript', version: 1, text } });
-    const diagnostics = await new Promise<Diagnostic[]>((resolve) => {
-      const check = (): void => {
-        const found = published.find((p) => p.uri === uri && p.version === 1);
-        if (found) resolve(found.diagnostics);
-        else waiters.push(check);
-      };
-      check();
-    });
+    const diagnostics = await server!.publishFor(uri, (p) => p.version === 1);
     await connection.sendNotification('textDocument/didClose', { textDocument: { uri } });
     return diagnostics;
   };

@@ -3,15 +3,16 @@
 // the editor's answer carries the same figures as `hotframe profile --function` for the same
 // profile, names the function under the cursor, and gives each caller's call line from the source.
 import { strict as assert } from 'node:assert';
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createMessageConnection, ResponseError, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+import { ResponseError, type MessageConnection } from 'vscode-jsonrpc/node';
 
 import type { SandwichEntry, SandwichResult } from '../../server/protocol/wire';
 import { withCallLineFindings } from '../../server/lsp/callLineFindings';
 import { bundles, REPO_ROOT } from './bundles';
+import { startStdioServer, type StdioServer } from './stdioServer';
 
 interface CliNode {
   name: string;
@@ -27,7 +28,7 @@ describe('hotframe/sandwich: callers and callees in the editor (language server 
   let dir: string;
   let profile: string;
   let source: string;
-  let child: ChildProcessWithoutNullStreams;
+  let server: StdioServer | undefined;
   let connection: MessageConnection;
 
   before(async () => {
@@ -39,22 +40,13 @@ describe('hotframe/sandwich: callers and callees in the editor (language server 
     const run = spawnSync(process.execPath, ['--no-turbo-inlining', '--cpu-prof', '--cpu-prof-dir', dir, 'recursive.js'], { cwd: dir, env, encoding: 'utf8' });
     assert.equal(run.status, 0, run.stderr);
     profile = join(dir, readdirSync(dir).find((f) => f.endsWith('.cpuprofile'))!);
-    const { server } = await bundles();
-    child = spawn(process.execPath, [server, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
-    connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
-    connection.onRequest('workspace/configuration', (params: { items: unknown[] }) => params.items.map(() => ({})));
-    connection.onRequest('client/registerCapability', () => null);
-    connection.onNotification('textDocument/publishDiagnostics', () => undefined);
-    connection.onNotification('window/logMessage', () => undefined);
-    connection.listen();
-    await connection.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities: { workspace: { configuration: true } }, initializationOptions: { workspaceRoots: [dir] } });
-    await connection.sendNotification('initialized', {});
+    server = await startStdioServer({ initializationOptions: { workspaceRoots: [dir] } });
+    connection = server.connection;
     await connection.sendRequest('hotframe/loadProfile', { path: profile, role: 'primary', pathMappings: [], roots: [dir] });
   });
 
   after(() => {
-    connection?.dispose();
-    child?.kill();
+    server?.stop();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -117,6 +109,7 @@ describe('hotframe/sandwich: callers and callees in the editor (language server 
       unit: 'ms',
       cpuMs: 1,
       shareOf: '',
+      shareBasis: { unit: 'ms' },
       target: { name: 'f', category: 'user', file: '/w/a.js', line: 1, selfMs: 0, totalMs: 1 },
       callers: entry('f', [], [entry('g', [5], [entry('h', [9])])]),
       callees: entry('f', [7]),

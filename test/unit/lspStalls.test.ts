@@ -4,15 +4,16 @@
 // line carries its measured stalls and the route they served, the line's note has the same figures,
 // and the flame graph's stall strip is the report `hotframe profile --stalls --format json` prints.
 import { strict as assert } from 'node:assert';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
-import type { Diagnostic, PublishDiagnosticsParams } from 'vscode-languageserver';
+import type { MessageConnection } from 'vscode-jsonrpc/node';
+import type { Diagnostic } from 'vscode-languageserver';
 import type { FileHeat, FlameGraphResult, Stall, StallLine } from '../../server/protocol/wire';
 import { bundles, REPO_ROOT } from './bundles';
+import { startStdioServer, type StdioServer } from './stdioServer';
 
 const FIXTURE = resolve(REPO_ROOT, 'test/fixtures/editorStalls/service.js');
 
@@ -27,10 +28,8 @@ describe('event-loop stalls in the editor (language server over stdio, a profile
   this.timeout(120_000);
   let dir: string;
   let text: string;
+  let server: StdioServer | undefined;
   let connection: MessageConnection;
-  let child: ReturnType<typeof spawn>;
-  const published: PublishDiagnosticsParams[] = [];
-  let wake: () => void = () => {};
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'hotframe-editor-stalls-'));
@@ -44,44 +43,17 @@ describe('event-loop stalls in the editor (language server over stdio, a profile
       encoding: 'utf8',
     });
     assert.equal(run.status, 0, run.stderr);
-    const { server } = await bundles();
-    child = spawn(process.execPath, [server, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
-    connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
-    connection.onNotification('textDocument/publishDiagnostics', (params: PublishDiagnosticsParams) => {
-      published.push(params);
-      wake();
-    });
-    connection.onRequest('workspace/configuration', (params: { items: unknown[] }) => params.items.map(() => ({})));
-    connection.onRequest('client/registerCapability', () => null);
-    connection.onRequest('window/workDoneProgress/create', () => null);
-    connection.listen();
-    await connection.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities: { workspace: { configuration: true } } });
-    await connection.sendNotification('initialized', {});
+    server = await startStdioServer();
+    connection = server.connection;
   });
 
   after(() => {
-    connection?.dispose();
-    child?.kill();
+    server?.stop();
     rmSync(dir, { recursive: true, force: true });
   });
 
-  /** The first publish for `uri` that `ok` accepts (already received or still to come). */
-  function publishFor(uri: string, ok: (d: Diagnostic[]) => boolean): Promise<Diagnostic[]> {
-    return new Promise((done) => {
-      const check = (): void => {
-        const found = published.find((p) => p.uri === uri && ok(p.diagnostics));
-        if (found !== undefined) done(found.diagnostics);
-        else {
-          const previous = wake;
-          wake = () => {
-            previous();
-            check();
-          };
-        }
-      };
-      check();
-    });
-  }
+  /** The first publish for `uri` whose diagnostics `ok` accepts (already received or still to come). */
+  const publishFor = (uri: string, ok: (d: Diagnostic[]) => boolean): Promise<Diagnostic[]> => server!.publishFor(uri, (p) => ok(p.diagnostics));
 
   it('says the stalls on their lines, with the CLI\'s figures, routes included, and draws them in the flame graph\'s strip', async () => {
     const uri = pathToFileURL(join(dir, 'service.js')).href;

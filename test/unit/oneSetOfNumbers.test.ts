@@ -7,7 +7,7 @@ import { join } from 'node:path';
 
 import { analyzeProfileFile } from '../../server/profile/analysis/report';
 import { CATEGORIES, type ProfileReport } from '../../server/profile/model/types';
-import { formatPercent, formatMs, formatQuantity, formatBytes, roundedPercent, SHARE_OF } from '../../server/shared/format';
+import { formatPercent, formatMs, formatQuantity, formatBytes, roundedPercent, shareOfText } from '../../server/shared/format';
 import { bundles, REPO_ROOT } from './bundles';
 
 const PROFILES = join(REPO_ROOT, 'test', 'fixtures', 'profiles');
@@ -40,7 +40,7 @@ function entries(report: ProfileReport): [string, number, number | null, boolean
 function assertOneDenominator(report: ProfileReport, tolerance: (ms: number) => number): number {
   const cpuMs = CATEGORIES.filter((c) => c !== 'idle').reduce((sum, c) => sum + report.categories[c].ms, 0);
   assert.ok(Math.abs(report.cpuMs - cpuMs) <= tolerance(cpuMs) * CATEGORIES.length, `cpuMs ${report.cpuMs} is not the non-idle ms ${cpuMs}`);
-  assert.equal(report.shareOf, SHARE_OF);
+  assert.equal(report.shareOf, shareOfText({ unit: 'ms' }));
   let checked = 0;
   for (const [what, ms, percent, idle] of entries(report)) {
     if (idle) {

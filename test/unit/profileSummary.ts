@@ -7,6 +7,8 @@ export function profileSummary(over: Partial<ProfileSummary> = {}): ProfileSumma
     path: '/p/before.cpuprofile',
     format: 'cpuprofile',
     unit: 'ms',
+    // What its shares are of follows its unit unless a test says otherwise (a merged capture).
+    shareBasis: { unit: over.unit ?? 'ms' },
     notes: [],
     samples: 9000,
     durationMs: 12_345,

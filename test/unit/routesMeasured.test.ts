@@ -126,7 +126,7 @@ describe('cost per route of a real Express server (measured)', function () {
       const tasks = report.routes.find((r) => r.route === 'GET /v1/tasks')!;
       assert.deepEqual(routeNotesIn(routes, join(dir, 'routes/tasks.js')), [{ line: 20, route: 'GET /v1/tasks', ms: tasks.ms, percent: tasks.percent }]);
       // Line 15 is inside `list` (the second half, after the await).
-      assert.equal(routeHover(routes, join(dir, 'routes/tasks.js'), 15, (t) => t), `Serves GET /v1/tasks: ${formatCost(tasks.ms, tasks.percent)} in this profile.`);
+      assert.equal(routeHover(routes, join(dir, 'routes/tasks.js'), 15, (t) => t), `Serves GET /v1/tasks: ${formatCost(tasks.ms, tasks.percent, routes.report.shareBasis)} in this profile.`);
     } finally {
       client.dispose();
       server.dispose();

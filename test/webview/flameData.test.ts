@@ -99,13 +99,13 @@ describe('search', () => {
 
 describe('frame text', () => {
   it('describes a frame in ms and % of CPU time (incident 000: Date.now 494 of 4,796 ticks)', () => {
-    const scale = graphScale({ cpuMs: 4796 }, 9000);
+    const scale = graphScale({ cpuMs: 4796, shareBasis: { unit: 'ms' } }, 9000);
     const facts = frameFacts({ name: 'Date.now', value: 494, self: 494, category: 'native', file: '', line: 0, children: [] }, scale);
-    assert.deepEqual(facts, { name: 'Date.now', total: 'total 494 ms (10.3% of CPU)', self: 'self 494 ms (10.3% of CPU)', location: 'no source file', category: 'native / V8 builtins' });
+    assert.deepEqual(facts, { name: 'Date.now', total: 'total 494 ms (10.3% CPU)', self: 'self 494 ms (10.3% CPU)', location: 'no source file', category: 'native / V8 builtins' });
   });
 
   it('gives idle and the root no share of CPU time (idle is not CPU time)', () => {
-    const scale = graphScale({ cpuMs: 4796 }, 9000);
+    const scale = graphScale({ cpuMs: 4796, shareBasis: { unit: 'ms' } }, 9000);
     const idle = frameFacts({ name: '(idle)', value: 4204, self: 4204, category: 'idle', file: '', line: 0, children: [] }, scale);
     assert.equal(idle.total, 'total 4.20 s');
     const root = frameFacts({ name: 'all', value: 9000, self: 0, category: 'program', file: '', line: 0, children: [] }, scale, true);
@@ -114,7 +114,7 @@ describe('frame text', () => {
   });
 
   it('never calls idle or VM time a regression', () => {
-    const scale = graphScale({ cpuMs: 100 }, 100);
+    const scale = graphScale({ cpuMs: 100, shareBasis: { unit: 'ms' } }, 100);
     const idle = frameFacts({ name: '(idle)', value: 10, self: 10, category: 'idle', file: '', line: 0, delta: 40, children: [] }, scale);
     assert.equal(idle.delta, '+40.0 ms vs baseline (idle and VM time are not compared)');
     assert.equal(changeCounts({ name: '(program)', category: 'program' }), false);
@@ -122,7 +122,7 @@ describe('frame text', () => {
   });
 
   it('adds delta and folded counts when present', () => {
-    const scale = graphScale({ cpuMs: 100 }, 100);
+    const scale = graphScale({ cpuMs: 100, shareBasis: { unit: 'ms' } }, 100);
     const facts = frameFacts({ name: '', value: 10, self: 10, category: 'user', file: '/a.js', line: 3, delta: -4, collapsed: 1, children: [] }, scale);
     assert.equal(facts.name, '(anonymous)');
     assert.equal(facts.delta, '\u22124.00 ms vs baseline (faster)');
@@ -135,7 +135,7 @@ describe('frame text', () => {
   });
 
   it('describes an allocation profile frame in bytes, never as time (allocates 366 MB of 990 MB)', () => {
-    const scale = graphScale({ unit: 'bytes', cpuMs: 990_000_000 }, 990_000_000);
+    const scale = graphScale({ shareBasis: { unit: 'bytes' }, cpuMs: 990_000_000 }, 990_000_000);
     const facts = frameFacts({ name: 'buildGarbage', value: 366_000_000, self: 300_000_000, category: 'user', file: '/a.js', line: 12, delta: -1_500_000, children: [] }, scale);
     assert.equal(facts.total, 'total 349 MiB (37.0% of bytes)');
     assert.equal(facts.self, 'self 286 MiB (30.3% of bytes)');
@@ -180,7 +180,7 @@ describe('palette', () => {
 });
 
 describe('parseHostMessage', () => {
-  const graph = { title: 't', mode: 'normal', unit: 'ms', cpuMs: 1, root: { name: 'r', value: 1, self: 1, category: 'program', file: '', line: 0, children: [] }, openableFiles: [] };
+  const graph = { title: 't', mode: 'normal', unit: 'ms', shareBasis: { unit: 'ms' }, cpuMs: 1, root: { name: 'r', value: 1, self: 1, category: 'program', file: '', line: 0, children: [] }, openableFiles: [] };
   it('accepts render and error messages', () => {
     assert.deepEqual(parseHostMessage({ type: 'render', graph }), { type: 'render', graph });
     assert.deepEqual(parseHostMessage({ type: 'render', graph, onlyMyCode: true }), { type: 'render', graph, onlyMyCode: true });
@@ -195,6 +195,8 @@ describe('parseHostMessage', () => {
       { type: 'render', graph: { ...graph, root: null } },
       { type: 'render', graph: { ...graph, mode: 'sideways' } },
       { type: 'render', graph: { ...graph, unit: 'ticks' } },
+      { type: 'render', graph: { ...graph, shareBasis: undefined } },
+      { type: 'render', graph: { ...graph, shareBasis: { unit: 'ms', processes: { kept: [1], of: 2 } } } },
       { type: 'render', graph: { ...graph, title: 5 } },
       { type: 'render', graph: { ...graph, cpuMs: '1' } },
       { type: 'render', graph: { ...graph, openableFiles: 'x' } },

@@ -128,7 +128,7 @@ describe('flame graph webview (headless Chromium)', function () {
     const frames = await drawnFrames(page);
     const highlighted = frames.filter((f) => isMatch(f.fill)).map((f) => f.name);
     assert.deepEqual(highlighted, ['getTimestamp']);
-    assert.equal(await text(page, '.search-summary'), '1 match · 13.7% of CPU');
+    assert.equal(await text(page, '.search-summary'), '1 match · 13.7% CPU');
   });
 
   for (const [term, expected] of [
@@ -173,7 +173,7 @@ describe('flame graph webview (headless Chromium)', function () {
     const zoomedWidth = (await frameNamed(page, 'handleMessage')).width;
     assert.ok(Math.abs(zoomedWidth - fullWidth) < 1, `the zoomed frame spans the width: ${zoomedWidth} vs ${fullWidth}`);
     assert.match((await text(page, '.details-name')) ?? '', /^handleMessage$/);
-    assert.match((await text(page, '.details-cost')) ?? '', /^total 1\.70 s \(41\.5% of CPU\) · self 220 ms \(5\.37% of CPU\)$/);
+    assert.match((await text(page, '.details-cost')) ?? '', /^total 1\.70 s \(41\.5% CPU\) · self 220 ms \(5\.37% CPU\)$/);
 
     await page.click('button.reset');
     await h.settle();
@@ -332,7 +332,7 @@ describe('flame graph webview (headless Chromium)', function () {
     await h.settle();
     assert.deepEqual(await page.locator('.tooltip > div').allTextContents(), [
       'getTimestamp',
-      'total 560 ms (13.7% of CPU) · self 66.0 ms (1.61% of CPU)',
+      'total 560 ms (13.7% CPU) · self 66.0 ms (1.61% CPU)',
       `${APP}/models.js:43`,
       'your code',
     ]);

@@ -46,6 +46,7 @@ export function incidentGraph(mode: 'normal' | 'inverted' = 'normal'): FlameGrap
     title: 'worker-3.cpuprofile',
     mode,
     unit: 'ms',
+    shareBasis: { unit: 'ms' },
     cpuMs: root.value - idle,
     root,
     openableFiles: [`${APP}/handler.js`, `${APP}/models.js`, `${APP}/weird.js`, `${APP}/evil.js`],

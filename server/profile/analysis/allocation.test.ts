@@ -407,7 +407,7 @@ describe('allocation profiles and pprof, recorded in this run', function () {
     assert.equal(sites[0].function, 'buildGarbage');
     close(sites[0].amount, fn(allocation.report, 'buildGarbage').totalMs, 'bytes under buildGarbage');
     // An insight list with a GC insight (the recording's own GC share varies from run to run).
-    const gc = { id: 'gc-pressure' as const, seed: '001' as const, title: 'GC', message: 'GC took 27% of CPU.', samples: 1, ms: 1, percent: 27, location: null };
+    const gc = { id: 'gc-pressure' as const, seed: '001' as const, title: 'GC', message: 'GC took 27% of CPU.', samples: 1, ms: 1, percent: 27, location: null, shareBasis: { unit: 'ms' as const } };
     const joined = withAllocationSites([gc, ...cpu.insights.filter((i) => i.id !== 'gc-pressure')], allocation, 'inspector.heapprofile');
     const message = joined.find((i) => i.id === 'gc-pressure')?.message ?? '';
     assert.match(message, /Who makes the garbage \(inspector\.heapprofile\): buildGarbage at .*allocate\.js:12 allocates [\d.]+ [KMG]iB \([\d.]+% of bytes\); retainBlocks at .*allocate\.js:8/);

@@ -5,7 +5,7 @@
 import type { Aggregates, FunctionIndex, ResolvedFunction } from './aggregate';
 import { costUnder, siteOf, type CostUnder, type SiteKey, type UserFrames } from './attribution';
 import type { SourceCalls } from './callLines';
-import { formatCostIn, percentOf, type WeightUnit } from '../../shared/format';
+import { CPU_BASIS, formatCost, percentOf, type ShareBasis } from '../../shared/format';
 import type { Insight, InsightId, NormalizedProfile } from '../model/types';
 
 /**
@@ -125,8 +125,8 @@ const DETECTORS: Detector[] = [
 ];
 
 /** "took 1.20 s (14.0% of CPU time, idle excluded)", "allocated 57.0 MiB (63.8% of allocated bytes)". */
-function measured(percent: number, value: number, unit: WeightUnit = 'ms'): string {
-  return `${unit === 'ms' ? 'took' : 'allocated'} ${formatCostIn(value, percent, unit)}`;
+function measured(percent: number, value: number, basis: ShareBasis): string {
+  return `${basis.unit === 'ms' ? 'took' : 'allocated'} ${formatCost(value, percent, basis)}`;
 }
 
 /** Self time of hot user lines that are Date.now() calls, most expensive first. */
@@ -181,7 +181,7 @@ function userSyncCall(calls: SourceCalls | null, caller: number, entry: number, 
  * source for a .cpuprofile as call lines are, else the function's line) and naming the call the
  * user wrote there.
  */
-function blockingSyncInsights(profile: NormalizedProfile, index: FunctionIndex, frames: UserFrames, aggregates: Aggregates, calls: SourceCalls | null): Insight[] {
+function blockingSyncInsights(profile: NormalizedProfile, index: FunctionIndex, frames: UserFrames, aggregates: Aggregates, calls: SourceCalls | null, basis: ShareBasis): Insight[] {
   const { tree } = profile;
   const moduleOf = index.functions.map(syncModuleOf);
   const loader = index.functions.map((f) => LOADER.test(f.file));
@@ -226,7 +226,7 @@ function blockingSyncInsights(profile: NormalizedProfile, index: FunctionIndex, 
       seed: '003',
       title: `${call}() blocks the event loop while serving`,
       message:
-        `${call}() ${measured(percent, site.ms)} after start-up, called from ${user.name || '(anonymous)'} at ${file}:${line}, ` +
+        `${call}() ${measured(percent, site.ms, basis)} after start-up, called from ${user.name || '(anonymous)'} at ${file}:${line}, ` +
         `and no request, message or timer is handled while it runs. Use the asynchronous ${moduleOf[site.func]}.${asyncName} ` +
         `(or move the work off the serving path).`,
       samples: site.samples,
@@ -234,6 +234,7 @@ function blockingSyncInsights(profile: NormalizedProfile, index: FunctionIndex, 
       percent,
       location: { file, line },
       rule: 'blocking-sync-call',
+      shareBasis: basis,
     });
   }
   return insights;
@@ -247,6 +248,8 @@ export function findInsights(
   readLine: SourceLineReader = () => null,
   /** Calls read from the callers' source (call lines): where a .cpuprofile's sync call is made. */
   calls: SourceCalls | null = null,
+  /** What the shares are of (the report's `shareBasis`): named in every message. */
+  basis: ShareBasis = CPU_BASIS,
 ): Insight[] {
   const insights: Insight[] = [];
   // An allocation profile's weights are bytes or objects: only insights whose incident shows in
@@ -261,12 +264,13 @@ export function findInsights(
       seed: '001',
       title: 'Garbage collection takes a large share of CPU',
       message:
-        `GC ${measured(gcShare, gc.ms)}. If most of it is young-generation (Scavenge) GC, try node --max-semi-space-size=64 ` +
+        `GC ${measured(gcShare, gc.ms, basis)}. If most of it is young-generation (Scavenge) GC, try node --max-semi-space-size=64 ` +
         `and find who allocates with an allocation profile.`,
       samples: gc.samples,
       ms: gc.ms,
       percent: gcShare,
       location: null,
+      shareBasis: basis,
     });
   }
   for (const detector of DETECTORS) {
@@ -295,15 +299,16 @@ export function findInsights(
       id: detector.id,
       seed: detector.seed,
       title: detector.title,
-      message: detector.advice(measured(percent, ms, unit), where),
+      message: detector.advice(measured(percent, ms, basis), where),
       samples,
       ms,
       percent,
       location,
       ...(allocation ? { unit } : {}),
+      shareBasis: basis,
     });
   }
   // Blocking is time: what a sync call allocates is no measure of how long it held the event loop.
-  if (!allocation) insights.push(...blockingSyncInsights(profile, index, frames, aggregates, calls));
+  if (!allocation) insights.push(...blockingSyncInsights(profile, index, frames, aggregates, calls, basis));
   return insights.sort((a, b) => b.ms - a.ms);
 }

@@ -6,7 +6,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 
-import { mergeProfiles, MERGED_SHARE_OF, processThreadOf, type MergeInput } from '../model/mergeProfiles';
+import { mergeProfiles, processThreadOf, type MergeInput } from '../model/mergeProfiles';
 import { loadProfile, type LoadOptions } from '../readers/load';
 import { ProfileInputError } from '../readers/profileInputError';
 import { buildReport, type AnalysisOptions, type AnalyzedProfile } from './report';
@@ -67,7 +67,8 @@ export async function analyzeMerged(files: readonly string[], options: AnalysisO
   // Every part stays listed, so a filtered view can offer the others; `thread` is the one kept.
   merged.threads = parts;
   if (inputs.length === 1 && parts.length > 1) merged.thread = inputs[0].id;
+  // What every share is of: the kept ones together (the report names it in every figure's text).
+  merged.capture = { kept: inputs.map((i) => i.id), of: parts.length };
   const analyzed = buildReport(merged, { profileFolder: dirname(resolve(files[0])), ...options });
-  if (analyzed.report.unit === 'ms') analyzed.report.shareOf = inputs.length === parts.length ? MERGED_SHARE_OF : `% of CPU time of ${inputs.map((i) => i.id).join(', ')} only (${inputs.length} of ${parts.length} processes and threads), idle excluded`;
   return { analyzed, inputs };
 }

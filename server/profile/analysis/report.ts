@@ -22,7 +22,7 @@ import { inferLocations } from '../location/inferLocations';
 import { isLocalCandidate, PathResolver } from '../location/pathMapping';
 import { ProfileInputError } from '../readers/profileInputError';
 import { SourceMapCache } from '../location/sourceMaps';
-import { formatMs, SHARE_OF } from '../../shared/format';
+import { formatMs, shareOfText, type ShareBasis } from '../../shared/format';
 import type { CostTable, FileCosts, FlameNode, FunctionCost, NormalizedProfile, ProfileReport, ReportOptions } from '../model/types';
 import { splitByTime, unsplittable } from '../model/timeWindows';
 import type { CallEdge, FunctionDetail, LineDetail } from '../../protocol/wire';
@@ -103,7 +103,7 @@ export class AnalyzedProfile {
     const unit = this.report.unit;
     const unresolved = new Set(this.report.unresolvedFiles);
     const files = [...this.heat()].filter(([file]) => isAbsolute(file) && !unresolved.has(file));
-    const table: CostTable = { cpuMs: this.report.cpuMs, files: Object.fromEntries(files), deferred, ...(unit !== 'ms' ? { unit } : {}) };
+    const table: CostTable = { cpuMs: this.report.cpuMs, shareBasis: this.report.shareBasis, files: Object.fromEntries(files), deferred, ...(unit !== 'ms' ? { unit } : {}) };
     // With routes (the editor's workspace registrations), each line's stalls name the routes they served.
     const stalls = this.stalls(stallThresholdMs, routeOf);
     if (stalls !== null && stalls.lines.length > 0) {
@@ -163,7 +163,7 @@ export class AnalyzedProfile {
     const callSites = heat.callSites.filter((s) => s.line === line);
     const callLine = heat.callLines.find((c) => c.line === line) ?? null;
     if (lineCost === null && functions.length === 0 && callSites.length === 0 && callLine === null) return null;
-    return { unit: this.report.unit, cpuMs: this.report.cpuMs, durationMs: this.profile.durationMs, line: lineCost, functions, callSites, callLine };
+    return { unit: this.report.unit, shareBasis: this.report.shareBasis, cpuMs: this.report.cpuMs, durationMs: this.profile.durationMs, line: lineCost, functions, callSites, callLine };
   }
 
   private functionDetail(cost: FunctionCost): FunctionDetail {
@@ -279,6 +279,11 @@ function sourceLineReader(scope: ReadScope): SourceLineReader {
 }
 
 /** Analyzes a normalized profile. Pure apart from reading local files (existence, source maps). */
+/** What every share of `profile` is of: its unit, and for a merged capture the processes and threads kept. */
+export function shareBasisOf(profile: NormalizedProfile): ShareBasis {
+  return { unit: profile.unit ?? 'ms', ...(profile.capture !== undefined ? { processes: { kept: profile.capture.kept, of: profile.capture.of } } : {}) };
+}
+
 export function buildReport(profile: NormalizedProfile, options: AnalysisOptions = {}): AnalyzedProfile {
   const { locate, generated, maps, unresolved, dependencySources, scope } = locator(profile, options);
   const index = indexFunctions(profile, locate);
@@ -316,7 +321,8 @@ export function buildReport(profile: NormalizedProfile, options: AnalysisOptions
   const calls = sourceCalls({ profile, index, localFileOf, locateLine, ranges });
   const callLines = callLinesOf({ profile, index, shape, localFileOf, locateLine, ranges, lineTicks: lineProfile.lineTicks, inlinedCalls, cpuMs: aggregates.cpuMs, source: calls });
   const readLine = sourceLineReader(scope);
-  const insights = findInsights(profile, index, attribution.frames, aggregates, readLine, calls);
+  const basis = shareBasisOf(profile);
+  const insights = findInsights(profile, index, attribution.frames, aggregates, readLine, calls, basis);
   const functions = aggregates.functions
     .filter((f) => f.totalSamples > 0 || f.selfSamples > 0)
     .sort((a, b) => b.selfMs - a.selfMs || b.totalMs - a.totalMs || a.name.localeCompare(b.name));
@@ -328,8 +334,8 @@ export function buildReport(profile: NormalizedProfile, options: AnalysisOptions
     samples: profile.samples,
     durationMs: profile.durationMs,
     cpuMs: aggregates.cpuMs,
-    // An allocation profile's shares are of everything it allocated (it has no idle time).
-    shareOf: profile.unit === undefined || profile.unit === 'ms' ? SHARE_OF : `% of allocated ${profile.unit}`,
+    shareBasis: basis,
+    shareOf: shareOfText(basis),
     categories: aggregates.categories,
     functions,
     lines: aggregates.lines,

@@ -91,6 +91,7 @@ export function sandwichAnswer(analyzed: AnalyzedProfile, params: SandwichParams
     unit: report.unit,
     cpuMs: report.cpuMs,
     shareOf: report.shareOf,
+    shareBasis: report.shareBasis,
     target: { ...sandwich.target, selfMs: sandwich.selfMs, totalMs: sandwich.totalMs },
     callers: entryOf(sandwich.callers, floor, 0),
     callees: entryOf(sandwich.callees, floor, 0),

@@ -105,6 +105,7 @@ export class ProfileSession {
         title: `${basename(baseline.path)} → ${basename(primary.path)}`,
         mode: 'diff',
         unit: flameUnit(primary.analyzed),
+        shareBasis: primary.analyzed.report.shareBasis,
         cpuMs: primary.analyzed.report.cpuMs,
         root: diffFlameTree(baseline.analyzed, primary.analyzed, params.onlyMyCode, minFraction),
         openableFiles: [...files].sort(),
@@ -114,6 +115,7 @@ export class ProfileSession {
       title: basename(primary.path),
       mode: params.mode,
       unit: flameUnit(primary.analyzed),
+      shareBasis: primary.analyzed.report.shareBasis,
       cpuMs: primary.analyzed.report.cpuMs,
       root: primary.analyzed.flame(params.mode, params.onlyMyCode, minFraction),
       openableFiles: primary.analyzed.openableFiles(),
@@ -190,6 +192,7 @@ function summaryOf(path: string, analyzed: AnalyzedProfile): ProfileSummary {
     warnings: report.warnings,
     ...(analyzed.profile.threads !== undefined ? { threads: analyzed.profile.threads, thread: analyzed.profile.thread } : {}),
     shareOf: report.shareOf,
+    shareBasis: report.shareBasis,
     ...(isFolder(path) ? { capture: true as const } : {}),
   };
 }

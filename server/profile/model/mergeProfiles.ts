@@ -13,9 +13,6 @@ export interface MergeInput {
   profile: NormalizedProfile;
 }
 
-/** The share every percent of a merged CPU profile is of (format.ts's SHARE_OF, over every process). */
-export const MERGED_SHARE_OF = '% of CPU time, all processes and threads, idle excluded';
-
 /** "pid:tid" from a name as node --cpu-prof / --heap-prof / hotframe attach write it (hotframe record: the command in place of CPU/Heap), or null. */
 export function processThreadOf(fileName: string): string | null {
   const match = /^(?:CPU|Heap|[A-Za-z0-9_][A-Za-z0-9._-]*)\.\d{8}\.\d{6}\.(\d+)\.(\d+)\.\d+\.(?:cpuprofile|heapprofile)$/.exec(fileName);
@@ -92,6 +89,7 @@ export function mergeProfiles(inputs: readonly MergeInput[]): NormalizedProfile 
     ...(first.unit !== undefined ? { unit: first.unit } : {}),
     notes,
     threads: inputs.map((input) => ({ id: input.id, name: input.name, samples: input.profile.samples })),
+    capture: { kept: inputs.map((input) => input.id), of: inputs.length },
   };
 }
 

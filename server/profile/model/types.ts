@@ -97,6 +97,8 @@ export interface NormalizedProfile {
   /** Traces: every thread with a CPU profile ("pid:tid", name, samples), and the id of the one read. */
   threads?: { id: string; name: string; samples: number }[];
   thread?: string;
+  /** Several processes and threads of one capture merged (issue 28): the ids kept and how many the capture has; every share is of the kept ones together. */
+  capture?: { kept: string[]; of: number };
   /** The samples in the order they were taken (formats that record it): what stalls are read from. */
   timeline?: SampleTimeline;
 }
@@ -122,7 +124,7 @@ export interface CategoryCost {
 
 /** Every `percent` in the report is `ms / cpuMs * 100`; `ms` figures measure `unit` (see NormalizedProfile.unit). */
 export interface ProfileReport extends ProfileTotals {
-  /** What the percentages are a share of, for labels: "% of CPU time, idle excluded". */
+  /** What the percentages are a share of, for labels: "% of CPU time, idle excluded" (`shareOfText(shareBasis)`). */
   shareOf: string;
   categories: Record<Category, CategoryCost>;
   /** Sorted by selfMs, descending. */

@@ -4,7 +4,7 @@ import { MAX_MATCH_TESTS, patternsOf, withRequestCounts } from './requestCounts'
 import type { RouteReport } from '../../protocol/wire';
 
 const cost = (route: string, ms: number, kind: 'request' | 'message' = 'request'): RouteReport['routes'][number] => ({ route, kind, ms, percent: ms / 10, registeredAt: [] });
-const report = (...routes: RouteReport['routes']): RouteReport => ({ cpuMs: 1000, routes, noRoute: { ms: 0, percent: 0 }, unresolvedHandlers: 0 });
+const report = (...routes: RouteReport['routes']): RouteReport => ({ cpuMs: 1000, shareBasis: { unit: 'ms' }, routes, noRoute: { ms: 0, percent: 0 }, unresolvedHandlers: 0 });
 const req = (method: string, path: string) => ({ method, path });
 
 describe('withRequestCounts', () => {

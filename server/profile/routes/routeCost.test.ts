@@ -39,6 +39,7 @@ function inputs(nodes: [number, number, number][]): RouteInputs {
       { route: 'GET /never', kind: 'request', registeredAt: [{ file: '/b.js', line: 11 }] },
     ],
     cpuMs: 100,
+    shareBasis: { unit: 'ms' },
     unresolvedHandlers: 0,
   };
 }

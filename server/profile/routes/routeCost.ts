@@ -5,7 +5,7 @@
 // (a `.then` callback, the continuation after an `await`, which V8 shows as the async function
 // itself resuming); callees anywhere are charged through the stack. A sample with no handler's
 // frame on its stack is "(no route)", never guessed. Pure: the profile's tree and the route map in.
-import { percentOf } from '../../shared/format';
+import { percentOf, type ShareBasis } from '../../shared/format';
 import type { RouteCost, RouteReport } from '../../protocol/wire';
 
 export type { RouteCost, RouteReport };
@@ -37,6 +37,8 @@ export interface RouteInputs {
   routes: readonly { route: string; kind: 'request' | 'message'; registeredAt: { file: string; line: number }[] }[];
   /** The profile's CPU time, idle excluded: the denominator of every share. */
   cpuMs: number;
+  /** What every share is of (the profile's report). */
+  shareBasis: ShareBasis;
   unresolvedHandlers: number;
 }
 
@@ -157,6 +159,7 @@ export function routeReportOf(inputs: RouteInputs): RouteReport {
   const noRouteMs = Math.max(0, cpuMs - routedMs);
   return {
     cpuMs,
+    shareBasis: inputs.shareBasis,
     routes: costs,
     noRoute: { ms: noRouteMs, percent: percentOf(noRouteMs, cpuMs) },
     unresolvedHandlers: inputs.unresolvedHandlers,
@@ -167,7 +170,7 @@ export function routeReportOf(inputs: RouteInputs): RouteReport {
 export interface AnalyzedForRoutes {
   profile: { tree: RouteInputs['tree'] };
   index: { canonicalOf: Int32Array; functions: readonly { file: string; line: number; column: number; category: string; resolved: boolean }[] };
-  report: { cpuMs: number };
+  report: { cpuMs: number; shareBasis: ShareBasis };
 }
 
 /** The inputs of routeReportOf from an analyzed profile and the project's route map. */
@@ -184,5 +187,6 @@ export function routeInputsOf(analyzed: AnalyzedForRoutes, map: Pick<RouteInputs
     routes: map.routes,
     unresolvedHandlers: map.unresolvedHandlers,
     cpuMs: analyzed.report.cpuMs,
+    shareBasis: analyzed.report.shareBasis,
   };
 }

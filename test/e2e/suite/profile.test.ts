@@ -225,7 +225,7 @@ describe('profiles', () => {
     // Small functions it called (under 1/2000 of the samples each) are merged into its row, and the tooltip says how much.
     const merged = /includes (\S+ (?:ms|s)) in small functions it called/.exec(tip?.lines.join(' ') ?? '')?.[1];
     if (merged === undefined) {
-      assert.match(tip?.lines[1] ?? '', new RegExp(`^total ${selfMs.replace('.', '\\.')} \\(${selfShare.replace('.', '\\.')} of CPU\\) · `), JSON.stringify(tip));
+      assert.match(tip?.lines[1] ?? '', new RegExp(`^total ${selfMs.replace('.', '\\.')} \\(${selfShare.replace('.', '\\.')} CPU\\) · `), JSON.stringify(tip));
     } else {
       const msOf = (figure: string): number => Number(figure.split(' ')[0]) * (figure.endsWith(' s') ? 1000 : 1);
       const total = msOf(/^total (\S+ (?:ms|s))/.exec(tip?.lines[1] ?? '')?.[1] ?? 'NaN ms');
