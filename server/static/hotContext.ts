@@ -47,6 +47,9 @@ type Target =
   | { kind: 'member'; key: string; perItem?: boolean }
   | { kind: 'method'; owner: t.Node; name: string; perItem?: boolean };
 
+/** Names cheap enough to look up as a possible alias of a server module's createServer (see isServerFactoryAlias). */
+const CREATE_SERVER_ALIAS = /server/i;
+
 /** Array methods whose callback runs once per element. */
 const ITERATION_METHODS = new Set([
   'forEach', 'map', 'filter', 'reduce', 'reduceRight', 'some', 'every', 'find', 'findIndex', 'findLast',
@@ -281,6 +284,11 @@ export function createHotContextCollector(
   }
 
   function isServerModuleObject(node: t.Node): boolean {
+    // `http_1.default`: the module seen through a compiler's interop helper.
+    if (node.type === 'MemberExpression' && node.object.type === 'Identifier' && propertyName(node.property, node.computed) === 'default') {
+      const origin = importOf(node.object.name);
+      return origin !== null && origin.namespace && SERVER_MODULES.has(origin.source);
+    }
     if (node.type === 'Identifier') {
       const origin = importOf(node.name);
       return origin !== null ? SERVER_MODULES.has(origin.source) && origin.imported === 'default' : SERVER_MODULES.has(node.name);
@@ -290,6 +298,23 @@ export function createHotContextCollector(
       return source !== null && SERVER_MODULES.has(source.replace(/^node:/, ''));
     }
     return false;
+  }
+
+  /**
+   * A constant local holding a server module's `createServer`, or one of two chosen by a
+   * condition (`const create = tls ? https.createServer.bind(null, opts) : http.createServer`).
+   */
+  function isServerFactoryAlias(path: NodePath, name: string): boolean {
+    const binding = bindings.bindingOf(path, name);
+    const declarator = binding?.constant ? binding.path.node : null;
+    if (declarator?.type !== 'VariableDeclarator' || !declarator.init) return false;
+    const isFactory = (node: t.Node, depth: number): boolean => {
+      if (depth > 3) return false;
+      if (node.type === 'ConditionalExpression') return isFactory(node.consequent, depth + 1) && isFactory(node.alternate, depth + 1);
+      if (node.type === 'CallExpression' && calleeProperty(node.callee) === 'bind' && node.callee.type === 'MemberExpression') return isFactory(node.callee.object, depth + 1);
+      return node.type === 'MemberExpression' && propertyName(node.property, node.computed) === 'createServer' && isServerModuleObject(node.object);
+    };
+    return isFactory(declarator.init, 0);
   }
 
   function timerIntervalOf(path: NodePath<t.CallExpression>): number | null {
@@ -313,9 +338,9 @@ export function createHotContextCollector(
           callee.name === 'setTimeout' ? from : null, false, callee.name !== 'setImmediate');
         return true;
       }
-      if (callee.name === 'createServer') {
-        const origin = importOf('createServer');
-        if (origin && SERVER_MODULES.has(origin.source)) {
+      if (callee.name === 'createServer' || CREATE_SERVER_ALIAS.test(callee.name)) {
+        const origin = callee.name === 'createServer' ? importOf('createServer') : null;
+        if ((origin && SERVER_MODULES.has(origin.source)) || isServerFactoryAlias(path, callee.name)) {
           segment.servesRequests = true;
           register('request', handlerTargets(path, args.filter(isFunctionLike), from), node);
           return true;
