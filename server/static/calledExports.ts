@@ -22,6 +22,8 @@ export interface CalledExport {
    * the field's name, which the project resolves to the one class named so that has the method.
    */
   receiver?: string;
+  /** `new mod.Service()`: the export is a class whose constructor runs in the caller's context. */
+  constructs?: boolean;
 }
 
 /** Conditional alternatives followed at most (a bound on the work per call). */

@@ -494,6 +494,8 @@ export function createHotContextCollector(
       const classPath = owner?.type === 'ClassBody' ? (node.type === 'ClassMethod' || node.type === 'ClassPrivateMethod' ? path.parentPath?.parentPath : path.parentPath?.parentPath?.parentPath) : null;
       const className = classPath && (classPath.node.type === 'ClassDeclaration' || classPath.node.type === 'ClassExpression') ? classNameOf(classPath.node, classPath.parent) : null;
       if (className !== null && !(node.type === 'ClassMethod' && (node.static || node.kind !== 'method'))) segment.classMethods.push([className, name, info]);
+      // The constructor, for `new mod.Service()` from another module (a method cannot be named so).
+      if (className !== null && node.type === 'ClassMethod' && node.kind === 'constructor') segment.classMethods.push([className, 'constructor', info]);
     }
     if (parent === moduleInfo) {
       // Module level: only callbacks handed to a call (`list.forEach(fn)`, `db.then(fn)`) run at start-up;
@@ -560,6 +562,12 @@ export function createHotContextCollector(
         if (fn) from.calls.push({ kind: 'node', node: fn, perItem: iteration });
       }
     },
+    NewExpression(path) {
+      // `new mod.Service(req)` in a handler: the other module's constructor runs in this context.
+      const from = current(path.node.start ?? 0);
+      if (from === moduleInfo || isDevOnly(path, bindings, path.getFunctionParent() ?? programOf(path))) return;
+      for (const called of calledExports(path, path.node.callee, importOf, bindings)) from.importedCalls.push({ ...called, constructs: true });
+    },
     ObjectProperty(path) {
       const node = path.node;
       if (node.key.type !== 'Identifier' || !KAFKA_HANDLERS.has(node.key.name) || node.value.type !== 'Identifier') return;
@@ -580,13 +588,14 @@ export function createHotContextCollector(
       if (context.kind !== 'request' && context.kind !== 'message' && context.kind !== 'timer') continue;
       // A timer counts when it repeats (a one-shot timeout is not per tick of anything).
       if (context.kind === 'timer' && !context.periodic) continue;
-      for (const { source, exported, receiver } of info.importedCalls) {
+      for (const { source, exported, receiver, constructs } of info.importedCalls) {
         const use: CallUse = {
           specifier: source, exported, kind: context.kind,
           intervalMs: context.kind === 'timer' ? context.timerIntervalMs : null, highRate: context.highRate,
         };
         if (receiver !== undefined) use.receiver = receiver;
-        const key = `${use.specifier}\0${use.exported}\0${receiver ?? ''}`;
+        if (constructs === true) use.constructs = true;
+        const key = `${use.specifier}\0${use.exported}\0${receiver ?? ''}\0${constructs === true ? 'new' : ''}`;
         const known = out.get(key);
         // The hottest caller decides (request before message before timer; a high-rate source first).
         const rank = (u: CallUse): number => (RANK.get(u.kind) ?? 99) * 2 + (u.highRate ? 0 : 1);

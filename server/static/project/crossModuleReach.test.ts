@@ -1,7 +1,8 @@
-// Reach through what compilers emit (issue 22, recall): a TypeScript or Babel build of a service
-// imports through interop helpers (`__importDefault(require('http'))`, `http_1.default`), calls
-// imports as `(0, m_1.f)(...)`, and picks its server factory by a condition. Each should-reach case
-// has a should-not-reach twin, so that the fix is not "everything runs per request".
+// Reach across modules that the project-wide analysis missed (issue 22, recall), one class per
+// describe: what compilers emit (a TypeScript or Babel build imports through interop helpers,
+// `http_1.default`, calls imports as `(0, m_1.f)(...)`, picks its server factory by a condition);
+// a class of another module constructed by a handler. Each should-reach case has a
+// should-not-reach twin, so that the fix is not "everything runs per request".
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -92,5 +93,40 @@ app.listen(3000);
 `,
     });
     assert.deepEqual(findingsOf(dir, ['app.js'])['app.js'], ['blocking-sync-call:10:warning', 'blocking-sync-call:11:warning']);
+  });
+});
+
+describe('reach into the constructor of another module\'s class (`new mod.Service(req)` in a handler)', () => {
+  const service = `const { spawn } = require('child_process');
+const { EventEmitter } = require('events');
+class Service extends EventEmitter {
+  constructor(opts, req, res) {
+    super();
+    this.once('accept', () => {
+      const ps = spawn('git-receive-pack', ['--stateless-rpc', opts.cwd]);
+      ps.stdout.pipe(res);
+    });
+  }
+  describe() {
+    return spawn('git', ['--version']);
+  }
+}
+exports.Service = Service;
+`;
+
+  it('the constructor (and the listener it registers) runs per request; another method of the class is not told so', () => {
+    const dir = projectOf({
+      'service.js': service,
+      'server.js': "const http = require('http');\nconst service_1 = require('./service');\nhttp.createServer((req, res) => {\n  const action = new service_1.Service({ cwd: '/srv/repo' }, req, res);\n  action.emit('accept');\n}).listen(8000);\n",
+    });
+    assert.deepEqual(findingsOf(dir, ['service.js', 'server.js'])['service.js'], ['spawn-without-env:7:information']);
+  });
+
+  it('a class constructed once at start-up is not on a serving path', () => {
+    const dir = projectOf({
+      'service.js': service,
+      'server.js': "const http = require('http');\nconst { Service } = require('./service');\nconst boot = new Service({ cwd: '/srv/repo' });\nhttp.createServer((req, res) => res.end('ok')).listen(8000);\n",
+    });
+    assert.deepEqual(findingsOf(dir, ['service.js', 'server.js'])['service.js'], []);
   });
 });
