@@ -4,12 +4,16 @@
 // the engine of `hotframe attach` (server/lsp/attachFeatures.ts); this file only shows the list
 // and opens the capture's folder, merged. Command lines come from other processes: every one is
 // shown through plainLabel / noLinks (no icon, no link).
+import { readdirSync } from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { WorkDoneProgress } from 'vscode-languageclient/node';
 
 import { Requests } from '../server/protocol/lsp';
 import type { AttachResult } from '../server/protocol/wire';
 import { formatMs } from '../server/shared/format';
+import { captureTarget, keepRecording, recordingsFolderIn } from '../server/shared/recordingFiles';
+import { readConfig } from './config';
 import type { HotframeContext } from './ctx';
 import { noLinks } from './presentation/plainText';
 import { CAPTURE_SECONDS, captureLines, processItems, processPickPlaceholder } from './presentation/processPick';
@@ -23,6 +27,30 @@ type Load = (folder: string, thread?: string) => Promise<ProfileSummary | null>;
 
 function errorLine(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split('\n')[0]?.trim() || 'unknown error';
+}
+
+/**
+ * Moves a capture from the server's temporary folder into the recordings folder of the (first)
+ * workspace folder, `hotframe.recordingsFolder`, as Record Profile keeps its recordings, and answers
+ * where it is now. With no workspace folder, or when it cannot be moved, it stays where it is and
+ * the error says where.
+ */
+function keepCapture(ctx: HotframeContext, folder: string, pid: number, startedAt: number): string {
+  const workspace = vscode.workspace.workspaceFolders?.[0];
+  if (workspace === undefined) return folder;
+  const out = recordingsFolderIn(workspace.uri.fsPath, readConfig(workspace.uri).recordingsFolder);
+  if ('error' in out) {
+    ctx.showError(noLinks(`Hotframe: the capture stays in ${folder}: ${out.error}`));
+    return folder;
+  }
+  try {
+    const files = readdirSync(folder).filter((name) => /\.(?:cpuprofile|heapprofile)$/.test(name)).map((name) => path.join(folder, name));
+    const saved = keepRecording(folder, files, captureTarget(out.dir, pid, startedAt, workspace.uri.fsPath));
+    return saved.length > 0 ? path.dirname(saved[0]!) : folder;
+  } catch (error) {
+    ctx.showError(noLinks(`Hotframe: ${errorLine(error)}`));
+    return folder;
+  }
 }
 
 /** The command: resolves with the merged capture opened, or null (refused, nothing picked, failed). */
@@ -55,6 +83,7 @@ export async function profileRunningProcess(ctx: HotframeContext, load: Load, ar
       { title: 'Hotframe: Profile Running Process', placeHolder: noLinks(`How long to profile process ${picked.pid} (Cancel in the notification stops early and keeps what was captured)`) },
     );
     if (!seconds) return null;
+    const startedAt = Date.now();
     const result = await vscode.window.withProgress<AttachResult>(
       { location: vscode.ProgressLocation.Notification, title: noLinks(`Hotframe: profiling process ${picked.pid} for ${seconds.seconds} s`), cancellable: true },
       async (progress, token) => {
@@ -70,9 +99,10 @@ export async function profileRunningProcess(ctx: HotframeContext, load: Load, ar
         }
       },
     );
-    for (const line of captureLines(result, formatMs)) ctx.output.appendLine(line);
+    const folder = keepCapture(ctx, result.folder, picked.pid, startedAt);
+    for (const line of captureLines({ ...result, folder }, formatMs)) ctx.output.appendLine(line);
     if (result.problems.length > 0) void vscode.window.showWarningMessage(noLinks(`Hotframe: ${result.problems.length} part(s) of the capture gave no profile: ${result.problems[0]}`));
-    return await load(result.folder);
+    return await load(folder);
   } catch (error) {
     ctx.showError(noLinks(`Hotframe: ${errorLine(error)}`));
     return null;

@@ -1,5 +1,5 @@
 // `hotframe gate --before A... --after B... [--windows N] [--threshold 10%] [--min-ms N]
-//   [--confidence 0.95] [--root DIR] [--format text|json|markdown|sarif] [--top N]`
+//   [--confidence 0.99] [--root DIR] [--format text|json|markdown|sarif] [--top N]`
 // Several CPU profiles of each side (a workload recorded N times per side, or a folder of them, or
 // each long recording cut into N windows of equal duration):
 // exit 1 when a function or line got slower by more than the threshold and the noise between runs
@@ -27,7 +27,7 @@ const MAX_WINDOWS = 100;
 /** Names a profile file may have in a folder given to --before/--after (what `node --cpu-prof`, `--prof` and exporters write). */
 const PROFILE_NAME = /\.(cpuprofile|log|pprof|pb|json)(\.gz)?$/i;
 
-const USAGE = 'usage: hotframe gate --before FILE|DIR... --after FILE|DIR... [--windows N] [--threshold 10%] [--min-ms N] [--confidence 0.95] [--root DIR] [--format text|json|markdown|sarif] [--top N]';
+const USAGE = 'usage: hotframe gate --before FILE|DIR... --after FILE|DIR... [--windows N] [--threshold 10%] [--min-ms N] [--confidence 0.99] [--root DIR] [--format text|json|markdown|sarif] [--top N]';
 
 /** The profiles a --before/--after value names: the file itself, or a folder's profiles by name. */
 export function profilesOf(flag: string, value: string, cwd: string): string[] {
@@ -130,7 +130,7 @@ export async function runGateCommand(argv: string[]): Promise<number> {
     ...DEFAULT_GATE_OPTIONS,
     threshold: parseThreshold(flagValue(args, 'threshold') ?? '10%'),
     minMs: parseNumber('min-ms', flagValue(args, 'min-ms') ?? String(DEFAULT_GATE_OPTIONS.minMs), (n) => n >= 0, 'ms of CPU per second, 0 or more'),
-    confidence: parseNumber('confidence', flagValue(args, 'confidence') ?? String(DEFAULT_GATE_OPTIONS.confidence), (n) => n > 0.5 && n < 1, 'a confidence between 0.5 and 1, such as 0.95'),
+    confidence: parseNumber('confidence', flagValue(args, 'confidence') ?? String(DEFAULT_GATE_OPTIONS.confidence), (n) => n > 0.5 && n < 1, 'a confidence between 0.5 and 1, such as 0.99'),
   };
   const top = parseNumber('top', flagValue(args, 'top') ?? '20', (n) => Number.isInteger(n) && n >= 1, 'a whole number of at least 1');
 

@@ -37,11 +37,11 @@ function subject(change: GateChange, report: GateReport): string {
 }
 
 /** "+38.1 ms/s (+21%: 181 → 219 ms/s), 95% interval +33.0 to +43.2" */
-function changeText(change: GateChange, confidence: number): string {
+function changeText(change: GateChange): string {
   const relativeText = change.relative === null ? 'new' : `${formatSignedNumber(change.relative * 100)}%`;
   return (
     `${formatSignedNumber(change.delta)} ms/s (${relativeText}: ${formatNumber(change.before)} → ${formatNumber(change.after)} ms/s), ` +
-    `${percent(confidence)} interval ${formatSignedNumber(change.interval.low)} to ${formatSignedNumber(change.interval.high)}`
+    `${percent(change.confidence)} interval ${formatSignedNumber(change.interval.low)} to ${formatSignedNumber(change.interval.high)}`
   );
 }
 
@@ -56,7 +56,8 @@ function header(report: GateReport): string[] {
   return [
     `hotframe gate: ${result.runs.before} profiles before, ${result.runs.after} after; ms of CPU per second (ms/s) at the baseline's pace: each run's samples over the rest of its run (its CPU less the function and what changed)`,
     `a change counts when it is at least ${percent(options.threshold)} and ${formatNumber(options.minMs)} ms/s, and its interval (bootstrap over runs, ` +
-      `${options.resamples} resamples, ${percent(options.confidence)} over the ${result.candidates} change${result.candidates === 1 ? '' : 's'} tested: ${percent(result.adjustedConfidence)} each) excludes 0`,
+      `${options.resamples} resamples, ${percent(options.confidence)} over the ${result.candidates} function${result.candidates === 1 ? '' : 's'} tested: ${percent(result.adjustedConfidence)} each) excludes 0` +
+      (result.lineCandidates === 0 ? '' : `; then the lines of the functions found changed, ${percent(options.confidence)} over those ${result.lineCandidates} line${result.lineCandidates === 1 ? '' : 's'} (${percent(1 - (1 - options.confidence) / result.lineCandidates)} each)`),
   ];
 }
 
@@ -68,7 +69,7 @@ export function gateText(report: GateReport): string {
     if (changes.length === 0) return;
     out.push('', title);
     for (const change of changes.slice(0, report.top)) {
-      out.push(`  ${subject(change, report)}: ${changeText(change, result.adjustedConfidence)}`);
+      out.push(`  ${subject(change, report)}: ${changeText(change)}`);
       const findings = findingsText(report.findings.get(change));
       if (findings !== null) out.push(`    finding there: ${findings}`);
     }
@@ -116,6 +117,7 @@ function changeJson(change: GateChange, report: GateReport) {
     delta: round(change.delta),
     relative: change.relative === null ? null : Math.round(change.relative * 1e6) / 1e6,
     interval: { low: round(change.interval.low), high: round(change.interval.high) },
+    confidence: Math.round(change.confidence * 1e6) / 1e6,
     paced: change.paced,
     findings: (report.findings.get(change) ?? []).map((f) => ({ ruleId: f.ruleId, message: f.message, line: f.range.loc.start.line })),
   };
@@ -133,6 +135,7 @@ export function gateJson(report: GateReport): string {
       options: result.options,
       candidates: result.candidates,
       adjustedConfidence: Math.round(result.adjustedConfidence * 1e6) / 1e6,
+      lineCandidates: result.lineCandidates,
       regressions: result.regressions.map((c) => changeJson(c, report)),
       improvements: result.improvements.map((c) => changeJson(c, report)),
     },
@@ -149,7 +152,7 @@ export function gateSarif(report: GateReport): string {
     const file = shownFile(report, change.file);
     const findings = report.findings.get(change) ?? [];
     const named = findings.length === 0 ? '' : ` Finding there: ${findings.map((f) => `${f.ruleId}: ${f.message.split('\n')[0]}`).join(' ')}`;
-    const text = `${change.kind === 'function' ? `${change.name || '(anonymous)'} (self time)` : `Line ${change.line}`} got slower: ${changeText(change, result.adjustedConfidence)}.${named}`;
+    const text = `${change.kind === 'function' ? `${change.name || '(anonymous)'} (self time)` : `Line ${change.line}`} got slower: ${changeText(change)}.${named}`;
     const hash = createHash('sha256').update(`${change.kind}\0${file}\0${change.name ?? ''}`).digest('hex').slice(0, 32);
     return [
       {
@@ -159,7 +162,7 @@ export function gateSarif(report: GateReport): string {
         message: { text },
         locations: [{ physicalLocation: { artifactLocation: { uri: relativeUri(file), uriBaseId: '%SRCROOT%' }, region: { startLine: Math.max(1, change.line) } } }],
         partialFingerprints: { primaryLocationLineHash: `${hash}:${change.line}` },
-        properties: { unit: result.unit, delta: round(change.delta), before: round(change.before), after: round(change.after), interval: { low: round(change.interval.low), high: round(change.interval.high) }, confidence: result.adjustedConfidence, findings: findings.map((f) => f.ruleId) },
+        properties: { unit: result.unit, delta: round(change.delta), before: round(change.before), after: round(change.after), interval: { low: round(change.interval.low), high: round(change.interval.high) }, confidence: change.confidence, findings: findings.map((f) => f.ruleId) },
       },
     ];
   });

@@ -16,6 +16,7 @@ import { listNodeProcesses } from '../attach/processList';
 import { Requests } from '../protocol/lsp';
 import type { AttachParams, AttachResult, RunningProcesses } from '../protocol/wire';
 import { oneLine } from '../profile/analysis/session';
+import { RECORD_DIR_PREFIX, removeRecordingDir } from '../shared/recordingFiles';
 
 /** The longest capture the editor asks for (the CLI allows an hour; a notification is not that). */
 export const MAX_EDITOR_CAPTURE_S = 300;
@@ -59,8 +60,15 @@ export function registerAttachFeatures(connection: Connection, isTrusted: () => 
         },
       });
       if (result.threads.length === 0) throw new Error(result.problems[0] ?? 'no profile was captured');
-      const folder = mkdtempSync(join(tmpdir(), `hotframe-capture-${params.pid}-`));
-      writeCapture(result.threads, 'cpu', folder);
+      // A temporary folder named as recordings' are: the client moves the files into the
+      // workspace's recordings folder and removes it (client/attachProcess.ts).
+      const folder = mkdtempSync(join(tmpdir(), RECORD_DIR_PREFIX));
+      try {
+        writeCapture(result.threads, 'cpu', folder);
+      } catch (error) {
+        removeRecordingDir(folder);
+        throw error;
+      }
       return {
         folder,
         profiles: result.threads.length,

@@ -3,10 +3,10 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 
 import { processThreadOf } from '../profile/model/mergeProfiles';
-import { commandSlug, keepRecording, RECORD_DIR_PREFIX, recordingFileName, recordingsFolderIn } from './recordingFiles';
+import { captureTarget, commandSlug, keepRecording, RECORD_DIR_PREFIX, recordingFileName, recordingsFolderIn } from './recordingFiles';
 
 describe('recordingsFolderIn (hotframe.recordingsFolder)', () => {
   const workspace = '/home/me/app';
@@ -98,5 +98,17 @@ describe('keepRecording', () => {
     // Nothing is created out there either, for a folder below the link.
     assert.throws(() => keepRecording(dir, paths, { outDir: join(workspace, 'profiles', 'today'), argv: ['node'], startedAt: 0, workspace }), /leads out of the workspace/);
     assert.deepEqual(readdirSync(outside), []);
+  });
+
+  it('keeps a capture of running processes in a folder of its own, its parts still naming their pid and thread', () => {
+    const workspace = join(root, 'ws');
+    mkdirSync(workspace);
+    const { dir, paths } = recorded();
+    const startedAt = new Date(2026, 10, 28, 9, 30, 0).getTime();
+    const saved = keepRecording(dir, paths, captureTarget(join(workspace, 'profiles'), 4242, startedAt, workspace));
+    const folder = join(workspace, 'profiles', 'attach-4242.20261128.093000');
+    assert.deepEqual(saved, [join(folder, 'attach-4242.20261128.023226.11.0.001.cpuprofile'), join(folder, 'attach-4242.20261128.023227.12.0.001.cpuprofile')]);
+    assert.deepEqual(saved.map((path) => processThreadOf(basename(path))), ['11:0', '12:0']);
+    assert.equal(existsSync(dir), false);
   });
 });

@@ -150,6 +150,16 @@ export interface KeepTarget {
 }
 
 /**
+ * Where a capture of running processes (Hotframe: Profile Running Process…) is kept: a folder of
+ * its own inside the recordings folder, `attach-<pid>.<stamp>`, since a capture is several files
+ * (one per process and thread) that open together and `hotframe profile FOLDER` merges everything
+ * a folder holds. Its files are named as recordings are (`attach-4242.20261128.093000.4243.0.001.cpuprofile`).
+ */
+export function captureTarget(recordingsDir: string, pid: number, startedAt: number, workspace?: string): KeepTarget {
+  return { outDir: join(recordingsDir, `attach-${pid}.${recordingStamp(startedAt)}`), argv: ['attach', String(pid)], startedAt, ...(workspace !== undefined ? { workspace } : {}) };
+}
+
+/**
  * Saves a finished recording's profiles (`paths`, in `dir`) into the target and removes `dir`.
  * Nothing recorded: `dir` is removed and the answer is empty. Saving failed (a folder that cannot
  * be written, a link out of the workspace): the error says why and where the profiles still are,

@@ -64,7 +64,8 @@ describe('the gate (bootstrap over runs, thresholds, adjusted confidence)', () =
     const before = [run({ hash: 100 }), run({ hash: 300 }), run({ hash: 150 })];
     const after = [run({ hash: 320 }), run({ hash: 120 }), run({ hash: 260 })];
     const result = runGate(before, after);
-    assert.equal(result.candidates, 2); // hash's function and its line passed the thresholds, and were tested
+    assert.equal(result.candidates, 1); // hash's function passed the thresholds, and was tested; its line is tested only if it changed
+    assert.equal(result.lineCandidates, 0);
     assert.equal(result.failed, false);
   });
 
@@ -82,8 +83,14 @@ describe('the gate (bootstrap over runs, thresholds, adjusted confidence)', () =
     const before = runs(5, { a: 100, b: 100, c: 100, parse: 300 }, 0.05, 9);
     const after = runs(5, { a: 150, b: 150, c: 150, parse: 300 }, 0.05, 10);
     const result = runGate(before, after);
-    assert.equal(result.candidates, 6);
-    assert.ok(Math.abs(result.adjustedConfidence - (1 - 0.05 / 6)) < 1e-12);
+    assert.equal(result.candidates, 3);
+    const alpha = 1 - DEFAULT_GATE_OPTIONS.confidence;
+    assert.ok(Math.abs(result.adjustedConfidence - (1 - alpha / 3)) < 1e-12);
+    // Then the lines of the three functions found changed, sharing the same confidence among them.
+    assert.equal(result.lineCandidates, 3);
+    const lines = result.regressions.filter((r) => r.kind === 'line');
+    assert.deepEqual(lines.map((r) => r.line).sort(), [61, 71, 81]);
+    assert.ok(lines.every((r) => Math.abs(r.confidence - (1 - alpha / 3)) < 1e-12));
   });
 
   it('cancels what the machine does to a whole run: identical code on a machine twice as slow in some runs passes', () => {
@@ -107,6 +114,26 @@ describe('the gate (bootstrap over runs, thresholds, adjusted confidence)', () =
     const hash = result.regressions.find((r) => r.kind === 'function')!;
     // Put back at the baseline's pace: about 300 → 360 ms/s at the mean speed of the runs before (1.22).
     assert.ok(hash.paced && Math.abs(hash.relative! - 0.2) < 0.05, JSON.stringify(hash));
+  });
+
+  it('does not report lines whose share of an unchanged function moved (how V8 spread its samples), and finds the line of a changed one', () => {
+    // hash's time is the same in every run, but its samples fall on its lines 21 and 22 in proportions
+    // that differ between the sides, as V8's line attribution does from one compilation to the next.
+    const spread = (reports: ProfileReport[], first: number): ProfileReport[] =>
+      reports.map((r) => {
+        const hash = r.functions.find((f) => f.name === 'hash')!;
+        const other = r.lines.filter((l) => l.line !== 21);
+        const a = Math.round(hash.selfSamples * first);
+        return { ...r, lines: [...other, { file: hash.file, line: 21, selfSamples: a, selfMs: a, percent: 0 }, { file: hash.file, line: 22, selfSamples: hash.selfSamples - a, selfMs: hash.selfSamples - a, percent: 0 }] };
+      });
+    const before = spread(runs(6, { parse: 200, hash: 300 }, 0.02, 31), 0.5);
+    const after = spread(runs(6, { parse: 200, hash: 300 }, 0.02, 32), 0.7);
+    const unchanged = runGate(before, after);
+    assert.equal(unchanged.failed, false, JSON.stringify(unchanged.regressions));
+    // The same spread in a function made 30% slower: the function, and its line that took the time.
+    const slower = spread(runs(6, { parse: 200, hash: 390 }, 0.02, 33), 0.7);
+    const changed = runGate(before, slower);
+    assert.deepEqual(new Set(changed.regressions.map((r) => `${r.kind}:${r.line}`)), new Set(['function:20', 'line:21']));
   });
 
   it('gives the same intervals for the same inputs and seed', () => {

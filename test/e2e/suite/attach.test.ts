@@ -100,7 +100,9 @@ describe('profiling a running process', () => {
     const { ok, failed } = await load;
     assert.ok(summary, `the capture opened nothing: ${(await debugState()).lastError}`);
     assert.equal(summary.capture, true);
-    assert.match(path.basename(summary.path), new RegExp(`^hotframe-capture-${service.pid}-`));
+    // Kept in the workspace's recordings folder (hotframe.recordingsFolder), a folder per capture.
+    assert.match(path.basename(summary.path), new RegExp(`^attach-${service.pid}\\.\\d{8}\\.\\d{6}$`));
+    assert.equal(path.basename(path.dirname(summary.path)), 'profiles');
     assert.ok(ok > 20 && failed === 0, `the service kept serving: ${ok} ok, ${failed} failed`);
 
     const state = await debugState();
