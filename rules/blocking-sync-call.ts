@@ -3,6 +3,7 @@ import type { NodePath } from '@babel/traverse';
 import type * as t from '@babel/types';
 import type { ExecutionContext, RuleModule } from './api';
 import { isOnceGuarded } from './detectors/runsOnce';
+import { compiledCallee } from './detectors/compiledCallee';
 import { isToolingFile } from './detectors/toolingFiles';
 import { viaText } from './detectors/viaText';
 
@@ -102,7 +103,7 @@ const rule: RuleModule = {
     return {
       visitor: {
         CallExpression(path) {
-          const callee = path.node.callee;
+          const callee = compiledCallee(path.node.callee);
           // Cheap pre-check: only names ending in Sync can matter.
           if (callee.type === 'MemberExpression') {
             if (callee.property.type !== 'Identifier' || !callee.property.name.endsWith('Sync')) return;

@@ -47,6 +47,9 @@ type Target =
   | { kind: 'member'; key: string; perItem?: boolean }
   | { kind: 'method'; owner: t.Node; name: string; perItem?: boolean };
 
+/** Names cheap enough to look up as a possible alias of a server module's createServer (see isServerFactoryAlias). */
+const CREATE_SERVER_ALIAS = /server/i;
+
 /** Array methods whose callback runs once per element. */
 const ITERATION_METHODS = new Set([
   'forEach', 'map', 'filter', 'reduce', 'reduceRight', 'some', 'every', 'find', 'findIndex', 'findLast',
@@ -281,6 +284,11 @@ export function createHotContextCollector(
   }
 
   function isServerModuleObject(node: t.Node): boolean {
+    // `http_1.default`: the module seen through a compiler's interop helper.
+    if (node.type === 'MemberExpression' && node.object.type === 'Identifier' && propertyName(node.property, node.computed) === 'default') {
+      const origin = importOf(node.object.name);
+      return origin !== null && origin.namespace && SERVER_MODULES.has(origin.source);
+    }
     if (node.type === 'Identifier') {
       const origin = importOf(node.name);
       return origin !== null ? SERVER_MODULES.has(origin.source) && origin.imported === 'default' : SERVER_MODULES.has(node.name);
@@ -290,6 +298,23 @@ export function createHotContextCollector(
       return source !== null && SERVER_MODULES.has(source.replace(/^node:/, ''));
     }
     return false;
+  }
+
+  /**
+   * A constant local holding a server module's `createServer`, or one of two chosen by a
+   * condition (`const create = tls ? https.createServer.bind(null, opts) : http.createServer`).
+   */
+  function isServerFactoryAlias(path: NodePath, name: string): boolean {
+    const binding = bindings.bindingOf(path, name);
+    const declarator = binding?.constant ? binding.path.node : null;
+    if (declarator?.type !== 'VariableDeclarator' || !declarator.init) return false;
+    const isFactory = (node: t.Node, depth: number): boolean => {
+      if (depth > 3) return false;
+      if (node.type === 'ConditionalExpression') return isFactory(node.consequent, depth + 1) && isFactory(node.alternate, depth + 1);
+      if (node.type === 'CallExpression' && calleeProperty(node.callee) === 'bind' && node.callee.type === 'MemberExpression') return isFactory(node.callee.object, depth + 1);
+      return node.type === 'MemberExpression' && propertyName(node.property, node.computed) === 'createServer' && isServerModuleObject(node.object);
+    };
+    return isFactory(declarator.init, 0);
   }
 
   function timerIntervalOf(path: NodePath<t.CallExpression>): number | null {
@@ -313,9 +338,9 @@ export function createHotContextCollector(
           callee.name === 'setTimeout' ? from : null, false, callee.name !== 'setImmediate');
         return true;
       }
-      if (callee.name === 'createServer') {
-        const origin = importOf('createServer');
-        if (origin && SERVER_MODULES.has(origin.source)) {
+      if (callee.name === 'createServer' || CREATE_SERVER_ALIAS.test(callee.name)) {
+        const origin = callee.name === 'createServer' ? importOf('createServer') : null;
+        if ((origin && SERVER_MODULES.has(origin.source)) || isServerFactoryAlias(path, callee.name)) {
           segment.servesRequests = true;
           register('request', handlerTargets(path, args.filter(isFunctionLike), from), node);
           return true;
@@ -469,6 +494,8 @@ export function createHotContextCollector(
       const classPath = owner?.type === 'ClassBody' ? (node.type === 'ClassMethod' || node.type === 'ClassPrivateMethod' ? path.parentPath?.parentPath : path.parentPath?.parentPath?.parentPath) : null;
       const className = classPath && (classPath.node.type === 'ClassDeclaration' || classPath.node.type === 'ClassExpression') ? classNameOf(classPath.node, classPath.parent) : null;
       if (className !== null && !(node.type === 'ClassMethod' && (node.static || node.kind !== 'method'))) segment.classMethods.push([className, name, info]);
+      // The constructor, for `new mod.Service()` from another module (a method cannot be named so).
+      if (className !== null && node.type === 'ClassMethod' && node.kind === 'constructor') segment.classMethods.push([className, 'constructor', info]);
     }
     if (parent === moduleInfo) {
       // Module level: only callbacks handed to a call (`list.forEach(fn)`, `db.then(fn)`) run at start-up;
@@ -535,6 +562,12 @@ export function createHotContextCollector(
         if (fn) from.calls.push({ kind: 'node', node: fn, perItem: iteration });
       }
     },
+    NewExpression(path) {
+      // `new mod.Service(req)` in a handler: the other module's constructor runs in this context.
+      const from = current(path.node.start ?? 0);
+      if (from === moduleInfo || isDevOnly(path, bindings, path.getFunctionParent() ?? programOf(path))) return;
+      for (const called of calledExports(path, path.node.callee, importOf, bindings)) from.importedCalls.push({ ...called, constructs: true });
+    },
     ObjectProperty(path) {
       const node = path.node;
       if (node.key.type !== 'Identifier' || !KAFKA_HANDLERS.has(node.key.name) || node.value.type !== 'Identifier') return;
@@ -555,13 +588,14 @@ export function createHotContextCollector(
       if (context.kind !== 'request' && context.kind !== 'message' && context.kind !== 'timer') continue;
       // A timer counts when it repeats (a one-shot timeout is not per tick of anything).
       if (context.kind === 'timer' && !context.periodic) continue;
-      for (const { source, exported, receiver } of info.importedCalls) {
+      for (const { source, exported, receiver, constructs } of info.importedCalls) {
         const use: CallUse = {
           specifier: source, exported, kind: context.kind,
           intervalMs: context.kind === 'timer' ? context.timerIntervalMs : null, highRate: context.highRate,
         };
         if (receiver !== undefined) use.receiver = receiver;
-        const key = `${use.specifier}\0${use.exported}\0${receiver ?? ''}`;
+        if (constructs === true) use.constructs = true;
+        const key = `${use.specifier}\0${use.exported}\0${receiver ?? ''}\0${constructs === true ? 'new' : ''}`;
         const known = out.get(key);
         // The hottest caller decides (request before message before timer; a high-rate source first).
         const rank = (u: CallUse): number => (RANK.get(u.kind) ?? 99) * 2 + (u.highRate ? 0 : 1);

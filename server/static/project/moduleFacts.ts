@@ -45,6 +45,8 @@ export interface CallUse extends HandlerUse {
    * field's name; `specifier` is then '' and `exported` the method (see calledExports.injectedCall).
    */
   receiver?: string;
+  /** `new mod.Service()`: the export is a class and its constructor runs in the caller's context. */
+  constructs?: boolean;
 }
 
 export interface ModuleFacts {

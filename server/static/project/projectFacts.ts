@@ -131,7 +131,10 @@ export class ProjectFacts {
         const target = resolve(from, use.specifier);
         if (target === null || target === from) continue;
         const local = this.modules.get(target)?.facts.exports.get(use.exported) ?? null;
-        add(target, { exported: use.exported, local, kind: use.kind, intervalMs: use.intervalMs, registeredIn: from, highRate: use.highRate });
+        const registration: ProjectRegistration = { exported: use.exported, local, kind: use.kind, intervalMs: use.intervalMs, registeredIn: from, highRate: use.highRate };
+        // `new mod.Service()`: the class the export is bound to runs its constructor (a class of the module, by its local name).
+        if (use.constructs === true) registration.method = { className: local ?? use.exported, name: 'constructor' };
+        add(target, registration);
       }
       for (const entry of facts.workerEntries) {
         const target = resolve(from, entry);
