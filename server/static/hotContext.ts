@@ -28,7 +28,7 @@ import {
 } from './functionNames';
 import {
   FASTIFY_REQUEST_HOOKS, HTTP_CLIENT_NAME, HTTP_METHODS, KAFKA_HANDLERS, LISTEN_METHODS, MESSAGE_EVENTS, ROUTER_NAME,
-  SERVER_MODULES, SIGNAL_EVENTS, SUBSCRIBE_METHODS, TIMER_FUNCTIONS, calleeProperty, decoratorRegistration,
+  SERVER_MODULES, SIGNAL_EVENTS, STATE_CHANGING_METHODS, SUBSCRIBE_METHODS, TIMER_FUNCTIONS, calleeProperty, decoratorRegistration,
   firstParamName, isHandlerShaped, isPathLike, isRouteChain, receiverName, stringValue,
 } from './registrationShapes';
 
@@ -93,6 +93,8 @@ interface Registration {
   inferred: boolean;
   /** For messages: the source delivers at a high rate (see ExecutionContext.highRate). */
   highRate: boolean;
+  /** A route of a method that changes state (see ExecutionContext.changesState). */
+  changesState?: boolean;
 }
 
 /**
@@ -154,7 +156,7 @@ function newSegment(): HotSegment {
 
 const RANK = new Map<ExecutionKind, number>(HOTNESS_ORDER.map((kind, index) => [kind, index]));
 const UNKNOWN: ExecutionContext = {
-  kind: 'unknown', via: [], registeredAt: null, timerIntervalMs: null, periodic: false, inLoop: false, perItem: false, highRate: false, assumed: false,
+  kind: 'unknown', via: [], registeredAt: null, timerIntervalMs: null, periodic: false, inLoop: false, perItem: false, highRate: false, assumed: false, changesState: false,
 };
 const STARTUP: ExecutionContext = { ...UNKNOWN, kind: 'startup' };
 
@@ -278,9 +280,9 @@ export function createHotContextCollector(
   }
 
   function register(kind: ExecutionKind, targets: Target[], call: t.Node, intervalMs: number | null = null,
-    oneShotFrom: FunctionInfo | null = null, highRate = false, periodic = kind === 'timer'): void {
+    oneShotFrom: FunctionInfo | null = null, highRate = false, periodic = kind === 'timer', changesState = false): void {
     if (kind === 'request') segment.serves = true;
-    if (targets.length > 0) segment.registrations.push({ kind, targets, node: call, intervalMs, periodic, oneShotFrom, inferred: false, highRate });
+    if (targets.length > 0) segment.registrations.push({ kind, targets, node: call, intervalMs, periodic, oneShotFrom, inferred: false, highRate, changesState });
   }
 
   function isServerModuleObject(node: t.Node): boolean {
@@ -358,7 +360,7 @@ export function createHotContextCollector(
     if (HTTP_METHODS.has(property)) {
       if (isRouteChain(callee.object)) {
         segment.servesRequests = true;
-        register('request', handlerTargets(path, args, from), node);
+        register('request', handlerTargets(path, args, from), node, null, null, false, false, STATE_CHANGING_METHODS.has(property));
         return true;
       }
       if (args.length < 2) return false;
@@ -375,7 +377,7 @@ export function createHotContextCollector(
         const handlers = handlerTargets(path, handlerArgs, from);
         if (handlers.length === 0 && !isRouter) return false;
         segment.servesRequests = true;
-        register('request', handlers, node);
+        register('request', handlers, node, null, null, false, false, STATE_CHANGING_METHODS.has(property));
         return true;
       }
       return false;
@@ -518,7 +520,8 @@ export function createHotContextCollector(
       if (registration) {
         if (registration.kind !== 'timer') segment.servesRequests = true;
         segment.registered.push(node);
-        register(registration.kind, [{ kind: 'node', node }], node, registration.intervalMs, null, registration.kind === 'message');
+        register(registration.kind, [{ kind: 'node', node }], node, registration.intervalMs, null, registration.kind === 'message',
+          registration.kind === 'timer', registration.changesState === true);
       }
     }
     if (KAFKA_HANDLERS.has(name ?? '') && (node.type === 'ObjectMethod' || path.parent.type === 'ObjectProperty')) {
@@ -593,12 +596,14 @@ export function createHotContextCollector(
           specifier: source, exported, kind: context.kind,
           intervalMs: context.kind === 'timer' ? context.timerIntervalMs : null, highRate: context.highRate,
         };
+        if (context.changesState) use.changesState = true;
         if (receiver !== undefined) use.receiver = receiver;
         if (constructs === true) use.constructs = true;
         const key = `${use.specifier}\0${use.exported}\0${receiver ?? ''}\0${constructs === true ? 'new' : ''}`;
         const known = out.get(key);
         // The hottest caller decides (request before message before timer; a high-rate source first).
-        const rank = (u: CallUse): number => (RANK.get(u.kind) ?? 99) * 2 + (u.highRate ? 0 : 1);
+        // ...and a route every request runs before one only saves, uploads or removes run.
+        const rank = (u: CallUse): number => (RANK.get(u.kind) ?? 99) * 4 + (u.highRate ? 0 : 2) + (u.changesState === true ? 1 : 0);
         if (known === undefined || rank(use) < rank(known)) out.set(key, use);
       }
     }
@@ -622,6 +627,9 @@ export function createHotContextCollector(
     const byKind = (RANK.get(a.kind) ?? 99) - (RANK.get(b.kind) ?? 99);
     if (byKind !== 0) return byKind < 0;
     if (a.highRate !== b.highRate) return a.highRate;
+    // A registration seen beats a handler guessed from its shape, before the route's method counts.
+    if (a.assumed !== b.assumed) return !a.assumed;
+    if (a.changesState !== b.changesState) return !a.changesState;
     return a.perItem && !b.perItem;
   }
 
@@ -732,6 +740,7 @@ export function createHotContextCollector(
       registrations.push({
         kind: registration.kind, targets: [{ kind: 'node', node: info.node }], node: null, intervalMs: registration.intervalMs,
         periodic: registration.kind === 'timer', oneShotFrom: null, inferred: false, highRate: registration.highRate ?? registration.kind === 'message',
+        changesState: registration.changesState === true,
       });
     }
     // Inferred after the real ones: they yield to them (see the ordering in finish).
@@ -788,6 +797,7 @@ export function createHotContextCollector(
         perItem: false,
         highRate: registration.highRate,
         assumed: registration.inferred,
+        changesState: registration.kind === 'request' && registration.changesState === true,
       });
     }
     if (!startupDone) propagate([moduleInfo], STARTUP);

@@ -91,7 +91,8 @@ export class ProjectFacts {
       let list = registrations.get(file);
       if (list === undefined) registrations.set(file, (list = []));
       const same = (r: ProjectRegistration): boolean => r.exported === registration.exported && r.kind === registration.kind
-        && r.registeredIn === registration.registeredIn && r.method?.className === registration.method?.className;
+        && r.registeredIn === registration.registeredIn && r.method?.className === registration.method?.className
+        && r.changesState === registration.changesState;
       if (!list.some(same)) list.push(registration);
     };
     // Classes by their name in lower case, for calls on injected dependencies.
@@ -113,7 +114,7 @@ export class ProjectFacts {
       const { file, name } = candidates[0];
       add(file, {
         exported: use.exported, local: null, kind: use.kind, intervalMs: use.intervalMs, registeredIn: from, highRate: use.highRate,
-        method: { className: name, name: use.exported },
+        method: { className: name, name: use.exported }, ...(use.changesState === true ? { changesState: true } : {}),
       });
     };
     for (const [from, { facts }] of this.modules) {
@@ -121,7 +122,7 @@ export class ProjectFacts {
         const target = resolve(from, use.specifier);
         if (target === null || target === from) continue;
         const local = this.modules.get(target)?.facts.exports.get(use.exported) ?? null;
-        add(target, { exported: use.exported, local, kind: use.kind, intervalMs: use.intervalMs, registeredIn: from });
+        add(target, { exported: use.exported, local, kind: use.kind, intervalMs: use.intervalMs, registeredIn: from, ...(use.changesState === true ? { changesState: true } : {}) });
       }
       for (const use of this.calls.get(from)?.calls ?? []) {
         if (use.receiver !== undefined) {
@@ -132,6 +133,7 @@ export class ProjectFacts {
         if (target === null || target === from) continue;
         const local = this.modules.get(target)?.facts.exports.get(use.exported) ?? null;
         const registration: ProjectRegistration = { exported: use.exported, local, kind: use.kind, intervalMs: use.intervalMs, registeredIn: from, highRate: use.highRate };
+        if (use.changesState === true) registration.changesState = true;
         // `new mod.Service()`: the class the export is bound to runs its constructor (a class of the module, by its local name).
         if (use.constructs === true) registration.method = { className: local ?? use.exported, name: 'constructor' };
         add(target, registration);
