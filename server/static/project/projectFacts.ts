@@ -112,17 +112,21 @@ export class ProjectFacts {
       const candidates = (classes.get(use.receiver!.toLowerCase()) ?? []).filter((c) => c.methods.includes(use.exported));
       if (candidates.length !== 1) return;
       const { file, name } = candidates[0];
-      add(file, {
+      const registration: ProjectRegistration = {
         exported: use.exported, local: null, kind: use.kind, intervalMs: use.intervalMs, registeredIn: from, highRate: use.highRate,
-        method: { className: name, name: use.exported }, ...(use.changesState === true ? { changesState: true } : {}),
-      });
+        method: { className: name, name: use.exported },
+      };
+      if (use.changesState === true) registration.changesState = true;
+      add(file, registration);
     };
     for (const [from, { facts }] of this.modules) {
       for (const use of facts.handlerUses) {
         const target = resolve(from, use.specifier);
         if (target === null || target === from) continue;
         const local = this.modules.get(target)?.facts.exports.get(use.exported) ?? null;
-        add(target, { exported: use.exported, local, kind: use.kind, intervalMs: use.intervalMs, registeredIn: from, ...(use.changesState === true ? { changesState: true } : {}) });
+        const registration: ProjectRegistration = { exported: use.exported, local, kind: use.kind, intervalMs: use.intervalMs, registeredIn: from };
+        if (use.changesState === true) registration.changesState = true;
+        add(target, registration);
       }
       for (const use of this.calls.get(from)?.calls ?? []) {
         if (use.receiver !== undefined) {
