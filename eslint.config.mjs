@@ -87,8 +87,8 @@ const MAY_IMPORT = {
     why: 'the ESLint plugin never imports server/lsp/, server/cli/ or the protocol',
   },
   client: {
-    may: [PROTOCOL, 'server/shared/format', 'server/shared/html', 'server/shared/recordProfile', 'server/shared/recordingFiles'],
-    why: 'client/ imports from server/ only the protocol and server/shared/{format,html,recordProfile,recordingFiles}',
+    may: [PROTOCOL, 'server/shared/format', 'server/shared/html', 'server/shared/recordProfile', 'server/shared/recordingFiles', 'server/shared/semiSpaceRun'],
+    why: 'client/ imports from server/ only the protocol and server/shared/{format,html,recordProfile,recordingFiles,semiSpaceRun}',
   },
   webview: {
     may: [PROTOCOL, 'server/shared/format', 'server/shared/html'],

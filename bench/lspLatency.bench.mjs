@@ -11,7 +11,8 @@
 // - a 20,000-line generated file.
 // Kinds: Enter, deleting a line, pasting a 30-line block, undoing the paste, typing an identifier
 // character, typing an argument, typing in a comment, typing in a string, and typing in a comment
-// while a call near the top is left unclosed (a syntax error elsewhere).
+// while a call near the top is left unclosed (a syntax error elsewhere); the findings kept when the
+// file is opened with that call unclosed.
 // Also the heap each open document costs (measured in a process of its own).
 // Every edit is counted from the first after open (HOTFRAME_BENCH_WARMUP=n leaves n out of each row);
 // each row also prints its max, and the first edit after open has a line of its own.
@@ -350,6 +351,16 @@ async function measureFile(name, text, limit) {
   }
   await send(reverse(breakSite, text.slice(breakSite.at, breakSite.at + breakSite.remove)));
   rows.push(['type while a syntax error is elsewhere', withError]);
+  // The same error present when the file is opened (no earlier tree to keep): issue 26.
+  const brokenUri = `${uri.slice(0, -3)}-opened-broken.js`;
+  const brokenText = text.slice(0, breakSite.at) + text.slice(breakSite.at + breakSite.remove);
+  const openedBroken = published(brokenUri, 1);
+  await connection.sendNotification('textDocument/didOpen', { textDocument: { uri: brokenUri, languageId: 'javascript', version: 1, text: brokenText } });
+  await openedBroken;
+  const openedDiagnostics = lastCount.get(brokenUri);
+  const keptWhenOpenedBroken = openedDiagnostics.filter((d) => d.code !== 'parse-error').length;
+  const parseErrorsWhenOpenedBroken = openedDiagnostics.length - keptWhenOpenedBroken;
+  await connection.sendNotification('textDocument/didClose', { textDocument: { uri: brokenUri } });
   const cpuAfter = serverCpuSeconds();
   const cpuPerEdit = cpuBefore === null || cpuAfter === null ? null : ((cpuAfter - cpuBefore) * 1000) / measured;
   await connection.sendNotification('textDocument/didClose', { textDocument: { uri } });
@@ -368,6 +379,8 @@ async function measureFile(name, text, limit) {
   if (cpuPerEdit !== null) console.log(JSON.stringify({ bench: 'lspLatency', metric: `server CPU per change, ${name} (edits and reverses, mean)`, value: Number(cpuPerEdit.toFixed(1)), unit: 'ms' }));
   const findingsAtOpen = diagnosticsAtOpen - parseErrorsAtOpen;
   console.log(JSON.stringify({ bench: 'lspLatency', metric: `findings kept while a call near the top is unclosed, ${name}`, value: keptWhileBroken, unit: `of ${findingsAtOpen}` }));
+  console.log(JSON.stringify({ bench: 'lspLatency', metric: `findings kept when opened with that call unclosed, ${name}`, value: keptWhenOpenedBroken, unit: `of ${findingsAtOpen}` }));
+  console.log(JSON.stringify({ bench: 'lspLatency', metric: `parse errors reported when opened with that call unclosed, ${name}`, value: parseErrorsWhenOpenedBroken, unit: 'errors', aim: '1' }));
   console.log(JSON.stringify({ bench: 'lspLatency', metric: `heap per open document (tree, scopes, statement records, findings), ${name}`, value: documentHeapMb(text), unit: 'MB' }));
 }
 

@@ -3,7 +3,8 @@
 // same requests, two at a time, on loopback), once with the serving notes (requests and loop gaps
 // beside the profile) and once without (HOTFRAME_SERVING_NOTES=off: the recorder as it was before
 // them), alternating which goes first each round. The service measures its own CPU time
-// (process.cpuUsage at exit, user + system) and wall time under the load; the metric is the CPU
+// (process.cpuUsage from listening to exit, user + system: start-up, the same in both and no
+// request's, would dilute the share) and wall time under the load; the metric is the CPU
 // added by the notes, as a share of the CPU without them, median of the rounds with the spread.
 // The machine this runs on may be shared: the spread says how far one round is from another.
 //
@@ -32,13 +33,14 @@ router.get('/tasks/:id', (req, res) => res.json(Array.from({ length: 50 }, (_, i
 app.use('/v1', router);
 app.get('/exit', (req, res) => {
   res.send('bye');
-  const { user, system } = process.cpuUsage();
+  const { user, system } = process.cpuUsage(cpuAtListen);
   fs.writeFileSync(process.argv[2], JSON.stringify({ cpuUs: user + system, wallMs: performance.now() - started }));
   server.close(() => process.exit(0));
   server.closeAllConnections();
 });
 let started = 0;
-const server = app.listen(0, '127.0.0.1', () => { started = performance.now(); console.log(JSON.stringify({ port: server.address().port })); });
+let cpuAtListen;
+const server = app.listen(0, '127.0.0.1', () => { started = performance.now(); cpuAtListen = process.cpuUsage(); console.log(JSON.stringify({ port: server.address().port })); });
 `;
 writeFileSync(join(dir, 'service.js'), SERVICE);
 

@@ -11,7 +11,8 @@ import { profileHintShown } from './profileHint';
 import type { ProfileRecorder } from './recording';
 import type { ProfileStatusBar } from './statusBar';
 import type { OverviewTree } from './views';
-import type { FlameGraphResult, OverviewResult, ProfileSummary } from '../server/protocol/wire';
+import type { SandwichView } from './sandwichView';
+import type { FlameGraphResult, OverviewResult, ProfileSummary, SandwichResult } from '../server/protocol/wire';
 
 export interface HotframeState {
   profile: ProfileSummary | null;
@@ -32,6 +33,10 @@ export interface HotframeState {
   /** Whether the one-time hint about opening a profile with Hotframe was shown. */
   profileHintShown: boolean;
   recording: { active: boolean; status: string | null };
+  /** The Callers and Callees view's rows as drawn once expanded ("label — description", indented); [] when empty. */
+  sandwichView: string[];
+  /** The callers/callees split the flame panel draws; null when it is closed or draws a graph. */
+  flameSandwich: SandwichResult | null;
 }
 
 export interface HotframeApi {
@@ -48,6 +53,7 @@ export interface ApiParts {
   statusBar: ProfileStatusBar;
   flame: FlamePanel;
   recorder: ProfileRecorder;
+  sandwich: SandwichView;
 }
 
 /**
@@ -55,7 +61,7 @@ export interface ApiParts {
  * later, asynchronously); `subscriptions` receives what it listens with.
  */
 export function createApi(parts: ApiParts, activationMs: number, subscriptions: vscode.Disposable[]): HotframeApi {
-  const { ctx, heat, tree, statusBar, flame, recorder } = parts;
+  const { ctx, heat, tree, statusBar, flame, recorder, sandwich } = parts;
   let lastError: string | null = null;
   subscriptions.push(ctx.onDidShowError((message) => (lastError = message)));
   return {
@@ -74,6 +80,8 @@ export function createApi(parts: ApiParts, activationMs: number, subscriptions: 
         flame: flame.graph,
         profileHintShown: profileHintShown(ctx),
         recording: { active: recorder.isRecording, status: recorder.statusText },
+        sandwichView: sandwich.text,
+        flameSandwich: flame.sandwich,
       };
     },
   };

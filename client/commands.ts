@@ -14,6 +14,8 @@ import { Requests, type LoadProfileParams } from '../server/protocol/lsp';
 import { noLinks } from './presentation/plainText';
 import type { ComparisonSummary } from './comparisonSummary';
 import { comparePickTitle, planWithLoadedAsBefore, swapped, type ComparePlan, type CompareSide } from './presentation/compare';
+import { isGcTraceView, openIfGcTrace } from './gcTraceOpen';
+import type { GcTraceView } from '../server/protocol/wire';
 import { PICK_CAPTURE_PROCESS_COMMAND, PROFILE_RUNNING_COMMAND, pickCaptureProcess, profileRunningProcess } from './attachProcess';
 
 /**
@@ -249,12 +251,15 @@ async function showComparisonSummary(ctx: HotframeContext, summary: ComparisonSu
 
 export function registerCommands(ctx: HotframeContext, parts: CommandParts): vscode.Disposable[] {
   const { flame, recorder } = parts;
-  const open = async (arg: unknown, title: string, sampleType?: unknown): Promise<ProfileSummary | null> => {
+  const open = async (arg: unknown, title: string, sampleType?: unknown): Promise<ProfileSummary | GcTraceView | null> => {
     const file = profilePathOf(arg) ?? (arg === undefined ? await pickProfile(ctx, title) : null);
     if (!file) {
       if (arg !== undefined) ctx.showError(`Hotframe: not a local file: ${String(arg)}`);
       return null;
     }
+    // A --trace-gc output opens beside the profiles (issue 29); anything else loads as a profile.
+    const trace = await openIfGcTrace(ctx, file);
+    if (trace !== null) return trace === 'failed' ? null : trace;
     const interactive = arg === undefined || arg instanceof vscode.Uri;
     // An allocation profile opened by a person while a CPU profile is loaded: join the two, or replace.
     if (interactive && isAllocationProfileName(file) && ctx.profile?.unit === 'ms') {
@@ -281,7 +286,7 @@ export function registerCommands(ctx: HotframeContext, parts: CommandParts): vsc
     // From a profile shown elsewhere (VS Code's profile viewer, the explorer): open Hotframe's views on it, not only the status bar.
     register('hotframe.openWithHotframe', async (arg) => {
       const summary = await open(arg, 'Open CPU Profile');
-      if (summary !== null && ctx.profile) {
+      if (summary !== null && !isGcTraceView(summary) && ctx.profile) {
         await vscode.commands.executeCommand('workbench.view.extension.hotframe');
         await showFlameGraph(ctx, flame, ctx.baseline ? 'diff' : 'normal');
       }
@@ -293,7 +298,8 @@ export function registerCommands(ctx: HotframeContext, parts: CommandParts): vsc
     // is picked first.
     register('hotframe.compareProfile', async (before, after) => {
       if (before !== undefined || after !== undefined) {
-        if (after !== undefined && !(await open(after, 'Compare: pick the AFTER profile (the new recording)'))) return null;
+        const opened = after === undefined ? null : await open(after, 'Compare: pick the AFTER profile (the new recording)');
+        if (after !== undefined && (opened === null || isGcTraceView(opened))) return null;
         if (!ctx.profile) return null;
         const file = profilePathOf(before) ?? (before === undefined ? await pickProfile(ctx, `Compare: pick the BEFORE profile (${ctx.profile.name} is AFTER)`) : null);
         if (!file) {
@@ -304,7 +310,7 @@ export function registerCommands(ctx: HotframeContext, parts: CommandParts): vsc
         if (baseline) await showComparison(ctx, parts);
         return baseline;
       }
-      if (!ctx.profile && !(await open(undefined, comparePickTitle(null)))) return null;
+      if (!ctx.profile && (await open(undefined, comparePickTitle(null))) === null) return null;
       if (!ctx.profile) return null;
       const loaded = sideOf(ctx.profile);
       const file = await pickProfile(ctx, comparePickTitle(loaded.name));

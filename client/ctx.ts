@@ -3,7 +3,7 @@
 // module globals.
 import * as vscode from 'vscode';
 import { RequestType, type LanguageClient, type RequestType0 } from 'vscode-languageclient/node';
-import type { ProfileSummary, ProfileRole } from '../server/protocol/wire';
+import type { GcTraceView, ProfileSummary, ProfileRole } from '../server/protocol/wire';
 import { noLinks } from './presentation/plainText';
 
 export class HotframeContext implements vscode.Disposable {
@@ -11,8 +11,10 @@ export class HotframeContext implements vscode.Disposable {
   baseline: ProfileSummary | null = null;
   /** An allocation profile joined to the CPU profile (Hotframe: Add Allocation Profile…). */
   allocation: ProfileSummary | null = null;
+  /** A --trace-gc output opened beside the profiles (issue 29); the view shows its summary. */
+  gcTrace: GcTraceView | null = null;
 
-  private readonly changed = new vscode.EventEmitter<ProfileRole | 'cleared'>();
+  private readonly changed = new vscode.EventEmitter<ProfileRole | 'cleared' | 'gcTrace'>();
   /** Fires after a profile is loaded (with its role) or both are cleared; views re-query the server. */
   readonly onDidChangeProfile = this.changed.event;
   private readonly errors = new vscode.EventEmitter<string>();
@@ -65,7 +67,14 @@ export class HotframeContext implements vscode.Disposable {
     this.changed.fire(role);
   }
 
+  /** A GC trace was opened: the profiles stay, the view shows the trace beside them. */
+  setGcTrace(trace: GcTraceView): void {
+    this.gcTrace = trace;
+    this.changed.fire('gcTrace');
+  }
+
   clearProfiles(): void {
+    this.gcTrace = null;
     this.profile = null;
     this.baseline = null;
     this.allocation = null;

@@ -12,6 +12,7 @@ import { OverviewTree } from './views';
 import { ProfileStatusBar } from './statusBar';
 import { ProfileEditorProvider } from './profileEditor';
 import { FlamePanel } from './flamePanel';
+import { registerSandwich, SANDWICH_COMMAND, SandwichView } from './sandwichView';
 import { Notifications } from '../server/protocol/lsp';
 import type { ProfileSummary } from '../server/protocol/wire';
 import { ProfileRecorder } from './recording';
@@ -37,7 +38,10 @@ export function activate(extension: vscode.ExtensionContext): HotframeApi {
     log: (line) => output.appendLine(`[flame] ${line}`),
     // The flame page's swap button (comparison only) runs the same command as the view's title button.
     swap: () => void vscode.commands.executeCommand('hotframe.swapComparison'),
+    // A frame's "Callers and callees" button: the question the panel checked against its graph.
+    sandwich: (question) => void vscode.commands.executeCommand(SANDWICH_COMMAND, question),
   });
+  const sandwich = new SandwichView(ctx);
   const summary = new ComparisonSummary(ctx);
   const recorder = new ProfileRecorder(ctx, (file) => loadProfile(ctx, file, 'primary'));
   extension.subscriptions.push(
@@ -55,6 +59,8 @@ export function activate(extension: vscode.ExtensionContext): HotframeApi {
     summary,
     ...registerCommands(ctx, { flame, recorder, summary }),
     flame,
+    sandwich,
+    ...registerSandwich(ctx, sandwich, flame),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (!affectsPathMappings(event)) return;
       const { profile, baseline, allocation } = ctx;
@@ -81,7 +87,7 @@ export function activate(extension: vscode.ExtensionContext): HotframeApi {
   ctx.ready().catch((error: unknown) => output.appendLine(`[server] failed to start: ${error instanceof Error ? error.message : String(error)}`));
   const activationMs = Math.round((performance.now() - started) * 10) / 10;
   output.appendLine(`[activation] ${activationMs} ms`);
-  return createApi({ ctx, heat, tree, statusBar, flame, recorder }, activationMs, extension.subscriptions);
+  return createApi({ ctx, heat, tree, statusBar, flame, recorder, sandwich }, activationMs, extension.subscriptions);
 }
 
 export function deactivate(): void {

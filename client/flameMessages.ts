@@ -36,6 +36,13 @@ export function parseWebviewMessage(raw: unknown, openableFiles: ReadonlySet<str
     }
     case 'swap':
       return { type: 'swap' };
+    case 'sandwich': {
+      // Checked against the graph shown by the host (FlameSession): here only its shape.
+      const { file, line, name } = raw;
+      if (typeof file !== 'string' || typeof name !== 'string' || typeof line !== 'number' || !Number.isSafeInteger(line) || line < 0) return null;
+      if (file.length > 4096 || name.length > 500) return null;
+      return { type: 'sandwich', file, line, name };
+    }
     default:
       return null;
   }

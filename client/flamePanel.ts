@@ -2,7 +2,7 @@
 // revealed afterwards, with a strict CSP (client/flameHtml.ts). Message state and validation
 // live in FlameSession (client/flameSession.ts); the language client is wired in by the caller.
 import * as vscode from 'vscode';
-import type { FlameGraphResult, FlameMode } from '../server/protocol/wire';
+import type { FlameGraphResult, FlameMode, SandwichParams, SandwichResult } from '../server/protocol/wire';
 import { createNonce, flameHtml } from './flameHtml';
 import { FlameSession } from './flameSession';
 
@@ -15,6 +15,8 @@ export interface FlamePanelOptions {
   mayOpen: (file: string) => boolean;
   /** The comparison's swap button (client/commands.ts: hotframe.swapComparison). */
   swap: () => void;
+  /** Callers and callees of a frame the webview picked (checked against the graph shown). */
+  sandwich?: (question: SandwichParams) => void;
   /** Where a rejected webview message is reported (once per panel); default console.warn. */
   log?: (line: string) => void;
 }
@@ -33,6 +35,7 @@ export class FlamePanel implements vscode.Disposable {
       openFile: options.openFile,
       mayOpen: options.mayOpen,
       swap: options.swap,
+      ...(options.sandwich !== undefined ? { sandwich: options.sandwich } : {}),
       log: options.log ?? ((line) => console.warn(line)),
     });
   }
@@ -62,6 +65,17 @@ export class FlamePanel implements vscode.Disposable {
   show(graph: FlameGraphResult): void {
     this.reveal();
     this.session.show(graph);
+  }
+
+  /** The callers and callees split (issue 29), drawn instead of the graph until a toggle asks for a graph. */
+  showSandwich(sandwich: SandwichResult): void {
+    this.reveal();
+    this.session.showSandwich(sandwich);
+  }
+
+  /** The split the open panel shows; null when closed or showing a graph. */
+  get sandwich(): SandwichResult | null {
+    return this.panel ? this.session.shownSandwich : null;
   }
 
   showError(message: string): void {

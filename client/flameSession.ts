@@ -1,7 +1,7 @@
 // What the flame graph panel remembers between messages, without the vscode API (so it is
 // unit-tested): the last message for the webview (re-sent when the webview says `ready`), the
 // files it may open, the current mode and filter, and which graph request is the latest.
-import type { FlameGraphResult, FlameMode } from '../server/protocol/wire';
+import type { FlameGraphResult, FlameMode, FlameNode, SandwichParams, SandwichResult } from '../server/protocol/wire';
 import type { ToWebview } from '../server/protocol/webview';
 import { parseWebviewMessage } from './flameMessages';
 
@@ -12,6 +12,8 @@ export interface FlameSessionHost {
   openFile(file: string, line: number): void;
   /** Swaps the comparison's two profiles (the webview's swap button; only a diff graph has it). */
   swap(): void;
+  /** Shows the callers and callees of a frame of the graph shown (issue 29); absent: the panel offers none. */
+  sandwich?(question: SandwichParams): void;
   /**
    * Whether a file may be opened at the webview's request: only inside the workspace folders or
    * an explicit path mapping (a profile is untrusted and could declare /etc/passwd openable).
@@ -32,6 +34,8 @@ export class FlameSession {
   private ready = false;
   private last: ToWebview | null = null;
   private graph: FlameGraphResult | null = null;
+  /** The callers and callees drawn now instead of the graph (null: the graph is drawn). */
+  private split: SandwichResult | null = null;
   private openable: ReadonlySet<string> = new Set();
   private mode: FlameMode = 'normal';
   private onlyMyCode = false;
@@ -49,6 +53,19 @@ export class FlameSession {
     return this.graph;
   }
 
+  /** The callers and callees split shown now; null when the graph is. */
+  get shownSandwich(): SandwichResult | null {
+    return this.split;
+  }
+
+  /** Callers and callees from a command: drawn instead of the graph, which a toggle brings back. */
+  showSandwich(sandwich: SandwichResult): void {
+    this.requestSeq++;
+    this.split = sandwich;
+    this.openable = new Set([...(this.graph?.openableFiles ?? []), ...sandwich.openableFiles]);
+    this.send({ type: 'sandwich', sandwich });
+  }
+
   /** A graph from the caller (a command): it also supersedes any toggle still waiting for its answer. */
   show(graph: FlameGraphResult): void {
     this.requestSeq++;
@@ -57,6 +74,7 @@ export class FlameSession {
 
   private render(graph: FlameGraphResult): void {
     this.graph = graph;
+    this.split = null;
     this.mode = graph.mode;
     this.openable = new Set(graph.openableFiles);
     this.send({ type: 'render', graph, onlyMyCode: this.onlyMyCode });
@@ -80,6 +98,7 @@ export class FlameSession {
     this.reset();
     this.last = null;
     this.graph = null;
+    this.split = null;
     this.openable = new Set();
   }
 
@@ -120,6 +139,11 @@ export class FlameSession {
       case 'openStall':
         this.openStall(message.index);
         return;
+      case 'sandwich':
+        // Only a frame the shown graph holds (or the split's own frames): the webview names, the host checks.
+        if (this.host.sandwich !== undefined && (holds(this.graph?.root, message) || holdsEntry(this.split, message))) this.host.sandwich({ file: message.file, line: message.line, name: message.name });
+        else this.host.log('Hotframe: callers and callees asked for a frame the flame graph does not show');
+        return;
       case 'swap':
         // Only a comparison can be swapped: a stale button under another graph does nothing.
         if (this.mode === 'diff') this.host.swap();
@@ -143,6 +167,29 @@ export class FlameSession {
     this.last = message;
     if (this.ready) this.host.post(message);
   }
+}
+
+/** Whether `root` holds a frame of that file, line and name (a walk bounded by the tree sent). */
+function holds(root: FlameNode | undefined, q: { file: string; line: number; name: string }): boolean {
+  const stack = root === undefined ? [] : [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.file === q.file && node.line === q.line && (node.name || '(anonymous)') === q.name) return true;
+    stack.push(...node.children);
+  }
+  return false;
+}
+
+/** Whether the split shown holds that function (its callers' and callees' entries). */
+function holdsEntry(split: SandwichResult | null, q: { file: string; line: number; name: string }): boolean {
+  if (split === null) return false;
+  const stack = [split.callers, split.callees];
+  while (stack.length > 0) {
+    const entry = stack.pop()!;
+    if (entry.file === q.file && entry.line === q.line && entry.name === q.name) return true;
+    stack.push(...entry.children);
+  }
+  return false;
 }
 
 function firstLine(error: unknown): string {

@@ -15,8 +15,12 @@ import { parseCommandLine, PROFILE_KINDS, startRecording, type ProfileKindName, 
 import { keepRecording, recordingsFolderIn, type KeepTarget } from '../server/shared/recordingFiles';
 import { readConfig } from './config';
 import type { HotframeContext } from './ctx';
-import { cpuDescription, howItEnded, recordingStatus, stoppingStatus } from './presentation/recording';
+import { cpuDescription, DEFAULT_SWEEP_SIZES, sweepTitle, howItEnded, recordingStatus, stoppingStatus, sweepStatus } from './presentation/recording';
 import { noLinks } from './presentation/plainText';
+import { parseSemiSpaceSizes, runAtSemiSpaceSize } from '../server/shared/semiSpaceRun';
+import { Requests } from '../server/protocol/lsp';
+import type { SemiSpaceRunFiles, SemiSpaceSweepResult } from '../server/protocol/wire';
+import { SweepResult } from './sweepResult';
 
 export const RECORD_COMMAND = 'hotframe.recordProfile';
 export const RECORD_ALLOCATION_COMMAND = 'hotframe.recordAllocationProfile';
@@ -26,6 +30,8 @@ interface ScriptPick extends vscode.QuickPickItem {
   argv?: string[];
   cwd?: string;
   typed?: true;
+  /** The semi-space sweep (issue 29): the workload is picked next. */
+  sweep?: true;
 }
 
 function npmScripts(): ScriptPick[] {
@@ -55,6 +61,9 @@ export class ProfileRecorder implements vscode.Disposable {
   private current: { recording: Recording; label: string; timer: NodeJS.Timeout } | null = null;
   /** What the current (or last) recording records. */
   private kind: ProfileKindName = 'cpu';
+  /** Stop was asked during a semi-space sweep: no further size is started. */
+  private sweepStopped = false;
+  private readonly sweepResult = new SweepResult();
 
   private get title(): string {
     return this.kind === 'cpu' ? 'Record CPU Profile' : 'Record Allocation Profile';
@@ -84,7 +93,7 @@ export class ProfileRecorder implements vscode.Disposable {
    * 'allocation' records allocation profiles with the garbage kept (Hotframe: Record Allocation
    * Profile…).
    */
-  async record(kind: ProfileKindName = 'cpu'): Promise<RecordingResult | null> {
+  async record(kind: ProfileKindName = 'cpu'): Promise<RecordingResult | SemiSpaceSweepResult | null> {
     if (this.current) {
       void vscode.window.showInformationMessage(noLinks(`Hotframe is already recording ${this.current.label}.`), 'Stop').then((choice) => choice && this.stop());
       return null;
@@ -105,19 +114,44 @@ export class ProfileRecorder implements vscode.Disposable {
       this.ctx.showError(`Hotframe: cannot record: ${out.error}`);
       return null;
     }
+    if (what.sizes !== undefined) return this.sweep(what.sizes, what.argv, what.cwd, what.env, what.label, out.dir, workspace);
     return this.run(what.argv, what.cwd, what.env, what.label, { outDir: out.dir, argv: what.argv, startedAt: Date.now(), workspace });
   }
 
   stop(): void {
+    this.sweepStopped = true;
     if (!this.current) return;
     this.item.text = noLinks(stoppingStatus(this.current.label));
     this.current.recording.stop();
   }
 
-  private async ask(): Promise<{ argv: string[]; cwd: string; env: Record<string, string>; label: string } | null> {
+  private async ask(sizes?: number[]): Promise<{ argv: string[]; cwd: string; env: Record<string, string>; label: string; sizes?: number[] } | null> {
     const typed: ScriptPick = { label: '$(terminal) Type a command…', detail: 'Run as a program and its arguments (not in a shell); NODE_OPTIONS records every Node process it starts', typed: true };
-    const picked = await vscode.window.showQuickPick<ScriptPick>([...npmScripts(), typed], { title: noLinks(`Hotframe: ${this.title}`), placeHolder: noLinks(`Run an npm script or a command with the ${this.kind === 'cpu' ? 'CPU profiler' : 'allocation sampler (collected objects kept)'}`) });
+    // Seed 001's experiment, offered where CPU profiles are recorded: the workload is picked next.
+    const sweep: ScriptPick = { label: '$(beaker) Semi-space sweep…', detail: 'Run a command once per --max-semi-space-size and compare GC share, pauses and wall time (--trace-gc)', sweep: true };
+    const offered = this.kind === 'cpu' && sizes === undefined ? [...npmScripts(), typed, sweep] : [...npmScripts(), typed];
+    const title = sizes === undefined ? this.title : sweepTitle(sizes);
+    const placeHolder = sizes === undefined ? `Run an npm script or a command with the ${this.kind === 'cpu' ? 'CPU profiler' : 'allocation sampler (collected objects kept)'}` : 'The workload to run once per size: an npm script or a command';
+    const picked = await vscode.window.showQuickPick<ScriptPick>(offered, { title: noLinks(`Hotframe: ${title}`), placeHolder: noLinks(placeHolder) });
     if (!picked) return null;
+    if (picked.sweep) {
+      const text = await vscode.window.showInputBox({
+        title: 'Hotframe: Semi-space sweep',
+        prompt: 'Sizes to try, in MB (--max-semi-space-size), separated by commas: one run of the workload each',
+        value: this.ctx.extension.workspaceState.get<string>('hotframe.lastSweepSizes') ?? DEFAULT_SWEEP_SIZES,
+        validateInput: (value) => {
+          const parsed = parseSemiSpaceSizes(value);
+          return 'error' in parsed ? parsed.error : null;
+        },
+      });
+      if (text === undefined) return null;
+      const parsed = parseSemiSpaceSizes(text);
+      if ('error' in parsed) return null;
+      await this.ctx.extension.workspaceState.update('hotframe.lastSweepSizes', text);
+      return this.ask(parsed);
+    }
+    const withSizes = sizes === undefined ? {} : { sizes };
+    if (!picked.typed) return { argv: picked.argv!, cwd: picked.cwd!, env: {}, label: picked.label, ...withSizes };
     if (!picked.typed) return { argv: picked.argv!, cwd: picked.cwd!, env: {}, label: picked.label };
     const line = await vscode.window.showInputBox({
       title: noLinks(`Hotframe: ${this.title}`),
@@ -132,7 +166,72 @@ export class ProfileRecorder implements vscode.Disposable {
     const parsed = parseCommandLine(line);
     if ('error' in parsed) return null;
     await this.ctx.extension.workspaceState.update('hotframe.lastRecordCommand', line);
-    return { argv: parsed.argv, cwd: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd(), env: parsed.env, label: line };
+    return { argv: parsed.argv, cwd: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd(), env: parsed.env, label: line, ...withSizes };
+  }
+
+  /**
+   * Seed 001's experiment: the workload once per size (server/shared/semiSpaceRun.ts, as `hotframe
+   * record --semi-space` runs it), each run's trace and profile saved in the recordings folder,
+   * then the server compares them and the result opens as the CLI prints it. Stop ends the current
+   * run and starts no further size.
+   */
+  private async sweep(sizes: number[], argv: string[], cwd: string, env: Record<string, string>, label: string, outDir: string, workspace: string): Promise<SemiSpaceSweepResult | null> {
+    const output = this.ctx.output;
+    output.appendLine(`[sweep] ${label}: one run per --max-semi-space-size of ${sizes.join(', ')} MB (in ${cwd}; files saved in ${outDir})`);
+    this.sweepStopped = false;
+    const runs: SemiSpaceRunFiles[] = [];
+    const startedAt = Date.now();
+    let shown = { size: sizes[0], run: 1 };
+    const tick = (): void => {
+      if (this.current) this.item.text = noLinks(sweepStatus(shown.size, shown.run, sizes.length, Date.now() - startedAt));
+    };
+    const timer = setInterval(tick, 1000);
+    this.item.show();
+    void vscode.commands.executeCommand('setContext', 'hotframe.recording', true);
+    try {
+      for (const [i, size] of sizes.entries()) {
+        if (this.sweepStopped) break;
+        shown = { size, run: i + 1 };
+        const ran = await runAtSemiSpaceSize(size, {
+          command: argv,
+          cwd,
+          env,
+          outDir,
+          workspace,
+          onStderr: (text) => output.append(text),
+          onStart: (recording) => {
+            this.current = { recording, label, timer };
+            tick();
+            if (this.sweepStopped) recording.stop();
+          },
+        });
+        this.current = null;
+        if (ran.truncated) output.appendLine(`[sweep] the ${size} MB run printed more than was kept; only the first part is read`);
+        output.appendLine(`[sweep] ${size} MB: ${howItEnded({ code: ran.exitCode, signal: ran.signal })} after ${formatMs(ran.wallMs)}`);
+        runs.push({ sizeMb: size, wallMs: ran.wallMs, exitCode: ran.exitCode, tracePath: ran.tracePath, profilePath: ran.profilePaths[0] ?? null, files: [...ran.profilePaths, ran.tracePath] });
+      }
+    } catch (error) {
+      this.ctx.showError(`Hotframe: semi-space sweep: ${error instanceof Error ? error.message : String(error)}`);
+      return null;
+    } finally {
+      clearInterval(timer);
+      this.current = null;
+      this.item.hide();
+      void vscode.commands.executeCommand('setContext', 'hotframe.recording', false);
+    }
+    if (runs.length < 2) {
+      this.ctx.showError(`Hotframe: semi-space sweep stopped after ${runs.length} of ${sizes.length} runs; nothing to compare`);
+      return null;
+    }
+    try {
+      const result = await this.ctx.request(Requests.semiSpaceSweep, { runs, root: workspace });
+      output.appendLine(`[sweep] ${result.enoughMb === null ? `GC still improved at ${sizes.at(-1)} MB` : `enough: ${result.enoughMb} MB`}`);
+      await this.sweepResult.show(result.text);
+      return result;
+    } catch (error) {
+      this.ctx.showError(`Hotframe: semi-space sweep: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}`);
+      return null;
+    }
   }
 
   private async run(argv: string[], cwd: string, env: Record<string, string>, label: string, target: KeepTarget): Promise<RecordingResult | null> {
@@ -198,5 +297,6 @@ export class ProfileRecorder implements vscode.Disposable {
   dispose(): void {
     this.current?.recording.stop();
     this.item.dispose();
+    this.sweepResult.dispose();
   }
 }

@@ -49,7 +49,7 @@ export class OverviewTree implements vscode.TreeDataProvider<OverviewNode>, vsco
     // in VS Code (microsoft/vscode#71698: sections drawn expanded with no children).
     const generation = ++this.generation;
     let overview: OverviewResult | null = null;
-    if (this.ctx.profile) {
+    if (this.ctx.profile || this.ctx.gcTrace) {
       try {
         overview = await this.ctx.request(Requests.overview);
       } catch (error) {
@@ -74,6 +74,8 @@ export class OverviewTree implements vscode.TreeDataProvider<OverviewNode>, vsco
     if (row.description !== undefined) item.description = noLinks(row.description);
     if (row.tooltip !== undefined) item.tooltip = row.markdownTooltip ? new vscode.MarkdownString().appendText(row.tooltip) : noLinks(row.tooltip);
     if (row.icon !== undefined) item.iconPath = new vscode.ThemeIcon(row.icon);
+    // Hot functions offer "Show Callers and Callees" (package.json's view/item/context).
+    if (node.kind === 'function') item.contextValue = 'hotframe.function';
     if (row.target && 'open' in row.target) item.command = { title: 'Open', command: OPEN_LOCATION_COMMAND, arguments: [row.target.open.file, row.target.open.line] };
     else if (row.target) item.command = { title: 'Show Flame Graph', command: 'hotframe.showFlameGraph' };
     return item;

@@ -97,8 +97,23 @@ app.post('/signin', (req, res) => {
 });`,
       errors: [{
         messageId: 'blocksExec', line: 3, column: 14, severity: 'warning',
-        message: /^bcryptjs\.compareSync\(\) blocks the event loop while handling a request: at the usual cost factors one bcrypt hash or compare takes tens of milliseconds.* Use the asynchronous bcryptjs\.compare\.$/,
+        message: /^bcryptjs\.compareSync\(\) blocks the event loop while handling a request: the whole bcrypt cost factor runs on the event loop \(tens of milliseconds per call at the usual cost factors\), while nothing else runs\. Use the asynchronous bcryptjs\.compare\.$/,
       }],
+      output: null,
+    },
+    {
+      name: 'genSaltSync draws random bytes and randomFillSync fills a buffer: hints whose messages claim no work factor or key derivation',
+      code: `const bcrypt = require('bcrypt');
+const crypto = require('crypto');
+app.post('/signup', (req, res) => {
+  const salt = bcrypt.genSaltSync(10);
+  const nonce = crypto.randomFillSync(Buffer.alloc(16));
+  res.json({ salt, nonce: nonce.toString('hex') });
+});`,
+      errors: [
+        { messageId: 'blocksIo', line: 4, column: 16, severity: 'hint', message: /^bcrypt\.genSaltSync\(\) blocks the event loop while handling a request: nothing else runs until it returns\. Use the asynchronous bcrypt\.genSalt\.$/ },
+        { messageId: 'blocksIo', line: 5, column: 17, severity: 'hint', message: /^crypto\.randomFillSync\(\) blocks the event loop while handling a request: the whole computation runs on the event loop\. Use the asynchronous crypto\.randomFill\.$/ },
+      ],
       output: null,
     },
     {
@@ -135,7 +150,7 @@ router.post('/login', (req, res) => {
 });`,
       errors: [
         { messageId: 'blocks', line: 6, column: 28, severity: 'warning', message: /^crypto\.pbkdf2Sync\(\) blocks the event loop while handling a request \(via hash\): the whole key derivation or generation runs on the event loop\. Use the asynchronous crypto\.pbkdf2\./ },
-        { messageId: 'blocksIo', line: 9, column: 16, severity: 'hint', message: /^fs\.readFileSync\(\) blocks the event loop while handling a request: other requests wait for the disk meanwhile\. Use the asynchronous fs\.readFile\.$/ },
+        { messageId: 'blocksIo', line: 9, column: 16, severity: 'hint', message: /^fs\.readFileSync\(\) blocks the event loop while handling a request: nothing else runs until the file system call returns\. Use the asynchronous fs\.readFile\.$/ },
         { messageId: 'blocksIo', line: 10, column: 11, message: /^zlib\.gzipSync\(\)/ },
       ],
       output: null,
@@ -189,7 +204,7 @@ child.stdout.on('data', (line) => { fs.appendFileSync('/tmp/out.log', line); });
 app.listen(3000);`,
       errors: [
         { messageId: 'blocksIo', line: 6, column: 7, severity: 'hint' },
-        { messageId: 'blocks', line: 6, column: 37, severity: 'warning', message: /^fs\.copyFileSync\(\) blocks the event loop while handling a request: other requests wait for the disk meanwhile\. Use the asynchronous fs\.copyFile\.$/ },
+        { messageId: 'blocks', line: 6, column: 37, severity: 'warning', message: /^fs\.copyFileSync\(\) blocks the event loop while handling a request: nothing else runs until the file system call returns\. Use the asynchronous fs\.copyFile\.$/ },
         { messageId: 'blocks', line: 10, column: 37, severity: 'warning', message: /^fs\.appendFileSync\(\) blocks the event loop while handling a message/ },
       ],
       output: null,

@@ -79,15 +79,27 @@ function isEnsureDirectory(path: NodePath<t.CallExpression>, member: string, sou
   return mkdirName === 'mkdirSync' && text(mkdir.arguments[0]) !== null && text(mkdir.arguments[0]) === text(existsCall.arguments[0]);
 }
 
-/** What the blocking costs, told for the kind of call: an exec waits for a whole child process, fs for the disk. */
-function costText(source: string): string {
+/** bcrypt calls that run the whole cost factor; `genSaltSync` only draws random bytes. */
+const PASSWORD_HASH_CALLS = new Set(['hashSync', 'compareSync']);
+
+/**
+ * What the blocking costs, told for the kind of call and only what every such call does: an exec
+ * waits for a whole child process, a key derivation runs its work factor, a file system call holds
+ * the loop until it returns (a buffered write does not wait for the disk itself).
+ */
+function costText(source: string, member: string): string {
   if (source === 'child_process') return 'nothing else runs until the child process exits.';
   if (source === 'zlib') return 'the whole (de)compression runs on the event loop.';
-  if (source === 'crypto') return 'the whole key derivation or generation runs on the event loop.';
-  if (PASSWORD_HASHERS.has(source)) return 'at the usual cost factors one bcrypt hash or compare takes tens of milliseconds, while no other request runs (and a burst of failed logins stalls the service).';
-  return 'other requests wait for the disk meanwhile.';
+  if (source === 'crypto') {
+    return KEY_DERIVATION_CALLS.has(member) ? 'the whole key derivation or generation runs on the event loop.' : 'the whole computation runs on the event loop.';
+  }
+  if (PASSWORD_HASHERS.has(source)) {
+    return PASSWORD_HASH_CALLS.has(member)
+      ? 'the whole bcrypt cost factor runs on the event loop (tens of milliseconds per call at the usual cost factors), while nothing else runs.'
+      : 'nothing else runs until it returns.';
+  }
+  return 'nothing else runs until the file system call returns.';
 }
-
 
 const rule: RuleModule = {
   meta: {
@@ -128,11 +140,11 @@ const rule: RuleModule = {
           const writes = origin.source !== 'crypto' && origin.source !== 'zlib' && WRITING_FS_CALLS.has(origin.member);
           const smallWrite = writes && !COPYING_FS_CALLS.has(origin.member);
           const alsoCertain = writes || (origin.source === 'crypto' && KEY_DERIVATION_CALLS.has(origin.member));
-          const certain = origin.source === 'child_process' || PASSWORD_HASHERS.has(origin.source) || alsoCertain;
+          const certain = origin.source === 'child_process' || (PASSWORD_HASHERS.has(origin.source) && PASSWORD_HASH_CALLS.has(origin.member)) || alsoCertain;
           context.report({
             node: path.node,
             messageId: alsoCertain ? 'blocks' : certain ? 'blocksExec' : 'blocksIo',
-            data: { call: `${origin.source}.${origin.member}`, async: `${origin.source}.${asyncName}`, cost: costText(origin.source) },
+            data: { call: `${origin.source}.${origin.member}`, async: `${origin.source}.${asyncName}`, cost: costText(origin.source, origin.member) },
             when: (hot) => whereText(hot.contextOf(path), hot.servesRequests, hot.inWorker) !== null,
             describe: (hot) => {
               const where = hot.contextOf(path);

@@ -50,7 +50,7 @@ const rule: RuleModule = {
       summary: 'In a production incident, a new Redis connection per request left more than 30,000 sockets in TIME_WAIT and made connect() 100 times slower (22 µs to 2.5 ms); CPU idle went back above 90% once the connection was shared.',
     },
     messages: {
-      connectionPerRequest: '{{what}} opens a new connection each time it runs, here while handling a {{unit}}{{via}}, and {{fate}}; create the client or pool once (one per server it talks to) and reuse it: each new connection costs a TCP handshake and leaves a socket in TIME_WAIT.',
+      connectionPerRequest: '{{what}} opens a new connection each time it runs, here while handling a {{unit}}{{via}}, and {{fate}}; create the client or pool once (one per server it talks to) and reuse it: each new connection costs a TCP handshake and {{after}}.',
       agentFalse: 'agent: false makes each outgoing request with these options open a new TCP connection, here while handling a {{unit}}{{via}}; reuse a keep-alive agent created once: each new connection costs a TCP handshake and leaves a socket in TIME_WAIT.',
     },
     fixable: false,
@@ -90,7 +90,10 @@ const rule: RuleModule = {
       const fate = clientFate(path, context);
       if (fate === 'unproven') return;
       const fateText = fate === 'closed' ? 'the client is closed again' : 'the client is not kept for reuse';
-      report(path, 'connectionPerRequest', { what: shownCallee(callee, context.source, isNew), fate: fateText });
+      // Closing leaves the closing side's socket in TIME_WAIT; a dropped client's connection stays
+      // open until the server's timeout or the client's own end closes it.
+      const after = fate === 'closed' ? 'leaves a socket in TIME_WAIT once closed' : 'stays open until something closes it';
+      report(path, 'connectionPerRequest', { what: shownCallee(callee, context.source, isNew), fate: fateText, after });
     }
     return {
       visitor: {

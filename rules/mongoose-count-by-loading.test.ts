@@ -74,11 +74,35 @@ const n3 = async () => { let docs; docs = await Task.find({}); return docs.lengt
 const n4 = () => Task.find({}).then();
 const n5 = () => Task.find({}).then(countOf);`,
     },
+    {
+      name: 'the documents are sent after an emptiness test of their length',
+      code: `${TASK}app.get('/t', async (req, res) => {
+  const tasks = await Task.find({ owner: req.user.id });
+  if (!tasks.length) return res.status(404).json([]);
+  res.json(tasks.map((task) => task.title));
+});`,
+    },
+    {
+      name: 'a callback that counts and keeps the documents (stored for later)',
+      code: `${TASK}const cache = {};
+app.get('/t', (req, res) => {
+  Task.find({}, (err, tasks) => { cache.tasks = tasks; res.json({ n: tasks.length }); });
+});`,
+    },
+    {
+      name: 'a then callback that returns the documents when there are any',
+      code: `${TASK}const open = () => Task.find({ done: false }).then((tasks) => (tasks.length ? tasks : null));`,
+    },
+    {
+      name: 'an array that is not a database read: the length of a list built in memory',
+      code: `const items = [{ id: 1 }];
+app.get('/t', async (req, res) => res.json({ n: (await Promise.resolve(items.filter((i) => i.id))).length, m: items.find((i) => i.id === 1) }));`,
+    },
     { name: 'distinct() returns values, not documents', code: `${TASK}const n = async () => (await Task.find({}).distinct('owner')).length;` },
   ],
   invalid: [
     {
-      name: 'formio: documents loaded only to check that some exist (!docs || !docs.length)',
+      name: 'formio: an _id equality loads at most one document: a hint, the message says so',
       code: `const mongoose = require('mongoose');
 module.exports = (router) => async function removeAction(req, actionId) {
   const actions = await router.formio.actions.model.find({ _id: actionId, form: req.formId }).exec();
@@ -87,8 +111,8 @@ module.exports = (router) => async function removeAction(req, actionId) {
   }
 };`,
       errors: [{
-        messageId: 'existsByLoading', line: 3, column: 25, severity: 'warning',
-        message: 'router.formio.actions.model.find() loads and hydrates every matching document only to test whether any matched (its .length is only tested against zero); use router.formio.actions.model.exists() or router.formio.actions.model.countDocuments().',
+        messageId: 'existsByLoading', line: 3, column: 25, severity: 'hint',
+        message: 'router.formio.actions.model.find() loads and hydrates the document matching its _id (at most one) only to test whether any matched (its .length is only tested against zero); use router.formio.actions.model.exists() or router.formio.actions.model.countDocuments(). It matters only when this runs often.',
       }],
       output: null,
     },
@@ -158,13 +182,84 @@ module.exports = (router) => async function removeAction(req, actionId) {
     {
       name: 'limit() changes the count: flagged, no fix, and the message does not say every document is loaded',
       code: `${TASK}const n = async () => (await Task.find({}).limit(50)).length;`,
-      errors: [{ messageId: 'countByLoading', line: 3, column: 30, message: /^Task\.find\(\) loads and hydrates the matching documents \(as bounded by the query\) only to take \.length; use/ }],
+      errors: [{ messageId: 'countByLoading', line: 3, column: 30, severity: 'hint', message: /^Task\.find\(\) loads and hydrates the matching documents up to its limit only to take \.length; use Task\.countDocuments\(\)\. It matters when the read returns many documents or runs often\.$/ }],
       output: null,
     },
     {
-      name: 'options argument (may hold limit/skip): flagged, no fix',
+      name: 'a skip option bounds nothing: shown, no fix, the message names the offset',
       code: `${TASK}const n = async () => (await Task.find({}, null, { skip: 10 })).length;`,
-      errors: [{ messageId: 'countByLoading', line: 3, column: 30, message: /^Task\.find\(\) loads and hydrates the matching documents \(as bounded by the query\)/ }],
+      errors: [{ messageId: 'countByLoading', line: 3, column: 30, severity: 'warning', message: /^Task\.find\(\) loads and hydrates every matching document after its skip\(\) offset only to take \.length; use/ }],
+      output: null,
+    },
+    {
+      name: 'a limit option, and an options argument not read here (it may limit): hints, no fix',
+      code: `${TASK}const a = async () => (await Task.find({}, null, { limit: 20 })).length;
+const b = async (opts) => (await Task.find({}, null, opts)).length;`,
+      errors: [
+        { messageId: 'countByLoading', line: 3, column: 30, severity: 'hint', message: /loads and hydrates the matching documents up to its limit only/ },
+        { messageId: 'countByLoading', line: 4, column: 34, severity: 'hint', message: /loads and hydrates the matching documents \(its options argument, not read here, may limit them\) only/ },
+      ],
+      output: null,
+    },
+    {
+      name: 'an existence check on a page of one (limit(1)) or by _id: hints; an _id list ($in, an array of ids) is shown',
+      code: `${TASK}app.post('/t', async (req, res) => {
+  const open = await Task.find({ owner: req.user.id, done: false }).limit(1);
+  if (open.length > 0) return res.status(409).end();
+  const same = await Task.find({ _id: req.params.id, owner: req.user.id });
+  if (!same.length) return res.status(404).end();
+  const byObjectId = await Task.find({ _id: new ObjectId(req.params.id) });
+  if (!byObjectId.length) return res.status(404).end();
+  const listed = await Task.find({ _id: { $in: req.body.ids } });
+  const many = await Task.find({ _id: req.body.taskIds });
+  res.json({ listed: listed.length, many: many.length });
+});`,
+      errors: [
+        { messageId: 'existsByLoading', line: 4, column: 22, severity: 'hint', message: /the matching documents up to its limit only to test whether any matched/ },
+        { messageId: 'existsByLoading', line: 6, column: 22, severity: 'hint', message: /the document matching its _id \(at most one\)/ },
+        { messageId: 'existsByLoading', line: 8, column: 28, severity: 'hint' },
+        { messageId: 'countByLoading', line: 10, column: 24, severity: 'warning', message: /loads and hydrates every matching document only to take \.length while handling a request;/ },
+        { messageId: 'countByLoading', line: 11, column: 22, severity: 'warning' },
+      ],
+      output: null,
+    },
+    {
+      name: 'a filter variable given one _id before the query (formio delete.js): a hint; given several ids in a branch: shown',
+      code: `${TASK}app.delete('/t/:id', async (req, res) => {
+  const query = { deleted: { $eq: null } };
+  if (req.params.id) {
+    query._id = idToBson(req.params.id);
+    const tasks = await Task.find(query).exec();
+    if (!tasks || !tasks.length) throw Error('not found');
+  }
+  const other = { deleted: null };
+  other._id = req.params.id;
+  if (req.body.all) other._id = { $in: req.body.ids };
+  const many = await Task.find(other);
+  const late = { late: true };
+  const lateOnes = await Task.find(late);
+  res.json({ many: many.length, late: lateOnes.length });
+});`,
+      errors: [
+        { messageId: 'existsByLoading', line: 7, column: 25, severity: 'hint', message: /the document matching its _id \(at most one\)/ },
+        { messageId: 'countByLoading', line: 13, column: 22, severity: 'warning', message: /every matching document/ },
+        { messageId: 'countByLoading', line: 15, column: 26, severity: 'warning' },
+      ],
+      output: null,
+    },
+    {
+      name: 'start-up code (a seed-if-empty check at module level): a hint, it runs once',
+      code: `${TASK}Task.find({}).then((tasks) => {
+  if (tasks.length === 0) Task.create({ done: false });
+});
+app.listen(3000, async () => {
+  const all = await Task.find({});
+  console.log('tasks:', all.length);
+});`,
+      errors: [
+        { messageId: 'existsByLoading', line: 3, column: 1, severity: 'hint', message: /only to test whether any matched \(its \.length is only tested against zero\); use Task\.exists\(\) or Task\.countDocuments\(\)\. It matters when the read returns many documents or runs often\.$/ },
+        { messageId: 'countByLoading', line: 7, column: 21, severity: 'hint' },
+      ],
       output: null,
     },
     {

@@ -149,7 +149,7 @@ app.get('/p/:uid/:pid', ...chain, (req, res) => res.json({ user: req.user, proje
       code: `${LOADERS}app.get('/p/:uid/:pid', loadUser, loadProject, (req, res) => res.json({ user: req.user, project: req.project }));`,
       errors: [{
         messageId: 'independentIo', line: 3, column: 1, endLine: 3, endColumn: 113,
-        message: 'Middlewares loadUser, loadProject each await independent I/O but run one after another on every request; neither reads what the other writes, so start the I/O together (Promise.all in one middleware).',
+        message: 'Middlewares loadUser, loadProject each await independent I/O but run one after another for each request that passes through them; neither reads what the other writes, so start the I/O together (Promise.all in one middleware).',
       }],
       output: null,
     },
@@ -158,7 +158,7 @@ app.get('/p/:uid/:pid', ...chain, (req, res) => res.json({ user: req.user, proje
       code: `${MDL}router.get('/tasks', loadTasks, [mdl.toJson(), mdl.fillCreator(), mdl.fillExecutor()], (req, res) => res.json(res.locals.tasks));`,
       errors: [{
         messageId: 'repeatedPasses', line: 16, column: 1, severity: 'hint',
-        message: 'Middlewares mdl.toJson(), mdl.fillCreator(), mdl.fillExecutor() each iterate over the same res.locals.tasks on every request; compute it in one pass.',
+        message: 'Middlewares mdl.toJson(), mdl.fillCreator(), mdl.fillExecutor() each iterate over the same res.locals.tasks for each request that passes through them; compute it in one pass.',
       }],
       output: null,
     },

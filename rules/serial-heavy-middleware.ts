@@ -427,8 +427,8 @@ export const serialHeavyMiddleware: RuleModule = {
       summary: 'In a production incident, a chain of express middlewares (toJson, fillCreator, fillExecutor, ...) ran one after another and walked the same data on every request; with the other fixes the task list went from about 6 s to 800 ms and pages loaded 8-10 times faster. Another pass over the data matters when the data is large.',
     },
     messages: {
-      independentIo: 'Middlewares {{names}} each await independent I/O but run one after another on every request; neither reads what the other writes, so start the I/O together (Promise.all in one middleware).',
-      repeatedPasses: 'Middlewares {{names}} each iterate over the same {{data}} on every request; compute it in one pass.',
+      independentIo: 'Middlewares {{names}} each await independent I/O but run one after another for each request that passes through them; neither reads what the other writes, so start the I/O together (Promise.all in one middleware).',
+      repeatedPasses: 'Middlewares {{names}} each iterate over the same {{data}} for each request that passes through them; compute it in one pass.',
     },
     fixable: false,
   },

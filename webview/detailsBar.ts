@@ -14,6 +14,8 @@ export class DetailsBar {
     private readonly describe: (node: FlameNode) => FrameFacts,
     private readonly canOpen: (node: FlameNode) => boolean,
     private readonly open: (node: FlameNode) => void,
+    /** Shows the frame's callers and callees (issue 29). */
+    private readonly sandwich?: (node: FlameNode) => void,
   ) {
     this.node.setAttribute('aria-live', 'polite');
     this.clear();
@@ -37,6 +39,13 @@ export class DetailsBar {
       button.title = facts.location;
       button.addEventListener('click', () => this.open(node));
       parts.push(button);
+      if (this.sandwich !== undefined) {
+        const ask = this.sandwich;
+        const callers = element('button', 'open sandwich-button', 'Callers and callees');
+        callers.type = 'button';
+        callers.addEventListener('click', () => ask(node));
+        parts.push(callers);
+      }
     } else {
       const where = node.file === '' ? facts.location : `${facts.location} (not found locally)`;
       parts.push(element('span', 'details-location', where));

@@ -52,6 +52,8 @@ export class FlameView {
     private readonly container: HTMLElement,
     private readonly tooltip: Tooltip,
     private readonly events: FlameViewEvents,
+    /** The callers half of a callers/callees split draws its root (the function) at the bottom. */
+    private readonly options: { rootAtBottom?: boolean } = {},
   ) {
     // d3 hands the click handler the frame but not the event: note the modifiers first.
     container.addEventListener('click', (event) => (this.openGesture = event.ctrlKey || event.metaKey || event.altKey), true);
@@ -90,7 +92,7 @@ export class FlameView {
       .minFrameSize(MIN_FRAME_PX)
       .transitionDuration(animate ? TRANSITION_MS : 0)
       // Root on top in every mode, so the widest frames are in view without scrolling.
-      .inverted(true)
+      .inverted(this.options.rootAtBottom !== true)
       .sort(false)
       .title('')
       .selfValue(false)

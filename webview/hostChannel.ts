@@ -15,6 +15,13 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 export function parseHostMessage(data: unknown): ToWebview | null {
   if (!isRecord(data)) return null;
   if (data.type === 'error' && typeof data.message === 'string') return { type: 'error', message: data.message };
+  if (data.type === 'sandwich' && isRecord(data.sandwich)) {
+    const s = data.sandwich;
+    if (!isRecord(s.callers) || !isRecord(s.callees) || !isRecord(s.target) || typeof s.cpuMs !== 'number' || !Array.isArray(s.openableFiles)) return null;
+    if (s.unit !== 'ms' && s.unit !== 'bytes' && s.unit !== 'objects') return null;
+    // Its trees are copied and checked node by node for drawing (drawableTree), as a graph's.
+    return data as ToWebview;
+  }
   if (data.type !== 'render' || !isRecord(data.graph)) return null;
   const graph = data.graph;
   if (!isRecord(graph.root) || (graph.mode !== 'normal' && graph.mode !== 'inverted' && graph.mode !== 'diff')) return null;

@@ -8,6 +8,7 @@ import { cpuShare, frameFacts, type FrameFacts } from './frameText';
 import { connectHost } from './hostChannel';
 import { Legend } from './legend';
 import { StallStripView } from './stallStripView';
+import { SandwichSplit } from './sandwichSplit';
 import type { ToWebview } from '../server/protocol/webview';
 import { Toolbar } from './toolbar';
 import { Tooltip } from './tooltip';
@@ -20,7 +21,7 @@ let graph: FlameGraphResult | null = null;
 let openable: ReadonlySet<string> = new Set();
 
 const host = connectHost(receive);
-const describe = (node: FlameNode): FrameFacts => frameFacts(node, view.currentScale, view.isRoot(node));
+const describe = (node: FlameNode): FrameFacts => (split.current !== null ? frameFacts(node, split.scaleOf()) : frameFacts(node, view.currentScale, view.isRoot(node)));
 const canOpen = (node: FlameNode) => openable.has(node.file);
 const openSource = (node: FlameNode) => {
   if (canOpen(node)) host.post({ type: 'open', file: node.file, line: node.line > 0 ? node.line : 1 });
@@ -36,13 +37,23 @@ const legend = new Legend();
 const banner = element('div', 'banner');
 banner.setAttribute('role', 'alert');
 banner.hidden = true;
-const details = new DetailsBar(describe, canOpen, openSource);
+// "Callers and callees" of the selected frame: the host checks the frame is one it sent.
+const askSandwich = (node: FlameNode) => host.post({ type: 'sandwich', file: node.file, line: node.line, name: node.name || '(anonymous)' });
+const details = new DetailsBar(describe, canOpen, openSource, askSandwich);
 const stallStrip = new StallStripView((index) => host.post({ type: 'openStall', index }));
 const chartArea = element('main', 'chart');
 chartArea.setAttribute('aria-label', 'Flame graph: the width of a frame is its share of the time');
 const empty = element('div', 'empty', NO_GRAPH);
-app.append(toolbar.node, legend.node, banner, details.node, stallStrip.node, chartArea, empty);
 const tooltip: Tooltip = new Tooltip(document.body, describe);
+const split: SandwichSplit = new SandwichSplit(tooltip, {
+  select(node, open) {
+    details.select(node);
+    if (open) openSource(node);
+  },
+  deselect: () => details.clear(),
+  searchResult: () => undefined,
+});
+app.append(toolbar.node, legend.node, banner, details.node, stallStrip.node, chartArea, split.node, empty);
 const view: FlameView = new FlameView(chartArea, tooltip, {
   select(node, open) {
     details.select(node);
@@ -63,6 +74,24 @@ function receive(message: ToWebview): void {
     banner.hidden = false;
     return;
   }
+  if (message.type === 'sandwich') {
+    banner.hidden = true;
+    details.clear();
+    view.destroy();
+    chartArea.hidden = true;
+    empty.hidden = true;
+    stallStrip.show(undefined, () => false);
+    openable = new Set([...openable, ...message.sandwich.openableFiles.filter((f): f is string => typeof f === 'string')]);
+    try {
+      split.show(message.sandwich);
+      toolbar.setStatus(`callers and callees of ${message.sandwich.target.name}`);
+    } catch (error) {
+      setText(banner, `Cannot draw these callers and callees: ${error instanceof Error ? error.message : String(error)}`);
+      banner.hidden = false;
+    }
+    return;
+  }
+  split.hide();
   graph = message.graph;
   openable = new Set(graph.openableFiles.filter((f): f is string => typeof f === 'string'));
   banner.hidden = true;
@@ -96,7 +125,7 @@ document.addEventListener('keydown', (event) => {
 let resizeTimer: ReturnType<typeof setTimeout> | undefined;
 window.addEventListener('resize', () => {
   clearTimeout(resizeTimer);
-  resizeTimer = setTimeout(() => graph && view.resize(), 100);
+  resizeTimer = setTimeout(() => (split.current !== null ? split.resize() : graph && view.resize()), 100);
 });
 
 host.post({ type: 'ready' });

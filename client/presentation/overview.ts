@@ -5,12 +5,13 @@
 import * as path from 'node:path';
 import type { OverviewResult } from '../../server/protocol/wire';
 import type { AttributedLibraryCost, CallSite, FunctionCost, Insight, RouteCost } from '../../server/protocol/wire';
+import { gcTraceHeading, gcTraceRows, type GcTraceRow } from './gcTrace';
 import { formatCost, formatCostIn, formatCostShort, formatCostShortIn, formatMs, formatPercent, formatPerRequest, formatWeight, PER_REQUEST_OF, percentOf } from '../../server/shared/format';
 
 /** Items per section: a review starts with the top of the list; the flame graph has the rest. */
 export const MAX_ITEMS = 15;
 
-export type SectionId = 'functions' | 'callSites' | 'insights' | 'routes' | 'unresolved';
+export type SectionId = 'functions' | 'callSites' | 'insights' | 'routes' | 'unresolved' | 'gcTrace';
 
 export type OverviewNode =
   | { kind: 'section'; id: SectionId; label: string; count: number }
@@ -22,6 +23,7 @@ export type OverviewNode =
   | { kind: 'noRoute'; ms: number; percent: number; unmatched?: number }
   | { kind: 'unresolved'; file: string }
   | { kind: 'message'; label: string }
+  | { kind: 'gcTrace'; row: GcTraceRow }
   | { kind: 'more'; count: number };
 
 /** One row as drawn: VS Code's TreeItem fields, without VS Code's types. */
@@ -79,6 +81,9 @@ export function functionTooltip(f: FunctionCost): string {
 /** The children of `node` (the sections at the top). */
 export function overviewChildren(o: OverviewResult, node?: OverviewNode): OverviewNode[] {
   if (!node) {
+    const gcTrace: OverviewNode[] = o.gcTrace !== undefined ? [{ kind: 'section', id: 'gcTrace', label: gcTraceHeading(o.gcTrace).label, count: o.gcTrace.summary.collections }] : [];
+    // A GC trace opened with no profile loaded: its section alone.
+    if (o.profile === null) return gcTrace;
     const sections: OverviewNode[] = [
       { kind: 'section', id: 'functions', label: 'Hot functions', count: busyFunctions(o).length },
       { kind: 'section', id: 'callSites', label: 'User call sites', count: o.callSites.length },
@@ -87,7 +92,7 @@ export function overviewChildren(o: OverviewResult, node?: OverviewNode): Overvi
     if (o.routes !== undefined && o.routes.routes.length > 0) sections.push({ kind: 'section', id: 'routes', label: 'Routes', count: o.routes.routes.length });
     const unresolved = o.profile?.unresolvedCount ?? 0;
     if (unresolved > 0) sections.push({ kind: 'section', id: 'unresolved', label: 'Unresolved files', count: unresolved });
-    return sections;
+    return [...sections, ...gcTrace];
   }
   switch (node.kind) {
     case 'section':
@@ -117,6 +122,8 @@ function sectionChildren(id: SectionId, o: OverviewResult): OverviewNode[] {
       const ran: OverviewNode[] = routes.routes.filter((r) => r.ms > 0 || (r.requests ?? 0) > 0).map((value) => ({ kind: 'route', value }));
       return [...capped(ran), { kind: 'noRoute', ms: routes.noRoute.ms, percent: routes.noRoute.percent, ...(routes.requests !== undefined ? { unmatched: routes.requests.unmatched } : {}) }];
     }
+    case 'gcTrace':
+      return o.gcTrace !== undefined ? gcTraceRows(o.gcTrace, o.profile).map((row) => ({ kind: 'gcTrace', row })) : [];
     case 'unresolved': {
       // The summary lists the costliest files; the rest are counted.
       const listed = o.profile?.unresolvedFiles ?? [];
@@ -135,6 +142,10 @@ export function overviewRow(node: OverviewNode, o: OverviewResult | null): Overv
   const weight = (value: number, percent: number | null): string => (unit === 'ms' ? formatCostShort(value, percent) : `${formatWeight(value, unit)} · ${formatPercent(percent ?? 0)} of ${unit}`);
   switch (node.kind) {
     case 'section':
+      if (node.id === 'gcTrace' && o?.gcTrace !== undefined) {
+        const heading = gcTraceHeading(o.gcTrace);
+        return { label: heading.label, description: heading.description, tooltip: heading.tooltip, collapsible: 'expanded' };
+      }
       return {
         label: node.label,
         description: String(node.count),
@@ -203,6 +214,8 @@ export function overviewRow(node: OverviewNode, o: OverviewResult | null): Overv
       return { label: node.file, collapsible: 'none', icon: 'question' };
     case 'message':
       return { label: node.label, collapsible: 'none' };
+    case 'gcTrace':
+      return { label: node.row.label, description: node.row.description, tooltip: node.row.tooltip, icon: node.row.icon, collapsible: 'none' };
     case 'more':
       return { label: `${node.count} more…`, tooltip: 'Everything is in the flame graph', collapsible: 'none', target: { flameGraph: true } };
   }

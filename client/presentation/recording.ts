@@ -27,3 +27,16 @@ export function howItEnded(result: Pick<RecordingResult, 'code' | 'signal'>): st
 export function cpuDescription(cpuMs: number | null): string {
   return cpuMs === null ? 'CPU time not recorded' : `${formatMs(cpuMs)} of CPU (its process)`;
 }
+
+/** The status bar entry during a semi-space sweep: which size runs, which run of how many. */
+export function sweepStatus(sizeMb: number, run: number, runs: number, elapsedMs: number): string {
+  return `$(debug-stop) Hotframe: semi-space ${sizeMb} MB (${run} of ${runs}) ${formatElapsed(elapsedMs)} · Stop`;
+}
+
+/** The sizes the sweep offers first: seed 001's experiment. */
+export const DEFAULT_SWEEP_SIZES = '16,32,64,128';
+
+/** The workload picker's title during a sweep. */
+export function sweepTitle(sizes: readonly number[]): string {
+  return `Semi-space sweep at ${sizes.join(', ')} MB`;
+}

@@ -30,6 +30,13 @@ export interface AgentConfig {
 
 const KEY = "Symbol.for('hotframe.attach')";
 
+/**
+ * The target's main thread's CPU time in ms, as Linux counts it (to the scheduler's tick), NaN
+ * elsewhere. On a busy machine a pause's wall time is mostly waiting for a CPU; this is the part
+ * the capture's own work took. Needs `fs` in scope.
+ */
+const THREAD_CPU_MS = `() => { try { return Number(fs.readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]) / 1e6; } catch { return NaN; } }`;
+
 /** What the start expression returns (a JSON string). */
 export interface StartAnswer {
   /** Another capture (another Hotframe) is running in this process. */
@@ -37,8 +44,10 @@ export interface StartAnswer {
   pid: number;
   node: string;
   argv: string[];
-  /** How long starting the profiler held the target's main thread (measured there). */
+  /** How long starting the profiler held the target's main thread (measured there, wall time). */
   pauseMs: number;
+  /** The main thread's CPU time in that pause (its /proc/thread-self/schedstat; null where not readable): the rest was waiting for a CPU. */
+  workMs: number | null;
 }
 
 /** What the stop expression returns (a JSON string). */
@@ -46,8 +55,10 @@ export interface StopAnswer {
   /** No capture of ours was running (the process was restarted in between, or another tool stopped it). */
   missing?: true;
   threadId: number;
-  /** How long stopping held the target's main thread (measured there). */
+  /** How long stopping held the target's main thread (measured there, wall time). */
   pauseMs: number;
+  /** The main thread's CPU time in that pause (null where not readable). */
+  workMs: number | null;
   /** The main thread's profile, or its error. */
   main: unknown;
   workers: { workerId: string; title: string; gone: boolean; response: { id?: number; result?: { profile?: unknown }; error?: { message?: string } } | null }[];
@@ -65,8 +76,13 @@ export function startExpression(config: AgentConfig): string {
   return `(() => {
   const key = ${KEY};
   if (globalThis[key]) return JSON.stringify({ busy: true, pid: process.pid, node: process.version, argv: process.argv });
-  const inspector = require('node:inspector');
+  // The pause this process sees, from here to the answer: V8's CPU profiler start, which logs
+  // every function compiled so far (and its source positions), is nearly all of it.
+  const before = performance.now();
   const fs = require('node:fs');
+  const threadCpuMs = ${THREAD_CPU_MS};
+  const cpuBefore = threadCpuMs();
+  const inspector = require('node:inspector');
   const threadId = require('node:worker_threads').threadId;
   const start = ${JSON.stringify(start)};
   const stopMethod = ${JSON.stringify(stopMethod)};
@@ -80,10 +96,7 @@ export function startExpression(config: AgentConfig): string {
     session.post('NodeWorker.sendMessageToWorker', { sessionId, message: JSON.stringify({ id, method, params }) }, () => {});
     return id;
   };
-  // The pause this process sees: the profiler's start runs on its main thread (V8 logs the code it has).
-  const before = performance.now();
   for (const [method, params] of start) session.post(method, params, () => {});
-  const pauseMs = performance.now() - before;
   session.on('NodeWorker.attachedToWorker', (message) => {
     try {
       const p = message.params;
@@ -122,7 +135,8 @@ export function startExpression(config: AgentConfig): string {
     process.once('exit', state.onExit);
   }
   globalThis[key] = state;
-  return JSON.stringify({ pid: process.pid, node: process.version, argv: process.argv, pauseMs });
+  const workMs = threadCpuMs() - cpuBefore;
+  return JSON.stringify({ pid: process.pid, node: process.version, argv: process.argv, pauseMs: performance.now() - before, workMs: Number.isFinite(workMs) ? workMs : null });
 })()`;
 }
 
@@ -135,13 +149,18 @@ export function stopExpression(): string {
   delete globalThis[key];
   if (state.onExit) process.removeListener('exit', state.onExit);
   // The pause this process sees: the main thread's profile is built and written out on it.
+  const fs = require('node:fs');
+  const threadCpuMs = ${THREAD_CPU_MS};
   let pauseMs = 0;
+  let workMs = NaN;
   const main = new Promise((resolve) => {
     const before = performance.now();
+    const cpuBefore = threadCpuMs();
     try {
       state.session.post(state.stopMethod, (error, result) => {
         try { resolve(error ? JSON.stringify({ error: String(error.message) }) : JSON.stringify(state.finish(result.profile))); } catch (e) { resolve(JSON.stringify({ error: String(e) })); }
         pauseMs += performance.now() - before;
+        workMs = threadCpuMs() - cpuBefore;
       });
     } catch (e) { resolve(JSON.stringify({ error: String(e) })); }
   });
@@ -153,7 +172,7 @@ export function stopExpression(): string {
   }));
   return Promise.all([main, Promise.all(workers)]).then(([mainText, done]) => {
     try { state.session.post('NodeWorker.disable', {}, () => {}); state.session.disconnect(); } catch {}
-    return '{"threadId":' + state.threadId + ',"pauseMs":' + JSON.stringify(pauseMs) + ',"main":' + mainText + ',"workers":[' + done.map((w) =>
+    return '{"threadId":' + state.threadId + ',"pauseMs":' + JSON.stringify(pauseMs) + ',"workMs":' + (Number.isFinite(workMs) ? JSON.stringify(workMs) : 'null') + ',"main":' + mainText + ',"workers":[' + done.map((w) =>
       '{"workerId":' + JSON.stringify(w.workerId) + ',"title":' + JSON.stringify(w.title) + ',"gone":' + w.gone + ',"response":' + (w.response === null ? 'null' : w.response) + '}').join(',') + ']}';
   });
 })()`;

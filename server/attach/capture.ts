@@ -16,6 +16,7 @@ import { closeExpression, startExpression, stopExpression, type CaptureKind, typ
 import { InspectorSession, targetUrl } from './inspectorClient';
 import { checkAttachable, commandText, expectedInspectorPort, looksLikeNode, openInspector, waitClosed, type OpenedInspector } from './openInspector';
 import { childrenByParent, executableOf, listeningSocketsOf, readStatus, uidOf } from './procfs';
+import { withObserverStarted, withObserverStopped, withServingNotes, type RawServingNotes } from './servingObserver';
 
 const OPEN_TIMEOUT_MS = 3000;
 const CALL_TIMEOUT_MS = 10_000;
@@ -44,8 +45,12 @@ export interface CapturedThread {
   startedAt: number;
   /** How long the start and the stop held its process's main thread, measured in the process (null: not known). */
   pauseMs: { start: number; stop: number | null };
+  /** The main thread's CPU time in those pauses, the rest being the wait for a CPU (null: not known, as on a system without /proc). */
+  workMs: { start: number | null; stop: number | null };
   /** Set when the process ended during the capture and this holds what it had recorded. */
   partial?: string;
+  /** A CPU capture's main thread: the requests and loop gaps observed over its window (servingObserver.ts), written beside its profile. */
+  serving?: RawServingNotes;
 }
 
 export interface CaptureResult {
@@ -79,7 +84,10 @@ interface Running {
   command: string;
   startedAt: number;
   startPauseMs: number;
+  startWorkMs: number | null;
   exitFile: string | null;
+  /** Whether the request counter and loop monitor run in it (servingObserver.ts). */
+  serving?: boolean;
 }
 
 /**
@@ -158,16 +166,21 @@ function errorLine(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split('\n')[0];
 }
 
-async function start(target: Target, before: PortsBefore, kind: CaptureKind, began: number, scratch: string): Promise<Running> {
+async function start(target: Target, before: PortsBefore, kind: CaptureKind, began: number, scratch: string, durationMs: number): Promise<Running> {
   const exitFile = 'pid' in target ? exitFileFor(target.pid, scratch) : null;
   const pidShown = 'pid' in target ? target.pid : null;
-  return withInspector(target, before, async (session) => {
+  // A CPU capture counts requests too: the monitor starts before the profiler and stops after it.
+  return withInspector(target, before, (session) => withObserverStarted(session, kind === 'cpu', durationMs, CALL_TIMEOUT_MS, async () => {
     const answer = JSON.parse(await session.evaluateString(startExpression({ kind, exitFile, workerStopTimeoutMs: WORKER_STOP_TIMEOUT_MS }), CALL_TIMEOUT_MS)) as StartAnswer;
     if (answer.busy) throw new InputError(`${targetName(target)}: another Hotframe capture is running in it`);
     if ('pid' in target && !samePid(target.pid, answer.pid)) throw new InputError(`process ${target.pid}: the inspector that opened belongs to process ${answer.pid}`);
     const command = pidShown !== null ? commandText(pidShown, 200) : Array.isArray(answer.argv) ? answer.argv.join(' ').slice(0, 200) : '?';
-    return { target, pid: 'pid' in target ? target.pid : Number(answer.pid), command, startedAt: Date.now() - began, startPauseMs: Number(answer.pauseMs) || 0, exitFile };
-  });
+    return { target, pid: 'pid' in target ? target.pid : Number(answer.pid), command, startedAt: Date.now() - began, startPauseMs: Number(answer.pauseMs) || 0, startWorkMs: knownMs(answer.workMs), exitFile };
+  }));
+}
+
+function knownMs(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : null;
 }
 
 /** process.pid inside the target is its pid in its own namespace (a container): the last NSpid. */
@@ -187,12 +200,13 @@ function threadsOf(running: Running, answer: StopAnswer): { threads: CapturedThr
   const problems: string[] = [];
   const main = answer.main as { error?: unknown } | null;
   const pauseMs = { start: running.startPauseMs, stop: Number(answer.pauseMs) || 0 };
+  const workMs = { start: running.startWorkMs, stop: knownMs(answer.workMs) };
   if (main && typeof main === 'object' && 'error' in main) problems.push(`process ${pid}: its main thread gave no profile (${String(main.error)})`);
-  else threads.push({ pid, threadId: Number(answer.threadId) || 0, title: 'main', command: running.command, profile: answer.main, startedAt: running.startedAt, pauseMs });
+  else threads.push({ pid, threadId: Number(answer.threadId) || 0, title: 'main', command: running.command, profile: answer.main, startedAt: running.startedAt, pauseMs, workMs });
   for (const worker of answer.workers ?? []) {
     const profile = worker.response?.result?.profile;
     if (profile !== undefined) {
-      threads.push({ pid, threadId: Number(worker.workerId), title: String(worker.title), command: running.command, profile, startedAt: running.startedAt, pauseMs });
+      threads.push({ pid, threadId: Number(worker.workerId), title: String(worker.title), command: running.command, profile, startedAt: running.startedAt, pauseMs, workMs });
     } else {
       const why = worker.gone ? 'it ended during the capture' : worker.response?.error?.message ?? 'it did not answer';
       problems.push(`process ${pid}, thread ${worker.workerId}: no profile (${String(why)})`);
@@ -205,7 +219,7 @@ function keptAtExit(running: Running): CapturedThread | null {
   if (running.exitFile === null) return null;
   try {
     const profile = JSON.parse(readGuardedText(running.exitFile, MAX_EXIT_PROFILE_BYTES)) as unknown;
-    return { pid: running.pid ?? 0, threadId: 0, title: 'main', command: running.command, profile, startedAt: running.startedAt, pauseMs: { start: running.startPauseMs, stop: null }, partial: 'the process exited during the capture: its main thread up to its exit' };
+    return { pid: running.pid ?? 0, threadId: 0, title: 'main', command: running.command, profile, startedAt: running.startedAt, pauseMs: { start: running.startPauseMs, stop: null }, workMs: { start: running.startWorkMs, stop: null }, partial: 'the process exited during the capture: its main thread up to its exit' };
   } catch {
     return null;
   }
@@ -264,7 +278,7 @@ export async function capture(options: CaptureOptions): Promise<CaptureResult> {
     for (const target of targets) {
       try {
         if ('pid' in target) checkAttachable(target.pid);
-        running.push(await start(target, before, options.kind, began, scratch));
+        running.push(await start(target, before, options.kind, began, scratch, options.durationMs));
         options.onProgress?.(`started ${targetName(target)}`);
       } catch (error) {
         problems.push(errorLine(error).startsWith('process') ? errorLine(error) : `${targetName(target)}: ${errorLine(error)}`);
@@ -276,10 +290,10 @@ export async function capture(options: CaptureOptions): Promise<CaptureResult> {
     for (const one of running) {
       try {
         if (exited(one)) throw new InputError('exited');
-        const answer = await withInspector(one.target, before, async (session) => JSON.parse(await session.evaluateString(stopExpression(), STOP_TIMEOUT_MS)) as StopAnswer);
+        const { answer, serving } = await withInspector(one.target, before, (session) => withObserverStopped(session, one.serving === true, CALL_TIMEOUT_MS, async () => JSON.parse(await session.evaluateString(stopExpression(), STOP_TIMEOUT_MS)) as StopAnswer));
         if (answer.missing) throw new InputError(`${targetName(one.target)}: its capture was gone (restarted meanwhile?)`);
         const got = threadsOf(one, answer);
-        threads.push(...got.threads);
+        threads.push(...withServingNotes(got.threads, serving));
         problems.push(...got.problems);
         options.onProgress?.(`stopped ${targetName(one.target)}`);
       } catch (error) {

@@ -4,6 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { SERVING_SUFFIX } from '../shared/servingRecorder';
 import type { CaptureKind } from './agent';
 import type { CapturedThread } from './capture';
 
@@ -21,6 +22,8 @@ export function writeCapture(threads: readonly CapturedThread[], kind: CaptureKi
   return threads.map((thread) => {
     const file = join(folder, `${prefix}.${at}.${thread.pid}.${thread.threadId}.001${extension}`);
     writeFileSync(file, JSON.stringify(thread.profile));
+    // Beside a CPU profile's main thread, what it served (server/attach/servingObserver.ts), as `hotframe record` keeps it.
+    if (thread.serving !== undefined) writeFileSync(file + SERVING_SUFFIX, JSON.stringify(thread.serving));
     return { file, thread };
   });
 }

@@ -5,7 +5,7 @@
 // --out, named as Node names them (kind.date.time.pid.thread.001), and prints the report (of them all, merged, when several).
 import { basename, resolve } from 'node:path';
 
-import { capture, type Target } from '../attach/capture';
+import { capture, type CapturedThread, type Target } from '../attach/capture';
 import { writeCapture } from '../attach/captureFiles';
 import { InputError } from '../shared/errors';
 import { formatMs } from '../shared/format';
@@ -60,7 +60,7 @@ export async function runAttach(argv: string[]): Promise<number> {
   process.stderr.write(`hotframe: ${files.length} profile${files.length === 1 ? '' : 's'} in ${displayPath(cwd, out) || '.'}:\n`);
   for (const { file, thread } of files) {
     const what = thread.threadId === 0 ? '' : `, thread ${thread.threadId}`;
-    const pause = thread.threadId !== 0 ? '' : `; paused its main thread ${formatMs(thread.pauseMs.start)} to start${thread.pauseMs.stop === null ? '' : `, ${formatMs(thread.pauseMs.stop)} to stop`}`;
+    const pause = thread.threadId !== 0 ? '' : `; paused its main thread ${formatMs(thread.pauseMs.start)} to start${thread.pauseMs.stop === null ? '' : `, ${formatMs(thread.pauseMs.stop)} to stop`}${workText(thread.workMs)}`;
     process.stderr.write(`  ${displayPath(cwd, file)} (${printable(thread.command)}${what}; started at +${thread.startedAt} ms${pause}${thread.partial ? `; ${thread.partial}` : ''})\n`);
   }
   if (files.length === 1) {
@@ -77,4 +77,11 @@ export async function runAttach(argv: string[]): Promise<number> {
       : mergedPartsText(inputs, report) + profileText(`${inputs.length} profiles`, report, options.top, options.root),
   );
   return 0;
+}
+
+/** The main thread's own work in the pauses; the rest of the wall time was its wait for a CPU. */
+function workText(work: CapturedThread['workMs']): string {
+  const known = [work.start, work.stop].filter((ms): ms is number => ms !== null);
+  if (known.length === 0) return '';
+  return ` (${known.map((ms) => formatMs(ms)).join(' and ')} of it on its CPU, the rest waiting for one)`;
 }

@@ -106,7 +106,7 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
       { name: 'windows', value: 'N', help: 'cut each profile into N windows of equal duration, each one run (one long recording a side; default 1)' },
       { name: 'threshold', value: 'PERCENT', help: 'smallest relative change that counts (default 10%)' },
       { name: 'min-ms', value: 'N', help: 'smallest change that counts, in ms of CPU per second (default 5)' },
-      { name: 'confidence', value: 'C', help: 'confidence shared by the changes tested (default 0.99)' },
+      { name: 'confidence', value: 'C', help: 'confidence shared by the changes tested (default 0.995)' },
       ROOT,
       { name: 'format', value: 'text|json|markdown|sarif', help: 'output format (default text); markdown for a pull-request comment, sarif for code scanning' },
       TOP,

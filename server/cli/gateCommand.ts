@@ -1,5 +1,5 @@
 // `hotframe gate --before A... --after B... [--windows N] [--threshold 10%] [--min-ms N]
-//   [--confidence 0.99] [--root DIR] [--format text|json|markdown|sarif] [--top N]`
+//   [--confidence 0.995] [--root DIR] [--format text|json|markdown|sarif] [--top N]`
 // Several CPU profiles of each side (a workload recorded N times per side, or a folder of them, or
 // each long recording cut into N windows of equal duration):
 // exit 1 when a function or line got slower by more than the threshold and the noise between runs
@@ -9,6 +9,7 @@ import { isAbsolute, join, relative, resolve } from 'node:path';
 
 import type { Finding } from '../../rules/api';
 import { DEFAULT_GATE_OPTIONS, runGate, type GateChange, type GateOptions } from '../profile/gate/gate';
+import { runsNeeded, smallestP } from '../profile/gate/rankSum';
 import type { ProfileReport } from '../profile/model/types';
 import { ProjectIndex } from '../static/projectIndex';
 import { InputError } from '../shared/errors';
@@ -27,7 +28,7 @@ const MAX_WINDOWS = 100;
 /** Names a profile file may have in a folder given to --before/--after (what `node --cpu-prof`, `--prof` and exporters write). */
 const PROFILE_NAME = /\.(cpuprofile|log|pprof|pb|json)(\.gz)?$/i;
 
-const USAGE = 'usage: hotframe gate --before FILE|DIR... --after FILE|DIR... [--windows N] [--threshold 10%] [--min-ms N] [--confidence 0.99] [--root DIR] [--format text|json|markdown|sarif] [--top N]';
+const USAGE = 'usage: hotframe gate --before FILE|DIR... --after FILE|DIR... [--windows N] [--threshold 10%] [--min-ms N] [--confidence 0.995] [--root DIR] [--format text|json|markdown|sarif] [--top N]';
 
 /** The profiles a --before/--after value names: the file itself, or a folder's profiles by name. */
 export function profilesOf(flag: string, value: string, cwd: string): string[] {
@@ -112,6 +113,25 @@ export async function gateReport(before: string[], after: string[], options: Gat
   };
 }
 
+/**
+ * Refuses, in one line, sides with too few runs to tell a change from noise: under two (no spread
+ * to measure), or fewer than the exact test needs at `confidence` (a gate that cannot fail is worse
+ * than none).
+ */
+export function checkRunCounts(beforeProfiles: number, afterProfiles: number, windows: number, confidence: number): void {
+  const runs = { before: beforeProfiles * windows, after: afterProfiles * windows };
+  if (runs.before < 2 || runs.after < 2) {
+    const got = windows > 1 ? `${runs.before} windows before and ${runs.after} after` : `${beforeProfiles} before and ${afterProfiles} after`;
+    throw new InputError(`gate: needs at least two profiles (or --windows) on each side to tell a change from noise, got ${got} (${USAGE})`);
+  }
+  const floor = smallestP(runs.before, runs.after);
+  if (floor > 1 - confidence) {
+    throw new InputError(
+      `gate: ${runs.before} runs before and ${runs.after} after cannot show any change at confidence ${confidence} (the rank test's smallest p-value with them is ${floor.toPrecision(2)}): record more runs a side (${runsNeeded(confidence)} a side suffice for one function) or lower --confidence`,
+    );
+  }
+}
+
 export async function runGateCommand(argv: string[]): Promise<number> {
   const cwd = process.cwd();
   const args = parseCommandArgs(argv, optionNames('gate'));
@@ -119,10 +139,6 @@ export async function runGateCommand(argv: string[]): Promise<number> {
   const before = (args.flags.get('before') ?? []).flatMap((value) => profilesOf('before', value, cwd));
   const after = (args.flags.get('after') ?? []).flatMap((value) => profilesOf('after', value, cwd));
   const windows = parseNumber('windows', flagValue(args, 'windows') ?? '1', (n) => Number.isInteger(n) && n >= 1 && n <= MAX_WINDOWS, `a whole number from 1 to ${MAX_WINDOWS}`);
-  if (before.length * windows < 2 || after.length * windows < 2) {
-    const got = windows > 1 ? `${before.length * windows} windows before and ${after.length * windows} after` : `${before.length} before and ${after.length} after`;
-    throw new InputError(`gate: needs at least two profiles (or --windows) on each side to tell a change from noise, got ${got} (${USAGE})`);
-  }
   const root = rootFolder(args);
   const format = (flagValue(args, 'format') ?? 'text') as Format;
   if (!FORMATS.includes(format)) throw new InputError(`--format ${format}: expected ${FORMATS.join(', ')}`);
@@ -130,8 +146,9 @@ export async function runGateCommand(argv: string[]): Promise<number> {
     ...DEFAULT_GATE_OPTIONS,
     threshold: parseThreshold(flagValue(args, 'threshold') ?? '10%'),
     minMs: parseNumber('min-ms', flagValue(args, 'min-ms') ?? String(DEFAULT_GATE_OPTIONS.minMs), (n) => n >= 0, 'ms of CPU per second, 0 or more'),
-    confidence: parseNumber('confidence', flagValue(args, 'confidence') ?? String(DEFAULT_GATE_OPTIONS.confidence), (n) => n > 0.5 && n < 1, 'a confidence between 0.5 and 1, such as 0.99'),
+    confidence: parseNumber('confidence', flagValue(args, 'confidence') ?? String(DEFAULT_GATE_OPTIONS.confidence), (n) => n > 0.5 && n < 1, 'a confidence between 0.5 and 1, such as 0.995'),
   };
+  checkRunCounts(before.length, after.length, windows, options.confidence);
   const top = parseNumber('top', flagValue(args, 'top') ?? '20', (n) => Number.isInteger(n) && n >= 1, 'a whole number of at least 1');
 
   const report = await gateReport(before, after, options, root, cwd, top, windows);

@@ -41,7 +41,7 @@ function changeText(change: GateChange): string {
   const relativeText = change.relative === null ? 'new' : `${formatSignedNumber(change.relative * 100)}%`;
   return (
     `${formatSignedNumber(change.delta)} ms/s (${relativeText}: ${formatNumber(change.before)} → ${formatNumber(change.after)} ms/s), ` +
-    `${percent(change.confidence)} interval ${formatSignedNumber(change.interval.low)} to ${formatSignedNumber(change.interval.high)}`
+    `${percent(change.confidence)} interval ${formatSignedNumber(change.interval.low)} to ${formatSignedNumber(change.interval.high)}, rank-sum p ${change.p.toPrecision(2)}`
   );
 }
 
@@ -56,7 +56,7 @@ function header(report: GateReport): string[] {
   return [
     `hotframe gate: ${result.runs.before} profiles before, ${result.runs.after} after; ms of CPU per second (ms/s) at the baseline's pace: each run's samples over the rest of its run (its CPU less the function and what changed)`,
     `a change counts when it is at least ${percent(options.threshold)} and ${formatNumber(options.minMs)} ms/s, and its interval (bootstrap over runs, ` +
-      `${options.resamples} resamples, ${percent(options.confidence)} over the ${result.candidates} function${result.candidates === 1 ? '' : 's'} tested: ${percent(result.adjustedConfidence)} each) excludes 0` +
+      `${options.resamples} resamples, ${percent(options.confidence)} over the ${result.candidates} function${result.candidates === 1 ? '' : 's'} tested: ${percent(result.adjustedConfidence)} each) excludes 0 and the exact rank-sum test over the runs rejects "no change" at that level` +
       (result.lineCandidates === 0 ? '' : `; then the lines of the functions found changed, ${percent(options.confidence)} over those ${result.lineCandidates} line${result.lineCandidates === 1 ? '' : 's'} (${percent(1 - (1 - options.confidence) / result.lineCandidates)} each)`),
   ];
 }
@@ -118,6 +118,7 @@ function changeJson(change: GateChange, report: GateReport) {
     relative: change.relative === null ? null : Math.round(change.relative * 1e6) / 1e6,
     interval: { low: round(change.interval.low), high: round(change.interval.high) },
     confidence: Math.round(change.confidence * 1e6) / 1e6,
+    p: Number(change.p.toPrecision(3)),
     paced: change.paced,
     findings: (report.findings.get(change) ?? []).map((f) => ({ ruleId: f.ruleId, message: f.message, line: f.range.loc.start.line })),
   };

@@ -1,38 +1,11 @@
 // `hotframe profile FILE` on what `node --trace-gc` printed: the GC's own account of a run
 // (server/profile/gcTrace/gcTrace.ts), as text and JSON.
-import { closeSync } from 'node:fs';
-
-import { GuardedReadError, openRegularFile, readHead, readOpenFile } from '../shared/guardedRead';
 import { formatMs, formatNumber, formatPercent } from '../shared/format';
-import { looksLikeGcTrace, readGcTrace, summarizeGcTrace, type GcTraceSummary } from '../profile/gcTrace/gcTrace';
-import { InputError } from '../shared/errors';
+import type { GcTraceSummary } from '../profile/gcTrace/gcTrace';
 import { printable } from './printable';
 import { round, roundPercent } from './profileCommand';
 
-/** A trace of a long run is a line per collection: 64 MiB is hours of a busy service. */
-export const MAX_GC_TRACE_BYTES = 64 * 1024 * 1024;
-
-/** The summary of `path` when it is a --trace-gc output; null when it is something else (a profile). */
-export function gcTraceOf(path: string): GcTraceSummary | null {
-  let text: string;
-  try {
-    const file = openRegularFile(path);
-    try {
-      if (!looksLikeGcTrace(readHead(file, 4096).toString('utf8'))) return null;
-      text = readOpenFile(file, MAX_GC_TRACE_BYTES).toString('utf8');
-    } finally {
-      closeSync(file.fd);
-    }
-  } catch (error) {
-    // Not readable as a regular file: the profile readers say why, in their words.
-    if (error instanceof GuardedReadError) {
-      if (error.reason === 'too large') throw new InputError(`${path}: a --trace-gc output over ${MAX_GC_TRACE_BYTES / 1024 / 1024} MiB`);
-      return null;
-    }
-    throw error;
-  }
-  return summarizeGcTrace(readGcTrace(text));
-}
+export { gcTraceOf, MAX_GC_TRACE_BYTES } from '../profile/gcTrace/gcTraceFile';
 
 function pad(text: string, width: number): string {
   return text.length >= width ? text : ' '.repeat(width - text.length) + text;

@@ -5,7 +5,7 @@ import { basename, relative, resolve } from 'node:path';
 
 import { ProfileInputError } from '../profile/readers/profileInputError';
 import { withAllocationSites } from '../profile/analysis/allocationJoin';
-import { functionsNamed, sandwichOf } from '../profile/analysis/sandwich';
+import { functionsNamed } from '../profile/analysis/sandwich';
 import { analyzeProfileFile, analyzeProfileWindows, type AnalyzedProfile } from '../profile/analysis/report';
 import type { Insight, ProfileReport } from '../profile/model/types';
 import { InputError } from '../shared/errors';
@@ -157,7 +157,7 @@ function functionSandwich(analyzed: AnalyzedProfile, question: string, options: 
     });
     throw new InputError(`--function ${question}: ${matches.length} functions have that name (${choices.join(', ')}${matches.length > 5 ? ', …' : ''}); add its file, as NAME:file`);
   }
-  const sandwich = sandwichOf(analyzed.profile, analyzed.index, analyzed.shape, new Set(matches));
+  const sandwich = analyzed.sandwich(new Set(matches));
   const { report } = analyzed;
   return options.format === 'json' ? JSON.stringify(sandwichJson(sandwich, report, options.top), null, 2) + '\n' : sandwichText(sandwich, report, options.top, options.root);
 }
@@ -223,6 +223,12 @@ async function runMergedProfile(args: ParsedArgs, options: ProfileCliOptions): P
   const { analyzed, inputs } = await analyzeMergedForCli(files, options.root, args.flags.get('thread') ?? []);
   const { report } = analyzed;
   const name = `${inputs.length} profiles`;
+  // --routes: CPU time per route of them all, and the requests each kept process served (their notes).
+  if (args.flags.has('routes')) {
+    const routes = routeReportFor(analyzed, options.root, files.filter((file) => inputs.some((input) => input.name === basename(file))));
+    process.stdout.write(options.format === 'json' ? JSON.stringify(routesJson(routes, options.top), null, 2) + '\n' : routesText(name, routes, options.top, options.root));
+    return 0;
+  }
   process.stdout.write(
     options.format === 'json'
       ? JSON.stringify({ ...reportJson(report, options.top), parts: mergedPartsJson(inputs, report) }, null, 2) + '\n'

@@ -9,19 +9,21 @@ import { formatMs, formatPercent, formatPerRequest, PER_REQUEST_OF, SHARE_OF, SH
 import { NO_ROUTE, nodeRoutes, routeInputsOf, routeReportOf, type AnalyzedForRoutes, type RouteCost, type RouteReport } from '../profile/routes/routeCost';
 import { printable } from './printable';
 import { patternsOf, withRequestCounts, type RequestTally } from '../profile/routes/requestCounts';
-import { readServingLog, servingLogPath } from '../profile/readers/readServingLog';
+import { readServingLogs, servingLogPath } from '../profile/readers/readServingLog';
 
 /**
  * The route report of a profile; with `profileFile` recorded by Hotframe (its serving notes
- * beside it), each route's requests too. Notes that cannot be used are said on stderr.
+ * beside it), each route's requests too; with several files (a capture merged), the requests of
+ * them all. Notes that cannot be used are said on stderr.
  */
-export function routeReportFor(analyzed: AnalyzedForRoutes, root: string, profileFile?: string): RouteReport {
+export function routeReportFor(analyzed: AnalyzedForRoutes, root: string, profileFile?: string | readonly string[]): RouteReport {
   const map = projectRouteMap([root]);
   const report = routeReportOf(routeInputsOf(analyzed, map));
-  const log = profileFile === undefined ? null : readServingLog(profileFile);
+  const files = profileFile === undefined ? [] : typeof profileFile === 'string' ? [profileFile] : profileFile;
+  const log = files.length === 0 ? null : readServingLogs(files);
   if (log === null) return report;
   if ('error' in log) {
-    process.stderr.write(`hotframe: ${printable(servingLogPath(profileFile!))}: ${printable(log.error)}; requests are not counted\n`);
+    process.stderr.write(`hotframe: ${files.length === 1 ? `${printable(servingLogPath(files[0]!))}: ` : ''}${printable(log.error)}; requests are not counted\n`);
     return report;
   }
   return withRequestCounts(report, patternsOf(map.routes), log.requests, log.requestsSeen);

@@ -12,9 +12,11 @@ import { formatCost, formatCostIn, formatMs, formatPercent, formatWeight, percen
 import { uriToPath } from '../shared/paths';
 import { oneLine } from '../profile/analysis/session';
 import { Requests, type FileHeatParams, type LoadProfileParams } from '../protocol/lsp';
-import type { FileHeat, FlameGraphParams, Insight, LineDetail, ProfileSummary, StallLine } from '../protocol/wire';
+import type { FileHeat, FlameGraphParams, Insight, LineDetail, ProfileSummary, SemiSpaceSweepParams, StallLine } from '../protocol/wire';
+import type { SandwichParams } from '../protocol/wire';
 import { routeHover, routeNotesIn } from './routeNotes';
-import { WorkerRequests } from '../protocol/worker';
+import { withCallLineFindings, type LineFinding } from './callLineFindings';
+import { WorkerRequests, type WorkerSandwichParams } from '../protocol/worker';
 import { ProfileChannel } from './profileChannel';
 import { DEFAULT_SETTINGS, readPathMappings, type HotframeSettings } from './settings';
 
@@ -73,6 +75,18 @@ function loadParams(raw: unknown, warn: (line: string) => void): LoadProfilePara
     ...(sampleType !== undefined ? { sampleType } : {}),
     ...(thread !== undefined ? { thread } : {}),
   };
+}
+
+/** Checks a sandwich question; it crossed a process boundary and may be anything. */
+function sandwichParams(raw: unknown): SandwichParams {
+  const params = raw as Partial<SandwichParams> | null;
+  const isLine = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value >= 1;
+  if (params === null || typeof params !== 'object' || typeof params.file !== 'string' || !isAbsolute(params.file) || params.file.length > 4096 || !isLine(params.line)) {
+    throw invalid('sandwich: expected {file (an absolute path), line, column?, name?}');
+  }
+  if (params.column !== undefined && !isLine(params.column)) throw invalid('sandwich: column must be a 1-based integer');
+  if (params.name !== undefined && (typeof params.name !== 'string' || params.name.length > 500)) throw invalid('sandwich: name must be a string of at most 500 characters');
+  return { file: resolve(params.file), line: params.line, ...(params.column !== undefined ? { column: params.column } : {}), ...(params.name !== undefined ? { name: params.name } : {}) };
 }
 
 /**
@@ -141,6 +155,8 @@ export function registerProfileFeatures(
   isTrusted: () => boolean = () => true,
   /** The hover's paragraph about the findings under a position (server/lsp/findingHover.ts), said before the profile's figures. */
   findingHover: (uri: string, position: Position) => string | null = () => null,
+  /** The static findings of one local file (open or on disk in the workspace), for the callers' call lines of a sandwich. */
+  findingsIn: (filePath: string) => readonly LineFinding[] = () => [],
 ): ProfileFeatures {
   let primary: { summary: ProfileSummary; table: CostTable; index: CostIndex; insights: Insight[] } | null = null;
   /** An allocation profile joined to the CPU primary: `index` is the joined one, findings also say what their code allocates. */
@@ -271,9 +287,38 @@ export function registerProfileFeatures(
     }
   });
 
+  connection.onRequest(Requests.sandwich, async (untrusted) => {
+    const params: WorkerSandwichParams = sandwichParams(untrusted);
+    try {
+      return withCallLineFindings(await backend.request(WorkerRequests.sandwich, params), findingsIn);
+    } catch (error) {
+      throw failure(error);
+    }
+  });
+
   connection.onRequest(Requests.overview, async () => {
     try {
       return await backend.request(WorkerRequests.overview, {});
+    } catch (error) {
+      throw failure(error);
+    }
+  });
+
+  connection.onRequest(Requests.loadGcTrace, async (untrusted) => {
+    const path = (untrusted as { path?: unknown } | null)?.path;
+    if (typeof path !== 'string' || !isAbsolute(path)) throw invalid(`loadGcTrace: path must be an absolute file path, got ${JSON.stringify(path)}`);
+    try {
+      return await backend.request(WorkerRequests.loadGcTrace, { path });
+    } catch (error) {
+      throw failure(error);
+    }
+  });
+
+  connection.onRequest(Requests.semiSpaceSweep, async (untrusted) => {
+    const params = untrusted as Partial<SemiSpaceSweepParams> | null;
+    if (params === null || typeof params !== 'object' || !Array.isArray(params.runs) || typeof params.root !== 'string') throw invalid('semiSpaceSweep: expected {runs, root}');
+    try {
+      return await backend.request(WorkerRequests.semiSpaceSweep, { runs: params.runs, root: params.root });
     } catch (error) {
       throw failure(error);
     }

@@ -10,6 +10,7 @@ import type { OverviewResult } from '../protocol/wire';
 import { DEFAULT_STALL_MS } from '../profile/analysis/stalls';
 import { nodeRoutesOfWorkspace, routesOfWorkspace } from './routesOfWorkspace';
 import { stallStripOf } from './stallStrip';
+import { GcTraceSession, semiSpaceSweep } from './gcTraceSession';
 
 /** The session's answer, or its failure as one line for the user (jsonrpc would prefix "Request ... failed with message:"). */
 async function answer<R>(work: () => R | Promise<R>): Promise<R> {
@@ -44,10 +45,14 @@ function progressOf(connection: MessageConnection, params: WorkerParams): ((frac
 /** Serves a fresh session on `port` (the worker's parentPort, or one end of a MessageChannel). */
 export function serveProfileSession(port: MessagePort): MessageConnection {
   const session = new ProfileSession();
+  /** A --trace-gc output the user opened (issue 29): beside the profiles, not one of them. */
+  const gcTrace = new GcTraceSession();
   /** The workspace folders of the last primary load: where the route registrations are read. */
   let roots: string[] = [];
   /** The primary profile's path: a Hotframe recording's serving notes are beside it. */
   let primaryPath: string | undefined;
+  /** The "pid:tid" picked in a capture folder, if any: its requests only are counted. */
+  let primaryThread: string | undefined;
   /** The stall threshold of the last primary load (`hotframe.stallThresholdMs`): the flame panel's strip uses the notes' figures. */
   let stallMs = DEFAULT_STALL_MS;
   const connection = createMessageConnection(new PortMessageReader(port), new PortMessageWriter(port));
@@ -56,6 +61,7 @@ export function serveProfileSession(port: MessagePort): MessageConnection {
       if (params.role === 'primary') {
         roots = params.roots ?? [];
         primaryPath = params.path;
+        primaryThread = params.thread;
         stallMs = params.stallThresholdMs ?? DEFAULT_STALL_MS;
       }
       const loaded = await session.load(
@@ -70,7 +76,7 @@ export function serveProfileSession(port: MessagePort): MessageConnection {
       // With routes, the stalls on a line name the routes they served, as `profile --stalls` does.
       if (params.role === 'primary' && loaded.costTable !== null) {
         const analyzed = session.primaryAnalysis();
-        const routes = routesOfWorkspace(analyzed, roots, primaryPath);
+        const routes = routesOfWorkspace(analyzed, roots, primaryPath, primaryThread);
         const routeOf = nodeRoutesOfWorkspace(analyzed, roots);
         if (routes !== null && analyzed !== null) return { ...loaded, costTable: { ...analyzed.costTable(stallMs, routeOf), routes } };
       }
@@ -80,6 +86,7 @@ export function serveProfileSession(port: MessagePort): MessageConnection {
   connection.onRequest(WorkerRequests.clear, () =>
     answer(() => {
       session.clear();
+      gcTrace.clear();
       return null;
     }),
   );
@@ -93,12 +100,17 @@ export function serveProfileSession(port: MessagePort): MessageConnection {
   );
   connection.onRequest(WorkerRequests.overview, () =>
     answer((): OverviewResult => {
-      const routes = routesOfWorkspace(session.primaryAnalysis(), roots, primaryPath);
-      return { ...session.overview(), ...(routes !== null ? { routes: routes.report } : {}) };
+      const routes = routesOfWorkspace(session.primaryAnalysis(), roots, primaryPath, primaryThread);
+      const overview = session.overview();
+      const trace = gcTrace.view(overview.profile);
+      return { ...overview, ...(routes !== null ? { routes: routes.report } : {}), ...(trace !== null ? { gcTrace: trace } : {}) };
     }),
   );
   // Paths relative to the first workspace folder, as `hotframe diff` run there prints them (none open: absolute).
   connection.onRequest(WorkerRequests.comparisonText, () => answer(() => session.comparisonText(roots[0] ?? '')));
+  connection.onRequest(WorkerRequests.loadGcTrace, ({ path }) => answer(() => gcTrace.load(path, session.overview().profile)));
+  connection.onRequest(WorkerRequests.semiSpaceSweep, (params) => answer(() => semiSpaceSweep(params)));
+  connection.onRequest(WorkerRequests.sandwich, ({ file, line, column, name }) => answer(() => session.sandwich({ file, line, ...(column !== undefined ? { column } : {}), ...(name !== undefined ? { name } : {}) })));
   connection.onRequest(WorkerRequests.lineDetail, ({ file, line }) => answer(() => session.lineDetail(file, line)));
   connection.listen();
   return connection;

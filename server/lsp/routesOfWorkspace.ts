@@ -5,7 +5,11 @@ import { nodeRoutes, routeInputsOf, routeReportOf } from '../profile/routes/rout
 import { projectRouteMap } from '../static/project/routeMap';
 import type { RouteNotes } from '../protocol/wire';
 import { patternsOf, withRequestCounts } from '../profile/routes/requestCounts';
-import { readServingLog } from '../profile/readers/readServingLog';
+import { basename } from 'node:path';
+
+import { readServingLogs } from '../profile/readers/readServingLog';
+import { isFolder, profileFilesOf } from '../profile/analysis/mergedAnalysis';
+import { processThreadOf } from '../profile/model/mergeProfiles';
 
 interface WorkspaceRoutes {
   map: ReturnType<typeof projectRouteMap>;
@@ -41,18 +45,31 @@ function workspaceRoutes(analyzed: AnalyzedProfile | null, roots: readonly strin
   return routes;
 }
 
+/** The profile files a loaded path stands for: itself, or a capture folder's files (those of the picked "pid:tid" only). */
+function partsOf(profileFile: string, thread: string | undefined): string[] {
+  if (!isFolder(profileFile)) return [profileFile];
+  try {
+    return profileFilesOf([profileFile]).filter((file) => thread === undefined || processThreadOf(basename(file)) === thread);
+  } catch {
+    return [];
+  }
+}
+
 /**
  * Null without a CPU profile, without a workspace folder, or when the folders cannot be read.
  * With `profileFile` recorded by Hotframe (its serving notes beside it), each route's requests too;
+ * for a capture folder (attach), the requests of every process kept (`thread`: the one picked);
  * notes that cannot be used count no requests (the CLI says why on stderr).
  */
-export function routesOfWorkspace(analyzed: AnalyzedProfile | null, roots: readonly string[], profileFile?: string): RouteNotes | null {
+export function routesOfWorkspace(analyzed: AnalyzedProfile | null, roots: readonly string[], profileFile?: string, thread?: string): RouteNotes | null {
   const routes = workspaceRoutes(analyzed, roots);
   if (routes === null || profileFile === undefined) return routes?.notes ?? null;
-  if (counted?.profileFile === profileFile) return counted.notes;
-  const log = readServingLog(profileFile);
+  const key = `${profileFile}\u0000${thread ?? ''}`;
+  if (counted?.profileFile === key) return counted.notes;
+  const parts = partsOf(profileFile, thread);
+  const log = parts.length === 0 ? null : readServingLogs(parts);
   const notes = log === null || 'error' in log ? routes.notes : { ...routes.notes, report: withRequestCounts(routes.notes.report, patternsOf(routes.map.routes), log.requests, log.requestsSeen) };
-  counted = { notes, profileFile };
+  counted = { notes, profileFile: key };
   return notes;
 }
 

@@ -14,7 +14,10 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 
 import { ProjectIndex, readModuleFromDisk } from '../static/projectIndex';
 import { Notifications, type InitializationOptions } from '../protocol/lsp';
-import { SOURCE_EXTENSIONS, uriToPath } from '../shared/paths';
+import { isSourceFile, SOURCE_EXTENSIONS, uriToPath } from '../shared/paths';
+import { analyzeSource } from '../static/engine';
+import type { Finding } from '../../rules/api';
+import type { LineFinding } from './callLineFindings';
 import { ReadScope } from '../shared/readScope';
 import { codeActionsFor } from './codeActions';
 import type { FindingDiagnosticData } from './diagnostics';
@@ -91,6 +94,27 @@ export function startServer(reader: MessageReader, writer: MessageWriter): Conne
   // Until the client says otherwise (VS Code's Restricted Mode), the workspace is trusted.
   let workspaceTrusted = true;
 
+  /**
+   * The findings of one file, for a sandwich's call lines: an open document's last validation,
+   * else the file analyzed from disk when it is a source file inside the workspace folders.
+   */
+  const findingsIn = (filePath: string): LineFinding[] => {
+    const document = documents.all().find((d) => uriToPath(d.uri) === filePath);
+    let findings: readonly Finding[] | undefined;
+    if (document !== undefined) findings = validator.resultFor(document.uri, document.version)?.findings;
+    else if (isSourceFile(filePath) && mayReadModule(filePath)) {
+      const text = readModuleFromDisk(filePath);
+      if (text !== null) {
+        try {
+          findings = analyzeSource({ filePath, text, levels: settings.current.rules, project }).findings;
+        } catch {
+          findings = undefined;
+        }
+      }
+    }
+    return (findings ?? []).map((f) => ({ rule: f.ruleId, message: f.message, startLine: f.range.loc.start.line, endLine: f.range.loc.end.line }));
+  };
+
   const validator: Validator = new Validator({
     connection,
     documents,
@@ -104,7 +128,7 @@ export function startServer(reader: MessageReader, writer: MessageWriter): Conne
         const index = (diagnostic.data as Partial<FindingDiagnosticData> | undefined)?.findingIndex;
         return typeof index === 'number' && result.findings[index]?.evidence === 'frequency';
       });
-    }),
+    }, (filePath) => findingsIn(filePath)),
     newerVersionQueued: (uri, version) => versions.newerThan(uri, version),
   });
 

@@ -4,8 +4,10 @@
 // construction. The client only displays; every number here is computed in the server process.
 import { NotificationType0, RequestType, RequestType0 } from 'vscode-jsonrpc';
 
+import type { GcTraceView, SemiSpaceSweepParams, SemiSpaceSweepResult } from './wire';
 import type { AttachParams, AttachResult, RunningProcesses } from './wire';
 import type { FileHeat, FlameGraphParams, FlameGraphResult, OverviewResult, PathMapping, ProfileRole, ProfileSummary } from './wire';
+import type { SandwichParams, SandwichResult } from './wire';
 
 /**
  * The editor languages whose documents the language server analyzes: the client's document
@@ -70,6 +72,20 @@ export const Requests = {
    * captured); refused in an untrusted workspace. The client then loads the folder it answers.
    */
   attach: new RequestType<AttachParams, AttachResult, void>('hotframe/attach'),
+  /**
+   * Reads a file as a `node --trace-gc` output (issue 29) when its first bytes hold a collection
+   * line, and keeps it beside the loaded profiles (the overview's `gcTrace`); null when the file is
+   * something else (then it is loaded as a profile).
+   */
+  loadGcTrace: new RequestType<{ path: string }, GcTraceView | null, void>('hotframe/loadGcTrace'),
+  /** The editor's semi-space sweep (issue 29): the runs the client recorded, compared as `hotframe record --semi-space` does. */
+  semiSpaceSweep: new RequestType<SemiSpaceSweepParams, SemiSpaceSweepResult, void>('hotframe/semiSpaceSweep'),
+  /**
+   * The callers and callees of one function of the loaded profile (issue 29): `file` and `line`
+   * with its name (a row, a frame) or the cursor's column and word (the editor), each caller's
+   * call lines with the findings on them. Fails in one line when no function is named there.
+   */
+  sandwich: new RequestType<SandwichParams, SandwichResult, void>('hotframe/sandwich'),
 } as const;
 
 /** Notifications from the client. */

@@ -366,6 +366,8 @@ export interface OverviewResult {
   insights: Insight[];
   /** CPU time per route of the workspace's registrations (issue 25); absent without a CPU primary. */
   routes?: RouteReport;
+  /** A --trace-gc output the user opened (issue 29), beside the profile's figures. */
+  gcTrace?: GcTraceView;
 }
 
 // Issue 25: event-loop stalls (server/profile/analysis/stalls.ts).
@@ -532,4 +534,121 @@ export interface RouteReport {
 export interface RouteNotes {
   report: RouteReport;
   handlers: { route: string; file: string; startLine: number; endLine: number }[];
+}
+
+// Issue 29: the GC's own trace (node --trace-gc) in the editor, and the semi-space sweep.
+
+/** A --trace-gc output summarized (server/profile/gcTrace/gcTrace.ts `GcTraceSummary`, the same fields). */
+export interface GcTraceFigures {
+  collections: number;
+  /** From the first collection's time to the last's, ms. */
+  spanMs: number;
+  totalPauseMs: number;
+  incrementalMs: number;
+  /** Pauses and incremental marking over the span's wall time (per isolate), 0..100. */
+  pausePercent: number;
+  meanPauseMs: number;
+  p99PauseMs: number;
+  maxPauseMs: number;
+  byKind: { kind: string; count: number; totalPauseMs: number; meanPauseMs: number; p99PauseMs: number; maxPauseMs: number }[];
+  /** The heap (MB) before and after the last full GC (Mark-Compact). */
+  lastFullGc: { heapBeforeMb: number; heapAfterMb: number } | null;
+  isolates: string[];
+}
+
+/** The GC trace the editor has open, and the CPU profile of the same run when one is loaded (server/profile/gcTrace/pairing.ts). */
+export interface GcTraceView {
+  name: string;
+  path: string;
+  summary: GcTraceFigures;
+  /** The loaded CPU profile when it is of the same run: its GC share of CPU time (idle excluded). */
+  cpuProfile: { name: string; gcPercent: number } | null;
+}
+
+/** One run of the editor's semi-space sweep, as the client recorded and saved it. */
+export interface SemiSpaceRunFiles {
+  sizeMb: number;
+  wallMs: number;
+  exitCode: number | null;
+  /** The saved --trace-gc output (absolute). */
+  tracePath: string;
+  /** The busiest saved CPU profile (absolute), or null when none was written. */
+  profilePath: string | null;
+  /** Every file saved for this run (absolute), listed in the result. */
+  files: string[];
+}
+
+export interface SemiSpaceSweepParams {
+  runs: SemiSpaceRunFiles[];
+  /** Paths in the text are relative to it (the workspace folder). */
+  root: string;
+}
+
+/** The sweep compared (server/profile/gcTrace/semiSpace.ts) and its text as `hotframe record --semi-space` prints it. */
+export interface SemiSpaceSweepResult {
+  /** The smallest size past which GC stops improving; null when it still improved at the largest size tried. */
+  enoughMb: number | null;
+  rows: { sizeMb: number; gcPercent: number; scavenges: number; meanPauseMs: number; p99PauseMs: number; maxPauseMs: number; wallMs: number; cpuProfileGcPercent: number | null }[];
+  text: string;
+}
+
+/**
+ * hotframe/sandwich (issue 29): which function to show the callers and callees of. From a row
+ * or a frame: its file, line and name. From the editor: the cursor (line, column) and the word
+ * under it; the server takes the function of that name declared there, else the profile's
+ * function of that name (this file first), else the innermost function of the profile whose
+ * source range holds the cursor.
+ */
+export interface SandwichParams {
+  /** Absolute local path (the document, the row's or the frame's file). */
+  file: string;
+  /** 1-based: the function's own line (a row, a frame), or the cursor's. */
+  line: number;
+  /** 1-based column of the cursor; absent for a row or a frame. */
+  column?: number;
+  /** The function's name (a row, a frame), or the word under the cursor. */
+  name?: string;
+}
+
+/** A finding of the static rules on a caller's call line. */
+export interface CallLineFinding {
+  line: number;
+  rule: string;
+  message: string;
+}
+
+/** One function in the callers or callees tree, merged by function as sandwich.ts builds it. */
+export interface SandwichEntry {
+  name: string;
+  category: Category;
+  file: string;
+  /** The function's own line. */
+  line: number;
+  /** Callers tree: the lines of this caller that call the function below it (recorded, or the one call found in the source). */
+  callLines: number[];
+  /** Callees tree: time in this function here itself; callers tree: 0. In the profile's unit. */
+  selfMs: number;
+  /** Callers tree: the target's time reached through this path; callees tree: time under it. */
+  totalMs: number;
+  /** Findings of the static rules on `callLines` (filled by the language server). */
+  findings?: CallLineFinding[];
+  children: SandwichEntry[];
+  /** Children left out (narrower than 0.1% of the function's total, or past the first 20). */
+  more?: number;
+}
+
+export interface SandwichResult {
+  /** The profile's name. */
+  title: string;
+  unit: WeightUnit;
+  /** The denominator of every share: CPU time, idle excluded (allocation profiles: all their weight). */
+  cpuMs: number;
+  shareOf: string;
+  target: { name: string; category: Category; file: string; line: number; selfMs: number; totalMs: number };
+  /** Root = the function; its children are its direct callers (drawn inverted, above it). */
+  callers: SandwichEntry;
+  /** Root = the function; its children are what it calls. */
+  callees: SandwichEntry;
+  /** Files the flame panel may open (as FlameGraphResult's). */
+  openableFiles: string[];
 }

@@ -4,7 +4,9 @@
 // under the `progressToken` a request carries.
 import { ProgressType, RequestType } from 'vscode-jsonrpc';
 
+import type { GcTraceView, SemiSpaceSweepParams, SemiSpaceSweepResult } from './wire';
 import type { FlameGraphParams, FlameGraphResult, LineDetail, LoadedProfile, OverviewResult, PathMapping, ProfileRole } from './wire';
+import type { SandwichParams, SandwichResult } from './wire';
 
 /** Every worker request may carry a progress token; the worker then reports fractions under it. */
 export interface WorkerParams {
@@ -35,6 +37,8 @@ export interface WorkerLineDetailParams extends WorkerParams {
   line: number;
 }
 
+export interface WorkerSandwichParams extends WorkerParams, SandwichParams {}
+
 export const WorkerRequests = {
   /** Loads a profile as primary, baseline or allocation (next to a CPU primary); a failure (or cancel) keeps the previous state. */
   load: new RequestType<WorkerLoadParams, LoadedProfile, void>('profile/load'),
@@ -45,6 +49,12 @@ export const WorkerRequests = {
   comparisonText: new RequestType<WorkerParams, string, void>('profile/comparisonText'),
   /** What a hover on one line can tell; null when the line is not measured. */
   lineDetail: new RequestType<WorkerLineDetailParams, LineDetail | null, void>('profile/lineDetail'),
+  /** Reads `path` as a --trace-gc output and keeps it beside the profiles; null when it is not one (the file is then a profile to load). */
+  loadGcTrace: new RequestType<WorkerParams & { path: string }, GcTraceView | null, void>('profile/loadGcTrace'),
+  /** The editor's semi-space sweep: each run's saved trace and profile read and compared. */
+  semiSpaceSweep: new RequestType<WorkerParams & SemiSpaceSweepParams, SemiSpaceSweepResult, void>('profile/semiSpaceSweep'),
+  /** The callers and callees of one function of the primary (issue 29); fails in one line when no function is named. */
+  sandwich: new RequestType<WorkerSandwichParams, SandwichResult, void>('profile/sandwich'),
 } as const;
 
 /** A request's progress, 0..1. */

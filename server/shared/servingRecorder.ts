@@ -2,6 +2,8 @@
 // the HTTP requests its servers received, and when the event loop was held. Written by the
 // recorder's preload (recordProfile.ts) when the process exits, as `<profile>.serving.json`, and
 // read by server/profile/readers/readServingLog.ts.
+// `hotframe attach` starts the same monitor in a running process through its inspector and removes
+// it after (server/attach/servingObserver.ts).
 //
 // Requests are observed through Node's diagnostics channels (`http.server.request.start`,
 // `http.server.response.finish`: Node ≥ 18.13 and 19.2, https servers too): a subscriber is only
@@ -35,11 +37,13 @@ export const LOOP_GAP_MS = 10;
 export const MAX_GAPS = 20_000;
 
 /**
- * CommonJS for the preload: defines `startServingMonitor()`, which starts observing and returns a
- * function that writes the sidecar for a profile file (given the profile's startTime in µs).
+ * CommonJS defining `servingMonitor()`, which starts observing and returns `{ notes, stop }`:
+ * `notes(profileStartUs)` is what was observed so far, as the sidecar's JSON value; `stop()` ends
+ * the observation and removes every trace of it (the channel subscriptions, the wrapped `emit`
+ * restored, the timer cleared), so a monitor started in a running process (`hotframe attach`,
+ * server/attach/servingObserver.ts) leaves it as it was. `require` is called only while it starts.
  */
-export const SERVING_PRELOAD = `function startServingMonitor() {
-  const fs = require('node:fs');
+export const SERVING_MONITOR = `function servingMonitor() {
   const nowUs = () => Number(process.hrtime.bigint() / 1000n);
   const requests = [];
   let requestsSeen = 0;
@@ -62,23 +66,37 @@ export const SERVING_PRELOAD = `function startServingMonitor() {
     if (record !== undefined) record[3] = nowUs();
   };
   let observer = 'diagnostics_channel';
+  let unobserve;
   const [major, minor] = process.versions.node.split('.').map(Number);
   if (major > 19 || (major === 19 && minor >= 2) || (major === 18 && minor >= 13)) {
     const channels = require('node:diagnostics_channel');
-    channels.subscribe('http.server.request.start', (message) => started(message.request));
-    channels.subscribe('http.server.response.finish', (message) => finished(message.request));
+    const onStart = (message) => started(message.request);
+    const onFinish = (message) => finished(message.request);
+    channels.subscribe('http.server.request.start', onStart);
+    channels.subscribe('http.server.response.finish', onFinish);
+    unobserve = () => {
+      channels.unsubscribe('http.server.request.start', onStart);
+      channels.unsubscribe('http.server.response.finish', onFinish);
+    };
   } else {
     observer = 'emit';
     const Server = require('node:http').Server;
     const emit = Server.prototype.emit;
-    Server.prototype.emit = function (event, request, response) {
-      if (event === 'request') {
+    let observing = true;
+    const wrapped = function (event, request, response) {
+      if (observing && event === 'request') {
         try {
           started(request);
           response.once('finish', () => finished(request));
         } catch {}
       }
       return emit.apply(this, arguments);
+    };
+    Server.prototype.emit = wrapped;
+    // Restored when nobody wrapped it after us; otherwise ours stays in their chain as a bare pass-through.
+    unobserve = () => {
+      observing = false;
+      if (Server.prototype.emit === wrapped) Server.prototype.emit = emit;
     };
   }
   const gaps = [];
@@ -93,9 +111,15 @@ export const SERVING_PRELOAD = `function startServingMonitor() {
     lastTick = now;
   }, ${LOOP_TICK_MS});
   timer.unref();
-  return (file, profileStartUs) => {
-    clearInterval(timer);
-    fs.writeFileSync(file, JSON.stringify({
+  let stopped = false;
+  return {
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      clearInterval(timer);
+      unobserve();
+    },
+    notes: (profileStartUs) => ({
       format: ${JSON.stringify(SERVING_FORMAT)},
       version: 1,
       clock: 'hrtime-us',
@@ -105,6 +129,20 @@ export const SERVING_PRELOAD = `function startServingMonitor() {
       requests,
       requestsSeen,
       loop: { tickMs: ${LOOP_TICK_MS}, minGapMs: ${LOOP_TICK_MS + LOOP_GAP_MS}, gaps, gapsSeen },
-    }));
+    }),
+  };
+}`;
+
+/**
+ * CommonJS for the preload: defines `startServingMonitor()`, which starts observing and returns a
+ * function that writes the sidecar for a profile file (given the profile's startTime in µs).
+ */
+export const SERVING_PRELOAD = `${SERVING_MONITOR}
+function startServingMonitor() {
+  const fs = require('node:fs');
+  const monitor = servingMonitor();
+  return (file, profileStartUs) => {
+    monitor.stop();
+    fs.writeFileSync(file, JSON.stringify(monitor.notes(profileStartUs)));
   };
 }`;

@@ -13,6 +13,7 @@ import { firstDifference, randomFrom, typedEdit } from '../../test/editSessions'
 import { analyzeSource, type AnalysisResult } from './engine';
 import { parseSource } from './parse';
 import { StaticDocument } from './staticDocument';
+import { forEachChild } from './walk';
 
 const inputs = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bench', 'inputs');
 const realModules = ['iobroker-js-controller-main.js', 'apostrophe-page-index.js'];
@@ -84,6 +85,63 @@ describe('editing real modules (bench/inputs): incremental analysis equals a fre
       assert.ok(withFindings >= compared / 2, `only ${withFindings} of ${compared} versions had findings: too few to prove they are kept right`);
       assert.ok(incremental >= steps / 2, `only ${incremental} of ${steps} edits parsed incrementally`);
       assert.ok(reusedSome >= steps / 2, `only ${reusedSome} of ${steps} edits reused any statement's record`);
+    });
+  }
+
+  // Issue 26: most of a real module can sit in one top-level statement (apostrophe's object of
+  // handlers; iobroker's 39 KB functions). Edits inside nested functions of the biggest statement:
+  // a seed's pattern typed into a nested body (then taken out), a line deleted, a name read by
+  // nested code changed, and a syntax error typed there and mended; each version as a fresh analysis has it.
+  for (const name of realModules) {
+    it(`${name}: edits inside nested functions of the biggest top-level statement equal a fresh analysis`, function () {
+      this.timeout(300_000);
+      const filePath = `/virtual/${name}`;
+      const original = readFileSync(join(inputs, name), 'utf8');
+      const body = parseSource(filePath, original).ast?.program.body ?? [];
+      const biggest = body.reduce((a, b) => ((b.end ?? 0) - (b.start ?? 0) > (a.end ?? 0) - (a.start ?? 0) ? b : a));
+      // Nested function bodies of the biggest statement, spread over it.
+      const bodies: t.BlockStatement[] = [];
+      const visit = (node: t.Node, depth: number): void => {
+        if ((node.type === 'FunctionExpression' || node.type === 'ArrowFunctionExpression' || node.type === 'ObjectMethod' || node.type === 'FunctionDeclaration')
+          && node.body.type === 'BlockStatement' && node.body.body.length > 1) bodies.push(node.body);
+        forEachChild(node, (child) => visit(child, depth + 1));
+      };
+      visit(biggest, 0);
+      assert.ok(bodies.length >= 5, `${bodies.length} nested function bodies in the biggest statement`);
+      const picked = Array.from({ length: 5 }, (_, i) => bodies[Math.floor(((i + 0.5) * bodies.length) / 5)]);
+      const document = new StaticDocument();
+      analyzeSource({ filePath, text: original, document });
+      let versions = 0;
+      const check = (text: string, where: string): void => {
+        const got = analyzeSource({ filePath, text, document });
+        const fresh = parseSource(filePath, text);
+        const label = `${name}, ${where} (${document.parser.lastKind}, walked ${document.records.lastWalked}, reused ${document.records.lastReused})`;
+        if (fresh.ast === null) {
+          // Typing a syntax error there: the other statements keep their findings, the error is reported.
+          assert.ok(got.parseErrors.length > 0, label);
+          return;
+        }
+        const want = analyzeSource({ filePath, text });
+        assert.deepEqual(findingLines(got), findingLines(want), label);
+        assert.deepEqual(got.parseErrors, want.parseErrors, label);
+        // The others are reused but for those that read a name the edit touched.
+        assert.ok(document.records.lastReused >= (body.length - 1) * 0.9, `${label}: most other statements reused`);
+        versions++;
+      };
+      for (const [i, block] of picked.entries()) {
+        const first = block.body[0];
+        const at = first.start ?? 0;
+        const line = `const redis${i} = new Redis(); const at${i} = Date.now(); redis${i}.get(String(at${i}));\n`;
+        const typed = original.slice(0, at) + line + original.slice(at);
+        check(typed, `a seed's pattern typed in the body at line ${first.loc?.start.line}`);
+        check(original, 'taken out again');
+        const deleted = original.slice(0, at) + original.slice(block.body[1].start ?? 0);
+        check(deleted, `its first statement deleted (line ${first.loc?.start.line})`);
+        const broken = original.slice(0, at) + 'foo(' + original.slice(at);
+        check(broken, `a call left unclosed at line ${first.loc?.start.line}`);
+        check(original, 'the call removed again');
+      }
+      assert.ok(versions >= 15, `only ${versions} versions compared`);
     });
   }
 

@@ -49,6 +49,16 @@ describe('a document opened with a syntax error', () => {
     assert.deepEqual(analyze(mended, document), analyze(mended));
   });
 
+  it('a broken statement whose template literal has lines at column 0 is one hole with one error (apostrophe\'s messages)', () => {
+    // Lines of a template at column 0 look like statement starts; their fragments fail to parse too.
+    const brokenWithTemplate = "router.get('/boot', (req, res) => {\n  res.json({ at: 1 };\n  res.send(`first line\nsecond line, @apostrophecms/page\nthird line.`);\n});\n";
+    const opened = analyze(text(brokenWithTemplate), new StaticDocument());
+    const expected = analyze(text(brokenWithTemplate.replace(/[^\n]/g, ' ')));
+    assert.ok(expected.findings.length >= 30, `${expected.findings.length} findings`);
+    assert.deepEqual(opened.findings, expected.findings);
+    assert.deepEqual(opened.errors.map((error) => error.line), [7], 'one error, on the unclosed call');
+  });
+
   it('an error that swallows the rest of the file keeps what comes before it', () => {
     const opened = analyze(text('') + 'router.get(\'/last\', (req, res) => {\n  res.json(\n', new StaticDocument());
     assert.deepEqual(opened.findings, analyze(text('')).findings);

@@ -4,7 +4,7 @@
 // not a closing bracket or a continuation), the runs of statements that parse are kept, and the
 // text that does not becomes a hole (an empty statement over it, as the incremental parser makes
 // while someone types; server/static/incrementalParse.ts parses it again at the first edit that
-// touches it). Each hole reports its first error. Bounded: at most MAX_HOLES holes, each found by
+// touches it). Each hole reports its first error; holes that meet are one. Bounded: at most MAX_HOLES holes, each found by
 // a few parses of the text after it.
 import type * as t from '@babel/types';
 import type { ParseProblem } from './engine';
@@ -99,6 +99,14 @@ export function recoverStatements(text: string, failed: ParsedSource, holes: Wea
   const hole = (from: number, to: number, error: ParsedSource): void => {
     const start = lineOf(from);
     const end = lineOf(to);
+    // Text right after a hole that fails too is the same broken statement (a line of a template
+    // literal or a comment at column 0 looked like a statement start): one hole, one error.
+    const last = body[body.length - 1] as t.Node | undefined;
+    if (last !== undefined && holes.has(last) && last.end === from && last.loc) {
+      last.end = to;
+      last.loc = { ...last.loc, end };
+      return;
+    }
     const node = { type: 'EmptyStatement', start: from, end: to, loc: { start, end, filename: undefined, identifierName: undefined } } as unknown as t.EmptyStatement;
     holes.add(node);
     body.push(node);

@@ -88,7 +88,9 @@ export class StatementRecords {
   private previousBody: readonly t.Statement[] = [];
   /** This analysis: its statements and the names that statements it replaced or added read. */
   private body = new Set<t.Node>();
-  private mentioned = new Set<string>();
+  private mentioned: Set<string> | null = null;
+  /** The statements an edit replaced or added, whose names are listed at the first record that needs them. */
+  private changed: readonly t.Node[] = [];
   private reuse = false;
   /** How many top-level statements the last analysis walked and reused, for tests and measurements. */
   lastWalked = 0;
@@ -111,7 +113,8 @@ export class StatementRecords {
     this.settings = settings;
     this.body = new Set(program.body);
     this.reuse = same;
-    this.mentioned = new Set();
+    this.mentioned = null;
+    this.changed = [];
     this.lastWalked = 0;
     this.lastReused = 0;
     if (!same) return;
@@ -122,11 +125,24 @@ export class StatementRecords {
       return;
     }
     const removed = this.previousBody.filter((statement) => !this.body.has(statement));
-    try {
-      for (const statement of [...added, ...removed]) collectNames(statement, this.mentioned);
-    } catch {
-      this.reuse = false; // nesting too deep to list: walk everything
+    // Listing every name of a big changed statement costs as much as walking it again: done only
+    // when a record that listed a name's reads is asked about (most are not).
+    this.changed = [...added, ...removed];
+  }
+
+  /** Whether a statement an edit replaced or added holds `name`; null when they nest too deep to list. */
+  private isMentioned(name: string): boolean | null {
+    if (this.mentioned === null) {
+      const names = new Set<string>();
+      try {
+        for (const statement of this.changed) collectNames(statement, names);
+      } catch {
+        this.reuse = false; // nesting too deep to list: walk everything
+        return null;
+      }
+      this.mentioned = names;
     }
+    return this.mentioned.has(name);
   }
 
   /** The record of an unchanged statement, if what it rests on is unchanged too. */
@@ -142,7 +158,7 @@ export class StatementRecords {
       const now = bindings.programBindingOf(file, name);
       if ((now?.identifier ?? null) !== dependency.identifier) return null;
       if (now !== undefined && now.constant !== dependency.constant) return null;
-      if (dependency.references && this.mentioned.has(name)) return null;
+      if (dependency.references && this.isMentioned(name) !== false) return null;
     }
     for (const [specifier, summary] of record.modules) {
       if (!sameSummary(moduleAt(specifier), summary)) return null;

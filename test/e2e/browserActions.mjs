@@ -44,6 +44,27 @@ async function flameFrames(page, { timeoutMs = 15_000 }) {
   return { frames: found.count, names };
 }
 
+/** The flame panel's callers/callees split as drawn: its heading and the frames of each chart; throws when it is not drawn in time. */
+async function sandwichSplit(page, { timeoutMs = 30_000 }) {
+  const drawn = await untilFound(timeoutMs, async () => {
+    for (const frame of page.frames()) {
+      const drawn = await frame
+        .evaluate((selector) => {
+          const split = document.querySelector('section.sandwich');
+          if (!split || split.hidden) return null;
+          const callers = split.querySelectorAll(`.sandwich-callers ${selector}`).length;
+          const callees = split.querySelectorAll(`.sandwich-callees ${selector}`).length;
+          return callers > 0 ? { heading: split.querySelector('.sandwich-heading')?.textContent ?? '', callers, callees } : null;
+        }, FLAME_FRAME)
+        .catch(() => null);
+      if (drawn) return drawn;
+    }
+    return null;
+  });
+  if (!drawn) throw new Error('the flame panel drew no callers/callees split');
+  return drawn;
+}
+
 async function dblclickFrame(page, { name, timeoutMs = 15_000 }) {
   const found = await untilFound(timeoutMs, async () => {
     const flame = await flameFrame(page);
@@ -316,6 +337,8 @@ export function runAction(page, request, shots, shotsDir) {
       return screenshot(page, request, shots, shotsDir);
     case 'flameFrames':
       return flameFrames(page, request);
+    case 'sandwichSplit':
+      return sandwichSplit(page, request);
     case 'dblclickFrame':
       return dblclickFrame(page, request);
     case 'clickNotificationButton':

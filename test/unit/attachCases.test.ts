@@ -129,7 +129,7 @@ describe('hotframe attach: targets and one-line answers', function () {
     const target = await startTarget([`--inspect=127.0.0.1:${port}`]);
     const byUrl = await runCli(cli, ['attach', '--inspector', `127.0.0.1:${port}`, '--duration', '1', '--out', 'url', '--format', 'json'], cwd);
     assert.equal(byUrl.code, 0, byUrl.stderr);
-    assert.ok(functionNames(join(cwd, 'url', readdirSync(join(cwd, 'url'))[0])).has('attachTargetWork'));
+    assert.ok(functionNames(join(cwd, 'url', readdirSync(join(cwd, 'url')).find((f) => f.endsWith('.cpuprofile'))!)).has('attachTargetWork'));
     assert.ok(listeningSocketsOf(target.child.pid!).some((s) => s.port === port), 'still listening after --inspector');
     const byPid = await runCli(cli, ['attach', String(target.child.pid), '--duration', '1', '--out', 'pid', '--format', 'json'], cwd);
     assert.equal(byPid.code, 0, byPid.stderr);

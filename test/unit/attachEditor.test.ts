@@ -58,7 +58,9 @@ describe('Profile Running Process: the language server lists, captures and merge
       const result: AttachResult = await connection.sendRequest('hotframe/attach', { pid: service.primary, durationS: 3 });
       assert.equal(result.profiles, 6, result.problems.join('; '));
       assert.deepEqual(result.pauses.map((p) => p.pid).sort(), [...pids].sort());
-      assert.equal(readdirSync(result.folder).length, 6);
+      assert.equal(readdirSync(result.folder).filter((f) => f.endsWith('.cpuprofile')).length, 6);
+      // Beside each process's main thread, the requests it served (server/attach/servingObserver.ts).
+      assert.equal(readdirSync(result.folder).filter((f) => f.endsWith('.cpuprofile.serving.json')).length, 5);
       // The capture closed the inspector ports it opened.
       for (const pid of pids) assert.deepEqual(listeningSocketsOf(pid).map((s) => s.port).sort(), portsBefore.get(pid), `process ${pid}`);
       console.log(`      pause per process (start, stop): ${result.pauses.map((p) => `${p.startMs.toFixed(1)}, ${p.stopMs?.toFixed(1) ?? '?'} ms`).join('; ')}`);

@@ -77,7 +77,7 @@ describe('hotframe attach: a real pm2 cluster', function () {
       }
       assert.ok(files.some((f) => f.includes(`.${daemon}.0.001.cpuprofile`)), 'the daemon too');
       assert.ok(
-        workers.some((pid) => functionNames(join(out, 'p', files.find((f) => f.includes(`.${pid}.0.001`))!)).has('pm2RequestWork')),
+        workers.some((pid) => functionNames(join(out, 'p', files.find((f) => f.includes(`.${pid}.0.001.cpuprofile`))!)).has('pm2RequestWork')),
         'a worker profile holds the request handler',
       );
       assert.ok(served > 20, `requests were served during the capture: ${served}`);

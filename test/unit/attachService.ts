@@ -15,6 +15,12 @@ export interface Stats {
   maxMs: number;
   p99Ms: number;
   count: number;
+  /** The longest gap between the process's 2 ms ticks beyond the 2 ms (wall), and how much of it its main thread waited for a CPU and ran. */
+  stallMs: number;
+  stallWaitMs: number;
+  stallCpuMs: number;
+  /** The most CPU time its main thread spent in one gap between two ticks: work that held its event loop. */
+  busyMs: number;
 }
 
 export interface ClusterService {

@@ -77,7 +77,7 @@ describe('FlameSession', () => {
     session.show(graph('c'));
     assert.equal(r.posted.length, 1, 'nothing is posted to a webview that is not ready');
     session.receive({ type: 'ready' });
-    assert.deepEqual(r.posted.map((m) => (m.type === 'render' ? m.graph.title : m.message)), ['a', 'c']);
+    assert.deepEqual(r.posted.map((m) => (m.type === 'render' ? m.graph.title : m.type === 'error' ? m.message : m.type)), ['a', 'c']);
   });
 
   it('starts a panel opened after a close empty: the closed one\'s graph is never drawn again', () => {
@@ -87,12 +87,12 @@ describe('FlameSession', () => {
     session.show(graph('old'));
     session.forget();
     session.receive({ type: 'ready' });
-    assert.deepEqual(r.posted.map((m) => (m.type === 'render' ? m.graph.title : m.message)), ['old'], 'nothing stale is posted to the new webview');
+    assert.deepEqual(r.posted.map((m) => (m.type === 'render' ? m.graph.title : m.type === 'error' ? m.message : m.type)), ['old'], 'nothing stale is posted to the new webview');
     assert.equal(session.shown, null);
     session.receive({ type: 'open', file: '/srv/app/lib/models.js', line: 43 });
     assert.deepEqual(r.opened, [], 'the closed graph\'s files are not openable');
     session.show(graph('new'));
-    assert.deepEqual(r.posted.map((m) => (m.type === 'render' ? m.graph.title : m.message)), ['old', 'new']);
+    assert.deepEqual(r.posted.map((m) => (m.type === 'render' ? m.graph.title : m.type === 'error' ? m.message : m.type)), ['old', 'new']);
   });
 
   it('opens only files of the graph shown', () => {
@@ -139,7 +139,7 @@ describe('FlameSession', () => {
     await tick();
     r.pending[0]!.resolve(graph('first (stale)'));
     await tick();
-    assert.deepEqual(r.posted.map((m) => (m.type === 'render' ? m.graph.title : m.message)), ['second']);
+    assert.deepEqual(r.posted.map((m) => (m.type === 'render' ? m.graph.title : m.type === 'error' ? m.message : m.type)), ['second']);
     session.receive({ type: 'request', mode: 'diff', onlyMyCode: false });
     session.receive({ type: 'request', mode: 'normal', onlyMyCode: false });
     r.pending[2]!.reject(new Error('stale failure'));
@@ -156,7 +156,7 @@ describe('FlameSession', () => {
     session.show(graph('from the command'));
     r.pending[0]!.resolve(graph('late toggle answer', 'inverted'));
     await tick();
-    assert.deepEqual(r.posted.map((m) => (m.type === 'render' ? m.graph.title : m.message)), ['from the command']);
+    assert.deepEqual(r.posted.map((m) => (m.type === 'render' ? m.graph.title : m.type === 'error' ? m.message : m.type)), ['from the command']);
   });
 
   it('opens a declared file only inside the workspace or a mapping', () => {

@@ -7,7 +7,7 @@
 // with background compilation, when optimized code arrives depends on the load, and the same
 // function ran as differently compiled code from one run to the next. Trials draw 10 runs a side
 // from the pool (seeded), as `hotframe gate --before A --after B` with the default options
-// (confidence 0.99) would see them. Trials share recordings, so they are not independent: the rates describe this pool.
+// (confidence 0.995) would see them. Trials share recordings, so they are not independent: the rates describe this pool.
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -24,7 +24,10 @@ const WORKLOAD = join(REPO_ROOT, 'test', 'fixtures', 'workloads', 'gateService.j
 const SAME_RUNS = 24;
 const SLOW_RUNS = 12;
 const RUNS_A_SIDE = 10;
-const TRIALS = 200;
+/** Same-code trials: many (no recording; the exact test decides most without a bootstrap), so the pool's rate is precise enough to hold to 1%. */
+const TRIALS = 1000;
+/** Slowdown trials: each bootstraps the changed function and its lines, pass after pass; 200 tell 95% apart well enough. */
+const SLOW_TRIALS = 200;
 /** Each recording's length: the start of a process (Node loading its own modules) is a smaller part of 3 s than of 1.5 s, and it varies with the load. */
 const RUN_MS = 3000;
 
@@ -80,10 +83,10 @@ describe('the gate on real recordings: same-code trials and a seeded 20% slowdow
 
   after(() => rmSync(project, { recursive: true, force: true }));
 
-  // The issue's aim is at most 1% of same-code trials failing. On this project's 2-core machine
-  // shared with other work, pools of this test measured 1% to 3% (docs/cli.md): the bound asserted
-  // is 3%, what a loaded machine gives, until the gate meets 1% there too.
-  it(`fails same-code trials (${RUNS_A_SIDE} runs a side) in at most 3%, and catches the slowdown on its function and line alone in at least 95%`, () => {
+  // The issue's bound: at most 1% of same-code trials fail. The rank test is exact under any split of
+  // the pool (the trials' splits are random), so each pool's rate is at most 1 - confidence = 0.5%
+  // but for what the passes and the pace add; 1% leaves room for that and for 1000 trials' spread.
+  it(`fails same-code trials (${RUNS_A_SIDE} runs a side) in at most 1%, and catches the slowdown on its function and line alone in at least 95%`, () => {
     const random = seededRandom(27);
     let sameFailed = 0;
     let caught = 0;
@@ -97,15 +100,16 @@ describe('the gate on real recordings: same-code trials and a seeded 20% slowdow
         sameFailed++;
         falseAlarms.push(...aa.regressions.map((r) => `${r.kind} ${r.name ?? ''}:${r.line}`));
       }
+      if (trial >= SLOW_TRIALS) continue;
       const result = runGate(base, draw(slow, RUNS_A_SIDE, random).drawn, options);
       const inHash = (r: { kind: string; name?: string; file: string; line: number }): boolean => r.file === join(project, 'service.js') && (r.kind === 'function' ? r.name === 'hashBatch' : hashLines.includes(r.line));
       const others = result.regressions.filter((r) => !inHash(r));
       if (result.regressions.some((r) => r.kind === 'function' && inHash(r)) && result.regressions.some((r) => r.kind === 'line' && inHash(r)) && others.length === 0) caught++;
       for (const r of others) elsewhere.push(`${r.kind} ${r.name ?? ''}:${r.line}`);
     }
-    const rates = `same code failed ${sameFailed} of ${TRIALS} trials (on ${[...new Set(falseAlarms)].join(', ') || 'nothing'}); the slowdown was caught on hashBatch alone in ${caught} of ${TRIALS} (elsewhere: ${elsewhere.slice(0, 5).join(', ') || 'none'})`;
+    const rates = `same code failed ${sameFailed} of ${TRIALS} trials (on ${[...new Set(falseAlarms)].join(', ') || 'nothing'}); the slowdown was caught on hashBatch alone in ${caught} of ${SLOW_TRIALS} (elsewhere: ${elsewhere.slice(0, 5).join(', ') || 'none'})`;
     console.log(`      ${rates}`);
-    assert.ok(sameFailed <= TRIALS * 0.03, rates);
-    assert.ok(caught >= TRIALS * 0.95, rates);
+    assert.ok(sameFailed <= TRIALS * 0.01, rates);
+    assert.ok(caught >= SLOW_TRIALS * 0.95, rates);
   });
 });

@@ -121,14 +121,15 @@ describe('hotframe mcp (the SDK client over stdio, on the demo service)', functi
     const diff = hotframeJson('diff', 'profiles/before.cpuprofile', 'profiles/after.cpuprofile', '--root', workspace, '--format', 'json', '--top', '10');
     const { json } = await call('diff', { before: 'profiles/before.cpuprofile', after: 'profiles/after.cpuprofile', top: 10 });
     assert.deepEqual(json, relativeToRoot(diff, workspace));
-    const gate = hotframeJson('gate', '--before', 'profiles/before.cpuprofile', '--before', 'profiles/before.v8.log.gz', '--after', 'profiles/after.cpuprofile', '--after', 'profiles/after.v8.log.gz', '--format', 'json');
-    const { json: gateAnswer } = await call('gate', { before: ['profiles/before.cpuprofile', 'profiles/before.v8.log.gz'], after: ['profiles/after.cpuprofile', 'profiles/after.v8.log.gz'] });
+    // Two recordings a side (each format of one run), cut into 3 windows: 6 runs a side, the fewest the default confidence needs.
+    const gate = hotframeJson('gate', '--before', 'profiles/before.cpuprofile', '--before', 'profiles/before.v8.log.gz', '--after', 'profiles/after.cpuprofile', '--after', 'profiles/after.v8.log.gz', '--windows', '3', '--format', 'json');
+    const { json: gateAnswer } = await call('gate', { before: ['profiles/before.cpuprofile', 'profiles/before.v8.log.gz'], after: ['profiles/after.cpuprofile', 'profiles/after.v8.log.gz'], windows: 3 });
     assert.deepEqual(gateAnswer, gate);
     // One recording a side, cut into windows.
-    const windowed = hotframeJson('gate', '--before', 'profiles/before.cpuprofile', '--after', 'profiles/after.cpuprofile', '--windows', '4', '--format', 'json');
-    const { json: windowedAnswer } = await call('gate', { before: ['profiles/before.cpuprofile'], after: ['profiles/after.cpuprofile'], windows: 4 });
+    const windowed = hotframeJson('gate', '--before', 'profiles/before.cpuprofile', '--after', 'profiles/after.cpuprofile', '--windows', '6', '--format', 'json');
+    const { json: windowedAnswer } = await call('gate', { before: ['profiles/before.cpuprofile'], after: ['profiles/after.cpuprofile'], windows: 6 });
     assert.deepEqual(windowedAnswer, windowed);
-    assert.deepEqual((windowed as { runs: unknown }).runs, { before: 4, after: 4 });
+    assert.deepEqual((windowed as { runs: unknown }).runs, { before: 6, after: 6 });
   });
 
   it('never reads outside the workspace, and answers input errors in one line', async () => {

@@ -123,7 +123,7 @@ describe('hotframe profile --function: callers and callees (a recorded recursive
     const text = await hotframe('--function', 'fib:recursive.js');
     assert.equal(text.status, 0, text.stderr);
     assert.match(text.stdout, /^fib \(recursive\.js:\d+, user\): self [\d.]+ (ms|s) \([\d.]+%\), total [\d.]+ (ms|s) \([\d.]+%\); every % is % of CPU time, idle excluded\n/);
-    assert.match(text.stdout, /\nCallers: every path to fib, merged;[^\n]*\n[^\n]*\n +[\d.]+ (ms|s) +[\d.]+%  fib  recursive\.js:\d+\n +[\d.]+ (ms|s) +[\d.]+%    via(Once|Thrice)  recursive\.js:\d+\n/);
+    assert.match(text.stdout, /\nCallers: every path to fib, merged;[^\n]*\n[^\n]*\n +[\d.]+ (ms|s) +[\d.]+%  fib  recursive\.js:\d+\n +[\d.]+ (ms|s) +[\d.]+%    via(Once|Thrice)  recursive\.js:\d+ \(calls on line (17|22)\)\n/);
     assert.match(text.stdout, /\nCallees: what fib calls, merged by function\n/);
     const unknown = await hotframe('--function', 'nothingLikeThis');
     assert.equal(unknown.status, 2);

@@ -13,7 +13,7 @@ import { InputError } from '../../shared/errors';
 import { analyzeReport } from '../analyzeCommand';
 import { diffJson, diffOf } from '../diffCommand';
 import { formatJson } from '../findingFormats';
-import { gateReport, profilesOf } from '../gateCommand';
+import { checkRunCounts, gateReport, profilesOf } from '../gateCommand';
 import { gateJson } from '../gateFormats';
 import { analyzeProfileForCli, reportJson } from '../profileCommand';
 import { stallsJson } from '../stallsOutput';
@@ -210,10 +210,8 @@ export function workspaceTools(root: string): Tool[] {
         const before = side('before', args.before as string[]);
         const after = side('after', args.after as string[]);
         const windows = typeof args.windows === 'number' ? args.windows : 1;
-        if (before.length * windows < 2 || after.length * windows < 2) {
-          throw new InputError(`gate: needs at least two profiles (or windows) on each side, got ${before.length * windows} before and ${after.length * windows} after`);
-        }
         const options = { ...DEFAULT_GATE_OPTIONS, ...(typeof args.threshold === 'number' ? { threshold: args.threshold } : {}), ...(typeof args.minMs === 'number' ? { minMs: args.minMs } : {}) };
+        checkRunCounts(before.length, after.length, windows, options.confidence);
         return answer(JSON.parse(gateJson(await gateReport(before, after, options, root, root, topOf(args), windows))));
       },
     },

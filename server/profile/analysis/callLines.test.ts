@@ -3,9 +3,10 @@
 // here from the raw cpuprofile JSON (sample durations whose stack holds the caller -> callee
 // edge), not by the code under test.
 import { strict as assert } from 'node:assert';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { calledName } from './callLines';
 import { loadProfile } from '../readers/load';
@@ -74,6 +75,58 @@ describe('call lines', () => {
     assert.deepEqual([call?.function, call?.callee, call?.found], ['collectStats', 'execSync', 'exactLine']);
     const lines = report.callLines.filter((c) => c.file === SERVICE && c.function === 'onMessages').map((c) => c.line);
     assert.deepEqual(lines, [20]);
+  });
+
+  it('gives each call on a line its own figure, and says when the profile cannot tell the calls apart (issue 23.2)', async () => {
+    // A handler calling a() and b() on one line, another calling c() and d() on one line where d
+    // was never sampled. Every sample lasts 1 ms, so the expected figures are the sample counts.
+    const dir = mkdtempSync(join(tmpdir(), 'hotframe-calls-'));
+    try {
+      const file = join(dir, 'app.js');
+      // Line 1 column 0 is where the module's own function starts: the functions begin below it.
+      writeFileSync(file, [
+        "'use strict';",
+        'function a() { return 1; }',
+        'function b() { return 2; }',
+        'function c() { return 3; }',
+        'function handler() {',
+        '  return a() + b();',
+        '}',
+        'function other() {',
+        '  return c() + d();',
+        '}',
+        'function d() { return 4; }',
+        '',
+      ].join('\n'));
+      const url = pathToFileURL(file).href;
+      const frame = (functionName: string, line: number) => ({ functionName, scriptId: '1', url, lineNumber: line - 1, columnNumber: 0 });
+      const nodes = [
+        { id: 1, callFrame: { functionName: '(root)', scriptId: '0', url: '', lineNumber: -1, columnNumber: -1 }, children: [2, 5] },
+        { id: 2, callFrame: frame('handler', 5), children: [3, 4] },
+        { id: 3, callFrame: frame('a', 2) },
+        { id: 4, callFrame: frame('b', 3) },
+        { id: 5, callFrame: frame('other', 8), children: [6] },
+        { id: 6, callFrame: frame('c', 4) },
+      ];
+      const samples = [...Array<number>(30).fill(3), ...Array<number>(10).fill(4), ...Array<number>(5).fill(2), ...Array<number>(20).fill(6)];
+      const profile = join(dir, 'app.cpuprofile');
+      writeFileSync(profile, JSON.stringify({ nodes, startTime: 0, endTime: (samples.length + 1) * 1000, samples, timeDeltas: samples.map(() => 1000) }));
+      const { report } = buildReport(await loadProfile(profile), { root: dir });
+      const callLine = (line: number) => report.callLines.find((c) => c.file === file && c.line === line);
+      const both = callLine(6);
+      assert.ok(both !== undefined, JSON.stringify(report.callLines));
+      // Each call its own figure (a: 30 ms, b: 10 ms), not the line's 40 ms charged to the costlier one.
+      assert.deepEqual(both.calls?.map((c) => [c.callee, c.samples, Math.round(c.ms)]), [['a', 30, 30], ['b', 10, 10]]);
+      assert.equal(Math.round(both.ms), 40);
+      assert.equal(both.untold, undefined);
+      // Each call's figure is its function's total: a and b are called from this line only.
+      for (const call of both.calls ?? []) assert.equal(Math.round(call.ms), Math.round(report.functions.find((f) => f.name === call.callee)?.totalMs ?? NaN));
+      // Two calls written, one callee measured: the figure is the line's calls, said so.
+      const one = callLine(9);
+      assert.deepEqual([one?.calls?.map((c) => c.callee), Math.round(one?.ms ?? NaN), one?.untold], [['c'], 20, true]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('the name a call uses for a frame', () => {

@@ -15,6 +15,7 @@ import { callLinesOf, sourceCalls } from './callLines';
 import { FunctionRanges } from './functionRanges';
 import { type InlinedCall, placeInlinedLines } from './inlinedLines';
 import { stallsOf, type StallSources } from './stallSites';
+import { sandwichOf, type Sandwich } from './sandwich';
 import { DEFAULT_STALL_MS, type StallReport } from './stalls';
 import { asInputError, loadProfile, type LoadOptions } from '../readers/load';
 import { inferLocations } from '../location/inferLocations';
@@ -137,6 +138,22 @@ export class AnalyzedProfile {
     const merged = this.mergedTree(onlyMyCode);
     const tree = mode === 'inverted' ? invertTree(merged, minFraction) : merged;
     return toFlameNodes(tree, { rootName: 'all', minFraction });
+  }
+
+  /**
+   * The callers and callees of the resolved functions `targets` (sandwich.ts), each caller's call
+   * line as the format recorded it (shown through source maps) or, when it records none, found in
+   * the caller's source as the report's call lines find it. The CLI and the editor both ask here.
+   */
+  sandwich(targets: ReadonlySet<number>): Sandwich {
+    const sources = this.stallSources;
+    if (sources === null) return sandwichOf(this.profile, this.index, this.shape, targets);
+    return sandwichOf(this.profile, this.index, this.shape, targets, (caller, callee, recorded) => {
+      const own = this.index.functions[this.index.canonicalOf[caller]].file;
+      const at = recorded > 0 ? sources.locateLine(caller, recorded) : sources.calls.callLineOf(caller, callee);
+      // A line of the caller's own file only: the view opens it in that file.
+      return at !== null && at.file === own ? at.line : 0;
+    });
   }
 
   lineDetail(file: string, line: number): LineDetail | null {

@@ -14,8 +14,10 @@ export interface SandwichNode {
   /** The function's own line. */
   line: number;
   /**
-   * Callers tree: the lines of this caller from which the frame below it was called, when the
-   * format records them (V8 log); empty when it does not (.cpuprofile).
+   * Callers tree: the lines of this caller from which the frame below it was called, as the
+   * format records them (V8 log) or, when it does not (.cpuprofile), the one call to that frame
+   * in the caller's source (`callLineOf`, as the call lines of the report find it); empty when
+   * neither tells.
    */
   callLines: number[];
   /** Callees tree: time in this function at this place itself; callers tree: 0. */
@@ -62,8 +64,14 @@ function childOf(parent: Building, func: number, callLine: number): Building {
   return child;
 }
 
+/**
+ * Where a caller's call to its callee is, in the caller's file as shown: `caller` and `callee`
+ * are profile functions, `recorded` the line the format recorded (0: none). 0 when unknown.
+ */
+export type CallLineOf = (caller: number, callee: number, recorded: number) => number;
+
 /** The callers and callees of the resolved functions `targets` (indexes into `index.functions`). */
-export function sandwichOf(profile: NormalizedProfile, index: FunctionIndex, shape: TreeShape, targets: ReadonlySet<number>): Sandwich {
+export function sandwichOf(profile: NormalizedProfile, index: FunctionIndex, shape: TreeShape, targets: ReadonlySet<number>, callLineOf: CallLineOf = (_caller, _callee, recorded) => recorded): Sandwich {
   const { tree } = profile;
   const canonical = (node: number): number => index.canonicalOf[tree.func[node]];
   // Parents precede children: whether a frame of the targets is above each node, in one pass.
@@ -86,7 +94,7 @@ export function sandwichOf(profile: NormalizedProfile, index: FunctionIndex, sha
     // Up: each ancestor is a caller, reached from the line its child records.
     let at = callers;
     for (let child = n, p = tree.parent[n]; p > 0; child = p, p = tree.parent[p]) {
-      at = childOf(at, canonical(p), tree.callLine[child]);
+      at = childOf(at, canonical(p), tree.func[child] < 0 || tree.func[p] < 0 ? 0 : callLineOf(tree.func[p], tree.func[child], tree.callLine[child]));
       at.totalMs += total;
     }
     // Down: the subtree merged by function under the root.

@@ -5,6 +5,7 @@
 import { basename } from 'node:path';
 
 import type { FlameGraphParams, FlameGraphResult, LineDetail, LoadedProfile, OverviewResult, ProfileRole, ProfileSummary } from '../../protocol/wire';
+import type { SandwichParams, SandwichResult } from '../../protocol/wire';
 import type { Insight } from '../model/types';
 import { withAllocationSites } from './allocationJoin';
 import { diffFlameTree, diffReports } from './diff';
@@ -13,6 +14,7 @@ import { gcPercent } from './insights';
 import { ProfileInputError } from '../readers/profileInputError';
 import { analyzeMerged, isFolder, profileFilesOf } from './mergedAnalysis';
 import { analyzeProfileFile, type AnalysisOptions, type AnalyzedProfile } from './report';
+import { sandwichAnswer } from './sandwichQuery';
 
 const HOT_FUNCTIONS = 100;
 /**
@@ -145,6 +147,13 @@ export class ProfileSession {
       callSites: report?.callSites.slice(0, HOT_FUNCTIONS) ?? [],
       insights: this.insights() ?? [],
     };
+  }
+
+  /** The callers and callees of the primary's function that `params` names (issue 29). */
+  sandwich(params: SandwichParams): SandwichResult {
+    const primary = this.primary;
+    if (primary === null) throw new ProfileInputError('no profile loaded: open a .cpuprofile or V8 log first');
+    return sandwichAnswer(primary.analyzed, params, basename(primary.path));
   }
 
   lineDetail(file: string, line: number): LineDetail | null {

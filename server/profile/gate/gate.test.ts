@@ -42,7 +42,7 @@ describe('the gate (bootstrap over runs, thresholds, adjusted confidence)', () =
   });
 
   it('fails on a function 30% slower in every run, on its function and its line, with an interval that excludes 0', () => {
-    const result = runGate(runs(5, { parse: 100, hash: 300 }, 0.05, 3), runs(5, { parse: 100, hash: 390 }, 0.05, 4));
+    const result = runGate(runs(8, { parse: 100, hash: 300 }, 0.05, 3), runs(8, { parse: 100, hash: 390 }, 0.05, 4));
     assert.equal(result.failed, true);
     assert.deepEqual(new Set(result.regressions.map((r) => `${r.kind}:${r.line}`)), new Set(['function:20', 'line:21']));
     for (const r of result.regressions) {
@@ -52,8 +52,8 @@ describe('the gate (bootstrap over runs, thresholds, adjusted confidence)', () =
   });
 
   it('does not fail on a real change under the relative threshold, nor under --min-ms', () => {
-    const before = runs(6, { hash: 300, tiny: 10 }, 0.01, 5);
-    const after = runs(6, { hash: 315, tiny: 14 }, 0.01, 6); // +5% of hash; +4 ms/s of tiny (+40%)
+    const before = runs(8, { hash: 300, tiny: 10 }, 0.01, 5);
+    const after = runs(8, { hash: 315, tiny: 14 }, 0.01, 6); // +5% of hash; +4 ms/s of tiny (+40%)
     assert.equal(runGate(before, after).failed, false);
     // Lower both bars: both changes are real, and both fail.
     const lowered = runGate(before, after, { ...DEFAULT_GATE_OPTIONS, threshold: 0.02, minMs: 1 });
@@ -70,7 +70,7 @@ describe('the gate (bootstrap over runs, thresholds, adjusted confidence)', () =
   });
 
   it('names new code (0 before) with no relative change, and reports improvements without failing', () => {
-    const result = runGate(runs(4, { hash: 300, old: 50 }, 0.02, 7), runs(4, { hash: 300, gzip: 40 }, 0.02, 8));
+    const result = runGate(runs(8, { hash: 300, old: 50 }, 0.02, 7), runs(8, { hash: 300, gzip: 40 }, 0.02, 8));
     assert.equal(result.failed, true);
     const gzip = result.regressions.find((r) => r.kind === 'function' && r.name === 'gzip');
     assert.ok(gzip !== undefined && gzip.relative === null && gzip.before === 0);
@@ -83,8 +83,8 @@ describe('the gate (bootstrap over runs, thresholds, adjusted confidence)', () =
     // measured against. (Three functions 50% slower beside an unchanged one look, against the rest
     // of the run, the same as the one function 33% faster: the gate names the largest relative
     // change first, so new code is unambiguous where a uniform growth is not.)
-    const before = runs(5, { parse: 300, hash: 200 }, 0.05, 9);
-    const after = runs(5, { a: 50, b: 50, c: 50, parse: 300, hash: 200 }, 0.05, 10);
+    const before = runs(8, { parse: 300, hash: 200 }, 0.05, 9);
+    const after = runs(8, { a: 50, b: 50, c: 50, parse: 300, hash: 200 }, 0.05, 10);
     const result = runGate(before, after);
     assert.equal(result.candidates, 3);
     const alpha = 1 - DEFAULT_GATE_OPTIONS.confidence;
@@ -107,15 +107,15 @@ describe('the gate (bootstrap over runs, thresholds, adjusted confidence)', () =
   });
 
   it('names the function made 20% slower, not the others whose share of the run fell, on a machine whose speed varies', () => {
-    const speeds = [1, 1.4, 0.8, 1.2, 1.7];
+    const speeds = [1, 1.4, 0.8, 1.2, 1.7, 0.9, 1.5, 1.1];
     const at = (means: Record<string, number>, seed: number): ProfileReport[] =>
-      runs(5, means, 0.02, seed).map((r, i) => run(Object.fromEntries(r.functions.map((f) => [f.name, f.selfMs * speeds[i]])), 'ms', speeds[i]));
+      runs(8, means, 0.02, seed).map((r, i) => run(Object.fromEntries(r.functions.map((f) => [f.name, f.selfMs * speeds[i]])), 'ms', speeds[i]));
     const result = runGate(at({ parse: 200, hash: 300, a: 250, b: 250 }, 23), at({ parse: 200, hash: 360, a: 250, b: 250 }, 24));
     assert.equal(result.failed, true);
     assert.deepEqual(new Set(result.regressions.map((r) => `${r.kind}:${r.line}`)), new Set(['function:20', 'line:21']));
     assert.deepEqual(result.improvements, []);
     const hash = result.regressions.find((r) => r.kind === 'function')!;
-    // Put back at the baseline's pace: about 300 → 360 ms/s at the mean speed of the runs before (1.22).
+    // Put back at the baseline's pace: about 300 → 360 ms/s at the mean speed of the runs before (1.2).
     assert.ok(hash.paced && Math.abs(hash.relative! - 0.2) < 0.05, JSON.stringify(hash));
   });
 

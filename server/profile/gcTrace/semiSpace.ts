@@ -12,25 +12,7 @@ import type { GcTraceSummary } from './gcTrace';
 
 /** Below this many points of wall time, a larger semi-space is not worth its longer pauses. */
 export const KNEE_POINTS = 2;
-/** Sizes V8 accepts for --max-semi-space-size, in MB. */
-const MAX_SIZE_MB = 1024;
-const MAX_SIZES = 12;
-
-/** "16,32,64,128" → [16, 32, 64, 128] (sorted, each once); a one-line error for anything else. */
-export function parseSemiSpaceSizes(text: string): number[] | { error: string } {
-  const words = text.split(',').map((w) => w.trim());
-  const sizes: number[] = [];
-  for (const word of words) {
-    if (!/^\d{1,4}$/.test(word) || Number(word) < 1 || Number(word) > MAX_SIZE_MB) {
-      return { error: `--semi-space ${text.slice(0, 80)}: expected sizes in MB from 1 to ${MAX_SIZE_MB}, separated by commas (16,32,64,128)` };
-    }
-    sizes.push(Number(word));
-  }
-  const unique = [...new Set(sizes)].sort((a, b) => a - b);
-  if (unique.length < 2) return { error: `--semi-space ${text.slice(0, 80)}: give at least two sizes to compare (16,32,64,128)` };
-  if (unique.length > MAX_SIZES) return { error: `--semi-space: at most ${MAX_SIZES} sizes (each one is a run of the workload)` };
-  return unique;
-}
+export { parseSemiSpaceSizes } from '../../shared/semiSpaceRun';
 
 /** What one run of the workload at one size measured. */
 export interface SemiSpaceRun {

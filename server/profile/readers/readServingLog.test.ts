@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { parseServingLog, readServingLog, servingLogPath } from './readServingLog';
+import { parseServingLog, readServingLog, readServingLogs, servingLogPath } from './readServingLog';
 import { MAX_REQUESTS } from '../../shared/servingRecorder';
 
 const head = { format: 'hotframe-serving', version: 1, clock: 'hrtime-us', profileStartUs: 1_000_000 };
@@ -42,5 +42,26 @@ describe('readServingLog', () => {
     const other = join(dir, 'b.cpuprofile');
     mkdirSync(servingLogPath(other));
     assert.ok('error' in (readServingLog(other) as object));
+  });
+
+  it("reads a merged capture's notes as one: every part's requests, no loop gaps (each on its own clock)", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hotframe-serving-merged-'));
+    const part = (name: string, requests: unknown[], requestsSeen: number): string => {
+      const file = join(dir, name);
+      writeFileSync(servingLogPath(file), JSON.stringify({ ...head, observer: 'diagnostics_channel', requests, requestsSeen, loop: { tickMs: 5, minGapMs: 15, gaps: [[1_100_000, 1_400_000]], gapsSeen: 1 } }));
+      return file;
+    };
+    const a = part('CPU.20260101.000000.11.0.001.cpuprofile', [['GET', '/a', 1_001_000, null]], 1);
+    const b = part('CPU.20260101.000000.12.0.001.cpuprofile', [['GET', '/b', 1_001_000, null], ['GET', '/a', 1_002_000, null]], 7);
+    const thread = join(dir, 'CPU.20260101.000000.12.1.001.cpuprofile'); // a worker thread: no notes
+    const log = readServingLogs([a, b, thread]);
+    assert.ok(log !== null && !('error' in log));
+    assert.deepEqual(log.requests.map((r) => r.path), ['/a', '/b', '/a']);
+    assert.equal(log.requestsSeen, 8);
+    assert.deepEqual(log.loop.gaps, []);
+    assert.equal(readServingLogs([thread]), null);
+    writeFileSync(servingLogPath(thread), '{');
+    const broken = readServingLogs([a, thread]);
+    assert.ok(broken !== null && 'error' in broken && broken.error.startsWith('CPU.20260101.000000.12.1.001.cpuprofile.serving.json: '), JSON.stringify(broken));
   });
 });

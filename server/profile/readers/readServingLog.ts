@@ -6,6 +6,8 @@
 // bounded (the writer's own limits). Times become ms since the profile's start, the axis of
 // `SampleTimeline.atMs`.
 import { SERVING_FORMAT, SERVING_SUFFIX, MAX_GAPS, MAX_PATH_CHARS, MAX_REQUESTS } from '../../shared/servingRecorder';
+import { basename } from 'node:path';
+
 import { readGuardedText } from '../../shared/guardedRead';
 
 /** A sidecar larger than this is not read (the writer's limits give well under it). */
@@ -107,4 +109,39 @@ export function readServingLog(profileFile: string): ServingLog | { error: strin
     return { error: error instanceof Error ? error.message.split('\n')[0] : 'cannot be read' };
   }
   return parseServingLog(text);
+}
+
+/** Requests kept one by one over the parts of a merged capture; past this only `requestsSeen` grows. */
+export const MAX_MERGED_REQUESTS = 1_000_000;
+
+/**
+ * The notes of several profiles read as one (the processes of an attach capture, merged): their
+ * requests together, since a request is matched to a route by its method and path alone. Their
+ * loop gaps are left out: each is on its own process's clock, and a merged profile has no one
+ * timeline. Parts without notes (worker threads, a process that exited) add no requests. Null
+ * when no part has notes; one part's unusable notes make the whole a one-line reason, since the
+ * counts of some parts would read as those of all.
+ */
+export function readServingLogs(profileFiles: readonly string[]): ServingLog | { error: string } | null {
+  if (profileFiles.length === 1) return readServingLog(profileFiles[0]);
+  const logs: ServingLog[] = [];
+  for (const file of profileFiles) {
+    const log = readServingLog(file);
+    if (log === null) continue;
+    if ('error' in log) return { error: `${basename(file)}${SERVING_SUFFIX}: ${log.error}` };
+    logs.push(log);
+  }
+  if (logs.length === 0) return null;
+  const requests: ServedRequest[] = [];
+  let requestsSeen = 0;
+  let skipped = 0;
+  for (const log of logs) {
+    requestsSeen += log.requestsSeen;
+    skipped += log.skipped;
+    for (const request of log.requests) {
+      if (requests.length >= MAX_MERGED_REQUESTS) break;
+      requests.push(request);
+    }
+  }
+  return { observer: [...new Set(logs.map((l) => l.observer))].join(', '), requests, requestsSeen, skipped, loop: { tickMs: logs[0]!.loop.tickMs, minGapMs: logs[0]!.loop.minGapMs, gaps: [], gapsSeen: 0 } };
 }

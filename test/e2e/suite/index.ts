@@ -11,12 +11,15 @@ export async function run(): Promise<void> {
   await import('./diagnostics.test');
   await import('./quickFix.test');
   await import('./profile.test');
+  await import('./compare.test');
   await import('./allocation.test');
   await import('./allocationJoin.test');
   await import('./record.test');
   await import('./untrustedNames.test');
   await import('./attach.test');
   await import('./stalls.test');
+  await import('./gcTracePerf.test');
+  await import('./sandwich.test');
   const grep = process.env.HOTFRAME_E2E_GREP;
   if (grep) mocha.grep(new RegExp(grep));
   const failures = await new Promise<number>((resolve) => mocha.run(resolve));

@@ -72,6 +72,8 @@ export interface DebugState {
   flame: { title: string; mode: string; frames: number; unit: string } | null;
   profileHintShown: boolean;
   recording: { active: boolean; status: string | null };
+  sandwichView: string[];
+  flameSandwich: { target: { name: string; totalMs: number } } | null;
 }
 
 /** The extension's API (the value its activate() returned); activates it when needed. */
@@ -117,7 +119,7 @@ let actionSequence = 0;
  * marker line; other launchers (@vscode/test-electron) have no browser: the result is null.
  */
 export async function browserAction<T>(
-  kind: 'screenshot' | 'flameFrames' | 'dblclickFrame' | 'clickNotificationButton' | 'notificationLinks' | 'answerQuickInput' | 'clickTreeItem' | 'clickInWebview' | 'frameTooltip' | 'treeItemText' | 'paintedAt' | 'quickPickRows' | 'stallStrip' | 'hoverText', args: Record<string, unknown> = {}): Promise<T | null> {
+  kind: 'screenshot' | 'flameFrames' | 'dblclickFrame' | 'clickNotificationButton' | 'notificationLinks' | 'answerQuickInput' | 'clickTreeItem' | 'clickInWebview' | 'frameTooltip' | 'treeItemText' | 'paintedAt' | 'quickPickRows' | 'stallStrip' | 'hoverText' | 'sandwichSplit', args: Record<string, unknown> = {}): Promise<T | null> {
   const dir = process.env.HOTFRAME_E2E_ACTIONS;
   if (!dir) return null;
   const id = `${++actionSequence}-${kind}`;
