@@ -136,6 +136,13 @@ export interface ExecutionContext {
    * message says so.
    */
   assumed: boolean;
+  /**
+   * For kind 'request': every route that reaches the code is registered for a method that changes
+   * state (POST, PUT, PATCH, DELETE): it runs once per action that saves, uploads or removes
+   * something, which the code does not show to be frequent (an admin save, an install), unlike a
+   * route every page view or poll runs (GET, middleware, a server's request handler).
+   */
+  changesState: boolean;
 }
 
 /**
@@ -185,6 +192,8 @@ export interface ProjectRegistration {
    * module's code holds (`this.userService.changePassword()` from a request handler).
    */
   method?: { className: string; name: string };
+  /** A request handler reached only through routes of methods that change state (see ExecutionContext.changesState). */
+  changesState?: boolean;
 }
 
 /**
@@ -259,6 +268,8 @@ export interface ReportDescriptor {
    * which raises them to the rule's level. Default 'code'.
    */
   evidence?: 'code' | 'frequency';
+  /** The evidence, when it depends on where the code runs (evaluated after traversal); overrides `evidence`. */
+  evidenceOf?: (hot: HotContext) => 'code' | 'frequency';
 }
 
 /** How a local name was declared (the kinds of Babel's Binding#kind). */

@@ -2,6 +2,7 @@
 import type { NodePath } from '@babel/traverse';
 import type * as t from '@babel/types';
 import type { ExecutionContext, Fix, HotContext, ModuleMember, ReportDescriptor, RuleContext, RuleModule } from './api';
+import { compiledCallee } from './detectors/compiledCallee';
 import { isToolingFile } from './detectors/toolingFiles';
 import { viaText } from './detectors/viaText';
 
@@ -233,6 +234,15 @@ function optionObjects(path: NodePath, node: t.Node, lookup: Lookup, depth = 0):
   }
 }
 
+/** Array methods that return an array: `spawn(cmd[0], cmd.slice(1))` hands an args list, never options. */
+const ARRAY_RETURNING = new Set(['slice', 'concat', 'map', 'filter', 'flat', 'flatMap', 'split']);
+
+function isArrayMethodCall(node: t.Node): boolean {
+  if (node.type !== 'CallExpression' || node.callee.type !== 'MemberExpression') return false;
+  const property = node.callee.property;
+  return !node.callee.computed && property.type === 'Identifier' && ARRAY_RETURNING.has(property.name);
+}
+
 /** Where the options argument is (or would go) for this call. */
 function optionsOf(path: NodePath<t.CallExpression>, takesArgs: boolean, lookup: Lookup): OptionsShape {
   const args = path.node.arguments;
@@ -242,7 +252,7 @@ function optionsOf(path: NodePath<t.CallExpression>, takesArgs: boolean, lookup:
   const second = args[1];
   if (takesArgs && second && second.type !== 'ObjectExpression' && !isFunctionArg(second)) {
     // `spawn(cmd, args)` / `spawn(cmd, argv, opts)`: an array (or anything followed by more) is the args list.
-    if (second.type === 'ArrayExpression' || args.length > 2 || arrayOfBinding(path, second, lookup)) index = 2;
+    if (second.type === 'ArrayExpression' || args.length > 2 || arrayOfBinding(path, second, lookup) || isArrayMethodCall(second)) index = 2;
     else if (optionObjects(path, second, lookup) === null) return { kind: 'unknown' };
   }
   const candidate = args[index];
@@ -311,7 +321,7 @@ const rule: RuleModule = {
     return {
       visitor: {
         CallExpression(path) {
-          const callee = path.node.callee;
+          const callee = compiledCallee(path.node.callee);
           // Cheap pre-check before the import lookup: `x.exec(...)` must at least be named like a spawner.
           if (callee.type === 'MemberExpression' && !(callee.property.type === 'Identifier' && SPAWNERS.has(callee.property.name))) return;
           if (callee.type !== 'MemberExpression' && callee.type !== 'Identifier') return;

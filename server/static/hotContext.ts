@@ -28,7 +28,7 @@ import {
 } from './functionNames';
 import {
   FASTIFY_REQUEST_HOOKS, HTTP_CLIENT_NAME, HTTP_METHODS, KAFKA_HANDLERS, LISTEN_METHODS, MESSAGE_EVENTS, ROUTER_NAME,
-  SERVER_MODULES, SIGNAL_EVENTS, SUBSCRIBE_METHODS, TIMER_FUNCTIONS, calleeProperty, decoratorRegistration,
+  SERVER_MODULES, SIGNAL_EVENTS, STATE_CHANGING_METHODS, SUBSCRIBE_METHODS, TIMER_FUNCTIONS, calleeProperty, decoratorRegistration,
   firstParamName, isHandlerShaped, isPathLike, isRouteChain, receiverName, stringValue,
 } from './registrationShapes';
 
@@ -46,6 +46,9 @@ type Target =
   | { kind: 'node'; node: t.Node; perItem?: boolean }
   | { kind: 'member'; key: string; perItem?: boolean }
   | { kind: 'method'; owner: t.Node; name: string; perItem?: boolean };
+
+/** Names cheap enough to look up as a possible alias of a server module's createServer (see isServerFactoryAlias). */
+const CREATE_SERVER_ALIAS = /server/i;
 
 /** Array methods whose callback runs once per element. */
 const ITERATION_METHODS = new Set([
@@ -90,6 +93,8 @@ interface Registration {
   inferred: boolean;
   /** For messages: the source delivers at a high rate (see ExecutionContext.highRate). */
   highRate: boolean;
+  /** A route of a method that changes state (see ExecutionContext.changesState). */
+  changesState?: boolean;
 }
 
 /**
@@ -151,7 +156,7 @@ function newSegment(): HotSegment {
 
 const RANK = new Map<ExecutionKind, number>(HOTNESS_ORDER.map((kind, index) => [kind, index]));
 const UNKNOWN: ExecutionContext = {
-  kind: 'unknown', via: [], registeredAt: null, timerIntervalMs: null, periodic: false, inLoop: false, perItem: false, highRate: false, assumed: false,
+  kind: 'unknown', via: [], registeredAt: null, timerIntervalMs: null, periodic: false, inLoop: false, perItem: false, highRate: false, assumed: false, changesState: false,
 };
 const STARTUP: ExecutionContext = { ...UNKNOWN, kind: 'startup' };
 
@@ -275,12 +280,17 @@ export function createHotContextCollector(
   }
 
   function register(kind: ExecutionKind, targets: Target[], call: t.Node, intervalMs: number | null = null,
-    oneShotFrom: FunctionInfo | null = null, highRate = false, periodic = kind === 'timer'): void {
+    oneShotFrom: FunctionInfo | null = null, highRate = false, periodic = kind === 'timer', changesState = false): void {
     if (kind === 'request') segment.serves = true;
-    if (targets.length > 0) segment.registrations.push({ kind, targets, node: call, intervalMs, periodic, oneShotFrom, inferred: false, highRate });
+    if (targets.length > 0) segment.registrations.push({ kind, targets, node: call, intervalMs, periodic, oneShotFrom, inferred: false, highRate, changesState });
   }
 
   function isServerModuleObject(node: t.Node): boolean {
+    // `http_1.default`: the module seen through a compiler's interop helper.
+    if (node.type === 'MemberExpression' && node.object.type === 'Identifier' && propertyName(node.property, node.computed) === 'default') {
+      const origin = importOf(node.object.name);
+      return origin !== null && origin.namespace && SERVER_MODULES.has(origin.source);
+    }
     if (node.type === 'Identifier') {
       const origin = importOf(node.name);
       return origin !== null ? SERVER_MODULES.has(origin.source) && origin.imported === 'default' : SERVER_MODULES.has(node.name);
@@ -290,6 +300,23 @@ export function createHotContextCollector(
       return source !== null && SERVER_MODULES.has(source.replace(/^node:/, ''));
     }
     return false;
+  }
+
+  /**
+   * A constant local holding a server module's `createServer`, or one of two chosen by a
+   * condition (`const create = tls ? https.createServer.bind(null, opts) : http.createServer`).
+   */
+  function isServerFactoryAlias(path: NodePath, name: string): boolean {
+    const binding = bindings.bindingOf(path, name);
+    const declarator = binding?.constant ? binding.path.node : null;
+    if (declarator?.type !== 'VariableDeclarator' || !declarator.init) return false;
+    const isFactory = (node: t.Node, depth: number): boolean => {
+      if (depth > 3) return false;
+      if (node.type === 'ConditionalExpression') return isFactory(node.consequent, depth + 1) && isFactory(node.alternate, depth + 1);
+      if (node.type === 'CallExpression' && calleeProperty(node.callee) === 'bind' && node.callee.type === 'MemberExpression') return isFactory(node.callee.object, depth + 1);
+      return node.type === 'MemberExpression' && propertyName(node.property, node.computed) === 'createServer' && isServerModuleObject(node.object);
+    };
+    return isFactory(declarator.init, 0);
   }
 
   function timerIntervalOf(path: NodePath<t.CallExpression>): number | null {
@@ -313,9 +340,9 @@ export function createHotContextCollector(
           callee.name === 'setTimeout' ? from : null, false, callee.name !== 'setImmediate');
         return true;
       }
-      if (callee.name === 'createServer') {
-        const origin = importOf('createServer');
-        if (origin && SERVER_MODULES.has(origin.source)) {
+      if (callee.name === 'createServer' || CREATE_SERVER_ALIAS.test(callee.name)) {
+        const origin = callee.name === 'createServer' ? importOf('createServer') : null;
+        if ((origin && SERVER_MODULES.has(origin.source)) || isServerFactoryAlias(path, callee.name)) {
           segment.servesRequests = true;
           register('request', handlerTargets(path, args.filter(isFunctionLike), from), node);
           return true;
@@ -333,7 +360,7 @@ export function createHotContextCollector(
     if (HTTP_METHODS.has(property)) {
       if (isRouteChain(callee.object)) {
         segment.servesRequests = true;
-        register('request', handlerTargets(path, args, from), node);
+        register('request', handlerTargets(path, args, from), node, null, null, false, false, STATE_CHANGING_METHODS.has(property));
         return true;
       }
       if (args.length < 2) return false;
@@ -350,7 +377,7 @@ export function createHotContextCollector(
         const handlers = handlerTargets(path, handlerArgs, from);
         if (handlers.length === 0 && !isRouter) return false;
         segment.servesRequests = true;
-        register('request', handlers, node);
+        register('request', handlers, node, null, null, false, false, STATE_CHANGING_METHODS.has(property));
         return true;
       }
       return false;
@@ -469,6 +496,8 @@ export function createHotContextCollector(
       const classPath = owner?.type === 'ClassBody' ? (node.type === 'ClassMethod' || node.type === 'ClassPrivateMethod' ? path.parentPath?.parentPath : path.parentPath?.parentPath?.parentPath) : null;
       const className = classPath && (classPath.node.type === 'ClassDeclaration' || classPath.node.type === 'ClassExpression') ? classNameOf(classPath.node, classPath.parent) : null;
       if (className !== null && !(node.type === 'ClassMethod' && (node.static || node.kind !== 'method'))) segment.classMethods.push([className, name, info]);
+      // The constructor, for `new mod.Service()` from another module (a method cannot be named so).
+      if (className !== null && node.type === 'ClassMethod' && node.kind === 'constructor') segment.classMethods.push([className, 'constructor', info]);
     }
     if (parent === moduleInfo) {
       // Module level: only callbacks handed to a call (`list.forEach(fn)`, `db.then(fn)`) run at start-up;
@@ -491,7 +520,8 @@ export function createHotContextCollector(
       if (registration) {
         if (registration.kind !== 'timer') segment.servesRequests = true;
         segment.registered.push(node);
-        register(registration.kind, [{ kind: 'node', node }], node, registration.intervalMs, null, registration.kind === 'message');
+        register(registration.kind, [{ kind: 'node', node }], node, registration.intervalMs, null, registration.kind === 'message',
+          registration.kind === 'timer', registration.changesState === true);
       }
     }
     if (KAFKA_HANDLERS.has(name ?? '') && (node.type === 'ObjectMethod' || path.parent.type === 'ObjectProperty')) {
@@ -535,6 +565,12 @@ export function createHotContextCollector(
         if (fn) from.calls.push({ kind: 'node', node: fn, perItem: iteration });
       }
     },
+    NewExpression(path) {
+      // `new mod.Service(req)` in a handler: the other module's constructor runs in this context.
+      const from = current(path.node.start ?? 0);
+      if (from === moduleInfo || isDevOnly(path, bindings, path.getFunctionParent() ?? programOf(path))) return;
+      for (const called of calledExports(path, path.node.callee, importOf, bindings)) from.importedCalls.push({ ...called, constructs: true });
+    },
     ObjectProperty(path) {
       const node = path.node;
       if (node.key.type !== 'Identifier' || !KAFKA_HANDLERS.has(node.key.name) || node.value.type !== 'Identifier') return;
@@ -555,16 +591,19 @@ export function createHotContextCollector(
       if (context.kind !== 'request' && context.kind !== 'message' && context.kind !== 'timer') continue;
       // A timer counts when it repeats (a one-shot timeout is not per tick of anything).
       if (context.kind === 'timer' && !context.periodic) continue;
-      for (const { source, exported, receiver } of info.importedCalls) {
+      for (const { source, exported, receiver, constructs } of info.importedCalls) {
         const use: CallUse = {
           specifier: source, exported, kind: context.kind,
           intervalMs: context.kind === 'timer' ? context.timerIntervalMs : null, highRate: context.highRate,
         };
+        if (context.changesState) use.changesState = true;
         if (receiver !== undefined) use.receiver = receiver;
-        const key = `${use.specifier}\0${use.exported}\0${receiver ?? ''}`;
+        if (constructs === true) use.constructs = true;
+        const key = `${use.specifier}\0${use.exported}\0${receiver ?? ''}\0${constructs === true ? 'new' : ''}`;
         const known = out.get(key);
         // The hottest caller decides (request before message before timer; a high-rate source first).
-        const rank = (u: CallUse): number => (RANK.get(u.kind) ?? 99) * 2 + (u.highRate ? 0 : 1);
+        // ...and a route every request runs before one only saves, uploads or removes run.
+        const rank = (u: CallUse): number => (RANK.get(u.kind) ?? 99) * 4 + (u.highRate ? 0 : 2) + (u.changesState === true ? 1 : 0);
         if (known === undefined || rank(use) < rank(known)) out.set(key, use);
       }
     }
@@ -588,6 +627,9 @@ export function createHotContextCollector(
     const byKind = (RANK.get(a.kind) ?? 99) - (RANK.get(b.kind) ?? 99);
     if (byKind !== 0) return byKind < 0;
     if (a.highRate !== b.highRate) return a.highRate;
+    // A registration seen beats a handler guessed from its shape, before the route's method counts.
+    if (a.assumed !== b.assumed) return !a.assumed;
+    if (a.changesState !== b.changesState) return !a.changesState;
     return a.perItem && !b.perItem;
   }
 
@@ -698,6 +740,7 @@ export function createHotContextCollector(
       registrations.push({
         kind: registration.kind, targets: [{ kind: 'node', node: info.node }], node: null, intervalMs: registration.intervalMs,
         periodic: registration.kind === 'timer', oneShotFrom: null, inferred: false, highRate: registration.highRate ?? registration.kind === 'message',
+        changesState: registration.changesState === true,
       });
     }
     // Inferred after the real ones: they yield to them (see the ordering in finish).
@@ -754,6 +797,7 @@ export function createHotContextCollector(
         perItem: false,
         highRate: registration.highRate,
         assumed: registration.inferred,
+        changesState: registration.kind === 'request' && registration.changesState === true,
       });
     }
     if (!startupDone) propagate([moduleInfo], STARTUP);

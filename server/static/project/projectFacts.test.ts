@@ -218,8 +218,9 @@ fork(process.argv[1]);`);
     it('a worker that serves requests itself stays a server', () => {
       const dir = projectOf({
         'main.js': "const { fork } = require('child_process');\nfork('./web.js');\n",
-        'web.js': "const fs = require('fs');\nconst app = require('express')();\napp.post('/x', (req, res) => { fs.writeFileSync('/tmp/x', req.body); res.end(); });\napp.listen(3000);\n",
+        'web.js': "const fs = require('fs');\nconst app = require('express')();\napp.get('/x', (req, res) => { fs.writeFileSync('/tmp/x', req.url); res.end(); });\napp.listen(3000);\n",
       });
+      // A GET route: a small write on a POST route would be a hint whatever the process (blocking-sync-call.test.ts).
       assert.deepEqual(findingsOf(dir, ['web.js', 'main.js'])['web.js'], ['blocking-sync-call:3:warning']);
     });
 
