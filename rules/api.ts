@@ -143,6 +143,14 @@ export interface ExecutionContext {
    * route every page view or poll runs (GET, middleware, a server's request handler).
    */
   changesState: boolean;
+  /**
+   * The registration shows the code runs when someone administers the service or a process starts
+   * or stops, not with its traffic: for kind 'request', every route that reaches it is an
+   * administrative one (its path names administration, configuration, set-up or an install, or a
+   * guard before its handler admits administrators only); for kind 'message', its source is IPC
+   * with a parent or a child process.
+   */
+  occasional: boolean;
 }
 
 /**
@@ -194,6 +202,8 @@ export interface ProjectRegistration {
   method?: { className: string; name: string };
   /** A request handler reached only through routes of methods that change state (see ExecutionContext.changesState). */
   changesState?: boolean;
+  /** Reached only through administrative routes or a child's IPC (see ExecutionContext.occasional). */
+  occasional?: boolean;
 }
 
 /**

@@ -271,6 +271,25 @@ class Settings {
       output: null,
     },
     {
+      name: "issue 22: a small write reached only from administrative routes (a path naming settings or set-up, an admin guard) or a child's IPC is a hint; per message of a socket it is shown",
+      code: `const fs = require('fs');
+const net = require('net');
+const app = require('express')();
+function saveSettings(settings) { fs.writeFileSync('/etc/app/settings.json', JSON.stringify(settings)); }
+app.get('/api/settings/reset', (req, res) => { saveSettings({}); res.end(); });
+app.get('/maintenance/rotate', requireAdmin, (req, res) => { fs.renameSync('/var/log/app.log', '/var/log/app.1'); res.end(); });
+process.on('message', (msg) => { if (msg.cmd === 'persist') fs.writeFileSync('/var/lib/app/accessories.json', msg.data); });
+net.createServer((socket) => socket.on('data', (chunk) => fs.appendFileSync('/var/log/frames.log', chunk))).listen(4000);
+app.listen(3000);`,
+      errors: [
+        { messageId: 'blocks', line: 4, column: 35, severity: 'hint' },
+        { messageId: 'blocks', line: 6, column: 62, severity: 'hint' },
+        { messageId: 'blocks', line: 7, column: 61, severity: 'hint' },
+        { messageId: 'blocks', line: 8, column: 59, severity: 'warning', message: /^fs\.appendFileSync\(\) blocks the event loop while handling a message: / },
+      ],
+      output: null,
+    },
+    {
       name: "require('child_process').execFileSync inline in a koa middleware",
       code: `app.use(async (ctx) => { ctx.body = require('child_process').execFileSync('git', ['rev-parse', 'HEAD'], { env: {} }); });`,
       errors: [{ messageId: 'blocksExec', line: 1, column: 37 }],

@@ -3,6 +3,7 @@ import type { NodePath } from '@babel/traverse';
 import type * as t from '@babel/types';
 import type { ExecutionContext, Fix, HotContext, ModuleMember, ReportDescriptor, RuleContext, RuleModule } from './api';
 import { compiledCallee } from './detectors/compiledCallee';
+import { runsOftenByCode } from './detectors/runsOften';
 import { isToolingFile } from './detectors/toolingFiles';
 import { viaText } from './detectors/viaText';
 
@@ -312,11 +313,16 @@ const rule: RuleModule = {
         data: { ...descriptor.data, advice, size: SIZE_ASSUMPTION },
         describe: (hot: HotContext) => ({ where: servingText(hot.contextOf(path)), via: viaText(hot.contextOf(path)) }),
       };
-      // Certain from the code once it runs while serving (the copy happens on every spawn); its
-      // cost is what the message states as an assumption. A handler known only by its `(req, res)`
-      // shape proves no serving path: a hint until a profile measures it.
-      context.report({ ...shared, evidence: 'code', when: (hot) => isServingPath(hot.contextOf(path), hot) && !hot.contextOf(path).assumed });
-      context.report({ ...shared, evidence: 'frequency', when: (hot) => isServingPath(hot.contextOf(path), hot) && hot.contextOf(path).assumed });
+      // The copy happens on every spawn and its size is what the message states as an assumption:
+      // it costs the service only when the spawn runs often. Shown where the code shows the
+      // traffic's rate (a route every request runs, a high-rate message source, a periodic timer);
+      // a hint, until a profile measures it, where it does not: a handler known only by its
+      // `(req, res)` shape, routes that save, install or remove something, a child's IPC message.
+      context.report({
+        ...shared,
+        when: (hot) => isServingPath(hot.contextOf(path), hot),
+        evidenceOf: (hot) => (runsOftenByCode(hot.contextOf(path)) ? 'code' : 'frequency'),
+      });
     };
     return {
       visitor: {

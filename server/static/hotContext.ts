@@ -31,6 +31,7 @@ import {
   SERVER_MODULES, SIGNAL_EVENTS, STATE_CHANGING_METHODS, SUBSCRIBE_METHODS, TIMER_FUNCTIONS, calleeProperty, decoratorRegistration,
   firstParamName, isHandlerShaped, isPathLike, isRouteChain, receiverName, stringValue,
 } from './registrationShapes';
+import { isAdministrativeDecorator, isAdministrativeRoute } from './administrativeRoutes';
 
 /** A function of the module as the engine reports it (enclosingFunction). */
 export interface FunctionSpan {
@@ -95,6 +96,8 @@ interface Registration {
   highRate: boolean;
   /** A route of a method that changes state (see ExecutionContext.changesState). */
   changesState?: boolean;
+  /** An administrative route, or a child's IPC (see ExecutionContext.occasional). */
+  occasional?: boolean;
 }
 
 /**
@@ -157,6 +160,7 @@ function newSegment(): HotSegment {
 const RANK = new Map<ExecutionKind, number>(HOTNESS_ORDER.map((kind, index) => [kind, index]));
 const UNKNOWN: ExecutionContext = {
   kind: 'unknown', via: [], registeredAt: null, timerIntervalMs: null, periodic: false, inLoop: false, perItem: false, highRate: false, assumed: false, changesState: false,
+  occasional: false,
 };
 const STARTUP: ExecutionContext = { ...UNKNOWN, kind: 'startup' };
 
@@ -280,9 +284,9 @@ export function createHotContextCollector(
   }
 
   function register(kind: ExecutionKind, targets: Target[], call: t.Node, intervalMs: number | null = null,
-    oneShotFrom: FunctionInfo | null = null, highRate = false, periodic = kind === 'timer', changesState = false): void {
+    oneShotFrom: FunctionInfo | null = null, highRate = false, periodic = kind === 'timer', changesState = false, occasional = false): void {
     if (kind === 'request') segment.serves = true;
-    if (targets.length > 0) segment.registrations.push({ kind, targets, node: call, intervalMs, periodic, oneShotFrom, inferred: false, highRate, changesState });
+    if (targets.length > 0) segment.registrations.push({ kind, targets, node: call, intervalMs, periodic, oneShotFrom, inferred: false, highRate, changesState, occasional });
   }
 
   function isServerModuleObject(node: t.Node): boolean {
@@ -360,7 +364,7 @@ export function createHotContextCollector(
     if (HTTP_METHODS.has(property)) {
       if (isRouteChain(callee.object)) {
         segment.servesRequests = true;
-        register('request', handlerTargets(path, args, from), node, null, null, false, false, STATE_CHANGING_METHODS.has(property));
+        register('request', handlerTargets(path, args, from), node, null, null, false, false, STATE_CHANGING_METHODS.has(property), isAdministrativeRoute(args));
         return true;
       }
       if (args.length < 2) return false;
@@ -377,7 +381,7 @@ export function createHotContextCollector(
         const handlers = handlerTargets(path, handlerArgs, from);
         if (handlers.length === 0 && !isRouter) return false;
         segment.servesRequests = true;
-        register('request', handlers, node, null, null, false, false, STATE_CHANGING_METHODS.has(property));
+        register('request', handlers, node, null, null, false, false, STATE_CHANGING_METHODS.has(property), isAdministrativeRoute(args));
         return true;
       }
       return false;
@@ -386,7 +390,7 @@ export function createHotContextCollector(
       const handlers = handlerTargets(path, args.filter((a) => !isPathLike(a)), from);
       if (handlers.length === 0) return false;
       segment.servesRequests = true;
-      register('request', handlers, node);
+      register('request', handlers, node, null, null, false, false, false, isAdministrativeRoute(args));
       return true;
     }
     if (property === 'route' && args.length === 1 && args[0].type === 'ObjectExpression') {
@@ -432,7 +436,9 @@ export function createHotContextCollector(
       // `process.on('message')` / `child.on('message')` is IPC with a parent or a child: a handful of messages.
       const ipc = onProcess || (receiver !== null && IPC_RECEIVER.test(receiver.split('.').pop() ?? ''));
       // A flow's rate is whatever its source sends: not known to be high.
-      register(kind, handlerTargets(path, args.slice(1), from), node, null, null, kind === 'message' && !ipc && event !== 'input');
+      // IPC runs when a process starts, stops or is told something by its parent: occasional.
+      register(kind, handlerTargets(path, args.slice(1), from), node, null, null, kind === 'message' && !ipc && event !== 'input',
+        false, false, kind === 'message' && ipc);
       return true;
     }
     if (SUBSCRIBE_METHODS.has(property) || property === 'consume') {
@@ -521,7 +527,7 @@ export function createHotContextCollector(
         if (registration.kind !== 'timer') segment.servesRequests = true;
         segment.registered.push(node);
         register(registration.kind, [{ kind: 'node', node }], node, registration.intervalMs, null, registration.kind === 'message',
-          registration.kind === 'timer', registration.changesState === true);
+          registration.kind === 'timer', registration.changesState === true, registration.kind === 'request' && isAdministrativeDecorator(node.decorators));
       }
     }
     if (KAFKA_HANDLERS.has(name ?? '') && (node.type === 'ObjectMethod' || path.parent.type === 'ObjectProperty')) {
@@ -597,13 +603,14 @@ export function createHotContextCollector(
           intervalMs: context.kind === 'timer' ? context.timerIntervalMs : null, highRate: context.highRate,
         };
         if (context.changesState) use.changesState = true;
+        if (context.occasional) use.occasional = true;
         if (receiver !== undefined) use.receiver = receiver;
         if (constructs === true) use.constructs = true;
         const key = `${use.specifier}\0${use.exported}\0${receiver ?? ''}\0${constructs === true ? 'new' : ''}`;
         const known = out.get(key);
         // The hottest caller decides (request before message before timer; a high-rate source first).
-        // ...and a route every request runs before one only saves, uploads or removes run.
-        const rank = (u: CallUse): number => (RANK.get(u.kind) ?? 99) * 4 + (u.highRate ? 0 : 2) + (u.changesState === true ? 1 : 0);
+        // ...and a route every request runs before one only saves, uploads or removes run, or an administrator runs.
+        const rank = (u: CallUse): number => (RANK.get(u.kind) ?? 99) * 8 + (u.highRate ? 0 : 4) + (u.occasional === true ? 2 : 0) + (u.changesState === true ? 1 : 0);
         if (known === undefined || rank(use) < rank(known)) out.set(key, use);
       }
     }
@@ -629,6 +636,7 @@ export function createHotContextCollector(
     if (a.highRate !== b.highRate) return a.highRate;
     // A registration seen beats a handler guessed from its shape, before the route's method counts.
     if (a.assumed !== b.assumed) return !a.assumed;
+    if (a.occasional !== b.occasional) return !a.occasional;
     if (a.changesState !== b.changesState) return !a.changesState;
     return a.perItem && !b.perItem;
   }
@@ -741,6 +749,7 @@ export function createHotContextCollector(
         kind: registration.kind, targets: [{ kind: 'node', node: info.node }], node: null, intervalMs: registration.intervalMs,
         periodic: registration.kind === 'timer', oneShotFrom: null, inferred: false, highRate: registration.highRate ?? registration.kind === 'message',
         changesState: registration.changesState === true,
+        occasional: registration.occasional === true,
       });
     }
     // Inferred after the real ones: they yield to them (see the ordering in finish).
@@ -798,6 +807,7 @@ export function createHotContextCollector(
         highRate: registration.highRate,
         assumed: registration.inferred,
         changesState: registration.kind === 'request' && registration.changesState === true,
+        occasional: registration.occasional === true,
       });
     }
     if (!startupDone) propagate([moduleInfo], STARTUP);

@@ -146,9 +146,28 @@ describe('the route method across modules: a handler or helper reached only thro
   it('the same helper and handler reached from a GET route too are shown', () => {
     const dir = projectOf({
       'store.js': store,
-      'server.js': "const express = require('express');\nconst store = require('./store');\nconst app = express();\napp.post('/settings', (req, res) => { store.save(req.body); res.end(); });\napp.get('/settings', (req, res) => { store.save({}); res.end(); });\napp.post('/rename', store.saveRoute);\napp.get('/rename', store.saveRoute);\napp.listen(3000);\n",
+      'server.js': "const express = require('express');\nconst store = require('./store');\nconst app = express();\napp.post('/drafts', (req, res) => { store.save(req.body); res.end(); });\napp.get('/drafts', (req, res) => { store.save({}); res.end(); });\napp.post('/rename', store.saveRoute);\napp.get('/rename', store.saveRoute);\napp.listen(3000);\n",
     });
     assert.deepEqual(findingsOf(dir, ['store.js', 'server.js'])['store.js'], ['blocking-sync-call:3:warning', 'blocking-sync-call:6:warning']);
+  });
+
+  it('a GET route of another module whose path names administration or that an admin guard precedes, a route table entry under /admin, a child\'s IPC: hints; the same helper on a route of the traffic: shown', () => {
+    const spawner = "const { spawn } = require('child_process');\nexports.runNpm = (args) => spawn('npm', args, { cwd: '/srv' });\nexports.tail = (req, res) => { spawn('tail', ['-n', '50', '/var/log/app.log']).stdout.pipe(res); };\n";
+    const admin = projectOf({
+      'npm.js': spawner,
+      'server.js': "const express = require('express');\nconst npm = require('./npm');\nconst app = express();\napp.get('/admin/plugins/refresh', (req, res) => { npm.runNpm(['update']); res.end(); });\napp.get('/logs', requireAdmin, npm.tail);\nprocess.on('message', (m) => npm.runNpm(['install', m.name]));\napp.listen(3000);\n",
+    });
+    assert.deepEqual(findingsOf(admin, ['npm.js', 'server.js'])['npm.js'], ['spawn-without-env:2:hint', 'spawn-without-env:3:hint']);
+    const table = projectOf({
+      'npm.js': spawner,
+      'routes.js': "const npm = require('./npm');\nmodule.exports = [\n  { method: 'GET', path: '/api/admin/logs', handler: npm.tail },\n];\n",
+    });
+    assert.deepEqual(findingsOf(table, ['npm.js', 'routes.js'])['npm.js'], ['spawn-without-env:3:hint']);
+    const traffic = projectOf({
+      'npm.js': spawner,
+      'server.js': "const express = require('express');\nconst npm = require('./npm');\nconst app = express();\napp.get('/admin/plugins/refresh', (req, res) => { npm.runNpm(['update']); res.end(); });\napp.get('/packages/:name', (req, res) => { npm.runNpm(['view', req.params.name]); res.end(); });\napp.get('/logs', npm.tail);\napp.listen(3000);\n",
+    });
+    assert.deepEqual(findingsOf(traffic, ['npm.js', 'server.js'])['npm.js'], ['spawn-without-env:2:information', 'spawn-without-env:3:information']);
   });
 
   it('a route table entry with method POST registers its handler as a route that changes state', () => {

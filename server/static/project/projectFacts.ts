@@ -92,7 +92,7 @@ export class ProjectFacts {
       if (list === undefined) registrations.set(file, (list = []));
       const same = (r: ProjectRegistration): boolean => r.exported === registration.exported && r.kind === registration.kind
         && r.registeredIn === registration.registeredIn && r.method?.className === registration.method?.className
-        && r.changesState === registration.changesState;
+        && r.changesState === registration.changesState && r.occasional === registration.occasional;
       if (!list.some(same)) list.push(registration);
     };
     // Classes by their name in lower case, for calls on injected dependencies.
@@ -117,6 +117,7 @@ export class ProjectFacts {
         method: { className: name, name: use.exported },
       };
       if (use.changesState === true) registration.changesState = true;
+      if (use.occasional === true) registration.occasional = true;
       add(file, registration);
     };
     for (const [from, { facts }] of this.modules) {
@@ -126,6 +127,7 @@ export class ProjectFacts {
         const local = this.modules.get(target)?.facts.exports.get(use.exported) ?? null;
         const registration: ProjectRegistration = { exported: use.exported, local, kind: use.kind, intervalMs: use.intervalMs, registeredIn: from };
         if (use.changesState === true) registration.changesState = true;
+        if (use.occasional === true) registration.occasional = true;
         add(target, registration);
       }
       for (const use of this.calls.get(from)?.calls ?? []) {
@@ -138,6 +140,7 @@ export class ProjectFacts {
         const local = this.modules.get(target)?.facts.exports.get(use.exported) ?? null;
         const registration: ProjectRegistration = { exported: use.exported, local, kind: use.kind, intervalMs: use.intervalMs, registeredIn: from, highRate: use.highRate };
         if (use.changesState === true) registration.changesState = true;
+        if (use.occasional === true) registration.occasional = true;
         // `new mod.Service()`: the class the export is bound to runs its constructor (a class of the module, by its local name).
         if (use.constructs === true) registration.method = { className: local ?? use.exported, name: 'constructor' };
         add(target, registration);
