@@ -136,6 +136,21 @@ export interface ExecutionContext {
    * message says so.
    */
   assumed: boolean;
+  /**
+   * For kind 'request': every route that reaches the code is registered for a method that changes
+   * state (POST, PUT, PATCH, DELETE): it runs once per action that saves, uploads or removes
+   * something, which the code does not show to be frequent (an admin save, an install), unlike a
+   * route every page view or poll runs (GET, middleware, a server's request handler).
+   */
+  changesState: boolean;
+  /**
+   * The registration shows the code runs when someone administers the service or a process starts
+   * or stops, not with its traffic: for kind 'request', every route that reaches it is an
+   * administrative one (its path names administration, configuration, set-up or an install, or a
+   * guard before its handler admits administrators only); for kind 'message', its source is IPC
+   * with a parent or a child process.
+   */
+  occasional: boolean;
 }
 
 /**
@@ -185,6 +200,10 @@ export interface ProjectRegistration {
    * module's code holds (`this.userService.changePassword()` from a request handler).
    */
   method?: { className: string; name: string };
+  /** A request handler reached only through routes of methods that change state (see ExecutionContext.changesState). */
+  changesState?: boolean;
+  /** Reached only through administrative routes or a child's IPC (see ExecutionContext.occasional). */
+  occasional?: boolean;
 }
 
 /**
@@ -259,6 +278,8 @@ export interface ReportDescriptor {
    * which raises them to the rule's level. Default 'code'.
    */
   evidence?: 'code' | 'frequency';
+  /** The evidence, when it depends on where the code runs (evaluated after traversal); overrides `evidence`. */
+  evidenceOf?: (hot: HotContext) => 'code' | 'frequency';
 }
 
 /** How a local name was declared (the kinds of Babel's Binding#kind). */

@@ -210,6 +210,86 @@ app.listen(3000);`,
       output: null,
     },
     {
+      name: 'issue 22: a small write reached only from routes that save or remove something is a hint (their rate is not in the code); an exec there stays shown',
+      code: `const fs = require('fs');
+const { execSync } = require('child_process');
+const express = require('express');
+const app = express();
+const router = express.Router();
+function saveSettings(settings) {
+  fs.writeFileSync('/etc/app/settings.json', JSON.stringify(settings));
+}
+app.post('/settings', (req, res) => { saveSettings(req.body); res.end(); });
+app.put('/settings', (req, res) => { saveSettings(req.body); res.end(); });
+router.delete('/presets/:name', (req, res) => {
+  fs.unlinkSync('/etc/app/presets/' + req.params.name);
+  execSync('sync', { env: {} });
+  res.end();
+});
+app.listen(3000);`,
+      errors: [
+        { messageId: 'blocks', line: 7, column: 3, severity: 'hint', message: /^fs\.writeFileSync\(\) blocks the event loop while handling a request \(via saveSettings\): / },
+        { messageId: 'blocks', line: 12, column: 3, severity: 'hint', message: /^fs\.unlinkSync\(\) blocks the event loop while handling a request: / },
+        { messageId: 'blocksExec', line: 13, column: 3, severity: 'warning' },
+      ],
+      output: null,
+    },
+    {
+      name: 'issue 22: the same write helper reached from a route every request runs (GET, middleware) is shown, whatever else calls it',
+      code: `const fs = require('fs');
+const app = require('express')();
+function touch(name) { fs.writeFileSync('/var/cache/' + name, String(Date.now())); }
+app.post('/items', (req, res) => { touch('items'); res.end(); });
+app.get('/items', (req, res) => { touch('items'); res.json([]); });
+app.use((req, res, next) => { fs.appendFileSync('/var/log/access.log', req.url + '\\n'); next(); });
+app.listen(3000);`,
+      errors: [
+        { messageId: 'blocks', line: 3, column: 24, severity: 'warning', message: /^fs\.writeFileSync\(\) blocks the event loop while handling a request \(via touch\): / },
+        { messageId: 'blocks', line: 6, column: 31, severity: 'warning', message: /^fs\.appendFileSync\(\) blocks the event loop while handling a request: / },
+      ],
+      output: null,
+    },
+    {
+      name: 'issue 22: a small write in a handler recognised only by its (req, res) shape is a hint; a decorated @Post handler too, a @Get one is shown',
+      filename: 'controller.ts',
+      code: `import * as fs from 'fs';
+export function extractUpload(req: any, res: any): void {
+  fs.writeFileSync('/data/config.json', req.body.config);
+  res.end();
+}
+class Settings {
+  @Post('/settings')
+  save(body: any): void { fs.writeFileSync('/data/settings.json', JSON.stringify(body)); }
+  @Get('/touch')
+  touch(): void { fs.writeFileSync('/data/last-read', ''); }
+}`,
+      errors: [
+        { messageId: 'blocks', line: 3, column: 3, severity: 'hint' },
+        { messageId: 'blocks', line: 8, column: 27, severity: 'hint' },
+        { messageId: 'blocks', line: 10, column: 19, severity: 'warning' },
+      ],
+      output: null,
+    },
+    {
+      name: "issue 22: a small write reached only from administrative routes (a path naming settings or set-up, an admin guard) or a child's IPC is a hint; per message of a socket it is shown",
+      code: `const fs = require('fs');
+const net = require('net');
+const app = require('express')();
+function saveSettings(settings) { fs.writeFileSync('/etc/app/settings.json', JSON.stringify(settings)); }
+app.get('/api/settings/reset', (req, res) => { saveSettings({}); res.end(); });
+app.get('/maintenance/rotate', requireAdmin, (req, res) => { fs.renameSync('/var/log/app.log', '/var/log/app.1'); res.end(); });
+process.on('message', (msg) => { if (msg.cmd === 'persist') fs.writeFileSync('/var/lib/app/accessories.json', msg.data); });
+net.createServer((socket) => socket.on('data', (chunk) => fs.appendFileSync('/var/log/frames.log', chunk))).listen(4000);
+app.listen(3000);`,
+      errors: [
+        { messageId: 'blocks', line: 4, column: 35, severity: 'hint' },
+        { messageId: 'blocks', line: 6, column: 62, severity: 'hint' },
+        { messageId: 'blocks', line: 7, column: 61, severity: 'hint' },
+        { messageId: 'blocks', line: 8, column: 59, severity: 'warning', message: /^fs\.appendFileSync\(\) blocks the event loop while handling a message: / },
+      ],
+      output: null,
+    },
+    {
       name: "require('child_process').execFileSync inline in a koa middleware",
       code: `app.use(async (ctx) => { ctx.body = require('child_process').execFileSync('git', ['rev-parse', 'HEAD'], { env: {} }); });`,
       errors: [{ messageId: 'blocksExec', line: 1, column: 37 }],

@@ -3,6 +3,8 @@ import type { NodePath } from '@babel/traverse';
 import type * as t from '@babel/types';
 import type { ExecutionContext, RuleModule } from './api';
 import { isOnceGuarded } from './detectors/runsOnce';
+import { runsOftenByCode } from './detectors/runsOften';
+import { compiledCallee } from './detectors/compiledCallee';
 import { isToolingFile } from './detectors/toolingFiles';
 import { viaText } from './detectors/viaText';
 
@@ -19,6 +21,12 @@ const WRITING_FS_CALLS = new Set([
   'truncateSync', 'ftruncateSync', 'writeSync', 'fsyncSync', 'symlinkSync', 'linkSync', 'outputFileSync', 'writeJsonSync',
   'outputJsonSync', 'moveSync', 'removeSync', 'copySync', 'emptyDirSync',
 ]);
+
+/**
+ * Copies of file content: their cost is the size of the file copied (an upload is as large as the
+ * client sent), not a small write whose cost matters only when it runs often.
+ */
+const COPYING_FS_CALLS = new Set(['copyFileSync', 'cpSync', 'copySync', 'moveSync']);
 
 /** Key derivation and generation: the whole work factor runs per call, whatever the input. */
 const KEY_DERIVATION_CALLS = new Set(['pbkdf2Sync', 'scryptSync', 'generateKeyPairSync', 'generatePrimeSync']);
@@ -114,7 +122,7 @@ const rule: RuleModule = {
     return {
       visitor: {
         CallExpression(path) {
-          const callee = path.node.callee;
+          const callee = compiledCallee(path.node.callee);
           // Cheap pre-check: only names ending in Sync can matter.
           if (callee.type === 'MemberExpression') {
             if (callee.property.type !== 'Identifier' || !callee.property.name.endsWith('Sync')) return;
@@ -129,8 +137,9 @@ const rule: RuleModule = {
           // An exec or a password hash blocks for a long time however rarely it runs; a file read matters when it runs often.
           // A write waits for the disk, a key derivation runs its whole work factor, each time: certain
           // too, once they run while serving.
-          const alsoCertain = (origin.source !== 'crypto' && origin.source !== 'zlib' && WRITING_FS_CALLS.has(origin.member))
-            || (origin.source === 'crypto' && KEY_DERIVATION_CALLS.has(origin.member));
+          const writes = origin.source !== 'crypto' && origin.source !== 'zlib' && WRITING_FS_CALLS.has(origin.member);
+          const smallWrite = writes && !COPYING_FS_CALLS.has(origin.member);
+          const alsoCertain = writes || (origin.source === 'crypto' && KEY_DERIVATION_CALLS.has(origin.member));
           const certain = origin.source === 'child_process' || (PASSWORD_HASHERS.has(origin.source) && PASSWORD_HASH_CALLS.has(origin.member)) || alsoCertain;
           context.report({
             node: path.node,
@@ -142,6 +151,11 @@ const rule: RuleModule = {
               return { via: viaText(where), where: whereText(where, hot.servesRequests, hot.inWorker) ?? '' };
             },
             evidence: certain ? 'code' : 'frequency',
+            // A write waits for the disk each time, but a small one (a settings file, a rename, an
+            // unlink) matters only when it runs often: shown where the code shows the traffic's rate,
+            // a hint on a route that saves or removes something or a handler guessed from its shape,
+            // until a profile measures it. A copy costs what it copies: shown.
+            ...(smallWrite ? { evidenceOf: (hot) => (runsOftenByCode(hot.contextOf(path)) ? 'code' : 'frequency') } : {}),
           });
         },
       },

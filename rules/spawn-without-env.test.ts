@@ -156,11 +156,34 @@ cp.exec('df -k /data', { env: ${ENV} }, (err, stdout) => console.log(stdout));
     {
       name: 'issue 22 policy: shown at information on a registered route; a hint in a handler known only by its (req, res) shape (probot setup)',
       code: `const { exec } = require('child_process');
-app.post('/convert', (req, res) => { exec('soffice --headless'); });
+app.get('/convert', (req, res) => { exec('soffice --headless'); });
 export async function setupHandler(req, res) { exec('refresh'); }`,
       errors: [
-        { messageId: 'missingEnv', line: 2, column: 38, severity: 'information', message: /^exec\(\) runs while handling a request without an env option: each spawn copies every environment variable synchronously on the event loop, a cost that grows with the environment \(assumed large/ },
+        { messageId: 'missingEnv', line: 2, column: 37, severity: 'information', message: /^exec\(\) runs while handling a request without an env option: each spawn copies every environment variable synchronously on the event loop, a cost that grows with the environment \(assumed large/ },
         { messageId: 'missingEnv', line: 3, column: 48, severity: 'hint', message: /^exec\(\) runs while handling a request \(via setupHandler; if it is registered as a route: its \(req, res\) parameters say so, no registration was found\)/ },
+      ],
+      output: null,
+    },
+    {
+      name: 'issue 22: a spawn reached only from routes that install, save or remove something, from administrative routes or from a child\'s IPC is a hint; the same helper on a route of the traffic is shown',
+      code: `const { spawn, exec } = require('child_process');
+const express = require('express');
+const app = express();
+const router = express.Router();
+function runNpm(command, name) { return spawn('npm', [command, name], { cwd: '/srv/plugins' }); }
+app.post(['/api/appstore/install/:name', '/api/appstore/install/:org/:name'], (req, res) => { runNpm('install', req.params.name); res.end(); });
+router.delete('/plugins/:name', (req, res) => { runNpm('remove', req.params.name); res.end(); });
+app.get(\`\${PREFIX}/admin/logs\`, (req, res) => { spawn('journalctl', ['-n', '100']).stdout.pipe(res); });
+router.get('/diagnostics', requireAdmin, (req, res) => { exec('./collect-diagnostics.sh', () => res.end()); });
+process.on('message', (msg) => { if (msg.type === 'restart') exec('systemctl restart worker'); });
+app.get('/thumbnails/:id', (req, res) => { spawn('convert', [req.params.id, 'thumb.png']).on('close', () => res.end()); });
+app.listen(3000);`,
+      errors: [
+        { messageId: 'missingEnv', line: 5, column: 41, severity: 'hint' },
+        { messageId: 'missingEnv', line: 8, column: 49, severity: 'hint' },
+        { messageId: 'missingEnv', line: 9, column: 58, severity: 'hint' },
+        { messageId: 'missingEnv', line: 10, column: 62, severity: 'hint' },
+        { messageId: 'missingEnv', line: 11, column: 44, severity: 'information', message: /^spawn\(\) runs while handling a request without an env option/ },
       ],
       output: null,
     },

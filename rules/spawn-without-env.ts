@@ -2,6 +2,8 @@
 import type { NodePath } from '@babel/traverse';
 import type * as t from '@babel/types';
 import type { ExecutionContext, Fix, HotContext, ModuleMember, ReportDescriptor, RuleContext, RuleModule } from './api';
+import { compiledCallee } from './detectors/compiledCallee';
+import { runsOftenByCode } from './detectors/runsOften';
 import { isToolingFile } from './detectors/toolingFiles';
 import { viaText } from './detectors/viaText';
 
@@ -233,11 +235,13 @@ function optionObjects(path: NodePath, node: t.Node, lookup: Lookup, depth = 0):
   }
 }
 
-/** `cmd.slice(1)`, `args.concat(['-q'])`, `line.split(' ')`: what these return is an array (an args list), never options. */
+/** Array methods that return an array: `spawn(cmd[0], cmd.slice(1))` hands an args list, never options. */
+const ARRAY_RETURNING = new Set(['slice', 'concat', 'map', 'filter', 'flat', 'flatMap', 'split']);
+
 function isArrayMethodCall(node: t.Node): boolean {
-  if (node.type !== 'CallExpression' || node.callee.type !== 'MemberExpression' || node.callee.computed) return false;
+  if (node.type !== 'CallExpression' || node.callee.type !== 'MemberExpression') return false;
   const property = node.callee.property;
-  return property.type === 'Identifier' && ['slice', 'concat', 'split', 'map', 'filter', 'flat', 'flatMap'].includes(property.name);
+  return !node.callee.computed && property.type === 'Identifier' && ARRAY_RETURNING.has(property.name);
 }
 
 /** Where the options argument is (or would go) for this call. */
@@ -309,16 +313,21 @@ const rule: RuleModule = {
         data: { ...descriptor.data, advice, size: SIZE_ASSUMPTION },
         describe: (hot: HotContext) => ({ where: servingText(hot.contextOf(path)), via: viaText(hot.contextOf(path)) }),
       };
-      // Certain from the code once it runs while serving (the copy happens on every spawn); its
-      // cost is what the message states as an assumption. A handler known only by its `(req, res)`
-      // shape proves no serving path: a hint until a profile measures it.
-      context.report({ ...shared, evidence: 'code', when: (hot) => isServingPath(hot.contextOf(path), hot) && !hot.contextOf(path).assumed });
-      context.report({ ...shared, evidence: 'frequency', when: (hot) => isServingPath(hot.contextOf(path), hot) && hot.contextOf(path).assumed });
+      // The copy happens on every spawn and its size is what the message states as an assumption:
+      // it costs the service only when the spawn runs often. Shown where the code shows the
+      // traffic's rate (a route every request runs, a high-rate message source, a periodic timer);
+      // a hint, until a profile measures it, where it does not: a handler known only by its
+      // `(req, res)` shape, routes that save, install or remove something, a child's IPC message.
+      context.report({
+        ...shared,
+        when: (hot) => isServingPath(hot.contextOf(path), hot),
+        evidenceOf: (hot) => (runsOftenByCode(hot.contextOf(path)) ? 'code' : 'frequency'),
+      });
     };
     return {
       visitor: {
         CallExpression(path) {
-          const callee = path.node.callee;
+          const callee = compiledCallee(path.node.callee);
           // Cheap pre-check before the import lookup: `x.exec(...)` must at least be named like a spawner.
           if (callee.type === 'MemberExpression' && !(callee.property.type === 'Identifier' && SPAWNERS.has(callee.property.name))) return;
           if (callee.type !== 'MemberExpression' && callee.type !== 'Identifier') return;

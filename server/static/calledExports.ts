@@ -11,7 +11,7 @@ import type * as t from '@babel/types';
 import type { ImportBinding } from '../../rules/api';
 import type { BindingResolver } from './bindings';
 import { propertyName } from './functionNames';
-import { requiredModule } from './imports';
+import { requiredModule, unwrapCompiledCallee } from './imports';
 
 export interface CalledExport {
   /** The specifier as written (relative: a module of the project); '' for a call on an injected dependency. */
@@ -22,6 +22,8 @@ export interface CalledExport {
    * the field's name, which the project resolves to the one class named so that has the method.
    */
   receiver?: string;
+  /** `new mod.Service()`: the export is a class whose constructor runs in the caller's context. */
+  constructs?: boolean;
 }
 
 /** Conditional alternatives followed at most (a bound on the work per call). */
@@ -29,16 +31,6 @@ const MAX_DEPTH = 4;
 
 function isRelative(specifier: string): boolean {
   return specifier.startsWith('./') || specifier.startsWith('../');
-}
-
-/** `(0, x.f)`, `(x.f)`: the expression called. */
-function unwrapCallee(node: t.Node): t.Node {
-  let at = node;
-  for (;;) {
-    if (at.type === 'ParenthesizedExpression') at = at.expression;
-    else if (at.type === 'SequenceExpression' && at.expressions.length === 2 && at.expressions[0].type === 'NumericLiteral') at = at.expressions[1];
-    else return at;
-  }
 }
 
 /**
@@ -94,7 +86,7 @@ function modulesOf(node: t.Node, path: NodePath, bindings: BindingResolver, dept
 export function calledExports(
   path: NodePath, callee: t.Node, importOf: (local: string) => ImportBinding | null, bindings: BindingResolver,
 ): CalledExport[] {
-  const called = unwrapCallee(callee);
+  const called = unwrapCompiledCallee(callee);
   if (called.type === 'Identifier') {
     const origin = importOf(called.name);
     if (origin === null || origin.namespace || !isRelative(origin.source)) return [];
@@ -128,7 +120,7 @@ export function calledExports(
  * ProjectFacts). A leading underscore of the field is dropped (`this._userService`).
  */
 export function injectedCall(callee: t.Node): CalledExport | null {
-  const called = unwrapCallee(callee);
+  const called = unwrapCompiledCallee(callee);
   if (called.type !== 'MemberExpression' && called.type !== 'OptionalMemberExpression') return null;
   const method = propertyName(called.property, called.computed);
   const holder = called.object;

@@ -422,7 +422,7 @@ function findingOf(run: RuleRun, report: RecordedReport, hot: HotContext, functi
   const data = { ...descriptor.data, ...descriptor.describe?.(hot) };
   const template = run.rule.meta.messages[messageId];
   if (template === undefined) throw new Error(`unknown messageId '${messageId}'`);
-  const frequency = descriptor.evidence === 'frequency';
+  const frequency = (descriptor.evidenceOf ? descriptor.evidenceOf(hot) : descriptor.evidence) === 'frequency';
   const finding: Finding = {
     ruleId: run.rule.meta.id,
     messageId,

@@ -29,10 +29,11 @@ import {
 } from './functionNames';
 import {
   FASTIFY_REQUEST_HOOKS, HTTP_CLIENT_NAME, HTTP_METHODS, KAFKA_HANDLERS, LISTEN_METHODS, MESSAGE_EVENTS, ROUTER_NAME,
-  HOOK_BY_NAME_METHODS, HOOK_EXPORT, SERVER_MODULES, SIGNAL_EVENTS, SUBSCRIBE_METHODS, TIMER_FUNCTIONS, calleeProperty,
-  decoratorRegistration, firstParamName, isEventCallbackKey, isHandlerShaped, isPathLike, isPerEventHook, isRouteChain,
-  isServerConstructorName, receiverName, stringValue,
+  HOOK_BY_NAME_METHODS, HOOK_EXPORT, SERVER_MODULES, SIGNAL_EVENTS, STATE_CHANGING_METHODS, SUBSCRIBE_METHODS, TIMER_FUNCTIONS,
+  calleeProperty, decoratorRegistration, firstParamName, isEventCallbackKey, isHandlerShaped, isPathLike, isPerEventHook,
+  isRouteChain, isServerConstructorName, receiverName, stringValue,
 } from './registrationShapes';
+import { isAdministrativeDecorator, isAdministrativeRoute } from './administrativeRoutes';
 
 /** A function of the module as the engine reports it (enclosingFunction). */
 export interface FunctionSpan {
@@ -48,6 +49,9 @@ type Target =
   | { kind: 'node'; node: t.Node; perItem?: boolean }
   | { kind: 'member'; key: string; perItem?: boolean }
   | { kind: 'method'; owner: t.Node; name: string; perItem?: boolean };
+
+/** Names cheap enough to look up as a possible alias of a server module's createServer (see isServerFactoryAlias). */
+const CREATE_SERVER_ALIAS = /server/i;
 
 /** Array methods whose callback runs once per element. */
 const ITERATION_METHODS = new Set([
@@ -92,6 +96,10 @@ interface Registration {
   inferred: boolean;
   /** For messages: the source delivers at a high rate (see ExecutionContext.highRate). */
   highRate: boolean;
+  /** A route of a method that changes state (see ExecutionContext.changesState). */
+  changesState?: boolean;
+  /** An administrative route, or a child's IPC (see ExecutionContext.occasional). */
+  occasional?: boolean;
 }
 
 /**
@@ -160,7 +168,8 @@ function newSegment(): HotSegment {
 
 const RANK = new Map<ExecutionKind, number>(HOTNESS_ORDER.map((kind, index) => [kind, index]));
 const UNKNOWN: ExecutionContext = {
-  kind: 'unknown', via: [], registeredAt: null, timerIntervalMs: null, periodic: false, inLoop: false, perItem: false, highRate: false, assumed: false,
+  kind: 'unknown', via: [], registeredAt: null, timerIntervalMs: null, periodic: false, inLoop: false, perItem: false, highRate: false, assumed: false, changesState: false,
+  occasional: false,
 };
 const STARTUP: ExecutionContext = { ...UNKNOWN, kind: 'startup' };
 
@@ -284,12 +293,17 @@ export function createHotContextCollector(
   }
 
   function register(kind: ExecutionKind, targets: Target[], call: t.Node, intervalMs: number | null = null,
-    oneShotFrom: FunctionInfo | null = null, highRate = false, periodic = kind === 'timer'): void {
+    oneShotFrom: FunctionInfo | null = null, highRate = false, periodic = kind === 'timer', changesState = false, occasional = false): void {
     if (kind === 'request') segment.serves = true;
-    if (targets.length > 0) segment.registrations.push({ kind, targets, node: call, intervalMs, periodic, oneShotFrom, inferred: false, highRate });
+    if (targets.length > 0) segment.registrations.push({ kind, targets, node: call, intervalMs, periodic, oneShotFrom, inferred: false, highRate, changesState, occasional });
   }
 
   function isServerModuleObject(node: t.Node, path?: NodePath): boolean {
+    // `http_1.default`: the module seen through a compiler's interop helper.
+    if (node.type === 'MemberExpression' && node.object.type === 'Identifier' && propertyName(node.property, node.computed) === 'default') {
+      const origin = importOf(node.object.name);
+      if (origin !== null) return origin.namespace && SERVER_MODULES.has(origin.source);
+    }
     if (node.type === 'Identifier') {
       const origin = importOf(node.name);
       if (origin === null && path !== undefined) {
@@ -350,8 +364,8 @@ export function createHotContextCollector(
           callee.name === 'setTimeout' ? from : null, false, callee.name !== 'setImmediate');
         return true;
       }
-      if (callee.name === 'createServer') {
-        const origin = importOf('createServer');
+      if (callee.name === 'createServer' || CREATE_SERVER_ALIAS.test(callee.name)) {
+        const origin = callee.name === 'createServer' ? importOf('createServer') : null;
         if ((origin && SERVER_MODULES.has(origin.source)) || (origin === null && isLocalServerFactory(path, callee.name))) {
           segment.servesRequests = true;
           register('request', handlerTargets(path, args.filter(isFunctionLike), from), node);
@@ -370,7 +384,7 @@ export function createHotContextCollector(
     if (HTTP_METHODS.has(property)) {
       if (isRouteChain(callee.object)) {
         segment.servesRequests = true;
-        register('request', handlerTargets(path, args, from), node);
+        register('request', handlerTargets(path, args, from), node, null, null, false, false, STATE_CHANGING_METHODS.has(property), isAdministrativeRoute(args));
         return true;
       }
       if (args.length < 2) return false;
@@ -387,7 +401,7 @@ export function createHotContextCollector(
         const handlers = handlerTargets(path, handlerArgs, from);
         if (handlers.length === 0 && !isRouter) return false;
         segment.servesRequests = true;
-        register('request', handlers, node);
+        register('request', handlers, node, null, null, false, false, STATE_CHANGING_METHODS.has(property), isAdministrativeRoute(args));
         return true;
       }
       return false;
@@ -396,7 +410,7 @@ export function createHotContextCollector(
       const handlers = handlerTargets(path, args.filter((a) => !isPathLike(a)), from);
       if (handlers.length === 0) return false;
       segment.servesRequests = true;
-      register('request', handlers, node);
+      register('request', handlers, node, null, null, false, false, false, isAdministrativeRoute(args));
       return true;
     }
     if (property === 'route' && args.length === 1 && args[0].type === 'ObjectExpression') {
@@ -451,7 +465,9 @@ export function createHotContextCollector(
       // `process.on('message')` / `child.on('message')` is IPC with a parent or a child: a handful of messages.
       const ipc = onProcess || (receiver !== null && IPC_RECEIVER.test(receiver.split('.').pop() ?? ''));
       // A flow's rate is whatever its source sends: not known to be high.
-      register(kind, handlerTargets(path, args.slice(1), from), node, null, null, kind === 'message' && !ipc && event !== 'input');
+      // IPC runs when a process starts, stops or is told something by its parent: occasional.
+      register(kind, handlerTargets(path, args.slice(1), from), node, null, null, kind === 'message' && !ipc && event !== 'input',
+        false, false, kind === 'message' && ipc);
       return true;
     }
     if (SUBSCRIBE_METHODS.has(property) || property === 'consume') {
@@ -553,6 +569,8 @@ export function createHotContextCollector(
       const classPath = owner?.type === 'ClassBody' ? (node.type === 'ClassMethod' || node.type === 'ClassPrivateMethod' ? path.parentPath?.parentPath : path.parentPath?.parentPath?.parentPath) : null;
       const className = classPath && (classPath.node.type === 'ClassDeclaration' || classPath.node.type === 'ClassExpression') ? classNameOf(classPath.node, classPath.parent) : null;
       if (className !== null && !(node.type === 'ClassMethod' && (node.static || node.kind !== 'method'))) segment.classMethods.push([className, name, info]);
+      // The constructor, for `new mod.Service()` from another module (a method cannot be named so).
+      if (className !== null && node.type === 'ClassMethod' && node.kind === 'constructor') segment.classMethods.push([className, 'constructor', info]);
     }
     if (parent === moduleInfo) {
       // Module level: only callbacks handed to a call (`list.forEach(fn)`, `db.then(fn)`) run at start-up;
@@ -575,7 +593,8 @@ export function createHotContextCollector(
       if (registration) {
         if (registration.kind !== 'timer') segment.servesRequests = true;
         segment.registered.push(node);
-        register(registration.kind, [{ kind: 'node', node }], node, registration.intervalMs, null, registration.kind === 'message');
+        register(registration.kind, [{ kind: 'node', node }], node, registration.intervalMs, null, registration.kind === 'message',
+          registration.kind === 'timer', registration.changesState === true, registration.kind === 'request' && isAdministrativeDecorator(node.decorators));
       }
     }
     if (KAFKA_HANDLERS.has(name ?? '') && (node.type === 'ObjectMethod' || path.parent.type === 'ObjectProperty')) {
@@ -655,8 +674,12 @@ export function createHotContextCollector(
       }
     },
     NewExpression(path) {
+      // `new mod.Service(req)` in a handler: the other module's constructor runs in this context.
+      const from = current(path.node.start ?? 0);
       if (isDevOnly(path, bindings, path.getFunctionParent() ?? programOf(path))) return;
-      recordServerCallbacks(path, current(path.node.start ?? 0));
+      recordServerCallbacks(path, from);
+      if (from === moduleInfo) return;
+      for (const called of calledExports(path, path.node.callee, importOf, bindings)) from.importedCalls.push({ ...called, constructs: true });
     },
     ObjectProperty(path) {
       const node = path.node;
@@ -678,16 +701,20 @@ export function createHotContextCollector(
       if (context.kind !== 'request' && context.kind !== 'message' && context.kind !== 'timer') continue;
       // A timer counts when it repeats (a one-shot timeout is not per tick of anything).
       if (context.kind === 'timer' && !context.periodic) continue;
-      for (const { source, exported, receiver } of info.importedCalls) {
+      for (const { source, exported, receiver, constructs } of info.importedCalls) {
         const use: CallUse = {
           specifier: source, exported, kind: context.kind,
           intervalMs: context.kind === 'timer' ? context.timerIntervalMs : null, highRate: context.highRate,
         };
+        if (context.changesState) use.changesState = true;
+        if (context.occasional) use.occasional = true;
         if (receiver !== undefined) use.receiver = receiver;
-        const key = `${use.specifier}\0${use.exported}\0${receiver ?? ''}`;
+        if (constructs === true) use.constructs = true;
+        const key = `${use.specifier}\0${use.exported}\0${receiver ?? ''}\0${constructs === true ? 'new' : ''}`;
         const known = out.get(key);
         // The hottest caller decides (request before message before timer; a high-rate source first).
-        const rank = (u: CallUse): number => (RANK.get(u.kind) ?? 99) * 2 + (u.highRate ? 0 : 1);
+        // ...and a route every request runs before one only saves, uploads or removes run, or an administrator runs.
+        const rank = (u: CallUse): number => (RANK.get(u.kind) ?? 99) * 8 + (u.highRate ? 0 : 4) + (u.occasional === true ? 2 : 0) + (u.changesState === true ? 1 : 0);
         if (known === undefined || rank(use) < rank(known)) out.set(key, use);
       }
     }
@@ -711,6 +738,10 @@ export function createHotContextCollector(
     const byKind = (RANK.get(a.kind) ?? 99) - (RANK.get(b.kind) ?? 99);
     if (byKind !== 0) return byKind < 0;
     if (a.highRate !== b.highRate) return a.highRate;
+    // A registration seen beats a handler guessed from its shape, before the route's method counts.
+    if (a.assumed !== b.assumed) return !a.assumed;
+    if (a.occasional !== b.occasional) return !a.occasional;
+    if (a.changesState !== b.changesState) return !a.changesState;
     return a.perItem && !b.perItem;
   }
 
@@ -847,6 +878,8 @@ export function createHotContextCollector(
       registrations.push({
         kind: registration.kind, targets: [{ kind: 'node', node: info.node }], node: null, intervalMs: registration.intervalMs,
         periodic: registration.kind === 'timer', oneShotFrom: null, inferred: false, highRate: registration.highRate ?? registration.kind === 'message',
+        changesState: registration.changesState === true,
+        occasional: registration.occasional === true,
       });
     }
     // A plugin's `exports.hook_<event>` functions: its host calls them by that name per connection
@@ -915,6 +948,8 @@ export function createHotContextCollector(
         perItem: false,
         highRate: registration.highRate,
         assumed: registration.inferred,
+        changesState: registration.kind === 'request' && registration.changesState === true,
+        occasional: registration.occasional === true,
       });
     }
     if (!startupDone) propagate([moduleInfo], STARTUP);

@@ -30,8 +30,37 @@ function keyName(key: t.Node, computed: boolean): string | null {
   return null;
 }
 
-/** `require('x')`, `require('x').y`, `require('x')['y']` -> module and member taken. */
+/**
+ * Helpers TypeScript and Babel emit around a `require` of a whole module (`__importDefault`,
+ * `__importStar`, `_interopRequireDefault`, `_interopRequireWildcard`; as `tslib_1.__importDefault`
+ * with importHelpers): the value is the module, or an object whose `default` is the module.
+ */
+const INTEROP_HELPERS = new Set(['__importDefault', '__importStar', '_interopRequireDefault', '_interopRequireWildcard']);
+
+/** `__importDefault(require('x'))` and its kin -> the `require('x')` call inside; null otherwise. */
+function interopRequired(node: t.Node): t.Node | null {
+  if (node.type !== 'CallExpression' || node.arguments.length < 1) return null;
+  const callee = node.callee;
+  const name = callee.type === 'Identifier' ? callee.name
+    : callee.type === 'MemberExpression' ? keyName(callee.property, callee.computed) : null;
+  if (name === null || !INTEROP_HELPERS.has(name)) return null;
+  return requiredModule(node.arguments[0]) === null ? null : node.arguments[0];
+}
+
+/** `(0, x.f)`, `(x.f)`: the expression a compiled call calls (TypeScript and Babel emit `(0, m_1.f)(...)` for an imported `f`). */
+export function unwrapCompiledCallee(node: t.Node): t.Node {
+  let at = node;
+  for (;;) {
+    if (at.type === 'ParenthesizedExpression') at = at.expression;
+    else if (at.type === 'SequenceExpression' && at.expressions.length === 2 && at.expressions[0].type === 'NumericLiteral') at = at.expressions[1];
+    else return at;
+  }
+}
+
+/** `require('x')`, `require('x').y`, `require('x')['y']` (or one wrapped by an interop helper) -> module and member taken. */
 function requireOf(init: t.Expression): { source: string; member: string | null } | null {
+  const interop = interopRequired(init);
+  if (interop !== null) return { source: requiredModule(interop)!, member: null };
   const whole = requiredModule(init);
   if (whole !== null) return { source: whole, member: null };
   if (init.type === 'MemberExpression') {
@@ -135,7 +164,8 @@ function originAt(path: NodePath, name: string, names: NameLookups): ImportBindi
  * Which module export a callee designates, using the import table; null for anything local or
  * computed. `import x from 'cjs'` counts as the whole module, as Node's CJS interop makes it.
  */
-export function moduleMemberOf(path: NodePath, callee: t.Node, names: NameLookups): ModuleMember | null {
+export function moduleMemberOf(path: NodePath, node: t.Node, names: NameLookups): ModuleMember | null {
+  const callee = unwrapCompiledCallee(node);
   if (callee.type === 'Identifier') {
     const origin = originAt(path, callee.name, names);
     if (!origin || origin.namespace || origin.imported === 'default') return null;
@@ -144,7 +174,7 @@ export function moduleMemberOf(path: NodePath, callee: t.Node, names: NameLookup
   if (callee.type !== 'MemberExpression' && callee.type !== 'OptionalMemberExpression') return null;
   const member = keyName(callee.property, callee.computed);
   if (member === null) return null;
-  const object = callee.object;
+  const object = interopModuleOf(path, callee.object, names);
   if (object.type === 'Identifier') {
     const origin = originAt(path, object.name, names);
     if (!origin) return null;
@@ -157,14 +187,30 @@ export function moduleMemberOf(path: NodePath, callee: t.Node, names: NameLookup
 }
 
 /**
+ * `m_1.default` of a whole imported module `m_1` is the module itself (a CommonJS module seen
+ * through esModuleInterop / Babel's interop): `m_1` then; any other node as it is.
+ */
+function interopModuleOf(path: NodePath, node: t.Node, names: NameLookups): t.Node {
+  if ((node.type !== 'MemberExpression' && node.type !== 'OptionalMemberExpression') || node.object.type !== 'Identifier') return node;
+  if (keyName(node.property, node.computed) !== 'default') return node;
+  const origin = originAt(path, node.object.name, names);
+  return origin !== null && origin.namespace ? node.object : node;
+}
+
+/**
  * A callee as `module:path`, e.g. `mongodb:MongoClient.connect` for `MongoClient.connect` with
  * `const { MongoClient } = require('mongodb')`, `ioredis:` for `new Redis()` with Redis the whole
  * module or its default export. Null when the root name is not a module-level import.
  */
 export function qualifiedNameOf(path: NodePath, callee: t.Node, names: NameLookups): string | null {
   const members: string[] = [];
-  let node: t.Node = callee;
+  let node: t.Node = unwrapCompiledCallee(callee);
   for (let depth = 0; depth < 6 && (node.type === 'MemberExpression' || node.type === 'OptionalMemberExpression'); depth++) {
+    const inner = interopModuleOf(path, node, names);
+    if (inner !== node) {
+      node = inner;
+      break;
+    }
     const name = keyName(node.property, node.computed);
     if (name === null) return null;
     members.unshift(name);

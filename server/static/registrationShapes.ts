@@ -5,6 +5,12 @@ import type { ExecutionKind } from '../../rules/api';
 import { isFunctionNode, propertyName } from './functionNames';
 
 export const HTTP_METHODS = new Set(['get', 'post', 'put', 'patch', 'delete', 'del', 'all', 'options', 'head']);
+/**
+ * Route methods (as registration calls, decorators and route tables spell them) whose requests
+ * change state: a save, an upload, a removal. How often they run is not in the code (see
+ * ExecutionContext.changesState).
+ */
+export const STATE_CHANGING_METHODS = new Set(['post', 'put', 'patch', 'delete', 'del']);
 export const LISTEN_METHODS = new Set(['on', 'once', 'addListener', 'prependListener', 'prependOnceListener']);
 export const MESSAGE_EVENTS = new Set(['message', 'pmessage', 'messageBuffer', 'data', 'line']);
 export const SIGNAL_EVENTS = new Set(['SIGTERM', 'SIGINT', 'SIGHUP', 'exit', 'beforeExit']);
@@ -56,12 +62,12 @@ export function isPathLike(node: t.Node | undefined): boolean {
 export const REQUEST_DECORATORS = new Set(['Get', 'Post', 'Put', 'Patch', 'Delete', 'All', 'Options', 'Head', 'Query', 'Mutation']);
 export const MESSAGE_DECORATORS = new Set(['MessagePattern', 'EventPattern', 'SubscribeMessage', 'Process', 'RabbitSubscribe']);
 
-export function decoratorRegistration(decorators: readonly t.Decorator[]): { kind: ExecutionKind; intervalMs: number | null } | null {
+export function decoratorRegistration(decorators: readonly t.Decorator[]): { kind: ExecutionKind; intervalMs: number | null; changesState?: boolean } | null {
   for (const decorator of decorators) {
     const expression = decorator.expression;
     const callee = expression.type === 'CallExpression' ? expression.callee : expression;
     if (callee.type !== 'Identifier') continue;
-    if (REQUEST_DECORATORS.has(callee.name)) return { kind: 'request', intervalMs: null };
+    if (REQUEST_DECORATORS.has(callee.name)) return { kind: 'request', intervalMs: null, changesState: STATE_CHANGING_METHODS.has(callee.name.toLowerCase()) };
     if (MESSAGE_DECORATORS.has(callee.name)) return { kind: 'message', intervalMs: null };
     if (callee.name === 'Interval' && expression.type === 'CallExpression') {
       const ms = expression.arguments[expression.arguments.length - 1];

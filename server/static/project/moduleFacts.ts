@@ -16,8 +16,9 @@ import type { ExecutionKind, ImportBinding } from '../../../rules/api';
 import { forEachChild } from '../walk';
 import { requiredModule, type ImportTable } from '../imports';
 import { isFunctionNode, propertyName } from '../functionNames';
+import { isAdministrativePath, isAdministrativeRoute } from '../administrativeRoutes';
 import {
-  HTTP_CLIENT_NAME, HTTP_METHODS, LISTEN_METHODS, MESSAGE_EVENTS, ROUTER_NAME, SUBSCRIBE_METHODS, calleeProperty, isPathLike,
+  HTTP_CLIENT_NAME, HTTP_METHODS, LISTEN_METHODS, MESSAGE_EVENTS, ROUTER_NAME, STATE_CHANGING_METHODS, SUBSCRIBE_METHODS, calleeProperty, isPathLike,
   isRouteChain, receiverName, stringValue,
 } from '../registrationShapes';
 
@@ -30,6 +31,10 @@ export interface HandlerUse {
   kind: Extract<ExecutionKind, 'request' | 'message' | 'timer'>;
   /** setInterval's literal period, for kind 'timer'. */
   intervalMs: number | null;
+  /** A route of a method that changes state (POST, PUT, PATCH, DELETE; ExecutionContext.changesState). */
+  changesState?: boolean;
+  /** An administrative route (ExecutionContext.occasional). */
+  occasional?: boolean;
 }
 
 /**
@@ -45,6 +50,8 @@ export interface CallUse extends HandlerUse {
    * field's name; `specifier` is then '' and `exported` the method (see calledExports.injectedCall).
    */
   receiver?: string;
+  /** `new mod.Service()`: the export is a class and its constructor runs in the caller's context. */
+  constructs?: boolean;
 }
 
 export interface ModuleFacts {
@@ -244,10 +251,15 @@ function handlerArgs(args: readonly t.Node[], out: t.Node[] = [], depth = 0): t.
   return out;
 }
 
-function useAll(args: readonly t.Node[], kind: HandlerUse['kind'], intervalMs: number | null, imports: ImportTable, facts: StatementFacts): void {
+function useAll(args: readonly t.Node[], kind: HandlerUse['kind'], intervalMs: number | null, imports: ImportTable, facts: StatementFacts,
+  changesState = false, occasional = false): void {
   for (const arg of handlerArgs(args)) {
     const origin = importedExport(arg, imports);
-    if (origin !== null) facts.handlerUses.push({ ...origin, kind, intervalMs });
+    if (origin === null) continue;
+    const use: HandlerUse = { ...origin, kind, intervalMs };
+    if (changesState) use.changesState = true;
+    if (occasional) use.occasional = true;
+    facts.handlerUses.push(use);
   }
 }
 
@@ -273,7 +285,8 @@ function callFacts(node: t.CallExpression | t.NewExpression, imports: ImportTabl
     if (receiver !== null && HTTP_CLIENT_NAME.test(receiver)) return;
     const routed = isRouteChain(callee.object) || (args.length > 0 && isPathLike(args[0])) || (receiver !== null && ROUTER_NAME.test(receiver)) || property === 'use';
     if (!routed) return;
-    useAll(args.filter((a) => !isPathLike(a) && a.type !== 'StringLiteral' && a.type !== 'ObjectExpression'), 'request', null, imports, facts);
+    useAll(args.filter((a) => !isPathLike(a) && a.type !== 'StringLiteral' && a.type !== 'ObjectExpression'), 'request', null, imports, facts,
+      STATE_CHANGING_METHODS.has(property), isAdministrativeRoute(args));
     return;
   }
   if (LISTEN_METHODS.has(property)) {
@@ -291,11 +304,18 @@ function callFacts(node: t.CallExpression | t.NewExpression, imports: ImportTabl
  */
 function routeTableFacts(node: t.ObjectExpression, imports: ImportTable, facts: StatementFacts): void {
   let routed = false;
+  let changesState = false;
+  let occasional = false;
   const handlers: t.Node[] = [];
   for (const prop of node.properties) {
     if (prop.type !== 'ObjectProperty') continue;
     const value = prop.value;
-    if ((value.type === 'StringLiteral' || value.type === 'TemplateLiteral') && isPathLike(value)) routed = true;
+    // `{ method: 'POST', path: '/x', handler }`: a route of a method that changes state.
+    if (propertyName(prop.key, prop.computed) === 'method' && value.type === 'StringLiteral' && STATE_CHANGING_METHODS.has(value.value.toLowerCase())) changesState = true;
+    if ((value.type === 'StringLiteral' || value.type === 'TemplateLiteral') && isPathLike(value)) {
+      routed = true;
+      if (isAdministrativePath(value)) occasional = true;
+    }
     else if (value.type === 'Identifier' || value.type === 'MemberExpression') handlers.push(value);
     else if (value.type === 'ArrayExpression' || value.type === 'CallExpression') handlers.push(...handlerArgs([value]));
   }
@@ -303,7 +323,11 @@ function routeTableFacts(node: t.ObjectExpression, imports: ImportTable, facts: 
   for (const handler of handlers) {
     if (isFunctionNode(handler)) continue;
     const origin = importedExport(handler, imports);
-    if (origin !== null) facts.handlerUses.push({ ...origin, kind: 'request', intervalMs: null });
+    if (origin === null) continue;
+    const use: HandlerUse = { ...origin, kind: 'request', intervalMs: null };
+    if (changesState) use.changesState = true;
+    if (occasional) use.occasional = true;
+    facts.handlerUses.push(use);
   }
 }
 

@@ -91,7 +91,8 @@ export class ProjectFacts {
       let list = registrations.get(file);
       if (list === undefined) registrations.set(file, (list = []));
       const same = (r: ProjectRegistration): boolean => r.exported === registration.exported && r.kind === registration.kind
-        && r.registeredIn === registration.registeredIn && r.method?.className === registration.method?.className;
+        && r.registeredIn === registration.registeredIn && r.method?.className === registration.method?.className
+        && r.changesState === registration.changesState && r.occasional === registration.occasional;
       if (!list.some(same)) list.push(registration);
     };
     // Classes by their name in lower case, for calls on injected dependencies.
@@ -111,17 +112,23 @@ export class ProjectFacts {
       const candidates = (classes.get(use.receiver!.toLowerCase()) ?? []).filter((c) => c.methods.includes(use.exported));
       if (candidates.length !== 1) return;
       const { file, name } = candidates[0];
-      add(file, {
+      const registration: ProjectRegistration = {
         exported: use.exported, local: null, kind: use.kind, intervalMs: use.intervalMs, registeredIn: from, highRate: use.highRate,
         method: { className: name, name: use.exported },
-      });
+      };
+      if (use.changesState === true) registration.changesState = true;
+      if (use.occasional === true) registration.occasional = true;
+      add(file, registration);
     };
     for (const [from, { facts }] of this.modules) {
       for (const use of facts.handlerUses) {
         const target = resolve(from, use.specifier);
         if (target === null || target === from) continue;
         const local = this.modules.get(target)?.facts.exports.get(use.exported) ?? null;
-        add(target, { exported: use.exported, local, kind: use.kind, intervalMs: use.intervalMs, registeredIn: from });
+        const registration: ProjectRegistration = { exported: use.exported, local, kind: use.kind, intervalMs: use.intervalMs, registeredIn: from };
+        if (use.changesState === true) registration.changesState = true;
+        if (use.occasional === true) registration.occasional = true;
+        add(target, registration);
       }
       for (const use of this.calls.get(from)?.calls ?? []) {
         if (use.receiver !== undefined) {
@@ -131,7 +138,12 @@ export class ProjectFacts {
         const target = resolve(from, use.specifier);
         if (target === null || target === from) continue;
         const local = this.modules.get(target)?.facts.exports.get(use.exported) ?? null;
-        add(target, { exported: use.exported, local, kind: use.kind, intervalMs: use.intervalMs, registeredIn: from, highRate: use.highRate });
+        const registration: ProjectRegistration = { exported: use.exported, local, kind: use.kind, intervalMs: use.intervalMs, registeredIn: from, highRate: use.highRate };
+        if (use.changesState === true) registration.changesState = true;
+        if (use.occasional === true) registration.occasional = true;
+        // `new mod.Service()`: the class the export is bound to runs its constructor (a class of the module, by its local name).
+        if (use.constructs === true) registration.method = { className: local ?? use.exported, name: 'constructor' };
+        add(target, registration);
       }
       for (const entry of facts.workerEntries) {
         const target = resolve(from, entry);

@@ -1,0 +1,180 @@
+// Reach across modules that the project-wide analysis missed (issue 22, recall), one class per
+// describe: what compilers emit (a TypeScript or Babel build imports through interop helpers,
+// `http_1.default`, calls imports as `(0, m_1.f)(...)`, picks its server factory by a condition);
+// a class of another module constructed by a handler. Each should-reach case has a
+// should-not-reach twin, so that the fix is not "everything runs per request".
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { analyzeSource } from '../engine';
+import { ProjectIndex } from '../projectIndex';
+
+function projectOf(files: Record<string, string>): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotframe-compiled-'));
+  for (const [relative, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, relative), text);
+  return dir;
+}
+
+/** Every file analyzed once in the order given, then each again; findings as rule:line:severity. */
+function findingsOf(dir: string, order: string[]): Record<string, string[]> {
+  const project = new ProjectIndex();
+  const read = (relative: string): string => fs.readFileSync(path.join(dir, relative), 'utf8');
+  for (const relative of order) analyzeSource({ filePath: path.join(dir, relative), text: read(relative), project });
+  const out: Record<string, string[]> = {};
+  for (const relative of order) {
+    out[relative] = analyzeSource({ filePath: path.join(dir, relative), text: read(relative), project }).findings
+      .map((f) => `${f.ruleId}:${f.range.loc.start.line}:${f.severity}`);
+  }
+  return out;
+}
+
+const INTEROP = 'var __importDefault = (this && this.__importDefault) || function (mod) { return (mod && mod.__esModule) ? mod : { "default": mod }; };\n';
+
+/** A compiled git-over-HTTP server whose server factory is `factory` (a source expression). */
+function gitServer(factory: string): Record<string, string> {
+  return {
+    'server.js': `"use strict";
+${INTEROP}const http_1 = __importDefault(require("http"));
+const https_1 = __importDefault(require("https"));
+const refs_1 = require("./refs");
+class Git {
+    handle(req, res) {
+        return (0, refs_1.advertise)(req.url, res);
+    }
+    listen(port, options) {
+        const createServer = ${factory};
+        this.server = createServer((req, res) => {
+            this.handle(req, res);
+        });
+        this.server.listen(port);
+    }
+}
+exports.Git = Git;
+`,
+    'refs.js': `"use strict";
+const child_process_1 = require("child_process");
+function advertise(repo, res) {
+    const cmd = ['git-upload-pack', '--advertise-refs', repo];
+    const ps = (0, child_process_1.spawn)(cmd[0], cmd.slice(1));
+    ps.stdout.pipe(res);
+}
+exports.advertise = advertise;
+`,
+  };
+}
+
+describe('reach through compiled modules (interop helpers, (0, f)() calls, a server factory chosen by a condition)', () => {
+  it('a spawn in another module, called as (0, m_1.f)() from a handler of a server made by a conditional createServer, runs per request', () => {
+    const dir = projectOf(gitServer("options.type == 'http' ? http_1.default.createServer : https_1.default.createServer.bind(this, options)"));
+    assert.deepEqual(findingsOf(dir, ['refs.js', 'server.js'])['refs.js'], ['spawn-without-env:5:information']);
+  });
+
+  it('a factory local that is not a server module\'s createServer registers nothing', () => {
+    const dir = projectOf(gitServer('options.createServer'));
+    assert.deepEqual(findingsOf(dir, ['refs.js', 'server.js'])['refs.js'], []);
+  });
+
+  it('blocking calls through interop imports are seen in a handler and not at start-up', () => {
+    const dir = projectOf({
+      'app.js': `"use strict";
+${INTEROP}const express_1 = __importDefault(require("express"));
+const bcryptjs_1 = __importDefault(require("bcryptjs"));
+const fs_1 = require("fs");
+const app = (0, express_1.default)();
+const config = (0, fs_1.readFileSync)('config.json', 'utf8');
+const adminHash = bcryptjs_1.default.hashSync(config, 10);
+app.post('/users', (req, res) => {
+    const hash = bcryptjs_1.default.hashSync(req.body.password, 10);
+    (0, fs_1.appendFileSync)('users.log', req.body.name);
+    res.json({ hash });
+});
+app.listen(3000);
+`,
+    });
+    // The append is a small write on a route that creates a user: a hint until a profile measures it (see the route-method describe below).
+    assert.deepEqual(findingsOf(dir, ['app.js'])['app.js'], ['blocking-sync-call:10:warning', 'blocking-sync-call:11:hint']);
+  });
+});
+
+describe('reach into the constructor of another module\'s class (`new mod.Service(req)` in a handler)', () => {
+  const service = `const { spawn } = require('child_process');
+const { EventEmitter } = require('events');
+class Service extends EventEmitter {
+  constructor(opts, req, res) {
+    super();
+    this.once('accept', () => {
+      const ps = spawn('git-receive-pack', ['--stateless-rpc', opts.cwd]);
+      ps.stdout.pipe(res);
+    });
+  }
+  describe() {
+    return spawn('git', ['--version']);
+  }
+}
+exports.Service = Service;
+`;
+
+  it('the constructor (and the listener it registers) runs per request; another method of the class is not told so', () => {
+    const dir = projectOf({
+      'service.js': service,
+      'server.js': "const http = require('http');\nconst service_1 = require('./service');\nhttp.createServer((req, res) => {\n  const action = new service_1.Service({ cwd: '/srv/repo' }, req, res);\n  action.emit('accept');\n}).listen(8000);\n",
+    });
+    assert.deepEqual(findingsOf(dir, ['service.js', 'server.js'])['service.js'], ['spawn-without-env:7:information']);
+  });
+
+  it('a class constructed once at start-up is not on a serving path', () => {
+    const dir = projectOf({
+      'service.js': service,
+      'server.js': "const http = require('http');\nconst { Service } = require('./service');\nconst boot = new Service({ cwd: '/srv/repo' });\nhttp.createServer((req, res) => res.end('ok')).listen(8000);\n",
+    });
+    assert.deepEqual(findingsOf(dir, ['service.js', 'server.js'])['service.js'], []);
+  });
+});
+
+describe('the route method across modules: a handler or helper reached only through routes that change state (issue 22, evidence)', () => {
+  const store = "const fs = require('fs');\nfunction save(settings) {\n  fs.writeFileSync('/data/settings.json', JSON.stringify(settings));\n}\nexports.save = save;\nexports.saveRoute = (req, res) => { fs.renameSync('/data/a', '/data/b'); res.end(); };\n";
+
+  it('a write in a helper called from a POST handler, and in a handler a router of another module registers for POST, is a hint', () => {
+    const dir = projectOf({
+      'store.js': store,
+      'server.js': "const express = require('express');\nconst store = require('./store');\nconst app = express();\napp.post('/settings', (req, res) => { store.save(req.body); res.end(); });\napp.post('/rename', store.saveRoute);\napp.listen(3000);\n",
+    });
+    assert.deepEqual(findingsOf(dir, ['store.js', 'server.js'])['store.js'], ['blocking-sync-call:3:hint', 'blocking-sync-call:6:hint']);
+  });
+
+  it('the same helper and handler reached from a GET route too are shown', () => {
+    const dir = projectOf({
+      'store.js': store,
+      'server.js': "const express = require('express');\nconst store = require('./store');\nconst app = express();\napp.post('/drafts', (req, res) => { store.save(req.body); res.end(); });\napp.get('/drafts', (req, res) => { store.save({}); res.end(); });\napp.post('/rename', store.saveRoute);\napp.get('/rename', store.saveRoute);\napp.listen(3000);\n",
+    });
+    assert.deepEqual(findingsOf(dir, ['store.js', 'server.js'])['store.js'], ['blocking-sync-call:3:warning', 'blocking-sync-call:6:warning']);
+  });
+
+  it('a GET route of another module whose path names administration or that an admin guard precedes, a route table entry under /admin, a child\'s IPC: hints; the same helper on a route of the traffic: shown', () => {
+    const spawner = "const { spawn } = require('child_process');\nexports.runNpm = (args) => spawn('npm', args, { cwd: '/srv' });\nexports.tail = (req, res) => { spawn('tail', ['-n', '50', '/var/log/app.log']).stdout.pipe(res); };\n";
+    const admin = projectOf({
+      'npm.js': spawner,
+      'server.js': "const express = require('express');\nconst npm = require('./npm');\nconst app = express();\napp.get('/admin/plugins/refresh', (req, res) => { npm.runNpm(['update']); res.end(); });\napp.get('/logs', requireAdmin, npm.tail);\nprocess.on('message', (m) => npm.runNpm(['install', m.name]));\napp.listen(3000);\n",
+    });
+    assert.deepEqual(findingsOf(admin, ['npm.js', 'server.js'])['npm.js'], ['spawn-without-env:2:hint', 'spawn-without-env:3:hint']);
+    const table = projectOf({
+      'npm.js': spawner,
+      'routes.js': "const npm = require('./npm');\nmodule.exports = [\n  { method: 'GET', path: '/api/admin/logs', handler: npm.tail },\n];\n",
+    });
+    assert.deepEqual(findingsOf(table, ['npm.js', 'routes.js'])['npm.js'], ['spawn-without-env:3:hint']);
+    const traffic = projectOf({
+      'npm.js': spawner,
+      'server.js': "const express = require('express');\nconst npm = require('./npm');\nconst app = express();\napp.get('/admin/plugins/refresh', (req, res) => { npm.runNpm(['update']); res.end(); });\napp.get('/packages/:name', (req, res) => { npm.runNpm(['view', req.params.name]); res.end(); });\napp.get('/logs', npm.tail);\napp.listen(3000);\n",
+    });
+    assert.deepEqual(findingsOf(traffic, ['npm.js', 'server.js'])['npm.js'], ['spawn-without-env:2:information', 'spawn-without-env:3:information']);
+  });
+
+  it('a route table entry with method POST registers its handler as a route that changes state', () => {
+    const dir = projectOf({
+      'store.js': store,
+      'routes.js': "const store = require('./store');\nmodule.exports = [\n  { method: 'POST', path: '/rename', handler: store.saveRoute },\n];\n",
+    });
+    assert.deepEqual(findingsOf(dir, ['store.js', 'routes.js'])['store.js'], ['blocking-sync-call:6:hint']);
+  });
+});
