@@ -59,7 +59,8 @@ export async function runAttach(argv: string[]): Promise<number> {
   const files = writeCapture(result.threads, kind, out);
   process.stderr.write(`hotframe: ${files.length} profile${files.length === 1 ? '' : 's'} in ${displayPath(cwd, out) || '.'}:\n`);
   for (const { file, thread } of files) {
-    const what = thread.threadId === 0 ? '' : `, thread ${thread.threadId}`;
+    // The request monitor runs in each process's main thread only (a diagnostics channel is per thread).
+    const what = thread.threadId === 0 ? '' : `, thread ${thread.threadId}; requests its own servers received are not counted when attached (record to count them)`;
     const pause = thread.threadId !== 0 ? '' : `; paused its main thread ${formatMs(thread.pauseMs.start)} to start${thread.pauseMs.stop === null ? '' : `, ${formatMs(thread.pauseMs.stop)} to stop`}${workText(thread.workMs)}`;
     process.stderr.write(`  ${displayPath(cwd, file)} (${printable(thread.command)}${what}; started at +${thread.startedAt} ms${pause}${thread.partial ? `; ${thread.partial}` : ''})\n`);
   }

@@ -64,6 +64,8 @@ describe('hotframe attach: a node:cluster service under load', function () {
     assert.equal(files.filter((f) => f.endsWith('.cpuprofile')).length, 6, files.join(', '));
     // Beside each process's main thread, the requests it served (server/attach/servingObserver.ts).
     assert.equal(files.filter((f) => f.endsWith('.cpuprofile.serving.json')).length, 5, files.join(', '));
+    // ... and the worker thread's line says its own servers' requests are not counted when attached.
+    assert.match(run.stderr, /, thread 1; requests its own servers received are not counted when attached \(record to count them\)/, run.stderr);
     assert.ok(functionNames(join(out, 'p', thread)).has('threadBackgroundWork'), 'the thread profile holds the thread\'s work');
     assert.ok(
       service.workers.some((pid) => functionNames(join(out, 'p', files.find((f) => f.includes(`.${pid}.0.001.cpuprofile`))!)).has('handleRequestWork')),

@@ -5,7 +5,10 @@
 // Shapes: express/koa-router/fastify `x.get('/p', ...fns)`, `x.route('/p').get(fn)`,
 // `x.use(['/prefix',] ...fns | router)`, `x.route({ method, url, handler })`,
 // `http.createServer(fn)`, `server.on('request', fn)`, `sub.on('message' | 'data' | ..., fn)`,
-// `sub.subscribe('channel', fn)`.
+// `sub.subscribe('channel', fn)`. Routers built in a function (`module.exports = (db) => { const
+// router = Router(); router.get('/', list); return router; }`, mounted as `app.use('/x', make(db))`):
+// the name each function returns, and handlers named by a function declared in the function that
+// registers them (`function list(req, res) {}` beside `router.get('/', list)`).
 import type * as t from '@babel/types';
 import { forEachChild } from '../walk';
 import { requiredModule, type ImportTable } from '../imports';
@@ -49,6 +52,11 @@ export interface UseCandidate {
   prefix: string;
   line: number;
   target: Extract<HandlerRef, { kind: 'local' | 'imported' }>;
+  /**
+   * `x.use('/prefix', make(a, b))`: the target is the function called, which may return a router;
+   * when it does not, the call wraps middleware and `wrapped` (its arguments') are the candidates.
+   */
+  called?: { wrapped: Extract<HandlerRef, { kind: 'local' | 'imported' }>[] };
 }
 
 export interface ModuleRoutes {
@@ -58,6 +66,10 @@ export interface ModuleRoutes {
   functions: Map<string, SourceRange>;
   /** Functions written in an export (`exports.f = function () {}`, `module.exports = { f() {} }`): export name -> extent. */
   exportedFunctions: Map<string, SourceRange>;
+  /** The name a top-level function returns (`return router;`): local name -> returned name. */
+  functionReturns: Map<string, string>;
+  /** The same for functions written in an export: export name -> returned name. */
+  exportedReturns: Map<string, string>;
 }
 
 /** Path-less registrations per module are bounded like everything read from a tree. */
@@ -70,24 +82,70 @@ export function rangeOf(node: t.Node): SourceRange | null {
 }
 
 export function moduleRoutesOf(program: t.Program, imports: ImportTable): ModuleRoutes {
-  const out: ModuleRoutes = { registrations: [], uses: [], functions: new Map(), exportedFunctions: new Map() };
+  const out: ModuleRoutes = { registrations: [], uses: [], functions: new Map(), exportedFunctions: new Map(), functionReturns: new Map(), exportedReturns: new Map() };
   for (const statement of program.body) namedFunctions(statement, out);
+  /** The functions around the node being visited, innermost last. */
+  const enclosing: t.Function[] = [];
   const visit = (node: t.Node): void => {
     if (out.registrations.length >= MAX_REGISTRATIONS) return;
-    if (node.type === 'CallExpression') registrationOf(node, imports, out);
+    if (node.type === 'CallExpression') registrationOf(node, imports, out, enclosing);
+    const isFunction = isFunctionNode(node);
+    if (isFunction) enclosing.push(node);
     forEachChild(node, visit);
+    if (isFunction) enclosing.pop();
   };
   visit(program);
   return out;
 }
 
+/** Enclosing functions searched for a handler's declaration, innermost first, at most. */
+const MAX_ENCLOSING = 8;
+
+/** A function named `name` declared directly in the body of one of the enclosing functions (innermost first). */
+function enclosingDeclaration(name: string, enclosing: readonly t.Function[]): SourceRange | null {
+  for (let i = enclosing.length - 1; i >= 0 && i >= enclosing.length - MAX_ENCLOSING; i--) {
+    const body = enclosing[i]!.body;
+    if (body.type !== 'BlockStatement') continue;
+    for (const statement of body.body) {
+      if (statement.type === 'FunctionDeclaration' && statement.id?.name === name) return rangeOf(statement);
+      if (statement.type !== 'VariableDeclaration') continue;
+      for (const d of statement.declarations) {
+        if (d.id.type === 'Identifier' && d.id.name === name && isFunctionNode(d.init)) return rangeOf(d.init);
+      }
+    }
+  }
+  return null;
+}
+
+/** The name a function returns: `return router;` in its own body (not in a nested function), or an arrow's `=> router`. */
+export function returnedName(fn: t.Function): string | null {
+  if (fn.body.type === 'Identifier') return fn.body.name;
+  if (fn.body.type !== 'BlockStatement') return null;
+  let found: string | null = null;
+  const visit = (node: t.Node): void => {
+    if (found !== null || isFunctionNode(node)) return;
+    if (node.type === 'ReturnStatement' && node.argument?.type === 'Identifier') found = node.argument.name;
+    else forEachChild(node, visit);
+  };
+  for (const statement of fn.body.body) visit(statement);
+  return found;
+}
+
 function namedFunctions(statement: t.Statement, out: ModuleRoutes): void {
   const declaration = statement.type === 'ExportNamedDeclaration' || statement.type === 'ExportDefaultDeclaration' ? statement.declaration : statement;
   if (!declaration) return;
+  const returns = (fn: t.Function, into: Map<string, string>, key: string): void => {
+    const name = returnedName(fn);
+    if (name !== null) into.set(key, name);
+  };
   if (declaration.type === 'FunctionDeclaration' && declaration.id) {
     const range = rangeOf(declaration);
     if (range) out.functions.set(declaration.id.name, range);
-    if (statement.type === 'ExportDefaultDeclaration' && range) out.exportedFunctions.set('default', range);
+    returns(declaration, out.functionReturns, declaration.id.name);
+    if (statement.type === 'ExportDefaultDeclaration' && range) {
+      out.exportedFunctions.set('default', range);
+      returns(declaration, out.exportedReturns, 'default');
+    }
     return;
   }
   if (declaration.type === 'VariableDeclaration') {
@@ -95,12 +153,14 @@ function namedFunctions(statement: t.Statement, out: ModuleRoutes): void {
       if (d.id.type !== 'Identifier' || !isFunctionNode(d.init)) continue;
       const range = rangeOf(d.init);
       if (range) out.functions.set(d.id.name, range);
+      returns(d.init, out.functionReturns, d.id.name);
     }
     return;
   }
   if (statement.type === 'ExportDefaultDeclaration' && isFunctionNode(declaration)) {
     const range = rangeOf(declaration);
     if (range) out.exportedFunctions.set('default', range);
+    returns(declaration, out.exportedReturns, 'default');
     return;
   }
   if (declaration.type !== 'ExpressionStatement' || declaration.expression.type !== 'AssignmentExpression') return;
@@ -110,6 +170,7 @@ function namedFunctions(statement: t.Statement, out: ModuleRoutes): void {
   if (isFunctionNode(right)) {
     const range = rangeOf(right);
     if (range) out.exportedFunctions.set(target, range);
+    returns(right, out.exportedReturns, target);
   } else if (target === 'default' && right.type === 'ObjectExpression') {
     for (const prop of right.properties) {
       if (prop.type === 'SpreadElement') continue;
@@ -121,13 +182,18 @@ function namedFunctions(statement: t.Statement, out: ModuleRoutes): void {
   }
 }
 
-/** What a handler argument names: an inline function, a local name, or another module's export. */
-function refOf(node: t.Node, imports: ImportTable): HandlerRef | null {
+/**
+ * What a handler argument names: an inline function, a function declared in a function around the
+ * registration (as good as inline: its extent is known), a local name, or another module's export.
+ */
+function refOf(node: t.Node, imports: ImportTable, enclosing: readonly t.Function[]): HandlerRef | null {
   if (isFunctionNode(node)) {
     const range = rangeOf(node);
     return range === null ? null : { kind: 'inline', range };
   }
   if (node.type === 'Identifier') {
+    const declared = enclosingDeclaration(node.name, enclosing);
+    if (declared !== null) return { kind: 'inline', range: declared };
     const origin = imports.get(node.name);
     if (origin === undefined) return { kind: 'local', name: node.name };
     return isRelative(origin.source) ? { kind: 'imported', specifier: origin.source, exported: origin.namespace ? 'default' : origin.imported } : null;
@@ -164,8 +230,8 @@ function handlerNodes(args: readonly t.Node[], out: t.Node[] = [], depth = 0): t
   return out;
 }
 
-function refsOf(args: readonly t.Node[], imports: ImportTable): HandlerRef[] {
-  return handlerNodes(args).map((n) => refOf(n, imports)).filter((r): r is HandlerRef => r !== null);
+function refsOf(args: readonly t.Node[], imports: ImportTable, enclosing: readonly t.Function[]): HandlerRef[] {
+  return handlerNodes(args).map((n) => refOf(n, imports, enclosing)).filter((r): r is HandlerRef => r !== null);
 }
 
 /** The path a route argument spells: the literal, or '(dynamic)'. */
@@ -201,14 +267,14 @@ function chainReceiver(node: t.Node): string | null {
   return null;
 }
 
-function registrationOf(node: t.CallExpression, imports: ImportTable, out: ModuleRoutes): void {
+function registrationOf(node: t.CallExpression, imports: ImportTable, out: ModuleRoutes, enclosing: readonly t.Function[]): void {
   const { callee, arguments: args } = node;
   const line = node.loc?.start.line ?? 0;
   const property = calleeProperty(callee);
   if (property === null || (callee.type !== 'MemberExpression' && callee.type !== 'OptionalMemberExpression')) return;
   const receiver = receiverName(callee);
   if (property === 'createServer' && callee.object.type === 'Identifier' && SERVER_MODULES.has(normalizedSource(imports, callee.object.name) ?? '')) {
-    const handlers = refsOf(args.filter((a) => a.type !== 'ObjectExpression'), imports);
+    const handlers = refsOf(args.filter((a) => a.type !== 'ObjectExpression'), imports, enclosing);
     if (handlers.length > 0) out.registrations.push({ kind: 'request', method: 'REQUEST', path: null, receiver: null, line, handlers });
     return;
   }
@@ -219,7 +285,7 @@ function registrationOf(node: t.CallExpression, imports: ImportTable, out: Modul
     if (chained === null && !hasPath && !(receiver !== null && ROUTER_NAME.test(receiver) && args.length > 1)) return;
     const path = chained ?? pathText(args[0]);
     const rest = chained !== null ? args : args.slice(1);
-    const handlers = refsOf(rest, imports);
+    const handlers = refsOf(rest, imports, enclosing);
     if (handlers.length === 0) return;
     const method = property === 'del' ? 'DELETE' : property.toUpperCase();
     out.registrations.push({ kind: 'request', method, path, receiver: chained !== null ? chainReceiver(callee.object) : receiver, line, handlers });
@@ -230,37 +296,48 @@ function registrationOf(node: t.CallExpression, imports: ImportTable, out: Modul
     const prefixed = args.length > 0 && (isPathLike(args[0]) || args[0].type === 'StringLiteral');
     const prefix = prefixed ? pathText(args[0]) : '';
     const direct: HandlerRef[] = [];
-    for (const ref of refsOf(prefixed ? args.slice(1) : args, imports)) {
-      if (ref.kind === 'inline') direct.push(ref);
-      else out.uses.push({ receiver, prefix, line, target: ref });
+    for (const arg of prefixed ? args.slice(1) : args) {
+      const made = arg.type === 'CallExpression' && requiredModule(arg) === null ? refOf(arg.callee, imports, []) : null;
+      const refs = refsOf([arg], imports, enclosing);
+      if (made !== null && made.kind !== 'inline') {
+        // `use('/x', make(db))`: make may return a router (routeMap.ts decides, seeing make's module).
+        const wrapped = refs.filter((r): r is Extract<HandlerRef, { kind: 'local' | 'imported' }> => r.kind !== 'inline');
+        direct.push(...refs.filter((r) => r.kind === 'inline'));
+        out.uses.push({ receiver, prefix, line, target: made, called: { wrapped } });
+        continue;
+      }
+      for (const ref of refs) {
+        if (ref.kind === 'inline') direct.push(ref);
+        else out.uses.push({ receiver, prefix, line, target: ref });
+      }
     }
     if (direct.length > 0) out.registrations.push({ kind: 'request', method: 'USE', path: prefix === '' ? null : prefix, receiver, line, handlers: direct });
     return;
   }
   if (property === 'route' && args[0]?.type === 'ObjectExpression') {
-    routeObject(args[0], receiver, line, imports, out);
+    routeObject(args[0], receiver, line, imports, out, enclosing);
     return;
   }
   if (LISTEN_METHODS.has(property)) {
     const event = stringValue(args[0]);
     if (event === 'request') {
-      const handlers = refsOf(args.slice(1), imports);
+      const handlers = refsOf(args.slice(1), imports, enclosing);
       if (handlers.length > 0) out.registrations.push({ kind: 'request', method: 'REQUEST', path: null, receiver, line, handlers });
     } else if (event !== null && MESSAGE_EVENTS.has(event)) {
-      const handlers = refsOf(args.slice(1), imports);
+      const handlers = refsOf(args.slice(1), imports, enclosing);
       if (handlers.length > 0) out.registrations.push({ kind: 'message', method: 'MESSAGE', path: `'${event}'${receiver !== null ? ` on ${receiver}` : ''}`, receiver, line, handlers });
     }
     return;
   }
   if (SUBSCRIBE_METHODS.has(property) && args.length > 1) {
-    const handlers = refsOf(args.slice(1).filter((a) => isFunctionNode(a) || a.type === 'Identifier' || a.type === 'MemberExpression'), imports);
+    const handlers = refsOf(args.slice(1).filter((a) => isFunctionNode(a) || a.type === 'Identifier' || a.type === 'MemberExpression'), imports, enclosing);
     const channel = stringValue(args[0]);
     if (handlers.length > 0) out.registrations.push({ kind: 'message', method: 'MESSAGE', path: channel ?? '(dynamic)', receiver, line, handlers });
   }
 }
 
 /** fastify's `app.route({ method: 'GET', url: '/x', handler })`. */
-function routeObject(node: t.ObjectExpression, receiver: string | null, line: number, imports: ImportTable, out: ModuleRoutes): void {
+function routeObject(node: t.ObjectExpression, receiver: string | null, line: number, imports: ImportTable, out: ModuleRoutes, enclosing: readonly t.Function[]): void {
   let method: string | null = null;
   let path: string | null = null;
   const handlers: t.Node[] = [];
@@ -275,7 +352,7 @@ function routeObject(node: t.ObjectExpression, receiver: string | null, line: nu
     else if (key === 'url' || key === 'path') path = pathText(prop.value);
     else if (key === 'handler') handlers.push(prop.value);
   }
-  const refs = refsOf(handlers, imports);
+  const refs = refsOf(handlers, imports, enclosing);
   if (path === null || refs.length === 0) return;
   out.registrations.push({ kind: 'request', method: (method ?? 'ALL').toUpperCase(), path, receiver, line, handlers: refs });
 }

@@ -121,6 +121,61 @@ emitter.on('close', () => {});
     }), ["MESSAGE 'data' on socket", "MESSAGE 'message' on sub", 'MESSAGE tasks']);
   });
 
+  it('routers a function builds and returns, mounted by calling it under a dynamic prefix; handlers declared in that function', () => {
+    // The shape of json-server 0.17's router: a factory per resource, mounted once per key.
+    const map = mapOf({
+      'app.js': `const express = require('express');
+const makeRouter = require('./router');
+const app = express();
+app.use('/api', makeRouter(db));
+`,
+      'router.js': `const express = require('express');
+const plural = require('./plural');
+const singular = require('./singular');
+const asyncHandler = require('./asyncHandler');
+module.exports = (db) => {
+  const router = express.Router();
+  db.keys().forEach((key) => {
+    router.use(\`/\${key}\`, plural(db, key));
+  });
+  router.use('/profile', singular(db));
+  router.use(asyncHandler(audit));
+  return router;
+};
+function audit(req, res, next) { next(); }
+`,
+      'plural.js': `const express = require('express');
+module.exports = function plural(db, name) {
+  const router = express.Router();
+  function list(req, res, next) { next(); }
+  const show = (req, res) => res.send(db.get(name, req.params.id));
+  router.route('/').get(list);
+  router.get('/:id', show);
+  return router;
+};
+`,
+      'singular.js': `const express = require('express');
+function list(req, res) {}
+function build(db) {
+  const r = express.Router();
+  function list(req, res) { res.send(db); }
+  r.get('/', list);
+  return r;
+}
+module.exports = build;
+`,
+      'asyncHandler.js': 'module.exports = (fn) => (req, res, next) => fn(req, res, next);\n',
+    });
+    const at = (route: string): string[] => map.handlers.filter((h) => h.route === route).map((h) => `${path.basename(h.file)}:${h.range.startLine}`);
+    assert.deepEqual(at('GET /api/*'), ['plural.js:4']);
+    assert.deepEqual(at('GET /api/*/:id'), ['plural.js:5']);
+    // The innermost declaration wins over a top-level function of the same name.
+    assert.deepEqual(at('GET /api/profile'), ['singular.js:5']);
+    // A call that returns no router wraps middleware: its arguments are the candidates.
+    assert.deepEqual(at('USE /api'), ['router.js:14']);
+    assert.equal(map.unresolvedHandlers, 0);
+  });
+
   it('a file that does not parse, or cannot be read, adds nothing', () => {
     assert.deepEqual(labels({ 'bad.js': 'app.get("/x", (req, res) => {' }), []);
   });

@@ -1,8 +1,9 @@
 // The project's routes (issue 25): every module's route facts (routeFacts.ts) joined into one map
 // of "this function, in this file at this extent, is a handler or middleware of that route".
 // Routers mounted elsewhere get their prefix (`app.use('/v1', require('./routes/tasks'))`, the
-// router `module.exports = router` there); a name passed to `use` that is not a router is
-// middleware. A handler named but not found (a package's function, a dynamic expression) is
+// router `module.exports = router` there), and routers a function builds and returns, mounted by
+// calling it (`router.use(`/${key}`, plural(db, key))`); a name passed to `use` that is not a
+// router is middleware. A handler named but not found (a package's function, a dynamic expression) is
 // counted, never guessed.
 import * as path from 'node:path';
 import { collectImports } from '../imports';
@@ -102,14 +103,30 @@ export function routeMapOf(modules: ReadonlyMap<string, Module>, resolve: Resolv
   // Mount edges: child router (file, receiver) <- parent (file, receiver) under a prefix.
   const parents = new Map<string, { file: string; receiver: string | null; prefix: string }[]>();
   const middleware: { file: string; line: number; prefix: string; receiver: string | null; ref: Extract<HandlerRef, { kind: 'local' | 'imported' }> }[] = [];
+  /** The name the called function returns, when it is a router of its file (`return router;`). */
+  const routerReturned = (target: { file: string; local: string | null; exported: string | null }): string | null => {
+    const facts = modules.get(target.file)?.routes;
+    if (facts === undefined) return null;
+    const name = (target.exported !== null ? facts.exportedReturns.get(target.exported) : undefined)
+      ?? (target.local !== null ? facts.functionReturns.get(target.local) : undefined);
+    return name !== undefined && receivers.get(target.file)?.has(name) === true ? name : null;
+  };
+  const mount = (router: { file: string; receiver: string }, parent: { file: string; receiver: string | null; prefix: string }): void => {
+    const key = `${router.file}\0${router.receiver}`;
+    const list = parents.get(key) ?? [];
+    list.push(parent);
+    parents.set(key, list);
+  };
   for (const [file, { routes }] of modules) {
     for (const use of routes.uses) {
       const target = targetOf(file, use.target);
-      if (target !== null && target.local !== null && receivers.get(target.file)?.has(target.local) === true) {
-        const key = `${target.file}\0${target.local}`;
-        const list = parents.get(key) ?? [];
-        list.push({ file, receiver: use.receiver, prefix: use.prefix });
-        parents.set(key, list);
+      const parent = { file, receiver: use.receiver, prefix: use.prefix };
+      if (use.called !== undefined) {
+        const returned = target === null ? null : routerReturned(target);
+        if (target !== null && returned !== null) mount({ file: target.file, receiver: returned }, parent);
+        else for (const ref of use.called.wrapped) middleware.push({ file, line: use.line, prefix: use.prefix, receiver: use.receiver, ref });
+      } else if (target !== null && target.local !== null && receivers.get(target.file)?.has(target.local) === true) {
+        mount({ file: target.file, receiver: target.local }, parent);
       } else middleware.push({ file, line: use.line, prefix: use.prefix, receiver: use.receiver, ref: use.target });
     }
   }
