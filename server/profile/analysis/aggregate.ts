@@ -171,22 +171,30 @@ function addTotalsOncePerFunction(tree: CallTree, index: FunctionIndex, shape: T
 }
 
 function lineCosts(profile: NormalizedProfile, locateLine: LineLocator, cpuMs: number): LineCost[] {
-  const byKey = new Map<string, LineCost>();
+  // Looked up per tick by file, then line: a `${file}\0${line}` key per tick was a new string
+  // hashed in full (a long url) for each of a big profile's hundreds of thousands of ticks.
+  const byFile = new Map<string, Map<number, LineCost>>();
+  const costs: LineCost[] = [];
   for (const tick of profile.lineTicks) {
     const func = profile.tree.func[tick.node];
     if (func < 0 || tick.line <= 0) continue;
     // A callee inlined from another file: its line is in that file as it is.
     const { file, line } = tick.inlinedFrom === undefined ? locateLine(func, tick.line) : { file: tick.inlinedFrom.file, line: tick.line };
     if (file === '') continue;
-    const key = `${file}\u0000${line}`;
-    let cost = byKey.get(key);
+    let byLine = byFile.get(file);
+    if (byLine === undefined) {
+      byLine = new Map();
+      byFile.set(file, byLine);
+    }
+    let cost = byLine.get(line);
     if (cost === undefined) {
       cost = { file, line, selfSamples: 0, selfMs: 0, percent: 0 };
-      byKey.set(key, cost);
+      byLine.set(line, cost);
+      costs.push(cost);
     }
     cost.selfSamples += tick.samples;
     cost.selfMs += tick.ms;
   }
-  for (const cost of byKey.values()) cost.percent = percentOf(cost.selfMs, cpuMs);
-  return [...byKey.values()].sort((a, b) => b.selfMs - a.selfMs || a.file.localeCompare(b.file) || a.line - b.line);
+  for (const cost of costs) cost.percent = percentOf(cost.selfMs, cpuMs);
+  return costs.sort((a, b) => b.selfMs - a.selfMs || a.file.localeCompare(b.file) || a.line - b.line);
 }

@@ -7,6 +7,7 @@ import { CallTreeBuilder, TimelineBuilder } from '../model/callTreeBuilder';
 import type { CodeKind } from '../model/categories';
 import { ProfileInputError } from './profileInputError';
 import type { NormalizedProfile } from '../model/types';
+import { NodeIds } from './nodeIds';
 
 const VM_NAMES = new Set(['(root)', '(program)', '(idle)', '(garbage collector)']);
 /** Frame index of the profile's own '(root)' frame until it turns out to need a function. */
@@ -41,7 +42,7 @@ export class CpuprofileParts {
   readonly tickNode: number[] = [];
   readonly tickLine: number[] = [];
   readonly tickCount: number[] = [];
-  readonly indexOf = new Map<number, number>();
+  readonly indexOf = new NodeIds();
   badNodes = 0;
   /** Nodes that carry a `callFrame` object: a JSON whose nodes have none is not a CPU profile. */
   framedNodes = 0;
