@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { analyzeProfileFile } from '../../server/profile/analysis/report';
-import { functionsNamed, sandwichOf, type SandwichNode } from '../../server/profile/analysis/sandwich';
+import { functionsNamed, SANDWICH_MIN_SHARE, sandwichOf, type SandwichNode } from '../../server/profile/analysis/sandwich';
 import { bundles, REPO_ROOT } from './bundles';
 
 interface RawNode {
@@ -92,7 +92,10 @@ describe('hotframe profile --function: callers and callees (a recorded recursive
     close(answer.function.totalMs, total, 'total');
     close(answer.function.selfMs, self, 'self');
     close(answer.callers.totalMs, total, 'callers root');
-    assert.deepEqual(new Set(answer.callers.children.map((c) => c.name)), new Set(byCaller.keys()));
+    // The answer lists the callers of at least SANDWICH_MIN_SHARE of the total (a caller seen in one
+    // stray sample, such as the module's own code, is under it in some recordings).
+    const floor = total * SANDWICH_MIN_SHARE;
+    assert.deepEqual(new Set(answer.callers.children.map((c) => c.name)), new Set([...byCaller].filter(([, ms]) => ms >= floor).map(([name]) => name)));
     for (const caller of answer.callers.children) close(caller.totalMs, byCaller.get(caller.name)!, `through ${caller.name}`);
     assert.ok(byCaller.has('viaOnce') && byCaller.has('viaThrice'));
 
