@@ -70,12 +70,12 @@ export async function startClusterService(node = process.execPath): Promise<Clus
   let ended: string | null = null;
   child.once('exit', (code, signal) => (ended = signal !== null ? `the primary was ended by ${signal}` : `the primary exited with code ${code}`));
   const next = (): Promise<Record<string, unknown>> => new Promise((resolve) => waiters.push(resolve));
-  const started = await within(30_000, next());
-  if (started === null) {
+  const ready = await within(30_000, next());
+  if (ready === null) {
     child.kill('SIGKILL');
     throw new Error('the cluster service did not say it was ready within 30 s');
   }
-  return ((ready: Record<string, unknown>) => ({
+  return {
     child,
     port: ready.port as number,
     primary: ready.primary as number,
@@ -105,7 +105,7 @@ export async function startClusterService(node = process.execPath): Promise<Clus
         await exited;
       }
     },
-  }))(started);
+  };
 }
 
 export type Load = ReturnType<typeof startLoad>;
