@@ -3,7 +3,7 @@ import { HandlerLookup, NO_ROUTE, routeReportOf, type RouteHandler, type RouteIn
 
 const range = (startLine: number, startColumn: number, endLine: number, endColumn: number) => ({ startLine, startColumn, endLine, endColumn });
 
-// Functions: 0 idle, 1 express internals, 2 middleware, 3 handler A, 4 closure inside A, 5 a library, 6 handler B (shared by two routes).
+// Functions: 0 idle, 1 express internals, 2 middleware, 3 handler A, 4 closure inside A, 5 a library, 6 handler B (shared by two routes), 7 the garbage collector.
 const FUNCS = [
   { file: '', line: 0, column: 0, idle: true },
   { file: '/n/express/router.js', line: 10, column: 1, idle: false },
@@ -12,6 +12,7 @@ const FUNCS = [
   { file: '/app.js', line: 12, column: 20, idle: false },
   { file: '/n/lib.js', line: 1, column: 1, idle: false },
   { file: '/b.js', line: 1, column: 1, idle: false },
+  { file: '', line: 0, column: 0, idle: false, gc: true },
 ];
 const HANDLERS: RouteHandler[] = [
   { route: 'USE (every request)', kind: 'request', file: '/app.js', range: range(3, 8, 6, 1) },
@@ -79,5 +80,30 @@ describe('cost per route (pure)', () => {
     const report = routeReportOf({ ...inputs([[0, 1, 100]]), handlers: [], routes: [] });
     assert.deepEqual(report.routes, []);
     assert.deepEqual(report.noRoute, { ms: 100, percent: 100 });
+  });
+
+  it("charges a stackless garbage-collector sample to the route of the sample before it, through a run of them; never one after idle or unrouted code", () => {
+    // Nodes: 1 express (no route), 2 handler A under it, 3 the collector (a child of the root, no stack), 4 idle.
+    const tree = inputs([
+      [0, 1, 0],
+      [1, 3, 0],
+      [0, 7, 0],
+      [0, 0, 0],
+    ]).tree;
+    // In order, 1 ms each: A, GC, GC, express, GC, idle, GC, A, GC (the last lasts until endMs: 2 ms).
+    const order = [2, 3, 3, 1, 3, 4, 3, 2, 3];
+    const selfMs = new Float64Array(tree.count);
+    order.forEach((n, i) => (selfMs[n] += i === order.length - 1 ? 2 : 1));
+    const timeline = { node: Int32Array.from(order), atMs: Float64Array.from(order.map((_, i) => i)), endMs: order.length + 1 };
+    const base = { ...inputs([]), tree: { ...tree, selfMs }, cpuMs: 9 };
+    const withOrder = routeReportOf({ ...base, timeline });
+    const a = (r: typeof withOrder) => r.routes.find((x) => x.route === 'GET /a')!.ms;
+    // A's own 2 ms, the two collections after it and the last one (2 ms): 6 ms.
+    assert.equal(a(withOrder), 6);
+    assert.equal(withOrder.noRoute.ms, 3, 'express 1 ms, the collection after it and the one after idle');
+    // Without the samples' order (pprof), a collection stays (no route).
+    const unordered = routeReportOf(base);
+    assert.equal(a(unordered), 2);
+    assert.equal(unordered.noRoute.ms, 7);
   });
 });

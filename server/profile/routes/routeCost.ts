@@ -4,7 +4,11 @@
 // function starts inside the handler's extent: the handler itself, and the closures written in it
 // (a `.then` callback, the continuation after an `await`, which V8 shows as the async function
 // itself resuming); callees anywhere are charged through the stack. A sample with no handler's
-// frame on its stack is "(no route)", never guessed. Pure: the profile's tree and the route map in.
+// frame on its stack is "(no route)", never guessed. One exception, where the order of samples says
+// more than their stacks: a garbage-collector sample of a `.cpuprofile` has no JS stack at all, and
+// it collects what the code that ran just before allocated, so it is charged to the route of the
+// sample before it (a V8 log's GC ticks keep their stack and need no such rule). Pure: the
+// profile's tree, its samples in order and the route map in.
 import { percentOf, type ShareBasis } from '../../shared/format';
 import type { RouteCost, RouteReport } from '../../protocol/wire';
 
@@ -30,8 +34,10 @@ export interface RouteHandler {
 
 export interface RouteInputs {
   tree: { count: number; parent: Int32Array; func: Int32Array; selfMs: Float64Array };
-  /** Where a profile function starts (local file, 1-based line and column as the readers give them), and whether it is idle. */
-  functionAt: (func: number) => { file: string; line: number; column: number; idle: boolean } | null;
+  /** The samples in recording order (formats that keep it): which node each landed on, when. */
+  timeline?: { node: Int32Array; atMs: Float64Array; endMs: number };
+  /** Where a profile function starts (local file, 1-based line and column as the readers give them), whether it is idle, and whether it is the garbage collector. */
+  functionAt: (func: number) => { file: string; line: number; column: number; idle: boolean; gc?: boolean } | null;
   handlers: readonly RouteHandler[];
   /** Every route registered, in the map's order, with where (listed even at 0 ms). */
   routes: readonly { route: string; kind: 'request' | 'message'; registeredAt: { file: string; line: number }[] }[];
@@ -136,6 +142,7 @@ export function routeReportOf(inputs: RouteInputs): RouteReport {
     ms[r] += tree.selfMs[n];
     routedMs += tree.selfMs[n];
   }
+  routedMs += chargeCollections(inputs, nodeRoute, ms);
   const registered = new Map(inputs.routes.map((r) => [r.route, r]));
   const costs: RouteCost[] = [];
   const seen = new Set<string>();
@@ -166,9 +173,42 @@ export function routeReportOf(inputs: RouteInputs): RouteReport {
   };
 }
 
+/**
+ * Charges each stackless garbage-collector sample (no route on its stack) to the route of the
+ * sample before it, through a run of such samples; returns the ms charged. Without the samples'
+ * order (pprof) nothing is charged: they stay (no route).
+ */
+function chargeCollections(inputs: RouteInputs, nodeRoute: Int32Array, ms: Float64Array): number {
+  const { timeline, tree } = inputs;
+  if (timeline === undefined) return 0;
+  const gcNode = new Uint8Array(tree.count);
+  for (let n = 1; n < tree.count; n++) if (nodeRoute[n] === -1 && tree.func[n] >= 0 && inputs.functionAt(tree.func[n])?.gc === true) gcNode[n] = 1;
+  let charged = 0;
+  let before = -1;
+  const count = timeline.node.length;
+  for (let i = 0; i < count; i++) {
+    const n = timeline.node[i];
+    if (n < 0 || n >= tree.count) {
+      before = -1;
+      continue;
+    }
+    if (gcNode[n] === 0) {
+      before = nodeRoute[n];
+      continue;
+    }
+    if (before === -1) continue;
+    const lasted = (i + 1 < count ? timeline.atMs[i + 1] : timeline.endMs) - timeline.atMs[i];
+    if (lasted > 0) {
+      ms[before] += lasted;
+      charged += lasted;
+    }
+  }
+  return charged;
+}
+
 /** What routeReportOf needs of an analyzed profile (report.ts's AnalyzedProfile has these fields). */
 export interface AnalyzedForRoutes {
-  profile: { tree: RouteInputs['tree'] };
+  profile: { tree: RouteInputs['tree']; timeline?: RouteInputs['timeline'] };
   index: { canonicalOf: Int32Array; functions: readonly { file: string; line: number; column: number; category: string; resolved: boolean }[] };
   report: { cpuMs: number; shareBasis: ShareBasis };
 }
@@ -178,10 +218,11 @@ export function routeInputsOf(analyzed: AnalyzedForRoutes, map: Pick<RouteInputs
   const { index } = analyzed;
   return {
     tree: analyzed.profile.tree,
+    ...(analyzed.profile.timeline !== undefined ? { timeline: analyzed.profile.timeline } : {}),
     functionAt: (func) => {
       const f = index.functions[index.canonicalOf[func]];
       if (f === undefined) return null;
-      return { file: f.resolved ? f.file : '', line: f.line, column: f.column, idle: f.category === 'idle' };
+      return { file: f.resolved ? f.file : '', line: f.line, column: f.column, idle: f.category === 'idle', gc: f.category === 'gc' };
     },
     handlers: map.handlers,
     routes: map.routes,
