@@ -710,6 +710,7 @@ export function createHotContextCollector(
         if (context.occasional) use.occasional = true;
         if (receiver !== undefined) use.receiver = receiver;
         if (constructs === true) use.constructs = true;
+        if (context.kind === 'timer' && servesRequests) use.fromServingModule = true;
         const key = `${use.specifier}\0${use.exported}\0${receiver ?? ''}\0${constructs === true ? 'new' : ''}`;
         const known = out.get(key);
         // The hottest caller decides (request before message before timer; a high-rate source first).
@@ -874,7 +875,8 @@ export function createHotContextCollector(
           // (`module.exports = create()`, `module.exports = function (app) { return { handler } }`).
           ?? (registration.exported !== 'default' ? returnedMember(registration.exported) : null);
       if (info === null) continue;
-      if (registration.kind !== 'timer') servesRequests = true;
+      // A timer of a module that serves ticks on the serving event loop: so does what it calls here.
+      if (registration.kind !== 'timer' || registration.fromServingModule === true) servesRequests = true;
       registrations.push({
         kind: registration.kind, targets: [{ kind: 'node', node: info.node }], node: null, intervalMs: registration.intervalMs,
         periodic: registration.kind === 'timer', oneShotFrom: null, inferred: false, highRate: registration.highRate ?? registration.kind === 'message',

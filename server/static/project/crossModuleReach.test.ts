@@ -4,30 +4,9 @@
 // a class of another module constructed by a handler. Each should-reach case has a
 // should-not-reach twin, so that the fix is not "everything runs per request".
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { analyzeSource } from '../engine';
-import { ProjectIndex } from '../projectIndex';
+import { findingsOf, projectOf, removeProjects } from '../../../test/unit/projectOnDisk';
 
-function projectOf(files: Record<string, string>): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotframe-compiled-'));
-  for (const [relative, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, relative), text);
-  return dir;
-}
-
-/** Every file analyzed once in the order given, then each again; findings as rule:line:severity. */
-function findingsOf(dir: string, order: string[]): Record<string, string[]> {
-  const project = new ProjectIndex();
-  const read = (relative: string): string => fs.readFileSync(path.join(dir, relative), 'utf8');
-  for (const relative of order) analyzeSource({ filePath: path.join(dir, relative), text: read(relative), project });
-  const out: Record<string, string[]> = {};
-  for (const relative of order) {
-    out[relative] = analyzeSource({ filePath: path.join(dir, relative), text: read(relative), project }).findings
-      .map((f) => `${f.ruleId}:${f.range.loc.start.line}:${f.severity}`);
-  }
-  return out;
-}
+after(removeProjects);
 
 const INTEROP = 'var __importDefault = (this && this.__importDefault) || function (mod) { return (mod && mod.__esModule) ? mod : { "default": mod }; };\n';
 
@@ -176,5 +155,41 @@ describe('the route method across modules: a handler or helper reached only thro
       'routes.js': "const store = require('./store');\nmodule.exports = [\n  { method: 'POST', path: '/rename', handler: store.saveRoute },\n];\n",
     });
     assert.deepEqual(findingsOf(dir, ['store.js', 'routes.js'])['store.js'], ['blocking-sync-call:6:hint']);
+  });
+});
+
+describe('a periodic timer of a serving module calling another module (issue 22, class 3: ticks on the serving event loop)', () => {
+  // A metrics helper whose export is a member of the object a factory returns (`module.exports = create()`).
+  const metrics = "const { execFile } = require('child_process');\nfunction run(bin, args) {\n  return new Promise((resolve) => execFile(bin, args, { timeout: 2000 }, (err, out) => resolve(out)));\n}\nfunction create() {\n  async function disk() { return run('df', ['-kP']); }\n  async function collect(cb) { cb(await disk()); }\n  return { collect, disk };\n}\nmodule.exports = create();\n";
+  const stats = "const { execSync } = require('child_process');\nexports.processes = function () {\n  return execSync('ps -eo pid,rss').toString();\n};\n";
+
+  it('a spawn and an execSync in helpers of other modules, called each tick of a server\'s setInterval, are shown', () => {
+    const dir = projectOf({
+      'lib/util/metrics.js': metrics,
+      'lib/util/stats.js': stats,
+      'lib/server.js': "const http = require('http');\nconst metrics = require('./util/metrics');\nconst stats = require('./util/stats');\nlet last = null;\nsetInterval(() => { metrics.collect((d) => { last = d; }); last.ps = stats.processes(); }, 5000);\nhttp.createServer((req, res) => res.end(JSON.stringify(last))).listen(3000);\n",
+    });
+    const found = findingsOf(dir, ['lib/util/metrics.js', 'lib/util/stats.js', 'lib/server.js']);
+    assert.deepEqual(found['lib/util/metrics.js'], ['spawn-without-env:3:information']);
+    assert.deepEqual(found['lib/util/stats.js'], ['blocking-sync-call:3:warning', 'spawn-without-env:3:information']);
+  });
+
+  it('the same timer in a module that serves nothing (a CLI\'s progress tick) reaches nothing', () => {
+    const dir = projectOf({
+      'lib/util/metrics.js': metrics,
+      'lib/util/stats.js': stats,
+      'lib/report.js': "const metrics = require('./util/metrics');\nconst stats = require('./util/stats');\nsetInterval(() => { metrics.collect(console.log); console.log(stats.processes()); }, 5000);\n",
+    });
+    const found = findingsOf(dir, ['lib/util/metrics.js', 'lib/util/stats.js', 'lib/report.js']);
+    assert.deepEqual(found['lib/util/metrics.js'], []);
+    assert.deepEqual(found['lib/util/stats.js'], []);
+  });
+
+  it('a one-shot setTimeout of a serving module is not a tick: its callee stays quiet', () => {
+    const dir = projectOf({
+      'lib/util/stats.js': stats,
+      'lib/server.js': "const http = require('http');\nconst stats = require('./util/stats');\nsetTimeout(() => console.log(stats.processes()), 5000);\nhttp.createServer((req, res) => res.end('ok')).listen(3000);\n",
+    });
+    assert.deepEqual(findingsOf(dir, ['lib/util/stats.js', 'lib/server.js'])['lib/util/stats.js'], []);
   });
 });

@@ -52,6 +52,12 @@ export interface CallUse extends HandlerUse {
   receiver?: string;
   /** `new mod.Service()`: the export is a class and its constructor runs in the caller's context. */
   constructs?: boolean;
+  /**
+   * For kind 'timer': the caller's module serves requests, so its timer ticks on the serving
+   * event loop and so does the export it calls (issue 22: a scheduler's tick in one module
+   * running `exec('ps …')` through a helper of another).
+   */
+  fromServingModule?: boolean;
 }
 
 export interface ModuleFacts {
