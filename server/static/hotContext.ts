@@ -837,6 +837,16 @@ export function createHotContextCollector(
       }
       registrations.push(...each.registrations);
     }
+    // A router module that other modules mount only under administrative prefixes
+    // (`app.use('/admin', require('./admin'))`): every route it registers is an administrative one,
+    // whatever its own path says. Copies: a kept segment's registrations are reused by later walks.
+    // Registrations proper (no highRate: not a call from another module's handler) of the module itself.
+    const mounts = project.registrations.filter((r) => r.kind === 'request' && r.exported === 'default' && r.method === undefined && r.highRate === undefined);
+    if (mounts.length > 0 && mounts.every((r) => r.occasional === true)) {
+      for (let i = 0; i < registrations.length; i++) {
+        if (registrations[i].kind === 'request' && registrations[i].node !== null) registrations[i] = { ...registrations[i], occasional: true };
+      }
+    }
     // What module-level factories return, by member name (a member two factories return is ambiguous: skipped).
     const returned = new Map<string, Set<FunctionInfo>>();
     const addReturned = (name: string, info: FunctionInfo | undefined): void => {

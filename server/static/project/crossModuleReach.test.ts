@@ -193,3 +193,27 @@ describe('a periodic timer of a serving module calling another module (issue 22,
     assert.deepEqual(findingsOf(dir, ['lib/util/stats.js', 'lib/server.js'])['lib/util/stats.js'], []);
   });
 });
+
+describe('a router mounted under an administrative prefix in another module (issue 22, class 5)', () => {
+  const adminRoutes = "const express = require('express');\nconst { execFile } = require('child_process');\nconst router = express.Router();\nrouter.get('/processes', (req, res) => {\n  execFile('ps', ['-eo', 'pid,rss'], (err, out) => res.send(out));\n});\nmodule.exports = router;\n";
+
+  it('its routes are administrative (a hint until a profile measures them), whether the mount names a required variable or requires inline', () => {
+    for (const mount of ["const admin = require('./routes/admin');\napp.use('/admin', admin);\n", "app.use('/admin', requireLogin, require('./routes/admin'));\n"]) {
+      const dir = projectOf({
+        'routes/admin.js': adminRoutes,
+        'app.js': `const express = require('express');\nconst app = express();\nfunction requireLogin(req, res, next) { next(); }\n${mount}app.listen(3000);\n`,
+      });
+      assert.deepEqual(findingsOf(dir, ['routes/admin.js', 'app.js'])['routes/admin.js'], ['spawn-without-env:5:hint'], mount);
+    }
+  });
+
+  it('the same router mounted under a prefix of the traffic, or under both, is shown', () => {
+    for (const mount of ["app.use('/api', require('./routes/admin'));\n", "app.use('/admin', require('./routes/admin'));\napp.use('/api', require('./routes/admin'));\n"]) {
+      const dir = projectOf({
+        'routes/admin.js': adminRoutes,
+        'app.js': `const express = require('express');\nconst app = express();\n${mount}app.listen(3000);\n`,
+      });
+      assert.deepEqual(findingsOf(dir, ['routes/admin.js', 'app.js'])['routes/admin.js'], ['spawn-without-env:5:information'], mount);
+    }
+  });
+});

@@ -220,6 +220,9 @@ export function exportTarget(left: t.Node): string | null {
 
 /** The other module's export an expression names: `ctrl.list`, a destructured `list`, `require('./c').list`. */
 function importedExport(node: t.Node, imports: ImportTable): { specifier: string; exported: string } | null {
+  // `router.use('/admin', require('./admin'))`: the module itself, required where it is mounted.
+  const inline = requiredModule(node);
+  if (inline !== null) return isRelative(inline) ? { specifier: inline, exported: 'default' } : null;
   if (node.type === 'Identifier') {
     const origin = imports.get(node.name);
     return origin && isProjectSpecifier(origin) ? { specifier: origin.source, exported: origin.namespace ? 'default' : origin.imported } : null;
@@ -251,7 +254,7 @@ function isProjectSpecifier(origin: ImportBinding): boolean {
 function handlerArgs(args: readonly t.Node[], out: t.Node[] = [], depth = 0): t.Node[] {
   for (const arg of args) {
     if (arg.type === 'ArrayExpression') handlerArgs(arg.elements.filter((e): e is t.Expression => e !== null), out, depth);
-    else if (arg.type === 'CallExpression' && depth < 2 && calleeProperty(arg.callee) !== 'bind') handlerArgs(arg.arguments, out, depth + 1);
+    else if (arg.type === 'CallExpression' && depth < 2 && calleeProperty(arg.callee) !== 'bind' && requiredModule(arg) === null) handlerArgs(arg.arguments, out, depth + 1);
     else out.push(arg);
   }
   return out;
