@@ -217,3 +217,20 @@ describe('a router mounted under an administrative prefix in another module (iss
     }
   });
 });
+
+describe('a module required by a path built from __dirname (issue 22, class 2: computed specifiers)', () => {
+  const passwords = "const bcrypt = require('bcryptjs');\nexports.check = function (password, hash) {\n  return bcrypt.compareSync(password, hash);\n};\n";
+  const app = (specifier: string, root = ''): string => `const express = require('express');\nconst path = require('path');\nconst app = express();\n${root}app.post('/login', (req, res) => res.json({ ok: require(${specifier}).check(req.body.password, req.user.hash) }));\napp.listen(3000);\n`;
+
+  for (const specifier of ["path.join(__dirname, 'lib', 'passwords')", "path.resolve(__dirname, './lib/passwords')", "__dirname + '/lib/passwords'", '`${__dirname}/lib/passwords`']) {
+    it(`require(${specifier}) in a route handler reaches the export it names`, () => {
+      const dir = projectOf({ 'lib/passwords.js': passwords, 'app.js': app(specifier) });
+      assert.deepEqual(findingsOf(dir, ['lib/passwords.js', 'app.js'])['lib/passwords.js'], ['blocking-sync-call:3:warning']);
+    });
+  }
+
+  it('a path from another folder than __dirname (the working directory) names no module of the project', () => {
+    const dir = projectOf({ 'lib/passwords.js': passwords, 'app.js': app("path.join(root, 'lib', 'passwords')", 'const root = process.cwd();\n') });
+    assert.deepEqual(findingsOf(dir, ['lib/passwords.js', 'app.js'])['lib/passwords.js'], []);
+  });
+});

@@ -14,7 +14,7 @@
 import type * as t from '@babel/types';
 import type { ExecutionKind, ImportBinding } from '../../../rules/api';
 import { forEachChild } from '../walk';
-import { requiredModule, type ImportTable } from '../imports';
+import { isRelative, relativePathOf, requiredModule, type ImportTable } from '../imports';
 import { isFunctionNode, propertyName } from '../functionNames';
 import { isAdministrativePath, isAdministrativeRoute } from '../administrativeRoutes';
 import {
@@ -241,10 +241,7 @@ function importedExport(node: t.Node, imports: ImportTable): { specifier: string
   return required !== null && isRelative(required) ? { specifier: required, exported: property } : null;
 }
 
-/** `./x`, `../x`, `.` or `..`: a module of the project, not a package. */
-export function isRelative(specifier: string): boolean {
-  return specifier.startsWith('./') || specifier.startsWith('../') || specifier === '.' || specifier === '..';
-}
+export { isRelative };
 
 function isProjectSpecifier(origin: ImportBinding): boolean {
   return isRelative(origin.source);
@@ -366,37 +363,4 @@ function workerEntryOf(node: t.CallExpression | t.NewExpression, imports: Import
     if (isWorker) arg = node.arguments[0];
   }
   return arg === undefined ? null : relativePathOf(arg);
-}
-
-/** './w.js' from './w.js', `path.join(__dirname, 'w.js')`, `${__dirname}/w.js`, `require.resolve('./w')`, `new URL('./w.js', import.meta.url)`. */
-function relativePathOf(node: t.Node): string | null {
-  const literal = stringValue(node);
-  if (literal !== null) return isRelative(literal) ? literal : null;
-  if (node.type === 'TemplateLiteral' && node.expressions.length === 1 && node.expressions[0].type === 'Identifier'
-    && node.expressions[0].name === '__dirname' && (node.quasis[0].value.cooked ?? '') === '') {
-    const rest = node.quasis[1]?.value.cooked ?? '';
-    return rest.startsWith('/') ? `.${rest}` : null;
-  }
-  if (node.type === 'NewExpression' && node.callee.type === 'Identifier' && node.callee.name === 'URL') {
-    const first = stringValue(node.arguments[0]);
-    return first !== null && isRelative(first) ? first : null;
-  }
-  if (node.type !== 'CallExpression') return null;
-  const callee = node.callee;
-  if (callee.type !== 'MemberExpression') return null;
-  const member = propertyName(callee.property, callee.computed);
-  if (member === 'resolve' && callee.object.type === 'Identifier' && callee.object.name === 'require') {
-    const first = stringValue(node.arguments[0]);
-    return first !== null && isRelative(first) ? first : null;
-  }
-  if (member !== 'join' && member !== 'resolve') return null;
-  const [first, ...rest] = node.arguments;
-  if (first?.type !== 'Identifier' || first.name !== '__dirname' || rest.length === 0) return null;
-  const parts: string[] = [];
-  for (const part of rest) {
-    const value = stringValue(part);
-    if (value === null || value.startsWith('/')) return null;
-    parts.push(value.replace(/^\.\//, ''));
-  }
-  return `./${parts.join('/')}`;
 }
