@@ -22,7 +22,12 @@ const OPEN_TIMEOUT_MS = 3000;
 const CALL_TIMEOUT_MS = 10_000;
 /** The stop carries every thread's profile back. */
 const STOP_TIMEOUT_MS = 60_000;
-const WORKER_STOP_TIMEOUT_MS = 5000;
+/**
+ * How long the stop waits for a worker thread's profile. The thread answers between its own
+ * statements and serialises its profile first: on a machine short of CPU that took over 5 s
+ * (a CI run lost a thread's profile so). The wait runs off the target's main thread.
+ */
+const WORKER_STOP_TIMEOUT_MS = 20_000;
 /** How long the target waits before closing its port: Hotframe disconnects within it (agent.ts). */
 const CLOSE_DELAY_MS = 30;
 const MAX_EXIT_PROFILE_BYTES = 512 * 1024 * 1024;
@@ -208,7 +213,7 @@ function threadsOf(running: Running, answer: StopAnswer): { threads: CapturedThr
     if (profile !== undefined) {
       threads.push({ pid, threadId: Number(worker.workerId), title: String(worker.title), command: running.command, profile, startedAt: running.startedAt, pauseMs, workMs });
     } else {
-      const why = worker.gone ? 'it ended during the capture' : worker.response?.error?.message ?? 'it did not answer';
+      const why = worker.gone ? 'it ended during the capture' : worker.response?.error?.message ?? `it did not answer within ${WORKER_STOP_TIMEOUT_MS / 1000} s`;
       problems.push(`process ${pid}, thread ${worker.workerId}: no profile (${String(why)})`);
     }
   }

@@ -174,9 +174,14 @@ async function answerQuickInput(page, { value, timeoutMs = 15_000 }) {
   const widget = page.locator('.quick-input-widget');
   await widget.waitFor({ state: 'visible', timeout: timeoutMs });
   const input = widget.locator('.quick-input-box input').first();
-  await input.fill(String(value), { timeout: timeoutMs });
-  // The list filters as it is typed; give it a frame before accepting the first match.
-  await page.waitForTimeout(300);
+  // The list filters as it is typed; give it a frame before accepting the first match. The open
+  // dialog (code-server's own file dialog) sets its folder's path into the box once it has read
+  // the folder, which can land after the fill: fill again until the box keeps what was typed.
+  for (let tries = 0; tries < 10; tries++) {
+    await input.fill(String(value), { timeout: timeoutMs });
+    await page.waitForTimeout(300);
+    if ((await input.inputValue({ timeout: timeoutMs })) === String(value)) break;
+  }
   const title = (await widget.locator('.quick-input-title').first().textContent().catch(() => '')) ?? '';
   await input.press('Enter', { timeout: timeoutMs });
   return { title };

@@ -50,7 +50,8 @@ function peakHook(): string {
 /** Runs `hotframe <args>` in `cwd`; resolves when it exits, rejects when it outlives the timeout. */
 export async function runCli(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<ProbeResult> {
   const { cli } = await bundles();
-  const peakFile = join(mkdtempSync(join(tmpdir(), 'hotframe-hostile-peak-')), 'peak');
+  const peakDir = mkdtempSync(join(tmpdir(), 'hotframe-hostile-peak-'));
+  const peakFile = join(peakDir, 'peak');
   const child = spawn(process.execPath, [`--max-old-space-size=${HEAP_LIMIT_MB}`, '--require', peakHook(), cli, ...args], {
     cwd,
     env: { ...process.env, ...env, HOTFRAME_PEAK_FILE: peakFile },
@@ -71,7 +72,7 @@ export async function runCli(args: readonly string[], cwd: string, env: NodeJS.P
     });
   });
   const peakMb = existsSync(peakFile) ? Number(readFileSync(peakFile, 'utf8')) / 1024 : Infinity;
-  rmSync(peakFile, { force: true });
+  rmSync(peakDir, { recursive: true, force: true });
   return { code, stdout, stderr, peakMb };
 }
 

@@ -14,6 +14,7 @@ import { join, resolve } from 'node:path';
 import { analyzeProfileFile } from '../../server/profile/analysis/report';
 import type { StallReport } from '../../server/profile/analysis/stalls';
 import { stallsJson, stallsText, withLoopNotes } from '../../server/cli/stallsOutput';
+import { removeRecordingDir } from '../../server/shared/recordingFiles';
 import { sendRequest } from './loopbackRequest';
 import { startRecordedServer } from './recordedServer';
 
@@ -43,6 +44,7 @@ describe('event-loop monitor of a Hotframe recording, joined with the stalls fro
   let profileStartUs = 0;
   let profile = '';
   let report: StallReport;
+  let recordingDir = '';
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'hotframe-loop-'));
@@ -50,6 +52,7 @@ describe('event-loop monitor of a Hotframe recording, joined with the stalls fro
     copyFileSync(FIXTURE, server);
     const timingFile = join(dir, 'timings.json');
     const { port, recording } = await startRecordedServer([server, timingFile], dir);
+    recordingDir = recording.dir;
     // Start-up first: on a loaded machine its last samples can run late, and a stall injected
     // into them would read as start-up.
     await pause(1000);
@@ -83,7 +86,11 @@ describe('event-loop monitor of a Hotframe recording, joined with the stalls fro
     report = withLoopNotes(analyzed.stalls(50), profile)!;
   });
 
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  after(() => {
+    rmSync(dir, { recursive: true, force: true });
+    // Read where it was recorded (not saved as `hotframe record` would): the temporary folder goes too.
+    if (recordingDir !== '') removeRecordingDir(recordingDir);
+  });
 
   it('joins each injected stall with the monitor: one stall, its line from the samples, its delay within 10% of what the server measured', () => {
     assert.ok(report.monitor !== undefined, 'the recording notes the event loop beside the profile');

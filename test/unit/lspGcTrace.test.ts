@@ -13,6 +13,7 @@ import type { MessageConnection } from 'vscode-jsonrpc/node';
 import type { GcTraceView, OverviewResult, ProfileSummary, SemiSpaceSweepResult } from '../../server/protocol/wire';
 import { runAtSemiSpaceSize } from '../../server/shared/semiSpaceRun';
 import { bundles } from './bundles';
+import { plainNodeEnv } from './plainNodeEnv';
 import { startStdioServer, type StdioServer } from './stdioServer';
 
 const GARBAGE = `let kept = [];
@@ -36,13 +37,6 @@ function countPauses(text: string): { collections: number; pauseMs: number } {
   return { collections, pauseMs };
 }
 
-function cleanEnv(): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  delete env.ELECTRON_RUN_AS_NODE;
-  delete env.NODE_OPTIONS;
-  return env;
-}
-
 describe('GC trace and semi-space sweep in the editor (language server over stdio, recorded now)', function () {
   this.timeout(180_000);
   let dir: string;
@@ -60,13 +54,13 @@ describe('GC trace and semi-space sweep in the editor (language server over stdi
     mkdirSync(run);
     mkdirSync(other);
     // One run writes both: the trace on stdout, the CPU profile under Node's own name (with its pid).
-    const recorded = spawnSync(process.execPath, ['--trace-gc', '--max-semi-space-size=1', '--cpu-prof', '--cpu-prof-dir', run, '-e', GARBAGE], { env: cleanEnv(), encoding: 'utf8' });
+    const recorded = spawnSync(process.execPath, ['--trace-gc', '--max-semi-space-size=1', '--cpu-prof', '--cpu-prof-dir', run, '-e', GARBAGE], { env: plainNodeEnv(), encoding: 'utf8' });
     assert.equal(recorded.status, 0, recorded.stderr);
     traceText = recorded.stdout;
     trace = join(run, 'gc.log');
     writeFileSync(trace, traceText);
     sameRunProfile = join(run, readdirSync(run).find((f) => f.endsWith('.cpuprofile'))!);
-    const another = spawnSync(process.execPath, ['--cpu-prof', '--cpu-prof-dir', other, '-e', GARBAGE], { env: cleanEnv(), encoding: 'utf8' });
+    const another = spawnSync(process.execPath, ['--cpu-prof', '--cpu-prof-dir', other, '-e', GARBAGE], { env: plainNodeEnv(), encoding: 'utf8' });
     assert.equal(another.status, 0, another.stderr);
     otherRunProfile = join(other, readdirSync(other).find((f) => f.endsWith('.cpuprofile'))!);
 

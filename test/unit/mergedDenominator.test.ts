@@ -16,6 +16,7 @@ import { planHeat } from '../../client/presentation/heat';
 import type { FileHeat, FlameGraphResult, FlameNode, OverviewResult, ProfileSummary } from '../../server/protocol/wire';
 import { frameFacts, graphScale } from '../../webview/frameText';
 import { bundles } from './bundles';
+import { plainNodeEnv } from './plainNodeEnv';
 import { startStdioServer, type StdioServer } from './stdioServer';
 
 const WORK = `// CPU-bound work, recorded twice: two processes of one capture.
@@ -32,13 +33,6 @@ if (!Number.isFinite(total)) throw new Error('no work done');
 const SPIN_LINE = 2;
 const ALL = '% of CPU time, all processes and threads, idle excluded';
 const SINGLE = /of CPU time, idle excluded/;
-
-function cleanEnv(): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  delete env.ELECTRON_RUN_AS_NODE;
-  delete env.NODE_OPTIONS;
-  return env;
-}
 
 function find(node: FlameNode, name: string): FlameNode | null {
   if (node.name === name) return node;
@@ -62,7 +56,7 @@ describe('a merged capture names one denominator in every view (CLI and language
     source = join(dir, 'work.js');
     writeFileSync(source, WORK);
     for (let run = 0; run < 2; run++) {
-      const recorded = spawnSync(process.execPath, ['--cpu-prof', '--cpu-prof-dir', capture, source], { cwd: dir, env: cleanEnv(), encoding: 'utf8', timeout: 60_000 });
+      const recorded = spawnSync(process.execPath, ['--cpu-prof', '--cpu-prof-dir', capture, source], { cwd: dir, env: plainNodeEnv(), encoding: 'utf8', timeout: 60_000 });
       assert.equal(recorded.status, 0, recorded.stderr);
     }
     assert.equal(readdirSync(capture).filter((f) => f.endsWith('.cpuprofile')).length, 2);

@@ -74,7 +74,7 @@ export function sourceCalls({ profile, index, localFileOf, locateLine, ranges }:
         const to = placeOf(callee);
         const category = functions[callee].category;
         const builtin = category === 'node' || category === 'native' || functions[callee].url.startsWith('node:');
-        const line = ranges.callLineOf(file, at.line, at.column, { name, localFile: localFileOf(callee), line: to.line, column: to.column, builtin });
+        const line = ranges.callLineOf(file, at.line, at.column, { name, localFile: localFileOf(callee), line: to.line, column: to.column, builtin }, functions[caller].name);
         if (line > 0) {
           const shown = locateLine(caller, line);
           if (shown.file !== '') found = shown;
@@ -87,7 +87,7 @@ export function sourceCalls({ profile, index, localFileOf, locateLine, ranges }:
       const file = localFileOf(caller);
       if (file === '') return [];
       const at = placeOf(caller);
-      return ranges.callsOf(file, at.line, at.column).map((call) => ({ name: call.name, module: call.module, ...locateLine(caller, call.line) }));
+      return ranges.callsOf(file, at.line, at.column, functions[caller].name).map((call) => ({ name: call.name, module: call.module, ...locateLine(caller, call.line) }));
     },
   };
 }

@@ -85,10 +85,11 @@ export class FunctionRanges {
   /**
    * The line range of the function V8 places at (line, column) (1-based both: V8 points at the
    * parameter list; column 0 when the format records none, as pprof), or null when the file
-   * cannot be read or no function has its header there.
+   * cannot be read or no function has its header there. `name` is the frame's function name
+   * (it tells a function placed at 1:1 from the module's own code there).
    */
-  rangeAt(file: string, line: number, column: number): LineRange | null {
-    const best = this.spanAt(file, line, column);
+  rangeAt(file: string, line: number, column: number, name = ''): LineRange | null {
+    const best = this.spanAt(file, line, column, name);
     return best === null ? null : { start: best.startLine, end: best.endLine };
   }
 
@@ -98,8 +99,8 @@ export class FunctionRanges {
    * be (another local function, an import when the frame is in this file, a built-in module when
    * it is not Node's code) do not count.
    */
-  callLineOf(file: string, line: number, column: number, callee: CalleeFrame): number {
-    const span = this.spanAt(file, line, column);
+  callLineOf(file: string, line: number, column: number, callee: CalleeFrame, name = ''): number {
+    const span = this.spanAt(file, line, column, name);
     if (span === null) return 0;
     let found = 0;
     for (const call of span.calls) {
@@ -111,8 +112,8 @@ export class FunctionRanges {
   }
 
   /** The calls the function at (line, column) makes itself, with the module each one's name is bound to (or null). */
-  callsOf(file: string, line: number, column: number): (SourceCall & { module: string | null })[] {
-    const span = this.spanAt(file, line, column);
+  callsOf(file: string, line: number, column: number, name = ''): (SourceCall & { module: string | null })[] {
+    const span = this.spanAt(file, line, column, name);
     if (span === null) return [];
     return span.calls.map((call) => {
       const binding = call.root === '' ? undefined : bindingOf(span, call.root);
@@ -203,11 +204,17 @@ export class FunctionRanges {
     return callee.builtin || !isBuiltinSpecifier(binding.specifier);
   }
 
-  private spanAt(file: string, line: number, column: number): FunctionSpan | null {
+  /** The function whose header holds (line, column); `name` is the frame's, used only at 1:1. */
+  private spanAt(file: string, line: number, column: number, name = ''): FunctionSpan | null {
     const spans = this.parsed(file)?.spans ?? null;
     if (spans === null || line <= 0) return null;
-    // V8 places a CommonJS module's own code, which is no function in the source, at 1:1.
-    if (line === 1 && column <= 1 && spans.length > 0 && spans[0].startColumn === -1) return spans[0];
+    // V8 places a CommonJS module's own code, which is no function in the source, at 1:1 and
+    // names it ''. A function can start there too (a source-mapped `export function f` on the
+    // first line, an arrow opening the file): the frame's name tells them apart.
+    if (line === 1 && column <= 1 && spans.length > 0 && spans[0].startColumn === -1) {
+      const named = name === '' || name === '(anonymous)' ? undefined : spans.find((s) => s.startLine === 1 && s.name === name && this.headerHolds(s, column));
+      return named ?? spans[0];
+    }
     if (column <= 0) {
       // No column (pprof records a function's line only): the outermost function starting on the line.
       let first: FunctionSpan | null = null;
@@ -222,6 +229,13 @@ export class FunctionRanges {
       if (best === null || before(best.startLine, best.startColumn, s.startLine, s.startColumn)) best = s;
     }
     return best;
+  }
+
+  /** Whether 1:`column` (1-based; 0 when unknown) lies in the header of `span`, a function starting on line 1. */
+  private headerHolds(span: FunctionSpan, column: number): boolean {
+    if (column <= 0) return span.startColumn >= 0;
+    const col = column - 1;
+    return span.startColumn >= 0 && !before(1, col, 1, span.startColumn) && before(1, col, span.bodyLine, span.bodyColumn + 1);
   }
 
   private parsed(file: string): ParsedFile | null {

@@ -43,7 +43,7 @@ export function placeInlinedLines(profile: NormalizedProfile, shape: TreeShape, 
     if (range === undefined) {
       const file = localFileOf(f);
       const fn = functions[f];
-      range = file === '' || fn.line <= 0 ? null : ranges.rangeAt(file, fn.line, fn.column);
+      range = file === '' || fn.line <= 0 ? null : ranges.rangeAt(file, fn.line, fn.column, fn.name);
       rangeCache.set(f, range);
     }
     return range;
@@ -96,7 +96,7 @@ export function placeInlinedLines(profile: NormalizedProfile, shape: TreeShape, 
     found = null;
     const file = localFileOf(f);
     const fn = functions[f];
-    for (const call of ranges.callsOf(file, fn.line, fn.column)) {
+    for (const call of ranges.callsOf(file, fn.line, fn.column, fn.name)) {
       if (call.module === null) continue;
       const target = ranges.resolveModule(file, call.module);
       if (target === null || target === file || ranges.functionNamed(target, call.name, line) === null) continue;

@@ -53,7 +53,7 @@ export function sandwichTargets(analyzed: AnalyzedProfile, params: SandwichParam
     for (const i of ran) {
       const f = functions[i];
       if (f.file !== params.file || ranges === undefined) continue;
-      const range = ranges.rangeAt(f.file, f.line, f.column);
+      const range = ranges.rangeAt(f.file, f.line, f.column, f.name);
       if (range === null || params.line < range.start || params.line > range.end) continue;
       const span = range.end - range.start;
       if (best === null || span < best.span) best = { i, span };

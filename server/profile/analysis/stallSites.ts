@@ -127,7 +127,7 @@ function regexpLine(sources: StallSources, caller: number, call: string): { file
   const file = sources.localFileOf(caller);
   if (pattern === undefined || file === '') return null;
   const fn = sources.profile.functions[caller];
-  const range = sources.ranges.rangeAt(file, fn.line, fn.column);
+  const range = sources.ranges.rangeAt(file, fn.line, fn.column, fn.name);
   if (range === null) return null;
   let found = 0;
   for (let line = range.start; line <= range.end; line++) {

@@ -53,7 +53,11 @@ describe('compare (the loaded profile is the BEFORE, swap, the text summary)', f
       const pending = vscode.commands.executeCommand<{ name: string } | null>('hotframe.compareProfile');
       const dialog = await browserAction<{ title: string }>('answerQuickInput', { value: after() });
       assert.match(dialog?.title ?? '', /^Compare before\.cpuprofile \(before\) with…/);
-      baseline = await pending;
+      // Bounded: a dialog that stays open fails here, with a picture of it, not at mocha's timeout.
+      baseline = await waitFor('the open dialog to close and the comparison to load', () => Promise.resolve(pending), [], 30_000).catch(async (error: unknown) => {
+        await screenshot('compare-dialog-open');
+        throw error;
+      });
     } else {
       // No browser to answer the dialog (@vscode/test-electron): both sides named, before first.
       baseline = await vscode.commands.executeCommand<{ name: string } | null>('hotframe.compareProfile', before(), after());
