@@ -204,6 +204,8 @@ export interface ProjectRegistration {
   changesState?: boolean;
   /** Reached only through administrative routes or a child's IPC (see ExecutionContext.occasional). */
   occasional?: boolean;
+  /** For kind 'timer': the registering module serves requests (its timer ticks on the serving event loop). */
+  fromServingModule?: boolean;
 }
 
 /**

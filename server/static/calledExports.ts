@@ -11,7 +11,7 @@ import type * as t from '@babel/types';
 import type { ImportBinding } from '../../rules/api';
 import type { BindingResolver } from './bindings';
 import { propertyName } from './functionNames';
-import { requiredModule, unwrapCompiledCallee } from './imports';
+import { isRelative, requiredModule, unwrapCompiledCallee } from './imports';
 
 export interface CalledExport {
   /** The specifier as written (relative: a module of the project); '' for a call on an injected dependency. */
@@ -28,10 +28,6 @@ export interface CalledExport {
 
 /** Conditional alternatives followed at most (a bound on the work per call). */
 const MAX_DEPTH = 4;
-
-function isRelative(specifier: string): boolean {
-  return specifier.startsWith('./') || specifier.startsWith('../');
-}
 
 /**
  * `Promise.promisifyAll(require('./m'))` (bluebird): an object with each function of the module

@@ -710,6 +710,7 @@ export function createHotContextCollector(
         if (context.occasional) use.occasional = true;
         if (receiver !== undefined) use.receiver = receiver;
         if (constructs === true) use.constructs = true;
+        if (context.kind === 'timer' && servesRequests) use.fromServingModule = true;
         const key = `${use.specifier}\0${use.exported}\0${receiver ?? ''}\0${constructs === true ? 'new' : ''}`;
         const known = out.get(key);
         // The hottest caller decides (request before message before timer; a high-rate source first).
@@ -836,6 +837,16 @@ export function createHotContextCollector(
       }
       registrations.push(...each.registrations);
     }
+    // A router module that other modules mount only under administrative prefixes
+    // (`app.use('/admin', require('./admin'))`): every route it registers is an administrative one,
+    // whatever its own path says. Copies: a kept segment's registrations are reused by later walks.
+    // Registrations proper (no highRate: not a call from another module's handler) of the module itself.
+    const mounts = project.registrations.filter((r) => r.kind === 'request' && r.exported === 'default' && r.method === undefined && r.highRate === undefined);
+    if (mounts.length > 0 && mounts.every((r) => r.occasional === true)) {
+      for (let i = 0; i < registrations.length; i++) {
+        if (registrations[i].kind === 'request' && registrations[i].node !== null) registrations[i] = { ...registrations[i], occasional: true };
+      }
+    }
     // What module-level factories return, by member name (a member two factories return is ambiguous: skipped).
     const returned = new Map<string, Set<FunctionInfo>>();
     const addReturned = (name: string, info: FunctionInfo | undefined): void => {
@@ -874,7 +885,8 @@ export function createHotContextCollector(
           // (`module.exports = create()`, `module.exports = function (app) { return { handler } }`).
           ?? (registration.exported !== 'default' ? returnedMember(registration.exported) : null);
       if (info === null) continue;
-      if (registration.kind !== 'timer') servesRequests = true;
+      // A timer of a module that serves ticks on the serving event loop: so does what it calls here.
+      if (registration.kind !== 'timer' || registration.fromServingModule === true) servesRequests = true;
       registrations.push({
         kind: registration.kind, targets: [{ kind: 'node', node: info.node }], node: null, intervalMs: registration.intervalMs,
         periodic: registration.kind === 'timer', oneShotFrom: null, inferred: false, highRate: registration.highRate ?? registration.kind === 'message',

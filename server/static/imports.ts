@@ -3,12 +3,19 @@
 import type { NodePath } from '@babel/traverse';
 import type * as t from '@babel/types';
 import type { ImportBinding, ModuleMember, RuleContext } from '../../rules/api';
+import { propertyName } from './functionNames';
+import { stringValue } from './registrationShapes';
 
 export type ImportTable = ReadonlyMap<string, ImportBinding>;
 
 /** `node:child_process` and `child_process` are the same module. */
 export function normalizeModuleName(specifier: string): string {
   return specifier.startsWith('node:') ? specifier.slice(5) : specifier;
+}
+
+/** `./x`, `../x`, `.` or `..`: a module of the project, not a package. */
+export function isRelative(specifier: string): boolean {
+  return specifier.startsWith('./') || specifier.startsWith('../') || specifier === '.' || specifier === '..';
 }
 
 /** The module name of `require('x')`, or null when the expression is not such a call. */
@@ -21,7 +28,9 @@ export function requiredModule(node: t.Node | null | undefined): string | null {
   if (arg.type === 'TemplateLiteral' && arg.expressions.length === 0) {
     return normalizeModuleName(arg.quasis[0].value.cooked ?? arg.quasis[0].value.raw);
   }
-  return null;
+  // `require(path.join(__dirname, 'routes', 'admin'))`, `require(__dirname + '/admin')`: a module of
+  // the project named from this file's folder (issue 22: such requires hid what they load).
+  return arg.type === 'SpreadElement' || arg.type === 'ArgumentPlaceholder' ? null : relativePathOf(arg);
 }
 
 function keyName(key: t.Node, computed: boolean): string | null {
@@ -224,4 +233,41 @@ export function qualifiedNameOf(path: NodePath, callee: t.Node, names: NameLooku
   }
   const required = requiredModule(node);
   return required === null ? null : `${required}:${members.join('.')}`;
+}
+
+/** './w.js' from './w.js', `path.join(__dirname, 'w.js')`, `${__dirname}/w.js`, `require.resolve('./w')`, `new URL('./w.js', import.meta.url)`. */
+export function relativePathOf(node: t.Node): string | null {
+  const literal = stringValue(node);
+  if (literal !== null) return isRelative(literal) ? literal : null;
+  if (node.type === 'TemplateLiteral' && node.expressions.length === 1 && node.expressions[0].type === 'Identifier'
+    && node.expressions[0].name === '__dirname' && (node.quasis[0].value.cooked ?? '') === '') {
+    const rest = node.quasis[1]?.value.cooked ?? '';
+    return rest.startsWith('/') ? `.${rest}` : null;
+  }
+  if (node.type === 'NewExpression' && node.callee.type === 'Identifier' && node.callee.name === 'URL') {
+    const first = stringValue(node.arguments[0]);
+    return first !== null && isRelative(first) ? first : null;
+  }
+  if (node.type === 'BinaryExpression' && node.operator === '+' && node.left.type === 'Identifier' && node.left.name === '__dirname') {
+    const rest = stringValue(node.right);
+    return rest !== null && rest.startsWith('/') ? `.${rest}` : null;
+  }
+  if (node.type !== 'CallExpression') return null;
+  const callee = node.callee;
+  if (callee.type !== 'MemberExpression') return null;
+  const member = propertyName(callee.property, callee.computed);
+  if (member === 'resolve' && callee.object.type === 'Identifier' && callee.object.name === 'require') {
+    const first = stringValue(node.arguments[0]);
+    return first !== null && isRelative(first) ? first : null;
+  }
+  if (member !== 'join' && member !== 'resolve') return null;
+  const [first, ...rest] = node.arguments;
+  if (first?.type !== 'Identifier' || first.name !== '__dirname' || rest.length === 0) return null;
+  const parts: string[] = [];
+  for (const part of rest) {
+    const value = stringValue(part);
+    if (value === null || value.startsWith('/')) return null;
+    parts.push(value.replace(/^\.\//, ''));
+  }
+  return `./${parts.join('/')}`;
 }

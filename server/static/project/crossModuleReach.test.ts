@@ -4,30 +4,9 @@
 // a class of another module constructed by a handler. Each should-reach case has a
 // should-not-reach twin, so that the fix is not "everything runs per request".
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { analyzeSource } from '../engine';
-import { ProjectIndex } from '../projectIndex';
+import { findingsOf, projectOf, removeProjects } from '../../../test/unit/projectOnDisk';
 
-function projectOf(files: Record<string, string>): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotframe-compiled-'));
-  for (const [relative, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, relative), text);
-  return dir;
-}
-
-/** Every file analyzed once in the order given, then each again; findings as rule:line:severity. */
-function findingsOf(dir: string, order: string[]): Record<string, string[]> {
-  const project = new ProjectIndex();
-  const read = (relative: string): string => fs.readFileSync(path.join(dir, relative), 'utf8');
-  for (const relative of order) analyzeSource({ filePath: path.join(dir, relative), text: read(relative), project });
-  const out: Record<string, string[]> = {};
-  for (const relative of order) {
-    out[relative] = analyzeSource({ filePath: path.join(dir, relative), text: read(relative), project }).findings
-      .map((f) => `${f.ruleId}:${f.range.loc.start.line}:${f.severity}`);
-  }
-  return out;
-}
+after(removeProjects);
 
 const INTEROP = 'var __importDefault = (this && this.__importDefault) || function (mod) { return (mod && mod.__esModule) ? mod : { "default": mod }; };\n';
 
@@ -176,5 +155,82 @@ describe('the route method across modules: a handler or helper reached only thro
       'routes.js': "const store = require('./store');\nmodule.exports = [\n  { method: 'POST', path: '/rename', handler: store.saveRoute },\n];\n",
     });
     assert.deepEqual(findingsOf(dir, ['store.js', 'routes.js'])['store.js'], ['blocking-sync-call:6:hint']);
+  });
+});
+
+describe('a periodic timer of a serving module calling another module (issue 22, class 3: ticks on the serving event loop)', () => {
+  // A metrics helper whose export is a member of the object a factory returns (`module.exports = create()`).
+  const metrics = "const { execFile } = require('child_process');\nfunction run(bin, args) {\n  return new Promise((resolve) => execFile(bin, args, { timeout: 2000 }, (err, out) => resolve(out)));\n}\nfunction create() {\n  async function disk() { return run('df', ['-kP']); }\n  async function collect(cb) { cb(await disk()); }\n  return { collect, disk };\n}\nmodule.exports = create();\n";
+  const stats = "const { execSync } = require('child_process');\nexports.processes = function () {\n  return execSync('ps -eo pid,rss').toString();\n};\n";
+
+  it('a spawn and an execSync in helpers of other modules, called each tick of a server\'s setInterval, are shown', () => {
+    const dir = projectOf({
+      'lib/util/metrics.js': metrics,
+      'lib/util/stats.js': stats,
+      'lib/server.js': "const http = require('http');\nconst metrics = require('./util/metrics');\nconst stats = require('./util/stats');\nlet last = null;\nsetInterval(() => { metrics.collect((d) => { last = d; }); last.ps = stats.processes(); }, 5000);\nhttp.createServer((req, res) => res.end(JSON.stringify(last))).listen(3000);\n",
+    });
+    const found = findingsOf(dir, ['lib/util/metrics.js', 'lib/util/stats.js', 'lib/server.js']);
+    assert.deepEqual(found['lib/util/metrics.js'], ['spawn-without-env:3:information']);
+    assert.deepEqual(found['lib/util/stats.js'], ['blocking-sync-call:3:warning', 'spawn-without-env:3:information']);
+  });
+
+  it('the same timer in a module that serves nothing (a CLI\'s progress tick) reaches nothing', () => {
+    const dir = projectOf({
+      'lib/util/metrics.js': metrics,
+      'lib/util/stats.js': stats,
+      'lib/report.js': "const metrics = require('./util/metrics');\nconst stats = require('./util/stats');\nsetInterval(() => { metrics.collect(console.log); console.log(stats.processes()); }, 5000);\n",
+    });
+    const found = findingsOf(dir, ['lib/util/metrics.js', 'lib/util/stats.js', 'lib/report.js']);
+    assert.deepEqual(found['lib/util/metrics.js'], []);
+    assert.deepEqual(found['lib/util/stats.js'], []);
+  });
+
+  it('a one-shot setTimeout of a serving module is not a tick: its callee stays quiet', () => {
+    const dir = projectOf({
+      'lib/util/stats.js': stats,
+      'lib/server.js': "const http = require('http');\nconst stats = require('./util/stats');\nsetTimeout(() => console.log(stats.processes()), 5000);\nhttp.createServer((req, res) => res.end('ok')).listen(3000);\n",
+    });
+    assert.deepEqual(findingsOf(dir, ['lib/util/stats.js', 'lib/server.js'])['lib/util/stats.js'], []);
+  });
+});
+
+describe('a router mounted under an administrative prefix in another module (issue 22, class 5)', () => {
+  const adminRoutes = "const express = require('express');\nconst { execFile } = require('child_process');\nconst router = express.Router();\nrouter.get('/processes', (req, res) => {\n  execFile('ps', ['-eo', 'pid,rss'], (err, out) => res.send(out));\n});\nmodule.exports = router;\n";
+
+  it('its routes are administrative (a hint until a profile measures them), whether the mount names a required variable or requires inline', () => {
+    for (const mount of ["const admin = require('./routes/admin');\napp.use('/admin', admin);\n", "app.use('/admin', requireLogin, require('./routes/admin'));\n"]) {
+      const dir = projectOf({
+        'routes/admin.js': adminRoutes,
+        'app.js': `const express = require('express');\nconst app = express();\nfunction requireLogin(req, res, next) { next(); }\n${mount}app.listen(3000);\n`,
+      });
+      assert.deepEqual(findingsOf(dir, ['routes/admin.js', 'app.js'])['routes/admin.js'], ['spawn-without-env:5:hint'], mount);
+    }
+  });
+
+  it('the same router mounted under a prefix of the traffic, or under both, is shown', () => {
+    for (const mount of ["app.use('/api', require('./routes/admin'));\n", "app.use('/admin', require('./routes/admin'));\napp.use('/api', require('./routes/admin'));\n"]) {
+      const dir = projectOf({
+        'routes/admin.js': adminRoutes,
+        'app.js': `const express = require('express');\nconst app = express();\n${mount}app.listen(3000);\n`,
+      });
+      assert.deepEqual(findingsOf(dir, ['routes/admin.js', 'app.js'])['routes/admin.js'], ['spawn-without-env:5:information'], mount);
+    }
+  });
+});
+
+describe('a module required by a path built from __dirname (issue 22, class 2: computed specifiers)', () => {
+  const passwords = "const bcrypt = require('bcryptjs');\nexports.check = function (password, hash) {\n  return bcrypt.compareSync(password, hash);\n};\n";
+  const app = (specifier: string, root = ''): string => `const express = require('express');\nconst path = require('path');\nconst app = express();\n${root}app.post('/login', (req, res) => res.json({ ok: require(${specifier}).check(req.body.password, req.user.hash) }));\napp.listen(3000);\n`;
+
+  for (const specifier of ["path.join(__dirname, 'lib', 'passwords')", "path.resolve(__dirname, './lib/passwords')", "__dirname + '/lib/passwords'", '`${__dirname}/lib/passwords`']) {
+    it(`require(${specifier}) in a route handler reaches the export it names`, () => {
+      const dir = projectOf({ 'lib/passwords.js': passwords, 'app.js': app(specifier) });
+      assert.deepEqual(findingsOf(dir, ['lib/passwords.js', 'app.js'])['lib/passwords.js'], ['blocking-sync-call:3:warning']);
+    });
+  }
+
+  it('a path from another folder than __dirname (the working directory) names no module of the project', () => {
+    const dir = projectOf({ 'lib/passwords.js': passwords, 'app.js': app("path.join(root, 'lib', 'passwords')", 'const root = process.cwd();\n') });
+    assert.deepEqual(findingsOf(dir, ['lib/passwords.js', 'app.js'])['lib/passwords.js'], []);
   });
 });

@@ -14,7 +14,7 @@
 import type * as t from '@babel/types';
 import type { ExecutionKind, ImportBinding } from '../../../rules/api';
 import { forEachChild } from '../walk';
-import { requiredModule, type ImportTable } from '../imports';
+import { isRelative, relativePathOf, requiredModule, type ImportTable } from '../imports';
 import { isFunctionNode, propertyName } from '../functionNames';
 import { isAdministrativePath, isAdministrativeRoute } from '../administrativeRoutes';
 import {
@@ -52,6 +52,12 @@ export interface CallUse extends HandlerUse {
   receiver?: string;
   /** `new mod.Service()`: the export is a class and its constructor runs in the caller's context. */
   constructs?: boolean;
+  /**
+   * For kind 'timer': the caller's module serves requests, so its timer ticks on the serving
+   * event loop and so does the export it calls (issue 22: a scheduler's tick in one module
+   * running `exec('ps …')` through a helper of another).
+   */
+  fromServingModule?: boolean;
 }
 
 export interface ModuleFacts {
@@ -214,6 +220,9 @@ export function exportTarget(left: t.Node): string | null {
 
 /** The other module's export an expression names: `ctrl.list`, a destructured `list`, `require('./c').list`. */
 function importedExport(node: t.Node, imports: ImportTable): { specifier: string; exported: string } | null {
+  // `router.use('/admin', require('./admin'))`: the module itself, required where it is mounted.
+  const inline = requiredModule(node);
+  if (inline !== null) return isRelative(inline) ? { specifier: inline, exported: 'default' } : null;
   if (node.type === 'Identifier') {
     const origin = imports.get(node.name);
     return origin && isProjectSpecifier(origin) ? { specifier: origin.source, exported: origin.namespace ? 'default' : origin.imported } : null;
@@ -232,10 +241,7 @@ function importedExport(node: t.Node, imports: ImportTable): { specifier: string
   return required !== null && isRelative(required) ? { specifier: required, exported: property } : null;
 }
 
-/** `./x`, `../x`, `.` or `..`: a module of the project, not a package. */
-export function isRelative(specifier: string): boolean {
-  return specifier.startsWith('./') || specifier.startsWith('../') || specifier === '.' || specifier === '..';
-}
+export { isRelative };
 
 function isProjectSpecifier(origin: ImportBinding): boolean {
   return isRelative(origin.source);
@@ -245,7 +251,7 @@ function isProjectSpecifier(origin: ImportBinding): boolean {
 function handlerArgs(args: readonly t.Node[], out: t.Node[] = [], depth = 0): t.Node[] {
   for (const arg of args) {
     if (arg.type === 'ArrayExpression') handlerArgs(arg.elements.filter((e): e is t.Expression => e !== null), out, depth);
-    else if (arg.type === 'CallExpression' && depth < 2 && calleeProperty(arg.callee) !== 'bind') handlerArgs(arg.arguments, out, depth + 1);
+    else if (arg.type === 'CallExpression' && depth < 2 && calleeProperty(arg.callee) !== 'bind' && requiredModule(arg) === null) handlerArgs(arg.arguments, out, depth + 1);
     else out.push(arg);
   }
   return out;
@@ -357,37 +363,4 @@ function workerEntryOf(node: t.CallExpression | t.NewExpression, imports: Import
     if (isWorker) arg = node.arguments[0];
   }
   return arg === undefined ? null : relativePathOf(arg);
-}
-
-/** './w.js' from './w.js', `path.join(__dirname, 'w.js')`, `${__dirname}/w.js`, `require.resolve('./w')`, `new URL('./w.js', import.meta.url)`. */
-function relativePathOf(node: t.Node): string | null {
-  const literal = stringValue(node);
-  if (literal !== null) return isRelative(literal) ? literal : null;
-  if (node.type === 'TemplateLiteral' && node.expressions.length === 1 && node.expressions[0].type === 'Identifier'
-    && node.expressions[0].name === '__dirname' && (node.quasis[0].value.cooked ?? '') === '') {
-    const rest = node.quasis[1]?.value.cooked ?? '';
-    return rest.startsWith('/') ? `.${rest}` : null;
-  }
-  if (node.type === 'NewExpression' && node.callee.type === 'Identifier' && node.callee.name === 'URL') {
-    const first = stringValue(node.arguments[0]);
-    return first !== null && isRelative(first) ? first : null;
-  }
-  if (node.type !== 'CallExpression') return null;
-  const callee = node.callee;
-  if (callee.type !== 'MemberExpression') return null;
-  const member = propertyName(callee.property, callee.computed);
-  if (member === 'resolve' && callee.object.type === 'Identifier' && callee.object.name === 'require') {
-    const first = stringValue(node.arguments[0]);
-    return first !== null && isRelative(first) ? first : null;
-  }
-  if (member !== 'join' && member !== 'resolve') return null;
-  const [first, ...rest] = node.arguments;
-  if (first?.type !== 'Identifier' || first.name !== '__dirname' || rest.length === 0) return null;
-  const parts: string[] = [];
-  for (const part of rest) {
-    const value = stringValue(part);
-    if (value === null || value.startsWith('/')) return null;
-    parts.push(value.replace(/^\.\//, ''));
-  }
-  return `./${parts.join('/')}`;
 }

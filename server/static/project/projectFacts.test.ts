@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { analyzeSource } from '../engine';
 import { collectImports } from '../imports';
@@ -8,34 +7,14 @@ import { parseSource } from '../parse';
 import { ProjectIndex } from '../projectIndex';
 import { StaticDocument } from '../staticDocument';
 import { moduleFactsOf } from './moduleFacts';
+import { findingsOf, projectOf, removeProjects } from '../../../test/unit/projectOnDisk';
 import { analyzeFileList } from '../../cli/fileAnalysis';
+
+after(removeProjects);
 
 function factsOf(text: string, file = 'm.js') {
   const ast = parseSource(file, text).ast!;
   return moduleFactsOf(ast.program, collectImports(ast.program), 'k');
-}
-
-/** A project on disk: relative path -> text; returns the directory. */
-function projectOf(files: Record<string, string>): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotframe-project-'));
-  for (const [relative, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(dir, relative)), { recursive: true });
-    fs.writeFileSync(path.join(dir, relative), text);
-  }
-  return dir;
-}
-
-/** Every file analyzed once in the order given, then each again (as the command line does when a later file changed what the project says of it). */
-function findingsOf(dir: string, order: string[]): Record<string, string[]> {
-  const project = new ProjectIndex();
-  const read = (relative: string) => fs.readFileSync(path.join(dir, relative), 'utf8');
-  for (const relative of order) analyzeSource({ filePath: path.join(dir, relative), text: read(relative), project });
-  const out: Record<string, string[]> = {};
-  for (const relative of order) {
-    out[relative] = analyzeSource({ filePath: path.join(dir, relative), text: read(relative), project }).findings
-      .map((f) => `${f.ruleId}:${f.range.loc.start.line}:${f.severity}`);
-  }
-  return out;
 }
 
 describe('project-wide analysis (server/static/project)', () => {

@@ -92,7 +92,8 @@ export class ProjectFacts {
       if (list === undefined) registrations.set(file, (list = []));
       const same = (r: ProjectRegistration): boolean => r.exported === registration.exported && r.kind === registration.kind
         && r.registeredIn === registration.registeredIn && r.method?.className === registration.method?.className
-        && r.changesState === registration.changesState && r.occasional === registration.occasional;
+        && r.changesState === registration.changesState && r.occasional === registration.occasional
+        && r.fromServingModule === registration.fromServingModule;
       if (!list.some(same)) list.push(registration);
     };
     // Classes by their name in lower case, for calls on injected dependencies.
@@ -118,6 +119,7 @@ export class ProjectFacts {
       };
       if (use.changesState === true) registration.changesState = true;
       if (use.occasional === true) registration.occasional = true;
+      if (use.fromServingModule === true) registration.fromServingModule = true;
       add(file, registration);
     };
     for (const [from, { facts }] of this.modules) {
@@ -141,6 +143,7 @@ export class ProjectFacts {
         const registration: ProjectRegistration = { exported: use.exported, local, kind: use.kind, intervalMs: use.intervalMs, registeredIn: from, highRate: use.highRate };
         if (use.changesState === true) registration.changesState = true;
         if (use.occasional === true) registration.occasional = true;
+        if (use.fromServingModule === true) registration.fromServingModule = true;
         // `new mod.Service()`: the class the export is bound to runs its constructor (a class of the module, by its local name).
         if (use.constructs === true) registration.method = { className: local ?? use.exported, name: 'constructor' };
         add(target, registration);

@@ -1,41 +1,10 @@
 // Issue 22's missed reach, one class per test, on small real-shaped code: code that runs per
 // request or message although no route or listener of the usual shapes names it.
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { analyzeFileList } from '../../cli/fileAnalysis';
-
-const dirs: string[] = [];
-
-/** A project on disk: relative path -> text; returns the directory. */
-function projectOf(files: Record<string, string>): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotframe-reach-'));
-  dirs.push(dir);
-  for (const [relative, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(dir, relative)), { recursive: true });
-    fs.writeFileSync(path.join(dir, relative), text);
-  }
-  return dir;
-}
-
-/** Each file's findings shown at information or above, as `rule:line`, and their messages. */
-function shownIn(dir: string, files: string[]): { shown: Record<string, string[]>; messages: string[] } {
-  const outcomes = analyzeFileList(files.map((f) => path.join(dir, f)), dir, {});
-  const shown: Record<string, string[]> = {};
-  const messages: string[] = [];
-  files.forEach((file, i) => {
-    const findings = outcomes[i].findings.map(({ finding }) => finding).filter((finding) => finding.severity !== 'hint');
-    shown[file] = findings.map((finding) => `${finding.ruleId}:${finding.range.loc.start.line}`);
-    messages.push(...findings.map((finding) => finding.message));
-  });
-  return { shown, messages };
-}
+import { projectOf, removeProjects, shownIn } from '../../../test/unit/projectOnDisk';
 
 describe('reach the usual registrations do not show (issue 22)', () => {
-  after(() => {
-    for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
-  });
+  after(removeProjects);
 
   it("a plugin's hook_<event> exports and hooks registered by name run per message; one-time hooks do not", () => {
     const dir = projectOf({
