@@ -234,11 +234,33 @@ function refsOf(args: readonly t.Node[], imports: ImportTable, enclosing: readon
   return handlerNodes(args).map((n) => refOf(n, imports, enclosing)).filter((r): r is HandlerRef => r !== null);
 }
 
+/**
+ * A path built from a template: its literal parts, and each `${…}` as a path parameter named by
+ * the expression (`/${key}` -> `/:key`, `/${cfg.prefix}` -> `/:prefix`, else `:value`). A value
+ * known only at run time stands for one segment, as a parameter does, in the label and when
+ * requests are matched (`*` would match every path below it).
+ */
+function templatePath(node: t.TemplateLiteral): string {
+  const used = new Map<string, number>();
+  return node.quasis.map((q, i) => {
+    const text = q.value.cooked ?? '';
+    const expression = node.expressions[i];
+    if (expression === undefined) return text;
+    const base = expression.type === 'Identifier' ? expression.name
+      : expression.type === 'MemberExpression' && !expression.computed && expression.property.type === 'Identifier' ? expression.property.name
+      : 'value';
+    // Two parameters of one name would make the pattern unreadable: key, key2.
+    const seen = (used.get(base) ?? 0) + 1;
+    used.set(base, seen);
+    return `${text}:${seen === 1 ? base : `${base}${seen}`}`;
+  }).join('');
+}
+
 /** The path a route argument spells: the literal, or '(dynamic)'. */
 function pathText(node: t.Node): string {
   const literal = stringValue(node);
   if (literal !== null) return literal;
-  if (node.type === 'TemplateLiteral') return node.quasis.map((q) => q.value.cooked ?? '').join('*');
+  if (node.type === 'TemplateLiteral') return templatePath(node);
   if (node.type === 'RegExpLiteral') return `/${node.pattern}/`;
   if (node.type === 'ArrayExpression') return node.elements.map((e) => (e === null ? '' : pathText(e))).join(', ');
   return '(dynamic)';

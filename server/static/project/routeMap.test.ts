@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import { readModules, routeMapOf, joinPath } from './routeMap';
+import { patternsOf, withRequestCounts } from '../../profile/routes/requestCounts';
 
 const ROOT = '/project';
 
@@ -110,6 +111,27 @@ other.on('request', function onRequest(req, res) {});
     }), ['GET /f1', 'GET /f3', 'GET /koa', 'POST /f2', 'PUT /f4', 'REQUEST (http server)', 'USE (every request)']);
   });
 
+  it("a path built from a template names each value a parameter, one segment, in the label and when requests are matched", () => {
+    const map = mapOf({
+      'app.js': `const app = require('express')();
+app.get(\`/v/\${cfg.base}/\${id}/\${id}\`, (req, res) => {});
+app.get(\`/files/\${name}\`, (req, res) => {});
+app.get('/files/*', (req, res) => {});
+`,
+    });
+    assert.deepEqual(map.routes.map((r) => r.route).sort(), ['GET /files/*', 'GET /files/:name', 'GET /v/:base/:id/:id2']);
+    const counted = withRequestCounts(
+      { cpuMs: 3, shareBasis: { unit: 'ms' }, routes: map.routes.map((r) => ({ route: r.route, kind: 'request' as const, ms: 1, percent: 1, registeredAt: r.registeredAt })), noRoute: { ms: 0, percent: 0 }, unresolvedHandlers: 0 },
+      patternsOf(map.routes),
+      [{ method: 'GET', path: '/files/a' }, { method: 'GET', path: '/files/a/b' }, { method: 'GET', path: '/v/x/1/2' }, { method: 'GET', path: '/v/x/1/2/3' }],
+      4,
+    );
+    const requests = Object.fromEntries(counted.routes.map((r) => [r.route, r.requests]));
+    // The template's value is one segment; express 4's literal `*` is every path below it.
+    assert.deepEqual(requests, { 'GET /v/:base/:id/:id2': 1, 'GET /files/:name': 1, 'GET /files/*': 2 });
+    assert.equal(counted.requests?.unmatched, 1, 'a value is one segment: /v/x/1/2/3 is no route');
+  });
+
   it('message and data handlers, and subscriptions', () => {
     assert.deepEqual(labels({
       'm.js': `sub.on('message', (channel, text) => {});
@@ -167,8 +189,8 @@ module.exports = build;
       'asyncHandler.js': 'module.exports = (fn) => (req, res, next) => fn(req, res, next);\n',
     });
     const at = (route: string): string[] => map.handlers.filter((h) => h.route === route).map((h) => `${path.basename(h.file)}:${h.range.startLine}`);
-    assert.deepEqual(at('GET /api/*'), ['plural.js:4']);
-    assert.deepEqual(at('GET /api/*/:id'), ['plural.js:5']);
+    assert.deepEqual(at('GET /api/:key'), ['plural.js:4']);
+    assert.deepEqual(at('GET /api/:key/:id'), ['plural.js:5']);
     // The innermost declaration wins over a top-level function of the same name.
     assert.deepEqual(at('GET /api/profile'), ['singular.js:5']);
     // A call that returns no router wraps middleware: its arguments are the candidates.
