@@ -86,6 +86,12 @@ app.listen(3000);`,
 setTimeout(() => { fs.writeFileSync(pidFile, String(process.pid)); }, 100);
 app.listen(3000);`,
     },
+    {
+      name: 'a module-level name assigned a require and something else names no module',
+      code: `var hasher;
+function pick(fast) { hasher = fast ? require('bcrypt') : makeHasher(); }
+app.post('/login', (req, res) => res.json({ ok: hasher.compareSync(req.body.password, storedHash) }));`,
+    },
   ],
   invalid: [
     {
@@ -98,6 +104,20 @@ app.post('/signin', (req, res) => {
       errors: [{
         messageId: 'blocksExec', line: 3, column: 14, severity: 'warning',
         message: /^bcryptjs\.compareSync\(\) blocks the event loop while handling a request: the whole bcrypt cost factor runs on the event loop \(tens of milliseconds per call at the usual cost factors\), while nothing else runs\. Use the asynchronous bcryptjs\.compare\.$/,
+      }],
+      output: null,
+    },
+    {
+      name: 'bcrypt loaded lazily into a module-level name (var bcrypt; load() { bcrypt = require(...) }) still resolves: compareSync on every login',
+      code: `var bcrypt;
+function loadBCrypt() { if (!bcrypt) { try { bcrypt = require('bcrypt'); } catch (e) {} } }
+app.post('/login', (req, res) => {
+  loadBCrypt();
+  res.json({ ok: bcrypt.compareSync(String(req.body.password), storedHash) });
+});`,
+      errors: [{
+        messageId: 'blocksExec', line: 5, column: 18, severity: 'warning',
+        message: /^bcrypt\.compareSync\(\) blocks the event loop while handling a request: the whole bcrypt cost factor runs on the event loop/,
       }],
       output: null,
     },

@@ -147,7 +147,52 @@ export function collectImports(program: t.Program): ImportTable {
       });
     }
   }
+  addLazyRequires(table, program);
   return table;
+}
+
+/**
+ * `var bcrypt; function load() { if (!bcrypt) bcrypt = require('bcrypt'); }`: a module-level name
+ * declared without a value and only ever assigned one module, loaded lazily on first use. It names
+ * that module as a top-level `require` would; a name also assigned anything else names nothing.
+ */
+function addLazyRequires(table: Map<string, ImportBinding>, program: t.Program): void {
+  const candidates = new Set<string>();
+  for (const statement of program.body) {
+    if (statement.type !== 'VariableDeclaration' || statement.kind === 'const') continue;
+    for (const declarator of statement.declarations) {
+      if (!declarator.init && declarator.id.type === 'Identifier' && !table.has(declarator.id.name)) candidates.add(declarator.id.name);
+    }
+  }
+  if (candidates.size === 0) return;
+  const modules = new Map<string, string | null>();
+  // An explicit stack, not recursion: a long generated expression chain must not overflow the call stack.
+  const stack: t.Node[] = [program];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.type === 'AssignmentExpression' && node.left.type === 'Identifier' && candidates.has(node.left.name)) {
+      const name = node.left.name;
+      const whole = node.operator === '=' ? requiredModule(node.right) : null;
+      const before = modules.get(name);
+      modules.set(name, whole !== null && (before === undefined || before === whole) ? whole : null);
+    }
+    for (const key of Object.keys(node) as (keyof t.Node)[]) {
+      if (key === 'loc' || key === 'leadingComments' || key === 'trailingComments' || key === 'innerComments') continue;
+      const value = node[key] as unknown;
+      if (Array.isArray(value)) {
+        for (const item of value) if (isNode(item)) stack.push(item);
+      } else if (isNode(value)) {
+        stack.push(value);
+      }
+    }
+  }
+  for (const [name, source] of modules) {
+    if (source !== null) table.set(name, { source, imported: 'default', namespace: true });
+  }
+}
+
+function isNode(value: unknown): value is t.Node {
+  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
 }
 
 /** How names are resolved in the file analyzed: its import table and its bindings (the rule context's two lookups). */
