@@ -5,6 +5,7 @@ import type * as t from '@babel/types';
 import type { ImportBinding, ModuleMember, RuleContext } from '../../rules/api';
 import { propertyName } from './functionNames';
 import { stringValue } from './registrationShapes';
+import { forEachChild } from './walk';
 
 export type ImportTable = ReadonlyMap<string, ImportBinding>;
 
@@ -176,23 +177,13 @@ function addLazyRequires(table: Map<string, ImportBinding>, program: t.Program):
       const before = modules.get(name);
       modules.set(name, whole !== null && (before === undefined || before === whole) ? whole : null);
     }
-    for (const key of Object.keys(node) as (keyof t.Node)[]) {
-      if (key === 'loc' || key === 'leadingComments' || key === 'trailingComments' || key === 'innerComments') continue;
-      const value = node[key] as unknown;
-      if (Array.isArray(value)) {
-        for (const item of value) if (isNode(item)) stack.push(item);
-      } else if (isNode(value)) {
-        stack.push(value);
-      }
-    }
+    forEachChild(node, (child) => {
+      stack.push(child);
+    });
   }
   for (const [name, source] of modules) {
     if (source !== null) table.set(name, { source, imported: 'default', namespace: true });
   }
-}
-
-function isNode(value: unknown): value is t.Node {
-  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
 }
 
 /** How names are resolved in the file analyzed: its import table and its bindings (the rule context's two lookups). */
