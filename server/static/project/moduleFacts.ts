@@ -241,8 +241,6 @@ function importedExport(node: t.Node, imports: ImportTable): { specifier: string
   return required !== null && isRelative(required) ? { specifier: required, exported: property } : null;
 }
 
-export { isRelative };
-
 function isProjectSpecifier(origin: ImportBinding): boolean {
   return isRelative(origin.source);
 }

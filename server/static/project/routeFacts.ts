@@ -11,9 +11,9 @@
 // registers them (`function list(req, res) {}` beside `router.get('/', list)`).
 import type * as t from '@babel/types';
 import { forEachChild } from '../walk';
-import { requiredModule, type ImportTable } from '../imports';
+import { isRelative, requiredModule, type ImportTable } from '../imports';
 import { isFunctionNode, propertyName } from '../functionNames';
-import { exportTarget, isRelative } from './moduleFacts';
+import { exportTarget } from './moduleFacts';
 import {
   HTTP_CLIENT_NAME, HTTP_METHODS, LISTEN_METHODS, MESSAGE_EVENTS, ROUTER_NAME, SERVER_MODULES, SUBSCRIBE_METHODS, calleeProperty,
   isPathLike, receiverName, stringValue,
