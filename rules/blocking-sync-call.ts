@@ -118,7 +118,7 @@ const rule: RuleModule = {
     fixable: false,
   },
   create(context) {
-    if (isToolingFile(context.filePath)) return { visitor: {} };
+    if (isToolingFile(context.filePath, context.project)) return { visitor: {} };
     return {
       visitor: {
         CallExpression(path) {

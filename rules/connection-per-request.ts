@@ -57,7 +57,7 @@ const rule: RuleModule = {
   },
   create(context) {
     // A test, script or benchmark serves nothing: its connections and middleware are not a service's.
-    if (isToolingFile(context.filePath)) return { visitor: {} };
+    if (isToolingFile(context.filePath, context.project)) return { visitor: {} };
     /** Reported where the code runs per request or per message, known only after traversal. */
     const report = (path: NodePath, messageId: string, data: Record<string, string>): void => {
       context.report({

@@ -434,7 +434,7 @@ export const serialHeavyMiddleware: RuleModule = {
   },
   create(context) {
     // A test, script or benchmark serves nothing: its connections and middleware are not a service's.
-    if (isToolingFile(context.filePath)) return { visitor: {} };
+    if (isToolingFile(context.filePath, context.project)) return { visitor: {} };
     /** Checks one chain (one route, or a run of consecutive `use` statements) and reports. */
     const checkChain = (chain: readonly Middleware[]): void => {
       if (chain.length < 2) return;

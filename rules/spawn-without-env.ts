@@ -301,7 +301,7 @@ const rule: RuleModule = {
     fixable: true,
   },
   create(context) {
-    if (isToolingFile(context.filePath)) return { visitor: {} };
+    if (isToolingFile(context.filePath, context.project)) return { visitor: {} };
     /** Reports only on a serving path, known after the traversal; the PATH-only fix only for system tools. */
     const report = (path: NodePath, call: t.CallExpression, descriptor: ReportDescriptor): void => {
       const command = commandOf(call);

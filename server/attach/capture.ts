@@ -213,11 +213,18 @@ function threadsOf(running: Running, answer: StopAnswer): { threads: CapturedThr
     if (profile !== undefined) {
       threads.push({ pid, threadId: Number(worker.workerId), title: String(worker.title), command: running.command, profile, startedAt: running.startedAt, pauseMs, workMs });
     } else {
-      const why = worker.gone ? 'it ended during the capture' : worker.response?.error?.message ?? `it did not answer within ${WORKER_STOP_TIMEOUT_MS / 1000} s`;
+      const why = worker.gone ? 'it ended during the capture' : worker.response?.error?.message ?? `it did not answer within ${WORKER_STOP_TIMEOUT_MS / 1000} s; ${answeredStart(worker)}`;
       problems.push(`process ${pid}, thread ${worker.workerId}: no profile (${String(why)})`);
     }
   }
   return { threads, problems };
+}
+
+/** How far a thread that gave no profile got: whether it answered the commands that started its profiler. */
+function answeredStart(worker: StopAnswer['workers'][number]): string {
+  const started = Number(worker.started) || 0;
+  const answered = Math.min(Number(worker.answered) || 0, started);
+  return `it had answered ${answered} of the ${started} commands that started its profiler`;
 }
 
 function keptAtExit(running: Running): CapturedThread | null {

@@ -265,7 +265,8 @@ function analyzeOnce(input: AnalyzeInput): AnalysisResult {
   host.text = input.text;
   host.imports = imports;
   host.project = project;
-  records?.start(program, { rules, levels: JSON.stringify(input.levels ?? {}), project, imports: importsKey(imports) });
+  const registeredFrom = [...new Set(projectContext.registrations.map((registration) => registration.registeredIn))].sort().join('\n');
+  records?.start(program, { rules, levels: JSON.stringify(input.levels ?? {}), project, imports: importsKey(imports), registeredFrom });
 
   const importOf = (name: string): ImportBinding | null => host.imports.get(name) ?? null;
   /** The statement being walked and its record, which the rules' reports go to. */
@@ -289,6 +290,8 @@ function analyzeOnce(input: AnalyzeInput): AnalysisResult {
   const filePath = input.filePath;
   const recordedProject: ProjectView = {
     moduleAt: (fromFile, specifier) => (fromFile === filePath ? host.moduleAt(specifier) : host.project.moduleAt(fromFile, specifier)),
+    // This module's registrations only: what the rules may ask of it is part of the records' key (registeredFrom).
+    registrationsOf: (file) => (file === filePath ? projectContext.registrations : []),
   };
   const names: NameLookups = { importOf, bindingOf: (path, name) => bindings.bindingOf(path, name) };
   const collector = createHotContextCollector(importOf, bindings);

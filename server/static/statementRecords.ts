@@ -57,6 +57,8 @@ interface Settings {
   levels: string;
   project: ProjectView;
   imports: string;
+  /** The modules that register this one's exports: a rule may decide by them which visitor to run (rules/detectors/toolingFiles.ts). */
+  registeredFrom: string;
 }
 
 export function newRecord(segment: HotSegment): StatementRecord {
@@ -108,7 +110,7 @@ export class StatementRecords {
   start(program: t.Program, settings: Settings): void {
     const known = this.settings;
     const same = known !== null && known.rules === settings.rules && known.levels === settings.levels
-      && known.project === settings.project && known.imports === settings.imports;
+      && known.project === settings.project && known.imports === settings.imports && known.registeredFrom === settings.registeredFrom;
     if (!same) this.records = new WeakMap();
     this.settings = settings;
     this.body = new Set(program.body);

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { listeningSocketsOf } from '../../server/attach/procfs';
-import { functionNames, p99, runCli, sleep, startClusterService, startLoad, type ClusterService, type Load, type Stats } from './attachService';
+import { functionNames, p99, profileSummary, runCli, sleep, startClusterService, startLoad, type ClusterService, type Load, type Stats } from './attachService';
 import { bundles } from './bundles';
 
 /**
@@ -66,7 +66,7 @@ describe('hotframe attach: a node:cluster service under load', function () {
     assert.equal(files.filter((f) => f.endsWith('.cpuprofile.serving.json')).length, 5, files.join(', '));
     // ... and the worker thread's line says its own servers' requests are not counted when attached.
     assert.match(run.stderr, /, thread 1; requests its own servers received are not counted when attached \(record to count them\)/, run.stderr);
-    assert.ok(functionNames(join(out, 'p', thread)).has('threadBackgroundWork'), 'the thread profile holds the thread\'s work');
+    assert.ok(functionNames(join(out, 'p', thread)).has('threadBackgroundWork'), `the thread profile holds the thread's work: ${profileSummary(join(out, 'p', thread))}`);
     assert.ok(
       service.workers.some((pid) => functionNames(join(out, 'p', files.find((f) => f.includes(`.${pid}.0.001.cpuprofile`))!)).has('handleRequestWork')),
       'a worker profile holds the request handler',

@@ -182,6 +182,13 @@ export function runCli(cli: string, args: string[], cwd: string, timeoutMs = 120
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The names of the functions that have samples (or allocations) in a profile file. */
+/** What a profile holds, for an assertion's message: its samples, its span and its functions. */
+export function profileSummary(file: string): string {
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as { nodes?: { callFrame: { functionName: string } }[]; samples?: number[]; startTime?: number; endTime?: number };
+  const span = ((profile.endTime ?? 0) - (profile.startTime ?? 0)) / 1000;
+  return `${profile.samples?.length ?? 0} samples over ${span.toFixed(0)} ms, functions ${[...functionNames(file)].join(', ')}`;
+}
+
 export function functionNames(file: string): Set<string> {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as { nodes?: { callFrame: { functionName: string } }[] };
   return new Set((profile.nodes ?? []).map((n) => n.callFrame.functionName));

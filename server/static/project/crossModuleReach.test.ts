@@ -234,3 +234,30 @@ describe('a module required by a path built from __dirname (issue 22, class 2: c
     assert.deepEqual(findingsOf(dir, ['lib/passwords.js', 'app.js'])['lib/passwords.js'], []);
   });
 });
+
+describe('a module in a folder named like tooling (tools/, scripts/, bin/) that serving code of the project calls', () => {
+  const files = (caller: string): Record<string, string> => ({
+    [caller]: `const express = require('express');
+const disk = require('${caller.startsWith('test/') ? '../' : './'}lib/tools/disk');
+const app = express();
+app.get('/health/disk', (req, res) => res.json(disk.usage()));
+app.listen(3000);
+`,
+    'lib/tools/disk.js': `const { execSync } = require('child_process');
+function usage() {
+  return execSync('df -k /').toString();
+}
+module.exports = { usage };
+`,
+  });
+
+  it('serves when a handler of a serving module calls it: its blocking exec is shown', () => {
+    const dir = projectOf(files('server.js'));
+    assert.deepEqual(findingsOf(dir, ['lib/tools/disk.js', 'server.js'])['lib/tools/disk.js'], ['blocking-sync-call:3:warning', 'spawn-without-env:3:information']);
+  });
+
+  it('stays tooling when only tooling calls it (a test\'s server is not the service)', () => {
+    const dir = projectOf(files('test/server.js'));
+    assert.deepEqual(findingsOf(dir, ['lib/tools/disk.js', 'test/server.js'])['lib/tools/disk.js'], []);
+  });
+});
