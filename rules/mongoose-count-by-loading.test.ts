@@ -15,6 +15,15 @@ const project: ProjectView = {
 runRuleTests(rule, {
   valid: [
     {
+      name: 'a migration script of the project counts once, with data it chose (tooling, rules/detectors/toolingFiles.ts)',
+      filename: 'scripts/report-open-tasks.js',
+      code: `${TASK}async function main() {
+  const open = await Task.find({ done: false });
+  console.log(open.length);
+}
+main();`,
+    },
+    {
       name: 'one-time work: an installer checks whether default content exists (calipso content.js install)',
       code: `${TASK}function install(next) {
   Task.find({ alias: 'welcome' }).sort('-created').find(function (err, existing) {

@@ -4,6 +4,7 @@ import type { NodePath } from '@babel/traverse';
 import type * as t from '@babel/types';
 import type { ExecutionKind, Fix, HotContext, RuleContext, RuleModule } from './api';
 import { ModelFinder, memberName, modelLabel, modelQueryAt, unwrapExpression, valueRoot, whereItRuns, type ModelQuery } from './detectors/mongooseModels';
+import { isToolingFile } from './detectors/toolingFiles';
 
 /** Chained methods a count can drop without changing the number (they shape or order documents). */
 const COUNT_NEUTRAL_METHODS = new Set(['exec', 'lean', 'select', 'projection', 'sort', 'populate', 'then', 'session', 'comment', 'maxTimeMS']);
@@ -301,6 +302,8 @@ export const mongooseCountByLoading: RuleModule = {
     fixable: true,
   },
   create(context) {
+    // A test, a migration script or a CLI reads once, with data it chose: not a service's cost (rules/detectors/toolingFiles.ts).
+    if (isToolingFile(context.filePath, context.project)) return { visitor: {} };
     const models = new ModelFinder(context);
     return {
       visitor: {

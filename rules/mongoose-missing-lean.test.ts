@@ -18,6 +18,23 @@ const project: ProjectView = {
 
 runRuleTests(rule, {
   valid: [
+    {
+      name: 'a test of the project reads a list once, with data it wrote (tooling, rules/detectors/toolingFiles.ts)',
+      filename: 'test/users.test.js',
+      code: `${USER}it('lists the users it made', async () => {
+  const users = await User.find({});
+  console.log(JSON.stringify(users));
+});`,
+    },
+    {
+      name: 'a seed script lists every document once (tooling, rules/detectors/toolingFiles.ts)',
+      filename: 'scripts/export-users.js',
+      code: `${USER}async function main() {
+  const users = await User.find({});
+  process.stdout.write(JSON.stringify(users));
+}
+main();`,
+    },
     // Issue 22 (n22b): a query held in a variable the analysis cannot follow to one plain use.
     {
       name: 'issue 22 (q22m): a query variable put back by a helper of this module that makes it lean',

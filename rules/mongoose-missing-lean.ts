@@ -6,6 +6,7 @@ import type { HotContext, RuleContext, RuleModule } from './api';
 import {
   ModelFinder, memberName, methodCallOn, modelLabel, modelQueryAt, unwrapExpression, valueRoot, whereItRuns, type ModelQuery,
 } from './detectors/mongooseModels';
+import { isToolingFile } from './detectors/toolingFiles';
 import { followQueryExpression, followQueryVariable, queryVariableOf, type QueryFlow, type QueryRun } from './detectors/queryFlow';
 
 /** What a value turned out to be used for. */
@@ -394,6 +395,8 @@ export const mongooseMissingLean: RuleModule = {
     fixable: true,
   },
   create(context) {
+    // A test, a migration script or a CLI reads once, with data it chose: not a service's cost (rules/detectors/toolingFiles.ts).
+    if (isToolingFile(context.filePath, context.project)) return { visitor: {} };
     const models = new ModelFinder(context);
     return {
       visitor: {
