@@ -6,6 +6,15 @@ const ENV = '{ PATH: process.env.PATH }';
 runRuleTests(rule, {
   valid: [
     {
+      name: 'issue 22: a table of functions called through only at start-up runs nothing per request',
+      code: `const http = require('http');
+const { spawn } = require('child_process');
+const steps = [];
+steps.push(function () { spawn('git', ['fetch']); });
+for (let i = 0; i < steps.length; i++) steps[i]();
+http.createServer((req, res) => res.end('ok')).listen(8080);`,
+    },
+    {
       name: 'an explicit small env',
       code: `const { execSync } = require('child_process');
 execSync('free -m', { env: { PATH: process.env.PATH } });`,
@@ -102,6 +111,23 @@ prompt.on('input', (line) => exec('ls ' + line, { timeout: 1000 }, () => {}));`,
     },
   ],
   invalid: [
+    {
+      name: 'issue 22: handlers kept in a table (pushed into an array) and tried in turn by the server\'s handler run per request',
+      code: `const http = require('http');
+const { spawn } = require('child_process');
+const handlers = [];
+handlers.push(function (path, out) {
+  if (path !== '/info/refs') return false;
+  spawn('git-upload-pack', ['--advertise-refs', '/srv/repo']).stdout.pipe(out);
+});
+const commands = { status: (out) => spawn('git', ['status']).stdout.pipe(out) };
+http.createServer((req, res) => {
+  for (let i = 0; i < handlers.length; i++) if (handlers[i].call(null, req.url, res) !== false) return;
+  commands[req.headers['x-command']](res);
+}).listen(8080);`,
+      errors: [{ messageId: 'missingEnv', line: 6, column: 3 }, { messageId: 'missingEnv', line: 8, column: 37 }],
+      output: null,
+    },
     {
       name: 'spawn(cmd[0], cmd.slice(1)) per request: the args list is an array method\'s result, not options',
       code: `const http = require('http');

@@ -9,6 +9,7 @@ import type { NodePath, Visitor } from '@babel/traverse';
 import type * as t from '@babel/types';
 import type { BindingResolver } from './bindings';
 import { calledExports, injectedCall, type CalledExport } from './calledExports';
+import { tableEntriesCalled } from './dispatchTables';
 import { isDevOnly } from './devBranches';
 import { evaluate } from './evaluate';
 import { isMemoizedCall } from './memoizedCalls';
@@ -658,6 +659,8 @@ export function createHotContextCollector(
       if (callee.type !== 'Super' && callee.type !== 'V8IntrinsicIdentifier') {
         const target = targetOf(path, callee, from);
         if (target) from.calls.push(isInLoop(path, path.getFunctionParent()) ? { ...target, perItem: true } : target);
+        // `handlers[i].call(this, req, res)`: each function the table holds may run here.
+        else if (from !== moduleInfo) for (const fn of tableEntriesCalled(path, callee, bindings)) from.calls.push({ kind: 'node', node: fn });
         // A cache filled on the first run: what it calls runs once, not in the caller's context.
         if (from !== moduleInfo && !isMemoizedCall(path)) {
           from.importedCalls.push(...calledExports(path, callee, importOf, bindings));
