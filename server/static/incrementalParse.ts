@@ -16,7 +16,7 @@
 import * as t from '@babel/types';
 import type { ParseProblem } from './engine';
 import { parseSlice, parseSource, type ParsedSource } from './parse';
-import { recoverStatements } from './recoverParse';
+import { parseWithoutBrokenLine, recoverStatements, type BlankedLine } from './recoverParse';
 import { forEachChild } from './walk';
 
 // Read once: bundled CommonJS re-exports go through a getter on every access.
@@ -30,6 +30,8 @@ const { getBindingIdentifiers, isDeclaration } = t;
 interface StatementMemory {
   /** The empty statements standing for text that does not parse. */
   readonly holes: WeakSet<t.Node>;
+  /** Of the holes that are statements parsed without their broken line: that line (recoverParse.ts). */
+  readonly blanked: WeakMap<t.Node, BlankedLine>;
   readonly nodesByStatement: WeakMap<t.Statement, t.Node[]>;
   readonly namesByStatement: WeakMap<t.Statement, readonly string[]>;
   /** Characters the last parse of a slice read (the tests' proof of how little an edit re-parses). */
@@ -61,7 +63,7 @@ export type ParseKind = 'full' | 'incremental' | 'partial' | 'unchanged';
 
 export class IncrementalParser {
   private previous: Previous | null = null;
-  private readonly memory: StatementMemory = { holes: new WeakSet(), nodesByStatement: new WeakMap(), namesByStatement: new WeakMap(), sliceLength: 0 };
+  private readonly memory: StatementMemory = { holes: new WeakSet(), blanked: new WeakMap(), nodesByStatement: new WeakMap(), namesByStatement: new WeakMap(), sliceLength: 0 };
   /** How the last call parsed, for tests and measurements. */
   lastKind: ParseKind = 'full';
   /** Characters of the text the last call parsed (in slices, or whole), for tests and measurements. */
@@ -109,7 +111,7 @@ export class IncrementalParser {
       // Nothing to keep from before (a file opened with an error): keep the statements that parse.
       let recovery: ParsedSource | null = null;
       try {
-        recovery = recoverStatements(text, parsed, this.memory.holes);
+        recovery = recoverStatements(text, parsed, this.memory.holes, this.memory.blanked);
       } catch {
         recovery = null; // a bug here must cost the findings, not the document
       }
@@ -129,6 +131,11 @@ export class IncrementalParser {
   }
 
   /** Is this top-level statement of a tree parsed here a hole over text that did not parse? */
+  /** For a hole that is a statement parsed without its broken line: that line; else null. */
+  blankedLineOf(statement: t.Node): BlankedLine | null {
+    return this.memory.blanked.get(statement) ?? null;
+  }
+
   isHole(statement: t.Node): boolean {
     return this.memory.holes.has(statement);
   }
@@ -399,15 +406,23 @@ function punchHole(previous: Previous, text: string, failed: ParsedSource, at: {
     if (program.loc) program.loc.end = copyPosition(endPosition);
     if (file.loc) file.loc.end = copyPosition(endPosition);
   }
-  const hole = {
+  // The hole's statements parsed without their broken line (recoverParse.ts), when that is enough:
+  // the rules see them, the parser still treats them as a hole (parsed again when an edit touches them).
+  const repaired = own.ast === null
+    ? parseWithoutBrokenLine(text.slice(holeStart, newHoleEnd), startPosition, errorOffset - holeStart, previous.plugins)
+    : null;
+  const filling: t.Statement[] = repaired?.parsed.ast?.program.body ?? [{
     type: 'EmptyStatement',
     start: holeStart,
     end: newHoleEnd,
     loc: { start: startPosition, end: endPosition, filename: undefined, identifierName: undefined },
-  } as unknown as t.EmptyStatement;
-  holes.add(hole);
-  body.splice(removedFrom, removedEnd - removedFrom, hole);
-  comments.splice(commentsFrom, commentsTo - commentsFrom);
+  } as unknown as t.EmptyStatement];
+  for (const statement of filling) {
+    holes.add(statement);
+    if (repaired !== null) memory.blanked.set(statement, repaired.line);
+  }
+  body.splice(removedFrom, removedEnd - removedFrom, ...filling);
+  comments.splice(commentsFrom, commentsTo - commentsFrom, ...(repaired?.parsed.ast?.comments ?? []));
   file.comments = comments;
   return { ast: file, problems: problems.problems, plugins: previous.plugins, problemOffsets: problems.offsets };
 }

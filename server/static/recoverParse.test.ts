@@ -65,3 +65,33 @@ describe('a document opened with a syntax error', () => {
     assert.equal(opened.errors.length, 1);
   });
 });
+
+describe('a document opened with a syntax error inside a statement that holds the whole module', () => {
+  // A module wrapped in one function (an app factory, a plugin's `module.exports = function (app)`),
+  // as a device gateway or a CommonJS build is: a hole over the broken statement is the whole file.
+  const wrapped = (broken: string) => `'use strict';
+const mongoose = require('mongoose');
+const Device = mongoose.model('Device', new mongoose.Schema({ id: String }));
+module.exports = function mount(router) {
+  router.use((req, res, next) => next());
+${broken}
+${Array.from({ length: 30 }, (_, i) => handler(i)).join('').replace(/^/gm, '  ')}};
+`;
+
+  it('keeps the findings of the statements around the one broken line, and reports the error once', () => {
+    const brokenLine = "  router.get('/boot', (req, res) => res.json({ at: 1 });";
+    const opened = analyze(wrapped(brokenLine), new StaticDocument());
+    const expected = analyze(wrapped(brokenLine.replace(/[^\n]/g, ' ')));
+    assert.ok(expected.findings.length >= 30, `${expected.findings.length} findings`);
+    assert.deepEqual(opened.findings, expected.findings);
+    assert.equal(opened.errors.length, 1);
+  });
+
+  it('mending the line at the first edit gives what a fresh analysis gives', () => {
+    const document = new StaticDocument();
+    const brokenLine = '  foo(';
+    analyze(wrapped(brokenLine), document);
+    const mended = wrapped('  foo();');
+    assert.deepEqual(analyze(mended, document), analyze(mended));
+  });
+});

@@ -4,15 +4,43 @@
 // not a closing bracket or a continuation), the runs of statements that parse are kept, and the
 // text that does not becomes a hole (an empty statement over it, as the incremental parser makes
 // while someone types; server/static/incrementalParse.ts parses it again at the first edit that
-// touches it). Each hole reports its first error; holes that meet are one. Bounded: at most MAX_HOLES holes, each found by
+// touches it). A statement that parses once one of its lines is blanked (the broken line inside a
+// function that holds the whole module) is kept as parsed so, and is a hole to the incremental
+// parser all the same. Each hole reports its first error; holes that meet are one. Bounded: at most MAX_HOLES holes, each found by
 // a few parses of the text after it.
 import type * as t from '@babel/types';
 import type { ParseProblem } from './engine';
-import { parseSlice, type ParsedSource } from './parse';
+import type { ParserPlugin } from '@babel/parser';
+import { parseSlice, type ParsedSource, type SliceStart } from './parse';
 
 const MAX_HOLES = 16;
 /** Parses tried per hole to find where the good statements before it end. */
 const MAX_SHRINKS = 8;
+/**
+ * Lines tried, one at a time, going back from the error, as the broken line of a statement too big
+ * to lose whole (a module wrapped in one function or class: issue 26's gateway module lost 243 of
+ * 244 findings to one unclosed call inside its wrapper).
+ */
+const MAX_BLANKED_LINES = 12;
+
+/** `text` with the line that starts at `lineStart` replaced by spaces (offsets and lines kept). */
+function blankLine(text: string, lineStart: number): string {
+  const end = text.indexOf('\n', lineStart);
+  const lineEnd = end === -1 ? text.length : end;
+  return text.slice(0, lineStart) + ' '.repeat(lineEnd - lineStart) + text.slice(lineEnd);
+}
+
+/** Offsets of the starts of the lines of `text` at or before `offset`, nearest first, at most `count`. */
+function linesBackFrom(text: string, offset: number, count: number): number[] {
+  const found: number[] = [];
+  let at = text.lastIndexOf('\n', Math.max(0, offset - 1)) + 1;
+  while (found.length < count) {
+    found.push(at);
+    if (at === 0) break;
+    at = text.lastIndexOf('\n', at - 2) + 1;
+  }
+  return found;
+}
 
 interface Position {
   line: number;
@@ -57,12 +85,46 @@ function nextStart(starts: readonly number[], offset: number): number {
   }
 }
 
+/** Statements parsed with one line blanked, and that line's extent in the file. */
+export interface Repaired {
+  parsed: ParsedSource;
+  line: BlankedLine;
+}
+
+/** The extent of a line blanked to parse the statement that holds it (offsets in the file). */
+export interface BlankedLine {
+  start: number;
+  end: number;
+}
+
+/**
+ * `slice` (placed at `start`) parsed with one line blanked: the first line, going back from the
+ * error at `errorOffset` (in the slice), whose removal makes it parse with at least one statement;
+ * null when none does. The statements around a broken line keep their findings instead of
+ * becoming one hole (used when a file is opened, and by the incremental parser's holes).
+ */
+export function parseWithoutBrokenLine(slice: string, start: SliceStart, errorOffset: number, plugins: readonly ParserPlugin[]): Repaired | null {
+  for (const lineStart of linesBackFrom(slice, errorOffset, MAX_BLANKED_LINES)) {
+    if (lineStart >= slice.length) continue;
+    const parsed = parseSlice(blankLine(slice, lineStart), start, plugins);
+    if (parsed.ast === null || parsed.problems.length > 0) continue;
+    // Only a line inside a statement kept is a repair: a line between statements, or a fragment
+    // blanked to nothing, is the hole it was (the incremental parser mends holes by their extent).
+    const at = start.index + lineStart;
+    const end = slice.indexOf('\n', lineStart);
+    const line = { start: at, end: start.index + (end === -1 ? slice.length : end) };
+    if (parsed.ast.program.body.some((statement) => (statement.start ?? 0) < at && at < (statement.end ?? 0))) return { parsed, line };
+  }
+  return null;
+}
+
 /**
  * The tree of `text` with a hole over each run of text that does not parse, and the problems
  * (each hole's first error; a kept statement has none: see `clean`), or null when
- * nothing can be kept. `holes` receives the holes.
+ * nothing can be kept. `holes` receives the holes, `blanked` the line blanked in each statement
+ * kept without its broken line.
  */
-export function recoverStatements(text: string, failed: ParsedSource, holes: WeakSet<t.Node>): ParsedSource | null {
+export function recoverStatements(text: string, failed: ParsedSource, holes: WeakSet<t.Node>, blanked: WeakMap<t.Node, BlankedLine>): ParsedSource | null {
   const plugins = failed.plugins;
   const starts = statementStarts(text);
   const lineOf = (offset: number): Position => {
@@ -102,7 +164,7 @@ export function recoverStatements(text: string, failed: ParsedSource, holes: Wea
     // Text right after a hole that fails too is the same broken statement (a line of a template
     // literal or a comment at column 0 looked like a statement start): one hole, one error.
     const last = body[body.length - 1] as t.Node | undefined;
-    if (last !== undefined && holes.has(last) && last.end === from && last.loc) {
+    if (last !== undefined && holes.has(last) && !blanked.has(last) && last.end === from && last.loc) {
       last.end = to;
       last.loc = { ...last.loc, end };
       return;
@@ -113,6 +175,9 @@ export function recoverStatements(text: string, failed: ParsedSource, holes: Wea
     const offset = Math.min(Math.max(from, errorAt(error, from)), to - 1);
     problems.push({ problem: error.problems[0], offset });
   };
+
+  const withoutBrokenLine = (from: number, to: number, failed: ParsedSource): Repaired | null =>
+    parseWithoutBrokenLine(text.slice(from, to), lineOf(from), errorAt(failed, from) - from, plugins);
 
   let pos = 0;
   for (let found = 0; pos < text.length; found++) {
@@ -143,7 +208,18 @@ export function recoverStatements(text: string, failed: ParsedSource, holes: Wea
     const holeEnd = after === -1 ? text.length : after;
     // Its own error when its text fails alone, else the error of the text from it on.
     const own = parseAt(holeStart, holeEnd);
-    hole(holeStart, holeEnd, clean(own) ? rest : own);
+    const repaired = clean(own) ? null : withoutBrokenLine(holeStart, holeEnd, own);
+    if (repaired !== null) {
+      // The statements kept whole, but for one line, which is reported where Babel found the error.
+      // Their text does not parse as it is: to the incremental parser they are a hole, parsed
+      // again at the first edit that touches them; the rules see the statements.
+      keep(repaired.parsed);
+      for (const statement of (repaired.parsed.ast as t.File).program.body) {
+        holes.add(statement);
+        blanked.set(statement, repaired.line);
+      }
+      problems.push({ problem: own.problems[0], offset: Math.min(errorAt(own, holeStart), holeEnd - 1) });
+    } else hole(holeStart, holeEnd, clean(own) ? rest : own);
     pos = holeEnd;
   }
   if (kept === 0 || base === null) return null;
