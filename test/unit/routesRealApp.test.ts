@@ -1,7 +1,8 @@
 // Cost per route of a real application (issue 25): json-server 0.17.4, installed by exact version
 // (devDependency), copied whole to a temporary folder (its source is the project --root names; its
 // own node_modules stay beside it), started by its own command line on loopback under Hotframe's
-// `record` path (startRecording and its preload), one route driven at a time by a bounded client.
+// `record` path (startRecording and its preload, whose serving notes give each request's window),
+// one route driven at a time by a bounded client.
 // Its routers are built in functions and mounted under prefixes built at run time
 // (`router.use(`/${key}`, plural(db, key, opts))`), its handlers declared inside those functions.
 //
@@ -16,7 +17,7 @@
 // thread's wait is spread over samples the profile charges elsewhere (idle, the sampler's own
 // delays): the figures are printed and the comparison is skipped, said as such, not passed.
 import { strict as assert } from 'node:assert';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -26,6 +27,7 @@ import type { RouteReport } from '../../server/profile/routes/routeCost';
 import { routeReportFor, routesText } from '../../server/cli/routesOutput';
 import { freePort, sleep } from './attachService';
 import { sendRequest } from './loopbackRequest';
+import { stopAndRemove } from './recordedServer';
 
 const NODE_MODULES = resolve(__dirname, '../../node_modules');
 const PACKAGE = join(NODE_MODULES, 'json-server');
@@ -101,17 +103,10 @@ describe('cost per route of a real app, json-server 0.17.4, recorded by Hotframe
     loads.push(loadavg()[0]!);
     assert.ok(result.profiles.length > 0, 'the recording wrote a profile');
     const analyzed = await analyzeProfileFile(result.profiles[0]!.path, { root });
-    report = routeReportFor(analyzed, root);
+    report = routeReportFor(analyzed, root, result.profiles[0]!.path);
   });
 
-  after(async () => {
-    if (recording !== undefined) {
-      recording.stop();
-      await Promise.race([recording.done, sleep(20_000)]);
-    }
-    if (dir !== '') rmSync(dir, { recursive: true, force: true });
-    if (recordingDir !== '') rmSync(recordingDir, { recursive: true, force: true });
-  });
+  after(() => stopAndRemove(recording, dir, recordingDir));
 
   it("names the routes of its routers built in functions, under their run-time prefix, where they are registered", () => {
     const at = (route: string): string[] => (report.routes.find((r) => r.route === route)?.registeredAt ?? []).map((r) => `${r.file.slice(root.length + 1)}:${r.line}`);
@@ -120,13 +115,10 @@ describe('cost per route of a real app, json-server 0.17.4, recorded by Hotframe
     assert.deepEqual(at('GET /db'), ['lib/server/router/index.js:50']);
   });
 
-  // Pending, not passed: in CI (a quiet machine, 2026-11-28) GET /:key/:id came out 26% below its
-  // main thread's time and GET /:key 10.1% below (GET /db -3.7%). Garbage collection is now charged to the
-  // route before it; the rest is the middleware for every request ("USE (every request)") and
-  // Node's HTTP work (no project frame: "(no route)") that the main thread spent on those requests
-  // and that no stack ties to a route (docs/profiles.md, "What it cannot see"). Here after the GC
-  // change, at load 4.4: -15.4% and -30.9%, GET /db +2.8% (issue 25).
-  it.skip("charges each route, driven alone, its main thread's time within 10%", function () {
+  // The recording's request windows charge each route the work its requests did without its
+  // frames on the stack (Node's HTTP work, the middleware for every request: requestWindows.ts);
+  // before them, GET /:key came out 15-20% and GET /:key/:id 26-31% below the main thread's time.
+  it("charges each route, driven alone, its main thread's time within 10%", function () {
     const rows = PLAN.map(({ route }) => {
       const cost = report.routes.find((r) => r.route === route);
       assert.ok(cost !== undefined, `${route}: ${JSON.stringify(report.routes.map((r) => r.route))}`);
