@@ -147,7 +147,11 @@ export function routeReportOf(inputs: RouteInputs, requests?: readonly RequestSp
   const { tree, cpuMs } = inputs;
   const { labels, nodeRoute } = routeOfNodes(inputs);
   // A route no frame was sampled of can still own requests: a row for it.
-  if (requests !== undefined) for (const r of requests) for (const route of r.routes) if (!labels.some((l) => l.split(' | ').includes(route))) labels.push(route);
+  const partsSeen = new Set(labels.flatMap((label) => label.split(' | ')));
+  if (requests !== undefined) for (const r of requests) for (const route of r.routes) if (!partsSeen.has(route)) {
+    partsSeen.add(route);
+    labels.push(route);
+  }
   const ms = new Float64Array(labels.length);
   let routedMs = 0;
   const idleFunc = new Map<number, boolean>();
@@ -180,7 +184,12 @@ export function routeReportOf(inputs: RouteInputs, requests?: readonly RequestSp
       const n = timeline.node[i];
       if (n >= 0 && n < tree.count && isIdle(n)) idle[i] = 1;
     }
-    const rowsOf = (route: string): number[] => labels.flatMap((label, i) => (label === route || label.split(' | ').includes(route) ? [i] : []));
+    // The rows whose label names a route: itself, or the routes one handler serves joined.
+    const rowsByRoute = new Map<string, number[]>();
+    labels.forEach((label, i) => {
+      for (const part of label.split(' | ')) rowsByRoute.set(part, [...(rowsByRoute.get(part) ?? []), i]);
+    });
+    const rowsOf = (route: string): number[] => rowsByRoute.get(route) ?? [];
     const charge = chargeByRequestWindows(
       { atMs: timeline.atMs, endMs: timeline.endMs, row: sampleRow.rows, idle, middleware: (row) => middleware[row] === true, rowCount: labels.length },
       requests.map((r) => ({ startMs: r.startMs, endMs: r.endMs, candidates: [...new Set(r.routes.flatMap(rowsOf))] })),
