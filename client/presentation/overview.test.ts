@@ -158,6 +158,23 @@ describe('overview tree (client/presentation/overview.ts)', () => {
     assert.match(rows[0]!.tooltip!, /\n40 requests · 7\.22 ms\/request \(ms\/request = the route's CPU time/);
   });
 
+  it("with a recording's request windows: the part of a route's time they charged, and what they could not, in the tooltips", () => {
+    const routes: OverviewResult['routes'] = {
+      cpuMs: 1000,
+      shareBasis: { unit: 'ms' },
+      routes: [{ route: 'GET /v1/tasks', kind: 'request', ms: 289, percent: 28.9, registeredAt: [{ file: '/app/routes/tasks.js', line: 116 }], requests: 40, msPerRequest: 289 / 40, byRequestWindowsMs: 61 }],
+      noRoute: { ms: 700, percent: 70 },
+      unresolvedHandlers: 0,
+      requests: { received: 40, kept: 40, unmatched: 0, several: 0, unreadRoutes: 0, unchecked: 0 },
+      requestWindows: { chargedMs: 61, overlappedMs: 12, requests: 40, placed: 40 },
+    };
+    const o = overview({ routes });
+    const section = overviewChildren(o).find((n) => n.kind === 'section' && n.id === 'routes')!;
+    const rows = overviewChildren(o, section).map((n) => overviewRow(n, o));
+    assert.match(rows[0]!.tooltip!, /\n61\.0 ms of it by its requests' windows: samples with no endpoint route on the stack/);
+    assert.match(rows[1]!.tooltip!, /nor inside the request windows of one route alone \(12\.0 ms fell while requests of several routes were open\)/);
+  });
+
   it('shows nothing before an overview arrives', () => {
     assert.deepEqual(overviewRow({ kind: 'message', label: 'x' }, null), { label: 'x', collapsible: 'none' });
   });

@@ -20,7 +20,7 @@ export type OverviewNode =
   | { kind: 'library'; value: AttributedLibraryCost }
   | { kind: 'insight'; value: Insight }
   | { kind: 'route'; value: RouteCost }
-  | { kind: 'noRoute'; ms: number; percent: number; unmatched?: number }
+  | { kind: 'noRoute'; ms: number; percent: number; unmatched?: number; /** A recording's request windows charged what they could (RouteReport.requestWindows). */ windows?: { overlappedMs: number } }
   | { kind: 'unresolved'; file: string }
   | { kind: 'message'; label: string }
   | { kind: 'gcTrace'; row: GcTraceRow }
@@ -129,7 +129,13 @@ function sectionChildren(id: SectionId, o: OverviewResult): OverviewNode[] {
       if (routes === undefined) return [];
       // The routes that ran or received requests, then the share of no route: a registered route with neither says nothing here.
       const ran: OverviewNode[] = routesThatRan(routes).map((value) => ({ kind: 'route', value }));
-      return [...capped(ran), { kind: 'noRoute', ms: routes.noRoute.ms, percent: routes.noRoute.percent, ...(routes.requests !== undefined ? { unmatched: routes.requests.unmatched } : {}) }];
+      return [...capped(ran), {
+        kind: 'noRoute',
+        ms: routes.noRoute.ms,
+        percent: routes.noRoute.percent,
+        ...(routes.requests !== undefined ? { unmatched: routes.requests.unmatched } : {}),
+        ...(routes.requestWindows !== undefined ? { windows: { overlappedMs: routes.requestWindows.overlappedMs } } : {}),
+      }];
     }
     case 'gcTrace':
       return o.gcTrace !== undefined ? gcTraceRows(o.gcTrace, o.profile).map((row) => ({ kind: 'gcTrace', row })) : [];
@@ -203,10 +209,11 @@ export function overviewRow(node: OverviewNode, o: OverviewResult | null): Overv
       const shared = r.shared === true ? '\nOne handler serves these routes: their samples cannot be told apart.' : '';
       // A Hotframe recording counted its requests: "40 requests · 7.20 ms/request".
       const served = r.requests !== undefined ? formatPerRequest(r.ms, r.requests) : null;
+      const windowed = r.byRequestWindowsMs !== undefined ? `\n${formatMs(r.byRequestWindowsMs)} of it by its requests' windows: samples with no endpoint route on the stack (HTTP work, middleware, GC) while only this route's requests were open` : '';
       return {
         label: r.route,
         description: formatCostShort(r.ms, r.percent, basis) + (served !== null ? ` · ${served}` : ''),
-        tooltip: `${formatCost(r.ms, r.percent, basis)} with this route's handler or middleware on the stack${served !== null ? `\n${served} (ms/request = ${PER_REQUEST_OF})` : ''}\nregistered at ${where}${shared}`,
+        tooltip: `${formatCost(r.ms, r.percent, basis)} with this route's handler or middleware on the stack${windowed}${served !== null ? `\n${served} (ms/request = ${PER_REQUEST_OF})` : ''}\nregistered at ${where}${shared}`,
         collapsible: 'none',
         icon: r.kind === 'message' ? 'mail' : 'globe',
         target: at !== undefined ? openTarget(at.file, at.line) : undefined,
@@ -216,7 +223,7 @@ export function overviewRow(node: OverviewNode, o: OverviewResult | null): Overv
       return {
         label: '(no route)',
         description: formatCostShort(node.ms, node.percent, basis) + (node.unmatched !== undefined ? ` · ${node.unmatched.toLocaleString('en-US')} unmatched requests` : ''),
-        tooltip: `${formatCost(node.ms, node.percent, basis)} with no route's handler or middleware on the stack (timers, start-up, framework code before a handler, GC)${node.unmatched !== undefined ? `\n${node.unmatched.toLocaleString('en-US')} request(s) matched no route's method and path (a 404, or a route the source analysis did not find)` : ''}`,
+        tooltip: `${formatCost(node.ms, node.percent, basis)} with no route's handler or middleware on the stack (timers, start-up, framework code before a handler, GC)${node.unmatched !== undefined ? `\n${node.unmatched.toLocaleString('en-US')} request(s) matched no route's method and path (a 404, or a route the source analysis did not find)` : ''}${node.windows !== undefined ? `\nnor inside the request windows of one route alone (${formatMs(node.windows.overlappedMs)} fell while requests of several routes were open)` : ''}`,
         collapsible: 'none',
         icon: 'circle-slash',
       };

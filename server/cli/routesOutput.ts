@@ -8,25 +8,28 @@ import { projectRouteMap } from '../static/project/routeMap';
 import { formatCostShort, formatMs, formatPerRequest, PER_REQUEST_OF, shareOfText } from '../shared/format';
 import { NO_ROUTE, nodeRoutes, routeInputsOf, routeReportOf, type AnalyzedForRoutes, type RouteCost, type RouteReport } from '../profile/routes/routeCost';
 import { printable } from './printable';
-import { patternsOf, withRequestCounts, type RequestTally } from '../profile/routes/requestCounts';
+import { patternsOf, requestSpans, withRequestCounts, type RequestTally } from '../profile/routes/requestCounts';
 import { readServingLogs, servingLogPath } from '../profile/readers/readServingLog';
 
 /**
  * The route report of a profile; with `profileFile` recorded by Hotframe (its serving notes
- * beside it), each route's requests too; with several files (a capture merged), the requests of
- * them all. Notes that cannot be used are said on stderr.
+ * beside it), each route's requests too, and (one file: its notes are on the profile's clock) the
+ * samples no route's frame claims charged by the requests' windows; with several files (a capture
+ * merged), the requests of them all. Notes that cannot be used are said on stderr.
  */
 export function routeReportFor(analyzed: AnalyzedForRoutes, root: string, profileFile?: string | readonly string[]): RouteReport {
   const map = projectRouteMap([root]);
-  const report = routeReportOf(routeInputsOf(analyzed, map));
+  const inputs = routeInputsOf(analyzed, map);
   const files = profileFile === undefined ? [] : typeof profileFile === 'string' ? [profileFile] : profileFile;
   const log = files.length === 0 ? null : readServingLogs(files);
-  if (log === null) return report;
+  if (log === null) return routeReportOf(inputs);
   if ('error' in log) {
     process.stderr.write(`hotframe: ${files.length === 1 ? `${printable(servingLogPath(files[0]!))}: ` : ''}${printable(log.error)}; requests are not counted\n`);
-    return report;
+    return routeReportOf(inputs);
   }
-  return withRequestCounts(report, patternsOf(map.routes), log.requests, log.requestsSeen);
+  const patterns = patternsOf(map.routes);
+  const report = routeReportOf(inputs, files.length === 1 ? requestSpans(patterns, log.requests) : undefined);
+  return withRequestCounts(report, patterns, log.requests, log.requestsSeen);
 }
 
 /** The route each node of the profile served, from the routes under `root` (for --stalls). */
@@ -55,7 +58,8 @@ export function routesText(name: string, report: RouteReport, top: number, root:
     label: printable(r.route),
     cost: formatCostShort(r.ms, r.percent, report.shareBasis),
     served: served(r),
-    where: r.registeredAt.slice(0, 3).map((at) => printable(`${shown(at.file, root)}:${at.line}`)).join(', ') + (r.shared === true ? '  (one handler serves these routes)' : ''),
+    where: r.registeredAt.slice(0, 3).map((at) => printable(`${shown(at.file, root)}:${at.line}`)).join(', ') + (r.shared === true ? '  (one handler serves these routes)' : '') +
+      (r.byRequestWindowsMs !== undefined ? `  (${formatMs(r.byRequestWindowsMs)} of it by its requests' windows)` : ''),
   })), {
     label: NO_ROUTE,
     cost: formatCostShort(report.noRoute.ms, report.noRoute.percent, report.shareBasis),
@@ -69,6 +73,11 @@ export function routesText(name: string, report: RouteReport, top: number, root:
   if (report.routes.length > top) out.push(`  … ${(report.routes.length - top).toLocaleString('en-US')} more (--top)`);
   if (report.unresolvedHandlers > 0) out.push(`${report.unresolvedHandlers.toLocaleString('en-US')} handler(s) named in registrations are not functions of this project (a package's, or a dynamic expression): their time is charged to the route only through a project function of the route on the stack.`);
   if (tally !== undefined) out.push(...requestNotes(tally));
+  const windows = report.requestWindows;
+  if (windows !== undefined) {
+    out.push(`Request windows: ${formatMs(windows.chargedMs)} of samples with no endpoint route's frame on the stack (Node's HTTP work, middleware, GC) were charged to the one route whose requests alone were open then; ` +
+      `${formatMs(windows.overlappedMs)} fell while requests of several routes (or of a route not known) were open and stay where their stacks put them. ${windows.placed.toLocaleString('en-US')} of ${windows.requests.toLocaleString('en-US')} request(s) had a known route.`);
+  }
   return out.join('\n') + '\n';
 }
 

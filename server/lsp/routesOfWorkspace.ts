@@ -1,10 +1,10 @@
 // The Routes section of the editor's view (issue 25): the primary CPU profile's time per route of
 // the workspace's registrations, computed in the profile worker once per loaded profile.
 import type { AnalyzedProfile } from '../profile/analysis/report';
-import { nodeRoutes, routeInputsOf, routeReportOf } from '../profile/routes/routeCost';
+import { nodeRoutes, routeInputsOf, routeReportOf, type RouteInputs } from '../profile/routes/routeCost';
 import { projectRouteMap } from '../static/project/routeMap';
 import type { RouteNotes } from '../protocol/wire';
-import { patternsOf, withRequestCounts } from '../profile/routes/requestCounts';
+import { patternsOf, requestSpans, withRequestCounts } from '../profile/routes/requestCounts';
 import { basename } from 'node:path';
 
 import { readServingLogs } from '../profile/readers/readServingLog';
@@ -13,6 +13,7 @@ import { processThreadOf } from '../profile/model/mergeProfiles';
 
 interface WorkspaceRoutes {
   map: ReturnType<typeof projectRouteMap>;
+  inputs: RouteInputs;
   notes: RouteNotes;
   /** The route each node of the profile served (what stalls name, as `profile --stalls` does). */
   routeOf: (node: number) => string | null;
@@ -31,6 +32,7 @@ function workspaceRoutes(analyzed: AnalyzedProfile | null, roots: readonly strin
     const inputs = routeInputsOf(analyzed, map);
     routes = {
       map,
+      inputs,
       notes: {
         report: routeReportOf(inputs),
         handlers: map.handlers.map((h) => ({ route: h.route, file: h.file, startLine: h.range.startLine, endLine: h.range.endLine })),
@@ -59,7 +61,9 @@ function partsOf(profileFile: string, thread: string | undefined): string[] {
  * Null without a CPU profile, without a workspace folder, or when the folders cannot be read.
  * With `profileFile` recorded by Hotframe (its serving notes beside it), each route's requests too;
  * for a capture folder (attach), the requests of every process kept (`thread`: the one picked);
- * notes that cannot be used count no requests (the CLI says why on stderr).
+ * notes that cannot be used count no requests (the CLI says why on stderr). With one file's notes
+ * (on the profile's clock), the requests' windows charge what no route's frame claims, as
+ * `profile --routes` does (the same routeReportFor steps).
  */
 export function routesOfWorkspace(analyzed: AnalyzedProfile | null, roots: readonly string[], profileFile?: string, thread?: string): RouteNotes | null {
   const routes = workspaceRoutes(analyzed, roots);
@@ -68,7 +72,12 @@ export function routesOfWorkspace(analyzed: AnalyzedProfile | null, roots: reado
   if (counted?.profileFile === key) return counted.notes;
   const parts = partsOf(profileFile, thread);
   const log = parts.length === 0 ? null : readServingLogs(parts);
-  const notes = log === null || 'error' in log ? routes.notes : { ...routes.notes, report: withRequestCounts(routes.notes.report, patternsOf(routes.map.routes), log.requests, log.requestsSeen) };
+  let notes = routes.notes;
+  if (log !== null && !('error' in log)) {
+    const patterns = patternsOf(routes.map.routes);
+    const report = parts.length === 1 && parts[0] === profileFile ? routeReportOf(routes.inputs, requestSpans(patterns, log.requests)) : routes.notes.report;
+    notes = { ...routes.notes, report: withRequestCounts(report, patterns, log.requests, log.requestsSeen) };
+  }
   counted = { notes, profileFile: key };
   return notes;
 }

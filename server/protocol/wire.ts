@@ -512,6 +512,8 @@ export interface RouteCost {
   requests?: number;
   /** ms / requests, when requests > 0 (server/profile/routes/requestCounts.ts). */
   msPerRequest?: number;
+  /** The part of `ms` charged by the requests' windows, not by a frame of the route (server/profile/routes/requestWindows.ts). */
+  byRequestWindowsMs?: number;
 }
 
 /** The requests of a Hotframe recording, matched to the routes (server/profile/routes/requestCounts.ts). */
@@ -540,6 +542,16 @@ export interface RouteReport {
   unresolvedHandlers: number;
   /** With a Hotframe recording's notes beside the profile: its requests, per route in `routes`. */
   requests?: RequestTally;
+  /** With those notes on the profile's own clock: what the requests' windows charged (server/profile/routes/requestWindows.ts). */
+  requestWindows?: {
+    /** ms charged to a route by its requests' windows (from no route, and from middleware rows). */
+    chargedMs: number;
+    /** ms the rule could not charge: requests of several routes, or of no known route, were open. */
+    overlappedMs: number;
+    /** Requests noted, and those whose route was known. */
+    requests: number;
+    placed: number;
+  };
 }
 
 /** The route report, and each handler's lines (a finding inside one serves that route). */

@@ -1,10 +1,13 @@
 // A server started under Hotframe's own recorder (`hotframe record`'s startRecording and its
 // preload) for the measured tests: the server prints `{"port":N}` on stdout once it listens;
 // the answer is that port and the recording, or an error with what the server printed when it
-// exits first.
+// exits first. `stopAndRemove` is the measured tests' `after`: the recording stopped (bounded
+// wait) and the folders removed.
+import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 import { startRecording, type Recording } from '../../server/shared/recordProfile';
+import { sleep } from './attachService';
 
 const NODE_MODULES = resolve(__dirname, '../../node_modules');
 
@@ -26,4 +29,13 @@ export async function startRecordedServer(args: readonly string[], cwd: string):
   });
   const port = await Promise.race([listening, recording.done.then(() => Promise.reject(new Error(`the server exited before listening: ${output}`)))]);
   return { port, recording };
+}
+
+/** Stops a recording still running (waiting at most 20 s for it to end) and removes the folders named ('' is none). */
+export async function stopAndRemove(recording: Recording | undefined, ...dirs: string[]): Promise<void> {
+  if (recording !== undefined) {
+    recording.stop();
+    await Promise.race([recording.done, sleep(20_000)]);
+  }
+  for (const dir of dirs) if (dir !== '') rmSync(dir, { recursive: true, force: true });
 }

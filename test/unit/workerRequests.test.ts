@@ -4,7 +4,7 @@
 // counts its requests; the main thread's notes hold none (a diagnostics channel is per thread).
 // `hotframe attach` starts its observer in the main thread only: docs/profiles.md says so.
 import { strict as assert } from 'node:assert';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -12,9 +12,8 @@ import type { Recording } from '../../server/shared/recordProfile';
 import { readServingLog } from '../../server/profile/readers/readServingLog';
 import { analyzeProfileFile } from '../../server/profile/analysis/report';
 import { routeReportFor } from '../../server/cli/routesOutput';
-import { sleep } from './attachService';
 import { sendRequest } from './loopbackRequest';
-import { startRecordedServer } from './recordedServer';
+import { startRecordedServer, stopAndRemove } from './recordedServer';
 
 const FIXTURE = resolve(__dirname, '../fixtures/workerServer');
 const REQUESTS = 9;
@@ -25,14 +24,7 @@ describe("requests served by a worker thread's HTTP server, recorded by Hotframe
   let recording: Recording | undefined;
   let recordingDir = '';
 
-  after(async () => {
-    if (recording !== undefined) {
-      recording.stop();
-      await Promise.race([recording.done, sleep(20_000)]);
-    }
-    if (dir !== '') rmSync(dir, { recursive: true, force: true });
-    if (recordingDir !== '') rmSync(recordingDir, { recursive: true, force: true });
-  });
+  after(() => stopAndRemove(recording, dir, recordingDir));
 
   it("counts them beside the worker's profile, and none beside the main thread's", async () => {
     dir = mkdtempSync(join(tmpdir(), 'hotframe-worker-requests-'));

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 
-import { MAX_MATCH_TESTS, patternsOf, withRequestCounts } from './requestCounts';
+import { MAX_MATCH_TESTS, patternsOf, requestSpans, withRequestCounts } from './requestCounts';
 import type { RouteReport } from '../../protocol/wire';
 
 const cost = (route: string, ms: number, kind: 'request' | 'message' = 'request'): RouteReport['routes'][number] => ({ route, kind, ms, percent: ms / 10, registeredAt: [] });
@@ -68,5 +68,26 @@ describe('withRequestCounts', () => {
     const out = withRequestCounts(report(), patternsOf(routes), requests, requests.length);
     assert.equal(out.requests?.unchecked, 5);
     assert.equal(out.requests?.unmatched, distinct - 5);
+  });
+});
+
+describe('requestSpans', () => {
+  it('gives each request its window and the endpoint routes (never middleware) its method and path matched', () => {
+    const routes = patternsOf([
+      { route: 'GET /db', match: { method: 'GET', paths: ['/db'] } },
+      { route: 'GET /:key', match: { method: 'GET', paths: ['/:key'] } },
+      { route: 'USE (every request)', match: { method: 'USE', paths: [] } },
+      { route: 'POST /:key', match: { method: 'POST', paths: ['/:key'] } },
+    ]);
+    const spans = requestSpans(routes, [
+      { method: 'GET', path: '/db', startMs: 1, endMs: 2 },
+      { method: 'GET', path: '/posts', startMs: 3, endMs: null },
+      { method: 'GET', path: '/a/b/c', startMs: 4, endMs: 5 },
+    ]);
+    assert.deepEqual(spans, [
+      { startMs: 1, endMs: 2, routes: ['GET /db', 'GET /:key'] },
+      { startMs: 3, endMs: null, routes: ['GET /:key'] },
+      { startMs: 4, endMs: 5, routes: [] },
+    ]);
   });
 });

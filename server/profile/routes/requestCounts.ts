@@ -16,6 +16,7 @@
 import { match, type MatchFunction } from 'path-to-regexp';
 
 import type { RequestTally, RouteReport } from '../../protocol/wire';
+import type { RequestSpan } from './routeCost';
 
 export type { RequestTally };
 
@@ -135,6 +136,37 @@ export function withRequestCounts(report: RouteReport, patterns: readonly RouteP
   });
   const tally: RequestTally = { received: Math.max(received, requests.length), kept: requests.length, unmatched, several, unreadRoutes, unchecked };
   return { ...report, routes: costs, requests: tally };
+}
+
+/**
+ * Each request's window and the endpoint routes (not middleware) its method and path matched,
+ * for the request-window rule (requestWindows.ts). A request past the work bound matches no
+ * route: its window charges nothing and keeps the samples in it from being charged.
+ */
+export function requestSpans(patterns: readonly RoutePattern[], requests: readonly (RequestLike & { startMs: number; endMs: number | null })[]): RequestSpan[] {
+  const endpoints = patterns.flatMap((p) => {
+    const c = compileRoute(p);
+    return c !== null && c.endpoint ? [c] : [];
+  });
+  const matchedBy = new Map<string, string[]>();
+  let tests = 0;
+  return requests.map((r) => {
+    const key = `${r.method} ${r.path}`;
+    let routes = matchedBy.get(key);
+    if (routes === undefined) {
+      routes = [];
+      if (tests + endpoints.length <= MAX_MATCH_TESTS) {
+        tests += endpoints.length;
+        for (const route of endpoints) {
+          if (route.methods !== null && !route.methods.has(r.method)) continue;
+          if (route.paths !== null && !route.paths.some((test) => test(r.path))) continue;
+          routes.push(route.route);
+        }
+      }
+      matchedBy.set(key, routes);
+    }
+    return { startMs: r.startMs, endMs: r.endMs, routes };
+  });
 }
 
 /** The route map's routes that say which requests they serve, as patterns. */

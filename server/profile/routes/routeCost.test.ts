@@ -106,4 +106,38 @@ describe('cost per route (pure)', () => {
     assert.equal(a(unordered), 2);
     assert.equal(unordered.noRoute.ms, 7);
   });
+
+  it("with a recording's requests, charges samples no endpoint frame claims to the route whose requests alone were open, and says how much", () => {
+    // In order, 1 ms each: express (no route), middleware, A, express, express, B, express, GC; a route map where the middleware is USE.
+    const tree = inputs([
+      [0, 1, 0], // 1 express
+      [1, 2, 0], // 2 middleware
+      [1, 3, 0], // 3 handler A
+      [1, 6, 0], // 4 handler B | C
+      [0, 7, 0], // 5 the collector
+    ]).tree;
+    const order = [1, 2, 3, 1, 1, 4, 1, 5];
+    const selfMs = new Float64Array(tree.count);
+    order.forEach((n) => (selfMs[n] += 1));
+    const timeline = { node: Int32Array.from(order), atMs: Float64Array.from(order.map((_, i) => i)), endMs: order.length };
+    const base = inputs([]);
+    const routed: RouteInputs = { ...base, tree: { ...tree, selfMs }, timeline, cpuMs: 8, routes: base.routes.map((r) => (r.route.startsWith('USE') ? { ...r, match: { method: 'USE' } } : r)) };
+    // A request for GET /a over [0, 4), one for GET /b over [5, 8).
+    const report = routeReportOf(routed, [
+      { startMs: 0, endMs: 4, routes: ['GET /a'] },
+      { startMs: 5, endMs: 8, routes: ['GET /b'] },
+    ]);
+    const row = (route: string) => report.routes.find((r) => r.route === route)!;
+    assert.equal(row('GET /a').ms, 4, 'its own 1 ms, express before it, the middleware, express after it');
+    assert.equal(row('GET /a').byRequestWindowsMs, 3);
+    assert.equal(row('GET /b | GET /c').ms, 3, "its own 1 ms, express after it, and the collection after that (no route before it: charged by the window)");
+    assert.equal(row('USE (every request)').ms, 0);
+    assert.equal(report.noRoute.ms, 1, 'the express sample at 4 ms, between the windows');
+    assert.deepEqual(report.requestWindows, { chargedMs: 5, overlappedMs: 0, requests: 2, placed: 2 });
+    // Without requests the stacks alone: A 1, B 1, middleware 1, no route 5.
+    const plain = routeReportOf(routed);
+    assert.equal(plain.routes.find((r) => r.route === 'GET /a')!.ms, 1);
+    assert.equal(plain.noRoute.ms, 5);
+    assert.equal(plain.requestWindows, undefined);
+  });
 });

@@ -7,10 +7,13 @@
 // frame on its stack is "(no route)", never guessed. One exception, where the order of samples says
 // more than their stacks: a garbage-collector sample of a `.cpuprofile` has no JS stack at all, and
 // it collects what the code that ran just before allocated, so it is charged to the route of the
-// sample before it (a V8 log's GC ticks keep their stack and need no such rule). Pure: the
-// profile's tree, its samples in order and the route map in.
+// sample before it (a V8 log's GC ticks keep their stack and need no such rule). With a Hotframe
+// recording's request windows, samples with no endpoint route on their stack are charged to the
+// route whose requests alone were open (requestWindows.ts). Pure: the profile's tree, its samples
+// in order, the route map and the requests in.
 import { percentOf, type ShareBasis } from '../../shared/format';
 import type { RouteCost, RouteReport } from '../../protocol/wire';
+import { chargeByRequestWindows } from './requestWindows';
 
 export type { RouteCost, RouteReport };
 
@@ -39,8 +42,8 @@ export interface RouteInputs {
   /** Where a profile function starts (local file, 1-based line and column as the readers give them), whether it is idle, and whether it is the garbage collector. */
   functionAt: (func: number) => { file: string; line: number; column: number; idle: boolean; gc?: boolean } | null;
   handlers: readonly RouteHandler[];
-  /** Every route registered, in the map's order, with where (listed even at 0 ms). */
-  routes: readonly { route: string; kind: 'request' | 'message'; registeredAt: { file: string; line: number }[] }[];
+  /** Every route registered, in the map's order, with where (listed even at 0 ms); `match.method` 'USE' for middleware. */
+  routes: readonly { route: string; kind: 'request' | 'message'; registeredAt: { file: string; line: number }[]; match?: { method: string } }[];
   /** The profile's CPU time, idle excluded: the denominator of every share. */
   cpuMs: number;
   /** What every share is of (the profile's report). */
@@ -129,21 +132,75 @@ export function nodeRoutes(inputs: Pick<RouteInputs, 'tree' | 'functionAt' | 'ha
   return (node) => (node >= 0 && node < nodeRoute.length && nodeRoute[node] !== -1 ? labels[nodeRoute[node]] : null);
 }
 
-export function routeReportOf(inputs: RouteInputs): RouteReport {
+/** A request of a Hotframe recording: its window (ms since the profile's start) and the endpoint routes its method and path matched. */
+export interface RequestSpan {
+  startMs: number;
+  endMs: number | null;
+  routes: readonly string[];
+}
+
+/**
+ * The report; with `requests` (a Hotframe recording's, on this profile's own clock) and the
+ * samples' order, what no endpoint route's frame claims is charged by the requests' windows.
+ */
+export function routeReportOf(inputs: RouteInputs, requests?: readonly RequestSpan[]): RouteReport {
   const { tree, cpuMs } = inputs;
   const { labels, nodeRoute } = routeOfNodes(inputs);
+  // A route no frame was sampled of can still own requests: a row for it.
+  const partsSeen = new Set(labels.flatMap((label) => label.split(' | ')));
+  if (requests !== undefined) for (const r of requests) for (const route of r.routes) if (!partsSeen.has(route)) {
+    partsSeen.add(route);
+    labels.push(route);
+  }
   const ms = new Float64Array(labels.length);
   let routedMs = 0;
+  const idleFunc = new Map<number, boolean>();
+  const isIdle = (node: number): boolean => {
+    const f = tree.func[node];
+    if (f < 0) return false;
+    let idle = idleFunc.get(f);
+    if (idle === undefined) {
+      idle = inputs.functionAt(f)?.idle === true;
+      idleFunc.set(f, idle);
+    }
+    return idle;
+  };
   for (let n = 1; n < tree.count; n++) {
     const r = nodeRoute[n];
-    if (r === -1 || tree.selfMs[n] === 0) continue;
-    const at = tree.func[n] < 0 ? null : inputs.functionAt(tree.func[n]);
-    if (at?.idle === true) continue;
+    if (r === -1 || tree.selfMs[n] === 0 || isIdle(n)) continue;
     ms[r] += tree.selfMs[n];
     routedMs += tree.selfMs[n];
   }
-  routedMs += chargeCollections(inputs, nodeRoute, ms);
+  const sampleRow = chargeCollections(inputs, nodeRoute, ms);
+  if (sampleRow !== null) routedMs += sampleRow.chargedMs;
   const registered = new Map(inputs.routes.map((r) => [r.route, r]));
+  const windowMs = new Float64Array(labels.length);
+  let windows: RouteReport['requestWindows'];
+  if (requests !== undefined && sampleRow !== null && inputs.timeline !== undefined) {
+    const { timeline } = inputs;
+    const middleware = labels.map((label) => label.split(' | ').every((part) => registered.get(part)?.match?.method.toUpperCase() === 'USE'));
+    const idle = new Uint8Array(timeline.node.length);
+    for (let i = 0; i < idle.length; i++) {
+      const n = timeline.node[i];
+      if (n >= 0 && n < tree.count && isIdle(n)) idle[i] = 1;
+    }
+    // The rows whose label names a route: itself, or the routes one handler serves joined.
+    const rowsByRoute = new Map<string, number[]>();
+    labels.forEach((label, i) => {
+      for (const part of label.split(' | ')) rowsByRoute.set(part, [...(rowsByRoute.get(part) ?? []), i]);
+    });
+    const rowsOf = (route: string): number[] => rowsByRoute.get(route) ?? [];
+    const charge = chargeByRequestWindows(
+      { atMs: timeline.atMs, endMs: timeline.endMs, row: sampleRow.rows, idle, middleware: (row) => middleware[row] === true, rowCount: labels.length },
+      requests.map((r) => ({ startMs: r.startMs, endMs: r.endMs, candidates: [...new Set(r.routes.flatMap(rowsOf))] })),
+    );
+    for (let i = 0; i < labels.length; i++) {
+      ms[i] = Math.max(0, ms[i] + charge.gained[i] - charge.given[i]);
+      windowMs[i] = charge.gained[i];
+    }
+    routedMs += charge.fromNoRouteMs;
+    windows = { chargedMs: charge.fromNoRouteMs + charge.given.reduce((a, b) => a + b, 0), overlappedMs: charge.overlappedMs, requests: charge.requests, placed: charge.ownedRequests };
+  }
   const costs: RouteCost[] = [];
   const seen = new Set<string>();
   labels.forEach((label, i) => {
@@ -157,6 +214,7 @@ export function routeReportOf(inputs: RouteInputs): RouteReport {
       percent: percentOf(ms[i], cpuMs),
       registeredAt: parts.flatMap((p) => registered.get(p)?.registeredAt ?? []),
       ...(parts.length > 1 ? { shared: true } : {}),
+      ...(windowMs[i] > 0 ? { byRequestWindowsMs: windowMs[i] } : {}),
     });
   });
   for (const r of inputs.routes) {
@@ -170,22 +228,25 @@ export function routeReportOf(inputs: RouteInputs): RouteReport {
     routes: costs,
     noRoute: { ms: noRouteMs, percent: percentOf(noRouteMs, cpuMs) },
     unresolvedHandlers: inputs.unresolvedHandlers,
+    ...(windows !== undefined ? { requestWindows: windows } : {}),
   };
 }
 
 /**
  * Charges each stackless garbage-collector sample (no route on its stack) to the route of the
- * sample before it, through a run of such samples; returns the ms charged. Without the samples'
- * order (pprof) nothing is charged: they stay (no route).
+ * sample before it, through a run of such samples. Answers each sample's row after that rule
+ * (-1: none) and the ms charged; null without the samples' order (pprof), when nothing is
+ * charged: they stay (no route).
  */
-function chargeCollections(inputs: RouteInputs, nodeRoute: Int32Array, ms: Float64Array): number {
+function chargeCollections(inputs: RouteInputs, nodeRoute: Int32Array, ms: Float64Array): { rows: Int32Array; chargedMs: number } | null {
   const { timeline, tree } = inputs;
-  if (timeline === undefined) return 0;
+  if (timeline === undefined) return null;
   const gcNode = new Uint8Array(tree.count);
   for (let n = 1; n < tree.count; n++) if (nodeRoute[n] === -1 && tree.func[n] >= 0 && inputs.functionAt(tree.func[n])?.gc === true) gcNode[n] = 1;
   let charged = 0;
   let before = -1;
   const count = timeline.node.length;
+  const rows = new Int32Array(count).fill(-1);
   for (let i = 0; i < count; i++) {
     const n = timeline.node[i];
     if (n < 0 || n >= tree.count) {
@@ -194,16 +255,18 @@ function chargeCollections(inputs: RouteInputs, nodeRoute: Int32Array, ms: Float
     }
     if (gcNode[n] === 0) {
       before = nodeRoute[n];
+      rows[i] = before;
       continue;
     }
     if (before === -1) continue;
+    rows[i] = before;
     const lasted = (i + 1 < count ? timeline.atMs[i + 1] : timeline.endMs) - timeline.atMs[i];
     if (lasted > 0) {
       ms[before] += lasted;
       charged += lasted;
     }
   }
-  return charged;
+  return { rows, chargedMs: charged };
 }
 
 /** What routeReportOf needs of an analyzed profile (report.ts's AnalyzedProfile has these fields). */
