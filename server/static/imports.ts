@@ -167,11 +167,37 @@ function addLazyRequires(table: Map<string, ImportBinding>, program: t.Program):
   }
   if (candidates.size === 0) return;
   const modules = new Map<string, string | null>();
+  for (const statement of program.body) {
+    for (const [name, whole] of assignedModulesOf(statement)) {
+      if (!candidates.has(name)) continue;
+      const before = modules.get(name);
+      modules.set(name, whole !== null && (before === undefined || before === whole) ? whole : null);
+    }
+  }
+  for (const [name, source] of modules) {
+    if (source !== null) table.set(name, { source, imported: 'default', namespace: true });
+  }
+}
+
+/**
+ * Per top-level statement: each plain name it assigns, and the one module every such assignment
+ * loads (null: something else is assigned too). Kept by statement node, as an editor's incremental
+ * parse keeps the nodes of statements an edit did not touch (their positions move, not their
+ * contents): an edit then scans only the statements it changed, not the whole file. The merge in
+ * addLazyRequires is order-free (null absorbs, equal modules stay), so per-statement summaries give
+ * what one walk of the file gives.
+ */
+const assignedModules = new WeakMap<t.Node, ReadonlyMap<string, string | null>>();
+
+function assignedModulesOf(statement: t.Statement): ReadonlyMap<string, string | null> {
+  const kept = assignedModules.get(statement);
+  if (kept !== undefined) return kept;
+  const modules = new Map<string, string | null>();
   // An explicit stack, not recursion: a long generated expression chain must not overflow the call stack.
-  const stack: t.Node[] = [program];
+  const stack: t.Node[] = [statement];
   while (stack.length > 0) {
     const node = stack.pop()!;
-    if (node.type === 'AssignmentExpression' && node.left.type === 'Identifier' && candidates.has(node.left.name)) {
+    if (node.type === 'AssignmentExpression' && node.left.type === 'Identifier') {
       const name = node.left.name;
       const whole = node.operator === '=' ? requiredModule(node.right) : null;
       const before = modules.get(name);
@@ -181,9 +207,8 @@ function addLazyRequires(table: Map<string, ImportBinding>, program: t.Program):
       stack.push(child);
     });
   }
-  for (const [name, source] of modules) {
-    if (source !== null) table.set(name, { source, imported: 'default', namespace: true });
-  }
+  assignedModules.set(statement, modules);
+  return modules;
 }
 
 /** How names are resolved in the file analyzed: its import table and its bindings (the rule context's two lookups). */
