@@ -261,3 +261,26 @@ module.exports = { usage };
     assert.deepEqual(findingsOf(dir, ['lib/tools/disk.js', 'test/server.js'])['lib/tools/disk.js'], []);
   });
 });
+
+describe('a module handed to another module\'s exported setter and kept in a module variable (issue 22, recall)', () => {
+  const git = "const childProcess = require('child_process');\nfunction gitSpawn(args, cb) {\n  const child = childProcess.spawn('git', args, { cwd: '/srv/wiki' });\n  child.on('close', cb);\n}\nexports.show = function (file, cb) {\n  gitSpawn(['show', file], cb);\n};\n";
+  const models = "var git;\nmodule.exports = {\n  use: function (g) {\n    git = g;\n  },\n  load: function (name, cb) {\n    git.show(name, cb);\n  },\n};\n";
+  const app = (wiring: string): string => `const http = require('http');\nconst models = require('./lib/models');\n${wiring}\nhttp.createServer((req, res) => {\n  models.load(req.url, () => res.end());\n}).listen(8000);\n`;
+  // The setter's caller is read before the module it wires: findingsOf analyzes twice, the command line until answers settle.
+  const files = ['app.js', 'lib/models.js', 'lib/git.js'];
+
+  for (const wiring of ["models.use(require('./lib/git'));", "const git = require('./lib/git');\nmodels.use(git);"]) {
+    it(`a handler calling the module variable's method reaches the injected module's export (${wiring.split('\n').pop()})`, () => {
+      const dir = projectOf({ 'lib/git.js': git, 'lib/models.js': models, 'app.js': app(wiring) });
+      assert.deepEqual(findingsOf(dir, files)['lib/git.js'], ['spawn-without-env:3:information']);
+    });
+  }
+
+  it('a variable the setter also assigns something else, or a setter handed a package, names no module of the project', () => {
+    const twice = models.replace('git = g;', 'git = g;\n  },\n  reset: function () {\n    git = null;');
+    let dir = projectOf({ 'lib/git.js': git, 'lib/models.js': twice, 'app.js': app("models.use(require('./lib/git'));") });
+    assert.deepEqual(findingsOf(dir, files)['lib/git.js'], []);
+    dir = projectOf({ 'lib/git.js': git, 'lib/models.js': models, 'app.js': app("models.use(require('simple-git'));\nrequire('./lib/git');") });
+    assert.deepEqual(findingsOf(dir, files)['lib/git.js'], []);
+  });
+});

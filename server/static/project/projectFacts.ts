@@ -8,9 +8,17 @@ import { factsKey, type CallUse, type ModuleFacts } from './moduleFacts';
 /** Resolves a relative specifier from a file to a project file (null for packages and missing files). */
 export type Resolver = (fromFile: string, specifier: string) => string | null;
 
+/** A module of the project handed to argument `index` of the export `setter` (ModuleInjection, resolved). */
+export interface InjectedFile {
+  setter: string;
+  index: number;
+  file: string;
+}
+
 interface Derived {
   registrations: Map<string, ProjectRegistration[]>;
   workers: Set<string>;
+  injected: Map<string, InjectedFile[]>;
 }
 
 export class ProjectFacts {
@@ -65,10 +73,16 @@ export class ProjectFacts {
     return this.answers().workers.has(filePath);
   }
 
+  /** The modules other modules hand to exports of `filePath` (its setters' arguments). */
+  injectedInto(filePath: string): readonly InjectedFile[] {
+    return this.answers().injected.get(filePath) ?? [];
+  }
+
   private answers(): Derived {
     if (this.derived !== null) return this.derived;
     const registrations = new Map<string, ProjectRegistration[]>();
     const workers = new Set<string>();
+    const injected = new Map<string, InjectedFile[]>();
     const resolved = this.resolved;
     const resolve = (from: string, specifier: string): string | null => {
       const key = `${from}\0${specifier}`;
@@ -148,12 +162,22 @@ export class ProjectFacts {
         if (use.constructs === true) registration.method = { className: local ?? use.exported, name: 'constructor' };
         add(target, registration);
       }
+      for (const injection of facts.injections) {
+        const target = resolve(from, injection.specifier);
+        const file = resolve(from, injection.module);
+        if (target === null || file === null || target === from || file === target) continue;
+        let list = injected.get(target);
+        if (list === undefined) injected.set(target, (list = []));
+        if (!list.some((i) => i.setter === injection.exported && i.index === injection.index && i.file === file)) {
+          list.push({ setter: injection.exported, index: injection.index, file });
+        }
+      }
       for (const entry of facts.workerEntries) {
         const target = resolve(from, entry);
         if (target !== null && target !== from) workers.add(target);
       }
     }
-    this.derived = { registrations, workers };
+    this.derived = { registrations, workers, injected };
     return this.derived;
   }
 }
