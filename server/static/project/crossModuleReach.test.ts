@@ -284,3 +284,34 @@ describe('a module handed to another module\'s exported setter and kept in a mod
     assert.deepEqual(findingsOf(dir, files)['lib/git.js'], []);
   });
 });
+
+describe('a method called on an instance of another module\'s class or constructor function (`const page = new models.Page(name); page.fetch()`)', () => {
+  const git = "const childProcess = require('child_process');\nexports.show = function (file, cb) {\n  childProcess.spawn('git', ['show', file], { cwd: '/srv/wiki' });\n};\n";
+  const shapes: Record<string, string> = {
+    'an ES class': "const git = require('./git');\nclass Page {\n  constructor(name) { this.name = name; }\n  exists() { return this.name !== ''; }\n  fetch() { return this.fetchContent(); }\n  fetchContent() { git.show(this.name); }\n}\nmodule.exports = { Page };\n",
+    'a constructor function with prototype methods': "const git = require('./git');\nfunction Page(name) { this.name = name; }\nPage.prototype.exists = function () { return this.name !== ''; };\nPage.prototype.fetch = function () { return this.fetchContent(); };\nPage.prototype.fetchContent = function () { git.show(this.name); };\nmodule.exports = { Page };\n",
+  };
+  const app = (body: string, startup = ''): string => `const http = require('http');\nconst models = require('./lib/models');\n${startup}http.createServer((req, res) => {\n  const page = new models.Page(req.url);\n  ${body}\n}).listen(8000);\n`;
+  const files = ['app.js', 'lib/models.js', 'lib/git.js'];
+
+  for (const [shape, models] of Object.entries(shapes)) {
+    it(`a handler calling the method reaches what it calls in a third module (${shape})`, () => {
+      const dir = projectOf({ 'lib/git.js': git, 'lib/models.js': models, 'app.js': app('page.fetch();') });
+      assert.deepEqual(findingsOf(dir, files)['lib/git.js'], ['spawn-without-env:3:information']);
+    });
+
+    it(`a handler calling only another method, and the method called on an instance made at start-up, reach nothing (${shape})`, () => {
+      const startup = "const home = new models.Page('index');\nhome.fetch();\n";
+      const dir = projectOf({ 'lib/git.js': git, 'lib/models.js': models, 'app.js': app('if (!page.exists()) res.end();', startup) });
+      assert.deepEqual(findingsOf(dir, files)['lib/git.js'], []);
+    });
+  }
+
+  it('the body of a constructor function runs where it is constructed: per request in a handler, not at start-up', () => {
+    const models = "const git = require('./git');\nfunction Page(name) {\n  this.name = name;\n  git.show(name);\n}\nmodule.exports = { Page };\n";
+    let dir = projectOf({ 'lib/git.js': git, 'lib/models.js': models, 'app.js': app('res.end(page.name);') });
+    assert.deepEqual(findingsOf(dir, files)['lib/git.js'], ['spawn-without-env:3:information']);
+    dir = projectOf({ 'lib/git.js': git, 'lib/models.js': models, 'app.js': "const http = require('http');\nconst models = require('./lib/models');\nconst home = new models.Page('index');\nhttp.createServer((req, res) => res.end(home.name)).listen(8000);\n" });
+    assert.deepEqual(findingsOf(dir, files)['lib/git.js'], []);
+  });
+});

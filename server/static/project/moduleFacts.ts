@@ -52,6 +52,8 @@ export interface CallUse extends HandlerUse {
   receiver?: string;
   /** `new mod.Service()`: the export is a class and its constructor runs in the caller's context. */
   constructs?: boolean;
+  /** `s.run()` of `const s = new mod.Service()`: the export is a class and this method of it runs in the caller's context. */
+  instanceMethod?: string;
   /**
    * For kind 'timer': the caller's module serves requests, so its timer ticks on the serving
    * event loop and so does the export it calls (issue 22: a scheduler's tick in one module

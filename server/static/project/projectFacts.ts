@@ -106,6 +106,7 @@ export class ProjectFacts {
       if (list === undefined) registrations.set(file, (list = []));
       const same = (r: ProjectRegistration): boolean => r.exported === registration.exported && r.kind === registration.kind
         && r.registeredIn === registration.registeredIn && r.method?.className === registration.method?.className
+        && r.method?.name === registration.method?.name
         && r.changesState === registration.changesState && r.occasional === registration.occasional
         && r.fromServingModule === registration.fromServingModule;
       if (!list.some(same)) list.push(registration);
@@ -160,6 +161,8 @@ export class ProjectFacts {
         if (use.fromServingModule === true) registration.fromServingModule = true;
         // `new mod.Service()`: the class the export is bound to runs its constructor (a class of the module, by its local name).
         if (use.constructs === true) registration.method = { className: local ?? use.exported, name: 'constructor' };
+        // `s.run()` of `const s = new mod.Service()`: that method of the class.
+        if (use.instanceMethod !== undefined) registration.method = { className: local ?? use.exported, name: use.instanceMethod };
         add(target, registration);
       }
       for (const injection of facts.injections) {
