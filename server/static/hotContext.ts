@@ -885,6 +885,7 @@ export function createHotContextCollector(
         ?? (method.name === 'constructor' ? topLevel.get(method.className) : undefined) ?? null)
         : (registration.local !== null ? topLevel.get(registration.local) : undefined)
           ?? byMemberKey.get(slot) ?? byMemberKey.get(`module.${slot}`)
+          ?? (registration.holder !== undefined ? byMemberKey.get(`${registration.holder}.${registration.exported}`) : undefined)
           // Not an export of its own: a method of the object a factory of the module returns
           // (`module.exports = create()`, `module.exports = function (app) { return { handler } }`).
           ?? (registration.exported !== 'default' ? returnedMember(registration.exported) : null);

@@ -315,3 +315,18 @@ describe('a method called on an instance of another module\'s class or construct
     assert.deepEqual(findingsOf(dir, files)['lib/git.js'], []);
   });
 });
+
+describe('a member of the object a module exports whole (`var api = { show: function () {} }; module.exports = api`)', () => {
+  const git = "const childProcess = require('child_process');\nvar api = {\n  show: function (file) {\n    childProcess.spawn('git', ['show', file], { cwd: '/srv/wiki' });\n  },\n  version: function () {\n    return '1';\n  },\n};\nmodule.exports = api;\n";
+  const app = (call: string): string => `const http = require('http');\nconst git = require('./lib/git');\nhttp.createServer((req, res) => {\n  res.end(${call});\n}).listen(8000);\n`;
+
+  it('called from a handler of another module, runs per request', () => {
+    const dir = projectOf({ 'lib/git.js': git, 'app.js': app('git.show(req.url)') });
+    assert.deepEqual(findingsOf(dir, ['app.js', 'lib/git.js'])['lib/git.js'], ['spawn-without-env:4:information']);
+  });
+
+  it('another member called from the handler leaves it alone', () => {
+    const dir = projectOf({ 'lib/git.js': git, 'app.js': app('git.version()') });
+    assert.deepEqual(findingsOf(dir, ['app.js', 'lib/git.js'])['lib/git.js'], []);
+  });
+});

@@ -21,6 +21,12 @@ interface Derived {
   injected: Map<string, InjectedFile[]>;
 }
 
+/** `module.exports = api` of a module-level name: an export not listed on its own is a member of `api`. */
+function holderOf(exports: ReadonlyMap<string, string | null> | undefined, exported: string): string | null {
+  if (exports === undefined || exported === 'default' || exports.has(exported)) return null;
+  return exports.get('default') ?? null;
+}
+
 export class ProjectFacts {
   private readonly modules = new Map<string, { key: string; facts: ModuleFacts }>();
   /** Per module, the other modules' exports its hot code calls (known once it was analyzed, not merely scanned). */
@@ -141,8 +147,11 @@ export class ProjectFacts {
       for (const use of facts.handlerUses) {
         const target = resolve(from, use.specifier);
         if (target === null || target === from) continue;
-        const local = this.modules.get(target)?.facts.exports.get(use.exported) ?? null;
+        const exports = this.modules.get(target)?.facts.exports;
+        const local = exports?.get(use.exported) ?? null;
+        const holder = holderOf(exports, use.exported);
         const registration: ProjectRegistration = { exported: use.exported, local, kind: use.kind, intervalMs: use.intervalMs, registeredIn: from };
+        if (holder !== null) registration.holder = holder;
         if (use.changesState === true) registration.changesState = true;
         if (use.occasional === true) registration.occasional = true;
         add(target, registration);
@@ -154,8 +163,11 @@ export class ProjectFacts {
         }
         const target = resolve(from, use.specifier);
         if (target === null || target === from) continue;
-        const local = this.modules.get(target)?.facts.exports.get(use.exported) ?? null;
+        const exports = this.modules.get(target)?.facts.exports;
+        const local = exports?.get(use.exported) ?? null;
+        const holder = holderOf(exports, use.exported);
         const registration: ProjectRegistration = { exported: use.exported, local, kind: use.kind, intervalMs: use.intervalMs, registeredIn: from, highRate: use.highRate };
+        if (holder !== null && use.constructs !== true && use.instanceMethod === undefined) registration.holder = holder;
         if (use.changesState === true) registration.changesState = true;
         if (use.occasional === true) registration.occasional = true;
         if (use.fromServingModule === true) registration.fromServingModule = true;
