@@ -206,6 +206,11 @@ export interface ProjectRegistration {
   occasional?: boolean;
   /** For kind 'timer': the registering module serves requests (its timer ticks on the serving event loop). */
   fromServingModule?: boolean;
+  /**
+   * The export is no name of its own but a member of the module-level object the module exports
+   * whole (`var api = { show: function () {} }; module.exports = api`): that object's local name.
+   */
+  holder?: string;
 }
 
 /**

@@ -24,6 +24,11 @@ export interface CalledExport {
   receiver?: string;
   /** `new mod.Service()`: the export is a class whose constructor runs in the caller's context. */
   constructs?: boolean;
+  /**
+   * `const s = new mod.Service(); s.run()`: a method called on an instance of the export (a class,
+   * or a constructor function with prototype methods); the method runs in the caller's context.
+   */
+  instanceMethod?: string;
 }
 
 /** Conditional alternatives followed at most (a bound on the work per call). */
@@ -126,4 +131,21 @@ export function injectedCall(callee: t.Node): CalledExport | null {
   if (field === null) return null;
   const receiver = field.replace(/^_+/, '');
   return receiver === '' ? null : { source: '', exported: method, receiver };
+}
+
+/**
+ * `s.run()` of a local bound once to `new mod.Service(...)` (`const s = new mod.Service()`, or a
+ * `var` never assigned again): the method `run` of the export `Service` of a project module.
+ */
+export function instanceCall(
+  path: NodePath, callee: t.Node, importOf: (local: string) => ImportBinding | null, bindings: BindingResolver,
+): CalledExport[] {
+  const called = unwrapCompiledCallee(callee);
+  if ((called.type !== 'MemberExpression' && called.type !== 'OptionalMemberExpression') || called.object.type !== 'Identifier') return [];
+  const method = propertyName(called.property, called.computed);
+  if (method === null) return [];
+  const binding = bindings.bindingOf(path, called.object.name);
+  const declarator = binding?.constant ? binding.path.node : null;
+  if (declarator?.type !== 'VariableDeclarator' || declarator.init?.type !== 'NewExpression') return [];
+  return calledExports(binding!.path, declarator.init.callee, importOf, bindings).map((c) => ({ ...c, instanceMethod: method }));
 }

@@ -22,7 +22,7 @@ import { readDisableDirectives, isDisabled } from './disableComments';
 import { fileSkipOf } from './fileGuards';
 import { createHotContextCollector, type FunctionSpan, type ProjectContext } from './hotContext';
 import { moduleFactsOf, type CallUse, type ModuleFacts } from './project/moduleFacts';
-import { collectImports, moduleMemberOf, qualifiedNameOf, type NameLookups } from './imports';
+import { collectImports, moduleMemberOf, qualifiedNameOf, type InjectedModule, type NameLookups } from './imports';
 import { traverseBelow } from './lazyPaths';
 import { parseSource } from './parse';
 import type { StaticDocument } from './staticDocument';
@@ -78,6 +78,12 @@ export interface ProjectAnalysis extends ProjectView {
   noteModule?(filePath: string, facts: ModuleFacts): void;
   /** The other modules' exports this module's hot code calls, found by its analysis (they run in the caller's context). */
   noteCalls?(filePath: string, calls: readonly CallUse[]): void;
+  /**
+   * Project modules other modules hand to this module's exported setters (`models.use(require('./git'))`):
+   * a module variable only such a setter assigns names that module. Part of the import table, so
+   * of every key the import table is part of (module facts, statement records).
+   */
+  injectedInto?(filePath: string): readonly InjectedModule[];
 }
 
 const NO_PROJECT: ProjectAnalysis = { moduleAt: () => null };
@@ -255,8 +261,8 @@ function analyzeOnce(input: AnalyzeInput): AnalysisResult {
   const program = ast.program;
   const body = program.body;
 
-  const imports = collectImports(program);
   const project = input.project ?? NO_PROJECT;
+  const imports = collectImports(program, injectedInto(project, input.filePath));
   const projectContext = projectContextOf(project, input.filePath, program, imports);
   const rules = input.rules ?? allRules;
   // What the rules' contexts read: for a document, one object its reused reports' callbacks also see.
@@ -456,6 +462,14 @@ function projectContextOf(project: ProjectAnalysis, filePath: string, program: t
     };
   } catch {
     return { registrations: [], startedAsWorker: false };
+  }
+}
+
+function injectedInto(project: ProjectAnalysis, filePath: string): readonly InjectedModule[] {
+  try {
+    return project.injectedInto?.(filePath) ?? [];
+  } catch {
+    return [];
   }
 }
 

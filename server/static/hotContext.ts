@@ -8,7 +8,7 @@
 import type { NodePath, Visitor } from '@babel/traverse';
 import type * as t from '@babel/types';
 import type { BindingResolver } from './bindings';
-import { calledExports, injectedCall, type CalledExport } from './calledExports';
+import { calledExports, injectedCall, instanceCall, type CalledExport } from './calledExports';
 import { tableEntriesCalled } from './dispatchTables';
 import { isDevOnly } from './devBranches';
 import { evaluate } from './evaluate';
@@ -663,7 +663,7 @@ export function createHotContextCollector(
         else if (from !== moduleInfo) for (const fn of tableEntriesCalled(path, callee, bindings)) from.calls.push({ kind: 'node', node: fn });
         // A cache filled on the first run: what it calls runs once, not in the caller's context.
         if (from !== moduleInfo && !isMemoizedCall(path)) {
-          from.importedCalls.push(...calledExports(path, callee, importOf, bindings));
+          from.importedCalls.push(...calledExports(path, callee, importOf, bindings), ...instanceCall(path, callee, importOf, bindings));
           const injected = injectedCall(callee);
           if (injected !== null) from.importedCalls.push(injected);
         }
@@ -704,7 +704,7 @@ export function createHotContextCollector(
       if (context.kind !== 'request' && context.kind !== 'message' && context.kind !== 'timer') continue;
       // A timer counts when it repeats (a one-shot timeout is not per tick of anything).
       if (context.kind === 'timer' && !context.periodic) continue;
-      for (const { source, exported, receiver, constructs } of info.importedCalls) {
+      for (const { source, exported, receiver, constructs, instanceMethod } of info.importedCalls) {
         const use: CallUse = {
           specifier: source, exported, kind: context.kind,
           intervalMs: context.kind === 'timer' ? context.timerIntervalMs : null, highRate: context.highRate,
@@ -713,8 +713,9 @@ export function createHotContextCollector(
         if (context.occasional) use.occasional = true;
         if (receiver !== undefined) use.receiver = receiver;
         if (constructs === true) use.constructs = true;
+        if (instanceMethod !== undefined) use.instanceMethod = instanceMethod;
         if (context.kind === 'timer' && servesRequests) use.fromServingModule = true;
-        const key = `${use.specifier}\0${use.exported}\0${receiver ?? ''}\0${constructs === true ? 'new' : ''}`;
+        const key = `${use.specifier}\0${use.exported}\0${receiver ?? ''}\0${constructs === true ? 'new' : ''}\0${instanceMethod ?? ''}`;
         const known = out.get(key);
         // The hottest caller decides (request before message before timer; a high-rate source first).
         // ...and a route every request runs before one only saves, uploads or removes run, or an administrator runs.
@@ -881,9 +882,13 @@ export function createHotContextCollector(
     for (const registration of project.registrations) {
       const slot = registration.exported === 'default' ? 'module.exports' : `exports.${registration.exported}`;
       const method = registration.method;
-      const info = method !== undefined ? (classMethods.get(`${method.className}\0${method.name}`) ?? null)
+      // A constructor function's methods are its prototype's (`C.prototype.run = function`), its body the constructor.
+      const info = method !== undefined ? (classMethods.get(`${method.className}\0${method.name}`)
+        ?? byMemberKey.get(`${method.className}.prototype.${method.name}`)
+        ?? (method.name === 'constructor' ? topLevel.get(method.className) : undefined) ?? null)
         : (registration.local !== null ? topLevel.get(registration.local) : undefined)
           ?? byMemberKey.get(slot) ?? byMemberKey.get(`module.${slot}`)
+          ?? (registration.holder !== undefined ? byMemberKey.get(`${registration.holder}.${registration.exported}`) : undefined)
           // Not an export of its own: a method of the object a factory of the module returns
           // (`module.exports = create()`, `module.exports = function (app) { return { handler } }`).
           ?? (registration.exported !== 'default' ? returnedMember(registration.exported) : null);

@@ -122,7 +122,17 @@ function addImport(table: Map<string, ImportBinding>, decl: t.ImportDeclaration)
   }
 }
 
-export function collectImports(program: t.Program): ImportTable {
+/**
+ * A module another module of the project hands to an export of this one (`models.use(require('./git'))`):
+ * argument `index` of the export `setter` is the module `source` (a specifier relative to this module).
+ */
+export interface InjectedModule {
+  setter: string;
+  index: number;
+  source: string;
+}
+
+export function collectImports(program: t.Program, injected: readonly InjectedModule[] = []): ImportTable {
   const table = new Map<string, ImportBinding>();
   for (const statement of program.body) {
     let node: t.Statement | t.Declaration = statement;
@@ -148,8 +158,20 @@ export function collectImports(program: t.Program): ImportTable {
       });
     }
   }
-  addLazyRequires(table, program);
+  addLazyRequires(table, program, injected);
   return table;
+}
+
+/** The name a function is known by where it is defined: its id, its key in an object, the slot or variable it is assigned to. */
+function definedName(fn: t.Node, parent: t.Node): string | null {
+  if (parent.type === 'ObjectProperty' && parent.value === fn) return keyName(parent.key, parent.computed);
+  if (parent.type === 'VariableDeclarator' && parent.init === fn) return parent.id.type === 'Identifier' ? parent.id.name : null;
+  if (parent.type === 'AssignmentExpression' && parent.right === fn) {
+    if (parent.left.type === 'Identifier') return parent.left.name;
+    return parent.left.type === 'MemberExpression' ? keyName(parent.left.property, parent.left.computed) : null;
+  }
+  if (fn.type === 'ObjectMethod') return keyName(fn.key, fn.computed);
+  return (fn.type === 'FunctionDeclaration' || fn.type === 'FunctionExpression') && fn.id ? fn.id.name : null;
 }
 
 /**
@@ -157,7 +179,7 @@ export function collectImports(program: t.Program): ImportTable {
  * declared without a value and only ever assigned one module, loaded lazily on first use. It names
  * that module as a top-level `require` would; a name also assigned anything else names nothing.
  */
-function addLazyRequires(table: Map<string, ImportBinding>, program: t.Program): void {
+function addLazyRequires(table: Map<string, ImportBinding>, program: t.Program, injected: readonly InjectedModule[]): void {
   const candidates = new Set<string>();
   for (const statement of program.body) {
     if (statement.type !== 'VariableDeclaration' || statement.kind === 'const') continue;
@@ -166,12 +188,24 @@ function addLazyRequires(table: Map<string, ImportBinding>, program: t.Program):
     }
   }
   if (candidates.size === 0) return;
+  /**
+   * `gitmech = git` inside `use: function (git) {...}`, when another module calls this module's
+   * `use` with a module of the project as that argument: the name is then that module (an
+   * injection through an exported setter).
+   */
+  const injectedModule = (setter: SetterParameter): string | null => {
+    const sources = new Set(injected.filter((i) => i.setter === setter.setter && i.index === setter.index).map((i) => i.source));
+    return sources.size === 1 ? [...sources][0] : null;
+  };
   const modules = new Map<string, string | null>();
   for (const statement of program.body) {
-    for (const [name, whole] of assignedModulesOf(statement)) {
+    for (const [name, values] of assignmentsOf(statement)) {
       if (!candidates.has(name)) continue;
-      const before = modules.get(name);
-      modules.set(name, whole !== null && (before === undefined || before === whole) ? whole : null);
+      for (const value of values) {
+        const whole = value === null ? null : typeof value === 'string' ? value : injectedModule(value);
+        const before = modules.get(name);
+        modules.set(name, whole !== null && (before === undefined || before === whole) ? whole : null);
+      }
     }
   }
   for (const [name, source] of modules) {
@@ -179,36 +213,56 @@ function addLazyRequires(table: Map<string, ImportBinding>, program: t.Program):
   }
 }
 
-/**
- * Per top-level statement: each plain name it assigns, and the one module every such assignment
- * loads (null: something else is assigned too). Kept by statement node, as an editor's incremental
- * parse keeps the nodes of statements an edit did not touch (their positions move, not their
- * contents): an edit then scans only the statements it changed, not the whole file. The merge in
- * addLazyRequires is order-free (null absorbs, equal modules stay), so per-statement summaries give
- * what one walk of the file gives.
- */
-const assignedModules = new WeakMap<t.Node, ReadonlyMap<string, string | null>>();
+/** A parameter of a function known by a name (a setter another module may call with a module). */
+interface SetterParameter {
+  setter: string;
+  index: number;
+}
 
-function assignedModulesOf(statement: t.Statement): ReadonlyMap<string, string | null> {
-  const kept = assignedModules.get(statement);
+/**
+ * Per top-level statement: what each plain name it assigns is assigned, as far as a module can
+ * be told from the statement alone: a required module, a parameter of the named function around
+ * the assignment (resolved against the project's injections by addLazyRequires), or null for
+ * anything else. Kept by statement node, as an editor's incremental parse keeps the nodes of
+ * statements an edit did not touch (their positions move, not their contents): an edit then scans
+ * only the statements it changed, not the whole file. The merge in addLazyRequires is order-free
+ * (null absorbs, equal modules stay), so per-statement summaries give what one walk of the file gives.
+ */
+const assignedValues = new WeakMap<t.Node, ReadonlyMap<string, readonly (string | SetterParameter | null)[]>>();
+
+function assignmentsOf(statement: t.Statement): ReadonlyMap<string, readonly (string | SetterParameter | null)[]> {
+  const kept = assignedValues.get(statement);
   if (kept !== undefined) return kept;
-  const modules = new Map<string, string | null>();
+  const values = new Map<string, (string | SetterParameter | null)[]>();
+  // The innermost function around the assignment decides which parameter a name is.
+  const parameterOf = (right: t.Node, fn: { node: t.Node; name: string | null } | null): SetterParameter | null => {
+    if (right.type !== 'Identifier' || fn === null || fn.name === null || !isFunctionLike(fn.node)) return null;
+    const index = fn.node.params.findIndex((p) => p.type === 'Identifier' && p.name === right.name);
+    return index === -1 ? null : { setter: fn.name, index };
+  };
   // An explicit stack, not recursion: a long generated expression chain must not overflow the call stack.
-  const stack: t.Node[] = [statement];
+  const stack: { node: t.Node; parent: t.Node | null; fn: { node: t.Node; name: string | null } | null }[] = [{ node: statement, parent: null, fn: null }];
   while (stack.length > 0) {
-    const node = stack.pop()!;
+    const { node, parent, fn } = stack.pop()!;
     if (node.type === 'AssignmentExpression' && node.left.type === 'Identifier') {
       const name = node.left.name;
-      const whole = node.operator === '=' ? requiredModule(node.right) : null;
-      const before = modules.get(name);
-      modules.set(name, whole !== null && (before === undefined || before === whole) ? whole : null);
+      const value = node.operator === '=' ? requiredModule(node.right) ?? parameterOf(node.right, fn) : null;
+      let list = values.get(name);
+      if (list === undefined) values.set(name, (list = []));
+      list.push(value);
     }
+    const inner = isFunctionLike(node) ? { node, name: parent === null ? null : definedName(node, parent) } : fn;
     forEachChild(node, (child) => {
-      stack.push(child);
+      stack.push({ node: child, parent: node, fn: inner });
     });
   }
-  assignedModules.set(statement, modules);
-  return modules;
+  assignedValues.set(statement, values);
+  return values;
+}
+
+function isFunctionLike(node: t.Node): node is t.Function {
+  return node.type === 'FunctionDeclaration' || node.type === 'FunctionExpression' || node.type === 'ArrowFunctionExpression'
+    || node.type === 'ObjectMethod' || node.type === 'ClassMethod';
 }
 
 /** How names are resolved in the file analyzed: its import table and its bindings (the rule context's two lookups). */

@@ -12,7 +12,7 @@ import type { ProjectAnalysis } from './engine';
 import { moduleFactsOf, type CallUse, type ModuleFacts } from './project/moduleFacts';
 import { ProjectFacts } from './project/projectFacts';
 import { summarizeModule } from '../../rules/index';
-import { collectImports, requiredModule } from './imports';
+import { collectImports, requiredModule, type InjectedModule } from './imports';
 import { parseSource } from './parse';
 import { tryReadGuardedText } from '../shared/guardedRead';
 import { SOURCE_EXTENSIONS } from '../shared/paths';
@@ -124,6 +124,15 @@ export class ProjectIndex implements ProjectAnalysis {
 
   startedAsWorker(filePath: string): boolean {
     return this.facts.startedAsWorker(path.resolve(filePath));
+  }
+
+  /** The project modules other modules hand to this one's exported setters, as specifiers relative to it. */
+  injectedInto(filePath: string): InjectedModule[] {
+    const from = path.resolve(filePath);
+    return this.facts.injectedInto(from).map(({ setter, index, file }) => {
+      const relative = path.relative(path.dirname(from), file).split(path.sep).join('/');
+      return { setter, index, source: relative.startsWith('../') ? relative : `./${relative}` };
+    });
   }
 
   /**

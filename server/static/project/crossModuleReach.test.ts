@@ -261,3 +261,72 @@ module.exports = { usage };
     assert.deepEqual(findingsOf(dir, ['lib/tools/disk.js', 'test/server.js'])['lib/tools/disk.js'], []);
   });
 });
+
+describe('a module handed to another module\'s exported setter and kept in a module variable (issue 22, recall)', () => {
+  const git = "const childProcess = require('child_process');\nfunction gitSpawn(args, cb) {\n  const child = childProcess.spawn('git', args, { cwd: '/srv/wiki' });\n  child.on('close', cb);\n}\nexports.show = function (file, cb) {\n  gitSpawn(['show', file], cb);\n};\n";
+  const models = "var git;\nmodule.exports = {\n  use: function (g) {\n    git = g;\n  },\n  load: function (name, cb) {\n    git.show(name, cb);\n  },\n};\n";
+  const app = (wiring: string): string => `const http = require('http');\nconst models = require('./lib/models');\n${wiring}\nhttp.createServer((req, res) => {\n  models.load(req.url, () => res.end());\n}).listen(8000);\n`;
+  // The setter's caller is read before the module it wires: findingsOf analyzes twice, the command line until answers settle.
+  const files = ['app.js', 'lib/models.js', 'lib/git.js'];
+
+  for (const wiring of ["models.use(require('./lib/git'));", "const git = require('./lib/git');\nmodels.use(git);"]) {
+    it(`a handler calling the module variable's method reaches the injected module's export (${wiring.split('\n').pop()})`, () => {
+      const dir = projectOf({ 'lib/git.js': git, 'lib/models.js': models, 'app.js': app(wiring) });
+      assert.deepEqual(findingsOf(dir, files)['lib/git.js'], ['spawn-without-env:3:information']);
+    });
+  }
+
+  it('a variable the setter also assigns something else, or a setter handed a package, names no module of the project', () => {
+    const twice = models.replace('git = g;', 'git = g;\n  },\n  reset: function () {\n    git = null;');
+    let dir = projectOf({ 'lib/git.js': git, 'lib/models.js': twice, 'app.js': app("models.use(require('./lib/git'));") });
+    assert.deepEqual(findingsOf(dir, files)['lib/git.js'], []);
+    dir = projectOf({ 'lib/git.js': git, 'lib/models.js': models, 'app.js': app("models.use(require('simple-git'));\nrequire('./lib/git');") });
+    assert.deepEqual(findingsOf(dir, files)['lib/git.js'], []);
+  });
+});
+
+describe('a method called on an instance of another module\'s class or constructor function (`const page = new models.Page(name); page.fetch()`)', () => {
+  const git = "const childProcess = require('child_process');\nexports.show = function (file, cb) {\n  childProcess.spawn('git', ['show', file], { cwd: '/srv/wiki' });\n};\n";
+  const shapes: Record<string, string> = {
+    'an ES class': "const git = require('./git');\nclass Page {\n  constructor(name) { this.name = name; }\n  exists() { return this.name !== ''; }\n  fetch() { return this.fetchContent(); }\n  fetchContent() { git.show(this.name); }\n}\nmodule.exports = { Page };\n",
+    'a constructor function with prototype methods': "const git = require('./git');\nfunction Page(name) { this.name = name; }\nPage.prototype.exists = function () { return this.name !== ''; };\nPage.prototype.fetch = function () { return this.fetchContent(); };\nPage.prototype.fetchContent = function () { git.show(this.name); };\nmodule.exports = { Page };\n",
+  };
+  const app = (body: string, startup = ''): string => `const http = require('http');\nconst models = require('./lib/models');\n${startup}http.createServer((req, res) => {\n  const page = new models.Page(req.url);\n  ${body}\n}).listen(8000);\n`;
+  const files = ['app.js', 'lib/models.js', 'lib/git.js'];
+
+  for (const [shape, models] of Object.entries(shapes)) {
+    it(`a handler calling the method reaches what it calls in a third module (${shape})`, () => {
+      const dir = projectOf({ 'lib/git.js': git, 'lib/models.js': models, 'app.js': app('page.fetch();') });
+      assert.deepEqual(findingsOf(dir, files)['lib/git.js'], ['spawn-without-env:3:information']);
+    });
+
+    it(`a handler calling only another method, and the method called on an instance made at start-up, reach nothing (${shape})`, () => {
+      const startup = "const home = new models.Page('index');\nhome.fetch();\n";
+      const dir = projectOf({ 'lib/git.js': git, 'lib/models.js': models, 'app.js': app('if (!page.exists()) res.end();', startup) });
+      assert.deepEqual(findingsOf(dir, files)['lib/git.js'], []);
+    });
+  }
+
+  it('the body of a constructor function runs where it is constructed: per request in a handler, not at start-up', () => {
+    const models = "const git = require('./git');\nfunction Page(name) {\n  this.name = name;\n  git.show(name);\n}\nmodule.exports = { Page };\n";
+    let dir = projectOf({ 'lib/git.js': git, 'lib/models.js': models, 'app.js': app('res.end(page.name);') });
+    assert.deepEqual(findingsOf(dir, files)['lib/git.js'], ['spawn-without-env:3:information']);
+    dir = projectOf({ 'lib/git.js': git, 'lib/models.js': models, 'app.js': "const http = require('http');\nconst models = require('./lib/models');\nconst home = new models.Page('index');\nhttp.createServer((req, res) => res.end(home.name)).listen(8000);\n" });
+    assert.deepEqual(findingsOf(dir, files)['lib/git.js'], []);
+  });
+});
+
+describe('a member of the object a module exports whole (`var api = { show: function () {} }; module.exports = api`)', () => {
+  const git = "const childProcess = require('child_process');\nvar api = {\n  show: function (file) {\n    childProcess.spawn('git', ['show', file], { cwd: '/srv/wiki' });\n  },\n  version: function () {\n    return '1';\n  },\n};\nmodule.exports = api;\n";
+  const app = (call: string): string => `const http = require('http');\nconst git = require('./lib/git');\nhttp.createServer((req, res) => {\n  res.end(${call});\n}).listen(8000);\n`;
+
+  it('called from a handler of another module, runs per request', () => {
+    const dir = projectOf({ 'lib/git.js': git, 'app.js': app('git.show(req.url)') });
+    assert.deepEqual(findingsOf(dir, ['app.js', 'lib/git.js'])['lib/git.js'], ['spawn-without-env:4:information']);
+  });
+
+  it('another member called from the handler leaves it alone', () => {
+    const dir = projectOf({ 'lib/git.js': git, 'app.js': app('git.version()') });
+    assert.deepEqual(findingsOf(dir, ['app.js', 'lib/git.js'])['lib/git.js'], []);
+  });
+});

@@ -52,12 +52,29 @@ export interface CallUse extends HandlerUse {
   receiver?: string;
   /** `new mod.Service()`: the export is a class and its constructor runs in the caller's context. */
   constructs?: boolean;
+  /** `s.run()` of `const s = new mod.Service()`: the export is a class and this method of it runs in the caller's context. */
+  instanceMethod?: string;
   /**
    * For kind 'timer': the caller's module serves requests, so its timer ticks on the serving
    * event loop and so does the export it calls (issue 22: a scheduler's tick in one module
    * running `exec('ps …')` through a helper of another).
    */
   fromServingModule?: boolean;
+}
+
+/**
+ * A module of the project handed to an export of another one (`models.use(require('./git'))`): the
+ * receiving module may keep it in a module variable (an injection through an exported setter).
+ */
+export interface ModuleInjection {
+  /** The receiving module, as written. */
+  specifier: string;
+  /** Its export called. */
+  exported: string;
+  /** Which argument. */
+  index: number;
+  /** The module handed over, as written here. */
+  module: string;
 }
 
 export interface ModuleFacts {
@@ -68,6 +85,7 @@ export interface ModuleFacts {
   readonly workerEntries: readonly string[];
   /** Classes declared at module level: name -> the names of their instance methods. */
   readonly classes: readonly [string, string[]][];
+  readonly injections: readonly ModuleInjection[];
 }
 
 interface StatementFacts {
@@ -75,6 +93,7 @@ interface StatementFacts {
   handlerUses: HandlerUse[];
   workerEntries: string[];
   classes: [string, string[]][];
+  injections: ModuleInjection[];
 }
 
 /** Per statement node; the import table is part of the key (a changed import re-reads every statement). */
@@ -85,6 +104,7 @@ export function moduleFactsOf(program: t.Program, imports: ImportTable, importsK
   const handlerUses: HandlerUse[] = [];
   const workerEntries: string[] = [];
   const classes: [string, string[]][] = [];
+  const injections: ModuleInjection[] = [];
   for (const statement of program.body) {
     let kept = memo.get(statement);
     if (kept === undefined || kept.importsKey !== importsKey) {
@@ -95,17 +115,18 @@ export function moduleFactsOf(program: t.Program, imports: ImportTable, importsK
     handlerUses.push(...kept.facts.handlerUses);
     workerEntries.push(...kept.facts.workerEntries);
     classes.push(...kept.facts.classes);
+    injections.push(...kept.facts.injections);
   }
-  return { exports, handlerUses, workerEntries, classes };
+  return { exports, handlerUses, workerEntries, classes, injections };
 }
 
 /** A module's facts as one string, to tell whether an edit changed what other modules derive from it. */
 export function factsKey(facts: ModuleFacts): string {
-  return JSON.stringify([[...facts.exports], facts.handlerUses, facts.workerEntries, facts.classes]);
+  return JSON.stringify([[...facts.exports], facts.handlerUses, facts.workerEntries, facts.classes, facts.injections]);
 }
 
 function statementFactsOf(statement: t.Statement, imports: ImportTable): StatementFacts {
-  const facts: StatementFacts = { exports: [], handlerUses: [], workerEntries: [], classes: [] };
+  const facts: StatementFacts = { exports: [], handlerUses: [], workerEntries: [], classes: [], injections: [] };
   exportsOf(statement, facts.exports);
   classesOf(statement, facts.classes);
   const visit = (node: t.Node): void => {
@@ -284,6 +305,7 @@ function callFacts(node: t.CallExpression | t.NewExpression, imports: ImportTabl
   }
   const property = calleeProperty(callee);
   if (property === null || (callee.type !== 'MemberExpression' && callee.type !== 'OptionalMemberExpression')) return;
+  injectionFacts(callee, args, imports, facts);
   if (HTTP_METHODS.has(property) || property === 'use') {
     const receiver = receiverName(callee);
     if (receiver !== null && HTTP_CLIENT_NAME.test(receiver)) return;
@@ -300,6 +322,20 @@ function callFacts(node: t.CallExpression | t.NewExpression, imports: ImportTabl
     return;
   }
   if (SUBSCRIBE_METHODS.has(property) || property === 'consume') useAll(args.slice(1), 'message', null, imports, facts);
+}
+
+/** `models.use(require('./git'))`, `models.use(git)` of `const git = require('./git')`: a project module handed to another's export. */
+function injectionFacts(callee: t.Node, args: readonly t.Node[], imports: ImportTable, facts: StatementFacts): void {
+  const receiver = importedExport(callee, imports);
+  if (receiver === null || receiver.exported === 'default') return;
+  args.forEach((arg, index) => {
+    let module = requiredModule(arg);
+    if (arg.type === 'Identifier') {
+      const origin = imports.get(arg.name);
+      if (origin && origin.imported === 'default') module = origin.source;
+    }
+    if (module !== null && isRelative(module)) facts.injections.push({ ...receiver, index, module });
+  });
 }
 
 /**

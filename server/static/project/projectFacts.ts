@@ -8,9 +8,23 @@ import { factsKey, type CallUse, type ModuleFacts } from './moduleFacts';
 /** Resolves a relative specifier from a file to a project file (null for packages and missing files). */
 export type Resolver = (fromFile: string, specifier: string) => string | null;
 
+/** A module of the project handed to argument `index` of the export `setter` (ModuleInjection, resolved). */
+export interface InjectedFile {
+  setter: string;
+  index: number;
+  file: string;
+}
+
 interface Derived {
   registrations: Map<string, ProjectRegistration[]>;
   workers: Set<string>;
+  injected: Map<string, InjectedFile[]>;
+}
+
+/** `module.exports = api` of a module-level name: an export not listed on its own is a member of `api`. */
+function holderOf(exports: ReadonlyMap<string, string | null> | undefined, exported: string): string | null {
+  if (exports === undefined || exported === 'default' || exports.has(exported)) return null;
+  return exports.get('default') ?? null;
 }
 
 export class ProjectFacts {
@@ -65,10 +79,16 @@ export class ProjectFacts {
     return this.answers().workers.has(filePath);
   }
 
+  /** The modules other modules hand to exports of `filePath` (its setters' arguments). */
+  injectedInto(filePath: string): readonly InjectedFile[] {
+    return this.answers().injected.get(filePath) ?? [];
+  }
+
   private answers(): Derived {
     if (this.derived !== null) return this.derived;
     const registrations = new Map<string, ProjectRegistration[]>();
     const workers = new Set<string>();
+    const injected = new Map<string, InjectedFile[]>();
     const resolved = this.resolved;
     const resolve = (from: string, specifier: string): string | null => {
       const key = `${from}\0${specifier}`;
@@ -92,6 +112,7 @@ export class ProjectFacts {
       if (list === undefined) registrations.set(file, (list = []));
       const same = (r: ProjectRegistration): boolean => r.exported === registration.exported && r.kind === registration.kind
         && r.registeredIn === registration.registeredIn && r.method?.className === registration.method?.className
+        && r.method?.name === registration.method?.name
         && r.changesState === registration.changesState && r.occasional === registration.occasional
         && r.fromServingModule === registration.fromServingModule;
       if (!list.some(same)) list.push(registration);
@@ -126,8 +147,11 @@ export class ProjectFacts {
       for (const use of facts.handlerUses) {
         const target = resolve(from, use.specifier);
         if (target === null || target === from) continue;
-        const local = this.modules.get(target)?.facts.exports.get(use.exported) ?? null;
+        const exports = this.modules.get(target)?.facts.exports;
+        const local = exports?.get(use.exported) ?? null;
+        const holder = holderOf(exports, use.exported);
         const registration: ProjectRegistration = { exported: use.exported, local, kind: use.kind, intervalMs: use.intervalMs, registeredIn: from };
+        if (holder !== null) registration.holder = holder;
         if (use.changesState === true) registration.changesState = true;
         if (use.occasional === true) registration.occasional = true;
         add(target, registration);
@@ -139,21 +163,36 @@ export class ProjectFacts {
         }
         const target = resolve(from, use.specifier);
         if (target === null || target === from) continue;
-        const local = this.modules.get(target)?.facts.exports.get(use.exported) ?? null;
+        const exports = this.modules.get(target)?.facts.exports;
+        const local = exports?.get(use.exported) ?? null;
+        const holder = holderOf(exports, use.exported);
         const registration: ProjectRegistration = { exported: use.exported, local, kind: use.kind, intervalMs: use.intervalMs, registeredIn: from, highRate: use.highRate };
+        if (holder !== null && use.constructs !== true && use.instanceMethod === undefined) registration.holder = holder;
         if (use.changesState === true) registration.changesState = true;
         if (use.occasional === true) registration.occasional = true;
         if (use.fromServingModule === true) registration.fromServingModule = true;
         // `new mod.Service()`: the class the export is bound to runs its constructor (a class of the module, by its local name).
         if (use.constructs === true) registration.method = { className: local ?? use.exported, name: 'constructor' };
+        // `s.run()` of `const s = new mod.Service()`: that method of the class.
+        if (use.instanceMethod !== undefined) registration.method = { className: local ?? use.exported, name: use.instanceMethod };
         add(target, registration);
+      }
+      for (const injection of facts.injections) {
+        const target = resolve(from, injection.specifier);
+        const file = resolve(from, injection.module);
+        if (target === null || file === null || target === from || file === target) continue;
+        let list = injected.get(target);
+        if (list === undefined) injected.set(target, (list = []));
+        if (!list.some((i) => i.setter === injection.exported && i.index === injection.index && i.file === file)) {
+          list.push({ setter: injection.exported, index: injection.index, file });
+        }
       }
       for (const entry of facts.workerEntries) {
         const target = resolve(from, entry);
         if (target !== null && target !== from) workers.add(target);
       }
     }
-    this.derived = { registrations, workers };
+    this.derived = { registrations, workers, injected };
     return this.derived;
   }
 }
