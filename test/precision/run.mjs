@@ -141,8 +141,10 @@ if (!existsSync(cli)) {
 }
 
 const corpus = readRows(join(here, 'corpus.tsv')).map(([name, version, integrity, shape, added]) => ({ name, version, integrity, shape, added, half: halfOf(name) }));
-const count = (half, fresh) => corpus.filter((project) => project.half === half && (!fresh || project.added === 'i22')).length;
-console.log(`Split (seed ${SPLIT_SEED}): ${HALVES.map((half) => `${count(half)} ${half} (${count(half, true)} added for issue 22)`).join(', ')} of ${corpus.length} projects.`);
+// The batches a project can be added in (the `added` column), in the order they were added.
+const BATCHES = [...new Set(corpus.map((project) => project.added).filter(Boolean))];
+const count = (half, batch) => corpus.filter((project) => project.half === half && (!batch || project.added === batch)).length;
+console.log(`Split (seed ${SPLIT_SEED}): ${HALVES.map((half) => `${count(half)} ${half} (${BATCHES.map((batch) => `${count(half, batch)} added in ${batch}`).join(', ')})`).join(', ')} of ${corpus.length} projects.`);
 const projectOfKey = new Map(corpus.map((project) => [projectKey(project.name, project.version), project]));
 
 // labels.tsv and any labels-<who>.tsv beside it (engineers labelling different rules), in one format
@@ -162,12 +164,13 @@ for (const [project, rule, where, verdict, reason, claim, claimReason] of labelF
 function emptyStats() {
   return { findings: 0, hints: 0, tp: 0, fp: 0, unlabelled: 0, claimsTrue: 0, claimsFalse: 0, claimsUnlabelled: 0, instances: 0, instancesShown: 0, lostTp: 0, goneFp: 0 };
 }
-// Figures per half, and per half for the projects added for issue 22 alone (`<half>+i22`): those no
-// rule had been tuned on before the split.
+// Figures per half, and per half for each batch of added projects alone (`<half>+i22`, `<half>+i22b`):
+// i22's were added before any rule was tuned on them; i22b's later, while rules were being tuned on
+// the tuning half, by someone who changed no rule.
 const stats = new Map();
-/** Adds one to `field` of the rule's figures in the project's half (and its issue-22 group). */
+/** Adds one to `field` of the rule's figures in the project's half (and its batch's group). */
 const tally = (project, rule, field) => {
-  for (const group of project.added === 'i22' ? [project.half, `${project.half}+i22`] : [project.half]) {
+  for (const group of project.added ? [project.half, `${project.half}+${project.added}`] : [project.half]) {
     if (!stats.has(group)) stats.set(group, new Map());
     const byRule = stats.get(group);
     if (!byRule.has(rule)) byRule.set(rule, emptyStats());
@@ -263,8 +266,10 @@ function printHalf(half) {
   const row = (name, s) => `| ${name} | ${s.findings} | ${s.tp + s.fp} | ${s.tp} | ${s.fp} | ${pct(s.tp, s.tp + s.fp)} | ${s.claimsTrue} / ${s.claimsTrue + s.claimsFalse} (${pct(s.claimsTrue, s.claimsTrue + s.claimsFalse)}) | ${s.instancesShown} / ${s.instances} (${pct(s.instancesShown, s.instances)}) | ${s.lostTp} / ${s.goneFp} | ${s.hints} |`;
   for (const [rule, s] of [...byRule].sort()) console.log(row(`\`${rule}\``, s));
   console.log(row('**all**', total));
-  const fresh = stats.get(`${half}+i22`);
-  if (fresh) console.log(row('of which projects added for issue 22', sum(fresh)));
+  for (const batch of BATCHES) {
+    const fresh = stats.get(`${half}+${batch}`);
+    if (fresh) console.log(row(batch === 'i22' ? 'of which projects added for issue 22' : `of which projects added in ${batch}`, sum(fresh)));
+  }
   const limit = Number(options['show-unlabelled']);
   const around = Number(options.context);
   const list = (title, entries) => {
