@@ -124,6 +124,18 @@ export class V8LogReader {
   private readonly frameIndex = new Map<number, number>();
   private readonly frameKeys: number[] = [];
   private readonly raw = new CallTreeBuilder();
+  /**
+   * Frame keys of the addresses ticks named since the code map last changed (NaN: skipped), for
+   * the top of a stack and for its callers: a log names the same few thousand addresses in tens of
+   * thousands of ticks, and each lookup walks two search trees. Any code or library event clears them.
+   */
+  private readonly topKeys = new Map<number, number>();
+  private readonly callerKeys = new Map<number, number>();
+  /** Per memoized key (the values of topKeys and callerKeys index these): the key, and its frame once numbered (-1 before). */
+  private readonly memoKey: number[] = [];
+  private readonly memoFrame: number[] = [];
+  /** Reused per tick: the memo slot of each of `keys` (-1 for the VM state's own leaf). */
+  private readonly slots: number[] = [];
   /** Reused per tick. */
   private readonly addresses: number[] = [];
   private readonly keys: number[] = [];
@@ -151,12 +163,15 @@ export class V8LogReader {
       case 'tick':
         return this.tickAt(text, 0, text.length);
       case 'code-creation':
+        this.codeChanged();
         return this.codeCreation(text.split(','), text);
       case 'code-move':
+        this.codeChanged();
         return this.codeMove(text.split(','), text);
       case 'code-delete': {
         const addr = parseAddress(text.slice(comma + 1));
         if (Number.isNaN(addr)) return this.bad(text);
+        this.codeChanged();
         this.code.delete(addr);
         return;
       }
@@ -165,6 +180,7 @@ export class V8LogReader {
       case 'script-source':
         return this.scriptSource(text);
       case 'shared-library':
+        this.codeChanged();
         return this.sharedLibrary(text.split(','), text);
       case '':
         return;
@@ -222,6 +238,14 @@ export class V8LogReader {
       profile.timeline = this.samples.build(durationMs, this.samples.firstMs, (raw) => newIndex[raw]);
     }
     return profile;
+  }
+
+  /** What an address resolves to may have changed: the memoized frame keys are dropped. */
+  private codeChanged(): void {
+    if (this.topKeys.size > 0) this.topKeys.clear();
+    if (this.callerKeys.size > 0) this.callerKeys.clear();
+    this.memoKey.length = 0;
+    this.memoFrame.length = 0;
   }
 
   private bad(text: string): void {
@@ -399,18 +423,45 @@ export class V8LogReader {
 
     // Resolve top to bottom, then walk the tree from the outermost caller.
     const keys = this.keys;
+    const slots = this.slots;
     keys.length = 0;
+    slots.length = 0;
     for (let i = 0; i < addresses.length; i++) {
-      const key = this.frameKey(addresses[i], i > 0, i === 0);
-      if (key !== null) keys.push(key);
+      const addr = addresses[i];
+      const memo = i === 0 ? this.topKeys : this.callerKeys;
+      let slot = memo.get(addr);
+      if (slot === undefined) {
+        slot = this.memoKey.length;
+        this.memoKey.push(this.frameKey(addr, i > 0, i === 0) ?? NaN);
+        this.memoFrame.push(-1);
+        memo.set(addr, slot);
+      }
+      const key = this.memoKey[slot];
+      if (!Number.isNaN(key)) {
+        keys.push(key);
+        slots.push(slot);
+      }
     }
     if (vmState === VM_GC || vmState === VM_IDLE) {
       // The VM state is the leaf; native code it was sampled in belongs to it.
-      if (keys.length > 0 && this.isNativeKey(keys[0])) keys.shift();
+      if (keys.length > 0 && this.isNativeKey(keys[0])) {
+        keys.shift();
+        slots.shift();
+      }
       keys.unshift(vmState === VM_GC ? KEY_GC : KEY_IDLE);
+      slots.unshift(-1);
     }
+    // Frames are numbered in the order they were before memoizing (outermost first), so the output is unchanged.
     let node = 0;
-    for (let i = keys.length - 1; i >= 0; i--) node = this.raw.child(node, this.frame(keys[i]), 0);
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const slot = slots[i];
+      let frame = slot === -1 ? -1 : this.memoFrame[slot];
+      if (frame === -1) {
+        frame = this.frame(keys[i]);
+        if (slot !== -1) this.memoFrame[slot] = frame;
+      }
+      node = this.raw.child(node, frame, 0);
+    }
 
     const previousMs = this.timeline.next(time);
     if (this.lastNode !== -1) this.raw.addSelf(this.lastNode, 0, previousMs);
