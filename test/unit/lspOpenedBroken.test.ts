@@ -99,4 +99,24 @@ describe('a real module opened with a syntax error, over stdio (issue 26)', func
       assert.ok(want.length >= 20, `${want.length} findings after the broken statement`);
     });
   }
+
+  // Real MQTT/socket modules register their handlers inside one module-level callback or class:
+  // the statement that breaks holds nearly every finding, so keeping only the other top-level
+  // statements kept 1 of 244 in the issue. The inner statements that parse are kept.
+  it('a device gateway whose handlers sit inside one top-level callback and one class keeps every finding outside the unclosed call', async () => {
+    const text = readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'gateway', 'deviceGateway.js'), 'utf8');
+    const call = "client.subscribe('devices/+/state')";
+    const at = text.indexOf(call) + call.length - 1;
+    const broken = text.slice(0, at) + text.slice(at + 1);
+    assert.equal(parseSource('/virtual/deviceGateway.js', broken).ast, null, 'the broken text does not parse whole');
+    const brokenLine = text.slice(0, at).split('\n').length - 1;
+    const clean = await diagnosticsOfOpened('file:///virtual/opened-broken/gateway-clean.js', text);
+    const got = await diagnosticsOfOpened('file:///virtual/opened-broken/gateway.js', broken);
+    const errors = got.filter((d) => d.code === 'parse-error');
+    assert.equal(errors.length, 1, `one parse error: ${errors.map(key).join('; ')}`);
+    assert.equal(errors[0].range.start.line, brokenLine, 'the error is on the unclosed call');
+    const want = clean.filter((d) => d.range.start.line !== brokenLine);
+    assert.ok(want.length >= 10, `${want.length} findings in the clean gateway`);
+    assert.deepEqual(got.filter((d) => d.code !== 'parse-error').map(key), want.map(key));
+  });
 });
