@@ -2,12 +2,18 @@
 // preload) for the measured tests: the server prints `{"port":N}` on stdout once it listens;
 // the answer is that port and the recording, or an error with what the server printed when it
 // exits first. `stopAndRemove` is the measured tests' `after`: the recording stopped (bounded
-// wait) and the folders removed.
-import { rmSync } from 'node:fs';
+// wait) and the folders removed. `driveRoutes` and `assertRoutesMatchThread` are the per-route
+// measurement the routes tests share: each route driven alone, the server's main thread measured
+// by the kernel, the profile's figure compared with it.
+import { strict as assert } from 'node:assert';
+import { readFileSync, rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 
+import type { RouteReport } from '../../server/profile/routes/routeCost';
 import { startRecording, type Recording } from '../../server/shared/recordProfile';
 import { sleep } from './attachService';
+import { sendRequest } from './loopbackRequest';
 
 const NODE_MODULES = resolve(__dirname, '../../node_modules');
 
@@ -38,4 +44,69 @@ export async function stopAndRemove(recording: Recording | undefined, ...dirs: s
     await Promise.race([recording.done, sleep(20_000)]);
   }
   for (const dir of dirs) if (dir !== '') rmSync(dir, { recursive: true, force: true });
+}
+
+/** One route driven alone: the request sent (GET unless said), how many times, and the route it is for. */
+export interface DrivenRoute {
+  route: string;
+  method?: string;
+  path: string;
+  times: number;
+}
+
+/** The main thread's time over one route's requests: on a CPU, and waiting for one. */
+export interface ThreadTime {
+  cpuMs: number;
+  waitMs: number;
+}
+
+/** The main thread's ns on a CPU and ns waiting for one (Linux schedstat). */
+function mainThreadNs(pid: number): { cpu: number; wait: number } {
+  const [cpu, wait] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').trim().split(/\s+/).map(Number);
+  return { cpu: cpu!, wait: wait! };
+}
+
+/**
+ * Each route of the plan driven alone, in order, on the server `pid` listening on `port`: its main
+ * thread's time per route. Every request is measured, the first (its code compiled) too: the
+ * profile holds them all.
+ */
+export async function driveRoutes(pid: number, port: number, plan: readonly DrivenRoute[]): Promise<Map<string, ThreadTime>> {
+  const measured = new Map<string, ThreadTime>();
+  for (const step of plan) {
+    const before = mainThreadNs(pid);
+    for (let i = 0; i < step.times; i++) await sendRequest(port, step.method ?? 'GET', step.path);
+    const after = mainThreadNs(pid);
+    measured.set(step.route, { cpuMs: (after.cpu - before.cpu) / 1e6, waitMs: (after.wait - before.wait) / 1e6 });
+  }
+  return measured;
+}
+
+/**
+ * Each driven route's figure in the report within 10% of its main thread's time on or waiting for
+ * a CPU (a .cpuprofile weighs each sample by the time since the previous one); the CPU alone is
+ * printed beside it, with `routesText`. With the load average at or above the machine's cores (any
+ * of `loads`), the figures are printed and the test is skipped, said as such, not passed.
+ */
+export function assertRoutesMatchThread(test: Mocha.Context, report: RouteReport, plan: readonly DrivenRoute[], measured: ReadonlyMap<string, ThreadTime>, loads: readonly number[], routesText: string): void {
+  const rows = plan.map(({ route }) => {
+    const cost = report.routes.find((r) => r.route === route);
+    assert.ok(cost !== undefined, `${route}: ${JSON.stringify(report.routes.map((r) => r.route))}`);
+    const { cpuMs, waitMs } = measured.get(route)!;
+    const runnableMs = cpuMs + waitMs;
+    const text = `${route}: profile ${cost.ms.toFixed(1)} ms; main thread ${runnableMs.toFixed(1)} ms on or waiting for a CPU (${(100 * (cost.ms - runnableMs) / runnableMs).toFixed(1)}%), ` +
+      `${cpuMs.toFixed(1)} ms on a CPU (${(100 * (cost.ms - cpuMs) / cpuMs).toFixed(1)}%)`;
+    return { ms: cost.ms, runnableMs, text };
+  });
+  console.log(`      ${rows.map((r) => r.text).join('\n      ')}`);
+  console.log(routesText.split('\n').map((l) => `      ${l}`).join('\n'));
+  const busiest = Math.max(...loads);
+  if (busiest >= availableParallelism()) {
+    console.log(`      load average ${busiest.toFixed(1)} on ${availableParallelism()} cores: the thread waited for a CPU, the comparison is not made`);
+    test.skip();
+  }
+  for (const row of rows) {
+    assert.ok(row.runnableMs > 150, `${row.text}: too little work to measure`);
+    assert.ok(Math.abs(row.ms - row.runnableMs) <= 0.1 * row.runnableMs, row.text);
+  }
 }

@@ -15,8 +15,7 @@
 // queries it answers, while the thread's time holds both.
 import { strict as assert } from 'node:assert';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { availableParallelism, loadavg } from 'node:os';
+import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 
 import { startRecording, type Recording, type RecordingResult } from '../../server/shared/recordProfile';
@@ -25,7 +24,7 @@ import type { RouteReport } from '../../server/profile/routes/routeCost';
 import { routeReportFor, routesText } from '../../server/cli/routesOutput';
 import { freePort, sleep } from './attachService';
 import { sendRequest } from './loopbackRequest';
-import { stopAndRemove } from './recordedServer';
+import { assertRoutesMatchThread, driveRoutes, stopAndRemove, type DrivenRoute, type ThreadTime } from './recordedServer';
 
 const DEMO = resolve(__dirname, '../../examples/demo-app');
 const NODE_MODULES = resolve(__dirname, '../../node_modules');
@@ -39,17 +38,11 @@ interface FakeMongo {
 const { startFakeMongo } = require(resolve(DEMO, 'fake-mongo')) as { startFakeMongo(options: { port: number }): Promise<FakeMongo> };
 
 /** One route at a time: the request sent, how many times, and the route it is for. */
-const PLAN: { route: string; method: string; path: string; times: number }[] = [
+const PLAN: DrivenRoute[] = [
   { route: 'GET /v1/projects/:projectId/tasks', method: 'GET', path: '/v1/projects/3/tasks', times: 30 },
   { route: 'GET /v1/projects/:projectId/board', method: 'GET', path: '/v1/projects/7/board', times: 30 },
   { route: 'GET /v1/projects/:projectId/reports/tags', method: 'GET', path: '/v1/projects/12/reports/tags', times: 30 },
 ];
-
-/** The main thread's ns on a CPU and ns waiting for one (Linux schedstat). */
-function mainThreadNs(pid: number): { cpu: number; wait: number } {
-  const [cpu, wait] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').trim().split(/\s+/).map(Number);
-  return { cpu: cpu!, wait: wait! };
-}
 
 describe('cost per route of the demo service, recorded by Hotframe (measured)', function () {
   this.timeout(240_000);
@@ -57,7 +50,7 @@ describe('cost per route of the demo service, recorded by Hotframe (measured)', 
   let mongo: FakeMongo | undefined;
   let recording: Recording | undefined;
   let recordingDir = '';
-  const measured = new Map<string, { cpuMs: number; waitMs: number }>();
+  let measured = new Map<string, ThreadTime>();
   let report: RouteReport;
   const loads: number[] = [];
 
@@ -84,13 +77,7 @@ describe('cost per route of the demo service, recorded by Hotframe (measured)', 
       up = await sendRequest(httpPort, 'GET', '/healthz').then(() => true, () => sleep(100).then(() => false));
     }
     assert.ok(up, `the demo answered on loopback ${redisError}`);
-    for (const step of PLAN) {
-      // Every request of the route is measured, the first (its code compiled) too: the profile holds them all.
-      const before = mainThreadNs(pid);
-      for (let i = 0; i < step.times; i++) await sendRequest(httpPort, step.method, step.path);
-      const after = mainThreadNs(pid);
-      measured.set(step.route, { cpuMs: (after.cpu - before.cpu) / 1e6, waitMs: (after.wait - before.wait) / 1e6 });
-    }
+    measured = await driveRoutes(pid, httpPort, PLAN);
     recording.stop();
     const result = await recording.done;
     recording = undefined;
@@ -112,25 +99,6 @@ describe('cost per route of the demo service, recorded by Hotframe (measured)', 
   });
 
   it("charges each route, driven alone, its main thread's time within 10%", function () {
-    const rows = PLAN.map(({ route }) => {
-      const cost = report.routes.find((r) => r.route === route);
-      assert.ok(cost !== undefined, `${route}: ${JSON.stringify(report.routes.map((r) => r.route))}`);
-      const { cpuMs, waitMs } = measured.get(route)!;
-      const runnableMs = cpuMs + waitMs;
-      const text = `${route}: profile ${cost.ms.toFixed(1)} ms; main thread ${runnableMs.toFixed(1)} ms on or waiting for a CPU (${(100 * (cost.ms - runnableMs) / runnableMs).toFixed(1)}%), ` +
-        `${cpuMs.toFixed(1)} ms on a CPU (${(100 * (cost.ms - cpuMs) / cpuMs).toFixed(1)}%)`;
-      return { ms: cost.ms, runnableMs, text };
-    });
-    console.log(`      ${rows.map((r) => r.text).join('\n      ')}`);
-    console.log(routesText('demo-app', report, 12, DEMO).split('\n').map((l) => `      ${l}`).join('\n'));
-    const busiest = Math.max(...loads);
-    if (busiest >= availableParallelism()) {
-      console.log(`      load average ${busiest.toFixed(1)} on ${availableParallelism()} cores: the thread waited for a CPU, the comparison is not made`);
-      this.skip();
-    }
-    for (const row of rows) {
-      assert.ok(row.runnableMs > 150, `${row.text}: too little work to measure`);
-      assert.ok(Math.abs(row.ms - row.runnableMs) <= 0.1 * row.runnableMs, row.text);
-    }
+    assertRoutesMatchThread(this, report, PLAN, measured, loads, routesText('demo-app', report, 12, DEMO));
   });
 });

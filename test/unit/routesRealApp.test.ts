@@ -17,8 +17,8 @@
 // thread's wait is spread over samples the profile charges elsewhere (idle, the sampler's own
 // delays): the figures are printed and the comparison is skipped, said as such, not passed.
 import { strict as assert } from 'node:assert';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 import { startRecording, type Recording, type RecordingResult } from '../../server/shared/recordProfile';
@@ -27,23 +27,17 @@ import type { RouteReport } from '../../server/profile/routes/routeCost';
 import { routeReportFor, routesText } from '../../server/cli/routesOutput';
 import { freePort, sleep } from './attachService';
 import { sendRequest } from './loopbackRequest';
-import { stopAndRemove } from './recordedServer';
+import { assertRoutesMatchThread, driveRoutes, stopAndRemove, type DrivenRoute, type ThreadTime } from './recordedServer';
 
 const NODE_MODULES = resolve(__dirname, '../../node_modules');
 const PACKAGE = join(NODE_MODULES, 'json-server');
 
 /** One route at a time: the request sent, how many times, and the route it is for. */
-const PLAN: { route: string; path: string; times: number }[] = [
+const PLAN: DrivenRoute[] = [
   { route: 'GET /db', path: '/db', times: 10 },
   { route: 'GET /:key', path: '/posts?q=nowhere-to-be-found', times: 40 },
   { route: 'GET /:key/:id', path: '/posts/7?_embed=comments', times: 60 },
 ];
-
-/** The main thread's ns on a CPU and ns waiting for one (Linux schedstat). */
-function mainThreadNs(pid: number): { cpu: number; wait: number } {
-  const [cpu, wait] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').trim().split(/\s+/).map(Number);
-  return { cpu: cpu!, wait: wait! };
-}
 
 function database(): object {
   const words = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet'];
@@ -59,7 +53,7 @@ describe('cost per route of a real app, json-server 0.17.4, recorded by Hotframe
   this.timeout(240_000);
   let dir = '';
   let recording: Recording | undefined;
-  const measured = new Map<string, { cpuMs: number; waitMs: number }>();
+  let measured = new Map<string, ThreadTime>();
   let report: RouteReport;
   let root = '';
   let recordingDir = '';
@@ -88,13 +82,7 @@ describe('cost per route of a real app, json-server 0.17.4, recorded by Hotframe
       up = await sendRequest(port, 'GET', '/ready-check/none/here/at/all').then(() => true, () => sleep(100).then(() => false));
     }
     assert.ok(up, 'json-server answered on loopback');
-    for (const step of PLAN) {
-      // Every request of the route is measured, the first (its code compiled) too: the profile holds them all.
-      const before = mainThreadNs(pid);
-      for (let i = 0; i < step.times; i++) await sendRequest(port, 'GET', step.path);
-      const after = mainThreadNs(pid);
-      measured.set(step.route, { cpuMs: (after.cpu - before.cpu) / 1e6, waitMs: (after.wait - before.wait) / 1e6 });
-    }
+    measured = await driveRoutes(pid, port, PLAN);
     recording.stop();
     const result = await recording.done;
     recording = undefined;
@@ -134,25 +122,6 @@ describe('cost per route of a real app, json-server 0.17.4, recorded by Hotframe
   // CPU: the rest the profile records as idle (the kernel's side of the loop's poll and socket
   // calls, the sampler's own signals), so no rule over the samples can charge it.
   it.skip("charges each route, driven alone, its main thread's time within 10%", function () {
-    const rows = PLAN.map(({ route }) => {
-      const cost = report.routes.find((r) => r.route === route);
-      assert.ok(cost !== undefined, `${route}: ${JSON.stringify(report.routes.map((r) => r.route))}`);
-      const { cpuMs, waitMs } = measured.get(route)!;
-      const runnableMs = cpuMs + waitMs;
-      const text = `${route}: profile ${cost.ms.toFixed(1)} ms; main thread ${runnableMs.toFixed(1)} ms on or waiting for a CPU (${(100 * (cost.ms - runnableMs) / runnableMs).toFixed(1)}%), ` +
-        `${cpuMs.toFixed(1)} ms on a CPU (${(100 * (cost.ms - cpuMs) / cpuMs).toFixed(1)}%)`;
-      return { ms: cost.ms, runnableMs, text };
-    });
-    console.log(`      ${rows.map((r) => r.text).join('\n      ')}`);
-    console.log(routesText('json-server', report, 12, root).split('\n').map((l) => `      ${l}`).join('\n'));
-    const busiest = Math.max(...loads);
-    if (busiest >= availableParallelism()) {
-      console.log(`      load average ${busiest.toFixed(1)} on ${availableParallelism()} cores: the thread waited for a CPU, the comparison is not made`);
-      this.skip();
-    }
-    for (const row of rows) {
-      assert.ok(row.runnableMs > 150, `${row.text}: too little work to measure`);
-      assert.ok(Math.abs(row.ms - row.runnableMs) <= 0.1 * row.runnableMs, row.text);
-    }
+    assertRoutesMatchThread(this, report, PLAN, measured, loads, routesText('json-server', report, 12, root));
   });
 });
