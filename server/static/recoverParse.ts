@@ -32,12 +32,14 @@ function blankLine(text: string, lineStart: number): string {
 
 /** Offsets of the starts of the lines of `text` at or before `offset`, nearest first, at most `count`. */
 function linesBackFrom(text: string, offset: number, count: number): number[] {
+  // The start of the line holding `p` (lastIndexOf clamps a negative start to 0, where a '\n' would be found).
+  const lineStartOf = (p: number): number => (p <= 0 ? 0 : text.lastIndexOf('\n', p - 1) + 1);
   const found: number[] = [];
-  let at = text.lastIndexOf('\n', Math.max(0, offset - 1)) + 1;
+  let at = lineStartOf(offset);
   while (found.length < count) {
     found.push(at);
     if (at === 0) break;
-    at = text.lastIndexOf('\n', at - 2) + 1;
+    at = lineStartOf(at - 1);
   }
   return found;
 }
