@@ -63,7 +63,7 @@ export interface StopAnswer {
   workMs: number | null;
   /** The main thread's profile, or its error. */
   main: unknown;
-  workers: { workerId: string; title: string; gone: boolean; started: number; answered: number; response: { id?: number; result?: { profile?: unknown }; error?: { message?: string } } | null }[];
+  workers: { workerId: string; title: string; gone: boolean; started: number; answered: number; afterStop: number; response: { id?: number; result?: { profile?: unknown }; error?: { message?: string } } | null }[];
 }
 
 /** The expression that starts a capture in the target; evaluate with includeCommandLineAPI. */
@@ -102,7 +102,7 @@ export function startExpression(config: AgentConfig): string {
   session.on('NodeWorker.attachedToWorker', (message) => {
     try {
       const p = message.params;
-      const w = { sessionId: p.sessionId, workerId: String(p.workerInfo.workerId), title: String(p.workerInfo.title), stopId: null, response: null, gone: false, started: 0, answered: 0 };
+      const w = { sessionId: p.sessionId, workerId: String(p.workerInfo.workerId), title: String(p.workerInfo.title), stopId: null, response: null, gone: false, started: 0, answered: 0, afterStop: 0 };
       state.workers.set(p.sessionId, w);
       for (const [method, params] of start) { state.toWorker(p.sessionId, method, params); w.started++; }
     } catch {}
@@ -118,6 +118,9 @@ export function startExpression(config: AgentConfig): string {
       const w = state.workers.get(message.params.sessionId);
       if (!w) return;
       const text = message.params.message;
+      // Every message after the stop was sent, its answer or not: a thread that went silent is
+      // told from one whose answer was not recognised.
+      if (w.stopId !== null) w.afterStop++;
       // V8 writes a response's id first: the stop's answer is told by its prefix, without parsing it.
       const id = /^\\{"id":(\\d+)[,}]/.exec(text.slice(0, 32));
       if (!id) return;
@@ -179,7 +182,7 @@ export function stopExpression(): string {
   return Promise.all([main, Promise.all(workers)]).then(([mainText, done]) => {
     try { state.session.post('NodeWorker.disable', {}, () => {}); state.session.disconnect(); } catch {}
     return '{"threadId":' + state.threadId + ',"pauseMs":' + JSON.stringify(pauseMs) + ',"workMs":' + (Number.isFinite(workMs) ? JSON.stringify(workMs) : 'null') + ',"main":' + mainText + ',"workers":[' + done.map((w) =>
-      '{"workerId":' + JSON.stringify(w.workerId) + ',"title":' + JSON.stringify(w.title) + ',"gone":' + w.gone + ',"started":' + w.started + ',"answered":' + w.answered + ',"response":' + (w.response === null ? 'null' : w.response) + '}').join(',') + ']}';
+      '{"workerId":' + JSON.stringify(w.workerId) + ',"title":' + JSON.stringify(w.title) + ',"gone":' + w.gone + ',"started":' + w.started + ',"answered":' + w.answered + ',"afterStop":' + w.afterStop + ',"response":' + (w.response === null ? 'null' : w.response) + '}').join(',') + ']}';
   });
 })()`;
 }

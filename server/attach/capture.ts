@@ -220,11 +220,17 @@ function threadsOf(running: Running, answer: StopAnswer): { threads: CapturedThr
   return { threads, problems };
 }
 
-/** How far a thread that gave no profile got: whether it answered the commands that started its profiler. */
+/**
+ * How far a thread that gave no profile got: whether it answered the commands that started its
+ * profiler, and whether it sent anything at all once the stop was sent (silent, or an answer not
+ * recognised as the stop's).
+ */
 function answeredStart(worker: StopAnswer['workers'][number]): string {
   const started = Number(worker.started) || 0;
   const answered = Math.min(Number(worker.answered) || 0, started);
-  return `it had answered ${answered} of the ${started} commands that started its profiler`;
+  const afterStop = Math.max(0, Number(worker.afterStop) || 0);
+  const since = afterStop === 0 ? 'nothing since the stop was sent' : `${afterStop} message${afterStop === 1 ? '' : 's'} since the stop was sent, none of them its answer`;
+  return `it had answered ${answered} of the ${started} commands that started its profiler, and sent ${since}`;
 }
 
 function keptAtExit(running: Running): CapturedThread | null {

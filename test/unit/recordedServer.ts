@@ -83,10 +83,14 @@ export async function driveRoutes(pid: number, port: number, plan: readonly Driv
 }
 
 /**
- * Each driven route's figure in the report within 10% of its main thread's time on or waiting for
- * a CPU (a .cpuprofile weighs each sample by the time since the previous one); the CPU alone is
- * printed beside it, with `routesText`. With the load average at or above the machine's cores (any
- * of `loads`), the figures are printed and the test is skipped, said as such, not passed.
+ * Each driven route's figure in the report between its main thread's time on a CPU and its time on
+ * or waiting for one, with 10% either side. A .cpuprofile weighs each sample by the wall time since
+ * the previous one: on a quiet machine that is the thread's CPU time, and when the thread waits for
+ * a core, the wait falls into whichever sample follows it, a route's or an idle one. So the thread's
+ * CPU bounds the route's figure from below and its CPU plus wait from above; on a quiet machine the
+ * two meet and the test holds the figure within 10% of the CPU. Both are printed, with `routesText`.
+ * With the load average at or above the machine's cores (any of `loads`), the figures are printed
+ * and the test is skipped, said as such, not passed.
  */
 export function assertRoutesMatchThread(test: Mocha.Context, report: RouteReport, plan: readonly DrivenRoute[], measured: ReadonlyMap<string, ThreadTime>, loads: readonly number[], routesText: string): void {
   const rows = plan.map(({ route }) => {
@@ -94,9 +98,9 @@ export function assertRoutesMatchThread(test: Mocha.Context, report: RouteReport
     assert.ok(cost !== undefined, `${route}: ${JSON.stringify(report.routes.map((r) => r.route))}`);
     const { cpuMs, waitMs } = measured.get(route)!;
     const runnableMs = cpuMs + waitMs;
-    const text = `${route}: profile ${cost.ms.toFixed(1)} ms; main thread ${runnableMs.toFixed(1)} ms on or waiting for a CPU (${(100 * (cost.ms - runnableMs) / runnableMs).toFixed(1)}%), ` +
-      `${cpuMs.toFixed(1)} ms on a CPU (${(100 * (cost.ms - cpuMs) / cpuMs).toFixed(1)}%)`;
-    return { ms: cost.ms, runnableMs, text };
+    const text = `${route}: profile ${cost.ms.toFixed(1)} ms; main thread ${cpuMs.toFixed(1)} ms on a CPU (${(100 * (cost.ms - cpuMs) / cpuMs).toFixed(1)}%), ` +
+      `${runnableMs.toFixed(1)} ms on or waiting for one (${(100 * (cost.ms - runnableMs) / runnableMs).toFixed(1)}%)`;
+    return { ms: cost.ms, cpuMs, runnableMs, text };
   });
   console.log(`      ${rows.map((r) => r.text).join('\n      ')}`);
   console.log(routesText.split('\n').map((l) => `      ${l}`).join('\n'));
@@ -106,7 +110,7 @@ export function assertRoutesMatchThread(test: Mocha.Context, report: RouteReport
     test.skip();
   }
   for (const row of rows) {
-    assert.ok(row.runnableMs > 150, `${row.text}: too little work to measure`);
-    assert.ok(Math.abs(row.ms - row.runnableMs) <= 0.1 * row.runnableMs, row.text);
+    assert.ok(row.cpuMs > 150, `${row.text}: too little work to measure`);
+    assert.ok(row.ms >= 0.9 * row.cpuMs && row.ms <= 1.1 * row.runnableMs, `${row.text}: outside [0.9 x CPU, 1.1 x CPU and wait]`);
   }
 }

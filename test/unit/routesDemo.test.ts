@@ -6,8 +6,9 @@
 // it sleeps in a child's wait, which a profile counts as running and the thread's CPU does not).
 //
 // As in routesRealApp.test.ts, the test measures the server's main thread itself, per route, from
-// /proc/PID/task/PID/schedstat (on a CPU, and waiting for one: the time a .cpuprofile's weights
-// hold), and the profile's figure for the route must be within 10% of it. With the load average
+// /proc/PID/task/PID/schedstat (on a CPU, and waiting for one), and the profile's figure for the
+// route must lie between 0.9x the first and 1.1x their sum (recordedServer.ts says why: a
+// .cpuprofile's weights are wall time, so a wait falls in a route's sample or an idle one). With the load average
 // at or above the machine's cores, the figures are printed and the comparison is skipped, said as
 // such, not passed. The fake MongoDB runs in the test's process (MONGODB_URI), as a database runs
 // outside the service: started inside the demo (its default), its socket handler is a message
@@ -98,7 +99,7 @@ describe('cost per route of the demo service, recorded by Hotframe (measured)', 
     }
   });
 
-  it("charges each route, driven alone, its main thread's time within 10%", function () {
+  it("charges each route, driven alone, its main thread's time within 10% (CPU, up to CPU and wait)", function () {
     assertRoutesMatchThread(this, report, PLAN, measured, loads, routesText('demo-app', report, 12, DEMO));
   });
 });

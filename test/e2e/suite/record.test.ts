@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as url from 'node:url';
 import * as vscode from 'vscode';
-import { browserAction, debugState, demoRoot, EXTENSION_ID, screenshot, waitFor, type DebugState } from './workbench';
+import { browserAction, debugState, demoRoot, EXTENSION_ID, hotframeApi, screenshot, waitFor, type DebugState } from './workbench';
 
 async function recordingState(): Promise<DebugState['recording']> {
   return (await debugState()).recording;
@@ -89,6 +89,8 @@ describe('the way to Hotframe from a profile opened elsewhere', () => {
 
 describe('recording a profile', () => {
   let redis: ChildProcess | null = null;
+  /** The busiest profile of the recording, once it is open. */
+  let opened = '';
 
   after(() => {
     if (redis?.pid !== undefined && redis.exitCode === null) redis.kill('SIGTERM');
@@ -138,7 +140,7 @@ describe('recording a profile', () => {
     }, [], 60_000);
     // npm and the service: two Node processes, two profiles; the service did the work.
     assert.ok(profiles.length >= 2, `profiles: ${profiles.join(', ')}`);
-    const opened = state.profile!.path;
+    opened = state.profile!.path;
     assert.equal((await recordingState()).active, false);
     // Saved in the workspace (hotframe.recordingsFolder, default profiles/), named by the command
     // and its start time; the temporary folder they were recorded into is gone (issue 24).
@@ -167,5 +169,25 @@ describe('recording a profile', () => {
     assert.ok(!state.profile!.unresolvedFiles.some((file) => file.endsWith('tasks.js')), `unresolved: ${state.profile!.unresolvedFiles.join(', ')}`);
     console.log(`recorded ${profiles.length} profiles; unresolved files in the opened one: ${state.profile!.unresolvedFiles.join(', ') || 'none'}`);
     await screenshot('recorded-profile');
+  });
+
+  it("lists the recorded routes in the Routes section with their requests and CPU per request (issue 25)", async function () {
+    if (opened === '') this.skip(); // the recording above did not run (no browser to type the command)
+    const state = await waitFor('the overview with the recorded routes', async () => {
+      const s = await (await hotframeApi()).state();
+      return s.overview?.routes?.requests !== undefined ? s : undefined;
+    });
+    const routes = state.overview!.routes!;
+    const tasks = routes.routes.find((r) => r.route === 'GET /v1/projects/:projectId/tasks');
+    // The load drove it for 5 s: it ran and its requests were counted by the recording's serving notes.
+    assert.ok(tasks !== undefined && tasks.ms > 0 && (tasks.requests ?? 0) > 10, JSON.stringify(routes.routes.map(({ route, ms, requests }) => ({ route, ms, requests }))));
+    await vscode.commands.executeCommand('workbench.view.extension.hotframe');
+    const row = await browserAction<{ label: string; description: string }>('treeItemText', { view: 'Profile', label: 'GET /v1/projects/:projectId/tasks' });
+    if (row === null) this.skip();
+    assert.match(row.description, /^\d+(\.\d+)? (ms|s) · \d+(\.\d+)?% CPU · [\d,]+ requests · \d+(\.\d+)? (µs|ms|s)\/request$/);
+    // Wide enough for the rows' figures to be read in the picture, then back.
+    for (let i = 0; i < 6; i++) await vscode.commands.executeCommand('workbench.action.increaseViewSize');
+    await screenshot('recorded-routes');
+    for (let i = 0; i < 6; i++) await vscode.commands.executeCommand('workbench.action.decreaseViewSize');
   });
 });
