@@ -6,11 +6,12 @@
 // of the time the handler's code took, for a router mounted elsewhere (its prefix), a handler
 // exported by another module and an inline one. A .cpuprofile weighs each sample by the time since
 // the previous one: on a machine where the process waits for a core that is wall time, more than
-// its CPU time; both are printed (docs/profiles.md, "Routes").
+// its CPU time; both are printed (docs/profiles.md, "Routes"). Under CPU contention (the load
+// average at or above the cores) the comparison is skipped, said as such.
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { MessageChannel } from 'node:worker_threads';
 import { createMessageConnection, PortMessageReader, PortMessageWriter } from 'vscode-jsonrpc/node';
@@ -41,8 +42,11 @@ describe('cost per route of a real Express server (measured)', function () {
   let measuredUs: Record<string, { cpuUs: number; wallUs: number }> = {};
   let report: RouteReport;
   let profileFile = '';
+  /** The load average before and after the recording: under CPU contention the comparison is not made. */
+  const loads: number[] = [];
 
   before(async () => {
+    loads.push(loadavg()[0]!);
     // A temporary copy: the server's files are the project --root names.
     dir = mkdtempSync(join(tmpdir(), 'hotframe-routes-'));
     cpSync(FIXTURE, dir, { recursive: true });
@@ -65,6 +69,7 @@ describe('cost per route of a real Express server (measured)', function () {
       await send(port, 'GET', '/exit').catch(() => '');
     }
     assert.equal(await exited, 0);
+    loads.push(loadavg()[0]!);
     measuredUs = JSON.parse(readFileSync(sumsFile, 'utf8')) as typeof measuredUs;
     const file = join(dir, 'prof', readdirSync(join(dir, 'prof'))[0]!);
     profileFile = file;
@@ -72,7 +77,11 @@ describe('cost per route of a real Express server (measured)', function () {
     report = routeReportFor(analyzed, dir);
   });
 
-  it('charges each route the time its handler measured, within 10%', () => {
+  after(() => {
+    if (dir !== '') rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('charges each route the time its handler measured, within 10%', function () {
     const routes = ['GET /v1/tasks', 'GET /reports', 'POST /orders'];
     const rows = routes.map((route) => {
       const cost = report.routes.find((r) => r.route === route);
@@ -88,6 +97,14 @@ describe('cost per route of a real Express server (measured)', function () {
       };
     });
     console.log(`      ${rows.map((r) => r.text).join('\n      ')}`);
+    // Where the server waited for a core, a sample after the wait carries it, inside or outside the
+    // handler's measured code: with the load average at or above the cores, the figures are printed
+    // and the comparison is skipped, said as such, not passed (as in recordedServer.ts).
+    const busiest = Math.max(...loads);
+    if (busiest >= availableParallelism()) {
+      console.log(`      load average ${busiest.toFixed(1)} on ${availableParallelism()} cores: the server waited for a CPU, the comparison is not made`);
+      this.skip();
+    }
     for (const row of rows) {
       assert.ok(row.wallMs > 200, `${row.text}: too little work to measure`);
       assert.ok(Math.abs(row.ms - row.wallMs) <= 0.1 * row.wallMs, row.text);
