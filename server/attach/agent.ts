@@ -63,7 +63,7 @@ export interface StopAnswer {
   workMs: number | null;
   /** The main thread's profile, or its error. */
   main: unknown;
-  workers: { workerId: string; title: string; gone: boolean; started: number; answered: number; afterStop: number; response: { id?: number; result?: { profile?: unknown }; error?: { message?: string } } | null }[];
+  workers: { workerId: string; title: string; gone: boolean; started: number; answered: number; afterStop: number; resent: number; response: { id?: number; result?: { profile?: unknown }; error?: { message?: string } } | null }[];
 }
 
 /** The expression that starts a capture in the target; evaluate with includeCommandLineAPI. */
@@ -102,7 +102,7 @@ export function startExpression(config: AgentConfig): string {
   session.on('NodeWorker.attachedToWorker', (message) => {
     try {
       const p = message.params;
-      const w = { sessionId: p.sessionId, workerId: String(p.workerInfo.workerId), title: String(p.workerInfo.title), stopId: null, response: null, gone: false, started: 0, answered: 0, afterStop: 0 };
+      const w = { sessionId: p.sessionId, workerId: String(p.workerInfo.workerId), title: String(p.workerInfo.title), stopIds: [], response: null, gone: false, started: 0, answered: 0, afterStop: 0, resent: 0 };
       state.workers.set(p.sessionId, w);
       for (const [method, params] of start) { state.toWorker(p.sessionId, method, params); w.started++; }
     } catch {}
@@ -120,13 +120,13 @@ export function startExpression(config: AgentConfig): string {
       const text = message.params.message;
       // Every message after the stop was sent, its answer or not: a thread that went silent is
       // told from one whose answer was not recognised.
-      if (w.stopId !== null) w.afterStop++;
+      if (w.stopIds.length > 0) w.afterStop++;
       // V8 writes a response's id first: the stop's answer is told by its prefix, without parsing it.
       const id = /^\\{"id":(\\d+)[,}]/.exec(text.slice(0, 32));
       if (!id) return;
       // Counted so that a thread which never answers can be told from one that stopped answering.
       w.answered++;
-      if (w.stopId === null || Number(id[1]) !== w.stopId) return;
+      if (!w.stopIds.includes(Number(id[1]))) return;
       w.response = text;
       const done = state.waiting.get(w.sessionId);
       if (done) done();
@@ -176,13 +176,18 @@ export function stopExpression(): string {
   const workers = [...state.workers.values()].map((w) => new Promise((resolve) => {
     if (w.gone) return resolve(w);
     const timer = setTimeout(() => resolve(w), state.workerStopTimeoutMs);
-    state.waiting.set(w.sessionId, () => { clearTimeout(timer); resolve(w); });
-    try { w.stopId = state.toWorker(w.sessionId, state.stopMethod, {}); } catch { resolve(w); }
+    // A thread that has sent nothing at all a while after the stop is sent it once more: the answer
+    // to either is taken (a stop its thread already ran answers with an error, reported as such).
+    const again = setTimeout(() => {
+      try { if (w.afterStop === 0 && w.response === null) { w.stopIds.push(state.toWorker(w.sessionId, state.stopMethod, {})); w.resent++; } } catch {}
+    }, Math.floor(state.workerStopTimeoutMs / 4));
+    state.waiting.set(w.sessionId, () => { clearTimeout(timer); clearTimeout(again); resolve(w); });
+    try { w.stopIds.push(state.toWorker(w.sessionId, state.stopMethod, {})); } catch { resolve(w); }
   }));
   return Promise.all([main, Promise.all(workers)]).then(([mainText, done]) => {
     try { state.session.post('NodeWorker.disable', {}, () => {}); state.session.disconnect(); } catch {}
     return '{"threadId":' + state.threadId + ',"pauseMs":' + JSON.stringify(pauseMs) + ',"workMs":' + (Number.isFinite(workMs) ? JSON.stringify(workMs) : 'null') + ',"main":' + mainText + ',"workers":[' + done.map((w) =>
-      '{"workerId":' + JSON.stringify(w.workerId) + ',"title":' + JSON.stringify(w.title) + ',"gone":' + w.gone + ',"started":' + w.started + ',"answered":' + w.answered + ',"afterStop":' + w.afterStop + ',"response":' + (w.response === null ? 'null' : w.response) + '}').join(',') + ']}';
+      '{"workerId":' + JSON.stringify(w.workerId) + ',"title":' + JSON.stringify(w.title) + ',"gone":' + w.gone + ',"started":' + w.started + ',"answered":' + w.answered + ',"afterStop":' + w.afterStop + ',"resent":' + w.resent + ',"response":' + (w.response === null ? 'null' : w.response) + '}').join(',') + ']}';
   });
 })()`;
 }

@@ -230,7 +230,8 @@ function answeredStart(worker: StopAnswer['workers'][number]): string {
   const answered = Math.min(Number(worker.answered) || 0, started);
   const afterStop = Math.max(0, Number(worker.afterStop) || 0);
   const since = afterStop === 0 ? 'nothing since the stop was sent' : `${afterStop} message${afterStop === 1 ? '' : 's'} since the stop was sent, none of them its answer`;
-  return `it had answered ${answered} of the ${started} commands that started its profiler, and sent ${since}`;
+  const resent = Number(worker.resent) > 0 ? ' (the stop was sent twice)' : '';
+  return `it had answered ${answered} of the ${started} commands that started its profiler, and sent ${since}${resent}`;
 }
 
 function keptAtExit(running: Running): CapturedThread | null {
