@@ -1,14 +1,15 @@
 // Which files `hotframe analyze` reads: the source files under the given folders, minus
 // node_modules, .git and whatever .gitignore files ignore (git's nesting rules, including the
-// .gitignore files of enclosing folders up to the repository root). A file named explicitly is
-// always analyzed, whatever its extension.
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+// .gitignore files of enclosing folders up to the repository root), plus the extensionless scripts
+// whose first line runs them with node (`bin/www`, a service's own start script: an entry point that
+// wires the modules together). A file named explicitly is always analyzed, whatever its extension.
+import { closeSync, existsSync, readdirSync, statSync } from 'node:fs';
+import { dirname, extname, join, relative, resolve, sep } from 'node:path';
 import ignore from 'ignore';
 import type { Ignore } from 'ignore';
 
 import { errnoReason, InputError } from './errors';
-import { tryReadGuardedText } from './guardedRead';
+import { openRegularFile, readHead, tryReadGuardedText } from './guardedRead';
 import { isSourceFile } from './paths';
 
 /** A .gitignore is a few KB; a FIFO or /dev/zero in its place must not stall the walk. */
@@ -56,6 +57,34 @@ function isIgnored(scopes: readonly IgnoreScope[], path: string, isDirectory: bo
   return false;
 }
 
+/** A shebang line is short; this many bytes hold it (a longer first line is no node shebang we read). */
+const SHEBANG_BYTES = 256;
+
+/** `#!/usr/bin/env node`, `#!/usr/local/bin/node --max-old-space-size=…`, `#!/usr/bin/env -S node --flags`. */
+const NODE_SHEBANG = /^#![^\n]*?[/\s]node(?:js)?(?:\s|$)/;
+
+/**
+ * An extensionless file whose first line runs it with node: a script the project starts (`bin/app`),
+ * often the one that wires its modules together (`global.X = require('./x')`). Read through the
+ * guarded reader: only the first bytes of a regular file.
+ */
+export function isNodeScript(path: string): boolean {
+  if (extname(path) !== '') return false;
+  let head: string;
+  try {
+    const file = openRegularFile(path);
+    try {
+      head = readHead(file, SHEBANG_BYTES).toString('utf8');
+    } finally {
+      closeSync(file.fd);
+    }
+  } catch {
+    return false;
+  }
+  const newline = head.indexOf('\n');
+  return NODE_SHEBANG.test(newline === -1 ? head : head.slice(0, newline).replace(/\r$/, ''));
+}
+
 function walk(dir: string, scopes: readonly IgnoreScope[], out: string[]): void {
   const own = scopeOf(dir);
   const inScope = own === null ? scopes : [...scopes, own];
@@ -71,8 +100,12 @@ function walk(dir: string, scopes: readonly IgnoreScope[], out: string[]): void 
     // Symbolic links are neither directories nor files here: not followed, so a link cycle cannot trap the walk.
     if (entry.isDirectory()) {
       if (!ALWAYS_SKIPPED.has(entry.name) && !isIgnored(inScope, path, true)) walk(path, inScope, out);
-    } else if (entry.isFile() && isSourceFile(entry.name) && !isIgnored(inScope, path, false)) {
-      out.push(path);
+    } else if (entry.isFile()) {
+      // An extensionless file is opened (to read its first line) only when nothing ignores it.
+      const wanted = isSourceFile(entry.name)
+        ? !isIgnored(inScope, path, false)
+        : extname(entry.name) === '' && !isIgnored(inScope, path, false) && isNodeScript(path);
+      if (wanted) out.push(path);
     }
   }
 }

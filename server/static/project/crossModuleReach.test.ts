@@ -4,6 +4,9 @@
 // a class of another module constructed by a handler. Each should-reach case has a
 // should-not-reach twin, so that the fix is not "everything runs per request".
 import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { analyzeFileList } from '../../cli/fileAnalysis';
+import { collectSourceFiles } from '../../shared/sourceFiles';
 import { findingsOf, projectOf, removeProjects } from '../../../test/unit/projectOnDisk';
 
 after(removeProjects);
@@ -328,5 +331,33 @@ describe('a member of the object a module exports whole (`var api = { show: func
   it('another member called from the handler leaves it alone', () => {
     const dir = projectOf({ 'lib/git.js': git, 'app.js': app('git.version()') });
     assert.deepEqual(findingsOf(dir, ['app.js', 'lib/git.js'])['lib/git.js'], []);
+  });
+});
+
+describe('a module handed over by a global the entry script sets (`global.Git = require(\'./lib/git\')` in an extensionless `bin/wiki`)', () => {
+  const git = "const childProcess = require('child_process');\nexports.show = function (file, cb) {\n  childProcess.spawn('git', ['show', file], { cwd: '/srv/wiki' });\n};\n";
+  const models = "var git;\nmodule.exports = {\n  use: function (g) {\n    git = g;\n  },\n  load: function (name, cb) {\n    git.show(name, cb);\n  },\n};\n";
+  const routes = (prelude: string): string => `${prelude}const http = require('http');\nconst models = require('../lib/models');\nmodels.use(Git);\nhttp.createServer((req, res) => {\n  models.load(req.url, () => res.end());\n}).listen(8000);\n`;
+  const entry = (sets: string): string => `#!/usr/bin/env node\n${sets}\nrequire('../routes/wiki');\n`;
+
+  /** The command line's run over the folder: the files it collects, analyzed until answers settle. */
+  const shownOfFolder = (dir: string): string[] => analyzeFileList(collectSourceFiles([dir], dir), dir, {})
+    .flatMap((o) => o.findings.filter(({ finding }) => finding.severity !== 'hint').map(({ finding }) => `${path.relative(dir, o.path)}:${finding.ruleId}:${finding.range.loc.start.line}`));
+
+  it('the setter handed the global reaches the module the entry script set it to: its spawn runs per request', () => {
+    const dir = projectOf({ 'bin/wiki': entry("global.Git = require('../lib/git');"), 'lib/git.js': git, 'lib/models.js': models, 'routes/wiki.js': routes('') });
+    assert.deepEqual(shownOfFolder(dir), ['lib/git.js:spawn-without-env:3']);
+  });
+
+  it('a name the module declares itself, a global set to two different modules, or one nobody sets names no module', () => {
+    const other = "exports.show = function () {};\n";
+    for (const [sets, prelude] of [
+      ["global.Git = require('../lib/git');", "const Git = require('../lib/other');\n"],
+      ["global.Git = require('../lib/git');\nif (process.env.OTHER) global.Git = require('../lib/other');", ''],
+      ["global.Repo = require('../lib/git');", ''],
+    ]) {
+      const dir = projectOf({ 'bin/wiki': entry(sets), 'lib/git.js': git, 'lib/other.js': other, 'lib/models.js': models, 'routes/wiki.js': routes(prelude) });
+      assert.deepEqual(shownOfFolder(dir), [], sets);
+    }
   });
 });

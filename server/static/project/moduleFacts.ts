@@ -9,6 +9,9 @@
 // - worker entries: modules started in another process or thread (`fork('./worker.js')`,
 //   `new Worker(path.join(__dirname, 'w.js'))`, `cluster.setupPrimary({ exec })`): their code does
 //   not run on this server's event loop.
+// - globals and injections: `global.Git = require('./lib/git')` (typically in the entry script), and
+//   project modules handed to another module's exported setter (`models.use(require('./git'))`, or
+//   `models.use(Git)` by the global's name): the setter's module variable names that module.
 // Facts are kept per top-level statement node: an editor's incremental parse hands back the nodes
 // of statements an edit did not touch, so an edit re-reads only the statements it changed.
 import type * as t from '@babel/types';
@@ -73,8 +76,13 @@ export interface ModuleInjection {
   exported: string;
   /** Which argument. */
   index: number;
-  /** The module handed over, as written here. */
+  /** The module handed over, as written here ('' when it is handed over by a global's name). */
   module: string;
+  /**
+   * `models.use(Git)` where nothing in this module declares or imports `Git`: the module some other
+   * module of the project sets as that global (`global.Git = require('./lib/git')`, ModuleFacts.globals).
+   */
+  global?: string;
 }
 
 export interface ModuleFacts {
@@ -86,6 +94,8 @@ export interface ModuleFacts {
   /** Classes declared at module level: name -> the names of their instance methods. */
   readonly classes: readonly [string, string[]][];
   readonly injections: readonly ModuleInjection[];
+  /** `global.Git = require('./lib/git')` (or `globalThis.`): the global's name and the module, as written. */
+  readonly globals: readonly [string, string][];
 }
 
 interface StatementFacts {
@@ -94,6 +104,9 @@ interface StatementFacts {
   workerEntries: string[];
   classes: [string, string[]][];
   injections: ModuleInjection[];
+  globals: [string, string][];
+  /** Names this statement declares at module level (a global injection of such a name is a local one). */
+  declared: string[];
 }
 
 /** Per statement node; the import table is part of the key (a changed import re-reads every statement). */
@@ -105,6 +118,8 @@ export function moduleFactsOf(program: t.Program, imports: ImportTable, importsK
   const workerEntries: string[] = [];
   const classes: [string, string[]][] = [];
   const injections: ModuleInjection[] = [];
+  const globals: [string, string][] = [];
+  const declared = new Set<string>();
   for (const statement of program.body) {
     let kept = memo.get(statement);
     if (kept === undefined || kept.importsKey !== importsKey) {
@@ -116,22 +131,28 @@ export function moduleFactsOf(program: t.Program, imports: ImportTable, importsK
     workerEntries.push(...kept.facts.workerEntries);
     classes.push(...kept.facts.classes);
     injections.push(...kept.facts.injections);
+    globals.push(...kept.facts.globals);
+    for (const name of kept.facts.declared) declared.add(name);
   }
-  return { exports, handlerUses, workerEntries, classes, injections };
+  // A name declared at module level is that module's own, not the global of the same name.
+  const own = injections.filter((injection) => injection.global === undefined || !declared.has(injection.global));
+  return { exports, handlerUses, workerEntries, classes, injections: own, globals };
 }
 
 /** A module's facts as one string, to tell whether an edit changed what other modules derive from it. */
 export function factsKey(facts: ModuleFacts): string {
-  return JSON.stringify([[...facts.exports], facts.handlerUses, facts.workerEntries, facts.classes, facts.injections]);
+  return JSON.stringify([[...facts.exports], facts.handlerUses, facts.workerEntries, facts.classes, facts.injections, facts.globals]);
 }
 
 function statementFactsOf(statement: t.Statement, imports: ImportTable): StatementFacts {
-  const facts: StatementFacts = { exports: [], handlerUses: [], workerEntries: [], classes: [], injections: [] };
+  const facts: StatementFacts = { exports: [], handlerUses: [], workerEntries: [], classes: [], injections: [], globals: [], declared: [] };
   exportsOf(statement, facts.exports);
   classesOf(statement, facts.classes);
   const visit = (node: t.Node): void => {
     if (node.type === 'CallExpression' || node.type === 'NewExpression') callFacts(node, imports, facts);
     else if (node.type === 'ObjectExpression') routeTableFacts(node, imports, facts);
+    else if (node.type === 'AssignmentExpression') globalFacts(node, facts);
+    declaredBy(node, facts.declared);
     forEachChild(node, visit);
   };
   visit(statement);
@@ -324,7 +345,11 @@ function callFacts(node: t.CallExpression | t.NewExpression, imports: ImportTabl
   if (SUBSCRIBE_METHODS.has(property) || property === 'consume') useAll(args.slice(1), 'message', null, imports, facts);
 }
 
-/** `models.use(require('./git'))`, `models.use(git)` of `const git = require('./git')`: a project module handed to another's export. */
+/**
+ * `models.use(require('./git'))`, `models.use(git)` of `const git = require('./git')`: a project
+ * module handed to another's export; `models.use(Git)` of a name nothing here imports: the module
+ * a `global.Git = require(...)` elsewhere names (resolved over the project, when exactly one does).
+ */
 function injectionFacts(callee: t.Node, args: readonly t.Node[], imports: ImportTable, facts: StatementFacts): void {
   const receiver = importedExport(callee, imports);
   if (receiver === null || receiver.exported === 'default') return;
@@ -333,9 +358,41 @@ function injectionFacts(callee: t.Node, args: readonly t.Node[], imports: Import
     if (arg.type === 'Identifier') {
       const origin = imports.get(arg.name);
       if (origin && origin.imported === 'default') module = origin.source;
+      else if (origin === undefined && arg.name !== 'undefined') facts.injections.push({ ...receiver, index, module: '', global: arg.name });
     }
     if (module !== null && isRelative(module)) facts.injections.push({ ...receiver, index, module });
   });
+}
+
+/** `global.Git = require('./lib/git')`, `globalThis.db = require('./db')`: a project module every module may name. */
+function globalFacts(node: t.AssignmentExpression, facts: StatementFacts): void {
+  const { left, right } = node;
+  if (node.operator !== '=' || left.type !== 'MemberExpression' || left.object.type !== 'Identifier') return;
+  if (left.object.name !== 'global' && left.object.name !== 'globalThis') return;
+  const name = propertyName(left.property, left.computed);
+  const module = requiredModule(right);
+  if (name !== null && module !== null && isRelative(module)) facts.globals.push([name, module]);
+}
+
+/**
+ * The names a node declares: its declarations, `var`s and function parameters, wherever they are in
+ * the statement (a function's own `Git` parameter or `var` hides the global there; counting it for
+ * the whole module keeps the injection out rather than guess the scope).
+ */
+function declaredBy(node: t.Node, names: string[]): void {
+  const addPattern = (pattern: t.Node | null | undefined): void => {
+    if (!pattern) return;
+    if (pattern.type === 'Identifier') names.push(pattern.name);
+    else if (pattern.type === 'ObjectPattern') for (const p of pattern.properties) addPattern(p.type === 'RestElement' ? p.argument : p.value);
+    else if (pattern.type === 'ArrayPattern') for (const e of pattern.elements) addPattern(e);
+    else if (pattern.type === 'AssignmentPattern') addPattern(pattern.left);
+    else if (pattern.type === 'RestElement') addPattern(pattern.argument);
+  };
+  if (node.type === 'VariableDeclarator') addPattern(node.id);
+  else if ((node.type === 'FunctionDeclaration' || node.type === 'ClassDeclaration') && node.id) names.push(node.id.name);
+  else if (node.type === 'ImportDeclaration') for (const spec of node.specifiers) names.push(spec.local.name);
+  else if (node.type === 'CatchClause') addPattern(node.param);
+  if (isFunctionNode(node)) for (const param of (node as t.Function).params) addPattern(param);
 }
 
 /**

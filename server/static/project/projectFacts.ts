@@ -143,6 +143,16 @@ export class ProjectFacts {
       if (use.fromServingModule === true) registration.fromServingModule = true;
       add(file, registration);
     };
+    // `global.Git = require('./lib/git')`: the module each global names, when the project sets it to one module only.
+    const globals = new Map<string, string | null>();
+    for (const [from, { facts }] of this.modules) {
+      for (const [name, specifier] of facts.globals) {
+        const file = resolve(from, specifier);
+        if (file === null) continue;
+        const known = globals.get(name);
+        globals.set(name, known === undefined || known === file ? file : null);
+      }
+    }
     for (const [from, { facts }] of this.modules) {
       for (const use of facts.handlerUses) {
         const target = resolve(from, use.specifier);
@@ -179,7 +189,7 @@ export class ProjectFacts {
       }
       for (const injection of facts.injections) {
         const target = resolve(from, injection.specifier);
-        const file = resolve(from, injection.module);
+        const file = injection.global !== undefined ? (globals.get(injection.global) ?? null) : resolve(from, injection.module);
         if (target === null || file === null || target === from || file === target) continue;
         let list = injected.get(target);
         if (list === undefined) injected.set(target, (list = []));
