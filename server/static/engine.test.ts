@@ -102,6 +102,20 @@ describe('static engine', () => {
       assert.equal(result.findings.length, 1);
     });
 
+    it('reports what only strict code forbids where Node would: not in a CommonJS script, but inside its strict parts and in a module', () => {
+      const lines = (text: string, filePath = 'bin/tool'): number[] => analyzeSource({ filePath, text, rules: [contextProbe] }).parseErrors.map((p) => p.line);
+      // An old CLI's colour codes, a legacy octal and `with`: Node runs this script as it is.
+      const sloppy = "console.log('\\033[31mred\\033[0m');\nvar mode = 0755;\nwith (Math) probe(PI);\nvar interface = 1;\n";
+      assert.deepEqual(lines(sloppy), []);
+      assert.deepEqual(lines(sloppy, 'lib/colours.js'), []);
+      // Strict parts of a script keep their errors: a function with 'use strict', a class body, the whole file with it.
+      assert.deepEqual(lines(`${sloppy}function f() { 'use strict'; return '\\07'; }\nclass C { m() { return '\\05'; } }\n`), [5, 6]);
+      assert.deepEqual(lines(`'use strict';\n${sloppy}`), [2, 2, 3, 4, 5]);
+      // A module is strict throughout.
+      assert.deepEqual(lines(`import x from 'x';\n${sloppy}`, 'lib/colours.mjs'), [2, 2, 3, 4, 5]);
+      assert.deepEqual(lines(`import x from 'x';\n${sloppy}`, 'lib/colours.js'), [2, 2, 3, 4, 5]);
+    });
+
     it('returns one parse error and no findings when the parser cannot recover', () => {
       const result = analyzeSource({ filePath: 'a.js', text: 'probe();\nfunction (', rules: [contextProbe] });
       assert.equal(result.parseErrors.length, 1);

@@ -24,7 +24,7 @@ import { createHotContextCollector, type FunctionSpan, type ProjectContext } fro
 import { moduleFactsOf, type CallUse, type ModuleFacts } from './project/moduleFacts';
 import { collectImports, moduleMemberOf, qualifiedNameOf, type InjectedModule, type NameLookups } from './imports';
 import { traverseBelow } from './lazyPaths';
-import { parseSource } from './parse';
+import { parseSource, scriptProblems } from './parse';
 import type { StaticDocument } from './staticDocument';
 import { fixesOf, newHost, newRecord, type RecordedReport, type StatementRecord } from './statementRecords';
 import { walkFile, type StatementHooks } from './walk';
@@ -250,7 +250,7 @@ function analyzeOnce(input: AnalyzeInput): AnalysisResult {
   }
   const document = input.document;
   const parsed = document !== undefined ? document.parser.parse(input.filePath, input.text) : parseSource(input.filePath, input.text);
-  result.parseErrors = parsed.problems;
+  result.parseErrors = scriptProblems(input.filePath, input.text, parsed);
   const ast = parsed.ast;
   if (!ast) return result;
   // Nodes may come from an earlier analysis (an incremental parse): the document's binding

@@ -82,6 +82,34 @@ function problemOf(error: unknown): ParseProblem {
   };
 }
 
+/** What Babel reports only of strict code: an octal escape ('\\033[31m'), `with`, a reserved word as a name. */
+const STRICT_ONLY_PROBLEM = /strict mode|reserved word/i;
+
+/** `import`/`export` at the top level: the file is a module, and strict, whatever parse said. */
+function hasModuleSyntax(body: readonly t.Statement[]): boolean {
+  return body.some((node) => node.type === 'ImportDeclaration' || node.type === 'ExportNamedDeclaration' || node.type === 'ExportDefaultDeclaration' || node.type === 'ExportAllDeclaration');
+}
+
+/**
+ * The parse problems of a JavaScript file as Node would see them. Babel's 'unambiguous' parse
+ * reads a file as a module first and keeps what strict code forbids as problems even when the
+ * file turns out to be a CommonJS script, where Node runs it (an old CLI's '\\033[31m' colour
+ * codes). When such a problem is reported and the file has no import or export, the file is parsed
+ * once more as a script, and those of them the script parse does not report are dropped: strict
+ * code inside it ('use strict', a class body) keeps its errors. Only files with such a problem pay
+ * the second parse; the tree is the first parse's (the incremental parser's pieces are parsed as
+ * modules too, and this runs on their problems alike).
+ */
+export function scriptProblems(filePath: string, text: string, parsed: ParsedSource): ParseProblem[] {
+  if (parsed.ast === null || dialectOf(filePath) !== 'javascript') return parsed.problems;
+  if (!parsed.problems.some((p) => STRICT_ONLY_PROBLEM.test(p.message)) || hasModuleSyntax(parsed.ast.program.body)) return parsed.problems;
+  const script = attempt(text, parsed.plugins, { sourceType: 'script' });
+  if (script.ast === null) return parsed.problems;
+  const at = (p: ParseProblem): string => `${p.line}:${p.column}`;
+  const strictInScript = new Set(script.problems.filter((p) => STRICT_ONLY_PROBLEM.test(p.message)).map(at));
+  return parsed.problems.filter((p) => !STRICT_ONLY_PROBLEM.test(p.message) || strictInScript.has(at(p)));
+}
+
 export function parseSource(filePath: string, text: string): ParsedSource {
   const dialect = dialectOf(filePath);
   if (dialect !== 'javascript') return attempt(text, pluginsFor(dialect, dialect === 'tsx'));
