@@ -1,17 +1,21 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { Finding } from '../../rules/api';
 import { profileOf, type FrameSpec } from '../profile/model/constructedProfiles.test';
 import { costIndexOf, rankingMs } from './costIndex';
 import { buildReport } from '../profile/analysis/report';
+import { tempFolders } from '../../test/unit/tempFolders';
 
 /** A single CPU profile's shares: of its CPU time, idle excluded. */
 const CPU = { unit: 'ms' } as const;
 
-const root = mkdtempSync(join(tmpdir(), 'hotframe-cost-'));
+// Removed after every file has run: the folders are made while this file loads.
+const temp = tempFolders();
+after(() => temp.removeAll());
+
+const root = temp.make('hotframe-cost-');
 const modelsJs = join(root, 'models.js');
 writeFileSync(modelsJs, '');
 

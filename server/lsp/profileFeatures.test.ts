@@ -2,8 +2,7 @@
 // in dist/): real JSON-RPC over stdio, real fixtures, waits on responses and notifications only.
 import { strict as assert } from 'node:assert';
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, CancellationTokenSource, ResponseError, type MessageConnection } from 'vscode-jsonrpc/node';
@@ -13,6 +12,7 @@ import type { FileHeat, FlameGraphResult, OverviewResult, ProfileSummary } from 
 import type { LoadProfileParams } from '../protocol/lsp';
 import type { FlameNode } from '../profile/model/types';
 import { bundles } from '../../test/unit/bundles';
+import { tempFolders } from '../../test/unit/tempFolders';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const PROFILES = join(REPO, 'test', 'fixtures', 'profiles');
@@ -30,6 +30,7 @@ describe('language server profile features (server process + profile worker)', f
   let connection: MessageConnection;
   const progress = new Map<string, Progress[]>();
   let nextToken = 0;
+  const temp = tempFolders();
 
   before(async () => {
     const { server } = await bundles();
@@ -52,6 +53,7 @@ describe('language server profile features (server process + profile worker)', f
   after(() => {
     connection.dispose();
     child.kill();
+    temp.removeAll();
   });
 
   function load(path: string, role: 'primary' | 'baseline' = 'primary', token?: CancellationTokenSource): Promise<ProfileSummary | null> {
@@ -137,7 +139,7 @@ describe('language server profile features (server process + profile worker)', f
   });
 
   it('keeps the previous profile when a load fails, with a one-line error', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'hotframe-lsp-broken-'));
+    const dir = temp.make('hotframe-lsp-broken-');
     const broken = join(dir, 'broken.cpuprofile');
     writeFileSync(broken, '{"nodes": [{"id": 1,');
     await assert.rejects(load(broken), (error: ResponseError<unknown>) => {

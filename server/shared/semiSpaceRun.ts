@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { startRecording, type Recording } from './recordProfile';
-import { keepRecording } from './recordingFiles';
+import { keepRecording, removeRecordingDir } from './recordingFiles';
 
 /** The name the command's stdout (with the trace) is saved under, before the recording's own name is given. */
 export const SEMI_SPACE_TRACE_FILE = 'trace-gc.log';
@@ -98,7 +98,14 @@ export async function runAtSemiSpaceSize(sizeMb: number, options: SemiSpaceRunOp
   const wallMs = performance.now() - started;
   const stdout = chunks.join('');
   const tracePath = join(result.dir, SEMI_SPACE_TRACE_FILE);
-  writeFileSync(tracePath, stdout);
+  try {
+    writeFileSync(tracePath, stdout);
+  } catch (error) {
+    // The trace is what the run is for: without it nothing is kept, and the temporary folder goes
+    // as it does after any other failed run (recordingFiles.ts).
+    removeRecordingDir(result.dir);
+    throw new Error(`cannot save the trace of the run (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
   // Named by the command and the size, so the runs of one sweep sort together and say which is which.
   const files = keepRecording(result.dir, [...result.profiles.map((p) => p.path), tracePath], {
     outDir: options.outDir,

@@ -4,14 +4,14 @@
 // whose port stays open, and an allocation capture.
 import { strict as assert } from 'node:assert';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdtempSync, readdirSync } from 'node:fs';
+import { chmodSync, copyFileSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { listeningSocketsOf } from '../../server/attach/procfs';
 import { freePort, functionNames, runCli } from './attachService';
 import { bundles } from './bundles';
+import { tempFolders } from './tempFolders';
 
 // A small service: busy in a named function every few ms, until killed.
 const BUSY = `function attachTargetWork() { let x = 0; for (let i = 0; i < 2e6; i++) x += Math.sqrt(i); return x; }
@@ -45,10 +45,12 @@ function oneLine(stderr: string): string {
 
 describe('hotframe attach: targets and one-line answers', function () {
   this.timeout(60_000);
-  const cwd = mkdtempSync(join(tmpdir(), 'hotframe-attach-cases-'));
+  const temp = tempFolders();
+  const cwd = temp.make('hotframe-attach-cases-');
 
   after(() => {
     for (const child of started) child.kill();
+    temp.removeAll();
   });
 
   it('refuses a process that is not Node, without signalling it', async () => {
@@ -80,7 +82,7 @@ describe('hotframe attach: targets and one-line answers', function () {
     let run;
     if (process.getuid?.() === 0) {
       // As root: the CLI runs as nobody against this root-owned Node process.
-      const dir = mkdtempSync(join(tmpdir(), 'hotframe-attach-nobody-'));
+      const dir = temp.make('hotframe-attach-nobody-');
       chmodSync(dir, 0o755);
       copyFileSync(cli, join(dir, 'cli.js'));
       run = await new Promise<{ code: number | null; stderr: string }>((resolve) => {

@@ -4,13 +4,13 @@
 // process measured on its own event loop are reported and bounded, and no inspector port is left
 // open afterwards.
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { listeningSocketsOf } from '../../server/attach/procfs';
 import { functionNames, p99, profileSummary, runCli, sleep, startClusterService, startLoad, type ClusterService, type Load, type Stats } from './attachService';
 import { bundles } from './bundles';
+import { tempFolders } from './tempFolders';
 
 /**
  * The bound of the issue: the pause a target sees while the profiler starts and stops. Each
@@ -28,10 +28,12 @@ describe('hotframe attach: a node:cluster service under load', function () {
   this.timeout(120_000);
   // Stopped here too, so that a test that timed out leaves no process behind (mocha would wait for it).
   let started: { service: ClusterService; load: Load } | null = null;
+  const temp = tempFolders();
   afterEach(async () => {
     await started?.load.stop();
     await started?.service.stop();
     started = null;
+    temp.removeAll();
   });
 
   it('profiles the primary, the 4 workers and the worker thread over one window, the service serving throughout, and closes the ports it opened', async () => {
@@ -48,7 +50,7 @@ describe('hotframe attach: a node:cluster service under load', function () {
     await sleep(4000);
     const baseline = await service.stats();
     const baselineTo = Date.now();
-    const out = mkdtempSync(join(tmpdir(), 'hotframe-attach-'));
+    const out = temp.make('hotframe-attach-');
     const run = await runCli(cli, ['attach', String(service.primary), '--duration', '3', '--out', 'p', '--format', 'json'], out);
     const during = await service.stats();
     const captureTo = Date.now();
@@ -130,7 +132,7 @@ describe('hotframe attach: a node:cluster service under load', function () {
     const service = await startClusterService();
     const load = startLoad(service.port);
     started = { service, load };
-    const out = mkdtempSync(join(tmpdir(), 'hotframe-attach-repeat-'));
+    const out = temp.make('hotframe-attach-repeat-');
     for (let capture = 1; capture <= 5; capture++) {
       const run = await runCli(cli, ['attach', String(service.primary), '--duration', '1', '--out', `p${capture}`, '--format', 'json'], out);
       assert.equal(run.code, 0, `capture ${capture}: exit ${run.code}: ${run.stderr}`);

@@ -12,6 +12,7 @@ import { listeningSocketsOf } from '../../server/attach/procfs';
 import type { AttachResult, ProfileSummary, RunningProcesses } from '../../server/protocol/wire';
 import { startClusterService, startLoad } from './attachService';
 import { startStdioServer } from './stdioServer';
+import { tempFolders } from './tempFolders';
 
 async function startServer(trusted: boolean): Promise<{ connection: MessageConnection; stop: () => void }> {
   return startStdioServer({ initializationOptions: { workspaceTrusted: trusted } });
@@ -19,6 +20,9 @@ async function startServer(trusted: boolean): Promise<{ connection: MessageConne
 
 describe('Profile Running Process: the language server lists, captures and merges', function () {
   this.timeout(180_000);
+  // The capture's folder, which the client would move into the workspace: this test is the client.
+  const temp = tempFolders();
+  after(() => temp.removeAll());
 
   it('lists the cluster under its primary, captures every process and thread, and loads them merged with a per-process filter', async () => {
     const step = (what: string): void => void (process.env.HOTFRAME_DEBUG && console.log(`      ${new Date().toISOString()} ${what}`));
@@ -39,6 +43,7 @@ describe('Profile Running Process: the language server lists, captures and merge
 
       step('listed');
       const result: AttachResult = await connection.sendRequest('hotframe/attach', { pid: service.primary, durationS: 3 });
+      temp.adopt(result.folder);
       assert.equal(result.profiles, 6, result.problems.join('; '));
       assert.deepEqual(result.pauses.map((p) => p.pid).sort(), [...pids].sort());
       assert.equal(readdirSync(result.folder).filter((f) => f.endsWith('.cpuprofile')).length, 6);

@@ -4,8 +4,7 @@
 // a start-up that compresses with zlib.gzipSync (sync at start-up is fine and must stay quiet).
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { buildDiagnostics } from '../../server/lsp/diagnostics';
@@ -13,6 +12,7 @@ import type { ProfileFeatures } from '../../server/lsp/profileFeatures';
 import { formatCost } from '../../server/shared/format';
 import { analyzeProfileFile } from '../../server/profile/analysis/report';
 import { analyzeSource } from '../../server/static/engine';
+import { tempFolders } from './tempFolders';
 
 const SERVER = `const fs = require('node:fs');
 const http = require('node:http');
@@ -41,16 +41,18 @@ server.listen(0, '127.0.0.1', async () => {
 const WRITE_LINE = 12;
 
 describe('blocking sync I/O insight (a real node run)', () => {
+  const temp = tempFolders();
   let dir = '';
   let profile = '';
   before(function () {
     this.timeout(60_000);
-    dir = mkdtempSync(join(tmpdir(), 'hotframe-syncio-'));
+    dir = temp.make('hotframe-syncio-');
     writeFileSync(join(dir, 'server.js'), SERVER);
     const run = spawnSync(process.execPath, ['--cpu-prof', '--cpu-prof-dir', join(dir, 'prof'), join(dir, 'server.js')], { cwd: dir, encoding: 'utf8', timeout: 50_000 });
     assert.equal(run.status, 0, run.stderr);
     profile = join(dir, 'prof', readdirSync(join(dir, 'prof'))[0]!);
   });
+  after(() => temp.removeAll());
 
   it('points at the writeFileSync line of the request handler, and not at start-up sync work', async () => {
     const { report } = await analyzeProfileFile(profile, { root: dir });

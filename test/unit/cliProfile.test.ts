@@ -2,14 +2,18 @@
 // profiles recorded here (GC pressure with a tiny vs a large semi-space).
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { printable, profileText } from '../../server/cli/profileText';
 import type { ProfileDiff } from '../../server/profile/analysis/diff';
 import { CATEGORIES, type ProfileReport } from '../../server/profile/model/types';
 import { bundles, REPO_ROOT } from './bundles';
+import { tempFolders } from './tempFolders';
+
+// Removed after every file has run: one folder is made while this file loads.
+const temp = tempFolders();
+after(() => temp.removeAll());
 
 const FIXTURES = join(REPO_ROOT, 'test', 'fixtures');
 const PROFILES = join(FIXTURES, 'profiles');
@@ -114,7 +118,7 @@ describe('hotframe profile', () => {
     assert.deepEqual([priceOf?.file, priceOf?.line], [join(WORKLOADS, 'typed.ts'), 8]);
     assert.ok(typed.lines.some((l) => l.file === join(WORKLOADS, 'typed.ts') && l.line === 10 && l.selfSamples > 0));
     // Without --root under the workloads, the container paths cannot be found: listed, not dropped.
-    const empty = mkdtempSync(join(tmpdir(), 'hotframe-cli-empty-root-'));
+    const empty = temp.make('hotframe-cli-empty-root-');
     const run = await hotframe('profile', join(PROFILES, 'service.container.cpuprofile'), '--root', empty, '--format', 'json');
     const unmapped = JSON.parse(run.stdout) as ProfileReport;
     assert.ok(unmapped.unresolvedFiles.includes('/usr/src/app/service.js'), unmapped.unresolvedFiles.join(','));
@@ -131,14 +135,14 @@ describe('hotframe profile', () => {
   });
 
   it('exits 2 with one line for bad input and usage', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'hotframe-cli-profile-'));
+    const dir = temp.make('hotframe-cli-profile-');
     const broken = join(dir, 'broken.cpuprofile');
     writeFileSync(broken, '{"nodes": [');
     assertOneLineError(await hotframe('profile', broken), /^hotframe: .*broken\.cpuprofile/);
     assertOneLineError(await hotframe('profile', join(dir, 'missing.cpuprofile')), /^hotframe: .*missing\.cpuprofile: no such file$/);
     // A folder is the profiles of one capture, merged: a broken one is named; an empty folder is said so.
     assertOneLineError(await hotframe('profile', dir), /^hotframe: .*broken\.cpuprofile: truncated JSON/);
-    const empty = mkdtempSync(join(tmpdir(), 'hotframe-cli-profile-empty-'));
+    const empty = temp.make('hotframe-cli-profile-empty-');
     assertOneLineError(await hotframe('profile', empty), /^hotframe: .*: no \.cpuprofile or \.heapprofile in this folder$/);
     assertOneLineError(await hotframe('profile'), /^hotframe: profile: expected a profile FILE \(or several, or a folder\), got none/);
     assertOneLineError(await hotframe('profile', broken, '--top', '0'), /^hotframe: --top 0: expected a whole number of at least 1$/);
@@ -190,7 +194,7 @@ describe('profile text', () => {
 });
 
 describe('hotframe profile and diff on recorded GC pressure', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'hotframe-cli-gc-'));
+  const dir = temp.make('hotframe-cli-gc-');
   const script = join(dir, 'churn.js');
   writeFileSync(
     script,

@@ -2,13 +2,13 @@
 // process is recorded (both processes), stopped by Ctrl+C (SIGINT to the foreground process
 // group), and reported; a command that writes no profile is one line and exit 2.
 import { strict as assert } from 'node:assert';
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { ProfileReport } from '../../server/profile/model/types';
 import { bundles } from './bundles';
+import { tempFolders } from './tempFolders';
 
 // A parent that runs a child Node process doing the CPU work: both are recorded.
 const PARENT_AND_CHILD = `const { spawnSync } = require('node:child_process');
@@ -25,14 +25,32 @@ function tick() { let x = 0; for (let i = 0; i < 2e6; i++) x += Math.sqrt(i); if
 setInterval(tick, 5);
 `;
 
+const temp = tempFolders();
+
 function project(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'hotframe-record-test-'));
+  const dir = temp.make('hotframe-record-test-');
   writeFileSync(join(dir, 'work.js'), PARENT_AND_CHILD);
   writeFileSync(join(dir, 'service.js'), SERVICE);
   return dir;
 }
 
 describe('hotframe record', () => {
+  /** The recording stopped by Ctrl+C, stopped for good if the test ends before it does. */
+  let interruptible: ChildProcess | undefined;
+  after(async () => {
+    const child = interruptible;
+    if (child !== undefined && child.exitCode === null && child.signalCode === null) {
+      const closed = new Promise((done) => child.once('close', done));
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+      await Promise.race([closed, new Promise((done) => setTimeout(done, 10_000))]);
+    }
+    temp.removeAll();
+  });
+
   it('records the command and the Node processes it starts, and reports the busiest', async () => {
     const { cli } = await bundles();
     const dir = project();
@@ -52,7 +70,10 @@ describe('hotframe record', () => {
     const { cli } = await bundles();
     const dir = project();
     // Its own process group, as a terminal's foreground job.
-    const child = spawn(process.execPath, [cli, 'record', '--out', 'p', '--top', '3', '--', process.execPath, 'service.js'], { cwd: dir, detached: true });
+    // The recorder's temporary folder goes to TMPDIR: a fresh one, to see that it is removed.
+    const tmp = temp.make('hotframe-tmp-');
+    const child = spawn(process.execPath, [cli, 'record', '--out', 'p', '--top', '3', '--', process.execPath, 'service.js'], { cwd: dir, detached: true, env: { ...process.env, TMPDIR: tmp } });
+    interruptible = child;
     let stdout = '';
     let stderr = '';
     let interrupted = false;
@@ -72,6 +93,7 @@ describe('hotframe record', () => {
     const saved = readdirSync(join(dir, 'p')).sort();
     assert.equal(saved.length, 2, saved.join(', '));
     assert.equal(saved[1], `${saved[0]}.serving.json`);
+    assert.deepEqual(readdirSync(tmp), [], 'no temporary folder after Ctrl+C');
   });
 
   it('says in one line when no Node process wrote a profile, and when the command is missing', async () => {
@@ -93,7 +115,7 @@ describe('hotframe record', () => {
     const { cli } = await bundles();
     const dir = project();
     // The recorder's temporary folders go to TMPDIR: a fresh one, so nothing else writes there.
-    const tmp = mkdtempSync(join(tmpdir(), 'hotframe-tmp-'));
+    const tmp = temp.make('hotframe-tmp-');
     const env = { ...process.env, TMPDIR: tmp };
     const leftovers = (): string[] => readdirSync(tmp).filter((name) => name.startsWith('hotframe-record-'));
     const ok = spawnSync(process.execPath, [cli, 'record', '--out', 'p', '--format', 'json', '--', process.execPath, 'work.js'], { cwd: dir, encoding: 'utf8', env });

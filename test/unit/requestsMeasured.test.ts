@@ -5,7 +5,7 @@
 // must count each route's requests exactly, the unmatched ones as such, and the CLI's text and
 // JSON and the editor's Routes section must show the same counts and CPU time per request.
 import { strict as assert } from 'node:assert';
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { MessageChannel } from 'node:worker_threads';
@@ -21,7 +21,8 @@ import { serveProfileSession } from '../../server/lsp/profileWorker';
 import { WorkerRequests } from '../../server/protocol/worker';
 import { formatPerRequest } from '../../server/shared/format';
 import { sendRequest } from './loopbackRequest';
-import { startRecordedServer } from './recordedServer';
+import { startRecordedServer, stopAndRemove } from './recordedServer';
+import type { Recording } from '../../server/shared/recordProfile';
 
 const FIXTURE = resolve(__dirname, '../fixtures/routes');
 
@@ -40,17 +41,20 @@ describe('requests per route of a real Express server recorded by Hotframe', fun
   let dir = '';
   let profile = '';
   let report: RouteReport;
+  let recording: Recording | undefined;
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'hotframe-requests-'));
     cpSync(FIXTURE, dir, { recursive: true });
-    const { port, recording } = await startRecordedServer([join(dir, 'server.js'), join(dir, 'spent.json')], dir);
+    const started = await startRecordedServer([join(dir, 'server.js'), join(dir, 'spent.json')], dir);
+    recording = started.recording;
+    const { port } = started;
     try {
       for (const step of PLAN) for (let i = 0; i < step.times; i++) await sendRequest(port, step.method, step.path, step.method === 'POST' ? { text: '20000', contentType: 'text/plain' } : undefined);
     } finally {
       await sendRequest(port, 'GET', '/exit').catch(() => '');
     }
-    const result = await recording.done;
+    const result = await started.recording.done;
     assert.equal(result.code, 0);
     // Saved as `hotframe record` saves it: the notes go with the profile, under its new name.
     [profile] = keepRecording(result.dir, [result.profiles[0]!.path], { outDir: join(dir, 'profiles'), argv: ['node', 'server.js'], startedAt: Date.now() });
@@ -58,7 +62,8 @@ describe('requests per route of a real Express server recorded by Hotframe', fun
     report = routeReportFor(analyzed, dir, profile);
   });
 
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  // The recording's temporary folder too: saving removes it, a failure before that would not.
+  after(() => stopAndRemove(recording, dir, recording?.dir ?? ''));
 
   it('keeps the notes beside the saved profile, with each request', () => {
     assert.ok(existsSync(profile + SERVING_SUFFIX), readdirSync(join(dir, 'profiles')).join(', '));

@@ -7,9 +7,8 @@
 // for >= 95% of the calls, with durations within 10% of the blocked time the server saw (for >= 85%
 // of them: see the note at the assertion).
 import { strict as assert } from 'node:assert';
-import { spawn } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { copyFileSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 import { buildDiagnostics, STALL_CODE } from '../../server/lsp/diagnostics';
@@ -18,6 +17,7 @@ import { analyzeSource } from '../../server/static/engine';
 import type { StallReport } from '../../server/profile/analysis/stalls';
 import { nodeRoutesFor } from '../../server/cli/routesOutput';
 import { sendRequest } from './loopbackRequest';
+import { tempFolders } from './tempFolders';
 
 const FIXTURE = resolve(__dirname, '../fixtures/stalls/server.js');
 const NODE_MODULES = resolve(__dirname, '../../node_modules');
@@ -48,7 +48,9 @@ function markedLine(kind: string): number {
 
 describe('event-loop stalls of a real Express server (measured)', function () {
   this.timeout(120_000);
+  const temp = tempFolders();
   let dir = '';
+  let child: ChildProcess | undefined;
   /** The server runs from a temporary folder (the static rules treat files under test/ as tooling). */
   let SERVER = '';
   let timings: Timing[] = [];
@@ -58,19 +60,20 @@ describe('event-loop stalls of a real Express server (measured)', function () {
   let analyzed: AnalyzedProfile;
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'hotframe-stalls-'));
+    dir = temp.make('hotframe-stalls-');
     SERVER = join(dir, 'server.js');
     copyFileSync(FIXTURE, SERVER);
     const timingFile = join(dir, 'timings.json');
-    const child = spawn(process.execPath, ['--cpu-prof', '--cpu-prof-dir', join(dir, 'prof'), SERVER, timingFile], {
+    const serverProcess = spawn(process.execPath, ['--cpu-prof', '--cpu-prof-dir', join(dir, 'prof'), SERVER, timingFile], {
       cwd: dir,
       env: { ...process.env, NODE_PATH: NODE_MODULES },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
-    const exited = new Promise<number | null>((done) => child.on('exit', done));
+    child = serverProcess;
+    const exited = new Promise<number | null>((done) => serverProcess.on('exit', done));
     const port = await new Promise<number>((done, fail) => {
-      child.stdout.once('data', (chunk: Buffer) => done(JSON.parse(chunk.toString()).port as number));
-      child.once('exit', () => fail(new Error('the server exited before listening')));
+      serverProcess.stdout.once('data', (chunk: Buffer) => done(JSON.parse(chunk.toString()).port as number));
+      serverProcess.once('exit', () => fail(new Error('the server exited before listening')));
     });
     let driving = true;
     let pings = 0;
@@ -104,6 +107,16 @@ describe('event-loop stalls of a real Express server (measured)', function () {
     profileStartUs = (JSON.parse(readFileSync(file, 'utf8')) as { startTime: number }).startTime;
     analyzed = await analyzeProfileFile(file, { root: dir });
     stalls = analyzed.stalls(50)!;
+  });
+
+  after(async () => {
+    // A server left running by a failed start is stopped (bounded) before its folder goes.
+    if (child !== undefined && child.exitCode === null && child.signalCode === null) {
+      const gone = new Promise((done) => child!.once('exit', done));
+      child.kill('SIGKILL');
+      await Promise.race([gone, pause(10_000)]);
+    }
+    temp.removeAll();
   });
 
   it('names the injected line for >= 95% of the stalls, with durations within 10% of what the server measured for >= 85%', () => {

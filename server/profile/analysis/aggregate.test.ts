@@ -1,12 +1,16 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { profileOf, type FrameSpec } from '../model/constructedProfiles.test';
 import { buildReport } from './report';
+import { tempFolders } from '../../../test/unit/tempFolders';
 
-const root = mkdtempSync(join(tmpdir(), 'hotframe-aggregate-'));
+// Removed after every file has run: the folders are made while this file loads.
+const temp = tempFolders();
+after(() => temp.removeAll());
+
+const root = temp.make('hotframe-aggregate-');
 mkdirSync(join(root, 'src'));
 writeFileSync(join(root, 'src', 'rec.js'), '// a\n');
 const A: FrameSpec = { name: 'A', url: join(root, 'src', 'rec.js'), line: 1, column: 1 };

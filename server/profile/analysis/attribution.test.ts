@@ -1,13 +1,17 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { profileOf, type FrameSpec, type StackSpec } from '../model/constructedProfiles.test';
 import { buildReport } from './report';
 import type { ProfileFormat } from '../model/types';
+import { tempFolders } from '../../../test/unit/tempFolders';
 
-const root = mkdtempSync(join(tmpdir(), 'hotframe-attribution-'));
+// Removed after every file has run: the folders are made while this file loads.
+const temp = tempFolders();
+after(() => temp.removeAll());
+
+const root = temp.make('hotframe-attribution-');
 mkdirSync(join(root, 'node_modules', 'mongoose', 'lib'), { recursive: true });
 writeFileSync(join(root, 'handler.js'), '');
 writeFileSync(join(root, 'node_modules', 'mongoose', 'lib', 'query.js'), '');

@@ -1,6 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { profileOf, type FrameSpec } from '../model/constructedProfiles.test';
@@ -8,8 +7,13 @@ import { diffFlameTree, diffReports } from './diff';
 import { SMALL_STACKS } from './flameTree';
 import { buildReport } from './report';
 import type { FlameNode } from '../model/types';
+import { tempFolders } from '../../../test/unit/tempFolders';
 
-const root = mkdtempSync(join(tmpdir(), 'hotframe-flame-'));
+// Removed after every file has run: the folders are made while this file loads.
+const temp = tempFolders();
+after(() => temp.removeAll());
+
+const root = temp.make('hotframe-flame-');
 const appJs = join(root, 'app.js');
 writeFileSync(appJs, '');
 const user = (name: string, line: number, callLine = 0): FrameSpec => ({ name, url: appJs, line, callLine });

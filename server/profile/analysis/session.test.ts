@@ -1,10 +1,10 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { ProfileInputError } from '../readers/profileInputError';
+import { tempFolders } from '../../../test/unit/tempFolders';
 import { MAX_UNRESOLVED_LISTED, ProfileSession } from './session';
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'test', 'fixtures');
@@ -13,6 +13,9 @@ const WORKLOADS = join(FIXTURES, 'workloads');
 const options = { root: WORKLOADS };
 
 describe('profile session (the worker logic)', () => {
+  const temp = tempFolders();
+  after(() => temp.removeAll());
+
   it('loads a primary profile with progress up to 1 and a cost table of local files', async () => {
     const session = new ProfileSession();
     const fractions: number[] = [];
@@ -31,7 +34,7 @@ describe('profile session (the worker logic)', () => {
     const name = (k: number): string => `/srv/app/part${String(k).padStart(5, '0')}.js`;
     const nodes: unknown[] = [{ id: 1, callFrame: { functionName: '(root)', scriptId: '0', url: '', lineNumber: -1, columnNumber: -1 }, hitCount: 0, children: Array.from({ length: files }, (_, k) => k + 2) }];
     for (let k = 1; k <= files; k++) nodes.push({ id: k + 1, callFrame: { functionName: `handle${k}`, scriptId: String(k), url: `file://${name(k)}`, lineNumber: 3, columnNumber: 0 }, hitCount: k });
-    const dir = mkdtempSync(join(tmpdir(), 'hotframe-session-unresolved-'));
+    const dir = temp.make('hotframe-session-unresolved-');
     writeFileSync(join(dir, 'elsewhere.cpuprofile'), JSON.stringify({ nodes, startTime: 0, endTime: 1e6 }));
     const { summary } = await new ProfileSession().load(join(dir, 'elsewhere.cpuprofile'), 'primary', { root: dir });
     assert.equal(summary.unresolvedCount, files);
@@ -44,7 +47,7 @@ describe('profile session (the worker logic)', () => {
   it('keeps the previous state when a load fails or is aborted', async () => {
     const session = new ProfileSession();
     await session.load(join(PROFILES, 'service.cpuprofile'), 'primary', options);
-    const dir = mkdtempSync(join(tmpdir(), 'hotframe-session-'));
+    const dir = temp.make('hotframe-session-');
     writeFileSync(join(dir, 'empty.cpuprofile'), '');
     await assert.rejects(session.load(join(dir, 'empty.cpuprofile'), 'primary', options), ProfileInputError);
     await assert.rejects(session.load(join(dir, 'none.cpuprofile'), 'primary', options), /none\.cpuprofile: no such file/);

@@ -1,17 +1,21 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 import { normalizeRecordedPath, PathResolver } from './pathMapping';
+import { tempFolders } from '../../../test/unit/tempFolders';
 
-const root = mkdtempSync(join(tmpdir(), 'hotframe-paths-'));
+// Removed after every file has run: the folders are made while this file loads.
+const temp = tempFolders();
+after(() => temp.removeAll());
+
+const root = temp.make('hotframe-paths-');
 mkdirSync(join(root, 'src', 'lib'), { recursive: true });
 writeFileSync(join(root, 'src', 'app.js'), '');
 writeFileSync(join(root, 'src', 'lib', 'db.js'), '');
 writeFileSync(join(root, 'app.js'), '');
-const elsewhere = mkdtempSync(join(tmpdir(), 'hotframe-paths-mapped-'));
+const elsewhere = temp.make('hotframe-paths-mapped-');
 writeFileSync(join(elsewhere, 'app.js'), '');
 
 describe('path mapping', () => {
@@ -26,8 +30,8 @@ describe('path mapping', () => {
   it('finds a package file where Node would, from the root up, before the recording machine\'s own path', () => {
     // A checkout with the service in a sub-folder and its packages at the top (the demo's layout),
     // recorded elsewhere on this same machine: the recorded path exists too, but is not this checkout.
-    const checkout = mkdtempSync(join(tmpdir(), 'hotframe-paths-checkout-'));
-    const recorded = mkdtempSync(join(tmpdir(), 'hotframe-paths-recorded-'));
+    const checkout = temp.make('hotframe-paths-checkout-');
+    const recorded = temp.make('hotframe-paths-recorded-');
     for (const top of [checkout, recorded]) {
       mkdirSync(join(top, 'node_modules', 'bson', 'lib'), { recursive: true });
       writeFileSync(join(top, 'node_modules', 'bson', 'lib', 'bson.js'), '');
@@ -73,7 +77,7 @@ describe('path mapping', () => {
 
 describe('path mapping of a big profile recorded elsewhere', () => {
   it('looks at each missing folder once, not at each file in it, and still finds the files that exist', () => {
-    const service = mkdtempSync(join(tmpdir(), 'hotframe-paths-many-'));
+    const service = temp.make('hotframe-paths-many-');
     mkdirSync(join(service, 'module0'));
     writeFileSync(join(service, 'module0', 'service.js'), '');
     const paths = new PathResolver([service]);

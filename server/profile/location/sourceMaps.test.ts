@@ -1,14 +1,18 @@
 import { strict as assert } from 'node:assert';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildSync } from 'esbuild';
 
 import { profileOf } from '../model/constructedProfiles.test';
 import { buildReport } from '../analysis/report';
 import { SourceMapCache } from './sourceMaps';
+import { tempFolders } from '../../../test/unit/tempFolders';
 
-const root = mkdtempSync(join(tmpdir(), 'hotframe-maps-'));
+// Removed after every file has run: the folders are made while this file loads.
+const temp = tempFolders();
+after(() => temp.removeAll());
+
+const root = temp.make('hotframe-maps-');
 const source = join(root, 'service.ts');
 writeFileSync(
   source,

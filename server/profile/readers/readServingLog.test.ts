@@ -1,14 +1,17 @@
 import { strict as assert } from 'node:assert';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { parseServingLog, readServingLog, readServingLogs, servingLogPath } from './readServingLog';
 import { MAX_REQUESTS } from '../../shared/servingRecorder';
+import { tempFolders } from '../../../test/unit/tempFolders';
 
 const head = { format: 'hotframe-serving', version: 1, clock: 'hrtime-us', profileStartUs: 1_000_000 };
 
 describe('readServingLog', () => {
+  const temp = tempFolders();
+  after(() => temp.removeAll());
+
   it('places requests and loop gaps in ms since the profile start', () => {
     const log = parseServingLog(JSON.stringify({ ...head, observer: 'diagnostics_channel', requests: [['get', '/a', 1_002_000, 1_004_500], ['POST', '/b', 1_010_000, null]], requestsSeen: 5, loop: { tickMs: 5, minGapMs: 15, gaps: [[1_100_000, 1_400_000]], gapsSeen: 1 } }));
     assert.ok(!('error' in log));
@@ -34,7 +37,7 @@ describe('readServingLog', () => {
   });
 
   it('finds the notes beside a profile; none is null, a folder in their place is an error', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'hotframe-serving-'));
+    const dir = temp.make('hotframe-serving-');
     const profile = join(dir, 'a.cpuprofile');
     assert.equal(readServingLog(profile), null);
     writeFileSync(servingLogPath(profile), JSON.stringify({ ...head, requests: [] }));
@@ -45,7 +48,7 @@ describe('readServingLog', () => {
   });
 
   it("reads a merged capture's notes as one: every part's requests, no loop gaps (each on its own clock)", () => {
-    const dir = mkdtempSync(join(tmpdir(), 'hotframe-serving-merged-'));
+    const dir = temp.make('hotframe-serving-merged-');
     const part = (name: string, requests: unknown[], requestsSeen: number): string => {
       const file = join(dir, name);
       writeFileSync(servingLogPath(file), JSON.stringify({ ...head, observer: 'diagnostics_channel', requests, requestsSeen, loop: { tickMs: 5, minGapMs: 15, gaps: [[1_100_000, 1_400_000]], gapsSeen: 1 } }));
