@@ -12,12 +12,15 @@
 // the statements it is in: they become a hole, an empty statement over their text, and the rest of
 // the tree and its findings stay; the error is reported once, where the hole's own parse fails.
 // The hole is parsed again, with its neighbours, by the first edit that touches it.
+// An edit inside a function nested in a top-level statement re-parses only that function
+// (nestedReparse.ts): real modules hold most of their code in a few statements thousands of lines long.
 // server/static/incrementalParse.test.ts compares both on thousands of edits to real files.
 import * as t from '@babel/types';
 import type { ParseProblem } from './engine';
 import { parseSlice, parseSource, type ParsedSource } from './parse';
 import { parseWithoutBrokenLine, recoverStatements, type BlankedLine } from './recoverParse';
-import { forEachChild } from './walk';
+import { functionsAround, parseFunction, spliceFunction } from './nestedReparse';
+import { listNodes, shiftEnd, shiftNode, shiftSpan, type Shift } from './shiftNodes';
 
 // Read once: bundled CommonJS re-exports go through a getter on every access.
 const { getBindingIdentifiers, isDeclaration } = t;
@@ -36,6 +39,8 @@ interface StatementMemory {
   readonly namesByStatement: WeakMap<t.Statement, readonly string[]>;
   /** Characters the last parse of a slice read (the tests' proof of how little an edit re-parses). */
   sliceLength: number;
+  /** The last slice was one function nested in a top-level statement (nestedReparse.ts). */
+  sliceInFunction: boolean;
 }
 
 /** The previous parse of a document: its tree (with holes over unparsable statements) and problems. */
@@ -63,11 +68,13 @@ export type ParseKind = 'full' | 'incremental' | 'partial' | 'unchanged';
 
 export class IncrementalParser {
   private previous: Previous | null = null;
-  private readonly memory: StatementMemory = { holes: new WeakSet(), blanked: new WeakMap(), nodesByStatement: new WeakMap(), namesByStatement: new WeakMap(), sliceLength: 0 };
+  private readonly memory: StatementMemory = { holes: new WeakSet(), blanked: new WeakMap(), nodesByStatement: new WeakMap(), namesByStatement: new WeakMap(), sliceLength: 0, sliceInFunction: false };
   /** How the last call parsed, for tests and measurements. */
   lastKind: ParseKind = 'full';
   /** Characters of the text the last call parsed (in slices, or whole), for tests and measurements. */
   lastParsedLength = 0;
+  /** The last call parsed only the function an edit is in (nestedReparse.ts), for tests and measurements. */
+  lastInFunction = false;
 
   /**
    * Parses `text`, a new version of the document last parsed here. The AST returned before is
@@ -81,9 +88,11 @@ export class IncrementalParser {
       if (previous.text === text) {
         this.lastKind = 'unchanged';
         this.lastParsedLength = 0;
+        this.lastInFunction = false;
         return { ast: previous.ast, problems: [...previous.problems], plugins: previous.plugins, problemOffsets: previous.offsets };
       }
       try {
+        this.memory.sliceInFunction = false;
         parsed = reparse(previous, text, null);
         if (parsed !== null) kind = this.hasHole(parsed) ? 'partial' : 'incremental';
         // The last hole of a recovered tree is gone: what the runs never saw of each other is seen now.
@@ -123,6 +132,7 @@ export class IncrementalParser {
     }
     this.lastKind = kind;
     this.lastParsedLength = kind === 'incremental' ? this.memory.sliceLength : text.length;
+    this.lastInFunction = (kind === 'incremental' || kind === 'partial') && this.memory.sliceInFunction;
     // Copies: the engine adds its own problems to the list it is given.
     this.previous = parsed.ast !== null
       ? { memory: this.memory, filePath, text, ast: parsed.ast, plugins: parsed.plugins, problems: [...parsed.problems], offsets: parsed.problemOffsets ?? parsed.problems.map(() => 0), recovered }
@@ -170,6 +180,11 @@ function reparse(previous: Previous, text: string, failed: ParsedSource | null, 
   const prefix = commonPrefixLength(oldText, text);
   const suffix = commonSuffixLength(oldText, text, Math.min(oldText.length, text.length) - prefix);
   const delta = text.length - oldText.length;
+  const changedEnd = oldText.length - suffix;
+  if (failed === null && !widened) {
+    const nested = reparseNested(previous, text, prefix, changedEnd, delta);
+    if (nested !== null) return nested;
+  }
 
   // The slice: from the last statement wholly before the change (or the file's start) through the
   // first statement wholly after it (or the file's end). A hole the change touches is part of it.
@@ -179,7 +194,6 @@ function reparse(previous: Previous, text: string, failed: ParsedSource | null, 
   // ending at the very start of one to that one: tried again with them in the edited part.
   const touchesLead = first >= 0 && (body[first].end ?? 0) === prefix;
   if (widened && touchesLead) first--;
-  const changedEnd = oldText.length - suffix;
   let last = Math.max(first, 0);
   while (last < body.length && (body[last].start ?? 0) < changedEnd) last++;
   if (last < body.length && holes.has(body[last]) && (body[last].start ?? 0) === changedEnd) last++;
@@ -325,6 +339,60 @@ function reparse(previous: Previous, text: string, failed: ParsedSource | null, 
   comments.splice(commentsFrom, commentsTo - commentsFrom, ...(partAst.comments ?? []));
   file.comments = comments;
   return { ast: file, problems: problems.problems, plugins: previous.plugins, problemOffsets: problems.offsets };
+}
+
+/**
+ * An edit inside a function nested in a top-level statement: that function alone parsed again
+ * (nestedReparse.ts) and put in place, the nodes after it moved; null when that cannot be done (the
+ * top-level statements around the edit are parsed again then). The statement takes a new node (a
+ * shallow copy) so that what the engine keeps by statement node is made again for it.
+ */
+function reparseNested(previous: Previous, text: string, prefix: number, changedEnd: number, delta: number): ParsedSource | null {
+  // TypeScript's syntax in a function (`this` parameters, overloads) is not judged by the wrappers.
+  if (previous.plugins.some((plugin) => (Array.isArray(plugin) ? plugin[0] : plugin) === 'typescript')) return null;
+  const memory = previous.memory;
+  const file = previous.ast;
+  const program = file.program;
+  const body = program.body;
+  const index = lastEndingBy(body, prefix) + 1;
+  const statement = body.at(index);
+  if (statement === undefined || (statement.start ?? 0) >= prefix || (statement.end ?? 0) <= changedEnd || memory.holes.has(statement)) return null;
+  const from = statement.start ?? 0;
+  const to = statement.end ?? 0;
+  // A problem in the statement (a redeclaration, a strict-mode error) may depend on the function's text.
+  if (previous.offsets.some((offset) => offset >= from && offset <= to)) return null;
+  for (const site of functionsAround(statement, prefix, changedEnd)) {
+    const parsed = parseFunction(site, previous.text, text, delta, previous.plugins);
+    if (parsed === 'outer') continue;
+    if (parsed === null) return null;
+    const old = site.node;
+    const oldEnd = old.end ?? 0;
+    const oldLoc = old.loc?.end;
+    const newLoc = parsed.node.loc?.end;
+    if (!oldLoc || !newLoc) return null;
+    const shift: Shift = { delta, lines: newLoc.line - oldLoc.line, line: oldLoc.line, columns: newLoc.column - oldLoc.column };
+    // Shared position objects are told apart by their index, which a same-length edit leaves as it was.
+    if (delta === 0 && (shift.lines !== 0 || shift.columns !== 0)) return null;
+    const names = topLevelNamesOf(memory, statement);
+    const comments = file.comments ?? [];
+    const commentsFrom = firstStartingAt(comments, old.start ?? 0);
+    const commentsTo = firstStartingAt(comments, oldEnd);
+    const clone = { ...statement };
+    const nodes = spliceFunction(statement, clone, nodesBelow(memory, statement), site, parsed.node, shift);
+    if (nodes === null) return null;
+    memory.nodesByStatement.set(clone, nodes);
+    // A function's body declares nothing in the file's scope.
+    memory.namesByStatement.set(clone, names);
+    body[index] = clone;
+    if (delta !== 0) shiftTail(memory, file, program, index + 1, commentsTo, shift);
+    comments.splice(commentsFrom, commentsTo - commentsFrom, ...parsed.comments);
+    file.comments = comments;
+    memory.sliceLength = parsed.length;
+    memory.sliceInFunction = true;
+    const problems = mergeProblems(previous, from, to, shift, { ast: null, problems: [], plugins: previous.plugins, problemOffsets: [] }, 0, 0);
+    return { ast: file, problems: problems.problems, plugins: previous.plugins, problemOffsets: problems.offsets };
+  }
+  return null;
 }
 
 /**
@@ -572,30 +640,6 @@ function firstStartingAt(comments: readonly t.Comment[], offset: number): number
   return low;
 }
 
-interface Shift {
-  delta: number;
-  /** Lines added (negative: removed) by the edit. */
-  lines: number;
-  /** The old line the slice ended on: positions after the slice on it also move sideways. */
-  line: number;
-  columns: number;
-}
-
-interface MutablePosition {
-  line: number;
-  column: number;
-  index: number;
-}
-
-/** Moves one position object, unless another node sharing it already did (its index tells). */
-function shiftPosition(position: MutablePosition | undefined, oldIndex: number, shift: Shift): void {
-  if (!position || position.index !== oldIndex) return;
-  position.index = oldIndex + shift.delta;
-  if (position.line === shift.line) position.column += shift.columns;
-  position.line += shift.lines;
-}
-
-/** The File and the Program start at 0 whatever the edit; their ends move. */
 /** Moves what follows an edit by `shift`: the statements from `fromStatement`, the comments from `fromComment`, and the ends of the program and the file. */
 function shiftTail(memory: StatementMemory, file: t.File, program: t.Program, fromStatement: number, fromComment: number, shift: Shift): void {
   const comments = file.comments ?? [];
@@ -603,43 +647,6 @@ function shiftTail(memory: StatementMemory, file: t.File, program: t.Program, fr
   for (let i = fromComment; i < comments.length; i++) shiftSpan(comments[i], shift);
   shiftEnd(program, shift);
   shiftEnd(file, shift);
-}
-
-function shiftEnd(node: t.Node, shift: Shift): void {
-  const end = node.end ?? 0;
-  node.end = end + shift.delta;
-  shiftPosition(node.loc?.end as MutablePosition | undefined, end, shift);
-}
-
-function shiftSpan(node: t.Node | t.Comment, shift: Shift): void {
-  const start = node.start ?? 0;
-  const end = node.end ?? 0;
-  node.start = start + shift.delta;
-  node.end = end + shift.delta;
-  const loc = node.loc as { start: MutablePosition; end: MutablePosition } | null | undefined;
-  if (loc) {
-    shiftPosition(loc.start, start, shift);
-    shiftPosition(loc.end, end, shift);
-  }
-}
-
-interface NodeExtra {
-  parenStart?: number;
-  trailingComma?: number;
-  trailingCommaLoc?: MutablePosition;
-}
-
-/** Moves a node and the offsets kept in its `extra`. */
-function shiftNode(node: t.Node, shift: Shift): void {
-  shiftSpan(node, shift);
-  const extra = node.extra as NodeExtra | undefined;
-  if (extra) {
-    if (typeof extra.parenStart === 'number') extra.parenStart += shift.delta;
-    if (typeof extra.trailingComma === 'number') {
-      shiftPosition(extra.trailingCommaLoc, extra.trailingComma, shift);
-      extra.trailingComma += shift.delta;
-    }
-  }
 }
 
 /** Moves a kept statement and every node below it. */
@@ -659,11 +666,6 @@ function nodesBelow(memory: StatementMemory, statement: t.Statement): t.Node[] {
     memory.nodesByStatement.set(statement, nodes);
   }
   return nodes;
-}
-
-function listNodes(node: t.Node, into: t.Node[]): void {
-  into.push(node);
-  forEachChild(node, (child) => listNodes(child, into));
 }
 
 /** Copies where `from` ends (a File or Program parsed from the tail of the text) onto `to`. */

@@ -93,6 +93,8 @@ export class StatementRecords {
   private mentioned: Set<string> | null = null;
   /** The statements an edit replaced or added, whose names are listed at the first record that needs them. */
   private changed: readonly t.Node[] = [];
+  /** The statements of this analysis that have no record (new, or replaced by an edit). */
+  private added: readonly t.Node[] = [];
   private reuse = false;
   /** How many top-level statements the last analysis walked and reused, for tests and measurements. */
   lastWalked = 0;
@@ -117,6 +119,7 @@ export class StatementRecords {
     this.reuse = same;
     this.mentioned = null;
     this.changed = [];
+    this.added = [];
     this.lastWalked = 0;
     this.lastReused = 0;
     if (!same) return;
@@ -130,6 +133,17 @@ export class StatementRecords {
     // Listing every name of a big changed statement costs as much as walking it again: done only
     // when a record that listed a name's reads is asked about (most are not).
     this.changed = [...added, ...removed];
+    this.added = added;
+  }
+
+  /**
+   * Is this declaration in a statement this analysis walks anew? An edit inside a function re-parses
+   * only that function (nestedReparse.ts) and keeps the statement's other nodes, its declarations
+   * included: what a record found through the name (a function below it, a value) may be gone.
+   */
+  private declaredInAdded(identifier: t.Identifier): boolean {
+    const start = identifier.start ?? -1;
+    return this.added.some((statement) => (statement.start ?? 0) <= start && start < (statement.end ?? 0));
   }
 
   /** Whether a statement an edit replaced or added holds `name`; null when they nest too deep to list. */
@@ -159,6 +173,7 @@ export class StatementRecords {
     for (const [name, dependency] of record.names) {
       const now = bindings.programBindingOf(file, name);
       if ((now?.identifier ?? null) !== dependency.identifier) return null;
+      if (dependency.identifier !== null && this.declaredInAdded(dependency.identifier)) return null;
       if (now !== undefined && now.constant !== dependency.constant) return null;
       if (dependency.references && this.isMentioned(name) !== false) return null;
     }
