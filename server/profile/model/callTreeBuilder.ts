@@ -67,7 +67,9 @@ export class CallTreeBuilder {
   private firstChild = new Int32Array(this.capacity).fill(-1);
   private nextSibling = new Int32Array(this.capacity).fill(-1);
   private childCount = new Int32Array(this.capacity);
-  private readonly wideChildren = new Map<number, Map<number, number>>();
+  /** Per node: 1 + the index of its children's lookup map in `wideChildren`, 0 while it has few (no Map lookup per call). */
+  private wideOf = new Int32Array(this.capacity);
+  private readonly wideChildren: Map<number, number>[] = [];
 
   private readonly lineIndex = new Map<number, number>();
   private readonly lineTicks: LineTicks[] = [];
@@ -96,7 +98,8 @@ export class CallTreeBuilder {
   /** The node for `func` called from `callLine` under `parent`, created on first use. */
   child(parent: number, func: number, callLine: number): number {
     const line = callLine > 0 && callLine < LINE_SPAN ? callLine : 0;
-    const wide = this.wideChildren.get(parent);
+    const wideIndex = this.wideOf[parent];
+    const wide = wideIndex === 0 ? undefined : this.wideChildren[wideIndex - 1];
     const key = func * LINE_SPAN + line;
     if (wide !== undefined) {
       const found = wide.get(key);
@@ -118,7 +121,8 @@ export class CallTreeBuilder {
     else if (count > WIDE_NODE) {
       const map = new Map<number, number>();
       for (let c = this.firstChild[parent]; c !== -1; c = this.nextSibling[c]) map.set(this.func[c] * LINE_SPAN + this.callLine[c], c);
-      this.wideChildren.set(parent, map);
+      this.wideChildren.push(map);
+      this.wideOf[parent] = this.wideChildren.length;
     }
     return node;
   }
@@ -174,6 +178,7 @@ export class CallTreeBuilder {
     this.firstChild = growInt(this.firstChild, -1);
     this.nextSibling = growInt(this.nextSibling, -1);
     this.childCount = growInt(this.childCount);
+    this.wideOf = growInt(this.wideOf);
     this.selfSamples = growFloat(this.selfSamples);
     this.selfMs = growFloat(this.selfMs);
     this.capacity = capacity;

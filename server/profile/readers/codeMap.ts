@@ -119,6 +119,13 @@ export class CodeMap {
   private segmentLibrary: number[] = [];
   private readonly libraryStarts = new Map<number, number>();
 
+  /**
+   * The addresses whose entry the last add, move or delete may have changed: the code placed or
+   * removed, and whatever it evicted (an evicted entry can reach past the new one).
+   */
+  changedFrom = 0;
+  changedTo = 0;
+
   /** Adds code at [start, start+size) and returns its id; whatever it overlaps is removed. */
   add(start: number, size: number): number {
     const id = this.count++;
@@ -138,12 +145,16 @@ export class CodeMap {
     const size = this.code.end[id] - this.code.key[id];
     this.code.remove(id);
     this.place(id, to, size);
+    this.changedFrom = Math.min(this.changedFrom, from);
+    this.changedTo = Math.max(this.changedTo, from + size);
     return id;
   }
 
   delete(start: number): number {
     const id = this.at(start);
     if (id === -1) return -1;
+    this.changedFrom = start;
+    this.changedTo = this.code.end[id];
     this.code.remove(id);
     return id;
   }
@@ -191,10 +202,21 @@ export class CodeMap {
   private place(id: number, start: number, size: number): void {
     const end = start + size;
     const code = this.code;
+    let from = start;
+    let to = end;
     const before = code.floor(start);
-    if (before !== -1 && code.end[before] > start) code.remove(before);
-    for (let next = code.ceil(start); next !== -1 && code.key[next] < end; next = code.ceil(start)) code.remove(next);
+    if (before !== -1 && code.end[before] > start) {
+      from = code.key[before];
+      to = Math.max(to, code.end[before]);
+      code.remove(before);
+    }
+    for (let next = code.ceil(start); next !== -1 && code.key[next] < end; next = code.ceil(start)) {
+      to = Math.max(to, code.end[next]);
+      code.remove(next);
+    }
     code.insert(id, start, end);
+    this.changedFrom = from;
+    this.changedTo = to;
   }
 
   private addSegment(start: number, end: number, library: number): void {
