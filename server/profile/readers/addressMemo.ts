@@ -4,12 +4,14 @@
 // number per lookup, then garbage), so the table is open addressing over typed arrays instead.
 // When code changes, only the addresses in the changed range are forgotten, found through a
 // per-page index (code objects are small: a range spans a few pages), so a log that creates code
-// between ticks does not resolve every address again.
+// between ticks does not resolve every address again. Every operation's work is bounded or paid
+// for by the stores before it (the log is untrusted: no event may cost the table's size).
 
 /** Addresses are indexed by 4 KB page for forgetting a range. */
 const PAGE = 4096;
-/** A range over more pages than this is forgotten by one pass over the table instead. */
+/** A range over more pages than this, or pages holding more addresses than that, forgets every address. */
 const MAX_PAGES_WALKED = 64;
+const MAX_ADDRESSES_WALKED = 1024;
 const EMPTY = -1;
 const REMOVED = -2;
 
@@ -42,29 +44,43 @@ export class AddressMemo {
   /** Stores `slot` (>= 0) for an address that has none. */
   set(address: number, slot: number): void {
     if ((this.used + 1) * 2 > this.values.length) this.rehash();
-    this.insert(address, slot);
+    // The first tombstone on the way is taken (the address is in none of the places after it):
+    // an address stored and forgotten again and again must not lengthen its chain each time.
+    const values = this.values;
+    const mask = values.length - 1;
+    let i = this.hash(address);
+    while (values[i] >= 0) i = (i + 1) & mask;
+    if (values[i] === EMPTY) this.used++;
+    this.keys[i] = address;
+    values[i] = slot;
     this.live++;
-    this.used++;
     const page = Math.floor(address / PAGE);
     const list = this.pages.get(page);
     if (list === undefined) this.pages.set(page, [address]);
     else list.push(address);
   }
 
+  /** Forgets every address: work in proportion to what was stored since the last clear, not to the table's size. */
   clear(): void {
-    if (this.used === 0) return;
-    this.values.fill(EMPTY);
+    if (this.live === 0) return;
+    for (const list of this.pages.values()) for (const address of list) this.remove(address);
     this.pages.clear();
-    this.live = 0;
-    this.used = 0;
   }
 
-  /** Forgets every address in [from, to). */
+  /**
+   * Forgets every address in [from, to). A log is untrusted: a range over many pages, or pages
+   * holding many addresses, forgets everything instead (always correct, and the work stays
+   * bounded per event; what is forgotten was paid for by the ticks that stored it).
+   */
   forget(from: number, to: number): void {
     if (this.live === 0 || !(to > from)) return;
     const first = Math.floor(from / PAGE);
     const last = Math.floor((to - 1) / PAGE);
-    if (last - first > MAX_PAGES_WALKED) return this.forgetByScan(from, to);
+    if (last - first > MAX_PAGES_WALKED) return this.clear();
+    let stored = 0;
+    for (let page = first; page <= last; page++) stored += this.pages.get(page)?.length ?? 0;
+    if (stored === 0) return;
+    if (stored > MAX_ADDRESSES_WALKED) return this.clear();
     for (let page = first; page <= last; page++) {
       const list = this.pages.get(page);
       if (list === undefined) continue;
@@ -75,21 +91,6 @@ export class AddressMemo {
       }
       if (kept === 0) this.pages.delete(page);
       else list.length = kept;
-    }
-  }
-
-  private forgetByScan(from: number, to: number): void {
-    const { keys, values } = this;
-    for (let i = 0; i < values.length; i++) {
-      if (values[i] >= 0 && keys[i] >= from && keys[i] < to) {
-        values[i] = REMOVED;
-        this.live--;
-      }
-    }
-    for (const [page, list] of this.pages) {
-      const kept = list.filter((address) => address < from || address >= to);
-      if (kept.length === 0) this.pages.delete(page);
-      else this.pages.set(page, kept);
     }
   }
 
@@ -118,6 +119,7 @@ export class AddressMemo {
     this.used = this.live;
   }
 
+  /** Into a table without tombstones (a rehash). */
   private insert(address: number, slot: number): void {
     const mask = this.values.length - 1;
     let i = this.hash(address);

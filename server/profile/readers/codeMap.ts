@@ -15,6 +15,9 @@ class IntervalTreap {
   private right = new Int32Array(1024).fill(-1);
   private priority = new Float64Array(1024);
   private root = -1;
+  /** What `split` returns (no pair allocated per level). */
+  private splitLow = -1;
+  private splitHigh = -1;
 
   /** Inserts node `id` as [start, end); the caller has removed whatever it overlaps. */
   insert(id: number, start: number, end: number): void {
@@ -24,8 +27,9 @@ class IntervalTreap {
     this.left[id] = -1;
     this.right[id] = -1;
     this.priority[id] = Math.random();
-    const [low, high] = this.split(this.root, start);
-    this.root = this.merge(this.merge(low, id), high);
+    this.split(this.root, start);
+    const high = this.splitHigh;
+    this.root = this.merge(this.merge(this.splitLow, id), high);
   }
 
   /** Removes node `id` (which must be in the tree). */
@@ -65,17 +69,20 @@ class IntervalTreap {
     return node !== -1 && x < this.end[node] ? node : -1;
   }
 
-  /** Nodes with start < x go left, the rest right. */
-  private split(node: number, x: number): [number, number] {
-    if (node === -1) return [-1, -1];
-    if (this.key[node] < x) {
-      const [low, high] = this.split(this.right[node], x);
-      this.right[node] = low;
-      return [node, high];
+  /** Nodes with start < x go to `splitLow`, the rest to `splitHigh`. */
+  private split(node: number, x: number): void {
+    if (node === -1) {
+      this.splitLow = -1;
+      this.splitHigh = -1;
+    } else if (this.key[node] < x) {
+      this.split(this.right[node], x);
+      this.right[node] = this.splitLow;
+      this.splitLow = node;
+    } else {
+      this.split(this.left[node], x);
+      this.left[node] = this.splitHigh;
+      this.splitHigh = node;
     }
-    const [low, high] = this.split(this.left[node], x);
-    this.left[node] = high;
-    return [low, node];
   }
 
   /** Every start in `a` is below every start in `b`. */

@@ -656,6 +656,13 @@ export class V8LogReader {
     const scriptOfUrl = new Map<string, number>();
     for (const [id, url] of this.scriptUrlById) scriptOfUrl.set(url, id);
     const urls = new Set<string>();
+    // Names parsed once each: many frames share a code entry, many entries a name.
+    const parsedNames = new Map<string, ReturnType<typeof parseJsName>>();
+    const jsName = (full: string): ReturnType<typeof parseJsName> => {
+      let parsed = parsedNames.get(full);
+      if (parsed === undefined) parsedNames.set(full, (parsed = parseJsName(full)));
+      return parsed;
+    };
     for (let i = 0; i < n; i++) {
       const key = this.frameKeys[i];
       if (key < 0) continue;
@@ -663,7 +670,7 @@ export class V8LogReader {
       if (this.entryKind[entry] !== EntryKind.Js) continue;
       const p = positionsOf(entry);
       if (p === null) continue;
-      const url = parseJsName(this.entryName[entry]).url;
+      const url = jsName(this.entryName[entry]).url;
       if (!scriptOfUrl.has(url) && this.scriptSources.has(p.script)) scriptOfUrl.set(url, p.script);
       frameUrl[i] = url;
       urls.add(url);
@@ -675,7 +682,7 @@ export class V8LogReader {
       if (chain !== null && names.every((name) => name !== undefined)) {
         // Each frame in inlined code gets its whole chain (up to 1,000 deep): a short table ticked at many offsets multiplies.
         this.spendInlinedFrames(names.length);
-        const inlinedUrls = names.map((name) => parseJsName(name as string).url);
+        const inlinedUrls = names.map((name) => jsName(name as string).url);
         inlined[i] = { names: names as string[], urls: inlinedUrls, positions: chain.positions, lines: new Int32Array(names.length) };
         for (const u of inlinedUrls) urls.add(u);
         framePosition[i] = chain.outerPosition;
@@ -709,6 +716,12 @@ export class V8LogReader {
     const nativeNames = await this.nameNativePcs(warnings);
     const funcOf = (builder: CallTreeBuilder): { funcs: Int32Array; inlinedFuncs: (Int32Array | undefined)[] } => {
       const out = new Int32Array(n);
+      /** Code entry -> its function (the frames of one entry differ only by offset). */
+      const entryFunc = new Map<number, number>();
+      const jsFunc = (full: string): number => {
+        const js = jsName(full);
+        return builder.internFunction(js.name, js.url, js.line, js.column, js.url === '' ? 'native' : 'js');
+      };
       for (let i = 0; i < n; i++) {
         const key = this.frameKeys[i];
         if (key === KEY_GC) out[i] = builder.internFunction(GC_NAME, '', 0, 0, 'vm');
@@ -720,21 +733,16 @@ export class V8LogReader {
         } else if (key < 0) out[i] = builder.internFunction(this.libraryNames[-10 - key], '', 0, 0, 'native');
         else {
           const entry = Math.floor(key / OFFSET_SPAN) - 1;
-          const name = this.entryName[entry];
-          if (this.entryKind[entry] === EntryKind.Js) {
-            const js = parseJsName(name);
-            out[i] = builder.internFunction(js.name, js.url, js.line, js.column, js.url === '' ? 'native' : 'js');
-          } else out[i] = builder.internFunction(name, '', 0, 0, 'native');
+          let func = entryFunc.get(entry);
+          if (func === undefined) {
+            const name = this.entryName[entry];
+            func = this.entryKind[entry] === EntryKind.Js ? jsFunc(name) : builder.internFunction(name, '', 0, 0, 'native');
+            entryFunc.set(entry, func);
+          }
+          out[i] = func;
         }
       }
-      const inlinedFuncs = inlined.map((inl) =>
-        inl === undefined
-          ? undefined
-          : Int32Array.from(inl.names, (full) => {
-              const js = parseJsName(full);
-              return builder.internFunction(js.name, js.url, js.line, js.column, js.url === '' ? 'native' : 'js');
-            }),
-      );
+      const inlinedFuncs = inlined.map((inl) => (inl === undefined ? undefined : Int32Array.from(inl.names, jsFunc)));
       return { funcs: out, inlinedFuncs };
     };
     return { line, inlined, funcOf };
