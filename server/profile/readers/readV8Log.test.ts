@@ -228,6 +228,14 @@ describe('V8LogReader', () => {
     }
   });
 
+  it('takes a frame only when it is 1 to 13 hex digits (an optional 0x), or a wider number', async () => {
+    const valid = ['0x1020', '0X1020', '1020', '00000000001020'];
+    const invalid = ['\x11\x10\x12\x10', '0x', 'x1020', '0x1020g', '0x1020\x10'];
+    const ticks = [...valid, ...invalid].map((frame, k) => `tick,0x1010,${k + 1},0,0x0,0,${frame}`);
+    const p = await read(['code-creation,JS,10,1,0x1000,0x100,a /app/a.js:1:1,0xa0,~', ...ticks, 'tick,0x1010,99,0,0x0,0,0x1020,']);
+    assert.deepEqual(stacks(p), { 'a@0 > a@0': valid.length + 1, 'a@0': invalid.length });
+  });
+
   it('keeps hostile names as text', async () => {
     const hostile = '<img src=x onerror=alert(1)>';
     const p = await read(['code-creation,JS,10,1,0x10,10,' + hostile + ' /app/x.js:1:1,0x1,~', 'tick,0x12,1,0,0x0,0']);
