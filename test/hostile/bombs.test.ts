@@ -62,6 +62,25 @@ describe('hostile input: bombs and floods', function () {
     assert.equal((JSON.parse(run.stdout) as { samples: number }).samples, n, 'every tick resolved');
   });
 
+  it('200,000 code events between ticks, each over a wide range or in a page of ticked addresses, after 80,000 addresses were ticked, load in bounded time', async () => {
+    // The tick memo forgets what a code event covers: neither a table of many addresses nor a page
+    // full of them may make each event cost their number (a pass per event would take minutes).
+    const lines = ['v8-version,11,3,244,8,0,0', 'code-creation,JS,0,1,0x10000000,0x100,f /app/x.js:1:1,0x1,*'];
+    const frames = (from: number): string => Array.from({ length: 40 }, (_, k) => hex(0x10000000 + from + k * 16)).join(',');
+    for (let i = 0; i < 2000; i++) lines.push(`tick,0x10000008,${i},0,0x0,0,${frames(i * 40 * 16)}`);
+    const n = 200_000;
+    for (let i = 0; i < n; i++) {
+      // Alternately a huge code object far from the ticked code, and a tiny one in a page of ticked addresses (outside f).
+      lines.push(i % 2 === 0 ? `code-creation,Stub,0,${i},0x7f0000000000,0x40000000,s${i}` : `code-creation,Stub,0,${i},${hex(0x10001008 + (i % 200) * 0x1000)},1,t${i}`);
+      lines.push(`tick,0x10000008,${2000 + i},0,0x0,0,${hex(0x10000000 + (i % 40) * 16)}`);
+    }
+    writeFileSync(join(dir, 'events.v8.log'), lines.join('\n') + '\n');
+    const run = await runCli(['profile', 'events.v8.log', '--format', 'json', '--top', '1'], dir);
+    assert.equal(run.code, 0, run.stderr);
+    assertBounded(run);
+    assert.equal((JSON.parse(run.stdout) as { samples: number }).samples, 2000 + n, 'every tick resolved');
+  });
+
   it('100,000 shared-library events between ticks load in bounded time', async () => {
     const lines = ['v8-version,11,3,244,8,0,0'];
     for (let i = 0; i < 100_000; i++) {

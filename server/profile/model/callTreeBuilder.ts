@@ -2,6 +2,7 @@
 // struct-of-arrays call tree with one node per (parent, function, callLine), and sums self
 // samples per node and per node+line.
 import { categorize, type CodeKind } from './categories';
+import { ChildIndex } from './childIndex';
 import type { CallTree, LineTicks, NormalizedProfile, ProfileFormat, ProfileFunction, SampleTimeline } from './types';
 
 /** Grows the sample timeline of a reader that sees samples in recording order. */
@@ -50,7 +51,7 @@ export class TimelineBuilder {
 
 /** Children beyond this count get a lookup map instead of a sibling scan. */
 const WIDE_NODE = 16;
-/** Call lines are packed with the function index into one number key (< 2^53). */
+/** Call lines past this are not kept (0); a line is packed with its node into one number key (< 2^53). */
 const LINE_SPAN = 2 ** 21;
 
 export class CallTreeBuilder {
@@ -67,7 +68,9 @@ export class CallTreeBuilder {
   private firstChild = new Int32Array(this.capacity).fill(-1);
   private nextSibling = new Int32Array(this.capacity).fill(-1);
   private childCount = new Int32Array(this.capacity);
-  private readonly wideChildren = new Map<number, Map<number, number>>();
+  /** Per node: 1 once it has more than WIDE_NODE children, which are then found through `wideChildren`. */
+  private wide = new Uint8Array(this.capacity);
+  private readonly wideChildren = new ChildIndex();
 
   private readonly lineIndex = new Map<number, number>();
   private readonly lineTicks: LineTicks[] = [];
@@ -96,11 +99,10 @@ export class CallTreeBuilder {
   /** The node for `func` called from `callLine` under `parent`, created on first use. */
   child(parent: number, func: number, callLine: number): number {
     const line = callLine > 0 && callLine < LINE_SPAN ? callLine : 0;
-    const wide = this.wideChildren.get(parent);
-    const key = func * LINE_SPAN + line;
-    if (wide !== undefined) {
-      const found = wide.get(key);
-      if (found !== undefined) return found;
+    const wide = this.wide[parent] === 1;
+    if (wide) {
+      const found = this.wideChildren.get(parent, func, line);
+      if (found !== -1) return found;
     } else {
       for (let c = this.firstChild[parent]; c !== -1; c = this.nextSibling[c]) {
         if (this.func[c] === func && this.callLine[c] === line) return c;
@@ -114,11 +116,10 @@ export class CallTreeBuilder {
     this.nextSibling[node] = this.firstChild[parent];
     this.firstChild[parent] = node;
     const count = ++this.childCount[parent];
-    if (wide !== undefined) wide.set(key, node);
+    if (wide) this.wideChildren.set(parent, func, line, node);
     else if (count > WIDE_NODE) {
-      const map = new Map<number, number>();
-      for (let c = this.firstChild[parent]; c !== -1; c = this.nextSibling[c]) map.set(this.func[c] * LINE_SPAN + this.callLine[c], c);
-      this.wideChildren.set(parent, map);
+      for (let c = this.firstChild[parent]; c !== -1; c = this.nextSibling[c]) this.wideChildren.set(parent, this.func[c], this.callLine[c], c);
+      this.wide[parent] = 1;
     }
     return node;
   }
@@ -174,6 +175,9 @@ export class CallTreeBuilder {
     this.firstChild = growInt(this.firstChild, -1);
     this.nextSibling = growInt(this.nextSibling, -1);
     this.childCount = growInt(this.childCount);
+    const wide = new Uint8Array(capacity);
+    wide.set(this.wide);
+    this.wide = wide;
     this.selfSamples = growFloat(this.selfSamples);
     this.selfMs = growFloat(this.selfMs);
     this.capacity = capacity;

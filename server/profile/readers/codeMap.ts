@@ -15,6 +15,9 @@ class IntervalTreap {
   private right = new Int32Array(1024).fill(-1);
   private priority = new Float64Array(1024);
   private root = -1;
+  /** What `split` returns (no pair allocated per level). */
+  private splitLow = -1;
+  private splitHigh = -1;
 
   /** Inserts node `id` as [start, end); the caller has removed whatever it overlaps. */
   insert(id: number, start: number, end: number): void {
@@ -24,8 +27,9 @@ class IntervalTreap {
     this.left[id] = -1;
     this.right[id] = -1;
     this.priority[id] = Math.random();
-    const [low, high] = this.split(this.root, start);
-    this.root = this.merge(this.merge(low, id), high);
+    this.split(this.root, start);
+    const high = this.splitHigh;
+    this.root = this.merge(this.merge(this.splitLow, id), high);
   }
 
   /** Removes node `id` (which must be in the tree). */
@@ -65,17 +69,20 @@ class IntervalTreap {
     return node !== -1 && x < this.end[node] ? node : -1;
   }
 
-  /** Nodes with start < x go left, the rest right. */
-  private split(node: number, x: number): [number, number] {
-    if (node === -1) return [-1, -1];
-    if (this.key[node] < x) {
-      const [low, high] = this.split(this.right[node], x);
-      this.right[node] = low;
-      return [node, high];
+  /** Nodes with start < x go to `splitLow`, the rest to `splitHigh`. */
+  private split(node: number, x: number): void {
+    if (node === -1) {
+      this.splitLow = -1;
+      this.splitHigh = -1;
+    } else if (this.key[node] < x) {
+      this.split(this.right[node], x);
+      this.right[node] = this.splitLow;
+      this.splitLow = node;
+    } else {
+      this.split(this.left[node], x);
+      this.left[node] = this.splitHigh;
+      this.splitHigh = node;
     }
-    const [low, high] = this.split(this.left[node], x);
-    this.left[node] = high;
-    return [low, node];
   }
 
   /** Every start in `a` is below every start in `b`. */
@@ -119,6 +126,13 @@ export class CodeMap {
   private segmentLibrary: number[] = [];
   private readonly libraryStarts = new Map<number, number>();
 
+  /**
+   * The addresses whose entry the last add, move or delete may have changed: the code placed or
+   * removed, and whatever it evicted (an evicted entry can reach past the new one).
+   */
+  changedFrom = 0;
+  changedTo = 0;
+
   /** Adds code at [start, start+size) and returns its id; whatever it overlaps is removed. */
   add(start: number, size: number): number {
     const id = this.count++;
@@ -138,12 +152,16 @@ export class CodeMap {
     const size = this.code.end[id] - this.code.key[id];
     this.code.remove(id);
     this.place(id, to, size);
+    this.changedFrom = Math.min(this.changedFrom, from);
+    this.changedTo = Math.max(this.changedTo, from + size);
     return id;
   }
 
   delete(start: number): number {
     const id = this.at(start);
     if (id === -1) return -1;
+    this.changedFrom = start;
+    this.changedTo = this.code.end[id];
     this.code.remove(id);
     return id;
   }
@@ -191,10 +209,21 @@ export class CodeMap {
   private place(id: number, start: number, size: number): void {
     const end = start + size;
     const code = this.code;
+    let from = start;
+    let to = end;
     const before = code.floor(start);
-    if (before !== -1 && code.end[before] > start) code.remove(before);
-    for (let next = code.ceil(start); next !== -1 && code.key[next] < end; next = code.ceil(start)) code.remove(next);
+    if (before !== -1 && code.end[before] > start) {
+      from = code.key[before];
+      to = Math.max(to, code.end[before]);
+      code.remove(before);
+    }
+    for (let next = code.ceil(start); next !== -1 && code.key[next] < end; next = code.ceil(start)) {
+      to = Math.max(to, code.end[next]);
+      code.remove(next);
+    }
     code.insert(id, start, end);
+    this.changedFrom = from;
+    this.changedTo = to;
   }
 
   private addSegment(start: number, end: number, library: number): void {

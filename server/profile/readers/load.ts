@@ -244,15 +244,25 @@ const readAt = promisify(read);
 /**
  * The plain bytes of the open file in 64 KB chunks (small chunks keep each decoded string out of
  * V8's large-object space: memory of the log reader), by positional reads from the descriptor
- * already checked; loadProfile closes it.
+ * already checked; loadProfile closes it. The next chunk is read (in libuv's pool) while the
+ * caller reads this one; no read is left under way once the chunks end or the caller stops.
  */
 async function* fileChunks(file: RegularFile, options: LoadOptions): AsyncGenerator<Buffer> {
-  for (let position = 0; ; ) {
-    const { bytesRead, buffer } = await readAt(file.fd, Buffer.allocUnsafe(64 * 1024), 0, 64 * 1024, position);
-    if (bytesRead === 0) return;
-    position += bytesRead;
-    options.onProgress?.(Math.min(0.99, (position / file.size) * 0.9));
-    yield buffer.subarray(0, bytesRead);
+  const readChunk = (position: number): Promise<{ bytesRead: number; buffer: Buffer }> => readAt(file.fd, Buffer.allocUnsafe(64 * 1024), 0, 64 * 1024, position);
+  let next: Promise<{ bytesRead: number; buffer: Buffer }> | null = readChunk(0);
+  try {
+    for (let position = 0; ; ) {
+      const { bytesRead, buffer }: { bytesRead: number; buffer: Buffer } = await next;
+      next = null;
+      if (bytesRead === 0) return;
+      position += bytesRead;
+      next = readChunk(position);
+      options.onProgress?.(Math.min(0.99, (position / file.size) * 0.9));
+      yield buffer.subarray(0, bytesRead);
+    }
+  } finally {
+    // Stopped early (an error, the cap, an abort): the read under way ends before the file is closed.
+    if (next !== null) await next.catch(() => undefined);
   }
 }
 

@@ -119,33 +119,35 @@ export async function nameNativeCode(
     } catch (error) {
       return notNamed(error instanceof ElfError ? `its symbol table cannot be read (${error.message})` : 'it cannot be read');
     }
-    // One pass over the table, in its own order: each address gets the symbol nm -n would list
-    // last among those covering it (the highest address, then the greatest name).
-    const owner = hypotheses.map(() => new Int32Array(addresses.length).fill(-1));
-    const lowest = addresses[0];
-    const highest = addresses[addresses.length - 1];
+    // Which load offset the table is at: the one where every logged builtin sits at its Builtins_* symbol.
     const { address, size } = table;
     for (let i = 0; i < table.count; i++) {
-      const builtin = table.nameStartsWith(i, 'Builtins_') ? builtins.get(table.name(i).slice(9)) : undefined;
-      for (let which = 0; which < hypotheses.length; which++) {
-        const h = hypotheses[which];
-        const from = address[i] + h.offset;
-        if (builtin !== undefined) {
-          if (builtin === from) h.matches++;
-          else h.mismatches++;
-        }
-        const to = from + size[i];
-        if (to <= lowest || from > highest) continue;
-        const owners = owner[which];
-        for (let k = firstAtOrAbove(addresses, from); k < addresses.length && addresses[k] < to; k++) {
-          const o = owners[k];
-          if (o === -1 || address[o] < address[i] || (address[o] === address[i] && table.compareNames(o, i) < 0)) owners[k] = i;
-        }
+      if (!table.nameStartsWith(i, 'Builtins_')) continue;
+      const builtin = builtins.get(table.name(i).slice(9));
+      if (builtin === undefined) continue;
+      for (const h of hypotheses) {
+        if (builtin === address[i] + h.offset) h.matches++;
+        else h.mismatches++;
       }
     }
     const which = hypotheses.findIndex((h) => h.matches > 0 && h.mismatches === 0);
     if (which === -1) return { names: null, warning: null };
-    const trusted = Array.from(owner[which], (o) => (o === -1 ? undefined : table.name(o)));
+    // One pass over the table, in its own order, at that offset: each address gets the symbol nm
+    // -n would list last among those covering it (the highest address, then the greatest name).
+    const owners = new Int32Array(addresses.length).fill(-1);
+    const lowest = addresses[0];
+    const highest = addresses[addresses.length - 1];
+    const offset = hypotheses[which].offset;
+    for (let i = 0; i < table.count; i++) {
+      const from = address[i] + offset;
+      const to = from + size[i];
+      if (to <= lowest || from > highest) continue;
+      for (let k = firstAtOrAbove(addresses, from); k < addresses.length && addresses[k] < to; k++) {
+        const o = owners[k];
+        if (o === -1 || address[o] < address[i] || (address[o] === address[i] && table.compareNames(o, i) < 0)) owners[k] = i;
+      }
+    }
+    const trusted = Array.from(owners, (o) => (o === -1 ? undefined : table.name(o)));
     // Only the names ticks fell in are demangled.
     const mangled = [...new Set(trusted.filter((n): n is string => n !== undefined && n.startsWith('_Z')))];
     const demangled = await demangle(mangled, toolFolders);

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { V8LogReader, parseJsName, unescapeLog } from './readV8Log';
+import { V8LogReader, escapedLineStarts, parseJsName, textLineStarts, unescapeLog } from './readV8Log';
 import type { NormalizedProfile } from '../model/types';
 
 // /app/a.js, as the log escapes it. Offsets: line 1 = 0..18, line 2 = 19..36 ("  return inner();"
@@ -163,6 +163,77 @@ describe('V8LogReader', () => {
     // new Function / eval code has a position but no url.
     assert.deepEqual(parseJsName('handler14 :3:26'), { name: 'handler14', url: '', line: 3, column: 26 });
     assert.equal(unescapeLog('a\\x2Cb\\nc\\\\d\\u00e9'), 'a,b\nc\\dé');
+  });
+
+  it('resolves an address again after code is created, moved or deleted over it, and only then: eviction reaches past the new code', async () => {
+    const log = [
+      'shared-library,/usr/bin/node,0x400000,0x800000,0',
+      'code-creation,JS,10,1,0x1000,0x100,a /app/a.js:1:1,0xa0,~',
+      'code-creation,JS,10,1,0x3000,0x100,c /app/c.js:1:1,0xc0,~',
+      // Each address is seen at the top and as a caller before the code around it changes.
+      'tick,0x10f0,1,0,0x0,0,0x3010',
+      'tick,0x3010,2,0,0x0,0,0x10f0',
+      // b covers a's head only: a is evicted whole, so its tail at 0x10f0 is nobody's now.
+      'code-creation,JS,10,3,0x1000,0x10,b /app/b.js:1:1,0xb0,~',
+      'tick,0x10f0,4,0,0x0,0,0x3010',
+      'tick,0x3010,5,0,0x0,0,0x10f0',
+      // c moves to 0x5000: its old address is nobody's, its new one is c's.
+      'code-move,0x3000,0x5000',
+      'tick,0x3010,6,0,0x0,0',
+      'tick,0x5010,7,0,0x0,0',
+      // b is deleted; a library mapped later claims an address that was unknown.
+      'code-delete,0x1000',
+      'tick,0x1001,8,0,0x0,0',
+      'tick,0x9000010,9,0,0x0,0',
+      'shared-library,/lib/x.so,0x9000000,0x9100000,0',
+      'tick,0x9000010,10,0,0x0,0',
+    ];
+    const p = await read(log);
+    assert.deepEqual(stacks(p), {
+      'c@0 > a@0': 1, // 1
+      'a@0 > c@0': 1, // 2
+      'c@0 > (unknown)@0': 1, // 4: a's tail is unknown at the top
+      'c@0': 2, // 5 (a's tail dropped as a caller), 7 (c at its new place)
+      '(unknown)@0': 3, // 6 (c's old place), 8 (b deleted), 9 (before the library)
+      '/lib/x.so@0': 1, // 10
+    });
+  });
+
+  it("finds a script's line starts in its escaped text as in the text itself", () => {
+    // As V8's log writes a script: backslashes, commas, line feeds and characters outside
+    // printable ASCII escaped; a carriage return left raw or escaped (both are read).
+    const escape = (text: string, rawCr: boolean): string =>
+      [...text]
+        .map((ch) => {
+          const c = ch.charCodeAt(0);
+          if (ch === '\\') return '\\\\';
+          if (ch === ',') return '\\x2C';
+          if (ch === '\n') return '\\n';
+          if (ch === '\r' && rawCr) return ch;
+          if (c < 0x20 || (c >= 0x7f && c < 0x100)) return `\\x${c.toString(16).padStart(2, '0')}`;
+          if (c >= 0x100) return `\\u${c.toString(16).padStart(4, '0')}`;
+          return ch;
+        })
+        .join('');
+    const alphabet = ['a', ' ', '\n', '\r', '\r\n', '\\', ',', 'é', '€', '\t', 'xyz'];
+    let seed = 12345;
+    const next = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (let round = 0; round < 300; round++) {
+      let text = '';
+      const length = Math.floor(next() * 60);
+      for (let k = 0; k < length; k++) text += alphabet[Math.floor(next() * alphabet.length)];
+      for (const rawCr of [false, true]) {
+        assert.deepEqual(escapedLineStarts(escape(text, rawCr)), textLineStarts(text), JSON.stringify(text));
+      }
+    }
+  });
+
+  it('takes a frame only when it is 1 to 13 hex digits (an optional 0x), or a wider number', async () => {
+    const valid = ['0x1020', '0X1020', '1020', '00000000001020'];
+    const invalid = ['\x11\x10\x12\x10', '0x', 'x1020', '0x1020g', '0x1020\x10'];
+    const ticks = [...valid, ...invalid].map((frame, k) => `tick,0x1010,${k + 1},0,0x0,0,${frame}`);
+    const p = await read(['code-creation,JS,10,1,0x1000,0x100,a /app/a.js:1:1,0xa0,~', ...ticks, 'tick,0x1010,99,0,0x0,0,0x1020,']);
+    assert.deepEqual(stacks(p), { 'a@0 > a@0': valid.length + 1, 'a@0': invalid.length });
   });
 
   it('keeps hostile names as text', async () => {

@@ -16,6 +16,7 @@ import { TickTimeline } from './tickTimeline';
 import { GC_NAME, IDLE_NAME } from '../model/categories';
 import { v8LogCodeEntryBudget, v8LogInlinedFrameBudget, v8LogSourceElementBudget } from './budgets';
 import { MAX_LOG_BYTES } from './byteCaps';
+import { AddressMemo } from './addressMemo';
 import { CodeMap } from './codeMap';
 import { nameNativeCode } from './nativeSymbols';
 import { ProfileInputError } from './profileInputError';
@@ -125,20 +126,27 @@ export class V8LogReader {
   private readonly frameKeys: number[] = [];
   private readonly raw = new CallTreeBuilder();
   /**
-   * Frame keys of the addresses ticks named since the code map last changed (NaN: skipped), for
-   * the top of a stack and for its callers: a log names the same few thousand addresses in tens of
-   * thousands of ticks, and each lookup walks two search trees. Any code or library event clears them.
+   * Frame keys of the addresses ticks named (NaN: skipped), for the top of a stack and for its
+   * callers: a log names the same few thousand addresses in tens of thousands of ticks, and each
+   * lookup walks two search trees. A code or library event forgets the addresses it covers.
    */
-  private readonly topKeys = new Map<number, number>();
-  private readonly callerKeys = new Map<number, number>();
+  private readonly topKeys = new AddressMemo();
+  private readonly callerKeys = new AddressMemo();
   /** Per memoized key (the values of topKeys and callerKeys index these): the key, and its frame once numbered (-1 before). */
   private readonly memoKey: number[] = [];
   private readonly memoFrame: number[] = [];
-  /** Reused per tick: the memo slot of each of `keys` (-1 for the VM state's own leaf). */
-  private readonly slots: number[] = [];
-  /** Reused per tick. */
-  private readonly addresses: number[] = [];
-  private readonly keys: number[] = [];
+  /**
+   * Reused per tick, grown with the deepest stack: the addresses (from index 2: 0 and 1 are for
+   * the pc and a frameless caller), their frame keys and the memo slot of each key (from index 1:
+   * 0 is for the VM state's own leaf, slot -1). Typed arrays: no length resets, no unshift, no boxing.
+   */
+  private addresses = new Float64Array(256);
+  private keys = new Float64Array(256);
+  private slots = new Int32Array(256);
+  /** The frames and call tree nodes of the previous tick, outermost first: a stack shares its outer frames with the one before. */
+  private pathFrames = new Int32Array(256);
+  private pathNodes = new Int32Array(256);
+  private pathDepth = 0;
 
   private ticks = 0;
   private readonly timeline = new TickTimeline();
@@ -163,16 +171,13 @@ export class V8LogReader {
       case 'tick':
         return this.tickAt(text, 0, text.length);
       case 'code-creation':
-        this.codeChanged();
         return this.codeCreation(text.split(','), text);
       case 'code-move':
-        this.codeChanged();
         return this.codeMove(text.split(','), text);
       case 'code-delete': {
         const addr = parseAddress(text.slice(comma + 1));
         if (Number.isNaN(addr)) return this.bad(text);
-        this.codeChanged();
-        this.code.delete(addr);
+        if (this.code.delete(addr) !== -1) this.codeChanged(this.code.changedFrom, this.code.changedTo);
         return;
       }
       case 'code-source-info':
@@ -180,7 +185,6 @@ export class V8LogReader {
       case 'script-source':
         return this.scriptSource(text);
       case 'shared-library':
-        this.codeChanged();
         return this.sharedLibrary(text.split(','), text);
       case '':
         return;
@@ -240,12 +244,21 @@ export class V8LogReader {
     return profile;
   }
 
-  /** What an address resolves to may have changed: the memoized frame keys are dropped. */
-  private codeChanged(): void {
-    if (this.topKeys.size > 0) this.topKeys.clear();
-    if (this.callerKeys.size > 0) this.callerKeys.clear();
-    this.memoKey.length = 0;
-    this.memoFrame.length = 0;
+  /**
+   * What the addresses in [from, to) resolve to may have changed: their memoized frame keys are
+   * dropped (every address's, without a range). A forgotten address's slot is left unused: a slot
+   * belongs to one address, and a log has no more of them than frames in its ticks.
+   */
+  private codeChanged(from?: number, to?: number): void {
+    if (from === undefined || to === undefined) {
+      this.topKeys.clear();
+      this.callerKeys.clear();
+      this.memoKey.length = 0;
+      this.memoFrame.length = 0;
+      return;
+    }
+    this.topKeys.forget(from, to);
+    this.callerKeys.forget(from, to);
   }
 
   private bad(text: string): void {
@@ -301,6 +314,7 @@ export class V8LogReader {
       throw new ProfileInputError(`${this.label}: more than ${this.codeEntryBudget.toLocaleString('en-US')} code-creation entries; not read (the budget for V8 logs, docs/security.md)`);
     }
     const id = this.code.add(start, size);
+    this.codeChanged(this.code.changedFrom, this.code.changedTo);
     this.entryName[id] = unescapeLog(unquote(f[6]));
     this.entryKind[id] = JS_TYPES.has(type) ? EntryKind.Js : type === 'Builtin' ? EntryKind.Builtin : type === 'BytecodeHandler' ? EntryKind.BytecodeHandler : EntryKind.Other;
     const state = f.length > 8 ? f[8] : '';
@@ -320,7 +334,7 @@ export class V8LogReader {
     const from = parseAddress(f[1] ?? '');
     const to = parseAddress(f[2] ?? '');
     if (Number.isNaN(from) || Number.isNaN(to)) return this.bad(text);
-    this.code.move(from, to);
+    if (this.code.move(from, to) !== -1) this.codeChanged(this.code.changedFrom, this.code.changedTo);
   }
 
   private codeSourceInfo(text: string): void {
@@ -359,9 +373,12 @@ export class V8LogReader {
       if (wideStart !== null && wideEnd !== null) this.wideLibraries.push({ start: wideStart, end: wideEnd, library });
       this.libraryStarts.push(start);
       this.libraryEnds.push(start);
+      // The addresses kept exactly (above 2^53) are memoized by index, not by value.
+      this.codeChanged();
       return;
     }
     this.code.addLibrary(start, end, library);
+    this.codeChanged(start, end);
     this.libraryStarts.push(start);
     this.libraryEnds.push(end);
   }
@@ -372,8 +389,8 @@ export class V8LogReader {
    * tick,pc,timestamp,is_external_callback,tos_or_external_callback,vm_state,stack...
    */
   tickAt(text: string, start: number, end: number): void {
-    const addresses = this.addresses;
-    addresses.length = 0;
+    let addresses = this.addresses;
+    let count = 2;
     let pc = NaN;
     let time = NaN;
     let external = false;
@@ -394,15 +411,22 @@ export class V8LogReader {
       } else if (field > 5 && j > i) {
         // Frames: absolute addresses, or +/- offsets from the previous relative frame (logreader.mjs).
         const c = text.charCodeAt(i);
+        let addr = NaN;
         if (c === 43 /* + */ || c === 45 /* - */) {
           const offset = parseHexAt(text, i + 1, j);
           if (!Number.isNaN(offset) && previous >= 0) {
             previous += c === 43 ? offset : -offset;
-            addresses.push(previous);
+            addr = previous;
           }
         } else if (c !== 111 /* o(verflow) */) {
-          const addr = this.hexAt(text, i, j);
-          if (!Number.isNaN(addr)) addresses.push(addr);
+          // Parsed here (inlined: a number returned from a call is boxed); wider ones by hexAt.
+          addr = parseHexAt(text, i, j);
+          if (Number.isNaN(addr) && j - i > 13) addr = this.hexAt(text, i, j);
+        }
+        if (!Number.isNaN(addr)) {
+          // One more for the VM state's leaf among the keys.
+          if (count + 1 >= addresses.length) addresses = this.growTickBuffers();
+          addresses[count++] = addr;
         }
       }
       i = j + 1;
@@ -418,50 +442,64 @@ export class V8LogReader {
       if (entry === -1 || this.entryKind[entry] !== EntryKind.Js) tos = 0;
     }
     // The stack as prof-process builds it: pc, a frameless caller, then the logged frames.
-    if (tos) addresses.unshift(pc, tos);
-    else addresses.unshift(pc);
+    let first = 1;
+    if (tos) {
+      addresses[0] = pc;
+      addresses[1] = tos;
+      first = 0;
+    } else addresses[1] = pc;
 
     // Resolve top to bottom, then walk the tree from the outermost caller.
     const keys = this.keys;
     const slots = this.slots;
-    keys.length = 0;
-    slots.length = 0;
-    for (let i = 0; i < addresses.length; i++) {
+    let depth = 1;
+    for (let i = first; i < count; i++) {
       const addr = addresses[i];
-      const memo = i === 0 ? this.topKeys : this.callerKeys;
+      const memo = i === first ? this.topKeys : this.callerKeys;
       let slot = memo.get(addr);
-      if (slot === undefined) {
+      if (slot === -1) {
         slot = this.memoKey.length;
-        this.memoKey.push(this.frameKey(addr, i > 0, i === 0) ?? NaN);
+        this.memoKey.push(this.frameKey(addr, i > first, i === first) ?? NaN);
         this.memoFrame.push(-1);
         memo.set(addr, slot);
       }
       const key = this.memoKey[slot];
       if (!Number.isNaN(key)) {
-        keys.push(key);
-        slots.push(slot);
+        keys[depth] = key;
+        slots[depth++] = slot;
       }
     }
+    let top = 1;
     if (vmState === VM_GC || vmState === VM_IDLE) {
       // The VM state is the leaf; native code it was sampled in belongs to it.
-      if (keys.length > 0 && this.isNativeKey(keys[0])) {
-        keys.shift();
-        slots.shift();
-      }
-      keys.unshift(vmState === VM_GC ? KEY_GC : KEY_IDLE);
-      slots.unshift(-1);
+      if (depth === 1 || !this.isNativeKey(keys[1])) top = 0;
+      keys[top] = vmState === VM_GC ? KEY_GC : KEY_IDLE;
+      slots[top] = -1;
     }
     // Frames are numbered in the order they were before memoizing (outermost first), so the output is unchanged.
+    const pathFrames = this.pathFrames;
+    const pathNodes = this.pathNodes;
+    const shared = this.pathDepth;
     let node = 0;
-    for (let i = keys.length - 1; i >= 0; i--) {
+    let level = 0;
+    let same = true;
+    for (let i = depth - 1; i >= top; i--, level++) {
       const slot = slots[i];
       let frame = slot === -1 ? -1 : this.memoFrame[slot];
       if (frame === -1) {
         frame = this.frame(keys[i]);
         if (slot !== -1) this.memoFrame[slot] = frame;
       }
-      node = this.raw.child(node, frame, 0);
+      // While this stack follows the previous one from its outermost frame, its nodes are the same.
+      if (same && level < shared && pathFrames[level] === frame) node = pathNodes[level];
+      else {
+        same = false;
+        node = this.raw.child(node, frame, 0);
+      }
+      pathFrames[level] = frame;
+      pathNodes[level] = node;
     }
+    this.pathDepth = level;
 
     const previousMs = this.timeline.next(time);
     if (this.lastNode !== -1) this.raw.addSelf(this.lastNode, 0, previousMs);
@@ -469,6 +507,27 @@ export class V8LogReader {
     this.samples.push(node, time / 1000);
     this.lastNode = node;
     this.ticks++;
+  }
+
+  /** Doubles every per-tick buffer (a stack deeper than any before); returns the new `addresses`. */
+  private growTickBuffers(): Float64Array<ArrayBuffer> {
+    const n = this.addresses.length * 2;
+    const doubles = (from: Float64Array): Float64Array<ArrayBuffer> => {
+      const to = new Float64Array(n);
+      to.set(from);
+      return to;
+    };
+    const ints = (from: Int32Array): Int32Array<ArrayBuffer> => {
+      const to = new Int32Array(n);
+      to.set(from);
+      return to;
+    };
+    this.addresses = doubles(this.addresses);
+    this.keys = doubles(this.keys);
+    this.slots = ints(this.slots);
+    this.pathFrames = ints(this.pathFrames);
+    this.pathNodes = ints(this.pathNodes);
+    return this.addresses;
   }
 
   /** An address between i and j: a number below 2^53, else -(1 + its index in `wide`); NaN when not hex. */
@@ -597,6 +656,13 @@ export class V8LogReader {
     const scriptOfUrl = new Map<string, number>();
     for (const [id, url] of this.scriptUrlById) scriptOfUrl.set(url, id);
     const urls = new Set<string>();
+    // Names parsed once each: many frames share a code entry, many entries a name.
+    const parsedNames = new Map<string, ReturnType<typeof parseJsName>>();
+    const jsName = (full: string): ReturnType<typeof parseJsName> => {
+      let parsed = parsedNames.get(full);
+      if (parsed === undefined) parsedNames.set(full, (parsed = parseJsName(full)));
+      return parsed;
+    };
     for (let i = 0; i < n; i++) {
       const key = this.frameKeys[i];
       if (key < 0) continue;
@@ -604,7 +670,7 @@ export class V8LogReader {
       if (this.entryKind[entry] !== EntryKind.Js) continue;
       const p = positionsOf(entry);
       if (p === null) continue;
-      const url = parseJsName(this.entryName[entry]).url;
+      const url = jsName(this.entryName[entry]).url;
       if (!scriptOfUrl.has(url) && this.scriptSources.has(p.script)) scriptOfUrl.set(url, p.script);
       frameUrl[i] = url;
       urls.add(url);
@@ -616,7 +682,7 @@ export class V8LogReader {
       if (chain !== null && names.every((name) => name !== undefined)) {
         // Each frame in inlined code gets its whole chain (up to 1,000 deep): a short table ticked at many offsets multiplies.
         this.spendInlinedFrames(names.length);
-        const inlinedUrls = names.map((name) => parseJsName(name as string).url);
+        const inlinedUrls = names.map((name) => jsName(name as string).url);
         inlined[i] = { names: names as string[], urls: inlinedUrls, positions: chain.positions, lines: new Int32Array(names.length) };
         for (const u of inlinedUrls) urls.add(u);
         framePosition[i] = chain.outerPosition;
@@ -650,6 +716,12 @@ export class V8LogReader {
     const nativeNames = await this.nameNativePcs(warnings);
     const funcOf = (builder: CallTreeBuilder): { funcs: Int32Array; inlinedFuncs: (Int32Array | undefined)[] } => {
       const out = new Int32Array(n);
+      /** Code entry -> its function (the frames of one entry differ only by offset). */
+      const entryFunc = new Map<number, number>();
+      const jsFunc = (full: string): number => {
+        const js = jsName(full);
+        return builder.internFunction(js.name, js.url, js.line, js.column, js.url === '' ? 'native' : 'js');
+      };
       for (let i = 0; i < n; i++) {
         const key = this.frameKeys[i];
         if (key === KEY_GC) out[i] = builder.internFunction(GC_NAME, '', 0, 0, 'vm');
@@ -661,21 +733,16 @@ export class V8LogReader {
         } else if (key < 0) out[i] = builder.internFunction(this.libraryNames[-10 - key], '', 0, 0, 'native');
         else {
           const entry = Math.floor(key / OFFSET_SPAN) - 1;
-          const name = this.entryName[entry];
-          if (this.entryKind[entry] === EntryKind.Js) {
-            const js = parseJsName(name);
-            out[i] = builder.internFunction(js.name, js.url, js.line, js.column, js.url === '' ? 'native' : 'js');
-          } else out[i] = builder.internFunction(name, '', 0, 0, 'native');
+          let func = entryFunc.get(entry);
+          if (func === undefined) {
+            const name = this.entryName[entry];
+            func = this.entryKind[entry] === EntryKind.Js ? jsFunc(name) : builder.internFunction(name, '', 0, 0, 'native');
+            entryFunc.set(entry, func);
+          }
+          out[i] = func;
         }
       }
-      const inlinedFuncs = inlined.map((inl) =>
-        inl === undefined
-          ? undefined
-          : Int32Array.from(inl.names, (full) => {
-              const js = parseJsName(full);
-              return builder.internFunction(js.name, js.url, js.line, js.column, js.url === '' ? 'native' : 'js');
-            }),
-      );
+      const inlinedFuncs = inlined.map((inl) => (inl === undefined ? undefined : Int32Array.from(inl.names, jsFunc)));
       return { funcs: out, inlinedFuncs };
     };
     return { line, inlined, funcOf };
@@ -866,14 +933,31 @@ export function inliningAt(p: SourcePositions, offset: number): { outerPosition:
   return { outerPosition: position, sfis: sfis.reverse(), positions: positions.reverse() };
 }
 
-/** Line starts (UTF-16 offsets) of a script as the log escapes it, without unescaping it. */
-function escapedLineStarts(escaped: string): Int32Array {
+/**
+ * Line starts (UTF-16 offsets) of a script as the log escapes it, without unescaping it. Runs of
+ * plain characters (neither an escape nor a line break) are skipped by indexOf, not one by one.
+ */
+export function escapedLineStarts(escaped: string): Int32Array {
   const starts: number[] = [0];
+  const n = escaped.length;
   let unit = 0;
   let pendingCr = false;
-  for (let i = 0; i < escaped.length; i++) {
+  let nextEscape = escaped.indexOf('\\');
+  let nextLf = escaped.indexOf('\n');
+  let nextCr = escaped.indexOf('\r');
+  for (let i = 0; i < n; ) {
+    let at = n;
+    if (nextEscape !== -1 && nextEscape < at) at = nextEscape;
+    if (nextLf !== -1 && nextLf < at) at = nextLf;
+    if (nextCr !== -1 && nextCr < at) at = nextCr;
+    if (at > i) {
+      unit += at - i;
+      pendingCr = false;
+      i = at;
+      if (i >= n) break;
+    }
     let ch = escaped.charCodeAt(i);
-    if (ch === 92 /* \ */ && i + 1 < escaped.length) {
+    if (ch === 92 /* \ */ && i + 1 < n) {
       const e = escaped.charCodeAt(i + 1);
       if (e === 110 /* n */) {
         ch = 10;
@@ -886,6 +970,7 @@ function escapedLineStarts(escaped: string): Int32Array {
         i += 5;
       } else i += 1;
     }
+    i++;
     unit++;
     if (ch === 10) {
       if (pendingCr) starts[starts.length - 1] = unit;
@@ -895,6 +980,9 @@ function escapedLineStarts(escaped: string): Int32Array {
       starts.push(unit);
       pendingCr = true;
     } else pendingCr = false;
+    if (nextEscape !== -1 && nextEscape < i) nextEscape = escaped.indexOf('\\', i);
+    if (nextLf !== -1 && nextLf < i) nextLf = escaped.indexOf('\n', i);
+    if (nextCr !== -1 && nextCr < i) nextCr = escaped.indexOf('\r', i);
   }
   return Int32Array.from(starts);
 }
