@@ -88,8 +88,17 @@ async function dblclickFrame(page, { name, timeoutMs = 15_000 }) {
   const frame = found.flame.frame.locator(FLAME_FRAME).nth(found.index);
   const clicked = await frame.getAttribute('name');
   // A real double-click at the frame's left end, in page coordinates (the label on top of the
-  // rect takes the pointer events, which is what a person's click hits too).
-  const box = await frame.boundingBox({ timeout: 5_000 });
+  // rect takes the pointer events, which is what a person's click hits too). The graph may still be
+  // moving (a redraw's transition after the mode changed): the click waits until the frame's box
+  // is the same in two reads 150 ms apart (at most 5 s), or it lands on the frame that moved under it.
+  let box = await frame.boundingBox({ timeout: 5_000 });
+  for (const until = Date.now() + 5_000; box && Date.now() < until; ) {
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const again = await frame.boundingBox({ timeout: 5_000 });
+    const same = again !== null && ['x', 'y', 'width', 'height'].every((k) => Math.abs(again[k] - box[k]) < 0.5);
+    box = again;
+    if (same) break;
+  }
   if (!box) throw new Error(`frame ${JSON.stringify(clicked)} is not visible`);
   await page.mouse.dblclick(box.x + Math.min(box.width / 2, 12), box.y + box.height / 2);
   return { clicked };
