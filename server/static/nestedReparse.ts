@@ -17,9 +17,11 @@ import type * as t from '@babel/types';
 import type { ParserPlugin } from '@babel/parser';
 import { parseSlice } from './parse';
 import { listNodes, shiftAround, shiftNode, type Shift } from './shiftNodes';
+import { isFunctionNode } from './functionNames';
 import { forEachChild } from './walk';
 
-export type FunctionLike = t.FunctionDeclaration | t.FunctionExpression | t.ArrowFunctionExpression | t.ObjectMethod | t.ClassMethod | t.ClassPrivateMethod;
+/** Babel's `Function`: declarations, expressions, arrows, object and class methods (functionNames.ts's isFunctionNode). */
+export type FunctionLike = t.Function;
 
 /** A function nested in a top-level statement whose block body holds an edit, and where it hangs. */
 export interface FunctionSite {
@@ -43,7 +45,7 @@ export function functionsAround(statement: t.Statement, from: number, to: number
     forEachChild(parent, (child, key, listKey) => {
       if ((child.start ?? 0) > from || (child.end ?? 0) < to) return false;
       next = child;
-      if (isFunctionLike(child) && child.body.type === 'BlockStatement' && (child.body.start ?? 0) < from && to < (child.body.end ?? 0)) {
+      if (isFunctionNode(child) && child.body.type === 'BlockStatement' && (child.body.start ?? 0) < from && to < (child.body.end ?? 0)) {
         sites.push({ node: child, parent, key: listKey ?? String(key), index: listKey === null ? null : Number(key) });
       }
       return true;
@@ -51,20 +53,6 @@ export function functionsAround(statement: t.Statement, from: number, to: number
     node = next;
   }
   return sites.reverse();
-}
-
-function isFunctionLike(node: t.Node): node is FunctionLike {
-  switch (node.type) {
-    case 'FunctionDeclaration':
-    case 'FunctionExpression':
-    case 'ArrowFunctionExpression':
-    case 'ObjectMethod':
-    case 'ClassMethod':
-    case 'ClassPrivateMethod':
-      return true;
-    default:
-      return false;
-  }
 }
 
 /** What the wrapper around a function's text is, and where the function is found in its parse. */

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { analyzeProfileForCli } from '../../server/cli/profileCommand';
-import { seededRandom } from '../../server/profile/gate/bootstrap';
+import { seededRandom } from '../../server/shared/seededRandom';
 import { DEFAULT_GATE_OPTIONS, runGate } from '../../server/profile/gate/gate';
 import type { ProfileReport } from '../../server/profile/model/types';
 import { REPO_ROOT } from './bundles';

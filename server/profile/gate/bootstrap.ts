@@ -9,18 +9,6 @@
 // trials, where this one stays near the 10% it promises.
 // Seeded, so the same inputs give the same interval on every machine and every run.
 
-/** A small, fast, seeded PRNG (mulberry32): uniform in [0, 1). Statistical quality is ample for resampling. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export function mean(values: ArrayLike<number>): number {
   let sum = 0;
   for (let i = 0; i < values.length; i++) sum += values[i];

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 
 import type { FunctionCost, LineCost, ProfileReport } from '../model/types';
-import { bootstrapDifference, seededRandom } from './bootstrap';
+import { seededRandom } from '../../shared/seededRandom';
+import { bootstrapDifference } from './bootstrap';
 import { DEFAULT_GATE_OPTIONS, runGate } from './gate';
 
 /** Where each function of these tests is declared: its time is on the line below. */

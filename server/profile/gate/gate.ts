@@ -26,7 +26,8 @@
 // change at all the second stage runs only after a false first-stage verdict, so the chance of any
 // false regression stays at most 1 - confidence.
 import type { Category, ProfileReport } from '../model/types';
-import { bootstrapDifference, mean, seededRandom, type Interval } from './bootstrap';
+import { seededRandom } from '../../shared/seededRandom';
+import { bootstrapDifference, mean, type Interval } from './bootstrap';
 import { rankSumP } from './rankSum';
 import { functionKey, isMeasuredFunction, pacedRates, runTotals, type RunFigures, type RunTotals } from './pace';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 
-import { seededRandom } from './bootstrap';
+import { seededRandom } from '../../shared/seededRandom';
 import { rankSumP, runsNeeded, smallestP } from './rankSum';
 
 /** The same p-value, estimated independently: the share of random splits of the pooled runs whose rank sum is as far from its mean. */

@@ -1,18 +1,8 @@
 // The address memo against a Map under random stores, range forgets and clears: addresses near
 // 2^47 like a 64-bit process's, clustered in a few pages, and the negative ones wide addresses get.
 import assert from 'node:assert/strict';
+import { seededRandom as random } from '../../shared/seededRandom';
 import { AddressMemo } from './addressMemo';
-
-/** Deterministic pseudo-random numbers (xorshift32), so a failure can be replayed. */
-function random(seed: number): () => number {
-  let x = seed;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 2 ** 32;
-  };
-}
 
 describe('AddressMemo', () => {
   it('agrees with a Map under random stores, forgets of ranges small and large, and clears', () => {

@@ -1,17 +1,7 @@
 // The code map against a naive model under random code creation, moves, deletes and lookups.
 import assert from 'node:assert/strict';
+import { seededRandom as random } from '../../shared/seededRandom';
 import { CodeMap } from './codeMap';
-
-/** Deterministic pseudo-random numbers (xorshift32), so a failure can be replayed. */
-function random(seed: number): () => number {
-  let x = seed;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 2 ** 32;
-  };
-}
 
 describe('CodeMap', () => {
   it('finds, moves, deletes and evicts overlapping code', () => {
