@@ -104,13 +104,33 @@ export function assertRoutesMatchThread(test: Mocha.Context, report: RouteReport
   });
   console.log(`      ${rows.map((r) => r.text).join('\n      ')}`);
   console.log(routesText.split('\n').map((l) => `      ${l}`).join('\n'));
-  const busiest = Math.max(...loads);
-  if (busiest >= availableParallelism()) {
-    console.log(`      load average ${busiest.toFixed(1)} on ${availableParallelism()} cores: the thread waited for a CPU, the comparison is not made`);
-    test.skip();
-  }
+  skipUnderLoad(test, loads, 'the thread');
   for (const row of rows) {
     assert.ok(row.cpuMs > 150, `${row.text}: too little work to measure`);
     assert.ok(row.ms >= 0.9 * row.cpuMs && row.ms <= 1.1 * row.runnableMs, `${row.text}: outside [0.9 x CPU, 1.1 x CPU and wait]`);
   }
+}
+
+/**
+ * With the load average at or above the machine's cores (any of `loads`), says so and skips the
+ * test, said as such, not passed: `who` waited for a CPU, and a sample after the wait carries it.
+ */
+export function skipUnderLoad(test: Mocha.Context, loads: readonly number[], who: string): void {
+  const busiest = Math.max(...loads);
+  if (busiest < availableParallelism()) return;
+  console.log(`      load average ${busiest.toFixed(1)} on ${availableParallelism()} cores: ${who} waited for a CPU, the comparison is not made`);
+  test.skip();
+}
+
+/**
+ * Whether the recorded server answers `probe` on loopback `port`: a try, then 100 ms, at most
+ * `tries` times, and none once its recording has ended (the server exited).
+ */
+export async function untilAnswering(recording: Recording, port: number, probe: string, tries: number): Promise<boolean> {
+  let ended = false;
+  void recording.done.then(() => (ended = true));
+  for (let i = 0; i < tries && !ended; i++) {
+    if (await sendRequest(port, 'GET', probe).then(() => true, () => sleep(100).then(() => false))) return true;
+  }
+  return false;
 }

@@ -19,13 +19,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 
-import { startRecording, type Recording, type RecordingResult } from '../../server/shared/recordProfile';
+import { startRecording, type Recording } from '../../server/shared/recordProfile';
 import { analyzeProfileFile } from '../../server/profile/analysis/report';
 import type { RouteReport } from '../../server/profile/routes/routeCost';
 import { routeReportFor, routesText } from '../../server/cli/routesOutput';
 import { freePort, sleep } from './attachService';
-import { sendRequest } from './loopbackRequest';
-import { assertRoutesMatchThread, driveRoutes, stopAndRemove, type DrivenRoute, type ThreadTime } from './recordedServer';
+import { assertRoutesMatchThread, driveRoutes, stopAndRemove, untilAnswering, type DrivenRoute, type ThreadTime } from './recordedServer';
 
 const DEMO = resolve(__dirname, '../../examples/demo-app');
 const NODE_MODULES = resolve(__dirname, '../../node_modules');
@@ -69,16 +68,9 @@ describe('cost per route of the demo service, recorded by Hotframe (measured)', 
       env: { NODE_PATH: NODE_MODULES, PORT: String(httpPort), REDIS_PORT: String(redisPort), MONGODB_URI: mongo.uri, FIXED: '1' },
       stdio: 'pipe',
     });
-    const pid = recording.pid!;
-    let exited: RecordingResult | null = null;
-    void recording.done.then((r) => (exited = r));
     // Listening (Redis connected, the fake MongoDB up): /healthz answers (bounded: 300 tries).
-    let up = false;
-    for (let tries = 0; !up && exited === null && tries < 300; tries++) {
-      up = await sendRequest(httpPort, 'GET', '/healthz').then(() => true, () => sleep(100).then(() => false));
-    }
-    assert.ok(up, `the demo answered on loopback ${redisError}`);
-    measured = await driveRoutes(pid, httpPort, PLAN);
+    assert.ok(await untilAnswering(recording, httpPort, '/healthz', 300), `the demo answered on loopback ${redisError}`);
+    measured = await driveRoutes(recording.pid!, httpPort, PLAN);
     recording.stop();
     const result = await recording.done;
     recording = undefined;

@@ -11,7 +11,7 @@
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { MessageChannel } from 'node:worker_threads';
 import { createMessageConnection, PortMessageReader, PortMessageWriter } from 'vscode-jsonrpc/node';
@@ -25,6 +25,7 @@ import { analyzeProfileFile } from '../../server/profile/analysis/report';
 import { NO_ROUTE, type RouteReport } from '../../server/profile/routes/routeCost';
 import { routeReportFor, routesJson, routesText } from '../../server/cli/routesOutput';
 import { sendRequest } from './loopbackRequest';
+import { skipUnderLoad } from './recordedServer';
 
 const FIXTURE = resolve(__dirname, '../fixtures/routes');
 const NODE_MODULES = resolve(__dirname, '../../node_modules');
@@ -99,12 +100,8 @@ describe('cost per route of a real Express server (measured)', function () {
     console.log(`      ${rows.map((r) => r.text).join('\n      ')}`);
     // Where the server waited for a core, a sample after the wait carries it, inside or outside the
     // handler's measured code: with the load average at or above the cores, the figures are printed
-    // and the comparison is skipped, said as such, not passed (as in recordedServer.ts).
-    const busiest = Math.max(...loads);
-    if (busiest >= availableParallelism()) {
-      console.log(`      load average ${busiest.toFixed(1)} on ${availableParallelism()} cores: the server waited for a CPU, the comparison is not made`);
-      this.skip();
-    }
+    // and the comparison is skipped, said as such, not passed.
+    skipUnderLoad(this, loads, 'the server');
     for (const row of rows) {
       assert.ok(row.wallMs > 200, `${row.text}: too little work to measure`);
       assert.ok(Math.abs(row.ms - row.wallMs) <= 0.1 * row.wallMs, row.text);

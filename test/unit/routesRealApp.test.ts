@@ -22,13 +22,12 @@ import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-import { startRecording, type Recording, type RecordingResult } from '../../server/shared/recordProfile';
+import { startRecording, type Recording } from '../../server/shared/recordProfile';
 import { analyzeProfileFile } from '../../server/profile/analysis/report';
 import type { RouteReport } from '../../server/profile/routes/routeCost';
 import { routeReportFor, routesText } from '../../server/cli/routesOutput';
-import { freePort, sleep } from './attachService';
-import { sendRequest } from './loopbackRequest';
-import { assertRoutesMatchThread, driveRoutes, stopAndRemove, type DrivenRoute, type ThreadTime } from './recordedServer';
+import { freePort } from './attachService';
+import { assertRoutesMatchThread, driveRoutes, stopAndRemove, untilAnswering, type DrivenRoute, type ThreadTime } from './recordedServer';
 
 const NODE_MODULES = resolve(__dirname, '../../node_modules');
 const PACKAGE = join(NODE_MODULES, 'json-server');
@@ -74,16 +73,9 @@ describe('cost per route of a real app, json-server 0.17.4, recorded by Hotframe
       env: { NODE_PATH: NODE_MODULES },
       stdio: 'pipe',
     });
-    const pid = recording.pid!;
-    let exited: RecordingResult | null = null;
-    void recording.done.then((r) => (exited = r));
     // Listening: a path no route serves answers (bounded: 200 tries).
-    let up = false;
-    for (let tries = 0; !up && exited === null && tries < 200; tries++) {
-      up = await sendRequest(port, 'GET', '/ready-check/none/here/at/all').then(() => true, () => sleep(100).then(() => false));
-    }
-    assert.ok(up, 'json-server answered on loopback');
-    measured = await driveRoutes(pid, port, PLAN);
+    assert.ok(await untilAnswering(recording, port, '/ready-check/none/here/at/all', 200), 'json-server answered on loopback');
+    measured = await driveRoutes(recording.pid!, port, PLAN);
     recording.stop();
     const result = await recording.done;
     recording = undefined;
