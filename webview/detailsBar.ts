@@ -23,13 +23,17 @@ export class DetailsBar {
 
   clear(): void {
     this.selected = null;
-    this.node.replaceChildren(element('span', 'hint', HINT));
+    const hint = element('span', 'hint', HINT);
+    hint.title = HINT; // the bar is one line: a narrow panel cuts the text
+    this.node.replaceChildren(hint);
   }
 
   select(node: FlameNode): void {
     this.selected = node;
     const facts = this.describe(node);
-    const parts: HTMLElement[] = [element('span', 'details-name', facts.name), element('span', 'details-cost', `${facts.total} · ${facts.self}`)];
+    const name = element('span', 'details-name', facts.name);
+    name.title = facts.name; // a long name is cut to keep the bar one line
+    const parts: HTMLElement[] = [name, element('span', 'details-cost', `${facts.total} · ${facts.self}`)];
     if (facts.delta) parts.push(element('span', 'details-delta', facts.delta));
     parts.push(element('span', 'details-category', facts.category));
     if (facts.folded) parts.push(element('span', 'details-folded', facts.folded));

@@ -47,6 +47,8 @@ export class FlameView {
   private resetting = false;
   private animate = false;
   private drawnWidth = 0;
+  /** The frame under the first press of the current click sequence (a double-click's first click). */
+  private pressedFrame: FlameFrame<FlameNode> | undefined;
 
   constructor(
     private readonly container: HTMLElement,
@@ -57,8 +59,13 @@ export class FlameView {
   ) {
     // d3 hands the click handler the frame but not the event: note the modifiers first.
     container.addEventListener('click', (event) => (this.openGesture = event.ctrlKey || event.metaKey || event.altKey), true);
+    // A double-click opens the frame its first press was on: the first click zooms and selects,
+    // and whatever that redraws must not turn the second click into a click on a neighbour.
+    container.addEventListener('mousedown', (event) => {
+      if (event.detail <= 1) this.pressedFrame = frameOf(event.target);
+    }, true);
     container.addEventListener('dblclick', (event) => {
-      const frame = frameOf(event.target);
+      const frame = this.pressedFrame ?? frameOf(event.target);
       if (frame) events.select(frame.data, true);
     });
   }

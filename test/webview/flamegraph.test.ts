@@ -225,6 +225,42 @@ describe('flame graph webview (headless Chromium)', function () {
     ]);
   });
 
+  it('opens the double-clicked frame in a narrow panel, where the first click\'s selection would move the graph', async () => {
+    // The first click of a double-click selects the frame: the details bar then holds its facts and
+    // two buttons, which grew the bar and pushed the graph down 10 px, half a row, before the second
+    // click: a click at a row's middle then hit the caller (CI runs opened onTaskEvents for a
+    // double-click on parseEvents).
+    await h.close();
+    h = await openHarness(browser, { width: 460 });
+    page = h.page;
+    await render(incidentGraph());
+    const chartTop = () => page.evaluate(() => document.querySelector('g.frame')!.getBoundingClientRect().top);
+    const before = await chartTop();
+    const first = await frameNamed(page, 'getTimestamp');
+    await page.mouse.click(first.x, first.y);
+    await h.settle();
+    assert.equal(await chartTop(), before, 'selecting a frame does not move the graph');
+    await page.keyboard.press('Escape');
+    await h.settle();
+    const save = await frameNamed(page, 'saveEvent');
+    await page.mouse.dblclick(save.x, save.y);
+    await h.settle();
+    assert.deepEqual((await h.posted()).slice(1), [{ type: 'open', file: `${APP}/models.js`, line: 88 }]);
+    // Whatever else the first click may redraw: here it pushes the graph down a whole row, and the
+    // double-click still opens the frame its first press was on, not the caller now under the pointer.
+    await page.keyboard.press('Escape');
+    await h.settle();
+    const ts = await frameNamed(page, 'getTimestamp');
+    await page.evaluate(() => {
+      document.addEventListener('click', () => {
+        document.querySelector('g.frame')!.closest('svg')!.style.marginTop = '20px';
+      }, { once: true, capture: true });
+    });
+    await page.mouse.dblclick(ts.x, ts.y);
+    await h.settle();
+    assert.deepEqual((await h.posted()).slice(2), [{ type: 'open', file: `${APP}/models.js`, line: 43 }]);
+  });
+
   it('draws the stall strip: marks placed by time and duration, hover text, a click posts the stall\'s index only', async () => {
     const site = (file: string, line: number) => ({ file, line, function: 'collectStats', call: 'execSync', found: 'exactLine' as const });
     const graph: FlameGraphResult = {
