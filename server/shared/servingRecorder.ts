@@ -44,13 +44,19 @@ export const MAX_GAPS = 20_000;
  * server/attach/servingObserver.ts) leaves it as it was. `require` is called only while it starts.
  */
 export const SERVING_MONITOR = `function servingMonitor() {
-  const nowUs = () => Number(process.hrtime.bigint() / 1000n);
+  // hrtime in µs without a BigInt per call: performance.now() reads the same clock (uv_hrtime) from
+  // its time origin, so one offset taken now turns it into hrtime µs.
+  const { performance } = require('node:perf_hooks');
+  const originUs = Number(process.hrtime.bigint() / 1000n) - performance.now() * 1000;
+  const nowUs = () => Math.round(originUs + performance.now() * 1000);
   const requests = [];
   let requestsSeen = 0;
   const open = new WeakMap();
   const pathOf = (url) => {
     const text = typeof url === 'string' ? url : '';
-    const cut = text.search(/[?#]/);
+    const query = text.indexOf('?');
+    const fragment = text.indexOf('#');
+    const cut = query === -1 ? fragment : fragment === -1 ? query : Math.min(query, fragment);
     const path = cut === -1 ? text : text.slice(0, cut);
     return path.length > ${MAX_PATH_CHARS} ? path.slice(0, ${MAX_PATH_CHARS - 1}) + '\\u2026' : path;
   };
@@ -63,7 +69,9 @@ export const SERVING_MONITOR = `function servingMonitor() {
   };
   const finished = (request) => {
     const record = open.get(request);
-    if (record !== undefined) record[3] = nowUs();
+    if (record === undefined) return;
+    record[3] = nowUs();
+    open.delete(request); // only requests still open stay in the map
   };
   let observer = 'diagnostics_channel';
   let unobserve;
