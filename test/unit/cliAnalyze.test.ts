@@ -6,6 +6,7 @@ import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
+import { tempFolders } from './tempFolders';
 import { LEAN_HANDLER, LEAN_MESSAGE, SPAWN_TIMER, analyze, writeLeanProfile, writeProject, writeSpawnProfile } from './analyzeFixture';
 import type { Insight } from '../../server/profile/model/types';
 import { formatMs } from '../../server/shared/format';
@@ -53,7 +54,13 @@ describe('hotframe analyze', function () {
     });
   });
 
-  after(() => rmSync(root, { recursive: true, force: true }));
+  // Each test's own project too, whatever the test did.
+  const temp = tempFolders();
+  const project = (files: Record<string, string>): string => temp.adopt(writeProject(files));
+  after(() => {
+    rmSync(root, { recursive: true, force: true });
+    temp.removeAll();
+  });
 
   it('prints the documented JSON: 1-based lines and columns, cwd-relative paths, skipped files with reasons', async () => {
     const run = await analyze(root, '--format', 'json');
@@ -104,11 +111,10 @@ describe('hotframe analyze', function () {
   });
 
   it('prints control characters of file names as escapes, not as terminal commands or line breaks', async () => {
-    const dir = writeProject({ 'odd\u001b[2J\nname.js': LEAN_HANDLER });
+    const dir = project({ 'odd\u001b[2J\nname.js': LEAN_HANDLER });
     const run = await analyze(dir);
     assert.equal(run.stdout.split('\n')[0], `odd\\u001b[2J\\u000aname.js:6:18  warning  ${LEAN_MESSAGE}  [mongoose-missing-lean]`);
     assert.equal(JSON.parse((await analyze(dir, '--format', 'json')).stdout).findings[0].file, 'odd\u001b[2J\nname.js');
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('reports parse errors as lines of their own and counts them in the exit code', async () => {
@@ -162,7 +168,7 @@ describe('hotframe analyze', function () {
   }
 
   it('with --profile, gives each finding its measured cost (or null) and ranks by it', async () => {
-    const dir = writeProject({ 'routes/a.js': LEAN_HANDLER, 'routes/b.js': LEAN_HANDLER });
+    const dir = project({ 'routes/a.js': LEAN_HANDLER, 'routes/b.js': LEAN_HANDLER });
     writeLeanProfile(join(dir, 'app.cpuprofile'), join(dir, 'routes/b.js'), join(dir, 'routes/a.js'));
     const run = await analyze(dir, 'routes', '--profile', 'app.cpuprofile', '--format', 'json');
     assert.equal(run.stderr, '');
@@ -181,11 +187,10 @@ describe('hotframe analyze', function () {
       text.stdout.split('\n').slice(0, 2).map((line) => line.slice(0, 16) + ' ... ' + line.slice(line.indexOf('[mongoose'))),
       ['routes/b.js:6:18 ... [mongoose-missing-lean]  (30.0 ms on this line, 30.3% of CPU time, idle excluded)', 'routes/a.js:6:18 ... [mongoose-missing-lean]  (not in profile)'],
     );
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it("with --profile, prints the profile's insights with the figures `hotframe profile` gives (text, JSON, SARIF)", async () => {
-    const dir = writeProject({ 'stats.js': SPAWN_TIMER });
+    const dir = project({ 'stats.js': SPAWN_TIMER });
     writeSpawnProfile(join(dir, 'spawn.cpuprofile'), join(dir, 'stats.js'));
     const { cli } = await bundles();
     const profiled = spawnSync(process.execPath, [cli, 'profile', 'spawn.cpuprofile', '--format', 'json'], { cwd: dir, encoding: 'utf8' });
@@ -209,11 +214,10 @@ describe('hotframe analyze', function () {
     const result = run.results.find((r) => r.ruleId === 'insight/spawn-env-walk');
     assert.deepEqual([result?.message.text, result?.locations[0].physicalLocation.artifactLocation.uri, result?.locations[0].physicalLocation.region.startLine], [walk.message, 'stats.js', walk.location.line]);
     assert.equal(run.tool.driver.rules[result!.ruleIndex].id, 'insight/spawn-env-walk');
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('with an allocation profile, names a finding\'s cost in bytes (selfBytes, totalBytes, unit), not ms', async () => {
-    const dir = writeProject({ 'routes/b.js': LEAN_HANDLER });
+    const dir = project({ 'routes/b.js': LEAN_HANDLER });
     // The handler (the arrow on line 5) allocates 3 MiB itself; the rest is the module's top level.
     const frame = (functionName: string, lineNumber: number, columnNumber: number) => ({ functionName, scriptId: '1', url: pathToFileURL(join(dir, 'routes/b.js')).href, lineNumber, columnNumber });
     const head = {
@@ -229,13 +233,11 @@ describe('hotframe analyze', function () {
     assert.deepEqual(finding.cost, { selfBytes: 3 * 1024 * 1024, totalBytes: 3 * 1024 * 1024, percent: 75, unit: 'bytes', basis: 'function', function: '(anonymous)' });
     const text = await analyze(dir, 'routes', '--profile', 'alloc.heapprofile');
     assert.match(text.stdout.split('\n')[0], /\(allocates 3\.00 MiB in its function \(anonymous\), 75\.0% of allocated bytes\)$/);
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('exits 2 with one line when the profile cannot be read', async () => {
-    const dir = writeProject({ 'app.js': LEAN_HANDLER, 'bad.cpuprofile': '{"nodes": "not a profile"' });
+    const dir = project({ 'app.js': LEAN_HANDLER, 'bad.cpuprofile': '{"nodes": "not a profile"' });
     const run = await analyze(dir, '--profile', 'bad.cpuprofile');
-    rmSync(dir, { recursive: true, force: true });
     assert.equal(run.status, 2);
     assert.match(run.stderr, /^hotframe: --profile bad\.cpuprofile: .+\n$/);
   });

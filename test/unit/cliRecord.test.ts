@@ -11,6 +11,9 @@ import { bundles } from './bundles';
 import { tempFolders } from './tempFolders';
 
 // A parent that runs a child Node process doing the CPU work: both are recorded.
+/** Each `record` run is bounded: a run that hangs fails its test instead of the whole suite. */
+const RUN_TIMEOUT_MS = 120_000;
+
 const PARENT_AND_CHILD = `const { spawnSync } = require('node:child_process');
 function burnInChild(ms) { const end = Date.now() + ms; let x = 0; while (Date.now() < end) x += Math.sqrt(x + 1); return x; }
 if (process.argv[2] === 'child') burnInChild(400);
@@ -54,7 +57,7 @@ describe('hotframe record', () => {
   it('records the command and the Node processes it starts, and reports the busiest', async () => {
     const { cli } = await bundles();
     const dir = project();
-    const run = spawnSync(process.execPath, [cli, 'record', '--out', 'p', '--format', 'json', '--', process.execPath, 'work.js'], { cwd: dir, encoding: 'utf8' });
+    const run = spawnSync(process.execPath, [cli, 'record', '--out', 'p', '--format', 'json', '--', process.execPath, 'work.js'], { cwd: dir, encoding: 'utf8', timeout: RUN_TIMEOUT_MS });
     assert.equal(run.status, 0, run.stderr);
     const written = readdirSync(join(dir, 'p')).filter((name) => name.endsWith('.cpuprofile'));
     assert.equal(written.length, 2, `two processes, two profiles: ${written.join(', ')}`);
@@ -99,14 +102,14 @@ describe('hotframe record', () => {
   it('says in one line when no Node process wrote a profile, and when the command is missing', async () => {
     const { cli } = await bundles();
     const dir = project();
-    const none = spawnSync(process.execPath, [cli, 'record', '--', 'sh', '-c', 'exit 3'], { cwd: dir, encoding: 'utf8' });
+    const none = spawnSync(process.execPath, [cli, 'record', '--', 'sh', '-c', 'exit 3'], { cwd: dir, encoding: 'utf8', timeout: RUN_TIMEOUT_MS });
     assert.equal(none.status, 2);
     assert.match(none.stderr, /^hotframe: record: the command exited with code 3 and no Node process wrote a CPU profile/);
     assert.equal(none.stderr.trim().split('\n').length, 1);
-    const missing = spawnSync(process.execPath, [cli, 'record', '--out', 'p'], { cwd: dir, encoding: 'utf8' });
+    const missing = spawnSync(process.execPath, [cli, 'record', '--out', 'p'], { cwd: dir, encoding: 'utf8', timeout: RUN_TIMEOUT_MS });
     assert.equal(missing.status, 2);
     assert.match(missing.stderr, /no command after `--`/);
-    const notFound = spawnSync(process.execPath, [cli, 'record', '--', 'no-such-program-hotframe'], { cwd: dir, encoding: 'utf8' });
+    const notFound = spawnSync(process.execPath, [cli, 'record', '--', 'no-such-program-hotframe'], { cwd: dir, encoding: 'utf8', timeout: RUN_TIMEOUT_MS });
     assert.equal(notFound.status, 2);
     assert.match(notFound.stderr, /cannot run no-such-program-hotframe: ENOENT/);
   });
@@ -118,7 +121,7 @@ describe('hotframe record', () => {
     const tmp = temp.make('hotframe-tmp-');
     const env = { ...process.env, TMPDIR: tmp };
     const leftovers = (): string[] => readdirSync(tmp).filter((name) => name.startsWith('hotframe-record-'));
-    const ok = spawnSync(process.execPath, [cli, 'record', '--out', 'p', '--format', 'json', '--', process.execPath, 'work.js'], { cwd: dir, encoding: 'utf8', env });
+    const ok = spawnSync(process.execPath, [cli, 'record', '--out', 'p', '--format', 'json', '--', process.execPath, 'work.js'], { cwd: dir, encoding: 'utf8', env, timeout: RUN_TIMEOUT_MS });
     assert.equal(ok.status, 0, ok.stderr);
     // Each profile with the notes of what its process served (issue 25) under the same name.
     const written = readdirSync(join(dir, 'p')).sort();
@@ -130,13 +133,13 @@ describe('hotframe record', () => {
     assert.ok(!report.functions.some((f) => f.file.includes('hotframe-recorder')), JSON.stringify(report.functions.map((f) => f.file)));
     assert.ok(!report.unresolvedFiles.some((file) => file.includes('hotframe-recorder')), report.unresolvedFiles.join(', '));
     // Recorded again in the same second: the second run's files are beside the first's, not over them.
-    const again = spawnSync(process.execPath, [cli, 'record', '--out', 'p', '--', process.execPath, 'work.js'], { cwd: dir, encoding: 'utf8', env });
+    const again = spawnSync(process.execPath, [cli, 'record', '--out', 'p', '--', process.execPath, 'work.js'], { cwd: dir, encoding: 'utf8', env, timeout: RUN_TIMEOUT_MS });
     assert.equal(again.status, 0, again.stderr);
     assert.equal(readdirSync(join(dir, 'p')).filter((name) => name.endsWith('.cpuprofile')).length, 4);
     // A command that writes no profile, one that cannot start, one stopped by a signal.
-    assert.equal(spawnSync(process.execPath, [cli, 'record', '--', 'sh', '-c', 'exit 3'], { cwd: dir, encoding: 'utf8', env }).status, 2);
-    assert.equal(spawnSync(process.execPath, [cli, 'record', '--', 'no-such-program-hotframe'], { cwd: dir, encoding: 'utf8', env }).status, 2);
-    const killed = spawnSync(process.execPath, [cli, 'record', '--out', 'k', '--', process.execPath, '-e', 'process.kill(process.pid, "SIGKILL")'], { cwd: dir, encoding: 'utf8', env });
+    assert.equal(spawnSync(process.execPath, [cli, 'record', '--', 'sh', '-c', 'exit 3'], { cwd: dir, encoding: 'utf8', env, timeout: RUN_TIMEOUT_MS }).status, 2);
+    assert.equal(spawnSync(process.execPath, [cli, 'record', '--', 'no-such-program-hotframe'], { cwd: dir, encoding: 'utf8', env, timeout: RUN_TIMEOUT_MS }).status, 2);
+    const killed = spawnSync(process.execPath, [cli, 'record', '--out', 'k', '--', process.execPath, '-e', 'process.kill(process.pid, "SIGKILL")'], { cwd: dir, encoding: 'utf8', env, timeout: RUN_TIMEOUT_MS });
     assert.equal(killed.status, 2, killed.stderr);
     assert.deepEqual(leftovers(), [], 'after the failures');
   });
