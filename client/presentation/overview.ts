@@ -210,10 +210,11 @@ export function overviewRow(node: OverviewNode, o: OverviewResult | null): Overv
       // A Hotframe recording counted its requests: "40 requests · 7.20 ms/request".
       const served = r.requests !== undefined ? formatPerRequest(r.ms, r.requests) : null;
       const windowed = r.byRequestWindowsMs !== undefined ? `\n${formatMs(r.byRequestWindowsMs)} of it by its requests' windows: samples with no endpoint route on the stack (HTTP work, middleware, GC) while only this route's requests were open` : '';
+      const unsampled = r.unsampledMs !== undefined ? `\n+ ${formatMs(r.unsampledMs)} of the main thread's CPU, by its own clock, that no sample shows (the kernel's side of the loop's polls and socket reads) while only this route's requests were open: not in the figure or its share` : '';
       return {
         label: r.route,
         description: formatCostShort(r.ms, r.percent, basis) + (served !== null ? ` · ${served}` : ''),
-        tooltip: `${formatCost(r.ms, r.percent, basis)} with this route's handler or middleware on the stack${windowed}${served !== null ? `\n${served} (ms/request = ${PER_REQUEST_OF})` : ''}\nregistered at ${where}${shared}`,
+        tooltip: `${formatCost(r.ms, r.percent, basis)} with this route's handler or middleware on the stack${windowed}${unsampled}${served !== null ? `\n${served} (ms/request = ${PER_REQUEST_OF})` : ''}\nregistered at ${where}${shared}`,
         collapsible: 'none',
         icon: r.kind === 'message' ? 'mail' : 'globe',
         target: at !== undefined ? openTarget(at.file, at.line) : undefined,

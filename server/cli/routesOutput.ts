@@ -28,7 +28,7 @@ export function routeReportFor(analyzed: AnalyzedForRoutes, root: string, profil
     return routeReportOf(inputs);
   }
   const patterns = patternsOf(map.routes);
-  const report = routeReportOf(inputs, files.length === 1 ? requestSpans(patterns, log.requests) : undefined);
+  const report = files.length === 1 ? routeReportOf(inputs, requestSpans(patterns, log.requests), log.threadCpu) : routeReportOf(inputs);
   return withRequestCounts(report, patterns, log.requests, log.requestsSeen);
 }
 
@@ -59,7 +59,8 @@ export function routesText(name: string, report: RouteReport, top: number, root:
     cost: formatCostShort(r.ms, r.percent, report.shareBasis),
     served: served(r),
     where: r.registeredAt.slice(0, 3).map((at) => printable(`${shown(at.file, root)}:${at.line}`)).join(', ') + (r.shared === true ? '  (one handler serves these routes)' : '') +
-      (r.byRequestWindowsMs !== undefined ? `  (${formatMs(r.byRequestWindowsMs)} of it by its requests' windows)` : ''),
+      (r.byRequestWindowsMs !== undefined ? `  (${formatMs(r.byRequestWindowsMs)} of it by its requests' windows)` : '') +
+      (r.unsampledMs !== undefined ? `  (+ ${formatMs(r.unsampledMs)} of the thread's CPU no sample shows)` : ''),
   })), {
     label: NO_ROUTE,
     cost: formatCostShort(report.noRoute.ms, report.noRoute.percent, report.shareBasis),
@@ -77,8 +78,15 @@ export function routesText(name: string, report: RouteReport, top: number, root:
   if (windows !== undefined) {
     out.push(`Request windows: ${formatMs(windows.chargedMs)} of samples with no endpoint route's frame on the stack (Node's HTTP work, middleware, GC) were charged to the one route whose requests alone were open then; ` +
       `${formatMs(windows.overlappedMs)} fell while requests of several routes (or of a route not known) were open and stay where their stacks put them. ${windows.placed.toLocaleString('en-US')} of ${windows.requests.toLocaleString('en-US')} request(s) had a known route.`);
+    if (windows.unsampled !== undefined) out.push(unsampledNote(windows.unsampled));
   }
   return out.join('\n') + '\n';
+}
+
+/** The thread's CPU clock against the samples: what no sample shows, and where it went. */
+export function unsampledNote(u: { threadMs: number; unsampledMs: number; chargedMs: number }): string {
+  return `Thread clock: the main thread spent ${formatMs(u.threadMs)} on a CPU while profiled; ${formatMs(u.unsampledMs)} of it no sample shows (the kernel's side of the event loop's polls and socket reads, sampled as idle). ` +
+    `${formatMs(u.chargedMs)} of that fell while only one route's requests were open and is shown beside that route as "+", not in its figure or its share.`;
 }
 
 /** What the request counts are, and what they leave out. */
@@ -98,10 +106,19 @@ export function routesJson(report: RouteReport, top: number): Record<string, unk
   return {
     cpuMs: round(report.cpuMs),
     shareOf: shareOfText(report.shareBasis),
-    routes: report.routes.slice(0, top).map((r) => ({ ...r, ms: round(r.ms), percent: round(r.percent), ...(r.msPerRequest !== undefined ? { msPerRequest: round(r.msPerRequest) } : {}) })),
+    routes: report.routes.slice(0, top).map((r) => ({
+      ...r,
+      ms: round(r.ms),
+      percent: round(r.percent),
+      ...(r.msPerRequest !== undefined ? { msPerRequest: round(r.msPerRequest) } : {}),
+      ...(r.unsampledMs !== undefined ? { unsampledMs: round(r.unsampledMs) } : {}),
+    })),
     routeCount: report.routes.length,
     noRoute: { ms: round(report.noRoute.ms), percent: round(report.noRoute.percent) },
     unresolvedHandlers: report.unresolvedHandlers,
     ...(report.requests !== undefined ? { requests: report.requests, perRequestOf: PER_REQUEST_OF } : {}),
+    ...(report.requestWindows?.unsampled !== undefined
+      ? { threadCpu: { threadMs: round(report.requestWindows.unsampled.threadMs), unsampledMs: round(report.requestWindows.unsampled.unsampledMs), chargedToRoutesMs: round(report.requestWindows.unsampled.chargedMs) } }
+      : {}),
   };
 }

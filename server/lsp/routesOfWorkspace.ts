@@ -75,7 +75,7 @@ export function routesOfWorkspace(analyzed: AnalyzedProfile | null, roots: reado
   let notes = routes.notes;
   if (log !== null && !('error' in log)) {
     const patterns = patternsOf(routes.map.routes);
-    const report = parts.length === 1 && parts[0] === profileFile ? routeReportOf(routes.inputs, requestSpans(patterns, log.requests)) : routes.notes.report;
+    const report = parts.length === 1 && parts[0] === profileFile ? routeReportOf(routes.inputs, requestSpans(patterns, log.requests), log.threadCpu) : routes.notes.report;
     notes = { ...routes.notes, report: withRequestCounts(report, patterns, log.requests, log.requestsSeen) };
   }
   counted = { notes, profileFile: key };

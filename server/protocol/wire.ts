@@ -514,6 +514,12 @@ export interface RouteCost {
   msPerRequest?: number;
   /** The part of `ms` charged by the requests' windows, not by a frame of the route (server/profile/routes/requestWindows.ts). */
   byRequestWindowsMs?: number;
+  /**
+   * From a Hotframe recording on Linux: the main thread's CPU time, by its own clock, that the
+   * samples do not show (the kernel's side of the loop's polls and socket reads), in spans where
+   * only this route's requests were open (server/profile/routes/unsampledCpu.ts). Not in `ms`.
+   */
+  unsampledMs?: number;
 }
 
 /** The requests of a Hotframe recording, matched to the routes (server/profile/routes/requestCounts.ts). */
@@ -551,6 +557,8 @@ export interface RouteReport {
     /** Requests noted, and those whose route was known. */
     requests: number;
     placed: number;
+    /** With the thread's CPU clock: its CPU over the profile's span, the part of it no sample shows, and the part of that charged to routes. */
+    unsampled?: { threadMs: number; unsampledMs: number; chargedMs: number };
   };
 }
 

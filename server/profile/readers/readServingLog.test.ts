@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { parseServingLog, readServingLog, readServingLogs, servingLogPath } from './readServingLog';
-import { MAX_REQUESTS } from '../../shared/servingRecorder';
+import { MAX_CPU_READINGS, MAX_REQUESTS } from '../../shared/servingRecorder';
 import { tempFolders } from '../../../test/unit/tempFolders';
 
 const head = { format: 'hotframe-serving', version: 1, clock: 'hrtime-us', profileStartUs: 1_000_000 };
@@ -34,6 +34,18 @@ describe('readServingLog', () => {
     assert.deepEqual(parseServingLog('{"format":"other"}'), { error: 'not a hotframe-serving file of version 1' });
     assert.deepEqual(parseServingLog('nope'), { error: 'not JSON' });
     assert.deepEqual(parseServingLog(JSON.stringify({ ...head, profileStartUs: 'x' })), { error: 'no profileStartUs' });
+  });
+
+  it("places the thread's CPU clock in ms; a reading going back, or not two numbers, is skipped; the count is bounded", () => {
+    const readings = [[1_000_000, 50_000], [1_005_000, 53_000], [1_004_000, 54_000], [1_010_000, 52_000], ['x', 1], [1_020_000], [1_030_000, 60_500]];
+    const log = parseServingLog(JSON.stringify({ ...head, threadCpu: { unit: 'us', readings, readingsSeen: 7 } }));
+    assert.ok(!('error' in log));
+    assert.deepEqual(log.threadCpu, { atMs: [0, 5, 30], cpuMs: [50, 53, 60.5] });
+    assert.equal(log.skipped, 4);
+    const otherUnit = parseServingLog(JSON.stringify({ ...head, threadCpu: { unit: 'ns', readings } }));
+    assert.ok(!('error' in otherUnit) && otherUnit.threadCpu === undefined, 'another unit is not read');
+    const many = parseServingLog(JSON.stringify({ ...head, threadCpu: { unit: 'us', readings: Array.from({ length: MAX_CPU_READINGS + 5 }, (_, i) => [1_000_000 + i, i]) } }));
+    assert.ok(!('error' in many) && many.threadCpu?.atMs.length === MAX_CPU_READINGS);
   });
 
   it('finds the notes beside a profile; none is null, a folder in their place is an error', () => {

@@ -5,7 +5,7 @@
 // (a record that is not what the writer writes is skipped and counted), and what it becomes is
 // bounded (the writer's own limits). Times become ms since the profile's start, the axis of
 // `SampleTimeline.atMs`.
-import { SERVING_FORMAT, SERVING_SUFFIX, MAX_GAPS, MAX_PATH_CHARS, MAX_REQUESTS } from '../../shared/servingRecorder';
+import { SERVING_FORMAT, SERVING_SUFFIX, MAX_CPU_READINGS, MAX_GAPS, MAX_PATH_CHARS, MAX_REQUESTS } from '../../shared/servingRecorder';
 import { basename } from 'node:path';
 
 import { readGuardedText } from '../../shared/guardedRead';
@@ -36,6 +36,12 @@ export interface ServingLog {
   /** Records that were not well formed, skipped. */
   skipped: number;
   loop: { tickMs: number; minGapMs: number; gaps: LoopGap[]; gapsSeen: number };
+  /**
+   * Readings of the main thread's CPU clock (Linux), one a loop tick: at `atMs` (ms since the
+   * profile's start, ascending) the thread had spent `cpuMs` on a CPU (ascending too). Absent
+   * where the recorder could not read it.
+   */
+  threadCpu?: { atMs: number[]; cpuMs: number[] };
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -87,12 +93,26 @@ export function parseServingLog(text: string): ServingLog | { error: string } {
     const n = finite(value);
     return n === null || n < atLeast ? atLeast : Math.floor(n);
   };
+  // A clock only goes forward: a reading before the one kept last (in time or in CPU) is skipped.
+  const clock = isRecord(data.threadCpu) && data.threadCpu.unit === 'us' && Array.isArray(data.threadCpu.readings) ? data.threadCpu.readings.slice(0, MAX_CPU_READINGS) : [];
+  const threadCpu = { atMs: [] as number[], cpuMs: [] as number[] };
+  for (const reading of clock) {
+    const atMs = Array.isArray(reading) ? ms(reading[0]) : null;
+    const cpuUs = Array.isArray(reading) ? finite(reading[1]) : null;
+    if (atMs === null || cpuUs === null || cpuUs < 0 || (threadCpu.atMs.length > 0 && (atMs < threadCpu.atMs.at(-1)! || cpuUs / 1000 < threadCpu.cpuMs.at(-1)!))) {
+      skipped++;
+      continue;
+    }
+    threadCpu.atMs.push(atMs);
+    threadCpu.cpuMs.push(cpuUs / 1000);
+  }
   return {
     observer: typeof data.observer === 'string' ? data.observer.slice(0, 40) : 'unknown',
     requests,
     requestsSeen: count(data.requestsSeen, requests.length),
     skipped,
     loop: { tickMs: finite(loop.tickMs) ?? 0, minGapMs: finite(loop.minGapMs) ?? 0, gaps, gapsSeen: count(loop.gapsSeen, gaps.length) },
+    ...(threadCpu.atMs.length >= 2 ? { threadCpu } : {}),
   };
 }
 

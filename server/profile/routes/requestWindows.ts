@@ -46,6 +46,8 @@ export interface WindowCharge {
   /** Requests with a start and a route, and those in all. */
   ownedRequests: number;
   requests: number;
+  /** The route row each window is for, or -1 (windowOwners). */
+  owners: Int32Array;
 }
 
 /** The route row each window is for, or -1. */
@@ -121,5 +123,5 @@ export function chargeByRequestWindows(samples: WindowSamples, windows: readonly
   }
   let ownedRequests = 0;
   for (const o of owners) if (o !== -1) ownedRequests++;
-  return { gained, given, fromNoRouteMs, overlappedMs, ownedRequests, requests: windows.length };
+  return { gained, given, fromNoRouteMs, overlappedMs, ownedRequests, requests: windows.length, owners };
 }

@@ -14,6 +14,7 @@
 import { percentOf, type ShareBasis } from '../../shared/format';
 import type { RouteCost, RouteReport } from '../../protocol/wire';
 import { chargeByRequestWindows } from './requestWindows';
+import { chargeUnsampledCpu, type ThreadClock } from './unsampledCpu';
 
 export type { RouteCost, RouteReport };
 
@@ -143,7 +144,7 @@ export interface RequestSpan {
  * The report; with `requests` (a Hotframe recording's, on this profile's own clock) and the
  * samples' order, what no endpoint route's frame claims is charged by the requests' windows.
  */
-export function routeReportOf(inputs: RouteInputs, requests?: readonly RequestSpan[]): RouteReport {
+export function routeReportOf(inputs: RouteInputs, requests?: readonly RequestSpan[], threadClock?: ThreadClock): RouteReport {
   const { tree, cpuMs } = inputs;
   const { labels, nodeRoute } = routeOfNodes(inputs);
   // A route no frame was sampled of can still own requests: a row for it.
@@ -175,6 +176,7 @@ export function routeReportOf(inputs: RouteInputs, requests?: readonly RequestSp
   if (sampleRow !== null) routedMs += sampleRow.chargedMs;
   const registered = new Map(inputs.routes.map((r) => [r.route, r]));
   const windowMs = new Float64Array(labels.length);
+  let unsampledMs: Float64Array | null = null;
   let windows: RouteReport['requestWindows'];
   if (requests !== undefined && sampleRow !== null && inputs.timeline !== undefined) {
     const { timeline } = inputs;
@@ -190,16 +192,20 @@ export function routeReportOf(inputs: RouteInputs, requests?: readonly RequestSp
       for (const part of label.split(' | ')) rowsByRoute.set(part, [...(rowsByRoute.get(part) ?? []), i]);
     });
     const rowsOf = (route: string): number[] => rowsByRoute.get(route) ?? [];
-    const charge = chargeByRequestWindows(
-      { atMs: timeline.atMs, endMs: timeline.endMs, row: sampleRow.rows, idle, middleware: (row) => middleware[row] === true, rowCount: labels.length },
-      requests.map((r) => ({ startMs: r.startMs, endMs: r.endMs, candidates: [...new Set(r.routes.flatMap(rowsOf))] })),
-    );
+    const samples = { atMs: timeline.atMs, endMs: timeline.endMs, row: sampleRow.rows, idle, middleware: (row: number) => middleware[row] === true, rowCount: labels.length };
+    const spans = requests.map((r) => ({ startMs: r.startMs, endMs: r.endMs, candidates: [...new Set(r.routes.flatMap(rowsOf))] }));
+    const charge = chargeByRequestWindows(samples, spans);
     for (let i = 0; i < labels.length; i++) {
       ms[i] = Math.max(0, ms[i] + charge.gained[i] - charge.given[i]);
       windowMs[i] = charge.gained[i];
     }
     routedMs += charge.fromNoRouteMs;
     windows = { chargedMs: charge.fromNoRouteMs + charge.given.reduce((a, b) => a + b, 0), overlappedMs: charge.overlappedMs, requests: charge.requests, placed: charge.ownedRequests };
+    if (threadClock !== undefined) {
+      const unsampled = chargeUnsampledCpu(threadClock, samples, spans, charge.owners);
+      unsampledMs = unsampled.perRow;
+      windows.unsampled = { threadMs: unsampled.threadMs, unsampledMs: unsampled.unsampledMs, chargedMs: unsampled.perRow.reduce((a, b) => a + b, 0) };
+    }
   }
   const costs: RouteCost[] = [];
   const seen = new Set<string>();
@@ -215,6 +221,7 @@ export function routeReportOf(inputs: RouteInputs, requests?: readonly RequestSp
       registeredAt: parts.flatMap((p) => registered.get(p)?.registeredAt ?? []),
       ...(parts.length > 1 ? { shared: true } : {}),
       ...(windowMs[i] > 0 ? { byRequestWindowsMs: windowMs[i] } : {}),
+      ...(unsampledMs !== null && unsampledMs[i] > 0 ? { unsampledMs: unsampledMs[i] } : {}),
     });
   });
   for (const r of inputs.routes) {

@@ -1,0 +1,85 @@
+// The main thread's CPU time that a CPU profile's samples do not show, charged to routes by the
+// requests' windows (issue 25). V8 samples the thread as idle while it is inside the event loop's
+// poll, and the kernel's side of that poll and of the socket reads it makes is CPU the thread
+// spends for the requests: a light route (a few ms a request) lost 8-22% of its CPU that way. A
+// Hotframe recording reads the thread's own CPU clock every loop tick (server/shared/
+// servingRecorder.ts), so for each tick's span the thread's CPU is known, and so is what the
+// non-idle samples in that span account for; the difference (never below zero) is the span's
+// unsampled CPU.
+//
+// The rule, the same as requestWindows.ts's: a span's unsampled CPU is charged to a route when
+// every request open during the span (any part of it) is that route's; a span with requests of
+// several routes, of no known route, or none open is not charged: which work it was cannot be told.
+// Pure: the clock's readings, the samples in order, the windows and their owners in.
+import type { RequestWindow, WindowSamples } from './requestWindows';
+
+export interface ThreadClock {
+  /** ms since the profile's start, ascending; the thread had spent `cpuMs[k]` ms on a CPU at `atMs[k]`. */
+  atMs: readonly number[];
+  cpuMs: readonly number[];
+}
+
+export interface UnsampledCharge {
+  /** Per row: the unsampled CPU charged to it. */
+  perRow: Float64Array;
+  /** All the unsampled CPU of the spans the clock and the profile both cover, charged or not. */
+  unsampledMs: number;
+  /** The thread's CPU over those spans, by its clock. */
+  threadMs: number;
+}
+
+/** Non-idle sample time from the profile's start to `t`, for ascending `t` (a sweep over the samples). */
+function sampledUntil(samples: Pick<WindowSamples, 'atMs' | 'endMs' | 'idle'>): (t: number) => number {
+  const count = samples.atMs.length;
+  let i = 0; // the first sample starting after the last t asked
+  let before = 0; // non-idle ms of the samples before i
+  return (t) => {
+    while (i < count && samples.atMs[i] <= t) {
+      const end = i + 1 < count ? samples.atMs[i + 1] : samples.endMs;
+      if (samples.idle[i] === 0 && end > samples.atMs[i]) before += end - samples.atMs[i];
+      i++;
+    }
+    // Sample i - 1 may still be running at t: take back the part after t.
+    if (i > 0 && samples.idle[i - 1] === 0) {
+      const end = i < count ? samples.atMs[i] : samples.endMs;
+      if (end > t) return before - (end - t);
+    }
+    return before;
+  };
+}
+
+export function chargeUnsampledCpu(
+  clock: ThreadClock,
+  samples: Pick<WindowSamples, 'atMs' | 'endMs' | 'idle' | 'rowCount'>,
+  windows: readonly RequestWindow[],
+  owners: Int32Array,
+): UnsampledCharge {
+  const perRow = new Float64Array(samples.rowCount);
+  let unsampledMs = 0;
+  let threadMs = 0;
+  const sampled = sampledUntil(samples);
+  const order = windows.map((_, k) => k).sort((a, b) => windows[a].startMs - windows[b].startMs);
+  let next = 0;
+  let active: number[] = [];
+  const first = samples.atMs.length > 0 ? samples.atMs[0] : samples.endMs;
+  for (let k = 0; k + 1 < clock.atMs.length; k++) {
+    const from = clock.atMs[k];
+    const to = clock.atMs[k + 1];
+    // Only the spans inside the profile: before its first sample or after its end, nothing was sampled.
+    if (from < first || to > samples.endMs || !(to > from)) continue;
+    const cpu = clock.cpuMs[k + 1] - clock.cpuMs[k];
+    const sampledBefore = sampled(from); // asked in ascending order: `from`, then `to`
+    const missed = Math.max(0, cpu - (sampled(to) - sampledBefore));
+    threadMs += cpu;
+    unsampledMs += missed;
+    if (missed === 0) continue;
+    // The windows open during [from, to): started before `to`, not ended by `from`.
+    while (next < order.length && windows[order[next]].startMs < to) active.push(order[next++]);
+    active = active.filter((w) => (windows[w].endMs ?? Infinity) > from);
+    if (active.length === 0) continue;
+    const owner = owners[active[0]];
+    if (owner === -1 || active.some((w) => owners[w] !== owner)) continue;
+    perRow[owner] += missed;
+  }
+  return { perRow, unsampledMs, threadMs };
+}
