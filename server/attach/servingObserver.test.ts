@@ -67,11 +67,21 @@ describe('attach: the request observer', () => {
       const request = { method: 'GET', url: '/v1/tasks?token=secret' };
       diagnosticsChannel.channel(START).publish({ request });
       diagnosticsChannel.channel(FINISH).publish({ request });
+      // Some CPU on this thread between the monitor's first and last reading of its clock.
+      for (const until = Date.now() + 20; Date.now() < until; );
     } finally {
-      const answer = JSON.parse(evaluate(observerStopExpression()) as string) as { requests: unknown[][]; requestsSeen: number };
+      const answer = JSON.parse(evaluate(observerStopExpression()) as string) as { requests: unknown[][]; requestsSeen: number; threadCpu?: { unit: string; readings: number[][] } };
       assert.equal(answer.requestsSeen, 1);
       assert.deepEqual(answer.requests[0]!.slice(0, 2), ['GET', '/v1/tasks']);
       assert.equal(typeof answer.requests[0]![3], 'number', 'its finish is noted');
+      if (process.platform === 'linux') {
+        // The main thread's CPU clock, read when it started and when it stopped (µs): it went on by the busy loop's CPU.
+        const readings = answer.threadCpu?.readings ?? [];
+        assert.equal(answer.threadCpu?.unit, 'us');
+        assert.ok(readings.length >= 2, JSON.stringify(answer.threadCpu));
+        const [first, last] = [readings[0]!, readings.at(-1)!];
+        assert.ok(last[0]! - first[0]! >= 20_000 && last[1]! - first[1]! >= 10_000, JSON.stringify([first, last]));
+      }
     }
     assert.deepEqual(subscribed(), [false, false]);
     assert.equal(evaluate(observerStopExpression()), 'null', 'stopped once');
