@@ -21,12 +21,21 @@ describe('the thread CPU no sample shows, charged by the requests\' windows (pur
     assert.equal(charge.threadMs, 9);
   });
 
-  it('takes the part of a sample inside each span only, and never charges less than nothing', () => {
+  it("takes the part of a sample inside each span only, and sums a route's spans with their signs", () => {
     // Spans [0, 2.5) and [2.5, 5): sample 2 (2-3 ms) is half in each; all samples busy.
-    // The first span's clock says 3.5 ms (1 more than its 2.5 sampled), the second 2 ms (less than its 2.5: a wait sampled).
+    // The first span's clock says 3.5 ms (1 more than its 2.5 sampled), the second 2 ms (0.5 less:
+    // a sampling interval cut at the span's end, or a wait weighed into a sample).
     const charge = chargeUnsampledCpu(clock([0, 0], [2.5, 3.5], [5, 5.5]), samples(5), [window(0, 5)], Int32Array.from([0]));
-    assert.deepEqual([...charge.perRow], [1, 0]);
-    assert.equal(charge.unsampledMs, 1);
+    assert.deepEqual([...charge.perRow], [0.5, 0]);
+    assert.equal(charge.unsampledMs, 0.5);
+  });
+
+  it('adds nothing to a route whose samples held more than its CPU', () => {
+    // 5 busy samples, 3 ms by the clock: a thread that waited for a core inside its samples.
+    const charge = chargeUnsampledCpu(clock([0, 0], [2.5, 2], [5, 3]), samples(5), [window(0, 5)], Int32Array.from([0]));
+    assert.deepEqual([...charge.perRow], [0, 0]);
+    assert.equal(charge.unsampledMs, 0);
+    assert.equal(charge.threadMs, 3);
   });
 
   it('charges nothing where requests of two routes, of no known route, or none were open; it still counts it', () => {

@@ -4,8 +4,13 @@
 // spends for the requests: a light route (a few ms a request) lost 8-22% of its CPU that way. A
 // Hotframe recording reads the thread's own CPU clock every loop tick (server/shared/
 // servingRecorder.ts), so for each tick's span the thread's CPU is known, and so is what the
-// non-idle samples in that span account for; the difference (never below zero) is the span's
-// unsampled CPU.
+// non-idle samples in that span account for; the difference is the span's unsampled CPU.
+//
+// The differences are summed with their signs and only a route's sum is held at zero or above: a
+// span's samples are whole sampling intervals (about 1 ms) cut at its ends, so one span's samples
+// may exceed its CPU by what the next one lacks, and holding each span at zero would add up the
+// positive halves of that noise (about 4% of a busy thread). A negative sum is a thread whose
+// samples held more than its CPU (waits for a core weighed into them): nothing is added then.
 //
 // The rule, the same as requestWindows.ts's: a span's unsampled CPU is charged to a route when
 // every request open during the span (any part of it) is that route's; a span with requests of
@@ -20,9 +25,9 @@ export interface ThreadClock {
 }
 
 export interface UnsampledCharge {
-  /** Per row: the unsampled CPU charged to it. */
+  /** Per row: the unsampled CPU charged to it (its spans' sum, at least zero). */
   perRow: Float64Array;
-  /** All the unsampled CPU of the spans the clock and the profile both cover, charged or not. */
+  /** The unsampled CPU of all the spans the clock and the profile both cover, charged or not (their sum, at least zero). */
   unsampledMs: number;
   /** The thread's CPU over those spans, by its clock. */
   threadMs: number;
@@ -69,10 +74,9 @@ export function chargeUnsampledCpu(
     if (from < first || to > samples.endMs || !(to > from)) continue;
     const cpu = clock.cpuMs[k + 1] - clock.cpuMs[k];
     const sampledBefore = sampled(from); // asked in ascending order: `from`, then `to`
-    const missed = Math.max(0, cpu - (sampled(to) - sampledBefore));
+    const missed = cpu - (sampled(to) - sampledBefore);
     threadMs += cpu;
     unsampledMs += missed;
-    if (missed === 0) continue;
     // The windows open during [from, to): started before `to`, not ended by `from`.
     while (next < order.length && windows[order[next]].startMs < to) active.push(order[next++]);
     active = active.filter((w) => (windows[w].endMs ?? Infinity) > from);
@@ -81,5 +85,6 @@ export function chargeUnsampledCpu(
     if (owner === -1 || active.some((w) => owners[w] !== owner)) continue;
     perRow[owner] += missed;
   }
-  return { perRow, unsampledMs, threadMs };
+  for (let r = 0; r < perRow.length; r++) perRow[r] = Math.max(0, perRow[r]);
+  return { perRow, unsampledMs: Math.max(0, unsampledMs), threadMs };
 }
