@@ -9,8 +9,8 @@
 // The differences are summed with their signs and only a route's sum is held at zero or above: a
 // span's samples are whole sampling intervals (about 1 ms) cut at its ends, so one span's samples
 // may exceed its CPU by what the next one lacks, and holding each span at zero would add up the
-// positive halves of that noise (about 4% of a busy thread). A negative sum is a thread whose
-// samples held more than its CPU (waits for a core weighed into them): nothing is added then.
+// positive halves of that noise. A negative sum is a thread whose samples held more than its CPU
+// (waits for a core weighed into them): nothing is added then.
 //
 // The rule, the same as requestWindows.ts's: a span's unsampled CPU is charged to a route when
 // every request open during the span (any part of it) is that route's; a span with requests of
