@@ -12,7 +12,8 @@
 // the statements it is in: they become a hole, an empty statement over their text, and the rest of
 // the tree and its findings stay; the error is reported once, where the hole's own parse fails.
 // The hole is parsed again, with its neighbours, by the first edit that touches it.
-// An edit inside a function nested in a top-level statement re-parses only that function
+// An edit inside a top-level statement re-parses only the statements around it in the innermost
+// block of a function (blockReparse.ts), else only the function nested in the statement it is in
 // (nestedReparse.ts): real modules hold most of their code in a few statements thousands of lines long.
 // server/static/incrementalParse.test.ts compares both on thousands of edits to real files.
 import * as t from '@babel/types';
