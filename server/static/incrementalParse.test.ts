@@ -191,11 +191,13 @@ describe('IncrementalParser', () => {
     const base = `'use strict';\n${long('before')}function small() {\n  return 1;\n}\n${long('after')}const tail = 1;\n`;
     const parser = new IncrementalParser();
     parser.parse('/virtual/closed.js', base);
-    const edited = base.replace('return 1;', 'return 12;');
+    // In its parameters, not its body (whose statements blockReparse.ts parses alone): the top-level statement is parsed again.
+    const edited = base.replace('function small()', 'function small(x)');
     const got = parser.parse('/virtual/closed.js', edited);
     assert.equal(parser.lastKind, 'incremental');
+    assert.equal(parser.lastInFunction, false);
     assert.equal(firstDifference(comparable(parseSource('/virtual/closed.js', edited)), comparable(got)), null);
-    const small = 'function small() {\n  return 12;\n}\n';
+    const small = 'function small(x) {\n  return 1;\n}\n';
     assert.equal(parser.lastParsedLength, `\n${small}`.length); // from the end of the statement before to the start of the next
     // Neighbours that an edit could join (no `;` of their own): parsed with the edited statement.
     const open = base.replace('function small() {\n  return 1;\n}', 'small = () => 1').replace(/ {2}work\(\);/g, '  work()');

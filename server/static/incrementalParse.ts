@@ -12,13 +12,15 @@
 // the statements it is in: they become a hole, an empty statement over their text, and the rest of
 // the tree and its findings stay; the error is reported once, where the hole's own parse fails.
 // The hole is parsed again, with its neighbours, by the first edit that touches it.
-// An edit inside a function nested in a top-level statement re-parses only that function
+// An edit inside a top-level statement re-parses only the statements around it in the innermost
+// block of a function (blockReparse.ts), else only the function nested in the statement it is in
 // (nestedReparse.ts): real modules hold most of their code in a few statements thousands of lines long.
 // server/static/incrementalParse.test.ts compares both on thousands of edits to real files.
 import * as t from '@babel/types';
 import type { ParseProblem } from './engine';
 import { parseSlice, parseSource, type ParsedSource } from './parse';
 import { parseWithoutBrokenLine, recoverStatements, type BlankedLine } from './recoverParse';
+import { blocksAround, spliceRun } from './blockReparse';
 import { functionsAround, parseFunction, spliceFunction } from './nestedReparse';
 import { listNodes, shiftEnd, shiftNode, shiftSpan, type Shift } from './shiftNodes';
 
@@ -41,6 +43,8 @@ interface StatementMemory {
   sliceLength: number;
   /** The last slice was one function nested in a top-level statement (nestedReparse.ts). */
   sliceInFunction: boolean;
+  /** The last slice was a run of statements of a block inside a function (blockReparse.ts). */
+  sliceInBlock: boolean;
 }
 
 /** The previous parse of a document: its tree (with holes over unparsable statements) and problems. */
@@ -68,13 +72,15 @@ export type ParseKind = 'full' | 'incremental' | 'partial' | 'unchanged';
 
 export class IncrementalParser {
   private previous: Previous | null = null;
-  private readonly memory: StatementMemory = { holes: new WeakSet(), blanked: new WeakMap(), nodesByStatement: new WeakMap(), namesByStatement: new WeakMap(), sliceLength: 0, sliceInFunction: false };
+  private readonly memory: StatementMemory = { holes: new WeakSet(), blanked: new WeakMap(), nodesByStatement: new WeakMap(), namesByStatement: new WeakMap(), sliceLength: 0, sliceInFunction: false, sliceInBlock: false };
   /** How the last call parsed, for tests and measurements. */
   lastKind: ParseKind = 'full';
   /** Characters of the text the last call parsed (in slices, or whole), for tests and measurements. */
   lastParsedLength = 0;
   /** The last call parsed only the function an edit is in (nestedReparse.ts), for tests and measurements. */
   lastInFunction = false;
+  /** The last call parsed only statements of a block inside a function around the edit (blockReparse.ts), for tests and measurements. */
+  lastInBlock = false;
 
   /**
    * Parses `text`, a new version of the document last parsed here. The AST returned before is
@@ -93,6 +99,7 @@ export class IncrementalParser {
       }
       try {
         this.memory.sliceInFunction = false;
+        this.memory.sliceInBlock = false;
         parsed = reparse(previous, text, null);
         if (parsed !== null) kind = this.hasHole(parsed) ? 'partial' : 'incremental';
         // The last hole of a recovered tree is gone: what the runs never saw of each other is seen now.
@@ -133,6 +140,7 @@ export class IncrementalParser {
     this.lastKind = kind;
     this.lastParsedLength = kind === 'incremental' ? this.memory.sliceLength : text.length;
     this.lastInFunction = (kind === 'incremental' || kind === 'partial') && this.memory.sliceInFunction;
+    this.lastInBlock = this.lastInFunction && this.memory.sliceInBlock;
     // Copies: the engine adds its own problems to the list it is given.
     this.previous = parsed.ast !== null
       ? { memory: this.memory, filePath, text, ast: parsed.ast, plugins: parsed.plugins, problems: [...parsed.problems], offsets: parsed.problemOffsets ?? parsed.problems.map(() => 0), recovered }
@@ -182,7 +190,7 @@ function reparse(previous: Previous, text: string, failed: ParsedSource | null, 
   const delta = text.length - oldText.length;
   const changedEnd = oldText.length - suffix;
   if (failed === null && !widened) {
-    const nested = reparseNested(previous, text, prefix, changedEnd, delta);
+    const nested = reparseInStatement(previous, text, prefix, changedEnd, delta);
     if (nested !== null) return nested;
   }
 
@@ -342,57 +350,83 @@ function reparse(previous: Previous, text: string, failed: ParsedSource | null, 
 }
 
 /**
- * An edit inside a function nested in a top-level statement: that function alone parsed again
- * (nestedReparse.ts) and put in place, the nodes after it moved; null when that cannot be done (the
- * top-level statements around the edit are parsed again then). The statement takes a new node (a
- * shallow copy) so that what the engine keeps by statement node is made again for it.
+ * An edit inside a top-level statement, re-parsed in the smallest part that can be judged on its
+ * own: the statements of a block inside a function around it (blockReparse.ts), else the
+ * innermost function nested in the statement (nestedReparse.ts); put in place, the nodes after
+ * it moved. Null when neither can be done (the top-level statements around the edit are parsed
+ * again then). The statement takes a new node (a shallow copy) so that what the engine keeps by
+ * statement node is made again for it.
  */
-function reparseNested(previous: Previous, text: string, prefix: number, changedEnd: number, delta: number): ParsedSource | null {
+function reparseInStatement(previous: Previous, text: string, prefix: number, changedEnd: number, delta: number): ParsedSource | null {
   // TypeScript's syntax in a function (`this` parameters, overloads) is not judged by the wrappers.
   if (previous.plugins.some((plugin) => (Array.isArray(plugin) ? plugin[0] : plugin) === 'typescript')) return null;
   const memory = previous.memory;
-  const file = previous.ast;
-  const program = file.program;
-  const body = program.body;
+  const body = previous.ast.program.body;
   const index = lastEndingBy(body, prefix) + 1;
   const statement = body.at(index);
   if (statement === undefined || (statement.start ?? 0) >= prefix || (statement.end ?? 0) <= changedEnd || memory.holes.has(statement)) return null;
   const from = statement.start ?? 0;
   const to = statement.end ?? 0;
-  // A problem in the statement (a redeclaration, a strict-mode error) may depend on the function's text.
+  // A problem in the statement (a redeclaration, a strict-mode error) may depend on the edited text.
   if (previous.offsets.some((offset) => offset >= from && offset <= to)) return null;
+  const edit = { oldText: previous.text, text, prefix, changedEnd, delta };
+  for (const site of blocksAround(statement, prefix, changedEnd)) {
+    const clone = { ...statement };
+    const run = spliceRun(statement, clone, nodesBelow(memory, statement), site, edit, previous.plugins, sameDeclarations);
+    if (run === null) continue;
+    memory.sliceInBlock = true;
+    return replaceStatement(previous, index, clone, run.nodes, run.shift, run.from, run.to, run.comments, run.length);
+  }
   for (const site of functionsAround(statement, prefix, changedEnd)) {
     const parsed = parseFunction(site, previous.text, text, delta, previous.plugins);
     if (parsed === 'outer') continue;
     if (parsed === null) return null;
     const old = site.node;
-    const oldEnd = old.end ?? 0;
     const oldLoc = old.loc?.end;
     const newLoc = parsed.node.loc?.end;
     if (!oldLoc || !newLoc) return null;
     const shift: Shift = { delta, lines: newLoc.line - oldLoc.line, line: oldLoc.line, columns: newLoc.column - oldLoc.column };
     // Shared position objects are told apart by their index, which a same-length edit leaves as it was.
     if (delta === 0 && (shift.lines !== 0 || shift.columns !== 0)) return null;
-    const names = topLevelNamesOf(memory, statement);
-    const comments = file.comments ?? [];
-    const commentsFrom = firstStartingAt(comments, old.start ?? 0);
-    const commentsTo = firstStartingAt(comments, oldEnd);
     const clone = { ...statement };
     const nodes = spliceFunction(statement, clone, nodesBelow(memory, statement), site, parsed.node, shift);
     if (nodes === null) return null;
-    memory.nodesByStatement.set(clone, nodes);
-    // A function's body declares nothing in the file's scope.
-    memory.namesByStatement.set(clone, names);
-    body[index] = clone;
-    if (delta !== 0) shiftTail(memory, file, program, index + 1, commentsTo, shift);
-    comments.splice(commentsFrom, commentsTo - commentsFrom, ...parsed.comments);
-    file.comments = comments;
-    memory.sliceLength = parsed.length;
-    memory.sliceInFunction = true;
-    const problems = mergeProblems(previous, from, to, shift, { ast: null, problems: [], plugins: previous.plugins, problemOffsets: [] }, 0, 0);
-    return { ast: file, problems: problems.problems, plugins: previous.plugins, problemOffsets: problems.offsets };
+    return replaceStatement(previous, index, clone, nodes, shift, old.start ?? 0, old.end ?? 0, parsed.comments, parsed.length);
   }
   return null;
+}
+
+/**
+ * The top-level statement at `index` becomes `clone` (whose part [from, to) of the old text was
+ * parsed again, with `comments`), listed as `nodes`; what follows it moves by `shift`.
+ */
+function replaceStatement(previous: Previous, index: number, clone: t.Statement, nodes: t.Node[], shift: Shift, from: number, to: number, comments: t.Comment[], length: number): ParsedSource {
+  const memory = previous.memory;
+  const file = previous.ast;
+  const program = file.program;
+  const statement = program.body[index];
+  const names = topLevelNamesOf(memory, statement);
+  const fileComments = file.comments ?? [];
+  const commentsFrom = firstStartingAt(fileComments, from);
+  const commentsTo = firstStartingAt(fileComments, to);
+  memory.nodesByStatement.set(clone, nodes);
+  // A function's body declares nothing in the file's scope.
+  memory.namesByStatement.set(clone, names);
+  program.body[index] = clone;
+  if (shift.delta !== 0) shiftTail(memory, file, program, index + 1, commentsTo, shift);
+  fileComments.splice(commentsFrom, commentsTo - commentsFrom, ...comments);
+  file.comments = fileComments;
+  memory.sliceLength = length;
+  memory.sliceInFunction = true;
+  const problems = mergeProblems(previous, statement.start ?? 0, statement.end ?? 0, shift, { ast: null, problems: [], plugins: previous.plugins, problemOffsets: [] }, 0, 0);
+  return { ast: file, problems: problems.problems, plugins: previous.plugins, problemOffsets: problems.offsets };
+}
+
+/** Two runs of a block's statements declare the same names the same way in the same order (blockReparse.ts). */
+function sameDeclarations(before: readonly t.Statement[], after: readonly t.Statement[]): boolean {
+  const old = declaredIn(before);
+  const now = declaredIn(after);
+  return old !== null && now !== null && old.length === now.length && old.every((d, i) => d.kind === now[i].kind && d.id.name === now[i].id.name);
 }
 
 /**
