@@ -32,7 +32,7 @@ import {
   FASTIFY_REQUEST_HOOKS, HTTP_CLIENT_NAME, HTTP_METHODS, KAFKA_HANDLERS, LISTEN_METHODS, MESSAGE_EVENTS, ROUTER_NAME,
   HOOK_BY_NAME_METHODS, HOOK_EXPORT, SERVER_MODULES, SIGNAL_EVENTS, STATE_CHANGING_METHODS, SUBSCRIBE_METHODS, TIMER_FUNCTIONS,
   calleeProperty, decoratorRegistration, firstParamName, isEventCallbackKey, isHandlerShaped, isPathLike, isPerEventHook,
-  isRouteChain, isServerConstructorName, receiverName, stringValue,
+  isRouteChain, isServerConstructorName, receiverName, strategyVerifyOf, stringValue,
 } from './registrationShapes';
 import { isAdministrativeDecorator, isAdministrativeRoute } from './administrativeRoutes';
 
@@ -128,6 +128,11 @@ export interface HotSegment {
    */
   readonly returnedMembers: [string, t.Node][];
   readonly returnedNames: [string, t.Node][];
+  /**
+   * Parameters of a module-level function called at once with the module's exports object
+   * (`(function (module) { module.hash = ... }(exports))`): inside it, `<name>.x` is `exports.x`.
+   */
+  readonly exportAliases: string[];
   servesRequests: boolean;
   /** It creates a server, calls listen() or registers a route: the module serves requests itself. */
   serves: boolean;
@@ -162,7 +167,7 @@ export interface HotContextCollector {
 
 function newSegment(): HotSegment {
   return {
-    infos: [], moduleCalls: [], callbacks: new Set(), registrations: [], registered: [], inferred: [], memberKeys: [], methods: [], classMethods: [], returnedMembers: [], returnedNames: [],
+    infos: [], moduleCalls: [], callbacks: new Set(), registrations: [], registered: [], inferred: [], memberKeys: [], methods: [], classMethods: [], returnedMembers: [], returnedNames: [], exportAliases: [],
     servesRequests: false, serves: false,
   };
 }
@@ -408,6 +413,15 @@ export function createHotContextCollector(
       return false;
     }
     if (property === 'use') {
+      // An authentication strategy: its verify function runs for every request it authenticates.
+      const verify = strategyVerifyOf(callee, args);
+      if (verify !== null) {
+        const targets = handlerTargets(path, [verify], from);
+        if (targets.length === 0) return false;
+        segment.servesRequests = true;
+        register('request', targets, node);
+        return true;
+      }
       const handlers = handlerTargets(path, args.filter((a) => !isPathLike(a)), from);
       if (handlers.length === 0) return false;
       segment.servesRequests = true;
@@ -639,6 +653,29 @@ export function createHotContextCollector(
     }
   }
 
+  /** Is `node` the module's own exports object (`exports`, `module.exports`, not a local of either name)? */
+  function isModuleExports(path: NodePath, node: t.Node): boolean {
+    if (node.type === 'Identifier') return node.name === 'exports' && bindings.bindingOf(path, 'exports') === undefined;
+    return node.type === 'MemberExpression' && node.object.type === 'Identifier' && node.object.name === 'module'
+      && propertyName(node.property, node.computed) === 'exports' && bindings.bindingOf(path, 'module') === undefined;
+  }
+
+  /** `(function (module) {...}(exports))`, `(function (api) {...}).call(this, module.exports)`: see HotSegment.exportAliases. */
+  function noteExportAliases(path: NodePath<t.CallExpression>): void {
+    let callee: t.Node = path.node.callee;
+    let args: readonly t.Node[] = path.node.arguments;
+    if (callee.type === 'MemberExpression' && propertyName(callee.property, callee.computed) === 'call' && isFunctionNode(callee.object)) {
+      callee = callee.object;
+      args = args.slice(1);
+    }
+    if (callee.type !== 'FunctionExpression' && callee.type !== 'ArrowFunctionExpression') return;
+    const params = callee.params;
+    args.forEach((arg, index) => {
+      const param = params[index];
+      if (param?.type === 'Identifier' && isModuleExports(path, arg)) segment.exportAliases.push(param.name);
+    });
+  }
+
   const visitor: Visitor = {
     Function: { enter: enterFunction, exit: exitFunction },
     ReturnStatement(path) {
@@ -654,6 +691,7 @@ export function createHotContextCollector(
       // Not across top-level statements: what this walk records is kept with its statement in the
       // editor, so it may rest only on the statement itself (a guard above is read by contextOf).
       if (isDevOnly(path, bindings, path.getFunctionParent() ?? programOf(path))) return;
+      if (from === moduleInfo) noteExportAliases(path);
       if (recordRegistration(path, from) || recordServerCallbacks(path, from)) return;
       const callee = node.callee;
       if (callee.type !== 'Super' && callee.type !== 'V8IntrinsicIdentifier') {
@@ -877,6 +915,14 @@ export function createHotContextCollector(
     // Exports another module registers (a route table in one file, its handlers in this one): real
     // registrations, found by the export's local name or its `exports.x` / `module.exports.x` slot.
     const topLevel = new Map<string, FunctionInfo>();
+    const exportAliases = [...new Set(segments.flatMap((each) => each.exportAliases))];
+    const aliasedExport = (exported: string): FunctionInfo | undefined => {
+      for (const alias of exportAliases) {
+        const info = byMemberKey.get(`${alias}.${exported}`);
+        if (info !== undefined) return info;
+      }
+      return undefined;
+    };
     // Module level: the parent is a module pseudo-function (this walk's, or an earlier walk's for a kept segment).
     for (const info of infos) if (info.parent?.node.type === 'Noop' && info.name !== null && !topLevel.has(info.name)) topLevel.set(info.name, info);
     for (const registration of project.registrations) {
@@ -889,6 +935,8 @@ export function createHotContextCollector(
         : (registration.local !== null ? topLevel.get(registration.local) : undefined)
           ?? byMemberKey.get(slot) ?? byMemberKey.get(`module.${slot}`)
           ?? (registration.holder !== undefined ? byMemberKey.get(`${registration.holder}.${registration.exported}`) : undefined)
+          // `module.hash = ...` inside `(function (module) {...}(exports))`.
+          ?? (registration.exported !== 'default' ? aliasedExport(registration.exported) : undefined)
           // Not an export of its own: a method of the object a factory of the module returns
           // (`module.exports = create()`, `module.exports = function (app) { return { handler } }`).
           ?? (registration.exported !== 'default' ? returnedMember(registration.exported) : null);

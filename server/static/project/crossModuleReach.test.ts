@@ -361,3 +361,90 @@ describe('a module handed over by a global the entry script sets (`global.Git = 
     }
   });
 });
+
+describe('exports written inside a function the module calls at once with its exports object (`(function (module) { module.hash = f }(exports))`)', () => {
+  const password = (argument: string): string => `(function (module) {
+  var fork = require('child_process').fork;
+  module.compare = function (password, hash, callback) {
+    var child = fork('./bcrypt', []);
+    child.on('message', function (msg) { callback(null, msg.result); });
+    child.send({ password: password, hash: hash });
+  };
+}(${argument}));
+`;
+  const controller = "const express = require('express');\nconst Password = require('./password');\nconst app = express();\napp.get('/verify', (req, res) => {\n  Password.compare(req.body.password, req.user.hash, (err, ok) => res.json({ ok }));\n});\napp.listen(3000);\n";
+
+  for (const argument of ['exports', 'module.exports']) {
+    it(`a member written through the parameter is the export another module's handler calls (${argument})`, () => {
+      const dir = projectOf({ 'password.js': password(argument), 'app.js': controller });
+      assert.deepEqual(findingsOf(dir, ['password.js', 'app.js'])['password.js'], ['spawn-without-env:4:information']);
+    });
+  }
+
+  it('the same function called with another object writes no export', () => {
+    const dir = projectOf({ 'password.js': password('{}'), 'app.js': controller });
+    assert.deepEqual(findingsOf(dir, ['password.js', 'app.js'])['password.js'], []);
+  });
+});
+
+describe('an authentication strategy\'s verify function (`passport.use(new LocalStrategy(options, verify))`), and a handler named through a module an index module exports', () => {
+  const auth = "const bcrypt = require('bcryptjs');\nexports.verify = function (req, username, password, done) {\n  done(null, bcrypt.compareSync(password, req.app.locals.hashes[username]));\n};\n";
+  const routes = (registration: string): string => `const express = require('express');
+const passport = require('passport');
+const LocalStrategy = require('passport-local').Strategy;
+const controllers = require('./controllers');
+const app = express();
+app.use(passport.initialize());
+${registration}
+app.listen(3000);
+`;
+  const index = (auth: string): string => `var Controllers = {\n  auth: ${auth},\n};\nmodule.exports = Controllers;\n`;
+
+  it('the verify function, named as a member of the module an index exports, runs per authenticated request: its blocking compare is shown', () => {
+    const dir = projectOf({
+      'controllers/auth.js': auth,
+      'controllers/index.js': index("require('./auth')"),
+      'routes.js': routes('passport.use(new LocalStrategy({ passReqToCallback: true }, controllers.auth.verify));'),
+    });
+    assert.deepEqual(findingsOf(dir, ['controllers/auth.js', 'controllers/index.js', 'routes.js'])['controllers/auth.js'], ['blocking-sync-call:3:warning']);
+  });
+
+  it('a verify function written in the registering module runs per authenticated request', () => {
+    const dir = projectOf({
+      'routes.js': routes("const bcrypt = require('bcryptjs');\npassport.use('local', new LocalStrategy((username, password, done) => done(null, bcrypt.compareSync(password, username))));"),
+    });
+    assert.deepEqual(findingsOf(dir, ['routes.js'])['routes.js'], ['blocking-sync-call:8:warning']);
+  });
+
+  it('requires written inside a function the module calls at once around its code name modules as top-level ones do', () => {
+    const dir = projectOf({
+      'controllers/auth.js': auth,
+      'controllers/index.js': index("require('./auth')"),
+      'routes.js': `(function (Auth) {
+  var passport = require('passport'),
+    LocalStrategy = require('passport-local').Strategy,
+    controllers = require('./controllers');
+  Auth.reload = function (app) {
+    passport.use(new LocalStrategy({ passReqToCallback: true }, controllers.auth.verify));
+  };
+}(exports));
+`,
+    });
+    assert.deepEqual(findingsOf(dir, ['controllers/auth.js', 'controllers/index.js', 'routes.js'])['controllers/auth.js'], ['blocking-sync-call:3:warning']);
+  });
+
+  it('a constructor that is no strategy handed to another `use`, or an index export that is no module, registers nothing', () => {
+    const other = projectOf({
+      'controllers/auth.js': auth,
+      'controllers/index.js': index("require('./auth')"),
+      'routes.js': routes('app.use(new Cache({ max: 10 }, controllers.auth.verify));'),
+    });
+    assert.deepEqual(findingsOf(other, ['controllers/auth.js', 'controllers/index.js', 'routes.js'])['controllers/auth.js'], []);
+    const notModule = projectOf({
+      'controllers/auth.js': auth,
+      'controllers/index.js': index('{ verify: function () {} }'),
+      'routes.js': routes('passport.use(new LocalStrategy({ passReqToCallback: true }, controllers.auth.verify));'),
+    });
+    assert.deepEqual(findingsOf(notModule, ['controllers/auth.js', 'controllers/index.js', 'routes.js'])['controllers/auth.js'], []);
+  });
+});

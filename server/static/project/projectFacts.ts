@@ -155,12 +155,19 @@ export class ProjectFacts {
     }
     for (const [from, { facts }] of this.modules) {
       for (const use of facts.handlerUses) {
-        const target = resolve(from, use.specifier);
+        let target = resolve(from, use.specifier);
+        let exported = use.exported;
+        // `controllers.auth.login`: the export `login` of the module that `controllers`' export `auth` is.
+        if (use.member !== undefined && target !== null) {
+          const module = this.modules.get(target)?.facts.moduleExports.find(([name]) => name === use.exported)?.[1];
+          target = module === undefined ? null : resolve(target, module);
+          exported = use.member;
+        }
         if (target === null || target === from) continue;
         const exports = this.modules.get(target)?.facts.exports;
-        const local = exports?.get(use.exported) ?? null;
-        const holder = holderOf(exports, use.exported);
-        const registration: ProjectRegistration = { exported: use.exported, local, kind: use.kind, intervalMs: use.intervalMs, registeredIn: from };
+        const local = exports?.get(exported) ?? null;
+        const holder = holderOf(exports, exported);
+        const registration: ProjectRegistration = { exported, local, kind: use.kind, intervalMs: use.intervalMs, registeredIn: from };
         if (holder !== null) registration.holder = holder;
         if (use.changesState === true) registration.changesState = true;
         if (use.occasional === true) registration.occasional = true;
