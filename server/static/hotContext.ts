@@ -8,7 +8,7 @@
 import type { NodePath, Visitor } from '@babel/traverse';
 import type * as t from '@babel/types';
 import type { BindingResolver } from './bindings';
-import { calledExports, injectedCall, instanceCall, type CalledExport } from './calledExports';
+import { calledExports, injectedCall, instanceCall, resultCall, type CalledExport } from './calledExports';
 import { tableEntriesCalled } from './dispatchTables';
 import { isDevOnly } from './devBranches';
 import { evaluate } from './evaluate';
@@ -53,6 +53,10 @@ type Target =
 
 /** Names cheap enough to look up as a possible alias of a server module's createServer (see isServerFactoryAlias). */
 const CREATE_SERVER_ALIAS = /server/i;
+
+/** SvelteKit's server module, and its remote-function factories (`query` and `prerender` read; `command` and `form` change state). */
+const SVELTEKIT_SERVER = '$app/server';
+const SVELTEKIT_REMOTE = new Set(['query', 'command', 'form', 'prerender']);
 
 /** Array methods whose callback runs once per element. */
 const ITERATION_METHODS = new Set([
@@ -183,9 +187,44 @@ function positionOf(node: t.Node): SourcePosition | null {
   return node.loc ? { line: node.loc.start.line, column: node.loc.start.column } : null;
 }
 
+/**
+ * SvelteKit's file routes (its documented convention): a `+server` file's exported `GET`, `POST`, ...
+ * functions answer requests to its route; a `+page.server` / `+layout.server` file's exported `load`
+ * runs per page request and its `actions` per form submission. Null for any other file.
+ */
+export type SvelteKitRouteFile = 'endpoint' | 'page' | null;
+
+export function svelteKitRouteFile(filePath: string): SvelteKitRouteFile {
+  const base = filePath.slice(Math.max(filePath.lastIndexOf('/'), filePath.lastIndexOf('\\')) + 1);
+  if (/^\+server\.(?:js|ts|mjs|mts)$/.test(base)) return 'endpoint';
+  if (/^\+(?:page|layout)\.server\.(?:js|ts|mjs|mts)$/.test(base)) return 'page';
+  return null;
+}
+
+const ENDPOINT_EXPORTS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD', 'fallback']);
+
+/** The name a module-level function is exported by (`export function GET`, `export const GET = ...`), or null. */
+function exportedNameOf(path: NodePath<t.Function>): string | null {
+  const node = path.node;
+  if (node.type === 'FunctionDeclaration') return path.parent.type === 'ExportNamedDeclaration' && node.id ? node.id.name : null;
+  const declarator = path.parent;
+  if (declarator.type !== 'VariableDeclarator' || declarator.init !== node || declarator.id.type !== 'Identifier') return null;
+  return path.parentPath?.parentPath?.parent.type === 'ExportNamedDeclaration' ? declarator.id.name : null;
+}
+
+/** `export const actions = { default: async (...) => {}, save() {} }`: a member function of the exported `actions`. */
+function isExportedAction(path: NodePath<t.Function>): boolean {
+  const property = path.node.type === 'ObjectMethod' ? path : path.parentPath;
+  if (property?.node.type !== 'ObjectProperty' && property?.node.type !== 'ObjectMethod') return false;
+  const declarator = property.parentPath?.parent;
+  if (declarator?.type !== 'VariableDeclarator' || declarator.id.type !== 'Identifier' || declarator.id.name !== 'actions') return false;
+  return property.parentPath?.parentPath?.parentPath?.parent.type === 'ExportNamedDeclaration';
+}
+
 export function createHotContextCollector(
   importOf: (localName: string) => ImportBinding | null,
   bindings: BindingResolver,
+  routeFile: SvelteKitRouteFile = null,
 ): HotContextCollector {
   // Module-level code is a pseudo-function: it calls functions (start-up) but is no function node.
   const moduleNode: t.Noop = { type: 'Noop' };
@@ -368,6 +407,19 @@ export function createHotContextCollector(
         // setInterval repeats whatever its interval (often read from configuration); setImmediate runs once.
         register('timer', targets, node, callee.name === 'setImmediate' ? null : timerIntervalOf(path),
           callee.name === 'setTimeout' ? from : null, false, callee.name !== 'setImmediate');
+        return true;
+      }
+      // A SvelteKit remote function (`export const list = query(schema, async (args) => ...)`):
+      // its function runs for every call the app's pages make to it over HTTP.
+      const remote = importOf(callee.name);
+      if (remote !== null && remote.source === SVELTEKIT_SERVER && SVELTEKIT_REMOTE.has(remote.imported)) {
+        // The function is the last argument (a schema may come first): a literal, or a name bound to one.
+        const last = args[args.length - 1];
+        const handler = last !== undefined && (isFunctionNode(last) || last.type === 'Identifier') ? last : undefined;
+        const targets = handler === undefined ? [] : handlerTargets(path, [handler], from);
+        if (targets.length === 0) return false;
+        segment.servesRequests = true;
+        register('request', targets, node, null, null, false, false, remote.imported !== 'query' && remote.imported !== 'prerender');
         return true;
       }
       if (callee.name === 'createServer' || CREATE_SERVER_ALIAS.test(callee.name)) {
@@ -612,6 +664,19 @@ export function createHotContextCollector(
           registration.kind === 'timer', registration.changesState === true, registration.kind === 'request' && isAdministrativeDecorator(node.decorators));
       }
     }
+    if (routeFile !== null) {
+      const exported = exportedNameOf(path);
+      const endpoint = routeFile === 'endpoint' && exported !== null && ENDPOINT_EXPORTS.has(exported);
+      const page = routeFile === 'page' && exported === 'load';
+      const action = routeFile === 'page' && isExportedAction(path);
+      if (endpoint || page || action) {
+        segment.servesRequests = true;
+        segment.serves = true;
+        segment.registered.push(node);
+        register('request', [{ kind: 'node', node }], node, null, null, false, false,
+          action || (endpoint && STATE_CHANGING_METHODS.has(exported!.toLowerCase())));
+      }
+    }
     if (KAFKA_HANDLERS.has(name ?? '') && (node.type === 'ObjectMethod' || path.parent.type === 'ObjectProperty')) {
       segment.servesRequests = true;
       segment.registered.push(node);
@@ -701,7 +766,8 @@ export function createHotContextCollector(
         else if (from !== moduleInfo) for (const fn of tableEntriesCalled(path, callee, bindings)) from.calls.push({ kind: 'node', node: fn });
         // A cache filled on the first run: what it calls runs once, not in the caller's context.
         if (from !== moduleInfo && !isMemoizedCall(path)) {
-          from.importedCalls.push(...calledExports(path, callee, importOf, bindings), ...instanceCall(path, callee, importOf, bindings));
+          from.importedCalls.push(...calledExports(path, callee, importOf, bindings), ...instanceCall(path, callee, importOf, bindings),
+            ...resultCall(path, callee, importOf, bindings));
           const injected = injectedCall(callee);
           if (injected !== null) from.importedCalls.push(injected);
         }
@@ -742,7 +808,7 @@ export function createHotContextCollector(
       if (context.kind !== 'request' && context.kind !== 'message' && context.kind !== 'timer') continue;
       // A timer counts when it repeats (a one-shot timeout is not per tick of anything).
       if (context.kind === 'timer' && !context.periodic) continue;
-      for (const { source, exported, receiver, constructs, instanceMethod } of info.importedCalls) {
+      for (const { source, exported, receiver, constructs, instanceMethod, resultMethod } of info.importedCalls) {
         const use: CallUse = {
           specifier: source, exported, kind: context.kind,
           intervalMs: context.kind === 'timer' ? context.timerIntervalMs : null, highRate: context.highRate,
@@ -752,8 +818,9 @@ export function createHotContextCollector(
         if (receiver !== undefined) use.receiver = receiver;
         if (constructs === true) use.constructs = true;
         if (instanceMethod !== undefined) use.instanceMethod = instanceMethod;
+        if (resultMethod !== undefined) use.resultMethod = resultMethod;
         if (context.kind === 'timer' && servesRequests) use.fromServingModule = true;
-        const key = `${use.specifier}\0${use.exported}\0${receiver ?? ''}\0${constructs === true ? 'new' : ''}\0${instanceMethod ?? ''}`;
+        const key = `${use.specifier}\0${use.exported}\0${receiver ?? ''}\0${constructs === true ? 'new' : ''}\0${instanceMethod ?? ''}\0${resultMethod ?? ''}`;
         const known = out.get(key);
         // The hottest caller decides (request before message before timer; a high-rate source first).
         // ...and a route every request runs before one only saves, uploads or removes run, or an administrator runs.

@@ -14,9 +14,17 @@ export function normalizeModuleName(specifier: string): string {
   return specifier.startsWith('node:') ? specifier.slice(5) : specifier;
 }
 
-/** `./x`, `../x`, `.` or `..`: a module of the project, not a package. */
+/**
+ * `./x`, `../x`, `.` or `..`, or SvelteKit's `$lib/x` (its documented alias of the app's `src/lib`,
+ * resolved by ProjectIndex.resolve): a module of the project, not a package.
+ */
 export function isRelative(specifier: string): boolean {
-  return specifier.startsWith('./') || specifier.startsWith('../') || specifier === '.' || specifier === '..';
+  return specifier.startsWith('./') || specifier.startsWith('../') || specifier === '.' || specifier === '..' || isLibAlias(specifier);
+}
+
+/** `$lib` or `$lib/x`: SvelteKit's alias of `src/lib`. */
+export function isLibAlias(specifier: string): boolean {
+  return specifier === '$lib' || specifier.startsWith('$lib/');
 }
 
 /** The module name of `require('x')`, or null when the expression is not such a call. */

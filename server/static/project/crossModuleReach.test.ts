@@ -448,3 +448,102 @@ app.listen(3000);
     assert.deepEqual(findingsOf(notModule, ['controllers/auth.js', 'controllers/index.js', 'routes.js'])['controllers/auth.js'], []);
   });
 });
+
+describe('a SvelteKit app: remote functions (`query(schema, fn)` of `$app/server`), `$lib` imports, a method of what another module\'s function returned', () => {
+  const db = `import { MongoClient } from 'mongodb';
+class Connections {
+  async statsFrom(node: string) {
+    const client = new MongoClient('mongodb://' + node);
+    try {
+      await client.connect();
+      return await client.db('admin').command({ serverStatus: 1 });
+    } finally {
+      await client.close();
+    }
+  }
+}
+let connections: Connections | null = null;
+export async function getConnections(): Promise<Connections> {
+  if (!connections) connections = new Connections();
+  return connections;
+}
+`;
+  const remote = (factory: string): string => `import { ${factory} } from '$app/server';
+import { getConnections } from '$lib/server/db';
+export const nodeStats = ${factory}(async (nodes: string[]) => {
+  const connections = await getConnections();
+  return Promise.all(nodes.map((node) => connections.statsFrom(node)));
+});
+`;
+
+  it('a query\'s function runs per request: the client a method of the $lib module\'s class opens per call is shown', () => {
+    const dir = projectOf({ 'svelte.config.js': 'export default {};\n', 'src/lib/server/db.ts': db, 'src/routes/stats.remote.ts': remote('query') });
+    assert.deepEqual(findingsOf(dir, ['src/lib/server/db.ts', 'src/routes/stats.remote.ts'])['src/lib/server/db.ts'], ['connection-per-request:4:warning']);
+  });
+
+  it('without a svelte.config, `$lib` is a package; and a `query` of another module registers nothing', () => {
+    const noApp = projectOf({ 'src/lib/server/db.ts': db, 'src/routes/stats.remote.ts': remote('query') });
+    assert.deepEqual(findingsOf(noApp, ['src/lib/server/db.ts', 'src/routes/stats.remote.ts'])['src/lib/server/db.ts'], []);
+    const other = projectOf({
+      'svelte.config.js': 'export default {};\n', 'src/lib/server/db.ts': db,
+      'src/routes/stats.remote.ts': remote('query').replace("'$app/server'", "'./query-builder'"),
+    });
+    assert.deepEqual(findingsOf(other, ['src/lib/server/db.ts', 'src/routes/stats.remote.ts'])['src/lib/server/db.ts'], []);
+  });
+});
+
+describe('a method called on what another module\'s function returned (`const repo = open(dir); repo.log()`)', () => {
+  const repo = (second: string): string => `const { spawn } = require('child_process');
+class Repo {
+  log() { return spawn('git', ['log']); }
+}
+${second}
+function open() { return new Repo(); }
+module.exports = { open };
+`;
+  const app = "const express = require('express');\nconst { open } = require('./repo');\nconst app = express();\napp.get('/log', (req, res) => {\n  const repo = open();\n  repo.log().stdout.pipe(res);\n});\napp.listen(3000);\n";
+
+  it('is the method of the one class of that module that has it: per request in the handler', () => {
+    const dir = projectOf({ 'repo.js': repo(''), 'app.js': app });
+    assert.deepEqual(findingsOf(dir, ['repo.js', 'app.js'])['repo.js'], ['spawn-without-env:3:information']);
+  });
+
+  it('two classes of the module with that method resolve to neither', () => {
+    const dir = projectOf({ 'repo.js': repo("class Mirror {\n  log() { return spawn('git', ['log', '--all']); }\n}"), 'app.js': app });
+    assert.deepEqual(findingsOf(dir, ['repo.js', 'app.js'])['repo.js'], []);
+  });
+});
+
+describe('SvelteKit file routes: a `+server` file\'s GET/POST exports, a `+page.server` file\'s load and actions', () => {
+  const endpoint = `import { MongoClient } from 'mongodb';
+import { execSync } from 'node:child_process';
+export async function GET({ url }) {
+  const client = new MongoClient(url.searchParams.get('uri'));
+  await client.connect();
+  return new Response(JSON.stringify(await client.db('admin').command({ ping: 1 })));
+}
+export function version() {
+  return execSync('git describe', { env: { PATH: process.env.PATH } });
+}
+`;
+  const page = `import { execSync } from 'node:child_process';
+export const load = async () => ({ log: execSync('git log -1', { env: { PATH: process.env.PATH } }).toString() });
+export const actions = {
+  default: async () => { execSync('git pull', { env: { PATH: process.env.PATH } }); },
+};
+`;
+
+  it('run per request: their blocking and connecting calls are shown', () => {
+    const dir = projectOf({ 'src/routes/ping/+server.ts': endpoint, 'src/routes/+page.server.ts': page });
+    const found = findingsOf(dir, ['src/routes/ping/+server.ts', 'src/routes/+page.server.ts']);
+    assert.deepEqual(found['src/routes/ping/+server.ts'], ['connection-per-request:4:warning']);
+    assert.deepEqual(found['src/routes/+page.server.ts'], ['blocking-sync-call:2:warning', 'blocking-sync-call:4:warning']);
+  });
+
+  it('the same exports in files of other names run when something calls them', () => {
+    const dir = projectOf({ 'src/routes/ping/server.ts': endpoint, 'src/routes/page.server.ts': page });
+    const found = findingsOf(dir, ['src/routes/ping/server.ts', 'src/routes/page.server.ts']);
+    assert.deepEqual(found['src/routes/ping/server.ts'], []);
+    assert.deepEqual(found['src/routes/page.server.ts'], []);
+  });
+});

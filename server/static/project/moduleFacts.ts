@@ -62,6 +62,8 @@ export interface CallUse extends HandlerUse {
   constructs?: boolean;
   /** `s.run()` of `const s = new mod.Service()`: the export is a class and this method of it runs in the caller's context. */
   instanceMethod?: string;
+  /** `db.find()` of `const db = await mod.getDb()`: this method of the one class of the export's module that has it. */
+  resultMethod?: string;
   /**
    * For kind 'timer': the caller's module serves requests, so its timer ticks on the serving
    * event loop and so does the export it calls (issue 22: a scheduler's tick in one module
