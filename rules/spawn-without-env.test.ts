@@ -6,6 +6,24 @@ const ENV = '{ PATH: process.env.PATH }';
 runRuleTests(rule, {
   valid: [
     {
+      name: 'issue 22: a local options object given an env after it is declared, or merged into, is not guessed to lack one',
+      code: `const http = require('http');
+const { fork } = require('child_process');
+http.createServer((req, res) => {
+  let opts = {};
+  if (req.headers.debug) opts = { execArgv: ['--inspect'] };
+  opts.env = { PATH: process.env.PATH };
+  fork('./worker', [], opts);
+  let other = {};
+  if (req.headers.debug) other = { execArgv: ['--inspect'] };
+  Object.assign(other, req.app.locals.childOptions);
+  fork('./worker', [], other);
+  let third = {};
+  [1].forEach(() => { third = req.app.locals.childOptions; });
+  fork('./worker', [], third);
+}).listen(8080);`,
+    },
+    {
       name: 'issue 22: a table of functions called through only at start-up runs nothing per request',
       code: `const http = require('http');
 const { spawn } = require('child_process');
@@ -111,6 +129,21 @@ prompt.on('input', (line) => exec('ls ' + line, { timeout: 1000 }, () => {}));`,
     },
   ],
   invalid: [
+    {
+      name: 'issue 22: a local options object replaced by another literal in a branch (`opts = { execArgv }` when debugging): neither has env',
+      code: `const http = require('http');
+const { fork } = require('child_process');
+http.createServer((req, res) => {
+  var params = {};
+  if (global.v8debug) {
+    params = { execArgv: ['--inspect'] };
+  }
+  const child = fork('./hash', [], params);
+  child.on('message', (msg) => res.end(msg));
+}).listen(8080);`,
+      errors: [{ messageId: 'missingEnv', line: 8, column: 17 }],
+      output: null,
+    },
     {
       name: 'issue 22: handlers kept in a table (pushed into an array) and tried in turn by the server\'s handler run per request',
       code: `const http = require('http');

@@ -1,7 +1,7 @@
 // spawn-without-env: child_process calls that copy the whole environment on every call (seed 003).
 import type { NodePath } from '@babel/traverse';
 import type * as t from '@babel/types';
-import type { ExecutionContext, Fix, HotContext, ModuleMember, ReportDescriptor, RuleContext, RuleModule } from './api';
+import type { ExecutionContext, Fix, HotContext, LocalBinding, ModuleMember, ReportDescriptor, RuleContext, RuleModule } from './api';
 import { compiledCallee } from './detectors/compiledCallee';
 import { runsOftenByCode } from './detectors/runsOften';
 import { isToolingFile } from './detectors/toolingFiles';
@@ -201,6 +201,47 @@ function fieldObject(path: NodePath, member: t.MemberExpression, lookup: Lookup)
   return { value: values[0], at: owner };
 }
 
+/**
+ * `var opts = {}; if (debug) { opts = { execArgv: [...] }; } fork(file, [], opts)`: a local of a
+ * function, declared with a value and only ever replaced whole (`=`) in that function: every value
+ * it is given. Null when anything else writes it or into it (`opts.env = ...`, `opts[k] = ...`,
+ * `Object.assign(opts, ...)`, `+=`, `++`), when a function nested in it declares the same name (a
+ * write there may be another variable), or when it is a module-level name (any function may write it).
+ */
+function reassignedLocal(binding: LocalBinding): t.Node[] | null {
+  const declarator = binding.path.node;
+  if (binding.topLevel || declarator.type !== 'VariableDeclarator' || !declarator.init || declarator.id.type !== 'Identifier') return null;
+  const name = declarator.id.name;
+  const owner = binding.path.findParent((p: NodePath) => p.isFunction());
+  if (!owner) return null;
+  const values: t.Node[] = [declarator.init];
+  let unknown = false;
+  const isName = (node: t.Node): boolean => node.type === 'Identifier' && node.name === name;
+  const walk = (node: t.Node, depth: number, nested: boolean): void => {
+    if (unknown || depth > 200) return;
+    if (nested && (node.type === 'VariableDeclarator' && isName(node.id))) unknown = true;
+    if (node !== owner.node && (node.type === 'FunctionDeclaration' || node.type === 'FunctionExpression' || node.type === 'ArrowFunctionExpression'
+      || node.type === 'ObjectMethod' || node.type === 'ClassMethod')) {
+      if (node.params.some((param) => param.type === 'Identifier' && param.name === name)) unknown = true;
+      nested = true;
+    }
+    if (node.type === 'AssignmentExpression') {
+      if (isName(node.left)) {
+        if (node.operator === '=' && !nested) values.push(node.right);
+        else unknown = true;
+      } else if (node.left.type === 'MemberExpression' && isName(node.left.object)) unknown = true;
+      else if (node.left.type !== 'Identifier' && node.left.type !== 'MemberExpression') unknown = true;
+    }
+    if (node.type === 'UpdateExpression' && isName(node.argument)) unknown = true;
+    if (node.type === 'UnaryExpression' && node.operator === 'delete' && node.argument.type === 'MemberExpression' && isName(node.argument.object)) unknown = true;
+    if (node.type === 'CallExpression' && node.arguments[0] !== undefined && isName(node.arguments[0])
+      && node.callee.type === 'MemberExpression' && node.callee.property.type === 'Identifier' && node.callee.property.name === 'assign') unknown = true;
+    for (const child of childrenOf(node)) walk(child, depth + 1, nested);
+  };
+  walk(owner.node, 0, false);
+  return unknown ? null : values;
+}
+
 /** Every object literal an options value may be, or null when some part of it cannot be seen. */
 function optionObjects(path: NodePath, node: t.Node, lookup: Lookup, depth = 0): t.ObjectExpression[] | null {
   if (depth > 4) return null;
@@ -222,6 +263,17 @@ function optionObjects(path: NodePath, node: t.Node, lookup: Lookup, depth = 0):
     }
     case 'Identifier': {
       const binding = lookup(path, node.name);
+      if (binding !== undefined && !binding.constant) {
+        const values = reassignedLocal(binding);
+        if (values === null) return null;
+        const out: t.ObjectExpression[] = [];
+        for (const value of values) {
+          const objects = optionObjects(binding.path, value, lookup, depth + 1);
+          if (objects === null) return null;
+          out.push(...objects);
+        }
+        return out;
+      }
       const declarator = binding?.constant ? binding.path.node : null;
       if (declarator?.type !== 'VariableDeclarator' || !declarator.init) return null;
       return optionObjects(binding!.path, declarator.init, lookup, depth + 1);

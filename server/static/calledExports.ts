@@ -29,6 +29,11 @@ export interface CalledExport {
    * or a constructor function with prototype methods); the method runs in the caller's context.
    */
   instanceMethod?: string;
+  /**
+   * `const db = await getDb(); db.find()`: a method called on what the export (a function) returned;
+   * the project resolves it to the one class of the export's module that has the method.
+   */
+  resultMethod?: string;
 }
 
 /** Conditional alternatives followed at most (a bound on the work per call). */
@@ -148,4 +153,26 @@ export function instanceCall(
   const declarator = binding?.constant ? binding.path.node : null;
   if (declarator?.type !== 'VariableDeclarator' || declarator.init?.type !== 'NewExpression') return [];
   return calledExports(binding!.path, declarator.init.callee, importOf, bindings).map((c) => ({ ...c, instanceMethod: method }));
+}
+
+/**
+ * `m.run()` of a local bound once to what a project module's function returned (`const m = await
+ * getMongo()`, `const m = mod.connect()`): the method `run` of an object that module made.
+ */
+export function resultCall(
+  path: NodePath, callee: t.Node, importOf: (local: string) => ImportBinding | null, bindings: BindingResolver,
+): CalledExport[] {
+  const called = unwrapCompiledCallee(callee);
+  if ((called.type !== 'MemberExpression' && called.type !== 'OptionalMemberExpression') || called.object.type !== 'Identifier') return [];
+  const method = propertyName(called.property, called.computed);
+  if (method === null) return [];
+  const binding = bindings.bindingOf(path, called.object.name);
+  const declarator = binding?.constant ? binding.path.node : null;
+  if (declarator?.type !== 'VariableDeclarator' || !declarator.init) return [];
+  let init: t.Node = declarator.init;
+  if (init.type === 'AwaitExpression') init = init.argument;
+  if (init.type !== 'CallExpression') return [];
+  return calledExports(binding!.path, init.callee, importOf, bindings)
+    .filter((c) => c.receiver === undefined)
+    .map((c) => ({ source: c.source, exported: c.exported, resultMethod: method }));
 }

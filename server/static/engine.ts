@@ -20,7 +20,7 @@ import { BindingResolver } from './bindings';
 import { blankSegments, isStackOverflow, lineAt, overflowingSegments, topLevelSegments, withHalfTheStack } from './deepNesting';
 import { readDisableDirectives, isDisabled } from './disableComments';
 import { fileSkipOf } from './fileGuards';
-import { createHotContextCollector, type FunctionSpan, type ProjectContext } from './hotContext';
+import { createHotContextCollector, svelteKitRouteFile, type FunctionSpan, type ProjectContext } from './hotContext';
 import { moduleFactsOf, type CallUse, type ModuleFacts } from './project/moduleFacts';
 import { collectImports, moduleMemberOf, qualifiedNameOf, type InjectedModule, type NameLookups } from './imports';
 import { traverseBelow } from './lazyPaths';
@@ -300,7 +300,7 @@ function analyzeOnce(input: AnalyzeInput): AnalysisResult {
     registrationsOf: (file) => (file === filePath ? projectContext.registrations : []),
   };
   const names: NameLookups = { importOf, bindingOf: (path, name) => bindings.bindingOf(path, name) };
-  const collector = createHotContextCollector(importOf, bindings);
+  const collector = createHotContextCollector(importOf, bindings, svelteKitRouteFile(filePath));
 
   const onError = (run: RuleRun, error: unknown): void => {
     if (run.failed) return;

@@ -8,7 +8,7 @@
 import type { NodePath, Visitor } from '@babel/traverse';
 import type * as t from '@babel/types';
 import type { BindingResolver } from './bindings';
-import { calledExports, injectedCall, instanceCall, type CalledExport } from './calledExports';
+import { calledExports, injectedCall, instanceCall, resultCall, type CalledExport } from './calledExports';
 import { tableEntriesCalled } from './dispatchTables';
 import { isDevOnly } from './devBranches';
 import { evaluate } from './evaluate';
@@ -32,7 +32,7 @@ import {
   FASTIFY_REQUEST_HOOKS, HTTP_CLIENT_NAME, HTTP_METHODS, KAFKA_HANDLERS, LISTEN_METHODS, MESSAGE_EVENTS, ROUTER_NAME,
   HOOK_BY_NAME_METHODS, HOOK_EXPORT, SERVER_MODULES, SIGNAL_EVENTS, STATE_CHANGING_METHODS, SUBSCRIBE_METHODS, TIMER_FUNCTIONS,
   calleeProperty, decoratorRegistration, firstParamName, isEventCallbackKey, isHandlerShaped, isPathLike, isPerEventHook,
-  isRouteChain, isServerConstructorName, receiverName, stringValue,
+  isRouteChain, isServerConstructorName, receiverName, strategyVerifyOf, stringValue,
 } from './registrationShapes';
 import { isAdministrativeDecorator, isAdministrativeRoute } from './administrativeRoutes';
 
@@ -53,6 +53,10 @@ type Target =
 
 /** Names cheap enough to look up as a possible alias of a server module's createServer (see isServerFactoryAlias). */
 const CREATE_SERVER_ALIAS = /server/i;
+
+/** SvelteKit's server module, and its remote-function factories (`query` and `prerender` read; `command` and `form` change state). */
+const SVELTEKIT_SERVER = '$app/server';
+const SVELTEKIT_REMOTE = new Set(['query', 'command', 'form', 'prerender']);
 
 /** Array methods whose callback runs once per element. */
 const ITERATION_METHODS = new Set([
@@ -128,6 +132,11 @@ export interface HotSegment {
    */
   readonly returnedMembers: [string, t.Node][];
   readonly returnedNames: [string, t.Node][];
+  /**
+   * Parameters of a module-level function called at once with the module's exports object
+   * (`(function (module) { module.hash = ... }(exports))`): inside it, `<name>.x` is `exports.x`.
+   */
+  readonly exportAliases: string[];
   servesRequests: boolean;
   /** It creates a server, calls listen() or registers a route: the module serves requests itself. */
   serves: boolean;
@@ -162,7 +171,7 @@ export interface HotContextCollector {
 
 function newSegment(): HotSegment {
   return {
-    infos: [], moduleCalls: [], callbacks: new Set(), registrations: [], registered: [], inferred: [], memberKeys: [], methods: [], classMethods: [], returnedMembers: [], returnedNames: [],
+    infos: [], moduleCalls: [], callbacks: new Set(), registrations: [], registered: [], inferred: [], memberKeys: [], methods: [], classMethods: [], returnedMembers: [], returnedNames: [], exportAliases: [],
     servesRequests: false, serves: false,
   };
 }
@@ -178,9 +187,44 @@ function positionOf(node: t.Node): SourcePosition | null {
   return node.loc ? { line: node.loc.start.line, column: node.loc.start.column } : null;
 }
 
+/**
+ * SvelteKit's file routes (its documented convention): a `+server` file's exported `GET`, `POST`, ...
+ * functions answer requests to its route; a `+page.server` / `+layout.server` file's exported `load`
+ * runs per page request and its `actions` per form submission. Null for any other file.
+ */
+export type SvelteKitRouteFile = 'endpoint' | 'page' | null;
+
+export function svelteKitRouteFile(filePath: string): SvelteKitRouteFile {
+  const base = filePath.slice(Math.max(filePath.lastIndexOf('/'), filePath.lastIndexOf('\\')) + 1);
+  if (/^\+server\.(?:js|ts|mjs|mts)$/.test(base)) return 'endpoint';
+  if (/^\+(?:page|layout)\.server\.(?:js|ts|mjs|mts)$/.test(base)) return 'page';
+  return null;
+}
+
+const ENDPOINT_EXPORTS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD', 'fallback']);
+
+/** The name a module-level function is exported by (`export function GET`, `export const GET = ...`), or null. */
+function exportedNameOf(path: NodePath<t.Function>): string | null {
+  const node = path.node;
+  if (node.type === 'FunctionDeclaration') return path.parent.type === 'ExportNamedDeclaration' && node.id ? node.id.name : null;
+  const declarator = path.parent;
+  if (declarator.type !== 'VariableDeclarator' || declarator.init !== node || declarator.id.type !== 'Identifier') return null;
+  return path.parentPath?.parentPath?.parent.type === 'ExportNamedDeclaration' ? declarator.id.name : null;
+}
+
+/** `export const actions = { default: async (...) => {}, save() {} }`: a member function of the exported `actions`. */
+function isExportedAction(path: NodePath<t.Function>): boolean {
+  const property = path.node.type === 'ObjectMethod' ? path : path.parentPath;
+  if (property?.node.type !== 'ObjectProperty' && property?.node.type !== 'ObjectMethod') return false;
+  const declarator = property.parentPath?.parent;
+  if (declarator?.type !== 'VariableDeclarator' || declarator.id.type !== 'Identifier' || declarator.id.name !== 'actions') return false;
+  return property.parentPath?.parentPath?.parentPath?.parent.type === 'ExportNamedDeclaration';
+}
+
 export function createHotContextCollector(
   importOf: (localName: string) => ImportBinding | null,
   bindings: BindingResolver,
+  routeFile: SvelteKitRouteFile = null,
 ): HotContextCollector {
   // Module-level code is a pseudo-function: it calls functions (start-up) but is no function node.
   const moduleNode: t.Noop = { type: 'Noop' };
@@ -365,6 +409,19 @@ export function createHotContextCollector(
           callee.name === 'setTimeout' ? from : null, false, callee.name !== 'setImmediate');
         return true;
       }
+      // A SvelteKit remote function (`export const list = query(schema, async (args) => ...)`):
+      // its function runs for every call the app's pages make to it over HTTP.
+      const remote = importOf(callee.name);
+      if (remote !== null && remote.source === SVELTEKIT_SERVER && SVELTEKIT_REMOTE.has(remote.imported)) {
+        // The function is the last argument (a schema may come first): a literal, or a name bound to one.
+        const last = args[args.length - 1];
+        const handler = last !== undefined && (isFunctionNode(last) || last.type === 'Identifier') ? last : undefined;
+        const targets = handler === undefined ? [] : handlerTargets(path, [handler], from);
+        if (targets.length === 0) return false;
+        segment.servesRequests = true;
+        register('request', targets, node, null, null, false, false, remote.imported !== 'query' && remote.imported !== 'prerender');
+        return true;
+      }
       if (callee.name === 'createServer' || CREATE_SERVER_ALIAS.test(callee.name)) {
         const origin = callee.name === 'createServer' ? importOf('createServer') : null;
         if ((origin && SERVER_MODULES.has(origin.source)) || (origin === null && isLocalServerFactory(path, callee.name))) {
@@ -408,6 +465,15 @@ export function createHotContextCollector(
       return false;
     }
     if (property === 'use') {
+      // An authentication strategy: its verify function runs for every request it authenticates.
+      const verify = strategyVerifyOf(callee, args);
+      if (verify !== null) {
+        const targets = handlerTargets(path, [verify], from);
+        if (targets.length === 0) return false;
+        segment.servesRequests = true;
+        register('request', targets, node);
+        return true;
+      }
       const handlers = handlerTargets(path, args.filter((a) => !isPathLike(a)), from);
       if (handlers.length === 0) return false;
       segment.servesRequests = true;
@@ -598,6 +664,19 @@ export function createHotContextCollector(
           registration.kind === 'timer', registration.changesState === true, registration.kind === 'request' && isAdministrativeDecorator(node.decorators));
       }
     }
+    if (routeFile !== null) {
+      const exported = exportedNameOf(path);
+      const endpoint = routeFile === 'endpoint' && exported !== null && ENDPOINT_EXPORTS.has(exported);
+      const page = routeFile === 'page' && exported === 'load';
+      const action = routeFile === 'page' && isExportedAction(path);
+      if (endpoint || page || action) {
+        segment.servesRequests = true;
+        segment.serves = true;
+        segment.registered.push(node);
+        register('request', [{ kind: 'node', node }], node, null, null, false, false,
+          action || (endpoint && STATE_CHANGING_METHODS.has(exported!.toLowerCase())));
+      }
+    }
     if (KAFKA_HANDLERS.has(name ?? '') && (node.type === 'ObjectMethod' || path.parent.type === 'ObjectProperty')) {
       segment.servesRequests = true;
       segment.registered.push(node);
@@ -639,6 +718,29 @@ export function createHotContextCollector(
     }
   }
 
+  /** Is `node` the module's own exports object (`exports`, `module.exports`, not a local of either name)? */
+  function isModuleExports(path: NodePath, node: t.Node): boolean {
+    if (node.type === 'Identifier') return node.name === 'exports' && bindings.bindingOf(path, 'exports') === undefined;
+    return node.type === 'MemberExpression' && node.object.type === 'Identifier' && node.object.name === 'module'
+      && propertyName(node.property, node.computed) === 'exports' && bindings.bindingOf(path, 'module') === undefined;
+  }
+
+  /** `(function (module) {...}(exports))`, `(function (api) {...}).call(this, module.exports)`: see HotSegment.exportAliases. */
+  function noteExportAliases(path: NodePath<t.CallExpression>): void {
+    let callee: t.Node = path.node.callee;
+    let args: readonly t.Node[] = path.node.arguments;
+    if (callee.type === 'MemberExpression' && propertyName(callee.property, callee.computed) === 'call' && isFunctionNode(callee.object)) {
+      callee = callee.object;
+      args = args.slice(1);
+    }
+    if (callee.type !== 'FunctionExpression' && callee.type !== 'ArrowFunctionExpression') return;
+    const params = callee.params;
+    args.forEach((arg, index) => {
+      const param = params[index];
+      if (param?.type === 'Identifier' && isModuleExports(path, arg)) segment.exportAliases.push(param.name);
+    });
+  }
+
   const visitor: Visitor = {
     Function: { enter: enterFunction, exit: exitFunction },
     ReturnStatement(path) {
@@ -654,6 +756,7 @@ export function createHotContextCollector(
       // Not across top-level statements: what this walk records is kept with its statement in the
       // editor, so it may rest only on the statement itself (a guard above is read by contextOf).
       if (isDevOnly(path, bindings, path.getFunctionParent() ?? programOf(path))) return;
+      if (from === moduleInfo) noteExportAliases(path);
       if (recordRegistration(path, from) || recordServerCallbacks(path, from)) return;
       const callee = node.callee;
       if (callee.type !== 'Super' && callee.type !== 'V8IntrinsicIdentifier') {
@@ -663,7 +766,8 @@ export function createHotContextCollector(
         else if (from !== moduleInfo) for (const fn of tableEntriesCalled(path, callee, bindings)) from.calls.push({ kind: 'node', node: fn });
         // A cache filled on the first run: what it calls runs once, not in the caller's context.
         if (from !== moduleInfo && !isMemoizedCall(path)) {
-          from.importedCalls.push(...calledExports(path, callee, importOf, bindings), ...instanceCall(path, callee, importOf, bindings));
+          from.importedCalls.push(...calledExports(path, callee, importOf, bindings), ...instanceCall(path, callee, importOf, bindings),
+            ...resultCall(path, callee, importOf, bindings));
           const injected = injectedCall(callee);
           if (injected !== null) from.importedCalls.push(injected);
         }
@@ -704,7 +808,7 @@ export function createHotContextCollector(
       if (context.kind !== 'request' && context.kind !== 'message' && context.kind !== 'timer') continue;
       // A timer counts when it repeats (a one-shot timeout is not per tick of anything).
       if (context.kind === 'timer' && !context.periodic) continue;
-      for (const { source, exported, receiver, constructs, instanceMethod } of info.importedCalls) {
+      for (const { source, exported, receiver, constructs, instanceMethod, resultMethod } of info.importedCalls) {
         const use: CallUse = {
           specifier: source, exported, kind: context.kind,
           intervalMs: context.kind === 'timer' ? context.timerIntervalMs : null, highRate: context.highRate,
@@ -714,8 +818,9 @@ export function createHotContextCollector(
         if (receiver !== undefined) use.receiver = receiver;
         if (constructs === true) use.constructs = true;
         if (instanceMethod !== undefined) use.instanceMethod = instanceMethod;
+        if (resultMethod !== undefined) use.resultMethod = resultMethod;
         if (context.kind === 'timer' && servesRequests) use.fromServingModule = true;
-        const key = `${use.specifier}\0${use.exported}\0${receiver ?? ''}\0${constructs === true ? 'new' : ''}\0${instanceMethod ?? ''}`;
+        const key = `${use.specifier}\0${use.exported}\0${receiver ?? ''}\0${constructs === true ? 'new' : ''}\0${instanceMethod ?? ''}\0${resultMethod ?? ''}`;
         const known = out.get(key);
         // The hottest caller decides (request before message before timer; a high-rate source first).
         // ...and a route every request runs before one only saves, uploads or removes run, or an administrator runs.
@@ -877,6 +982,14 @@ export function createHotContextCollector(
     // Exports another module registers (a route table in one file, its handlers in this one): real
     // registrations, found by the export's local name or its `exports.x` / `module.exports.x` slot.
     const topLevel = new Map<string, FunctionInfo>();
+    const exportAliases = [...new Set(segments.flatMap((each) => each.exportAliases))];
+    const aliasedExport = (exported: string): FunctionInfo | undefined => {
+      for (const alias of exportAliases) {
+        const info = byMemberKey.get(`${alias}.${exported}`);
+        if (info !== undefined) return info;
+      }
+      return undefined;
+    };
     // Module level: the parent is a module pseudo-function (this walk's, or an earlier walk's for a kept segment).
     for (const info of infos) if (info.parent?.node.type === 'Noop' && info.name !== null && !topLevel.has(info.name)) topLevel.set(info.name, info);
     for (const registration of project.registrations) {
@@ -889,6 +1002,8 @@ export function createHotContextCollector(
         : (registration.local !== null ? topLevel.get(registration.local) : undefined)
           ?? byMemberKey.get(slot) ?? byMemberKey.get(`module.${slot}`)
           ?? (registration.holder !== undefined ? byMemberKey.get(`${registration.holder}.${registration.exported}`) : undefined)
+          // `module.hash = ...` inside `(function (module) {...}(exports))`.
+          ?? (registration.exported !== 'default' ? aliasedExport(registration.exported) : undefined)
           // Not an export of its own: a method of the object a factory of the module returns
           // (`module.exports = create()`, `module.exports = function (app) { return { handler } }`).
           ?? (registration.exported !== 'default' ? returnedMember(registration.exported) : null);

@@ -14,9 +14,17 @@ export function normalizeModuleName(specifier: string): string {
   return specifier.startsWith('node:') ? specifier.slice(5) : specifier;
 }
 
-/** `./x`, `../x`, `.` or `..`: a module of the project, not a package. */
+/**
+ * `./x`, `../x`, `.` or `..`, or SvelteKit's `$lib/x` (its documented alias of the app's `src/lib`,
+ * resolved by ProjectIndex.resolve): a module of the project, not a package.
+ */
 export function isRelative(specifier: string): boolean {
-  return specifier.startsWith('./') || specifier.startsWith('../') || specifier === '.' || specifier === '..';
+  return specifier.startsWith('./') || specifier.startsWith('../') || specifier === '.' || specifier === '..' || isLibAlias(specifier);
+}
+
+/** `$lib` or `$lib/x`: SvelteKit's alias of `src/lib`. */
+export function isLibAlias(specifier: string): boolean {
+  return specifier === '$lib' || specifier.startsWith('$lib/');
 }
 
 /** The module name of `require('x')`, or null when the expression is not such a call. */
@@ -132,9 +140,28 @@ export interface InjectedModule {
   source: string;
 }
 
+/**
+ * The statements of a function the module calls at once around its whole code (`(function (Auth) {
+ * var passport = require('passport'); ... }(exports))`, `(function () {...}).call(this)`, `(() => {...})()`):
+ * they run once, when the module loads, as its top-level statements do.
+ */
+export function moduleWrapperBody(statement: t.Statement): readonly t.Statement[] {
+  if (statement.type !== 'ExpressionStatement') return [];
+  let call: t.Node = statement.expression;
+  if (call.type === 'UnaryExpression' && (call.operator === '!' || call.operator === 'void')) call = call.argument;
+  if (call.type !== 'CallExpression') return [];
+  let callee: t.Node = call.callee;
+  if (callee.type === 'MemberExpression' && !callee.computed && callee.property.type === 'Identifier'
+    && (callee.property.name === 'call' || callee.property.name === 'apply')) callee = callee.object;
+  if ((callee.type !== 'FunctionExpression' && callee.type !== 'ArrowFunctionExpression') || callee.body.type !== 'BlockStatement') return [];
+  return callee.body.body;
+}
+
 export function collectImports(program: t.Program, injected: readonly InjectedModule[] = []): ImportTable {
   const table = new Map<string, ImportBinding>();
-  for (const statement of program.body) {
+  // A wrapper's own requires after the module's top-level ones: a top-level name is not hidden by them.
+  const statements = [...program.body, ...program.body.flatMap(moduleWrapperBody)];
+  for (const statement of statements) {
     let node: t.Statement | t.Declaration = statement;
     if (node.type === 'ExportNamedDeclaration' && node.declaration) node = node.declaration;
     if (node.type === 'ImportDeclaration') {

@@ -12,7 +12,7 @@ import type { ProjectAnalysis } from './engine';
 import { moduleFactsOf, type CallUse, type ModuleFacts } from './project/moduleFacts';
 import { ProjectFacts } from './project/projectFacts';
 import { summarizeModule } from '../../rules/index';
-import { collectImports, requiredModule, type InjectedModule } from './imports';
+import { collectImports, isLibAlias, requiredModule, type InjectedModule } from './imports';
 import { parseSource } from './parse';
 import { tryReadGuardedText } from '../shared/guardedRead';
 import { SOURCE_EXTENSIONS } from '../shared/paths';
@@ -31,6 +31,8 @@ export interface ProjectIndexOptions {
 const TS_SOURCE_FOR: Record<string, string[]> = { '.js': ['.ts', '.tsx'], '.jsx': ['.tsx'], '.mjs': ['.mts'], '.cjs': ['.cts'] };
 /** Re-export chains longer than this are not followed (cycles are cut earlier). */
 const MAX_REEXPORT_DEPTH = 8;
+/** The files that make a folder a SvelteKit app's root. */
+const SVELTE_CONFIGS = ['svelte.config.js', 'svelte.config.mjs', 'svelte.config.cjs', 'svelte.config.ts'];
 /** Larger files are not models files; skip rather than parse megabytes. */
 export const MAX_MODULE_BYTES = 2 * 1024 * 1024;
 
@@ -67,6 +69,8 @@ function isFile(filePath: string): boolean {
 
 export class ProjectIndex implements ProjectAnalysis {
   private readonly cache = new Map<string, CacheEntry>();
+  /** Per folder, the SvelteKit app it is in (`$lib` imports): config files are not expected to come and go. */
+  private readonly svelteRoots = new Map<string, string | null>();
   /** The project-wide analysis: facts of every module seen, and the queries derived from them. */
   private readonly facts = new ProjectFacts((fromFile, specifier) => this.resolve(fromFile, specifier));
   private readonly readFile: (filePath: string) => string | null;
@@ -98,10 +102,16 @@ export class ProjectIndex implements ProjectAnalysis {
 
   /** Absolute path of a relative specifier as Node/TypeScript would find it; null for packages. */
   resolve(fromFile: string, specifier: string): string | null {
-    if (!specifier.startsWith('./') && !specifier.startsWith('../') && specifier !== '.' && specifier !== '..' && !path.isAbsolute(specifier)) {
+    let base: string;
+    if (isLibAlias(specifier)) {
+      const app = this.svelteKitRoot(path.dirname(fromFile));
+      if (app === null) return null;
+      base = path.join(app, 'src', 'lib', specifier.slice('$lib'.length));
+    } else if (!specifier.startsWith('./') && !specifier.startsWith('../') && specifier !== '.' && specifier !== '..' && !path.isAbsolute(specifier)) {
       return null;
+    } else {
+      base = path.resolve(path.dirname(fromFile), specifier);
     }
-    const base = path.resolve(path.dirname(fromFile), specifier);
     const candidates: string[] = [base];
     const ext = path.extname(base);
     for (const tsExt of TS_SOURCE_FOR[ext] ?? []) candidates.push(base.slice(0, -ext.length) + tsExt);
@@ -163,6 +173,24 @@ export class ProjectIndex implements ProjectAnalysis {
     } catch {
       return null;
     }
+  }
+
+  /** The SvelteKit app a folder is in: the nearest folder above it with a `svelte.config.*` (null when none). */
+  private svelteKitRoot(folder: string): string | null {
+    const known = this.svelteRoots.get(folder);
+    if (known !== undefined) return known;
+    let root: string | null = null;
+    for (let at = folder, depth = 0; depth < 32; depth++) {
+      if (SVELTE_CONFIGS.some((name) => this.exists(path.join(at, name)))) {
+        root = at;
+        break;
+      }
+      const up = path.dirname(at);
+      if (up === at) break;
+      at = up;
+    }
+    this.svelteRoots.set(folder, root);
+    return root;
   }
 
   private exists(candidate: string): boolean {

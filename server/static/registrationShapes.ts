@@ -153,3 +153,26 @@ export function isServerConstructorName(name: string | null): boolean {
 export function isEventCallbackKey(key: string | null): boolean {
   return key !== null && /^on[A-Z]\w*$/.test(key) && !/^on(Ready|Listen|Listening|Start|Started|Close|Closed|Shutdown|Init|Error|Exit)$/.test(key);
 }
+
+/** An authentication middleware's strategy constructor (Passport's convention: `new LocalStrategy(options, verify)`). */
+const STRATEGY_CONSTRUCTOR = /Strategy$/;
+/** The middleware strategies are registered with (`passport.use(strategy)`). */
+const STRATEGY_REGISTRY = /^passport$/i;
+
+/**
+ * `passport.use(new LocalStrategy({ ... }, verify))`, `passport.use('name', new Strategy(verify))`,
+ * `auth.use(new BearerStrategy(verify))`: the verify function the strategy calls for every request
+ * it authenticates (its last argument, not an options object). The strategy is recognised by the
+ * registry's name or by a constructor named `...Strategy`; nothing else a `use` is handed counts.
+ */
+export function strategyVerifyOf(callee: t.Node, args: readonly t.Node[]): t.Node | null {
+  if (calleeProperty(callee) !== 'use') return null;
+  const strategy = args[args.length - 1];
+  if (strategy?.type !== 'NewExpression' || strategy.arguments.length === 0) return null;
+  const ctor = strategy.callee;
+  const ctorName = ctor.type === 'Identifier' ? ctor.name : ctor.type === 'MemberExpression' ? propertyName(ctor.property, ctor.computed) : null;
+  const registry = receiverName(callee);
+  if (!(ctorName !== null && STRATEGY_CONSTRUCTOR.test(ctorName)) && !(registry !== null && STRATEGY_REGISTRY.test(registry))) return null;
+  const verify = strategy.arguments[strategy.arguments.length - 1];
+  return verify.type === 'ObjectExpression' || verify.type === 'SpreadElement' || verify.type === 'ArgumentPlaceholder' ? null : verify;
+}

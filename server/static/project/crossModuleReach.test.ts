@@ -361,3 +361,189 @@ describe('a module handed over by a global the entry script sets (`global.Git = 
     }
   });
 });
+
+describe('exports written inside a function the module calls at once with its exports object (`(function (module) { module.hash = f }(exports))`)', () => {
+  const password = (argument: string): string => `(function (module) {
+  var fork = require('child_process').fork;
+  module.compare = function (password, hash, callback) {
+    var child = fork('./bcrypt', []);
+    child.on('message', function (msg) { callback(null, msg.result); });
+    child.send({ password: password, hash: hash });
+  };
+}(${argument}));
+`;
+  const controller = "const express = require('express');\nconst Password = require('./password');\nconst app = express();\napp.get('/verify', (req, res) => {\n  Password.compare(req.body.password, req.user.hash, (err, ok) => res.json({ ok }));\n});\napp.listen(3000);\n";
+
+  for (const argument of ['exports', 'module.exports']) {
+    it(`a member written through the parameter is the export another module's handler calls (${argument})`, () => {
+      const dir = projectOf({ 'password.js': password(argument), 'app.js': controller });
+      assert.deepEqual(findingsOf(dir, ['password.js', 'app.js'])['password.js'], ['spawn-without-env:4:information']);
+    });
+  }
+
+  it('the same function called with another object writes no export', () => {
+    const dir = projectOf({ 'password.js': password('{}'), 'app.js': controller });
+    assert.deepEqual(findingsOf(dir, ['password.js', 'app.js'])['password.js'], []);
+  });
+});
+
+describe('an authentication strategy\'s verify function (`passport.use(new LocalStrategy(options, verify))`), and a handler named through a module an index module exports', () => {
+  const auth = "const bcrypt = require('bcryptjs');\nexports.verify = function (req, username, password, done) {\n  done(null, bcrypt.compareSync(password, req.app.locals.hashes[username]));\n};\n";
+  const routes = (registration: string): string => `const express = require('express');
+const passport = require('passport');
+const LocalStrategy = require('passport-local').Strategy;
+const controllers = require('./controllers');
+const app = express();
+app.use(passport.initialize());
+${registration}
+app.listen(3000);
+`;
+  const index = (auth: string): string => `var Controllers = {\n  auth: ${auth},\n};\nmodule.exports = Controllers;\n`;
+
+  it('the verify function, named as a member of the module an index exports, runs per authenticated request: its blocking compare is shown', () => {
+    const dir = projectOf({
+      'controllers/auth.js': auth,
+      'controllers/index.js': index("require('./auth')"),
+      'routes.js': routes('passport.use(new LocalStrategy({ passReqToCallback: true }, controllers.auth.verify));'),
+    });
+    assert.deepEqual(findingsOf(dir, ['controllers/auth.js', 'controllers/index.js', 'routes.js'])['controllers/auth.js'], ['blocking-sync-call:3:warning']);
+  });
+
+  it('a verify function written in the registering module runs per authenticated request', () => {
+    const dir = projectOf({
+      'routes.js': routes("const bcrypt = require('bcryptjs');\npassport.use('local', new LocalStrategy((username, password, done) => done(null, bcrypt.compareSync(password, username))));"),
+    });
+    assert.deepEqual(findingsOf(dir, ['routes.js'])['routes.js'], ['blocking-sync-call:8:warning']);
+  });
+
+  it('requires written inside a function the module calls at once around its code name modules as top-level ones do', () => {
+    const dir = projectOf({
+      'controllers/auth.js': auth,
+      'controllers/index.js': index("require('./auth')"),
+      'routes.js': `(function (Auth) {
+  var passport = require('passport'),
+    LocalStrategy = require('passport-local').Strategy,
+    controllers = require('./controllers');
+  Auth.reload = function (app) {
+    passport.use(new LocalStrategy({ passReqToCallback: true }, controllers.auth.verify));
+  };
+}(exports));
+`,
+    });
+    assert.deepEqual(findingsOf(dir, ['controllers/auth.js', 'controllers/index.js', 'routes.js'])['controllers/auth.js'], ['blocking-sync-call:3:warning']);
+  });
+
+  it('a constructor that is no strategy handed to another `use`, or an index export that is no module, registers nothing', () => {
+    const other = projectOf({
+      'controllers/auth.js': auth,
+      'controllers/index.js': index("require('./auth')"),
+      'routes.js': routes('app.use(new Cache({ max: 10 }, controllers.auth.verify));'),
+    });
+    assert.deepEqual(findingsOf(other, ['controllers/auth.js', 'controllers/index.js', 'routes.js'])['controllers/auth.js'], []);
+    const notModule = projectOf({
+      'controllers/auth.js': auth,
+      'controllers/index.js': index('{ verify: function () {} }'),
+      'routes.js': routes('passport.use(new LocalStrategy({ passReqToCallback: true }, controllers.auth.verify));'),
+    });
+    assert.deepEqual(findingsOf(notModule, ['controllers/auth.js', 'controllers/index.js', 'routes.js'])['controllers/auth.js'], []);
+  });
+});
+
+describe('a SvelteKit app: remote functions (`query(schema, fn)` of `$app/server`), `$lib` imports, a method of what another module\'s function returned', () => {
+  const db = `import { MongoClient } from 'mongodb';
+class Connections {
+  async statsFrom(node: string) {
+    const client = new MongoClient('mongodb://' + node);
+    try {
+      await client.connect();
+      return await client.db('admin').command({ serverStatus: 1 });
+    } finally {
+      await client.close();
+    }
+  }
+}
+let connections: Connections | null = null;
+export async function getConnections(): Promise<Connections> {
+  if (!connections) connections = new Connections();
+  return connections;
+}
+`;
+  const remote = (factory: string): string => `import { ${factory} } from '$app/server';
+import { getConnections } from '$lib/server/db';
+export const nodeStats = ${factory}(async (nodes: string[]) => {
+  const connections = await getConnections();
+  return Promise.all(nodes.map((node) => connections.statsFrom(node)));
+});
+`;
+
+  it('a query\'s function runs per request: the client a method of the $lib module\'s class opens per call is shown', () => {
+    const dir = projectOf({ 'svelte.config.js': 'export default {};\n', 'src/lib/server/db.ts': db, 'src/routes/stats.remote.ts': remote('query') });
+    assert.deepEqual(findingsOf(dir, ['src/lib/server/db.ts', 'src/routes/stats.remote.ts'])['src/lib/server/db.ts'], ['connection-per-request:4:warning']);
+  });
+
+  it('without a svelte.config, `$lib` is a package; and a `query` of another module registers nothing', () => {
+    const noApp = projectOf({ 'src/lib/server/db.ts': db, 'src/routes/stats.remote.ts': remote('query') });
+    assert.deepEqual(findingsOf(noApp, ['src/lib/server/db.ts', 'src/routes/stats.remote.ts'])['src/lib/server/db.ts'], []);
+    const other = projectOf({
+      'svelte.config.js': 'export default {};\n', 'src/lib/server/db.ts': db,
+      'src/routes/stats.remote.ts': remote('query').replace("'$app/server'", "'./query-builder'"),
+    });
+    assert.deepEqual(findingsOf(other, ['src/lib/server/db.ts', 'src/routes/stats.remote.ts'])['src/lib/server/db.ts'], []);
+  });
+});
+
+describe('a method called on what another module\'s function returned (`const repo = open(dir); repo.log()`)', () => {
+  const repo = (second: string): string => `const { spawn } = require('child_process');
+class Repo {
+  log() { return spawn('git', ['log']); }
+}
+${second}
+function open() { return new Repo(); }
+module.exports = { open };
+`;
+  const app = "const express = require('express');\nconst { open } = require('./repo');\nconst app = express();\napp.get('/log', (req, res) => {\n  const repo = open();\n  repo.log().stdout.pipe(res);\n});\napp.listen(3000);\n";
+
+  it('is the method of the one class of that module that has it: per request in the handler', () => {
+    const dir = projectOf({ 'repo.js': repo(''), 'app.js': app });
+    assert.deepEqual(findingsOf(dir, ['repo.js', 'app.js'])['repo.js'], ['spawn-without-env:3:information']);
+  });
+
+  it('two classes of the module with that method resolve to neither', () => {
+    const dir = projectOf({ 'repo.js': repo("class Mirror {\n  log() { return spawn('git', ['log', '--all']); }\n}"), 'app.js': app });
+    assert.deepEqual(findingsOf(dir, ['repo.js', 'app.js'])['repo.js'], []);
+  });
+});
+
+describe('SvelteKit file routes: a `+server` file\'s GET/POST exports, a `+page.server` file\'s load and actions', () => {
+  const endpoint = `import { MongoClient } from 'mongodb';
+import { execSync } from 'node:child_process';
+export async function GET({ url }) {
+  const client = new MongoClient(url.searchParams.get('uri'));
+  await client.connect();
+  return new Response(JSON.stringify(await client.db('admin').command({ ping: 1 })));
+}
+export function version() {
+  return execSync('git describe', { env: { PATH: process.env.PATH } });
+}
+`;
+  const page = `import { execSync } from 'node:child_process';
+export const load = async () => ({ log: execSync('git log -1', { env: { PATH: process.env.PATH } }).toString() });
+export const actions = {
+  default: async () => { execSync('git pull', { env: { PATH: process.env.PATH } }); },
+};
+`;
+
+  it('run per request: their blocking and connecting calls are shown', () => {
+    const dir = projectOf({ 'src/routes/ping/+server.ts': endpoint, 'src/routes/+page.server.ts': page });
+    const found = findingsOf(dir, ['src/routes/ping/+server.ts', 'src/routes/+page.server.ts']);
+    assert.deepEqual(found['src/routes/ping/+server.ts'], ['connection-per-request:4:warning']);
+    assert.deepEqual(found['src/routes/+page.server.ts'], ['blocking-sync-call:2:warning', 'blocking-sync-call:4:warning']);
+  });
+
+  it('the same exports in files of other names run when something calls them', () => {
+    const dir = projectOf({ 'src/routes/ping/server.ts': endpoint, 'src/routes/page.server.ts': page });
+    const found = findingsOf(dir, ['src/routes/ping/server.ts', 'src/routes/page.server.ts']);
+    assert.deepEqual(found['src/routes/ping/server.ts'], []);
+    assert.deepEqual(found['src/routes/page.server.ts'], []);
+  });
+});

@@ -22,7 +22,7 @@ import { isFunctionNode, propertyName } from '../functionNames';
 import { isAdministrativePath, isAdministrativeRoute } from '../administrativeRoutes';
 import {
   HTTP_CLIENT_NAME, HTTP_METHODS, LISTEN_METHODS, MESSAGE_EVENTS, ROUTER_NAME, STATE_CHANGING_METHODS, SUBSCRIBE_METHODS, calleeProperty, isPathLike,
-  isRouteChain, receiverName, stringValue,
+  isRouteChain, receiverName, strategyVerifyOf, stringValue,
 } from '../registrationShapes';
 
 /** An export of another module named as a handler here. */
@@ -31,6 +31,11 @@ export interface HandlerUse {
   specifier: string;
   /** The export's name ('default' for the module itself). */
   exported: string;
+  /**
+   * `controllers.auth.login` of `controllers = require('./controllers')`: the member taken of that
+   * export, which the project follows when the export is itself a module (ModuleFacts.moduleExports).
+   */
+  member?: string;
   kind: Extract<ExecutionKind, 'request' | 'message' | 'timer'>;
   /** setInterval's literal period, for kind 'timer'. */
   intervalMs: number | null;
@@ -57,6 +62,8 @@ export interface CallUse extends HandlerUse {
   constructs?: boolean;
   /** `s.run()` of `const s = new mod.Service()`: the export is a class and this method of it runs in the caller's context. */
   instanceMethod?: string;
+  /** `db.find()` of `const db = await mod.getDb()`: this method of the one class of the export's module that has it. */
+  resultMethod?: string;
   /**
    * For kind 'timer': the caller's module serves requests, so its timer ticks on the serving
    * event loop and so does the export it calls (issue 22: a scheduler's tick in one module
@@ -96,6 +103,11 @@ export interface ModuleFacts {
   readonly injections: readonly ModuleInjection[];
   /** `global.Git = require('./lib/git')` (or `globalThis.`): the global's name and the module, as written. */
   readonly globals: readonly [string, string][];
+  /**
+   * Exports that are a module of the project (`module.exports = { auth: require('./auth') }`,
+   * `exports.auth = require('./auth')`, `var api = { auth }; module.exports = api`): name and module, as written.
+   */
+  readonly moduleExports: readonly [string, string][];
 }
 
 interface StatementFacts {
@@ -105,6 +117,8 @@ interface StatementFacts {
   classes: [string, string[]][];
   injections: ModuleInjection[];
   globals: [string, string][];
+  /** `x.k = require('./m')`, `var x = { k: require('./m') }` at module level: object, key, module (exports when x is what the module exports). */
+  objectModules: [string, string, string][];
   /** Names this statement declares at module level (a global injection of such a name is a local one). */
   declared: string[];
 }
@@ -119,6 +133,7 @@ export function moduleFactsOf(program: t.Program, imports: ImportTable, importsK
   const classes: [string, string[]][] = [];
   const injections: ModuleInjection[] = [];
   const globals: [string, string][] = [];
+  const objectModules: [string, string, string][] = [];
   const declared = new Set<string>();
   for (const statement of program.body) {
     let kept = memo.get(statement);
@@ -132,21 +147,26 @@ export function moduleFactsOf(program: t.Program, imports: ImportTable, importsK
     classes.push(...kept.facts.classes);
     injections.push(...kept.facts.injections);
     globals.push(...kept.facts.globals);
+    objectModules.push(...kept.facts.objectModules);
     for (const name of kept.facts.declared) declared.add(name);
   }
   // A name declared at module level is that module's own, not the global of the same name.
   const own = injections.filter((injection) => injection.global === undefined || !declared.has(injection.global));
-  return { exports, handlerUses, workerEntries, classes, injections: own, globals };
+  const holder = exports.get('default');
+  const moduleExports = objectModules.filter(([object]) => object === 'module.exports' || object === 'exports' || object === holder)
+    .map(([, key, module]): [string, string] => [key, module]);
+  return { exports, handlerUses, workerEntries, classes, injections: own, globals, moduleExports };
 }
 
 /** A module's facts as one string, to tell whether an edit changed what other modules derive from it. */
 export function factsKey(facts: ModuleFacts): string {
-  return JSON.stringify([[...facts.exports], facts.handlerUses, facts.workerEntries, facts.classes, facts.injections, facts.globals]);
+  return JSON.stringify([[...facts.exports], facts.handlerUses, facts.workerEntries, facts.classes, facts.injections, facts.globals, facts.moduleExports]);
 }
 
 function statementFactsOf(statement: t.Statement, imports: ImportTable): StatementFacts {
-  const facts: StatementFacts = { exports: [], handlerUses: [], workerEntries: [], classes: [], injections: [], globals: [], declared: [] };
+  const facts: StatementFacts = { exports: [], handlerUses: [], workerEntries: [], classes: [], injections: [], globals: [], objectModules: [], declared: [] };
   exportsOf(statement, facts.exports);
+  objectModulesOf(statement, imports, facts.objectModules);
   classesOf(statement, facts.classes);
   const visit = (node: t.Node): void => {
     if (node.type === 'CallExpression' || node.type === 'NewExpression') callFacts(node, imports, facts);
@@ -198,6 +218,45 @@ function exportsOf(statement: t.Statement, out: [string, string | null][]): void
     return;
   }
   out.push([target, right.type === 'Identifier' ? right.name : null]);
+}
+
+/** A value that is a project module: `require('./m')`, or a local bound to one by `require`/import of its default. */
+function projectModuleOf(node: t.Node, imports: ImportTable): string | null {
+  const required = requiredModule(node);
+  if (required !== null) return isRelative(required) ? required : null;
+  if (node.type !== 'Identifier') return null;
+  const origin = imports.get(node.name);
+  return origin && isProjectSpecifier(origin) && (origin.imported === 'default' || origin.namespace) ? origin.source : null;
+}
+
+/** See StatementFacts.objectModules: `module.exports = { k: require('./m') }`, `exports.k = m`, `var api = { k: m }`, `api.k = m`. */
+function objectModulesOf(statement: t.Statement, imports: ImportTable, out: [string, string, string][]): void {
+  const fromObject = (object: string, value: t.Node): void => {
+    if (value.type !== 'ObjectExpression') return;
+    for (const prop of value.properties) {
+      if (prop.type !== 'ObjectProperty') continue;
+      const key = propertyName(prop.key, prop.computed);
+      const module = projectModuleOf(prop.value, imports);
+      if (key !== null && module !== null) out.push([object, key, module]);
+    }
+  };
+  if (statement.type === 'VariableDeclaration') {
+    for (const d of statement.declarations) if (d.id.type === 'Identifier' && d.init) fromObject(d.id.name, d.init);
+    return;
+  }
+  if (statement.type !== 'ExpressionStatement' || statement.expression.type !== 'AssignmentExpression') return;
+  // `module.exports = exports = { ... }`: the innermost assignment holds the value.
+  let { left, right } = statement.expression;
+  while (right.type === 'AssignmentExpression') right = right.right;
+  if (exportTarget(left) === 'default') {
+    fromObject('module.exports', right);
+    return;
+  }
+  if (left.type !== 'MemberExpression') return;
+  const key = propertyName(left.property, left.computed);
+  const object = left.object.type === 'Identifier' ? left.object.name : exportTarget(left.object) === 'default' ? 'module.exports' : null;
+  const module = projectModuleOf(right, imports);
+  if (key !== null && object !== null && module !== null) out.push([object, key, module]);
 }
 
 /**
@@ -261,7 +320,7 @@ export function exportTarget(left: t.Node): string | null {
 }
 
 /** The other module's export an expression names: `ctrl.list`, a destructured `list`, `require('./c').list`. */
-function importedExport(node: t.Node, imports: ImportTable): { specifier: string; exported: string } | null {
+function importedExport(node: t.Node, imports: ImportTable): { specifier: string; exported: string; member?: string } | null {
   // `router.use('/admin', require('./admin'))`: the module itself, required where it is mounted.
   const inline = requiredModule(node);
   if (inline !== null) return isRelative(inline) ? { specifier: inline, exported: 'default' } : null;
@@ -277,6 +336,13 @@ function importedExport(node: t.Node, imports: ImportTable): { specifier: string
     const origin = imports.get(object.name);
     // The whole module (namespace, `require`, CJS default): its member is its export.
     if (origin && isProjectSpecifier(origin) && origin.imported === 'default') return { specifier: origin.source, exported: property };
+    return null;
+  }
+  // `controllers.auth.login`: a member of that module's export `auth` (followed when `auth` is a module).
+  if (object.type === 'MemberExpression' && object.object.type === 'Identifier') {
+    const inner = propertyName(object.property, object.computed);
+    const origin = imports.get(object.object.name);
+    if (inner !== null && origin && isProjectSpecifier(origin) && origin.imported === 'default') return { specifier: origin.source, exported: inner, member: property };
     return null;
   }
   const required = requiredModule(object);
@@ -327,6 +393,11 @@ function callFacts(node: t.CallExpression | t.NewExpression, imports: ImportTabl
   const property = calleeProperty(callee);
   if (property === null || (callee.type !== 'MemberExpression' && callee.type !== 'OptionalMemberExpression')) return;
   injectionFacts(callee, args, imports, facts);
+  const verify = strategyVerifyOf(callee, args);
+  if (verify !== null) {
+    useAll([verify], 'request', null, imports, facts);
+    return;
+  }
   if (HTTP_METHODS.has(property) || property === 'use') {
     const receiver = receiverName(callee);
     if (receiver !== null && HTTP_CLIENT_NAME.test(receiver)) return;
@@ -352,7 +423,7 @@ function callFacts(node: t.CallExpression | t.NewExpression, imports: ImportTabl
  */
 function injectionFacts(callee: t.Node, args: readonly t.Node[], imports: ImportTable, facts: StatementFacts): void {
   const receiver = importedExport(callee, imports);
-  if (receiver === null || receiver.exported === 'default') return;
+  if (receiver === null || receiver.exported === 'default' || receiver.member !== undefined) return;
   args.forEach((arg, index) => {
     let module = requiredModule(arg);
     if (arg.type === 'Identifier') {

@@ -143,6 +143,21 @@ export class ProjectFacts {
       if (use.fromServingModule === true) registration.fromServingModule = true;
       add(file, registration);
     };
+    // `const db = await getDb(); db.find()`: what a function of the target module returned; the one
+    // class declared there with that method (two candidates, or none, resolve to nothing).
+    const resultMethodCall = (from: string, target: string, use: CallUse): void => {
+      const method = use.resultMethod!;
+      const candidates = (this.modules.get(target)?.facts.classes ?? []).filter(([, methods]) => methods.includes(method));
+      if (candidates.length !== 1) return;
+      const registration: ProjectRegistration = {
+        exported: method, local: null, kind: use.kind, intervalMs: use.intervalMs, registeredIn: from, highRate: use.highRate,
+        method: { className: candidates[0][0], name: method },
+      };
+      if (use.changesState === true) registration.changesState = true;
+      if (use.occasional === true) registration.occasional = true;
+      if (use.fromServingModule === true) registration.fromServingModule = true;
+      add(target, registration);
+    };
     // `global.Git = require('./lib/git')`: the module each global names, when the project sets it to one module only.
     const globals = new Map<string, string | null>();
     for (const [from, { facts }] of this.modules) {
@@ -155,12 +170,19 @@ export class ProjectFacts {
     }
     for (const [from, { facts }] of this.modules) {
       for (const use of facts.handlerUses) {
-        const target = resolve(from, use.specifier);
+        let target = resolve(from, use.specifier);
+        let exported = use.exported;
+        // `controllers.auth.login`: the export `login` of the module that `controllers`' export `auth` is.
+        if (use.member !== undefined && target !== null) {
+          const module = this.modules.get(target)?.facts.moduleExports.find(([name]) => name === use.exported)?.[1];
+          target = module === undefined ? null : resolve(target, module);
+          exported = use.member;
+        }
         if (target === null || target === from) continue;
         const exports = this.modules.get(target)?.facts.exports;
-        const local = exports?.get(use.exported) ?? null;
-        const holder = holderOf(exports, use.exported);
-        const registration: ProjectRegistration = { exported: use.exported, local, kind: use.kind, intervalMs: use.intervalMs, registeredIn: from };
+        const local = exports?.get(exported) ?? null;
+        const holder = holderOf(exports, exported);
+        const registration: ProjectRegistration = { exported, local, kind: use.kind, intervalMs: use.intervalMs, registeredIn: from };
         if (holder !== null) registration.holder = holder;
         if (use.changesState === true) registration.changesState = true;
         if (use.occasional === true) registration.occasional = true;
@@ -173,6 +195,10 @@ export class ProjectFacts {
         }
         const target = resolve(from, use.specifier);
         if (target === null || target === from) continue;
+        if (use.resultMethod !== undefined) {
+          resultMethodCall(from, target, use);
+          continue;
+        }
         const exports = this.modules.get(target)?.facts.exports;
         const local = exports?.get(use.exported) ?? null;
         const holder = holderOf(exports, use.exported);
