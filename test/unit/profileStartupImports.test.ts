@@ -1,8 +1,9 @@
 // What `hotframe profile` evaluates before it reads a profile (issue 26): the CLI is one bundle in
 // which a module runs when it is first imported, so everything the profile command imports
 // statically runs at start-up. Babel (parser, types, traverse) and the route map are needed only
-// when a local source file is parsed (functionRanges.ts requires functionSpans.ts then) or for
-// --routes / --stalls; evaluating them eagerly cost 50-80 ms of every run. This follows the
+// when a local source file is parsed (functionRanges.ts requires functionSpans.ts then, which
+// needs no @babel/traverse) or for --routes / --stalls; evaluating them eagerly cost 50-80 ms of
+// every run. This follows the
 // static imports of the bundle's own graph (esbuild's metafile, the options of scripts/build.mjs).
 import assert from 'node:assert/strict';
 import { build, type Metafile } from 'esbuild';
@@ -50,6 +51,13 @@ describe('hotframe profile: what start-up evaluates', function () {
   it('the profile command imports no Babel package and no route map statically', () => {
     const eager = reachable(metafile, PROFILE_COMMAND, new Set(['import-statement']));
     const offending = [...eager].filter(([path]) => /node_modules\/@babel\//.test(path) || path.startsWith('server/static/'));
+    assert.deepEqual(offending.map(([, chain]) => chain.join(' -> ')).slice(0, 5), []);
+  });
+
+  it("a source file's functions are read with the parser and Babel's types, without @babel/traverse (walk.ts's NodePaths)", () => {
+    const spans = reachable(metafile, 'server/profile/analysis/functionSpans.ts', new Set(['import-statement']));
+    assert.ok([...spans.keys()].some((path) => path.includes('node_modules/@babel/parser/')));
+    const offending = [...spans].filter(([path]) => path.includes('node_modules/@babel/traverse/') || path === 'server/static/lazyPaths.ts');
     assert.deepEqual(offending.map(([, chain]) => chain.join(' -> ')).slice(0, 5), []);
   });
 

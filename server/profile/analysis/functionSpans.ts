@@ -7,7 +7,7 @@ import type * as t from '@babel/types';
 import { isFunction } from '@babel/types';
 
 import { parseSource } from '../../static/parse';
-import { forEachChild } from '../../static/walk';
+import { forEachChild } from '../../static/childNodes';
 
 /** What a name is bound to where a function uses it (function-level scopes; blocks are not told apart). */
 export type Binding = { kind: 'function'; node: t.Node } | { kind: 'module'; specifier: string } | { kind: 'other' };
