@@ -64,10 +64,11 @@ const MAY_IMPORT = {
       'server/profile/location',
       'server/static/parse',
       'server/static/walk',
+      'server/static/childNodes',
       'server/shared',
       { path: PROTOCOL, typeOnly: true },
     ],
-    why: 'server/profile/analysis/ imports readers/, model/, location/, the static engine parser (server/static/parse.ts and walk.ts, to read the source a profile names) and server/shared/',
+    why: 'server/profile/analysis/ imports readers/, model/, location/, the static engine parser (server/static/parse.ts, walk.ts and childNodes.ts, to read the source a profile names) and server/shared/',
   },
   'server/join': {
     may: [{ path: 'rules/api', typeOnly: true }, 'server/profile', 'server/shared'],

@@ -18,7 +18,9 @@ import { sandwichJson, sandwichText } from './sandwichText';
 import { gcTraceJson, gcTraceOf, gcTraceText } from './gcTraceText';
 import { stallsJson, stallsText, stallThreshold, withLoopNotes } from './stallsOutput';
 import { DEFAULT_STALL_MS } from '../profile/analysis/stalls';
-import { nodeRoutesFor, routeReportFor, routesJson, routesText } from './routesOutput';
+
+/** The route map and its output (the parser, Babel's types, the folder walk): loaded for --routes and --stalls only. */
+const routesOutput = (): Promise<typeof import('./routesOutput')> => import('./routesOutput');
 
 const DEFAULT_TOP = 20;
 
@@ -185,12 +187,14 @@ export async function runProfile(argv: string[]): Promise<number> {
   if ((analyzed.profile.threads?.length ?? 0) > 1) process.stderr.write(`hotframe: ${report.warnings.find((w) => w.startsWith('the trace holds')) ?? ''}\n`);
   if (stalls) {
     // Each stall names the route its code served, from the --root folder's registrations.
+    const { nodeRoutesFor } = await routesOutput();
     const found = withLoopNotes(analyzed.stalls(stallThreshold(flagValue(args, 'stall-ms'), DEFAULT_STALL_MS), nodeRoutesFor(analyzed, options.root)), resolve(file));
     process.stdout.write(options.format === 'json' ? JSON.stringify(stallsJson(found), null, 2) + '\n' : stallsText(basename(file), found, options.top, options.root));
     return 0;
   }
   // --routes: CPU time per route of the --root folder's source.
   if (args.flags.has('routes')) {
+    const { routeReportFor, routesJson, routesText } = await routesOutput();
     const routes = routeReportFor(analyzed, options.root, resolve(file));
     process.stdout.write(options.format === 'json' ? JSON.stringify(routesJson(routes, options.top), null, 2) + '\n' : routesText(basename(file), routes, options.top, options.root));
     return 0;
@@ -226,6 +230,7 @@ async function runMergedProfile(args: ParsedArgs, options: ProfileCliOptions): P
   const name = `${inputs.length} profiles`;
   // --routes: CPU time per route of them all, and the requests each kept process served (their notes).
   if (args.flags.has('routes')) {
+    const { routeReportFor, routesJson, routesText } = await routesOutput();
     const routes = routeReportFor(analyzed, options.root, files.filter((file) => inputs.some((input) => input.name === basename(file))));
     process.stdout.write(options.format === 'json' ? JSON.stringify(routesJson(routes, options.top), null, 2) + '\n' : routesText(name, routes, options.top, options.root));
     return 0;

@@ -6,38 +6,17 @@
 // API (get, parentPath, is*, find*, traverse with `noScope`) and `skip()` / `stop()`. The walk
 // does not follow AST mutations: no rule mutates the tree.
 import type { NodePath, Visitor } from '@babel/traverse';
-import * as t from '@babel/types';
+import type * as t from '@babel/types';
+import { forEachChild } from './childNodes';
 import { NodeStack, pathOf, rootFrame, type PathClock } from './lazyPaths';
 
-// Read once: bundled CommonJS re-exports go through a getter on every access.
-const VISITOR_KEYS = t.VISITOR_KEYS;
+export { forEachChild };
 
 type VisitFn = (this: unknown, path: NodePath, state: unknown) => void;
 
 interface Phases {
   enter?: VisitFn[];
   exit?: VisitFn[];
-}
-
-/**
- * Calls `visit(child, key, listKey)` for each child of `node`, in Babel's order (`key` is the index
- * in the list `listKey`, or the property name when `listKey` is null), until `visit` returns true.
- */
-export function forEachChild(node: t.Node, visit: (child: t.Node, key: string | number, listKey: string | null) => boolean | void): void {
-  const keys = VISITOR_KEYS[node.type];
-  if (!keys) return;
-  const record = node as unknown as Record<string, unknown>;
-  for (const key of keys) {
-    const value = record[key];
-    if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) {
-        const child = value[i] as t.Node | null;
-        if (child && visit(child, i, key) === true) return;
-      }
-    } else if (value && typeof (value as t.Node).type === 'string') {
-      if (visit(value as t.Node, key, null) === true) return;
-    }
-  }
 }
 
 /**

@@ -94,20 +94,26 @@ export function readElfCodeSymbols(file: RegularFile): ElfCodeSymbols {
   const address = new Float64Array(count);
   const size = new Float64Array(count);
   const nameAt = new Uint32Array(count);
+  // Which sections hold code (nm's t/T/w/W), looked up per symbol.
+  const code = Uint8Array.from(sections, (section) => ((section.flags & SHF_EXECINSTR) !== 0 ? 1 : 0));
+  // A DataView over the table: Node's holds ~100k entries, read in one pass (Buffer's readUInt*
+  // methods check their arguments on every call).
+  const view = new DataView(symtab.buffer, symtab.byteOffset, symtab.length);
+  const word64 = (o: number): number => (le ? view.getUint32(o, true) + view.getUint32(o + 4, true) * 2 ** 32 : view.getUint32(o) * 2 ** 32 + view.getUint32(o + 4));
   let kept = 0;
   for (let i = 1; i < count; i++) {
     const o = i * entsize;
     const info = symtab[is64 ? o + 4 : o + 12];
-    const shndx = u16(symtab, is64 ? o + 6 : o + 14);
+    const shndx = view.getUint16(is64 ? o + 6 : o + 14, le);
     const type = info & 0xf;
     if (shndx === 0 || shndx >= SHN_LORESERVE || type === STT_SECTION || type === STT_FILE) continue;
     // nm's t/T/w/W: defined in a section of code.
-    if (((sections[shndx]?.flags ?? 0) & SHF_EXECINSTR) === 0) continue;
-    const name = u32(symtab, o);
+    if (shndx >= code.length || code[shndx] === 0) continue;
+    const name = view.getUint32(o, le);
     if (name === 0 || name >= strtab.length) continue;
     nameAt[kept] = name;
-    address[kept] = is64 ? u64(symtab, o + 8) : u32(symtab, o + 4);
-    size[kept] = is64 ? u64(symtab, o + 16) : u32(symtab, o + 8);
+    address[kept] = is64 ? word64(o + 8) : view.getUint32(o + 4, le);
+    size[kept] = is64 ? word64(o + 16) : view.getUint32(o + 8, le);
     kept++;
   }
   const end = (at: number): number => {

@@ -138,11 +138,12 @@ export async function nameNativeCode(
     const lowest = addresses[0];
     const highest = addresses[addresses.length - 1];
     const offset = hypotheses[which].offset;
+    const firstFrom = addressIndex(addresses);
     for (let i = 0; i < table.count; i++) {
       const from = address[i] + offset;
       const to = from + size[i];
-      if (to <= lowest || from > highest) continue;
-      for (let k = firstAtOrAbove(addresses, from); k < addresses.length && addresses[k] < to; k++) {
+      if (to <= lowest || from > highest || to <= from) continue;
+      for (let k = firstFrom(from); k < addresses.length && addresses[k] < to; k++) {
         const o = owners[k];
         if (o === -1 || address[o] < address[i] || (address[o] === address[i] && table.compareNames(o, i) < 0)) owners[k] = i;
       }
@@ -261,10 +262,37 @@ async function demangle(names: readonly string[], toolFolders: readonly string[]
   });
 }
 
-/** The first index of the ascending `sorted` whose value is at least `value`. */
-function firstAtOrAbove(sorted: Float64Array, value: number): number {
-  let lo = 0;
-  let hi = sorted.length;
+/** Buckets over the span of the addresses looked up (each table symbol asks once): at most this many. */
+const MAX_ADDRESS_BUCKETS = 65_536;
+
+/**
+ * `firstAtOrAbove` over the ascending `sorted` (not empty), for ~100k values in a row: the span of
+ * `sorted` is cut into equal buckets, each holding the index of its first address, so a value is
+ * searched for only among the addresses of its own bucket.
+ */
+function addressIndex(sorted: Float64Array): (value: number) => number {
+  const lowest = sorted[0];
+  const span = sorted[sorted.length - 1] - lowest + 1;
+  const buckets = Math.min(MAX_ADDRESS_BUCKETS, sorted.length * 4);
+  const width = span / buckets;
+  // One bucket function for the addresses and the values: it only grows with its argument, so
+  // what lies in an earlier bucket is below the value and what lies in a later one above it.
+  const bucketOf = (value: number): number => Math.min(buckets - 1, Math.floor((value - lowest) / width));
+  /** starts[b]: the first index whose address lies in bucket b or a later one. */
+  const starts = new Int32Array(buckets + 1);
+  for (let b = 0, k = 0; b <= buckets; b++) {
+    while (k < sorted.length && bucketOf(sorted[k]) < b) k++;
+    starts[b] = k;
+  }
+  return (value) => {
+    if (value <= lowest) return 0;
+    const b = bucketOf(value);
+    return firstAtOrAbove(sorted, value, starts[b], starts[b + 1]);
+  };
+}
+
+/** The first index in [lo, hi) of the ascending `sorted` whose value is at least `value` (hi when none). */
+function firstAtOrAbove(sorted: Float64Array, value: number, lo = 0, hi = sorted.length): number {
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if (sorted[mid] < value) lo = mid + 1;

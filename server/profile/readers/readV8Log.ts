@@ -637,6 +637,12 @@ export class V8LogReader {
    */
   private async resolveFrames(warnings: string[]): Promise<{ line: Int32Array; inlined: (InlinedFrames | undefined)[]; funcOf: (b: CallTreeBuilder) => { funcs: Int32Array; inlinedFuncs: (Int32Array | undefined)[] } }> {
     const n = this.frameKeys.length;
+    // Native names first: their symbol table is read now and c++filt demangles while the source
+    // positions below are read (its warnings keep their place, after those of the positions).
+    const nativeWarnings: string[] = [];
+    const nativeNamesRead = this.nameNativePcs(nativeWarnings);
+    // Awaited below; a budget refused before then leaves it unawaited, never unhandled.
+    nativeNamesRead.catch(() => undefined);
     const line = new Int32Array(n);
     const inlined = new Array<InlinedFrames | undefined>(n);
     const positions = new Map<number, SourcePositions | null>();
@@ -713,7 +719,8 @@ export class V8LogReader {
       }
     }
 
-    const nativeNames = await this.nameNativePcs(warnings);
+    const nativeNames = await nativeNamesRead;
+    warnings.push(...nativeWarnings);
     const funcOf = (builder: CallTreeBuilder): { funcs: Int32Array; inlinedFuncs: (Int32Array | undefined)[] } => {
       const out = new Int32Array(n);
       /** Code entry -> its function (the frames of one entry differ only by offset). */
