@@ -7,9 +7,13 @@
 // linted every file (no fatal parse errors hiding skipped work).
 // Two rows: the whole corpus (hotframe skips typescript.js, 9 MB, as too large; ESLint lints it)
 // and the corpus without typescript.js, where both tools analyze exactly the same files.
+//
+// Old and new in one run: HOTFRAME_BENCH_BASE=<a built checkout> also times its dist/cli.js on the
+// same corpus, the two CLIs and ESLint taking turns in each run (the order alternating from run
+// to run), and prints a row for it beside the head's; each row states its spread and the load.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -17,6 +21,12 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cli = join(root, 'dist', 'cli.js');
 const eslintBin = join(root, 'node_modules', 'eslint', 'bin', 'eslint.js');
 const runs = Number(process.env.HOTFRAME_BENCH_RUNS ?? 3);
+const base = process.env.HOTFRAME_BENCH_BASE || null;
+const baseCli = base === null ? null : join(base, 'dist', 'cli.js');
+if (baseCli !== null && !existsSync(baseCli)) {
+  console.error(`HOTFRAME_BENCH_BASE: ${baseCli} is missing: build that checkout first`);
+  process.exit(1);
+}
 
 if (!existsSync(cli)) {
   console.error('dist/cli.js is missing: run `npm run build` first (npm run bench does)');
@@ -83,8 +93,8 @@ function timed(args, env = {}) {
   return { seconds, cpu: cpuStart === null || cpuEnd === null ? null : cpuEnd - cpuStart, run };
 }
 
-function runHotframe(target) {
-  const { seconds, cpu, run } = timed([cli, 'analyze', target, '--format', 'json']);
+function runHotframe(target, which = cli) {
+  const { seconds, cpu, run } = timed([which, 'analyze', target, '--format', 'json']);
   if (run.status !== 0 && run.status !== 1) throw new Error(`hotframe exited ${run.status}: ${run.stderr.trim()}`);
   const json = JSON.parse(run.stdout);
   return { seconds, cpu, analyzed: json.filesAnalyzed, skipped: json.skipped, findings: json.findings.length };
@@ -107,38 +117,51 @@ function compare(label, target, files) {
   console.error(`${label}: ${files.length} files, ${lines} lines, ${mb.toFixed(1)} MB; ${runs} interleaved run(s) each`);
   const hot = [];
   const esl = [];
+  const old = [];
   for (let i = 0; i < runs; i++) {
-    hot.push(runHotframe(target));
-    esl.push(runEslint(target));
+    const steps = [() => hot.push(runHotframe(target)), () => esl.push(runEslint(target))];
+    if (baseCli !== null) steps.push(() => old.push(runHotframe(target, baseCli)));
+    for (const step of i % 2 === 0 ? steps : [...steps].reverse()) step();
     const cpu = (r) => (r.cpu === null ? '' : ` (${r.cpu.toFixed(2)} s CPU)`);
-    console.error(`  run ${i + 1}: hotframe ${hot[i].seconds.toFixed(2)} s${cpu(hot[i])}, eslint ${esl[i].seconds.toFixed(2)} s${cpu(esl[i])}`);
+    const oldText = baseCli === null ? '' : `, base ${old[i].seconds.toFixed(2)} s${cpu(old[i])}`;
+    console.error(`  run ${i + 1}: hotframe ${hot[i].seconds.toFixed(2)} s${cpu(hot[i])}${oldText}, eslint ${esl[i].seconds.toFixed(2)} s${cpu(esl[i])}`);
   }
+  if (baseCli !== null && old[0].findings !== hot[0].findings) console.error(`  base reported ${old[0].findings} findings, head ${hot[0].findings}`);
   const h = hot[0];
   const e = esl[0];
   console.error(`  hotframe analyzed ${h.analyzed} files (${h.findings} findings), skipped ${h.skipped.map((s) => `${s.file}: ${s.reason}`).join('; ') || 'none'}`);
   console.error(`  eslint linted ${e.analyzed} files (${e.findings} messages), fatal parse errors: ${e.fatal.length}`);
   if (e.analyzed + e.fatal.length !== files.length) throw new Error(`eslint reported ${e.analyzed + e.fatal.length} files, corpus has ${files.length}`);
   if (e.analyzed < files.length * 0.95) throw new Error(`eslint failed to parse ${e.fatal.length} files: ${e.fatal.slice(0, 3).join(', ')}`);
-  const value = median(hot.map((r) => r.seconds));
   const peerValue = median(esl.map((r) => r.seconds));
-  const ratio = value / peerValue;
-  const cpuValue = hot[0].cpu === null ? null : median(hot.map((r) => r.cpu));
   const cpuPeerValue = esl[0].cpu === null ? null : median(esl.map((r) => r.cpu));
-  console.log(
-    JSON.stringify({
+  const spread = (xs) => `${Math.min(...xs).toFixed(2)}-${Math.max(...xs).toFixed(2)} s`;
+  const load = loadavg().map((l) => l.toFixed(2)).join(' ');
+  const row = (results, metric, extra) => {
+    const value = median(results.map((r) => r.seconds));
+    const ratio = value / peerValue;
+    const cpuValue = results[0].cpu === null ? null : median(results.map((r) => r.cpu));
+    return {
       bench: 'static',
-      metric: `analyze ${label} (${files.length} files, ${Math.round(lines / 1000)}k lines)`,
+      metric,
       value: Number(value.toFixed(3)),
       unit: 's',
+      spread: spread(results.map((r) => r.seconds)),
       peer: 'eslint 9',
       peerValue: Number(peerValue.toFixed(3)),
+      peerSpread: spread(esl.map((r) => r.seconds)),
       ratio: Number(ratio.toFixed(3)),
       limit: '<= 1.0',
       aim: '0.5',
       pass: ratio <= 1.0,
       ...(cpuValue === null ? {} : { cpuSeconds: cpuValue, peerCpuSeconds: cpuPeerValue, cpuRatio: Number((cpuValue / cpuPeerValue).toFixed(3)) }),
-    }),
-  );
+      load,
+      ...extra,
+    };
+  };
+  const metric = `analyze ${label} (${files.length} files, ${Math.round(lines / 1000)}k lines)`;
+  console.log(JSON.stringify(row(hot, metric, {})));
+  if (baseCli !== null) console.log(JSON.stringify(row(old, `${metric}, base checkout`, { base })));
 }
 
 try {

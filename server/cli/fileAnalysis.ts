@@ -5,6 +5,7 @@ import { relative, sep } from 'node:path';
 import type { Finding, ProjectView, RuleId, RuleLevel } from '../../rules/api';
 import { DEFAULT_HOT_THRESHOLD_PERCENT, severityWithCost, type CostIndex } from '../join/costIndex';
 import { analyzeSource } from '../static/engine';
+import { forgetCachedPaths } from '../static/lazyPaths';
 import { ProjectIndex } from '../static/projectIndex';
 import { parseProblemEntry } from './findingFormats';
 import { GuardedReadError, readGuardedText } from '../shared/guardedRead';
@@ -49,6 +50,8 @@ export function analyzeFile(path: string, cwd: string, levels: RuleLevels, proje
     return outcome;
   }
   const result = analyzeSource({ filePath: path, text, levels, project });
+  // Nothing of the tree outlives the analysis here (findings are plain data).
+  forgetCachedPaths();
   if (result.skipped !== null) {
     outcome.problem = { file: outcome.file, reason: result.skipped.reason, parseError: null };
     return outcome;

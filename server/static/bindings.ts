@@ -286,7 +286,7 @@ function isReferencedIdentifier(node: t.Node, parent: t.Node, grandparent: t.Nod
  * reads and writes resolved to them; only what it declares in the file's scope is declared again,
  * and its reads and writes of names it does not declare itself are resolved again.
  */
-function collect(file: FileScopes, scopes: WeakMap<t.Node, ScopeInfo>, clock: BindingOwner): void {
+function collect(file: FileScopes, scopes: NodeMap<ScopeInfo>, clock: BindingOwner): void {
   const program = file.scope;
   program.bindings = null;
   const stack = new NodeStack(file.fileFrame);
@@ -563,6 +563,9 @@ function newUnit(): StatementUnit {
   };
 }
 
+/** What the resolver keys by node: the operations a Map and a WeakMap share. */
+type NodeMap<V> = Pick<WeakMap<t.Node, V>, 'get' | 'set' | 'has'>;
+
 /**
  * A file's scopes: the program's own scope and frames, kept across versions, and its statements'
  * units (null for a tree that is analyzed once).
@@ -585,7 +588,12 @@ export class BindingResolver implements BindingOwner {
   /** See BindingRecorder; null outside the walk of an editor document's statement. */
   recorder: BindingRecorder | null = null;
   private readonly filesByProgram = new WeakMap<t.Program, FileScopes>();
-  private readonly scopesByNode = new WeakMap<t.Node, ScopeInfo>();
+  /**
+   * Weak for a document's resolver, whose trees lose nodes edit after edit. A resolver made for
+   * one analysis dies with it: a plain Map then, since a WeakMap's entries are ephemerons that
+   * every young-generation collection of the analysis visits.
+   */
+  private readonly scopesByNode: NodeMap<ScopeInfo>;
   /** A file whose statements may have changed since its scopes were built: brought up to date on first use. */
   private changedFile: t.File | null = null;
   private analyses = 0;
@@ -594,7 +602,9 @@ export class BindingResolver implements BindingOwner {
    * `kept`: the trees analyzed here come back, edited, for another analysis (the language
    * server's incremental parse), so what is known of each statement is kept for them.
    */
-  constructor(private readonly kept = false) {}
+  constructor(private readonly kept = false) {
+    this.scopesByNode = kept ? new WeakMap() : new Map();
+  }
 
   /** The analysis paths are made for: paths kept from an earlier one are made again. */
   get epoch(): number {
