@@ -76,10 +76,11 @@ describe('requests per route of a real Express server recorded by Hotframe', fun
     // Paths without their query; every response finished, after it started, inside the profile.
     assert.deepEqual(log.requests[0]!.path, '/v1/tasks');
     for (const r of log.requests) assert.ok(r.startMs >= 0 && r.endMs !== null && r.endMs >= r.startMs, JSON.stringify(r));
-    // The main thread's CPU clock (Linux), every loop tick (5 ms) while it served: readings going forward.
+    // The main thread's CPU clock (Linux), read when the monitor started, at every loop tick (5 ms)
+    // and when it stopped: readings going forward (how many depends on how long it served).
     if (process.platform !== 'linux') return;
     const clock = log.threadCpu;
-    assert.ok(clock !== undefined && clock.atMs.length >= 10, JSON.stringify(clock?.atMs.length));
+    assert.ok(clock !== undefined && clock.atMs.length >= 2, JSON.stringify(clock?.atMs.length));
     assert.ok(clock.cpuMs.at(-1)! > clock.cpuMs[0]!, 'the thread ran while recorded');
   });
 
