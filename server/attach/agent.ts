@@ -63,7 +63,7 @@ export interface StopAnswer {
   workMs: number | null;
   /** The main thread's profile, or its error. */
   main: unknown;
-  workers: { workerId: string; title: string; gone: boolean; started: number; answered: number; afterStop: number; resent: number; response: { id?: number; result?: { profile?: unknown }; error?: { message?: string } } | null }[];
+  workers: { workerId: string; title: string; gone: boolean; started: number; answered: number; afterStop: number; resent: number; startError?: string | null; response: { id?: number; result?: { profile?: unknown }; error?: { message?: string } } | null }[];
 }
 
 /** The expression that starts a capture in the target; evaluate with includeCommandLineAPI. */
@@ -102,9 +102,9 @@ export function startExpression(config: AgentConfig): string {
   session.on('NodeWorker.attachedToWorker', (message) => {
     try {
       const p = message.params;
-      const w = { sessionId: p.sessionId, workerId: String(p.workerInfo.workerId), title: String(p.workerInfo.title), stopIds: [], response: null, gone: false, started: 0, answered: 0, afterStop: 0, resent: 0 };
+      const w = { sessionId: p.sessionId, workerId: String(p.workerInfo.workerId), title: String(p.workerInfo.title), startIds: [], startError: null, stopIds: [], response: null, gone: false, started: 0, answered: 0, afterStop: 0, resent: 0 };
       state.workers.set(p.sessionId, w);
-      for (const [method, params] of start) { state.toWorker(p.sessionId, method, params); w.started++; }
+      for (const [method, params] of start) { w.startIds.push(state.toWorker(p.sessionId, method, params)); w.started++; }
     } catch {}
   });
   session.on('NodeWorker.detachedFromWorker', (message) => {
@@ -126,7 +126,18 @@ export function startExpression(config: AgentConfig): string {
       if (!id) return;
       // Counted so that a thread which never answers can be told from one that stopped answering.
       w.answered++;
+      // The first error a start command was answered with (its answers are small): a stop that then
+      // finds no profile says why.
+      if (w.startError === null && w.startIds.includes(Number(id[1]))) {
+        const answer = JSON.parse(text);
+        if (answer.error) w.startError = String(answer.error.message).slice(0, 120);
+      }
       if (!w.stopIds.includes(Number(id[1]))) return;
+      // The stop may have been sent twice: the first answer is kept, unless it was an error and
+      // this one is not (the second stop of a thread that already gave its profile answers with
+      // an error, which must not replace the profile).
+      const refused = (answer) => /^\{"id":\d+,"error"/.test(answer.slice(0, 40));
+      if (w.response !== null && !(refused(w.response) && !refused(text))) return;
       w.response = text;
       const done = state.waiting.get(w.sessionId);
       if (done) done();
@@ -187,7 +198,7 @@ export function stopExpression(): string {
   return Promise.all([main, Promise.all(workers)]).then(([mainText, done]) => {
     try { state.session.post('NodeWorker.disable', {}, () => {}); state.session.disconnect(); } catch {}
     return '{"threadId":' + state.threadId + ',"pauseMs":' + JSON.stringify(pauseMs) + ',"workMs":' + (Number.isFinite(workMs) ? JSON.stringify(workMs) : 'null') + ',"main":' + mainText + ',"workers":[' + done.map((w) =>
-      '{"workerId":' + JSON.stringify(w.workerId) + ',"title":' + JSON.stringify(w.title) + ',"gone":' + w.gone + ',"started":' + w.started + ',"answered":' + w.answered + ',"afterStop":' + w.afterStop + ',"resent":' + w.resent + ',"response":' + (w.response === null ? 'null' : w.response) + '}').join(',') + ']}';
+      '{"workerId":' + JSON.stringify(w.workerId) + ',"title":' + JSON.stringify(w.title) + ',"gone":' + w.gone + ',"started":' + w.started + ',"answered":' + w.answered + ',"afterStop":' + w.afterStop + ',"resent":' + w.resent + ',"startError":' + JSON.stringify(w.startError) + ',"response":' + (w.response === null ? 'null' : w.response) + '}').join(',') + ']}';
   });
 })()`;
 }

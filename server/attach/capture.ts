@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InputError } from '../shared/errors';
 import { readGuardedText } from '../shared/guardedRead';
+import { printable } from '../shared/printable';
 import { closeExpression, startExpression, stopExpression, type CaptureKind, type StartAnswer, type StopAnswer } from './agent';
 import { InspectorSession, targetUrl } from './inspectorClient';
 import { checkAttachable, commandText, expectedInspectorPort, looksLikeNode, openInspector, waitClosed, type OpenedInspector } from './openInspector';
@@ -83,7 +84,7 @@ export function processTree(pid: number): number[] {
   return found;
 }
 
-interface Running {
+export interface Running {
   target: Target;
   pid: number | null;
   command: string;
@@ -199,7 +200,8 @@ function samePid(pid: number, inner: number): boolean {
   }
 }
 
-function threadsOf(running: Running, answer: StopAnswer): { threads: CapturedThread[]; problems: string[] } {
+/** Each thread's profile from a process's stop answer, and a line for each thread that gave none. */
+export function threadsOf(running: Running, answer: StopAnswer): { threads: CapturedThread[]; problems: string[] } {
   const pid = running.pid ?? 0;
   const threads: CapturedThread[] = [];
   const problems: string[] = [];
@@ -213,7 +215,8 @@ function threadsOf(running: Running, answer: StopAnswer): { threads: CapturedThr
     if (profile !== undefined) {
       threads.push({ pid, threadId: Number(worker.workerId), title: String(worker.title), command: running.command, profile, startedAt: running.startedAt, pauseMs, workMs });
     } else {
-      const why = worker.gone ? 'it ended during the capture' : worker.response?.error?.message ?? `it did not answer within ${WORKER_STOP_TIMEOUT_MS / 1000} s; ${answeredStart(worker)}`;
+      const refused = worker.response?.error?.message;
+      const why = worker.gone ? 'it ended during the capture' : refused !== undefined ? `${printable(String(refused).slice(0, 200))}; ${answeredStart(worker, true)}` : `it did not answer within ${WORKER_STOP_TIMEOUT_MS / 1000} s; ${answeredStart(worker, false)}`;
       problems.push(`process ${pid}, thread ${worker.workerId}: no profile (${String(why)})`);
     }
   }
@@ -222,16 +225,20 @@ function threadsOf(running: Running, answer: StopAnswer): { threads: CapturedThr
 
 /**
  * How far a thread that gave no profile got: whether it answered the commands that started its
- * profiler, and whether it sent anything at all once the stop was sent (silent, or an answer not
- * recognised as the stop's).
+ * profiler (and with an error), and, when it did not answer the stop, whether it sent anything at
+ * all once the stop was sent (silent, or an answer not recognised as the stop's).
  */
-function answeredStart(worker: StopAnswer['workers'][number]): string {
+function answeredStart(worker: StopAnswer['workers'][number], stopAnswered: boolean): string {
   const started = Number(worker.started) || 0;
   const answered = Math.min(Number(worker.answered) || 0, started);
+  // The target's own text: cut, and its control characters escaped, before it joins a message.
+  const startError = typeof worker.startError === 'string' ? `, one of them with an error (${printable(worker.startError.slice(0, 120))})` : '';
+  const resent = Number(worker.resent) > 0 ? ' (the stop was sent twice)' : '';
+  const start = `it had answered ${answered} of the ${started} commands that started its profiler${startError}`;
+  if (stopAnswered) return `${start}${resent}`;
   const afterStop = Math.max(0, Number(worker.afterStop) || 0);
   const since = afterStop === 0 ? 'nothing since the stop was sent' : `${afterStop} message${afterStop === 1 ? '' : 's'} since the stop was sent, none of them its answer`;
-  const resent = Number(worker.resent) > 0 ? ' (the stop was sent twice)' : '';
-  return `it had answered ${answered} of the ${started} commands that started its profiler, and sent ${since}${resent}`;
+  return `${start}, and sent ${since}${resent}`;
 }
 
 function keptAtExit(running: Running): CapturedThread | null {
