@@ -8,6 +8,10 @@
 // (those running at the start and those started during the capture) gets the same profiler
 // commands through its worker session, and its stop answer is passed back as the raw text the
 // worker sent (never parsed in the target: parsing a large profile would pause the service).
+// A thread's answer can arrive before `session.post` that sent its command has returned: the
+// thread posts it to the main thread with an interrupt, which V8 serves at the next JS stack check,
+// and `post` runs JS (the callback of its own answer) before it returns. Every command's id is
+// therefore recorded before it is posted.
 //
 // Rules for this code, since it runs inside someone's service:
 // - it never throws out of a timer or an event (an uncaught exception would end the service);
@@ -63,7 +67,7 @@ export interface StopAnswer {
   workMs: number | null;
   /** The main thread's profile, or its error. */
   main: unknown;
-  workers: { workerId: string; title: string; gone: boolean; started: number; answered: number; afterStop: number; resent: number; startError?: string | null; response: { id?: number; result?: { profile?: unknown }; error?: { message?: string } } | null }[];
+  workers: { workerId: string; title: string; gone: boolean; started: number; answered: number; afterStop: number; startError?: string | null; response: { id?: number; result?: { profile?: unknown }; error?: { message?: string } } | null }[];
 }
 
 /** The expression that starts a capture in the target; evaluate with includeCommandLineAPI. */
@@ -93,18 +97,19 @@ export function startExpression(config: AgentConfig): string {
   const session = new inspector.Session();
   session.connect();
   const state = { session, threadId, stopMethod, finish, workers: new Map(), waiting: new Map(), nextId: 1, onExit: null, workerStopTimeoutMs: ${JSON.stringify(config.workerStopTimeoutMs)} };
-  state.toWorker = (sessionId, method, params) => {
+  // Sends a command to a worker thread, its id added to ids before the post (see the top of this file).
+  state.toWorker = (sessionId, method, params, ids) => {
     const id = state.nextId++;
+    ids.push(id);
     session.post('NodeWorker.sendMessageToWorker', { sessionId, message: JSON.stringify({ id, method, params }) }, () => {});
-    return id;
   };
   for (const [method, params] of start) session.post(method, params, () => {});
   session.on('NodeWorker.attachedToWorker', (message) => {
     try {
       const p = message.params;
-      const w = { sessionId: p.sessionId, workerId: String(p.workerInfo.workerId), title: String(p.workerInfo.title), startIds: [], startError: null, stopIds: [], response: null, gone: false, started: 0, answered: 0, afterStop: 0, resent: 0 };
+      const w = { sessionId: p.sessionId, workerId: String(p.workerInfo.workerId), title: String(p.workerInfo.title), startIds: [], startError: null, stopIds: [], response: null, gone: false, started: 0, answered: 0, afterStop: 0 };
       state.workers.set(p.sessionId, w);
-      for (const [method, params] of start) { w.startIds.push(state.toWorker(p.sessionId, method, params)); w.started++; }
+      for (const [method, params] of start) { w.started++; state.toWorker(p.sessionId, method, params, w.startIds); }
     } catch {}
   });
   session.on('NodeWorker.detachedFromWorker', (message) => {
@@ -132,12 +137,7 @@ export function startExpression(config: AgentConfig): string {
         const answer = JSON.parse(text);
         if (answer.error) w.startError = String(answer.error.message).slice(0, 120);
       }
-      if (!w.stopIds.includes(Number(id[1]))) return;
-      // The stop may have been sent twice: the first answer is kept, unless it was an error and
-      // this one is not (the second stop of a thread that already gave its profile answers with
-      // an error, which must not replace the profile).
-      const refused = (answer) => /^\{"id":\d+,"error"/.test(answer.slice(0, 40));
-      if (w.response !== null && !(refused(w.response) && !refused(text))) return;
+      if (!w.stopIds.includes(Number(id[1])) || w.response !== null) return;
       w.response = text;
       const done = state.waiting.get(w.sessionId);
       if (done) done();
@@ -187,18 +187,13 @@ export function stopExpression(): string {
   const workers = [...state.workers.values()].map((w) => new Promise((resolve) => {
     if (w.gone) return resolve(w);
     const timer = setTimeout(() => resolve(w), state.workerStopTimeoutMs);
-    // A thread that has sent nothing at all a while after the stop is sent it once more: the answer
-    // to either is taken (a stop its thread already ran answers with an error, reported as such).
-    const again = setTimeout(() => {
-      try { if (w.afterStop === 0 && w.response === null) { w.stopIds.push(state.toWorker(w.sessionId, state.stopMethod, {})); w.resent++; } } catch {}
-    }, Math.floor(state.workerStopTimeoutMs / 4));
-    state.waiting.set(w.sessionId, () => { clearTimeout(timer); clearTimeout(again); resolve(w); });
-    try { w.stopIds.push(state.toWorker(w.sessionId, state.stopMethod, {})); } catch { resolve(w); }
+    state.waiting.set(w.sessionId, () => { clearTimeout(timer); resolve(w); });
+    try { state.toWorker(w.sessionId, state.stopMethod, {}, w.stopIds); } catch { resolve(w); }
   }));
   return Promise.all([main, Promise.all(workers)]).then(([mainText, done]) => {
     try { state.session.post('NodeWorker.disable', {}, () => {}); state.session.disconnect(); } catch {}
     return '{"threadId":' + state.threadId + ',"pauseMs":' + JSON.stringify(pauseMs) + ',"workMs":' + (Number.isFinite(workMs) ? JSON.stringify(workMs) : 'null') + ',"main":' + mainText + ',"workers":[' + done.map((w) =>
-      '{"workerId":' + JSON.stringify(w.workerId) + ',"title":' + JSON.stringify(w.title) + ',"gone":' + w.gone + ',"started":' + w.started + ',"answered":' + w.answered + ',"afterStop":' + w.afterStop + ',"resent":' + w.resent + ',"startError":' + JSON.stringify(w.startError) + ',"response":' + (w.response === null ? 'null' : w.response) + '}').join(',') + ']}';
+      '{"workerId":' + JSON.stringify(w.workerId) + ',"title":' + JSON.stringify(w.title) + ',"gone":' + w.gone + ',"started":' + w.started + ',"answered":' + w.answered + ',"afterStop":' + w.afterStop + ',"startError":' + JSON.stringify(w.startError) + ',"response":' + (w.response === null ? 'null' : w.response) + '}').join(',') + ']}';
   });
 })()`;
 }

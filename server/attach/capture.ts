@@ -233,12 +233,11 @@ function answeredStart(worker: StopAnswer['workers'][number], stopAnswered: bool
   const answered = Math.min(Number(worker.answered) || 0, started);
   // The target's own text: cut, and its control characters escaped, before it joins a message.
   const startError = typeof worker.startError === 'string' ? `, one of them with an error (${printable(worker.startError.slice(0, 120))})` : '';
-  const resent = Number(worker.resent) > 0 ? ' (the stop was sent twice)' : '';
   const start = `it had answered ${answered} of the ${started} commands that started its profiler${startError}`;
-  if (stopAnswered) return `${start}${resent}`;
+  if (stopAnswered) return start;
   const afterStop = Math.max(0, Number(worker.afterStop) || 0);
   const since = afterStop === 0 ? 'nothing since the stop was sent' : `${afterStop} message${afterStop === 1 ? '' : 's'} since the stop was sent, none of them its answer`;
-  return `${start}, and sent ${since}${resent}`;
+  return `${start}, and sent ${since}`;
 }
 
 function keptAtExit(running: Running): CapturedThread | null {
