@@ -199,14 +199,53 @@ export function stopExpression(): string {
 }
 
 /**
- * Closes the inspector port, a moment after answering: `inspector.close()` blocks the target's
- * event loop until every client has disconnected, so Hotframe disconnects as soon as it has this
- * answer and the close then finds nobody connected.
+ * Closes the inspector port once nobody is connected to it. `inspector.close()` blocks the target's
+ * event loop until every client has disconnected, and called while the close of Hotframe's own
+ * connection was still under way on the inspector's I/O thread it crashed the target (SIGSEGV in
+ * WsHandler::OnCloseFrameWritten: 3 of 45 rounds of a close 30 ms after an answer whose client
+ * disconnected 20-40 ms after it). So after answering, the target watches its own port (Linux:
+ * /proc/self/net/tcp and tcp6, where a connection accepted on the port has it as its local port)
+ * and closes once no connection but the listening socket and closed ones (TIME_WAIT) has been left
+ * for two looks in a row, `pollMs` apart. A connection still there after `giveUpMs` (someone
+ * else's debugger) leaves the port open: Hotframe then says so. Where /proc cannot be read, it
+ * closes after `fallbackMs`.
  */
-export function closeExpression(delayMs: number): string {
+export function closeExpression(timing: { pollMs: number; giveUpMs: number; fallbackMs: number }): string {
   return `(() => {
   const inspector = require('node:inspector');
-  setTimeout(() => { try { inspector.close(); } catch {} }, ${JSON.stringify(delayMs)});
+  const fs = require('node:fs');
+  let port = NaN;
+  try { port = Number(new URL(inspector.url()).port); } catch {}
+  const suffix = ':' + port.toString(16).toUpperCase().padStart(4, '0');
+  // Sockets whose local port is the inspector's, other than listening (0A) and TIME_WAIT (06); null: unknown.
+  const connections = () => {
+    let count = 0;
+    let read = false;
+    for (const file of ['/proc/self/net/tcp', '/proc/self/net/tcp6']) {
+      let text;
+      try { text = fs.readFileSync(file, 'latin1'); read = true; } catch { continue; }
+      for (const line of text.split('\\n')) {
+        const cols = line.trim().split(/ +/);
+        if (cols.length > 3 && cols[1].endsWith(suffix) && cols[3] !== '0A' && cols[3] !== '06') count++;
+      }
+    }
+    return read && Number.isFinite(port) ? count : null;
+  };
+  const close = () => { try { inspector.close(); } catch {} };
+  if (connections() === null) {
+    setTimeout(close, ${JSON.stringify(timing.fallbackMs)}).unref();
+    return true;
+  }
+  const started = Date.now();
+  let quiet = 0;
+  const timer = setInterval(() => {
+    try {
+      quiet = connections() === 0 ? quiet + 1 : 0;
+      if (quiet >= 2) { clearInterval(timer); close(); }
+      else if (Date.now() - started > ${JSON.stringify(timing.giveUpMs)}) clearInterval(timer);
+    } catch { clearInterval(timer); }
+  }, ${JSON.stringify(timing.pollMs)});
+  timer.unref();
   return true;
 })()`;
 }

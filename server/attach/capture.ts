@@ -29,8 +29,14 @@ const STOP_TIMEOUT_MS = 60_000;
  * (a CI run lost a thread's profile so). The wait runs off the target's main thread.
  */
 const WORKER_STOP_TIMEOUT_MS = 20_000;
-/** How long the target waits before closing its port: Hotframe disconnects within it (agent.ts). */
-const CLOSE_DELAY_MS = 30;
+/**
+ * When the target closes the port it opened for us: once no connection to it is left, looked at
+ * every POLL ms; left open when one stays past GIVE_UP ms (another client); without /proc, after
+ * FALLBACK ms (agent.ts, closeExpression). Hotframe disconnects as soon as it is answered.
+ */
+const CLOSE_TIMING = { pollMs: 20, giveUpMs: 10_000, fallbackMs: 500 };
+/** How long Hotframe waits for the port to close after it disconnected. */
+const CLOSE_WAIT_MS = 5000;
 const MAX_EXIT_PROFILE_BYTES = 512 * 1024 * 1024;
 /** A cluster of more is not a cluster: a pid given by mistake (pid 1) must not signal a machine. */
 export const MAX_PROCESSES = 64;
@@ -103,7 +109,12 @@ export interface Running {
  */
 type PortsBefore = Map<number, Set<number>>;
 
-async function withInspector<T>(target: Target, before: PortsBefore, use: (session: InspectorSession, opened: OpenedInspector | null) => Promise<T>): Promise<T> {
+/**
+ * Runs `use` in a session with the target, its port opened by SIGUSR1 when needed and closed after.
+ * A port that stays open (another client is connected to it, agent.ts closeExpression) is an
+ * error, or with `problems` a line there: the stop's answer is not lost for it.
+ */
+async function withInspector<T>(target: Target, before: PortsBefore, use: (session: InspectorSession, opened: OpenedInspector | null) => Promise<T>, problems: string[] | null = null): Promise<T> {
   let opened: OpenedInspector | null = null;
   let url: string;
   if ('url' in target) {
@@ -116,12 +127,14 @@ async function withInspector<T>(target: Target, before: PortsBefore, use: (sessi
   let result: T;
   try {
     result = await use(session, opened);
-    if (opened?.openedByUs) await session.evaluateString(closeExpression(CLOSE_DELAY_MS), CALL_TIMEOUT_MS);
+    if (opened?.openedByUs) await session.evaluateString(closeExpression(CLOSE_TIMING), CALL_TIMEOUT_MS);
   } finally {
     await session.close();
   }
-  if (opened?.openedByUs && 'pid' in target && !(await waitClosed(target.pid, opened, 2000))) {
-    throw new InputError(`process ${target.pid}: its inspector port ${opened.port} did not close (another client is connected to it?)`);
+  if (opened?.openedByUs && 'pid' in target && !(await waitClosed(target.pid, opened, CLOSE_WAIT_MS))) {
+    const line = `process ${target.pid}: its inspector port ${opened.port} stays open: another client is connected to it (the port Hotframe opened is closed only once nobody is)`;
+    if (problems === null) throw new InputError(line);
+    problems.push(line);
   }
   return result;
 }
@@ -315,7 +328,7 @@ export async function capture(options: CaptureOptions): Promise<CaptureResult> {
     for (const one of running) {
       try {
         if (exited(one)) throw new InputError('exited');
-        const { answer, serving } = await withInspector(one.target, before, (session) => withObserverStopped(session, one.serving === true, CALL_TIMEOUT_MS, async () => JSON.parse(await session.evaluateString(stopExpression(), STOP_TIMEOUT_MS)) as StopAnswer));
+        const { answer, serving } = await withInspector(one.target, before, (session) => withObserverStopped(session, one.serving === true, CALL_TIMEOUT_MS, async () => JSON.parse(await session.evaluateString(stopExpression(), STOP_TIMEOUT_MS)) as StopAnswer), problems);
         if (answer.missing) throw new InputError(`${targetName(one.target)}: its capture was gone (restarted meanwhile?)`);
         const got = threadsOf(one, answer);
         threads.push(...withServingNotes(got.threads, serving));
@@ -337,7 +350,7 @@ export async function capture(options: CaptureOptions): Promise<CaptureResult> {
     for (const target of targets) {
       if (!('pid' in target) || exited({ target, pid: target.pid } as Running)) continue;
       try {
-        if (strayInspectorPort(target.pid, before)) await withInspector(target, before, () => Promise.resolve());
+        if (strayInspectorPort(target.pid, before)) await withInspector(target, before, () => Promise.resolve(), problems);
       } catch (error) {
         problems.push(`${targetName(target)}: ${errorLine(error)}`);
       }

@@ -27,7 +27,7 @@ describe('hotframe attach: a real pm2 cluster', function () {
 
   before(async () => {
     // The inspector port SIGUSR1 opens in each process: a free one (9229 may be taken on a shared machine).
-    env = { ...process.env, PM2_HOME: home, PORT: String(await freePort()), NODE_OPTIONS: `--inspect-port=${await freePort()}` };
+    env = { ...process.env, PM2_HOME: home, PORT: String(await freePort()), NODE_OPTIONS: `--inspect-port=${await freePort(8)}` };
     await pm2('start', APP, '-i', String(INSTANCES), '--name', 'hotframe-test', '--no-autorestart');
   });
 

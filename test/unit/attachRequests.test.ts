@@ -69,7 +69,7 @@ async function evaluateInServer(server: Server, expression: string): Promise<str
   const session = await InspectorSession.connect(url, 10_000);
   try {
     const answer = await session.evaluateString(expression, 10_000);
-    await session.evaluateString(closeExpression(30), 10_000);
+    await session.evaluateString(closeExpression({ pollMs: 20, giveUpMs: 10_000, fallbackMs: 500 }), 10_000);
     return answer;
   } finally {
     await session.close();

@@ -65,7 +65,7 @@ describe('hotframe attach: a worker thread that answers before the post of its c
     const run = await runCli(cli, ['attach', String(child.pid), '--duration', '1', '--out', 'p', '--format', 'json'], cwd);
 
     // The order this test is about took place: the thread answered its stop inside the post.
-    assert.match(said, /^answered inside post: Profiler\.stop$/m, said);
+    assert.match(said, /^answered inside post: Profiler\.stop$/m, `the target said: ${said}; hotframe: ${run.stderr}`);
     assert.equal(run.code, 0, run.stderr);
     assert.doesNotMatch(run.stderr, /no profile/, run.stderr);
     const files = readdirSync(join(cwd, 'p')).filter((f) => f.endsWith('.cpuprofile'));
