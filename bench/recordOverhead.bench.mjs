@@ -1,28 +1,30 @@
-// What the request counter and the event-loop monitor of a Hotframe recording cost the recorded
-// service (issue 25: at most 3% of its CPU at a fixed load).
+// What the request counter, the event-loop monitor and the thread-clock readings of a Hotframe
+// recording cost the recorded service (issue 25: at most 3% of its CPU at a fixed load).
 //
-// Two whole recorded runs one after the other, one with the notes and one without, differed by
-// more than the notes cost: a short run's CPU for the same requests varied by ±10% (warm-up, JIT
-// and GC timing, neighbours on a shared machine). Here old and new run side by side instead: two
-// copies of an Express service are recorded by `dist/cli.js record` at once, one with the notes
-// and one without (HOTFRAME_SERVING_NOTES=off, the recorder as it was before them). After a
-// warm-up, the load goes to one copy and then the other in windows of WINDOW requests, the order
-// of each pair of windows drawn by a seeded coin. Each copy measures every window itself: its
-// main thread's time on a CPU (the thread's schedstat, in ns; the monitor's work is all on that
-// thread, while the profiler's sampling thread and V8's GC helpers, whose time grows with the
-// machine's contention, are left out of both) from a window's first request to its last answer.
-// Per pair: the CPU the copy with the notes added over the one without, as a share of the latter.
-// The figure is the median of all pairs over PROCESSES pairs of copies (a pair of processes can
-// carry its own bias, so there is more than one), with the interquartile range and the extremes.
-// Requests come two at a time over keep-alive loopback connections, as fast as they are answered.
-// Not counted: the idle time between a copy's windows, and writing the notes at exit (once).
-// The same comparison is then made between two copies both without the notes (`sameAsSame`): it
-// is the method's own noise. On this 2-core VM two processes of the same service settled at CPU
-// per request up to 25% apart (JIT and GC), so a figure within that noise says no more than it.
+// Method. Two whole recorded runs, one with the notes and one without, differed by more than the
+// notes cost (a short run's CPU for the same requests varied by ±10%), and so did two copies of
+// the service run side by side: on this 2-core VM two processes of the same service settle at a
+// CPU per request up to 25% apart (JIT and GC), which no number of windows averages away. So the
+// comparison is made inside one process: an Express service recorded by `dist/cli.js record` with
+// the notes off (HOTFRAME_SERVING_NOTES=off), in which the bench starts and stops the monitor
+// itself between windows of requests — the same `servingMonitor` source the recorder's preload and
+// `hotframe attach` run (server/shared/servingRecorder.ts), whose stop removes every trace of it.
+// A stopped monitor's notes stay referenced, as a recording keeps them until it exits.
 //
-// HOTFRAME_BENCH_PROCESSES (default 3), HOTFRAME_BENCH_PAIRS (default 15 per pair of copies),
-// HOTFRAME_BENCH_WINDOW (default 1000 requests).
-import { spawn } from 'node:child_process';
+// The load is fixed: requests at a steady rate (half of what the process served flat out in its
+// warm-up, so it is about half busy and its loop also sleeps, when the monitor's 5 ms timer costs
+// most), over keep-alive loopback connections. Each window is WINDOW requests; the process measures
+// its main thread's time on a CPU over the window (the thread's schedstat, in ns: the monitor's
+// work is all on that thread, while the profiler's sampling thread and V8's GC helpers, whose time
+// grows with the machine's contention, are left out). Windows come in pairs, monitor on and off in
+// an order drawn by a seeded coin; per pair, the CPU the window with the monitor added over the one
+// without, as a share of the latter. Between them, pairs with the monitor off in both windows are
+// compared the same way: the method's own noise. Figures: the median over PROCESSES processes, the
+// interquartile range and the mean with its standard error.
+//
+// HOTFRAME_BENCH_PROCESSES (default 3), HOTFRAME_BENCH_PAIRS (default 20 of each kind per process),
+// HOTFRAME_BENCH_WINDOW (default 2000 requests).
+import { spawn, spawnSync } from 'node:child_process';
 import http from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -31,37 +33,60 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const PROCESSES = Number(process.env.HOTFRAME_BENCH_PROCESSES || 3);
-const PAIRS = Number(process.env.HOTFRAME_BENCH_PAIRS || 15);
-const WINDOW = Number(process.env.HOTFRAME_BENCH_WINDOW || 1000);
-const WARM_UP = 3 * WINDOW; // requests each copy serves before the first measured window
+const PAIRS = Number(process.env.HOTFRAME_BENCH_PAIRS || 20);
+const WINDOW = Number(process.env.HOTFRAME_BENCH_WINDOW || 2000);
+const WARM_UP = 3 * WINDOW; // requests each process serves flat out before the first measured window
 const result = (row) => console.log(JSON.stringify({ bench: 'recordOverhead', ...row }));
 const progress = (text) => console.log(`recordOverhead: ${text}`);
 const dir = mkdtempSync(join(tmpdir(), 'hotframe-bench-record-'));
 
-// A service with a little work per request (routing, a middleware, JSON of a small list). It
-// measures each window of WINDOW requests (after the warm-up) and writes them when asked to exit.
+// The monitor's source, from the module the recorder is built from (the bench runs in a checkout).
+const source = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', "const m = await import('./server/shared/servingRecorder.ts'); process.stdout.write(m.SERVING_MONITOR ?? m.default.SERVING_MONITOR)"], { cwd: root, encoding: 'utf8' });
+if (source.status !== 0 || !source.stdout.startsWith('function servingMonitor()')) throw new Error(`could not read SERVING_MONITOR: ${source.stderr.slice(0, 500)}`);
+writeFileSync(join(dir, 'monitor.js'), `${source.stdout}\nmodule.exports = servingMonitor;\n`);
+
+// A service with a little work per request (routing, a middleware, JSON of a small list), and the
+// bench's controls: the monitor on or off, a window's start and end, exit.
 const SERVICE = `const fs = require('node:fs');
 const express = require('express');
+const servingMonitor = require(${JSON.stringify(join(dir, 'monitor.js'))});
 const mainThreadNs = () => Number(fs.readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]);
 const windows = [];
-let arrived = 0;
-let answered = 0;
+const stopped = [];
+let monitor = null;
 let windowStart = 0;
 const app = express();
 app.use((req, res, next) => {
-  if (arrived++ >= ${WARM_UP} && (arrived - ${WARM_UP}) % ${WINDOW} === 1) windowStart = mainThreadNs();
   res.set('x-served', '1');
   next();
 });
 const router = express.Router();
 router.get('/tasks/:id', (req, res) => {
   res.json(Array.from({ length: 50 }, (_, i) => ({ id: i, of: req.params.id })));
-  if (++answered > ${WARM_UP} && (answered - ${WARM_UP}) % ${WINDOW} === 0) windows.push((mainThreadNs() - windowStart) / 1000);
 });
 app.use('/v1', router);
-app.get('/exit', (req, res) => {
+app.get('/control/monitor-on', (req, res) => {
+  if (monitor === null) monitor = servingMonitor();
+  res.send('on');
+});
+app.get('/control/monitor-off', (req, res) => {
+  if (monitor !== null) {
+    monitor.stop();
+    stopped.push(monitor);
+    monitor = null;
+  }
+  res.send('off');
+});
+app.get('/control/window-start', (req, res) => {
+  windowStart = mainThreadNs();
+  res.send('started');
+});
+app.get('/control/window-end', (req, res) => {
+  windows.push((mainThreadNs() - windowStart) / 1000);
+  res.send(String(windows[windows.length - 1]));
+});
+app.get('/control/exit', (req, res) => {
   res.send('bye');
-  fs.writeFileSync(process.argv[2], JSON.stringify(windows));
   server.close(() => process.exit(0));
   server.closeAllConnections();
 });
@@ -80,35 +105,64 @@ function coin(seed) {
   };
 }
 
-/** `requests` requests to one copy, two at a time on keep-alive connections. */
-async function load(port, requests) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 2 });
-  let sent = 0;
-  const one = (path) => new Promise((resolve, reject) => {
+function get(port, path, agent) {
+  return new Promise((resolve, reject) => {
     const request = http.get({ host: '127.0.0.1', port, path, agent }, (response) => {
-      response.resume();
-      response.on('end', resolve);
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (d) => (body += d));
+      response.on('end', () => resolve(body));
     });
-    request.setTimeout(10_000, () => request.destroy(new Error('no answer in 10 s')));
+    request.setTimeout(10_000, () => request.destroy(new Error(`no answer to ${path} in 10 s`)));
     request.on('error', reject);
   });
+}
+
+/** `requests` requests, two at a time, as fast as they are answered; resolves with the seconds it took. */
+async function flatOut(port, requests) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 2 });
+  let sent = 0;
+  const started = performance.now();
   const loop = async () => {
-    while (sent < requests) await one(`/v1/tasks/${sent++ % 100}`);
+    while (sent < requests) await get(port, `/v1/tasks/${sent++ % 100}`, agent);
   };
   try {
     await Promise.all([loop(), loop()]);
   } finally {
     agent.destroy();
   }
+  return (performance.now() - started) / 1000;
 }
 
-/** Starts one recorded copy; resolves with its port and a function that stops it and answers its windows. */
-function startCopy(name, notes) {
-  const measured = join(dir, `${name}.json`);
-  const child = spawn(process.execPath, [join(root, 'dist/cli.js'), 'record', '--out', join(dir, `profiles-${name}`), '--format', 'json', '--', process.execPath, join(dir, 'service.js'), measured], {
+/** `requests` requests at `rate` a second, each sent when due (not when the last was answered). */
+async function paced(port, requests, rate) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+  const started = performance.now();
+  let sent = 0;
+  const pending = [];
+  try {
+    await new Promise((resolve, reject) => {
+      const timer = setInterval(() => {
+        const due = Math.min(requests, Math.floor(((performance.now() - started) / 1000) * rate) + 1);
+        while (sent < due) pending.push(get(port, `/v1/tasks/${sent++ % 100}`, agent).catch(reject));
+        if (sent === requests) {
+          clearInterval(timer);
+          resolve();
+        }
+      }, 1);
+    });
+    await Promise.all(pending);
+  } finally {
+    agent.destroy();
+  }
+}
+
+/** Starts the recorded service; resolves with its port and a function that stops it. */
+function startService(name) {
+  const child = spawn(process.execPath, [join(root, 'dist/cli.js'), 'record', '--out', join(dir, `profiles-${name}`), '--format', 'json', '--', process.execPath, join(dir, 'service.js')], {
     cwd: dir,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NODE_PATH: join(root, 'node_modules'), ...(notes ? {} : { HOTFRAME_SERVING_NOTES: 'off' }) },
+    env: { ...process.env, NODE_PATH: join(root, 'node_modules'), HOTFRAME_SERVING_NOTES: 'off' },
   });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
@@ -130,14 +184,21 @@ function startCopy(name, notes) {
         port,
         kill: () => child.kill(),
         async stop() {
-          await new Promise((done) => http.get({ host: '127.0.0.1', port, path: '/exit' }, (r) => r.resume().on('end', done)).on('error', done));
+          await get(port, '/control/exit').catch(() => undefined);
           const code = await closed;
           if (code !== 0) throw new Error(`${name}: record exited with ${code}: ${stderr.slice(-500)}`);
-          return JSON.parse(readFileSync(measured, 'utf8'));
         },
       });
     });
   });
+}
+
+/** One window of the paced load with the monitor on or off; its main-thread CPU in µs. */
+async function window(port, rate, monitorOn) {
+  await get(port, monitorOn ? '/control/monitor-on' : '/control/monitor-off');
+  await get(port, '/control/window-start');
+  await paced(port, WINDOW, rate);
+  return Number(await get(port, '/control/window-end'));
 }
 
 const quantile = (xs, q) => {
@@ -145,55 +206,60 @@ const quantile = (xs, q) => {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 };
 const pct = (x) => `${(100 * x).toFixed(1)}%`;
+const meanAndError = (xs) => {
+  const mean = xs.reduce((s, x) => s + x, 0) / xs.length;
+  const sd = Math.sqrt(xs.reduce((s, x) => s + (x - mean) ** 2, 0) / (xs.length - 1));
+  return `mean ${pct(mean)} ± ${pct(sd / Math.sqrt(xs.length))}`;
+};
 const flip = coin(0x5eed25);
 
-/**
- * PROCESSES pairs of copies, the first of each with the notes when `notes`; per window pair, the
- * first copy's CPU over the second's, less one; and each copy's µs per request.
- */
-async function comparePairs(notes, label) {
-  const ratios = [];
-  const perRequest = { first: [], second: [] };
+const withMonitor = [];
+const sameAsSame = [];
+const usPerRequest = [];
+let rates = [];
+try {
   for (let p = 0; p < PROCESSES; p++) {
-    const copies = [await startCopy(`${label}-a-${p}`, notes), await startCopy(`${label}-b-${p}`, false)];
+    const service = await startService(`service-${p}`);
     try {
-      for (const copy of copies) await load(copy.port, WARM_UP);
-      for (let i = 0; i < PAIRS; i++) for (const copy of flip() ? copies : [...copies].reverse()) await load(copy.port, WINDOW);
+      const seconds = await flatOut(service.port, WARM_UP);
+      // Half of what it served flat out: busy about half the time, its loop idle the rest.
+      const rate = Math.round(WARM_UP / seconds / 2);
+      rates.push(rate);
+      const these = [];
+      const noise = [];
+      for (let i = 0; i < PAIRS; i++) {
+        // A pair with the monitor in one window, then a pair with it in neither.
+        const order = flip() ? [true, false] : [false, true];
+        const cpu = {};
+        for (const on of order) cpu[on] = await window(service.port, rate, on);
+        these.push((cpu.true - cpu.false) / cpu.false);
+        usPerRequest.push(cpu.false / WINDOW);
+        // Which of the two counts as the one "with" is drawn too, as the order of the pair above is.
+        const [first, second] = [await window(service.port, rate, false), await window(service.port, rate, false)];
+        const [a, b] = flip() ? [first, second] : [second, first];
+        noise.push((a - b) / b);
+      }
+      withMonitor.push(...these);
+      sameAsSame.push(...noise);
+      progress(`process ${p + 1}: ${rate} requests/s, monitor on vs off median ${pct(quantile(these, 0.5))}, off vs off ${pct(quantile(noise, 0.5))}`);
     } catch (error) {
-      for (const copy of copies) copy.kill();
+      service.kill();
       throw error;
     }
-    const [first, second] = [await copies[0].stop(), await copies[1].stop()];
-    if (first.length !== PAIRS || second.length !== PAIRS) throw new Error(`the copies measured ${first.length} and ${second.length} windows, not ${PAIRS}`);
-    const these = first.map((us, i) => (us - second[i]) / second[i]);
-    ratios.push(...these);
-    perRequest.first.push(...first.map((us) => us / WINDOW));
-    perRequest.second.push(...second.map((us) => us / WINDOW));
-    progress(`${label}, pair of copies ${p + 1}: median ${pct(quantile(these, 0.5))}, ${quantile(second, 0.5) / WINDOW | 0} µs of main-thread CPU per request in the second copy`);
+    await service.stop();
   }
-  return { ratios, perRequest };
-}
-
-let notes;
-let calibration;
-try {
-  // The notes against none; then, as the method's own noise, none against none (two copies alike).
-  notes = await comparePairs(true, 'notes vs none');
-  calibration = await comparePairs(false, 'none vs none');
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
-const ratios = notes.ratios;
-const perRequest = { with: notes.perRequest.first, without: notes.perRequest.second };
-const median = quantile(ratios, 0.5);
+const median = quantile(withMonitor, 0.5);
 result({
-  metric: `record: CPU added by the request counter and event-loop monitor (Express under record, ${PROCESSES} pairs of copies side by side, ${PAIRS} pairs of ${WINDOW}-request windows each, median)`,
+  metric: `record: main-thread CPU added by the request counter, event-loop monitor and thread-clock readings (Express under record at a fixed rate, half busy; monitor on and off in one process, ${PROCESSES} processes × ${PAIRS} pairs of ${WINDOW}-request windows, median)`,
   value: Math.round(1000 * median) / 10,
   unit: '%',
-  spread: `interquartile ${pct(quantile(ratios, 0.25))} to ${pct(quantile(ratios, 0.75))}, all ${pct(Math.min(...ratios))} to ${pct(Math.max(...ratios))}`,
-  withoutUsPerRequest: Math.round(10 * quantile(perRequest.without, 0.5)) / 10,
-  withUsPerRequest: Math.round(10 * quantile(perRequest.with, 0.5)) / 10,
-  sameAsSame: `two copies without the notes, compared the same way: median ${pct(quantile(calibration.ratios, 0.5))}, interquartile ${pct(quantile(calibration.ratios, 0.25))} to ${pct(quantile(calibration.ratios, 0.75))}`,
+  spread: `interquartile ${pct(quantile(withMonitor, 0.25))} to ${pct(quantile(withMonitor, 0.75))}, ${meanAndError(withMonitor)}`,
+  sameAsSame: `off against off, the same way: median ${pct(quantile(sameAsSame, 0.5))}, interquartile ${pct(quantile(sameAsSame, 0.25))} to ${pct(quantile(sameAsSame, 0.75))}, ${meanAndError(sameAsSame)}`,
+  requestsPerSecond: rates.join(', '),
+  usPerRequestWithout: Math.round(10 * quantile(usPerRequest, 0.5)) / 10,
   limit: '<= 3',
   pass: median <= 0.03,
   load: loadavg().map((l) => l.toFixed(2)).join(' '),

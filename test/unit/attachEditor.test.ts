@@ -20,12 +20,12 @@ async function startServer(trusted: boolean): Promise<{ connection: MessageConne
 
 describe('Profile Running Process: the language server lists, captures and merges', function () {
   this.timeout(180_000);
-  // Open (CHANGELOG's attach limitations): on a busy machine a process of the service now and then
-  // ends by SIGSEGV in Node's inspector.close(), which the agent calls while Hotframe's connection
-  // is still closing; and a worker's inspector port (the primary's + n) can be taken by another
-  // socket. Under load 22-40 on 2 cores, 6 of 12 runs of attachCluster.test.ts and 2 of 12 of
-  // attachEditor.test.ts failed on one of these (none on a worker thread's profile, whose loss
-  // this retry was first for: fixed since). One more try, with a fresh service, until they are.
+  // Under load 22-40 on 2 cores, 6 of 12 runs of attachCluster.test.ts and 2 of 12 of
+  // attachEditor.test.ts failed: a process ended by SIGSEGV in Node's inspector.close() racing the
+  // close of Hotframe's connection, and a worker's inspector port (the primary's + n) taken by
+  // another socket. Both are mended (the port closed once nobody is connected, agent.ts; the ports
+  // a free run below the ephemeral range, attachService.ts); the retry stays until runs at load
+  // show the test holds without it.
   this.retries(1);
   // The capture's folder, which the client would move into the workspace: this test is the client.
   const temp = tempFolders();
