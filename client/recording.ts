@@ -300,6 +300,8 @@ export class ProfileRecorder implements vscode.Disposable {
 
   dispose(): void {
     this.disposed = true;
+    // A semi-space sweep starts no further size.
+    this.sweepStopped = true;
     const recording = this.current?.recording;
     recording?.stop();
     // The window closes (or the extension goes) during a recording: its processes write their
