@@ -88,8 +88,8 @@ const MAY_IMPORT = {
     why: 'the ESLint plugin never imports server/lsp/, server/cli/ or the protocol',
   },
   client: {
-    may: [PROTOCOL, 'server/shared/format', 'server/shared/html', 'server/shared/recordProfile', 'server/shared/recordingFiles', 'server/shared/semiSpaceRun'],
-    why: 'client/ imports from server/ only the protocol and server/shared/{format,html,recordProfile,recordingFiles,semiSpaceRun}',
+    may: [PROTOCOL, 'server/shared/format', 'server/shared/html', 'server/shared/recordProfile', 'server/shared/recordingFiles', 'server/shared/semiSpaceRun', 'server/shared/temporaryFolders'],
+    why: 'client/ imports from server/ only the protocol and server/shared/{format,html,recordProfile,recordingFiles,semiSpaceRun,temporaryFolders}',
   },
   webview: {
     may: [PROTOCOL, 'server/shared/format', 'server/shared/html'],

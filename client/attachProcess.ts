@@ -13,6 +13,7 @@ import { Requests } from '../server/protocol/lsp';
 import type { AttachResult } from '../server/protocol/wire';
 import { formatMs } from '../server/shared/format';
 import { captureTarget, keepRecording, recordingsFolderIn } from '../server/shared/recordingFiles';
+import { keepTemporaryFolder } from '../server/shared/temporaryFolders';
 import { readConfig } from './config';
 import type { HotframeContext } from './ctx';
 import { noLinks } from './presentation/plainText';
@@ -37,9 +38,14 @@ function errorLine(error: unknown): string {
  */
 function keepCapture(ctx: HotframeContext, folder: string, pid: number, startedAt: number): string {
   const workspace = vscode.workspace.workspaceFolders?.[0];
-  if (workspace === undefined) return folder;
+  // Where it stays, the user finds it: no longer a temporary folder that the next activation removes.
+  if (workspace === undefined) {
+    keepTemporaryFolder(folder);
+    return folder;
+  }
   const out = recordingsFolderIn(workspace.uri.fsPath, readConfig(workspace.uri).recordingsFolder);
   if ('error' in out) {
+    keepTemporaryFolder(folder);
     ctx.showError(noLinks(`Hotframe: the capture stays in ${folder}: ${out.error}`));
     return folder;
   }
@@ -48,6 +54,7 @@ function keepCapture(ctx: HotframeContext, folder: string, pid: number, startedA
     const saved = keepRecording(folder, files, captureTarget(out.dir, pid, startedAt, workspace.uri.fsPath));
     return saved.length > 0 ? path.dirname(saved[0]!) : folder;
   } catch (error) {
+    keepTemporaryFolder(folder);
     ctx.showError(noLinks(`Hotframe: ${errorLine(error)}`));
     return folder;
   }

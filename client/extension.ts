@@ -19,6 +19,7 @@ import { ProfileRecorder } from './recording';
 import { offerHotframeForProfileTabs } from './profileHint';
 import { createApi, type HotframeApi } from './api';
 import { ComparisonSummary } from './comparisonSummary';
+import { removeLeftTemporaryFolders, removeOwnTemporaryFolders } from '../server/shared/temporaryFolders';
 
 export const OVERVIEW_VIEW_ID = 'hotframe.overview';
 
@@ -83,6 +84,11 @@ export function activate(extension: vscode.ExtensionContext): HotframeApi {
       else if (change === 'primary' && flame.isOpen) void flame.refresh();
     }),
   );
+  // What an editor closed during a recording or a capture left in the temp folder (only folders
+  // provably Hotframe's, whose process has ended: server/shared/temporaryFolders.ts); off the activation path.
+  void removeLeftTemporaryFolders().then((removed) => {
+    if (removed.length > 0) output.appendLine(`[cleanup] removed ${removed.length} temporary folder(s) left by an earlier Hotframe: ${removed.join(', ')}`);
+  });
   // Diagnostics need the server as soon as a JS/TS file is open; start it without blocking activation.
   ctx.ready().catch((error: unknown) => output.appendLine(`[server] failed to start: ${error instanceof Error ? error.message : String(error)}`));
   const activationMs = Math.round((performance.now() - started) * 10) / 10;
@@ -91,5 +97,7 @@ export function activate(extension: vscode.ExtensionContext): HotframeApi {
 }
 
 export function deactivate(): void {
-  // Everything, the language client included, is disposed through `extension.subscriptions`.
+  // Everything, the language client included, is disposed through `extension.subscriptions`; the
+  // temporary folders of a recording still running go here (the server removes a capture's as it exits).
+  removeOwnTemporaryFolders();
 }

@@ -13,6 +13,7 @@ import * as vscode from 'vscode';
 import { formatMs } from '../server/shared/format';
 import { parseCommandLine, PROFILE_KINDS, startRecording, type ProfileKindName, type Recording, type RecordingResult } from '../server/shared/recordProfile';
 import { keepRecording, recordingsFolderIn, type KeepTarget } from '../server/shared/recordingFiles';
+import { removeTemporaryFolder } from '../server/shared/temporaryFolders';
 import { readConfig } from './config';
 import type { HotframeContext } from './ctx';
 import { cpuDescription, DEFAULT_SWEEP_SIZES, sweepTitle, howItEnded, recordingStatus, stoppingStatus, sweepStatus } from './presentation/recording';
@@ -59,6 +60,7 @@ function npmScripts(): ScriptPick[] {
 export class ProfileRecorder implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('hotframe.recording', vscode.StatusBarAlignment.Left, 11);
   private current: { recording: Recording; label: string; timer: NodeJS.Timeout } | null = null;
+  private disposed = false;
   /** What the current (or last) recording records. */
   private kind: ProfileKindName = 'cpu';
   /** Stop was asked during a semi-space sweep: no further size is started. */
@@ -263,6 +265,8 @@ export class ProfileRecorder implements vscode.Disposable {
       this.item.hide();
       void vscode.commands.executeCommand('setContext', 'hotframe.recording', false);
     }
+    // Disposed meanwhile: its folder is gone (dispose) and nobody is left to show the profiles to.
+    if (this.disposed) return null;
     const ended = howItEnded(result);
     // Saved in the workspace under the command's name and start time; the temporary folder goes.
     try {
@@ -295,7 +299,15 @@ export class ProfileRecorder implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.current?.recording.stop();
+    this.disposed = true;
+    // A semi-space sweep starts no further size.
+    this.sweepStopped = true;
+    const recording = this.current?.recording;
+    recording?.stop();
+    // The window closes (or the extension goes) during a recording: its processes write their
+    // profiles only as they end, after this process may be gone, so nothing of it can be kept;
+    // its temporary folder goes now (what a killed editor leaves, the next activation removes).
+    if (recording !== undefined) removeTemporaryFolder(recording.dir);
     this.item.dispose();
     this.sweepResult.dispose();
   }

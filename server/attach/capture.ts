@@ -7,12 +7,12 @@
 // Targets: a pid is the process and every Node process below it (a cluster primary's or a pm2
 // daemon's workers: children, their children...); `--inspector URL` is one process already
 // listening, whose port stays open. A target that fails says why in one line and the others go on.
-import { chownSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chownSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../shared/errors';
 import { readGuardedText } from '../shared/guardedRead';
 import { printable } from '../shared/printable';
+import { makeTemporaryFolder, removeTemporaryFolder } from '../shared/temporaryFolders';
 import { closeExpression, startExpression, stopExpression, type CaptureKind, type StartAnswer, type StopAnswer } from './agent';
 import { InspectorSession, targetUrl } from './inspectorClient';
 import { checkAttachable, commandText, expectedInspectorPort, looksLikeNode, openInspector, waitClosed, type OpenedInspector } from './openInspector';
@@ -308,7 +308,7 @@ export async function capture(options: CaptureOptions): Promise<CaptureResult> {
       // refused when it is started, in one line
     }
   }
-  const scratch = mkdtempSync(join(tmpdir(), 'hotframe-attach-'));
+  const scratch = makeTemporaryFolder('attach');
   const problems: string[] = [];
   const running: Running[] = [];
   const began = Date.now();
@@ -357,7 +357,7 @@ export async function capture(options: CaptureOptions): Promise<CaptureResult> {
     }
     return { threads, problems };
   } finally {
-    rmSync(scratch, { recursive: true, force: true });
+    removeTemporaryFolder(scratch);
   }
 }
 

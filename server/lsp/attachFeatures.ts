@@ -4,9 +4,6 @@
 //
 // A capture signals another process and runs code in it through its inspector: refused while the
 // workspace is not trusted (docs/security.md). Params crossed a process boundary: checked here.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { LSPErrorCodes, ResponseError, WorkDoneProgress, type Connection } from 'vscode-languageserver/node';
 
 import { capture } from '../attach/capture';
@@ -16,7 +13,7 @@ import { listNodeProcesses } from '../attach/processList';
 import { Requests } from '../protocol/lsp';
 import type { AttachParams, AttachResult, RunningProcesses } from '../protocol/wire';
 import { oneLine } from '../profile/analysis/session';
-import { RECORD_DIR_PREFIX, removeRecordingDir } from '../shared/recordingFiles';
+import { handOverTemporaryFolder, makeTemporaryFolder, removeTemporaryFolder } from '../shared/temporaryFolders';
 
 /** The longest capture the editor asks for (the CLI allows an hour; a notification is not that). */
 export const MAX_EDITOR_CAPTURE_S = 300;
@@ -61,14 +58,16 @@ export function registerAttachFeatures(connection: Connection, isTrusted: () => 
       });
       if (result.threads.length === 0) throw new Error(result.problems[0] ?? 'no profile was captured');
       // A temporary folder named as recordings' are: the client moves the files into the
-      // workspace's recordings folder and removes it (client/attachProcess.ts).
-      const folder = mkdtempSync(join(tmpdir(), RECORD_DIR_PREFIX));
+      // workspace's recordings folder and removes it (client/attachProcess.ts). Until it is
+      // answered, this process removes it if it ends (main.ts).
+      const folder = makeTemporaryFolder('record');
       try {
         writeCapture(result.threads, 'cpu', folder);
       } catch (error) {
-        removeRecordingDir(folder);
+        removeTemporaryFolder(folder);
         throw error;
       }
+      handOverTemporaryFolder(folder);
       return {
         folder,
         profiles: result.threads.length,

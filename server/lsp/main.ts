@@ -13,6 +13,7 @@ import {
 } from 'vscode-languageserver/node';
 import type { MessageReader, MessageWriter } from 'vscode-languageserver/node';
 
+import { removeOwnTemporaryFoldersAtExit } from '../shared/temporaryFolders';
 import { startServer } from './server';
 
 const TRANSPORT_OPTIONS = {
@@ -43,6 +44,9 @@ if (typeof transport === 'string') {
   process.exitCode = 2;
 } else {
   const [reader, writer] = transport;
+  // A capture's folders, when the editor closes during it (the client's `exit`, its stream closed,
+  // its process gone: each ends this process by process.exit).
+  removeOwnTemporaryFoldersAtExit();
   let shutdown = false;
   const connection = startServer(reader, writer);
   connection.onShutdown(() => {

@@ -46,6 +46,15 @@ function failure(error: unknown): ResponseError<void> {
   return new ResponseError(LSPErrorCodes.RequestFailed, oneLine(error));
 }
 
+/** What `ask` answers (a request to the profile worker); its failure, in one line, as the client's RequestFailed error. */
+async function workerAnswer<R>(ask: () => Promise<R>): Promise<R> {
+  try {
+    return await ask();
+  } catch (error) {
+    throw failure(error);
+  }
+}
+
 function invalid(message: string): ResponseError<void> {
   return new ResponseError(ErrorCodes.InvalidParams, message);
 }
@@ -272,56 +281,33 @@ export function registerProfileFeatures(
     const mode = params?.mode;
     if (mode !== 'normal' && mode !== 'inverted' && mode !== 'diff') throw invalid(`flameGraph: mode must be normal, inverted or diff`);
     const minFraction = typeof params?.minFraction === 'number' && params.minFraction >= 0 && params.minFraction < 1 ? params.minFraction : undefined;
-    try {
-      return await backend.request(WorkerRequests.flame, { mode, onlyMyCode: params?.onlyMyCode === true, minFraction });
-    } catch (error) {
-      throw failure(error);
-    }
+    return workerAnswer(() => backend.request(WorkerRequests.flame, { mode, onlyMyCode: params?.onlyMyCode === true, minFraction }));
   });
 
   connection.onRequest(Requests.comparisonText, async () => {
-    try {
-      return await backend.request(WorkerRequests.comparisonText, {});
-    } catch (error) {
-      throw failure(error);
-    }
+    return workerAnswer(() => backend.request(WorkerRequests.comparisonText, {}));
   });
 
   connection.onRequest(Requests.sandwich, async (untrusted) => {
     const params: WorkerSandwichParams = sandwichParams(untrusted);
-    try {
-      return withCallLineFindings(await backend.request(WorkerRequests.sandwich, params), findingsIn);
-    } catch (error) {
-      throw failure(error);
-    }
+    return workerAnswer(async () => withCallLineFindings(await backend.request(WorkerRequests.sandwich, params), findingsIn));
   });
 
   connection.onRequest(Requests.overview, async () => {
-    try {
-      return await backend.request(WorkerRequests.overview, {});
-    } catch (error) {
-      throw failure(error);
-    }
+    return workerAnswer(() => backend.request(WorkerRequests.overview, {}));
   });
 
   connection.onRequest(Requests.loadGcTrace, async (untrusted) => {
     const path = (untrusted as { path?: unknown } | null)?.path;
     if (typeof path !== 'string' || !isAbsolute(path)) throw invalid(`loadGcTrace: path must be an absolute file path, got ${JSON.stringify(path)}`);
-    try {
-      return await backend.request(WorkerRequests.loadGcTrace, { path });
-    } catch (error) {
-      throw failure(error);
-    }
+    return workerAnswer(() => backend.request(WorkerRequests.loadGcTrace, { path }));
   });
 
   connection.onRequest(Requests.semiSpaceSweep, async (untrusted) => {
     const params = untrusted as Partial<SemiSpaceSweepParams> | null;
     if (params === null || typeof params !== 'object' || !Array.isArray(params.runs) || typeof params.root !== 'string') throw invalid('semiSpaceSweep: expected {runs, root}');
-    try {
-      return await backend.request(WorkerRequests.semiSpaceSweep, { runs: params.runs, root: params.root });
-    } catch (error) {
-      throw failure(error);
-    }
+    const { runs, root } = { runs: params.runs, root: params.root };
+    return workerAnswer(() => backend.request(WorkerRequests.semiSpaceSweep, { runs, root }));
   });
 
   /** The profile's figures for the hovered line, or null. */

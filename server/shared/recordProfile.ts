@@ -14,12 +14,12 @@
 // collected kept, so that they show the garbage (what `node --heap-prof` cannot: it keeps only
 // objects alive at exit).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readGuardedText } from './guardedRead';
-import { RECORD_DIR_PREFIX, RECORDER_FILE, removeRecordingDir } from './recordingFiles';
+import { RECORDER_FILE } from './recordingFiles';
 import { SERVING_PRELOAD, SERVING_SUFFIX, SERVING_SWITCH } from './servingRecorder';
+import { makeTemporaryFolder, removeTemporaryFolder } from './temporaryFolders';
 
 export interface ProfileKind {
   /** Shown to people: "CPU profile". */
@@ -286,7 +286,7 @@ export function startRecording(options: RecordOptions): Recording {
   const kindName = options.kind ?? 'cpu';
   const kind: ProfileKind = PROFILE_KINDS[kindName];
   // A fresh folder: whatever profiles it holds afterwards are this run's.
-  const dir = mkdtempSync(join(tmpdir(), RECORD_DIR_PREFIX));
+  const dir = makeTemporaryFolder('record');
   const preload = join(dir, RECORDER_FILE);
   const nodeOptions = [process.env.NODE_OPTIONS ?? '', ...(options.nodeOptions ?? []).map(nodeOptionValue), `--require=${nodeOptionValue(preload)}`].filter((s) => s.length > 0).join(' ');
   const ownGroup = options.stdio === 'pipe';
@@ -305,7 +305,7 @@ export function startRecording(options: RecordOptions): Recording {
     });
   } catch (error) {
     // Nothing ran: nothing of the temporary folder is kept.
-    removeRecordingDir(dir);
+    removeTemporaryFolder(dir);
     throw error;
   }
   child.stdout?.on('data', (chunk: Buffer) => options.onOutput?.(chunk.toString('utf8'), 'stdout'));
@@ -315,7 +315,7 @@ export function startRecording(options: RecordOptions): Recording {
     child.once('error', (error) => {
       timers.forEach(clearTimeout);
       // The command could not start (a missing program): nothing of the temporary folder is kept.
-      removeRecordingDir(dir);
+      removeTemporaryFolder(dir);
       reject(new Error(`cannot run ${options.command[0]}: ${(error as NodeJS.ErrnoException).code ?? error.message}`));
     });
     child.once('close', (code, signal) => {

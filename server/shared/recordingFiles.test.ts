@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 
 import { processThreadOf } from '../profile/model/mergeProfiles';
-import { captureTarget, commandSlug, keepRecording, RECORD_DIR_PREFIX, recordingFileName, recordingsFolderIn } from './recordingFiles';
+import { captureTarget, commandSlug, keepRecording, recordingFileName, recordingsFolderIn } from './recordingFiles';
+import { makeTemporaryFolder, TEMPORARY_MARKER } from './temporaryFolders';
 
 describe('recordingsFolderIn (hotframe.recordingsFolder)', () => {
   const workspace = '/home/me/app';
@@ -54,7 +55,7 @@ describe('keepRecording', () => {
 
   /** A temporary recording folder as startRecording leaves it: the preload and two profiles. */
   function recorded(): { dir: string; paths: string[] } {
-    const dir = mkdtempSync(join(root, RECORD_DIR_PREFIX));
+    const dir = makeTemporaryFolder('record', root);
     writeFileSync(join(dir, 'hotframe-recorder.cjs'), '');
     const paths = ['CPU.20261128.023226.11.0.001.cpuprofile', 'CPU.20261128.023227.12.0.001.cpuprofile'].map((name, i) => {
       writeFileSync(join(dir, name), `{"n":${i}}`);
@@ -95,6 +96,8 @@ describe('keepRecording', () => {
     assert.throws(() => keepRecording(dir, paths, { outDir: join(workspace, 'profiles'), argv: ['node'], startedAt: 0, workspace }), (error: Error) => error.message.includes('leads out of the workspace') && error.message.includes(`they are still in ${dir}`));
     assert.deepEqual(readdirSync(outside), []);
     assert.equal(existsSync(paths[0]), true);
+    // The user is told to find them there: no longer marked temporary, so no later sweep removes them.
+    assert.equal(existsSync(join(dir, TEMPORARY_MARKER)), false);
     // Nothing is created out there either, for a folder below the link.
     assert.throws(() => keepRecording(dir, paths, { outDir: join(workspace, 'profiles', 'today'), argv: ['node'], startedAt: 0, workspace }), /leads out of the workspace/);
     assert.deepEqual(readdirSync(outside), []);

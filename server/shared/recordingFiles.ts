@@ -4,16 +4,18 @@
 // (`<tmp>/hotframe-record-XXXXXX`) beside the recorder's preload (`hotframe-recorder.cjs`). When it
 // ends, `saveRecording` copies them into the folder the user keeps them in (the CLI's `--out`, the
 // editor's `hotframe.recordingsFolder` inside the workspace) under names that say what was run and
-// when, and the temporary folder is removed, whatever happened (a failed or stopped command too).
+// when, and the temporary folder is removed, whatever happened (a failed or stopped command too;
+// an editor closed meanwhile: temporaryFolders.ts).
 //
 // The recorder's own frames are recognised in any profile by the preload's path: its file name in
 // a folder named as `mkdtemp` names ours. A user's file of the same name elsewhere is not ours.
-import { constants, copyFileSync, existsSync, mkdirSync, realpathSync, rmSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { constants, copyFileSync, existsSync, mkdirSync, realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { SERVING_SUFFIX } from './servingRecorder';
+import { keepTemporaryFolder, removeTemporaryFolder, TEMPORARY_PREFIXES } from './temporaryFolders';
 
 /** What the temporary folder's name starts with (`mkdtemp` adds six letters or digits). */
-export const RECORD_DIR_PREFIX = 'hotframe-record-';
+export const RECORD_DIR_PREFIX = TEMPORARY_PREFIXES.record;
 /** The preload's file name in that folder. */
 export const RECORDER_FILE = 'hotframe-recorder.cjs';
 
@@ -138,12 +140,6 @@ export function saveRecording(paths: readonly string[], outDir: string, argv: re
   });
 }
 
-/** Removes a recording's temporary folder (only one of ours: named so, directly in a folder). */
-export function removeRecordingDir(dir: string): void {
-  if (!basename(dir).startsWith(RECORD_DIR_PREFIX) || dir.endsWith(sep)) return;
-  rmSync(dir, { recursive: true, force: true });
-}
-
 /** Where a finished recording is kept: the folder, what was run and when, and the workspace it must stay in. */
 export interface KeepTarget {
   outDir: string;
@@ -170,7 +166,7 @@ export function captureTarget(recordingsDir: string, pid: number, startedAt: num
  */
 export function keepRecording(dir: string, paths: readonly string[], target: KeepTarget): string[] {
   if (paths.length === 0) {
-    removeRecordingDir(dir);
+    removeTemporaryFolder(dir);
     return [];
   }
   let saved: string[];
@@ -178,8 +174,10 @@ export function keepRecording(dir: string, paths: readonly string[], target: Kee
     saved = saveRecording(paths, target.outDir, target.argv, target.startedAt, target.workspace);
   } catch (error) {
     const why = error instanceof Error ? ((error as NodeJS.ErrnoException).code ?? error.message) : String(error);
+    // The user is sent there: it is no longer a temporary folder that anything removes.
+    keepTemporaryFolder(dir);
     throw new Error(`cannot save the profiles in ${target.outDir} (${why}); they are still in ${dir}`);
   }
-  removeRecordingDir(dir);
+  removeTemporaryFolder(dir);
   return saved;
 }

@@ -8,7 +8,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { startRecording, type Recording } from './recordProfile';
-import { keepRecording, removeRecordingDir } from './recordingFiles';
+import { keepRecording } from './recordingFiles';
+import { removeTemporaryFolder } from './temporaryFolders';
 
 /** The name the command's stdout (with the trace) is saved under, before the recording's own name is given. */
 export const SEMI_SPACE_TRACE_FILE = 'trace-gc.log';
@@ -103,7 +104,7 @@ export async function runAtSemiSpaceSize(sizeMb: number, options: SemiSpaceRunOp
   } catch (error) {
     // The trace is what the run is for: without it nothing is kept, and the temporary folder goes
     // as it does after any other failed run (recordingFiles.ts).
-    removeRecordingDir(result.dir);
+    removeTemporaryFolder(result.dir);
     throw new Error(`cannot save the trace of the run (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
   }
   // Named by the command and the size, so the runs of one sweep sort together and say which is which.

@@ -139,20 +139,33 @@ export function injectedCall(callee: t.Node): CalledExport | null {
 }
 
 /**
+ * `x.run()` (or `x?.run()`, `(0, x.run)()`) of a local `x` bound once (`const x = ...`, or a `var`
+ * never assigned again): the method's name, and the local's initial value with the path of its
+ * declaration (where the names the value uses are resolved). Null for any other call.
+ */
+function methodOfConstantLocal(
+  path: NodePath, callee: t.Node, bindings: BindingResolver,
+): { method: string; init: t.Expression; declaredAt: NodePath } | null {
+  const called = unwrapCompiledCallee(callee);
+  if ((called.type !== 'MemberExpression' && called.type !== 'OptionalMemberExpression') || called.object.type !== 'Identifier') return null;
+  const method = propertyName(called.property, called.computed);
+  if (method === null) return null;
+  const binding = bindings.bindingOf(path, called.object.name);
+  const declarator = binding?.constant ? binding.path.node : null;
+  if (declarator?.type !== 'VariableDeclarator' || !declarator.init) return null;
+  return { method, init: declarator.init, declaredAt: binding!.path };
+}
+
+/**
  * `s.run()` of a local bound once to `new mod.Service(...)` (`const s = new mod.Service()`, or a
  * `var` never assigned again): the method `run` of the export `Service` of a project module.
  */
 export function instanceCall(
   path: NodePath, callee: t.Node, importOf: (local: string) => ImportBinding | null, bindings: BindingResolver,
 ): CalledExport[] {
-  const called = unwrapCompiledCallee(callee);
-  if ((called.type !== 'MemberExpression' && called.type !== 'OptionalMemberExpression') || called.object.type !== 'Identifier') return [];
-  const method = propertyName(called.property, called.computed);
-  if (method === null) return [];
-  const binding = bindings.bindingOf(path, called.object.name);
-  const declarator = binding?.constant ? binding.path.node : null;
-  if (declarator?.type !== 'VariableDeclarator' || declarator.init?.type !== 'NewExpression') return [];
-  return calledExports(binding!.path, declarator.init.callee, importOf, bindings).map((c) => ({ ...c, instanceMethod: method }));
+  const local = methodOfConstantLocal(path, callee, bindings);
+  if (local?.init.type !== 'NewExpression') return [];
+  return calledExports(local.declaredAt, local.init.callee, importOf, bindings).map((c) => ({ ...c, instanceMethod: local.method }));
 }
 
 /**
@@ -162,17 +175,11 @@ export function instanceCall(
 export function resultCall(
   path: NodePath, callee: t.Node, importOf: (local: string) => ImportBinding | null, bindings: BindingResolver,
 ): CalledExport[] {
-  const called = unwrapCompiledCallee(callee);
-  if ((called.type !== 'MemberExpression' && called.type !== 'OptionalMemberExpression') || called.object.type !== 'Identifier') return [];
-  const method = propertyName(called.property, called.computed);
-  if (method === null) return [];
-  const binding = bindings.bindingOf(path, called.object.name);
-  const declarator = binding?.constant ? binding.path.node : null;
-  if (declarator?.type !== 'VariableDeclarator' || !declarator.init) return [];
-  let init: t.Node = declarator.init;
-  if (init.type === 'AwaitExpression') init = init.argument;
+  const local = methodOfConstantLocal(path, callee, bindings);
+  if (local === null) return [];
+  const init = local.init.type === 'AwaitExpression' ? local.init.argument : local.init;
   if (init.type !== 'CallExpression') return [];
-  return calledExports(binding!.path, init.callee, importOf, bindings)
+  return calledExports(local.declaredAt, init.callee, importOf, bindings)
     .filter((c) => c.receiver === undefined)
-    .map((c) => ({ source: c.source, exported: c.exported, resultMethod: method }));
+    .map((c) => ({ source: c.source, exported: c.exported, resultMethod: local.method }));
 }

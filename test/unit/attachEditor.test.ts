@@ -3,18 +3,21 @@
 // a worker_thread) under a bounded loopback load: the pick lists the primary with its workers
 // grouped under it; the capture, through the engine of `hotframe attach`, gives a folder that
 // loads as one merged profile (every process and thread, shares of them all) and filters to one
-// process; an untrusted workspace is refused before any signal; params are checked.
+// process; an untrusted workspace is refused before any signal; params are checked; the editor
+// closing during a capture leaves no temporary folder of it behind.
 import { strict as assert } from 'node:assert';
-import { readdirSync } from 'node:fs';
-import type { MessageConnection } from 'vscode-jsonrpc/node';
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 import { listeningSocketsOf } from '../../server/attach/procfs';
 import type { AttachResult, ProfileSummary, RunningProcesses } from '../../server/protocol/wire';
-import { startClusterService, startLoad } from './attachService';
-import { startStdioServer } from './stdioServer';
+import { sleep, startClusterService, startLoad } from './attachService';
+import { startStdioServer, type StdioServer } from './stdioServer';
 import { tempFolders } from './tempFolders';
 
-async function startServer(trusted: boolean): Promise<{ connection: MessageConnection; stop: () => void }> {
+async function startServer(trusted: boolean): Promise<StdioServer> {
   return startStdioServer({ initializationOptions: { workspaceTrusted: trusted } });
 }
 
@@ -103,6 +106,44 @@ describe('Profile Running Process: the language server lists, captures and merge
       untrusted.stop();
       trusted.stop();
       await service.stop();
+    }
+  });
+
+  it('leaves no temporary folder behind when the editor closes during a capture (shutdown, exit)', async () => {
+    const target = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    const server = await startServer(true);
+    try {
+      const serverPid = server.child.pid!;
+      // The capture's scratch folder: named as Hotframe names them, its marker naming this server.
+      const madeByServer = (): string[] =>
+        readdirSync(tmpdir())
+          .filter((name) => /^hotframe-(?:attach|record)-[A-Za-z0-9]{6}$/.test(name))
+          .map((name) => join(tmpdir(), name))
+          .filter((dir) => {
+            try {
+              return (JSON.parse(readFileSync(join(dir, '.hotframe-temporary'), 'utf8')) as { pid?: number }).pid === serverPid;
+            } catch {
+              return false;
+            }
+          });
+      // Unanswered: the server ends during it.
+      void server.connection.sendRequest('hotframe/attach', { pid: target.pid, durationS: 60 }).catch(() => null);
+      let folders: string[] = [];
+      for (let waited = 0; folders.length === 0 && waited < 30_000; waited += 100) {
+        await sleep(100);
+        folders = madeByServer();
+      }
+      assert.ok(folders.length > 0, 'the capture made its temporary folder within 30 s');
+      // What the editor sends as its window closes.
+      const exited = new Promise<number | null>((resolve) => server.child.once('exit', (code) => resolve(code)));
+      await server.connection.sendRequest('shutdown');
+      await server.connection.sendNotification('exit');
+      const code = await Promise.race([exited, sleep(20_000).then(() => 'still running')]);
+      assert.equal(code, 0);
+      for (const dir of folders) assert.equal(existsSync(dir), false, `${dir} is left behind`);
+    } finally {
+      server.stop();
+      target.kill();
     }
   });
 });

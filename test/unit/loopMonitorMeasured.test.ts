@@ -14,7 +14,7 @@ import { join, resolve } from 'node:path';
 import { analyzeProfileFile } from '../../server/profile/analysis/report';
 import type { StallReport } from '../../server/profile/analysis/stalls';
 import { stallsJson, stallsText, withLoopNotes } from '../../server/cli/stallsOutput';
-import { removeRecordingDir } from '../../server/shared/recordingFiles';
+import { removeTemporaryFolder } from '../../server/shared/temporaryFolders';
 import { sendRequest } from './loopbackRequest';
 import { startRecordedServer } from './recordedServer';
 
@@ -89,7 +89,7 @@ describe('event-loop monitor of a Hotframe recording, joined with the stalls fro
   after(() => {
     rmSync(dir, { recursive: true, force: true });
     // Read where it was recorded (not saved as `hotframe record` would): the temporary folder goes too.
-    if (recordingDir !== '') removeRecordingDir(recordingDir);
+    if (recordingDir !== '') removeTemporaryFolder(recordingDir);
   });
 
   it('joins each injected stall with the monitor: one stall, its line from the samples, its delay within 10% of what the server measured', () => {

@@ -10,7 +10,8 @@ import { buildReport } from '../analysis/report';
 import { loadProfile } from '../readers/load';
 import { readCpuprofile } from '../readers/readCpuprofile';
 import { startRecording } from '../../shared/recordProfile';
-import { isRecorderScript, RECORDER_FILE, removeRecordingDir } from '../../shared/recordingFiles';
+import { isRecorderScript, RECORDER_FILE } from '../../shared/recordingFiles';
+import { removeTemporaryFolder } from '../../shared/temporaryFolders';
 import { profileOf } from './constructedProfiles.test';
 import { withoutRecorderFrames } from './recorderFrames';
 import type { FlameNode, NormalizedProfile } from './types';
@@ -48,7 +49,7 @@ describe('the recorder frames left out of a recorded profile', () => {
   });
 
   after(() => {
-    removeRecordingDir(recordingDir);
+    removeTemporaryFolder(recordingDir);
     rmSync(project, { recursive: true, force: true });
   });
 

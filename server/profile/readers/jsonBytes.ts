@@ -106,6 +106,25 @@ export function endOfString(w: ByteWindow, pos: number): number {
   }
 }
 
+/** Where the JSON text starts: past a UTF-8 byte order mark and spaces. */
+export function startOfJson(w: ByteWindow): number {
+  return skipSpace(w, w.at(0) === 0xef && w.at(1) === 0xbb && w.at(2) === 0xbf ? 3 : 0);
+}
+
+/**
+ * The object member whose key's quote is at `pos`: the key (latin1, escapes as written) and where
+ * its value starts (past the colon and spaces); null when the bytes there are not `"key":`.
+ */
+export function memberAt(w: ByteWindow, pos: number): { key: string; value: number } | null {
+  if (w.at(pos) !== QUOTE) return null;
+  const keyEnd = endOfString(w, pos);
+  if (keyEnd < 0) return null;
+  const key = w.text(pos + 1, keyEnd - 1, 'latin1');
+  const colon = skipSpace(w, keyEnd);
+  if (w.at(colon) !== COLON) return null;
+  return { key, value: skipSpace(w, colon + 1) };
+}
+
 /** Absolute position after the JSON value starting at `pos`, or -1 when it does not end. */
 export function endOfValue(w: ByteWindow, pos: number): number {
   const first = w.at(pos);

@@ -4,23 +4,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildCpuprofile, CpuprofileParts, readCpuprofile } from './readCpuprofile';
-import { scanCpuprofile, type ByteSource } from './scanCpuprofile';
+import { scanCpuprofile } from './scanCpuprofile';
+import { dribble } from '../../../test/dribble';
 
 const PROFILES = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'profiles');
-
-/** The bytes a few at a time (1 to 7 per read), as a slow file would give them. */
-function dribble(bytes: Buffer): ByteSource {
-  let at = 0;
-  let turn = 0;
-  return {
-    read(target, offset, length) {
-      const n = Math.min(length, bytes.length - at, 1 + (turn++ % 7));
-      bytes.copy(target, offset, at, at + n);
-      at += n;
-      return n;
-    },
-  };
-}
 
 /**
  * Scanned from memory, and through windows fed a few bytes at a time, it equals JSON.parse +

@@ -7,7 +7,7 @@
 // keys, longer than NODE_LOOKAHEAD) is JSON.parsed alone and taken by addNode, as before.
 // Anything unusual elsewhere (other keys' shapes, non-integer numbers, bad JSON) returns null,
 // and the caller parses the file whole, which also words the error.
-import { BACKSLASH, ByteWindow, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, endOfString, endOfValue, isSpace, MINUS, OPEN_BRACE, OPEN_BRACKET, parseOrNull, QUOTE, skipSpace, WINDOW_BYTES, type ByteSource } from './jsonBytes';
+import { BACKSLASH, ByteWindow, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, endOfValue, isSpace, memberAt, MINUS, OPEN_BRACE, OPEN_BRACKET, parseOrNull, QUOTE, skipSpace, startOfJson, WINDOW_BYTES, type ByteSource } from './jsonBytes';
 import { CpuprofileParts, type ScannedFrame } from './readCpuprofile';
 
 export type { ByteSource } from './jsonBytes';
@@ -23,20 +23,15 @@ export function scanCpuprofile(input: Buffer | ByteSource, windowBytes = WINDOW_
   const w = new ByteWindow(input, windowBytes);
   const parts = new CpuprofileParts();
   let sawNodes = false;
-  let i = 0;
-  if (w.at(0) === 0xef && w.at(1) === 0xbb && w.at(2) === 0xbf) i = 3;
-  i = skipSpace(w, i);
+  let i = startOfJson(w);
   if (w.at(i) !== OPEN_BRACE) return null;
   i = skipSpace(w, i + 1);
   if (w.at(i) === CLOSE_BRACE) return null;
   for (;;) {
-    if (w.at(i) !== QUOTE) return null;
-    const keyEnd = endOfString(w, i);
-    if (keyEnd < 0) return null;
-    const key = w.text(i + 1, keyEnd - 1, 'latin1');
-    i = skipSpace(w, keyEnd);
-    if (w.at(i) !== COLON) return null;
-    i = skipSpace(w, i + 1);
+    const member = memberAt(w, i);
+    if (member === null) return null;
+    const key = member.key;
+    i = member.value;
     if (FOREIGN_KEYS.has(key)) return null;
     let end: number;
     if (key === 'nodes') {

@@ -8,22 +8,9 @@ import { gunzipSync } from 'node:zlib';
 import { TRACE_BYTES_PER_EVENT } from './budgets';
 import { readTraceProfile } from './readTrace';
 import { scanTrace } from './scanTrace';
-import type { ByteSource } from './jsonBytes';
+import { dribble } from '../../../test/dribble';
 
 const PEERS = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'peers');
-
-function dribble(bytes: Buffer): ByteSource {
-  let at = 0;
-  let turn = 0;
-  return {
-    read(target, offset, length) {
-      const n = Math.min(length, bytes.length - at, 1 + (turn++ % 7));
-      bytes.copy(target, offset, at, at + n);
-      at += n;
-      return n;
-    },
-  };
-}
 
 function same(text: string, thread?: string): void {
   const expected = readTraceProfile(JSON.parse(text), 't.json', thread);

@@ -5,7 +5,7 @@
 // profile, its chunks, a thread's name); the others are only measured and skipped. Anything
 // unusual around the events (no events array, an event that is not an object, bad JSON in an
 // event read) returns null: the caller parses the file whole, which also words the error.
-import { ByteWindow, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, endOfString, endOfValue, OPEN_BRACE, OPEN_BRACKET, parseOrNull, QUOTE, skipSpace, WINDOW_BYTES, type ByteSource } from './jsonBytes';
+import { ByteWindow, CLOSE_BRACE, CLOSE_BRACKET, COMMA, endOfValue, memberAt, OPEN_BRACE, OPEN_BRACKET, parseOrNull, skipSpace, startOfJson, WINDOW_BYTES, type ByteSource } from './jsonBytes';
 import { countJsonValues, jsonValueBudget } from './budgets';
 import { MAX_JSON_BYTES, MAX_STREAMED_JSON_BYTES } from './byteCaps';
 import { ProfileInputError } from './profileInputError';
@@ -57,9 +57,7 @@ export function scanTrace(input: Buffer | ByteSource, windowBytes = WINDOW_BYTES
   const w = new ByteWindow(input, windowBytes);
   const label = limits.label ?? 'trace';
   const newProfiles = (): TraceProfiles => new TraceProfiles(label, limits.capBytes ?? MAX_STREAMED_JSON_BYTES);
-  let i = 0;
-  if (w.at(0) === 0xef && w.at(1) === 0xbb && w.at(2) === 0xbf) i = 3;
-  i = skipSpace(w, i);
+  let i = startOfJson(w);
   const first = w.at(i);
   if (first === OPEN_BRACKET) {
     const profiles = newProfiles();
@@ -72,13 +70,10 @@ export function scanTrace(input: Buffer | ByteSource, windowBytes = WINDOW_BYTES
   i = skipSpace(w, i + 1);
   if (w.at(i) === CLOSE_BRACE) return null;
   for (;;) {
-    if (w.at(i) !== QUOTE) return null;
-    const keyEnd = endOfString(w, i);
-    if (keyEnd < 0) return null;
-    const key = w.text(i + 1, keyEnd - 1, 'latin1');
-    i = skipSpace(w, keyEnd);
-    if (w.at(i) !== COLON) return null;
-    i = skipSpace(w, i + 1);
+    const member = memberAt(w, i);
+    if (member === null) return null;
+    const key = member.key;
+    i = member.value;
     let end: number;
     if (key === 'traceEvents' && profiles === null) {
       if (w.at(i) !== OPEN_BRACKET) return null;
