@@ -2,6 +2,7 @@
 // so that a callee in another module runs in its caller's context. Read from the call alone and
 // the names it uses, so that what a walk records rests only on what the binding resolver tracks:
 // - `f()` of an imported `f`; `mod.f()` of a whole imported module (require, namespace, CJS default);
+//   `mod()` of a whole required module (its `module.exports`);
 // - the forms compilers emit for those: `(0, mod_1.f)()` (TypeScript, Babel), `mod_1.default.f()`;
 // - `require('./m').f()`, and a local bound to one of several required modules, chosen by a
 //   condition (`const converter = soffice ? require('./LibreOffice') : require('./Abiword');
@@ -95,8 +96,10 @@ export function calledExports(
   const called = unwrapCompiledCallee(callee);
   if (called.type === 'Identifier') {
     const origin = importOf(called.name);
-    if (origin === null || origin.namespace || !isRelative(origin.source)) return [];
-    return [{ source: origin.source, exported: origin.imported }];
+    if (origin === null || !isRelative(origin.source)) return [];
+    // `const info = require('./info'); info(opts)`: calling a whole required module calls its
+    // `module.exports` (an ES namespace object cannot be called, so the name is a require's).
+    return [{ source: origin.source, exported: origin.namespace ? 'default' : origin.imported }];
   }
   if (called.type !== 'MemberExpression') return [];
   const exported = propertyName(called.property, called.computed);
