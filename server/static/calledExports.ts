@@ -25,6 +25,8 @@ export interface CalledExport {
   receiver?: string;
   /** `new mod.Service()`: the export is a class whose constructor runs in the caller's context. */
   constructs?: boolean;
+  /** `app.strategy.check()`: a method of what the field holds (see fieldCall). */
+  field?: string;
   /**
    * `const s = new mod.Service(); s.run()`: a method called on an instance of the export (a class,
    * or a constructor function with prototype methods); the method runs in the caller's context.
@@ -139,6 +141,21 @@ export function injectedCall(callee: t.Node): CalledExport | null {
   if (field === null) return null;
   const receiver = field.replace(/^_+/, '');
   return receiver === '' ? null : { source: '', exported: method, receiver };
+}
+
+/**
+ * `<anything>.<field>.<method>()` (`app.securityStrategy.check()`, `this.db.query()`): a method of
+ * what the field holds. Which module's function made it is not known here; the project resolves
+ * it by the modules whose function's result some module sets that field to (ModuleFacts.fieldResults).
+ */
+export function fieldCall(callee: t.Node): CalledExport | null {
+  const called = unwrapCompiledCallee(callee);
+  if (called.type !== 'MemberExpression' && called.type !== 'OptionalMemberExpression') return null;
+  const method = propertyName(called.property, called.computed);
+  const holder = called.object;
+  if (method === null || (holder.type !== 'MemberExpression' && holder.type !== 'OptionalMemberExpression')) return null;
+  const field = propertyName(holder.property, holder.computed);
+  return field === null ? null : { source: '', exported: method, field };
 }
 
 /**

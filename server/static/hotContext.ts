@@ -8,7 +8,7 @@
 import type { NodePath, Visitor } from '@babel/traverse';
 import type * as t from '@babel/types';
 import type { BindingResolver } from './bindings';
-import { calledExports, injectedCall, instanceCall, resultCall, type CalledExport } from './calledExports';
+import { calledExports, fieldCall, injectedCall, instanceCall, resultCall, type CalledExport } from './calledExports';
 import { tableEntriesCalled } from './dispatchTables';
 import { isDevOnly } from './devBranches';
 import { evaluate } from './evaluate';
@@ -805,6 +805,8 @@ export function createHotContextCollector(
             ...resultCall(path, callee, importOf, bindings));
           const injected = injectedCall(callee);
           if (injected !== null) from.importedCalls.push(injected);
+          const held = fieldCall(callee);
+          if (held !== null) from.importedCalls.push(held);
         }
       }
       // A local function passed along (`items.map(format)`) is called by the receiver, per item for iterations.
@@ -847,7 +849,7 @@ export function createHotContextCollector(
       if (context.kind !== 'request' && context.kind !== 'message' && context.kind !== 'timer') continue;
       // A timer counts when it repeats (a one-shot timeout is not per tick of anything).
       if (context.kind === 'timer' && !context.periodic) continue;
-      for (const { source, exported, receiver, constructs, instanceMethod, resultMethod } of info.importedCalls) {
+      for (const { source, exported, receiver, constructs, instanceMethod, resultMethod, field } of info.importedCalls) {
         const use: CallUse = {
           specifier: source, exported, kind: context.kind,
           intervalMs: context.kind === 'timer' ? context.timerIntervalMs : null, highRate: context.highRate,
@@ -855,11 +857,12 @@ export function createHotContextCollector(
         if (context.changesState) use.changesState = true;
         if (context.occasional) use.occasional = true;
         if (receiver !== undefined) use.receiver = receiver;
+        if (field !== undefined) use.field = field;
         if (constructs === true) use.constructs = true;
         if (instanceMethod !== undefined) use.instanceMethod = instanceMethod;
         if (resultMethod !== undefined) use.resultMethod = resultMethod;
         if (context.kind === 'timer' && servesRequests) use.fromServingModule = true;
-        const key = `${use.specifier}\0${use.exported}\0${receiver ?? ''}\0${constructs === true ? 'new' : ''}\0${instanceMethod ?? ''}\0${resultMethod ?? ''}`;
+        const key = `${use.specifier}\0${use.exported}\0${receiver ?? ''}\0${constructs === true ? 'new' : ''}\0${instanceMethod ?? ''}\0${resultMethod ?? ''}\0${field ?? ''}`;
         const known = out.get(key);
         // The hottest caller decides (request before message before timer; a high-rate source first).
         // ...and a route every request runs before one only saves, uploads or removes run, or an administrator runs.
