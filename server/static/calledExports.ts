@@ -2,6 +2,7 @@
 // so that a callee in another module runs in its caller's context. Read from the call alone and
 // the names it uses, so that what a walk records rests only on what the binding resolver tracks:
 // - `f()` of an imported `f`; `mod.f()` of a whole imported module (require, namespace, CJS default);
+//   `mod()` of a whole required module (its `module.exports`);
 // - the forms compilers emit for those: `(0, mod_1.f)()` (TypeScript, Babel), `mod_1.default.f()`;
 // - `require('./m').f()`, and a local bound to one of several required modules, chosen by a
 //   condition (`const converter = soffice ? require('./LibreOffice') : require('./Abiword');
@@ -24,6 +25,8 @@ export interface CalledExport {
   receiver?: string;
   /** `new mod.Service()`: the export is a class whose constructor runs in the caller's context. */
   constructs?: boolean;
+  /** `app.strategy.check()`: a method of what the field holds (see fieldCall). */
+  field?: string;
   /**
    * `const s = new mod.Service(); s.run()`: a method called on an instance of the export (a class,
    * or a constructor function with prototype methods); the method runs in the caller's context.
@@ -95,8 +98,10 @@ export function calledExports(
   const called = unwrapCompiledCallee(callee);
   if (called.type === 'Identifier') {
     const origin = importOf(called.name);
-    if (origin === null || origin.namespace || !isRelative(origin.source)) return [];
-    return [{ source: origin.source, exported: origin.imported }];
+    if (origin === null || !isRelative(origin.source)) return [];
+    // `const info = require('./info'); info(opts)`: calling a whole required module calls its
+    // `module.exports` (an ES namespace object cannot be called, so the name is a require's).
+    return [{ source: origin.source, exported: origin.namespace ? 'default' : origin.imported }];
   }
   if (called.type !== 'MemberExpression') return [];
   const exported = propertyName(called.property, called.computed);
@@ -154,6 +159,21 @@ function methodOfConstantLocal(
   const declarator = binding?.constant ? binding.path.node : null;
   if (declarator?.type !== 'VariableDeclarator' || !declarator.init) return null;
   return { method, init: declarator.init, declaredAt: binding!.path };
+}
+
+/**
+ * `<anything>.<field>.<method>()` (`app.securityStrategy.check()`, `this.db.query()`): a method of
+ * what the field holds. Which module's function made it is not known here; the project resolves
+ * it by the modules whose function's result some module sets that field to (ModuleFacts.fieldResults).
+ */
+export function fieldCall(callee: t.Node): CalledExport | null {
+  const called = unwrapCompiledCallee(callee);
+  if (called.type !== 'MemberExpression' && called.type !== 'OptionalMemberExpression') return null;
+  const method = propertyName(called.property, called.computed);
+  const holder = called.object;
+  if (method === null || (holder.type !== 'MemberExpression' && holder.type !== 'OptionalMemberExpression')) return null;
+  const field = propertyName(holder.property, holder.computed);
+  return field === null ? null : { source: '', exported: method, field };
 }
 
 /**

@@ -8,7 +8,7 @@
 import type { NodePath, Visitor } from '@babel/traverse';
 import type * as t from '@babel/types';
 import type { BindingResolver } from './bindings';
-import { calledExports, injectedCall, instanceCall, resultCall, type CalledExport } from './calledExports';
+import { calledExports, fieldCall, injectedCall, instanceCall, resultCall, type CalledExport } from './calledExports';
 import { tableEntriesCalled } from './dispatchTables';
 import { isDevOnly } from './devBranches';
 import { evaluate } from './evaluate';
@@ -121,6 +121,11 @@ export interface HotSegment {
   readonly registered: t.Node[];
   /** Handler-shaped functions: requests, unless some registration names them. */
   readonly inferred: t.Node[];
+  /**
+   * Handler-shaped functions that route each request among handlers chosen at run time (they call
+   * a table's entries with their own `req` and `res`): a router's entry, seen as one, not guessed.
+   */
+  readonly routers: t.Node[];
   readonly memberKeys: [string, FunctionInfo][];
   readonly methods: [t.Node, string, FunctionInfo][];
   /** Instance methods of named classes: class name, method name (for the project's calls on injected dependencies). */
@@ -171,7 +176,7 @@ export interface HotContextCollector {
 
 function newSegment(): HotSegment {
   return {
-    infos: [], moduleCalls: [], callbacks: new Set(), registrations: [], registered: [], inferred: [], memberKeys: [], methods: [], classMethods: [], returnedMembers: [], returnedNames: [], exportAliases: [],
+    infos: [], moduleCalls: [], callbacks: new Set(), registrations: [], registered: [], inferred: [], routers: [], memberKeys: [], methods: [], classMethods: [], returnedMembers: [], returnedNames: [], exportAliases: [],
     servesRequests: false, serves: false,
   };
 }
@@ -332,6 +337,12 @@ export function createHotContextCollector(
       if (target) {
         out.push(target);
         if (target.kind === 'node') segment.registered.push(target.node);
+        continue;
+      }
+      // `server.on('request', handlers[mode])`: whichever entry of the local table is chosen is registered.
+      for (const node of tableEntriesCalled(path, arg, bindings)) {
+        out.push({ kind: 'node', node });
+        segment.registered.push(node);
       }
     }
     return out;
@@ -593,6 +604,25 @@ export function createHotContextCollector(
     return [];
   }
 
+  /**
+   * The `(req, res)` function around a call that hands it both of its own parameters
+   * (`handlers[i].call(self, req, res)`, in the function or a function nested in it), or null.
+   */
+  function routerOf(path: NodePath<t.CallExpression>, from: FunctionInfo): t.Node | null {
+    const passed = new Set<t.Node>();
+    for (const arg of path.node.arguments) {
+      if (arg.type === 'Identifier') {
+        const declared = bindings.bindingOf(path, arg.name)?.frame.node;
+        if (declared !== undefined) passed.add(declared);
+      }
+    }
+    for (let info: FunctionInfo | null = from; info !== null && info.node.type !== 'Noop'; info = info.parent) {
+      const fn = info.node as t.Function;
+      if (isHandlerShaped(fn)) return passed.has(fn.params[0]) && passed.has(fn.params[1]) ? fn : null;
+    }
+    return null;
+  }
+
   function isFunctionLike(node: t.Node): boolean {
     return isFunctionNode(node) || node.type === 'Identifier' || node.type === 'MemberExpression' || node.type === 'CallExpression';
   }
@@ -763,13 +793,20 @@ export function createHotContextCollector(
         const target = targetOf(path, callee, from);
         if (target) from.calls.push(isInLoop(path, path.getFunctionParent()) ? { ...target, perItem: true } : target);
         // `handlers[i].call(this, req, res)`: each function the table holds may run here.
-        else if (from !== moduleInfo) for (const fn of tableEntriesCalled(path, callee, bindings)) from.calls.push({ kind: 'node', node: fn });
+        else if (from !== moduleInfo) {
+          const entries = tableEntriesCalled(path, callee, bindings);
+          for (const fn of entries) from.calls.push({ kind: 'node', node: fn });
+          const router = entries.some((fn) => isFunctionNode(fn) && isHandlerShaped(fn)) ? routerOf(path, from) : null;
+          if (router !== null) segment.routers.push(router);
+        }
         // A cache filled on the first run: what it calls runs once, not in the caller's context.
         if (from !== moduleInfo && !isMemoizedCall(path)) {
           from.importedCalls.push(...calledExports(path, callee, importOf, bindings), ...instanceCall(path, callee, importOf, bindings),
             ...resultCall(path, callee, importOf, bindings));
           const injected = injectedCall(callee);
           if (injected !== null) from.importedCalls.push(injected);
+          const held = fieldCall(callee);
+          if (held !== null) from.importedCalls.push(held);
         }
       }
       // A local function passed along (`items.map(format)`) is called by the receiver, per item for iterations.
@@ -785,6 +822,10 @@ export function createHotContextCollector(
       const from = current(path.node.start ?? 0);
       if (isDevOnly(path, bindings, path.getFunctionParent() ?? programOf(path))) return;
       recordServerCallbacks(path, from);
+      // `new Service(opts, req, res)` of a constructor function of this module: its body runs here.
+      const callee = path.node.callee;
+      const local = callee.type === 'Identifier' ? functionOfBinding(bindings, path, callee.name) : null;
+      if (local) from.calls.push(isInLoop(path, path.getFunctionParent()) ? { kind: 'node', node: local, perItem: true } : { kind: 'node', node: local });
       if (from === moduleInfo) return;
       for (const called of calledExports(path, path.node.callee, importOf, bindings)) from.importedCalls.push({ ...called, constructs: true });
     },
@@ -808,7 +849,7 @@ export function createHotContextCollector(
       if (context.kind !== 'request' && context.kind !== 'message' && context.kind !== 'timer') continue;
       // A timer counts when it repeats (a one-shot timeout is not per tick of anything).
       if (context.kind === 'timer' && !context.periodic) continue;
-      for (const { source, exported, receiver, constructs, instanceMethod, resultMethod } of info.importedCalls) {
+      for (const { source, exported, receiver, constructs, instanceMethod, resultMethod, field } of info.importedCalls) {
         const use: CallUse = {
           specifier: source, exported, kind: context.kind,
           intervalMs: context.kind === 'timer' ? context.timerIntervalMs : null, highRate: context.highRate,
@@ -816,11 +857,12 @@ export function createHotContextCollector(
         if (context.changesState) use.changesState = true;
         if (context.occasional) use.occasional = true;
         if (receiver !== undefined) use.receiver = receiver;
+        if (field !== undefined) use.field = field;
         if (constructs === true) use.constructs = true;
         if (instanceMethod !== undefined) use.instanceMethod = instanceMethod;
         if (resultMethod !== undefined) use.resultMethod = resultMethod;
         if (context.kind === 'timer' && servesRequests) use.fromServingModule = true;
-        const key = `${use.specifier}\0${use.exported}\0${receiver ?? ''}\0${constructs === true ? 'new' : ''}\0${instanceMethod ?? ''}\0${resultMethod ?? ''}`;
+        const key = `${use.specifier}\0${use.exported}\0${receiver ?? ''}\0${constructs === true ? 'new' : ''}\0${instanceMethod ?? ''}\0${resultMethod ?? ''}\0${field ?? ''}`;
         const known = out.get(key);
         // The hottest caller decides (request before message before timer; a high-rate source first).
         // ...and a route every request runs before one only saves, uploads or removes run, or an administrator runs.
@@ -1029,12 +1071,14 @@ export function createHotContextCollector(
         inferred: false, highRate: false,
       });
     }
-    // Inferred after the real ones: they yield to them (see the ordering in finish).
+    // Inferred after the real ones: they yield to them (see the ordering in finish). A router's
+    // entry is no guess: every request that reaches it goes through it (see HotSegment.routers).
+    const routers = new Set(segments.flatMap((each) => each.routers));
     for (const each of segments) {
       for (const node of each.inferred) {
         if (registeredNodes.has(node)) continue;
         servesRequests = true;
-        registrations.push({ kind: 'request', targets: [{ kind: 'node', node }], node: null, intervalMs: null, periodic: false, oneShotFrom: null, inferred: true, highRate: false });
+        registrations.push({ kind: 'request', targets: [{ kind: 'node', node }], node: null, intervalMs: null, periodic: false, oneShotFrom: null, inferred: !routers.has(node), highRate: false });
       }
     }
     moduleInfo.calls = moduleCalls;

@@ -17,7 +17,7 @@
 import type * as t from '@babel/types';
 import type { ExecutionKind, ImportBinding } from '../../../rules/api';
 import { forEachChild } from '../walk';
-import { isRelative, relativePathOf, requiredModule, type ImportTable } from '../imports';
+import { isRelative, relativePathOf, requiredModule, unwrapCompiledCallee, type ImportTable } from '../imports';
 import { isFunctionNode, propertyName } from '../functionNames';
 import { isAdministrativePath, isAdministrativeRoute } from '../administrativeRoutes';
 import {
@@ -60,6 +60,11 @@ export interface CallUse extends HandlerUse {
   receiver?: string;
   /** `new mod.Service()`: the export is a class and its constructor runs in the caller's context. */
   constructs?: boolean;
+  /**
+   * `app.strategy.check()`: a method called on a field; `specifier` is then '' and `exported` the
+   * method, run on what the project sets that field to (ModuleFacts.fieldResults).
+   */
+  field?: string;
   /** `s.run()` of `const s = new mod.Service()`: the export is a class and this method of it runs in the caller's context. */
   instanceMethod?: string;
   /** `db.find()` of `const db = await mod.getDb()`: this method of the one class of the export's module that has it. */
@@ -108,6 +113,12 @@ export interface ModuleFacts {
    * `exports.auth = require('./auth')`, `var api = { auth }; module.exports = api`): name and module, as written.
    */
   readonly moduleExports: readonly [string, string][];
+  /**
+   * A field set to what a project module's function returned (`this.db = makeDb()`,
+   * `app.strategy = require(name)(app, config)` with `name` set to a relative path here): the
+   * field's name, the module as written and the export called ('default' for the module itself).
+   */
+  readonly fieldResults: readonly [string, string, string][];
 }
 
 interface StatementFacts {
@@ -121,6 +132,7 @@ interface StatementFacts {
   objectModules: [string, string, string][];
   /** Names this statement declares at module level (a global injection of such a name is a local one). */
   declared: string[];
+  fieldResults: [string, string, string][];
 }
 
 /** Per statement node; the import table is part of the key (a changed import re-reads every statement). */
@@ -135,6 +147,7 @@ export function moduleFactsOf(program: t.Program, imports: ImportTable, importsK
   const globals: [string, string][] = [];
   const objectModules: [string, string, string][] = [];
   const declared = new Set<string>();
+  const fieldResults: [string, string, string][] = [];
   for (const statement of program.body) {
     let kept = memo.get(statement);
     if (kept === undefined || kept.importsKey !== importsKey) {
@@ -149,34 +162,80 @@ export function moduleFactsOf(program: t.Program, imports: ImportTable, importsK
     globals.push(...kept.facts.globals);
     objectModules.push(...kept.facts.objectModules);
     for (const name of kept.facts.declared) declared.add(name);
+    fieldResults.push(...kept.facts.fieldResults);
   }
   // A name declared at module level is that module's own, not the global of the same name.
   const own = injections.filter((injection) => injection.global === undefined || !declared.has(injection.global));
   const holder = exports.get('default');
   const moduleExports = objectModules.filter(([object]) => object === 'module.exports' || object === 'exports' || object === holder)
     .map(([, key, module]): [string, string] => [key, module]);
-  return { exports, handlerUses, workerEntries, classes, injections: own, globals, moduleExports };
+  return { exports, handlerUses, workerEntries, classes, injections: own, globals, moduleExports, fieldResults };
 }
 
 /** A module's facts as one string, to tell whether an edit changed what other modules derive from it. */
 export function factsKey(facts: ModuleFacts): string {
-  return JSON.stringify([[...facts.exports], facts.handlerUses, facts.workerEntries, facts.classes, facts.injections, facts.globals, facts.moduleExports]);
+  return JSON.stringify([[...facts.exports], facts.handlerUses, facts.workerEntries, facts.classes, facts.injections, facts.globals, facts.moduleExports, facts.fieldResults]);
 }
 
 function statementFactsOf(statement: t.Statement, imports: ImportTable): StatementFacts {
-  const facts: StatementFacts = { exports: [], handlerUses: [], workerEntries: [], classes: [], injections: [], globals: [], objectModules: [], declared: [] };
+  const facts: StatementFacts = {
+    exports: [], handlerUses: [], workerEntries: [], classes: [], injections: [], globals: [], objectModules: [], declared: [], fieldResults: [],
+  };
   exportsOf(statement, facts.exports);
   objectModulesOf(statement, imports, facts.objectModules);
   classesOf(statement, facts.classes);
+  // Fields set to a call's result, and the relative paths each name is set to (for `require(name)`).
+  const fieldCalls: [string, t.Node][] = [];
+  const paths = new Map<string, string[]>();
+  const notePaths = (name: string, value: t.Node): void => {
+    const found = relativeLiterals(value, 0);
+    if (found.length > 0) paths.set(name, [...(paths.get(name) ?? []), ...found]);
+  };
   const visit = (node: t.Node): void => {
     if (node.type === 'CallExpression' || node.type === 'NewExpression') callFacts(node, imports, facts);
     else if (node.type === 'ObjectExpression') routeTableFacts(node, imports, facts);
-    else if (node.type === 'AssignmentExpression') globalFacts(node, facts);
+    else if (node.type === 'AssignmentExpression') {
+      globalFacts(node, facts);
+      const field = node.operator === '=' && node.left.type === 'MemberExpression' ? propertyName(node.left.property, node.left.computed) : null;
+      const value = node.right.type === 'AwaitExpression' ? node.right.argument : node.right;
+      if (field !== null && value.type === 'CallExpression') fieldCalls.push([field, value.callee]);
+      if (node.left.type === 'Identifier') notePaths(node.left.name, node.right);
+    } else if (node.type === 'VariableDeclarator' && node.id.type === 'Identifier' && node.init) notePaths(node.id.name, node.init);
     declaredBy(node, facts.declared);
     forEachChild(node, visit);
   };
   visit(statement);
+  for (const [field, callee] of fieldCalls) {
+    for (const [specifier, exported] of calledModules(callee, imports, paths)) facts.fieldResults.push([field, specifier, exported]);
+  }
   return facts;
+}
+
+/** The relative module paths a value may be: `'./tokens'`, `c ? './a' : './b'`, `env.X || './a'` (other parts aside). */
+function relativeLiterals(node: t.Node, depth: number): string[] {
+  if (depth > 3) return [];
+  const value = stringValue(node);
+  if (value !== null) return isRelative(value) ? [value] : [];
+  if (node.type === 'ConditionalExpression') return [...relativeLiterals(node.consequent, depth + 1), ...relativeLiterals(node.alternate, depth + 1)];
+  if (node.type === 'LogicalExpression') return [...relativeLiterals(node.left, depth + 1), ...relativeLiterals(node.right, depth + 1)];
+  return [];
+}
+
+/**
+ * The project modules' functions a callee calls, as module and export: `require('./m')(...)`,
+ * `require(name)(...)` with `name` set to relative paths in the statement, an imported function,
+ * `m.create(...)` of a whole imported module, `(0, m_1.default)(...)`.
+ */
+function calledModules(callee: t.Node, imports: ImportTable, paths: ReadonlyMap<string, string[]>): [string, string][] {
+  const called = unwrapCompiledCallee(callee);
+  const required = requiredModule(called);
+  if (required !== null) return isRelative(required) ? [[required, 'default']] : [];
+  if (called.type === 'CallExpression' && called.callee.type === 'Identifier' && called.callee.name === 'require'
+    && called.arguments.length === 1 && called.arguments[0].type === 'Identifier') {
+    return [...new Set(paths.get(called.arguments[0].name) ?? [])].map((path): [string, string] => [path, 'default']);
+  }
+  const named = importedExport(called, imports);
+  return named === null || named.member !== undefined ? [] : [[named.specifier, named.exported]];
 }
 
 /** `module.exports = { a, b: c }`, `module.exports = f`, `exports.a = ...`, `export function a`, `export { a as b }`. */

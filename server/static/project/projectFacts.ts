@@ -168,6 +168,28 @@ export class ProjectFacts {
         globals.set(name, known === undefined || known === file ? file : null);
       }
     }
+    // `app.strategy = require('./tokens')(app)`: the files whose functions' results each field is set to.
+    const fieldFiles = new Map<string, Set<string>>();
+    for (const [from, { facts }] of this.modules) {
+      for (const [field, specifier] of facts.fieldResults) {
+        const file = resolve(from, specifier);
+        if (file === null) continue;
+        let files = fieldFiles.get(field);
+        if (files === undefined) fieldFiles.set(field, (files = new Set()));
+        files.add(file);
+      }
+    }
+    // `app.strategy.requestAccess()`: that member of what the function of each such file returned.
+    const fieldCall = (from: string, use: CallUse): void => {
+      for (const file of fieldFiles.get(use.field!) ?? []) {
+        if (file === from) continue;
+        const registration: ProjectRegistration = { exported: use.exported, local: null, kind: use.kind, intervalMs: use.intervalMs, registeredIn: from, highRate: use.highRate };
+        if (use.changesState === true) registration.changesState = true;
+        if (use.occasional === true) registration.occasional = true;
+        if (use.fromServingModule === true) registration.fromServingModule = true;
+        add(file, registration);
+      }
+    };
     for (const [from, { facts }] of this.modules) {
       for (const use of facts.handlerUses) {
         let target = resolve(from, use.specifier);
@@ -191,6 +213,10 @@ export class ProjectFacts {
       for (const use of this.calls.get(from)?.calls ?? []) {
         if (use.receiver !== undefined) {
           methodCall(from, use);
+          continue;
+        }
+        if (use.field !== undefined) {
+          fieldCall(from, use);
           continue;
         }
         const target = resolve(from, use.specifier);
