@@ -17,6 +17,7 @@ import type { ParserPlugin } from '@babel/parser';
 import { isFunctionNode } from './functionNames';
 import { parseSlice } from './parse';
 import { listNodes, shiftAround, shiftNode, type Shift } from './shiftNodes';
+import { lastEndingBy } from './statementsByOffset';
 import { forEachChild } from './walk';
 
 /** A block inside a function whose braces hold an edit, and the innermost function around it. */
@@ -85,21 +86,6 @@ function endOf(start: Position, source: string): Position {
     }
   }
   return { line, column: source.length - lineStart };
-}
-
-/** Index of the last statement ending at or before `offset`; -1 when none does. */
-function lastEndingBy(body: readonly t.Statement[], offset: number): number {
-  let found = -1;
-  for (let low = 0, high = body.length - 1; low <= high;) {
-    const middle = (low + high) >> 1;
-    if ((body[middle].end ?? 0) <= offset) {
-      found = middle;
-      low = middle + 1;
-    } else {
-      high = middle - 1;
-    }
-  }
-  return found;
 }
 
 /**

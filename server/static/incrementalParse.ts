@@ -23,6 +23,7 @@ import { parseWithoutBrokenLine, recoverStatements, type BlankedLine } from './r
 import { blocksAround, spliceRun } from './blockReparse';
 import { functionsAround, parseFunction, spliceFunction } from './nestedReparse';
 import { listNodes, shiftEnd, shiftNode, shiftSpan, type Shift } from './shiftNodes';
+import { lastEndingBy } from './statementsByOffset';
 
 // Read once: bundled CommonJS re-exports go through a getter on every access.
 const { getBindingIdentifiers, isDeclaration } = t;
@@ -643,23 +644,6 @@ const MODULE_SYNTAX = /\b(?:import(?!\s*\()|export)\b/;
 function endsClosed(statement: t.Statement, text: string): boolean {
   if (statement.type === 'FunctionDeclaration' || statement.type === 'ClassDeclaration') return true;
   return text.charCodeAt((statement.end ?? 0) - 1) === 59; // ';'
-}
-
-/** Index of the last statement ending at or before `offset`; -1 when none does. */
-function lastEndingBy(body: readonly t.Statement[], offset: number): number {
-  let low = 0;
-  let high = body.length - 1;
-  let found = -1;
-  while (low <= high) {
-    const middle = (low + high) >> 1;
-    if ((body[middle].end ?? 0) <= offset) {
-      found = middle;
-      low = middle + 1;
-    } else {
-      high = middle - 1;
-    }
-  }
-  return found;
 }
 
 /** Index of the first comment starting at or after `offset` (comments are in source order). */
