@@ -73,7 +73,7 @@ function modulesOf(node: t.Node, path: NodePath, bindings: BindingResolver, dept
     case 'Identifier': {
       if (node.name === 'undefined') return [];
       const binding = bindings.bindingOf(path, node.name);
-      const declarator = binding?.constant ? binding.path.node : null;
+      const declarator = binding?.constant ? binding.declarator : null;
       if (declarator?.type !== 'VariableDeclarator' || !declarator.init) return null;
       return modulesOf(declarator.init, binding!.path, bindings, depth + 1, promisified);
     }
@@ -150,7 +150,7 @@ export function instanceCall(
   const method = propertyName(called.property, called.computed);
   if (method === null) return [];
   const binding = bindings.bindingOf(path, called.object.name);
-  const declarator = binding?.constant ? binding.path.node : null;
+  const declarator = binding?.constant ? binding.declarator : null;
   if (declarator?.type !== 'VariableDeclarator' || declarator.init?.type !== 'NewExpression') return [];
   return calledExports(binding!.path, declarator.init.callee, importOf, bindings).map((c) => ({ ...c, instanceMethod: method }));
 }
@@ -167,7 +167,7 @@ export function resultCall(
   const method = propertyName(called.property, called.computed);
   if (method === null) return [];
   const binding = bindings.bindingOf(path, called.object.name);
-  const declarator = binding?.constant ? binding.path.node : null;
+  const declarator = binding?.constant ? binding.declarator : null;
   if (declarator?.type !== 'VariableDeclarator' || !declarator.init) return [];
   let init: t.Node = declarator.init;
   if (init.type === 'AwaitExpression') init = init.argument;
