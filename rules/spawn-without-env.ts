@@ -114,8 +114,8 @@ function wholeEnvPart(path: NodePath, value: t.Node, lookup: Lookup): t.Node | n
 function promisifiedOrigin(path: NodePath, callee: t.Node, context: RuleContext): ModuleMember | null {
   if (callee.type !== 'Identifier') return null;
   const binding = context.bindingOf(path, callee.name);
-  const declarator = binding?.path.node;
-  if (!binding || declarator?.type !== 'VariableDeclarator' || declarator.init?.type !== 'CallExpression') return null;
+  const declarator = binding?.declarator;
+  if (!binding || !declarator || declarator.init?.type !== 'CallExpression') return null;
   const wrapper = declarator.init;
   if (wrapper.arguments.length !== 1 || context.qualifiedNameOf(binding.path, wrapper.callee) !== 'util:promisify') return null;
   return context.moduleMemberOf(binding.path, wrapper.arguments[0]);

@@ -7,6 +7,7 @@ import type { NodePath } from '@babel/traverse';
 import * as t from '@babel/types';
 import type { BindingKind, LocalBinding } from '../../rules/api';
 import { NodeStack, childFrame, pathOf, rootFrame, type Frame, type PathClock } from './lazyPaths';
+import { PerStatement } from './statementRevisions';
 import { forEachChild, forEachChildOnStack } from './walk';
 
 // Read once: bundled CommonJS re-exports each of these through a getter on every `t.x` access,
@@ -44,16 +45,68 @@ export class BindingRecord implements LocalBinding {
     readonly kind: BindingKind,
     readonly identifier: t.Identifier,
     readonly scope: ScopeInfo,
-    /** Where the declaring node sits (Babel's `binding.path`). */
-    readonly frame: Frame,
-    /** The scope the declaring node sits in (Babel's `binding.path.scope`), for evaluate(). */
-    public pathScope: ScopeInfo,
+    /**
+     * Where the declaring node sits, for the resolver itself. Code that reads the declaration
+     * reads `frame`, `path` or `pathScope`, which tell the recorder of the moment.
+     */
+    readonly declarationFrame: Frame,
+    /** Babel's `binding.path.scope`, for the resolver itself (`pathScope` for the others). */
+    public declarationScope: ScopeInfo,
     /** The analyses of the binding's document: its paths are those of the current one. */
     private readonly clock: BindingOwner,
   ) {}
 
+  /** Where the declaring node sits (Babel's `binding.path`). */
+  get frame(): Frame {
+    this.readDeclaration();
+    return this.declarationFrame;
+  }
+
   get path(): NodePath {
-    return pathOf(this.frame, this.clock);
+    this.readDeclaration();
+    return pathOf(this.declarationFrame, this.clock);
+  }
+
+  /** The scope the declaring node sits in (Babel's `binding.path.scope`), for evaluate(). */
+  get pathScope(): ScopeInfo {
+    this.readDeclaration();
+    return this.declarationScope;
+  }
+
+  /**
+   * The function the name is declared as (a function declaration, or a declarator whose value is a
+   * function), else null: the one thing read of the declaration, which is all a call of the name
+   * needs to know (the hot context's targets). What a statement records of it is this node, not
+   * the rest of the declaration, so an edit inside that function leaves the record of its caller standing.
+   */
+  get declaredFunction(): t.Node | null {
+    const fn = declaredFunctionOf(this.declarationFrame.node);
+    this.readShape('function', (now) => declaredFunctionOf(now.declarationFrame.node) === fn);
+    return fn;
+  }
+
+  /**
+   * The declarator when the name is declared by `const`/`let`/`var x = …` (reading it reads the
+   * declaration), else null: that rests only on the name not being declared so, which an edit
+   * inside the declaring function or class does not change.
+   */
+  get declarator(): t.VariableDeclarator | null {
+    const node = this.declarationFrame.node;
+    if (node.type === 'VariableDeclarator') {
+      this.readDeclaration();
+      return node;
+    }
+    this.readShape('not a declarator', (now) => now.declarationFrame.node.type !== 'VariableDeclarator');
+    return null;
+  }
+
+  private readShape(what: string, stillSame: (now: BindingRecord) => boolean): void {
+    if (this.clock.recorder !== null && this.scope.parent === null) this.clock.recorder.readShape(this, what, stillSame);
+  }
+
+  /** The file's binding's declaration was read: the statement being walked rests on all of it. */
+  private readDeclaration(): void {
+    if (this.clock.recorder !== null && this.scope.parent === null) this.clock.recorder.readDeclaration(this);
   }
 
   get topLevel(): boolean {
@@ -61,6 +114,8 @@ export class BindingRecord implements LocalBinding {
   }
 
   get referenceCount(): number {
+    // How many reads there are is read from every statement that reads the name, as their paths are.
+    if (this.clock.recorder !== null && this.scope.parent === null) this.clock.recorder.readReferences(this);
     return this.exports.length + this.reads.length;
   }
 
@@ -135,6 +190,20 @@ export interface BindingRecorder {
   lookedUp(name: string, binding: BindingRecord | undefined): void;
   /** The reads of a binding of the file's scope were listed (they are in every statement that reads it). */
   readReferences(binding: BindingRecord): void;
+  /** The declaration of a binding of the file's scope was read (any of it: its node, its path, its scope). */
+  readDeclaration(binding: BindingRecord): void;
+  /**
+   * Of the declaration of a binding of the file's scope, only what `stillSame` asks of the binding
+   * of a later version was read (which function it declares, whether it is a declarator).
+   */
+  readShape(binding: BindingRecord, what: string, stillSame: (now: BindingRecord) => boolean): void;
+}
+
+/** The function a declaring node declares its name as: a function declaration, or a declarator's function value. */
+export function declaredFunctionOf(node: t.Node): t.Node | null {
+  if (node.type === 'FunctionDeclaration') return node;
+  if (node.type === 'VariableDeclarator' && node.init != null && isFunction(node.init)) return node.init;
+  return null;
 }
 
 /** The resolver, as its bindings see it: the clock of its paths and the recorder of the moment. */
@@ -420,7 +489,7 @@ function collect(file: FileScopes, scopes: NodeMap<ScopeInfo>, clock: BindingOwn
       scopes.set(node, scope);
       if (isPattern(node)) {
         // A destructured parameter is a scope of its own in Babel, and the path of its bindings.
-        for (const binding of scopeParent.bindings?.values() ?? []) if (binding.frame.node === node) binding.pathScope = scope;
+        for (const binding of scopeParent.bindings?.values() ?? []) if (binding.declarationFrame.node === node) binding.declarationScope = scope;
       }
       visit(depth, scope, scope);
     } else {
@@ -574,7 +643,7 @@ interface FileScopes {
   program: t.Program;
   scope: ScopeInfo;
   fileFrame: Frame;
-  units: WeakMap<t.Statement, StatementUnit> | null;
+  units: PerStatement<StatementUnit> | null;
 }
 
 /**
@@ -677,7 +746,7 @@ export class BindingResolver implements BindingOwner {
       const fileFrame = rootFrame(file);
       const programFrame = childFrame(fileFrame, file.program, 'program', null);
       const scope: ScopeInfo = { node: file.program, parentNode: file, parent: null, bindings: null, frame: programFrame };
-      known = { program: file.program, scope, fileFrame, units: kept ? new WeakMap() : null };
+      known = { program: file.program, scope, fileFrame, units: kept ? new PerStatement() : null };
       this.filesByProgram.set(file.program, known);
       this.scopesByNode.set(file.program, scope);
     }

@@ -8,21 +8,15 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as t from '@babel/types';
-import { firstDifference, randomFrom } from '../../test/editSessions';
+import { firstDifference } from '../../test/editSessions';
+import { nodesIn, runEditSession } from '../../test/editedDocuments';
 import { blocksAround } from './blockReparse';
-import { analyzeSource, type AnalysisResult } from './engine';
 import { IncrementalParser } from './incrementalParse';
 import { parseSource } from './parse';
-import { StaticDocument } from './staticDocument';
 import { forEachChild } from './walk';
 
 const inputs = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bench', 'inputs');
 const realModules = ['iobroker-js-controller-main.js', 'apostrophe-page-index.js'];
-
-function findingLines(result: AnalysisResult): string[] {
-  return result.findings.map((finding) =>
-    `${finding.range.loc.start.line}:${finding.range.loc.start.column} ${finding.ruleId} ${finding.severity} ${finding.message}\t${JSON.stringify(finding.fixes)} ${finding.enclosingFunction?.name ?? '-'}`);
-}
 
 /** Every block with statements inside a function of the file (top-level functions' bodies included). */
 function blocksInFunctions(ast: t.File): t.BlockStatement[] {
@@ -34,16 +28,6 @@ function blocksInFunctions(ast: t.File): t.BlockStatement[] {
   };
   visit(ast.program, false);
   return blocks;
-}
-
-function nodesIn(node: t.Node): t.Node[] {
-  const nodes: t.Node[] = [];
-  const visit = (current: t.Node): void => {
-    nodes.push(current);
-    forEachChild(current, visit);
-  };
-  visit(node);
-  return nodes;
 }
 
 /** One edit of a kind people make inside `block` (null when the block has no site for it). */
@@ -104,24 +88,6 @@ const KINDS = [
   'declare a name it declares', 'type a label, a break or a continue', 'type a string statement', 'type a call not closed yet', 'close the block early',
 ];
 
-/** Analyzes `text` as the next version of `document`, checked against a whole parse and a fresh analysis. */
-function checkVersion(document: StaticDocument, filePath: string, text: string, where: string): { inBlock: boolean; parses: boolean } {
-  const got = analyzeSource({ filePath, text, document });
-  const inBlock = document.parser.lastInBlock;
-  const label = `${where} (${document.parser.lastKind}${inBlock ? ', in a block' : document.parser.lastInFunction ? ', in a function' : ''}, parsed ${document.parser.lastParsedLength} chars)`;
-  const fresh = parseSource(filePath, text);
-  if (fresh.ast === null) {
-    assert.ok(got.parseErrors.length > 0, label);
-    return { inBlock, parses: false };
-  }
-  const want = analyzeSource({ filePath, text });
-  assert.deepEqual(findingLines(got), findingLines(want), label);
-  assert.deepEqual(got.parseErrors, want.parseErrors, label);
-  const kept = document.parser.parse(filePath, text);
-  assert.equal(firstDifference({ ast: fresh.ast, problems: fresh.problems }, { ast: kept.ast, problems: kept.problems }), null, label);
-  return { inBlock, parses: true };
-}
-
 describe('blockReparse: an edit in a block inside a function re-parses the statements around it only', () => {
   it('finds the blocks that hold an edit strictly inside their braces, inside a function, innermost first', () => {
     const text = 'function top(a) {\n  if (a) {\n    b();\n  }\n  const f = () => {\n    c();\n  };\n}\nif (x) {\n  d();\n}\nclass C {\n  static { e(); }\n  p = () => { g(); };\n}\n';
@@ -145,45 +111,17 @@ describe('blockReparse: an edit in a block inside a function re-parses the state
   for (const [index, name] of realModules.entries()) {
     it(`${name}: random edits of every kind in blocks of functions give a whole parse's tree and a fresh analysis' findings, most parsing a few statements`, function () {
       this.timeout(300_000);
-      const filePath = `/virtual/${name}`;
-      const original = readFileSync(join(inputs, name), 'utf8');
-      const random = randomFrom(20261130 + index);
-      const document = new StaticDocument();
-      analyzeSource({ filePath, text: original, document });
-      let text = original;
-      let tree = parseSource(filePath, text).ast;
-      let inBlock = 0;
-      let small = 0;
-      let compared = 0;
-      let edits = 0;
-      let plain = 0;
-      for (let round = 0; round < 2; round++) {
-        for (const kind of KINDS) {
-          assert.ok(tree !== null);
-          const blocks = blocksInFunctions(tree);
-          const block = blocks[Math.floor(random() * blocks.length)];
-          const edited = editInside(text, block, kind, random);
-          if (edited === null) continue;
-          const where = `${name}, round ${round}, ${kind} in the block at line ${block.loc?.start.line}`;
-          const { inBlock: alone, parses } = checkVersion(document, filePath, edited, where);
-          edits++;
-          if (parses) {
-            compared++;
-            if (KINDS.indexOf(kind) < 7) plain++;
-            if (alone) inBlock++;
-            if (alone && document.parser.lastParsedLength < 2000) small++;
-            text = edited;
-            tree = parseSource(filePath, text).ast;
-          } else {
-            // Mended the way people do: undo, back to the last version that parsed.
-            checkVersion(document, filePath, text, `${where}, undone`);
-          }
-        }
-      }
-      assert.ok(compared >= edits * 0.5, `only ${compared} of ${edits} versions parsed`);
+      const versions = runEditSession({
+        name, text: readFileSync(join(inputs, name), 'utf8'), seed: 20261130 + index, rounds: 2, kinds: KINDS, partsOf: blocksInFunctions, editInside,
+      });
+      const compared = versions.filter((version) => version.parses);
       // The plain kinds (typing, Enter, deleting, pasting) parse their block's statements alone.
-      assert.ok(inBlock >= plain * 0.8, `only ${inBlock} of ${compared} edits (${plain} plain ones) re-parsed only statements of their block`);
-      assert.ok(small >= inBlock * 0.8, `only ${small} of ${inBlock} block re-parses read under 2,000 characters`);
+      const plain = compared.filter((version) => KINDS.indexOf(version.editKind) < 7).length;
+      const inBlock = compared.filter((version) => version.inBlock);
+      const small = inBlock.filter((version) => version.parsedLength < 2000).length;
+      assert.ok(compared.length >= versions.length * 0.5, `only ${compared.length} of ${versions.length} versions parsed`);
+      assert.ok(inBlock.length >= plain * 0.8, `only ${inBlock.length} of ${compared.length} edits (${plain} plain ones) re-parsed only statements of their block`);
+      assert.ok(small >= inBlock.length * 0.8, `only ${small} of ${inBlock.length} block re-parses read under 2,000 characters`);
     });
   }
 

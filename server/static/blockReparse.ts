@@ -17,6 +17,7 @@ import type { ParserPlugin } from '@babel/parser';
 import { isFunctionNode } from './functionNames';
 import { parseSlice } from './parse';
 import { listNodes, shiftAround, shiftNode, type Shift } from './shiftNodes';
+import { lastEndingBy } from './statementsByOffset';
 import { forEachChild } from './walk';
 
 /** A block inside a function whose braces hold an edit, and the innermost function around it. */
@@ -51,7 +52,7 @@ export function blocksAround(statement: t.Statement, from: number, to: number): 
 
 /** The run parsed again and put in place: the statement's nodes listed anew, and how the nodes after it moved. */
 export interface SplicedRun {
-  /** The clone's nodes in the walk's order. */
+  /** The statement's nodes in the walk's order. */
   nodes: t.Node[];
   shift: Shift;
   /** Old offsets of the slice parsed again: the comments in it are replaced by `comments`. */
@@ -60,6 +61,8 @@ export interface SplicedRun {
   comments: t.Comment[];
   /** Characters parsed. */
   length: number;
+  /** The run's old statements, taken out (with their old nodes and offsets). */
+  replaced: t.Node[];
 }
 
 /** Do two runs of statements declare the same names the same way, in the same order (incrementalParse.ts's declaredIn)? */
@@ -85,21 +88,6 @@ function endOf(start: Position, source: string): Position {
     }
   }
   return { line, column: source.length - lineStart };
-}
-
-/** Index of the last statement ending at or before `offset`; -1 when none does. */
-function lastEndingBy(body: readonly t.Statement[], offset: number): number {
-  let found = -1;
-  for (let low = 0, high = body.length - 1; low <= high;) {
-    const middle = (low + high) >> 1;
-    if ((body[middle].end ?? 0) <= offset) {
-      found = middle;
-      low = middle + 1;
-    } else {
-      high = middle - 1;
-    }
-  }
-  return found;
 }
 
 /**
@@ -137,13 +125,12 @@ function subtreeSize(node: t.Node): number {
 
 /**
  * Parses again the statements of `site.block` around the edit (old [prefix, changedEnd), the text
- * after it moved by `delta`) and puts them in place in `statement`, whose shallow copy `clone`
- * takes its place; `nodes` lists the statement's nodes in the walk's order. Null, with nothing
- * changed, when the run cannot be judged on its own (see the header).
+ * after it moved by `delta`) and puts them in place in `statement`; `nodes` lists the statement's
+ * nodes in the walk's order. Null, with nothing changed, when the run cannot be judged on its own
+ * (see the header).
  */
 export function spliceRun(
   statement: t.Statement,
-  clone: t.Statement,
   nodes: readonly t.Node[],
   site: BlockSite,
   edit: { oldText: string; text: string; prefix: number; changedEnd: number; delta: number },
@@ -230,7 +217,7 @@ export function spliceRun(
     const shift: Shift = { delta, lines: newEnd.line - oldEnd.line, line: oldEnd.line, columns: newEnd.column - oldEnd.column };
     // Shared position objects are told apart by their index, which a same-length edit leaves as it was.
     if (delta === 0 && (shift.lines !== 0 || shift.columns !== 0)) return null;
-    const listed = [clone, ...nodes.slice(1, at), ...freshNodes, ...nodes.slice(at + count)];
+    const listed = [...nodes.slice(0, at), ...freshNodes, ...nodes.slice(at + count)];
     if (delta !== 0) {
       for (let i = 0; i < listed.length; i++) {
         if (i >= at && i < at + freshNodes.length) continue;
@@ -241,7 +228,7 @@ export function spliceRun(
       }
     }
     body.splice(first + 1, last - first - 1, ...statements);
-    return { nodes: listed, shift, from: sliceStart, to: oldSliceEnd, comments: parsed.ast.comments ?? [], length: source.length };
+    return { nodes: listed, shift, from: sliceStart, to: oldSliceEnd, comments: parsed.ast.comments ?? [], length: source.length, replaced: oldRun };
   }
   return null;
 }

@@ -76,7 +76,7 @@ function modulesOf(node: t.Node, path: NodePath, bindings: BindingResolver, dept
     case 'Identifier': {
       if (node.name === 'undefined') return [];
       const binding = bindings.bindingOf(path, node.name);
-      const declarator = binding?.constant ? binding.path.node : null;
+      const declarator = binding?.constant ? binding.declarator : null;
       if (declarator?.type !== 'VariableDeclarator' || !declarator.init) return null;
       return modulesOf(declarator.init, binding!.path, bindings, depth + 1, promisified);
     }
@@ -150,15 +150,17 @@ export function injectedCall(callee: t.Node): CalledExport | null {
  */
 function methodOfConstantLocal(
   path: NodePath, callee: t.Node, bindings: BindingResolver,
-): { method: string; init: t.Expression; declaredAt: NodePath } | null {
+): { method: string; init: t.Expression; declaredAt: () => NodePath } | null {
   const called = unwrapCompiledCallee(callee);
   if ((called.type !== 'MemberExpression' && called.type !== 'OptionalMemberExpression') || called.object.type !== 'Identifier') return null;
   const method = propertyName(called.property, called.computed);
   if (method === null) return null;
   const binding = bindings.bindingOf(path, called.object.name);
-  const declarator = binding?.constant ? binding.path.node : null;
+  // The declarator first: in the editor, asking for the binding's path makes this statement rest on
+  // the whole declaring statement (statementRevisions.ts), so it is asked only by a caller that uses it.
+  const declarator = binding?.constant ? binding.declarator : null;
   if (declarator?.type !== 'VariableDeclarator' || !declarator.init) return null;
-  return { method, init: declarator.init, declaredAt: binding!.path };
+  return { method, init: declarator.init, declaredAt: () => binding!.path };
 }
 
 /**
@@ -185,7 +187,7 @@ export function instanceCall(
 ): CalledExport[] {
   const local = methodOfConstantLocal(path, callee, bindings);
   if (local?.init.type !== 'NewExpression') return [];
-  return calledExports(local.declaredAt, local.init.callee, importOf, bindings).map((c) => ({ ...c, instanceMethod: local.method }));
+  return calledExports(local.declaredAt(), local.init.callee, importOf, bindings).map((c) => ({ ...c, instanceMethod: local.method }));
 }
 
 /**
@@ -199,7 +201,7 @@ export function resultCall(
   if (local === null) return [];
   const init = local.init.type === 'AwaitExpression' ? local.init.argument : local.init;
   if (init.type !== 'CallExpression') return [];
-  return calledExports(local.declaredAt, init.callee, importOf, bindings)
+  return calledExports(local.declaredAt(), init.callee, importOf, bindings)
     .filter((c) => c.receiver === undefined)
     .map((c) => ({ source: c.source, exported: c.exported, resultMethod: local.method }));
 }

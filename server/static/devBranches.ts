@@ -60,8 +60,9 @@ function proofOf(test: t.Node, path: NodePath, bindings: BindingResolver, depth 
     }
     case 'Identifier': {
       const binding = bindings.bindingOf(path, test.name);
-      if (binding === undefined || !binding.constant || binding.path.node.type !== 'VariableDeclarator') return null;
-      const init = binding.path.node.init;
+      const declarator = binding?.constant ? binding.declarator : null;
+      if (binding === undefined || declarator === null) return null;
+      const init = declarator.init;
       return init ? proofOf(init, binding.path, bindings, depth + 1) : null;
     }
     default:

@@ -23,7 +23,7 @@ export function tableEntriesCalled(path: NodePath, callee: t.Node, bindings: Bin
   // A literal key (`table['get']`) names one entry, which the member chain already resolves.
   if (entry.type !== 'MemberExpression' || !entry.computed || entry.property.type === 'StringLiteral' || entry.object.type !== 'Identifier') return [];
   const binding = bindings.bindingOf(path, entry.object.name);
-  const declarator = binding?.frame.node;
+  const declarator = binding?.declarator;
   if (!binding || declarator?.type !== 'VariableDeclarator' || !declarator.init) return [];
   const init = declarator.init;
   if (init.type !== 'ArrayExpression' && init.type !== 'ObjectExpression') return [];

@@ -272,7 +272,7 @@ function analyzeOnce(input: AnalyzeInput): AnalysisResult {
   host.imports = imports;
   host.project = project;
   const registeredFrom = [...new Set(projectContext.registrations.map((registration) => registration.registeredIn))].sort().join('\n');
-  records?.start(program, { rules, levels: JSON.stringify(input.levels ?? {}), project, imports: importsKey(imports), registeredFrom });
+  records?.start(program, { rules, levels: JSON.stringify(input.levels ?? {}), project, imports: importsKey(imports), registeredFrom }, document?.parser.lastReplaced);
 
   const importOf = (name: string): ImportBinding | null => host.imports.get(name) ?? null;
   /** The statement being walked and its record, which the rules' reports go to. */

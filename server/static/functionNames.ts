@@ -88,8 +88,8 @@ export function memberKeyOfSlot(path: NodePath<t.Function>): string | null {
 export function classBodyOfInstance(bindings: BindingResolver, path: NodePath, name: string): t.ClassBody | null {
   const binding = bindings.bindingOf(path, name);
   // The declaring node, read without making its NodePath (this runs for every call of the file).
-  const declarator = binding?.frame.node;
-  if (!binding || !declarator || declarator.type !== 'VariableDeclarator') return null;
+  const declarator = binding?.declarator;
+  if (!binding || !declarator) return null;
   const init = declarator.init;
   if (!init || init.type !== 'NewExpression' || init.callee.type !== 'Identifier') return null;
   const classBinding = bindings.bindingIn(binding.pathScope, init.callee.name);
@@ -110,10 +110,5 @@ export function classNameOf(classPath: NodePath | null): string | null {
 
 /** The function a local name is bound to (`function f`, `const f = () =>`), if any. */
 export function functionOfBinding(bindings: BindingResolver, path: NodePath, name: string): t.Node | null {
-  const binding = bindings.bindingOf(path, name);
-  if (!binding) return null;
-  const node = binding.frame.node;
-  if (node.type === 'FunctionDeclaration') return node;
-  if (node.type === 'VariableDeclarator' && isFunctionNode(node.init)) return node.init;
-  return null;
+  return bindings.bindingOf(path, name)?.declaredFunction ?? null;
 }

@@ -364,7 +364,7 @@ export function createHotContextCollector(
       const origin = importOf(node.name);
       if (origin === null && path !== undefined) {
         // TypeScript's CommonJS output: `const http_1 = __importDefault(require("http"))`.
-        const declarator = bindings.bindingOf(path, node.name)?.frame.node;
+        const declarator = bindings.bindingOf(path, node.name)?.declarator;
         const init = declarator?.type === 'VariableDeclarator' ? declarator.init : null;
         const helper = init?.type === 'CallExpression' ? init.callee : null;
         const helperName = helper?.type === 'Identifier' ? helper.name : helper ? calleeProperty(helper) : null;
@@ -395,7 +395,7 @@ export function createHotContextCollector(
 
   /** `const createServer = secure ? https.createServer.bind(this, tls) : http.createServer`: a local bound to the server modules' createServer. */
   function isLocalServerFactory(path: NodePath, name: string): boolean {
-    const declarator = bindings.bindingOf(path, name)?.frame.node;
+    const declarator = bindings.bindingOf(path, name)?.declarator;
     return declarator?.type === 'VariableDeclarator' && declarator.init != null && isServerFactory(path, declarator.init);
   }
 
@@ -595,7 +595,7 @@ export function createHotContextCollector(
     if (depth > 3) return [];
     if (node.type === 'ObjectExpression') return [node];
     if (node.type === 'Identifier') {
-      const declarator = bindings.bindingOf(path, node.name)?.frame.node;
+      const declarator = bindings.bindingOf(path, node.name)?.declarator;
       return declarator?.type === 'VariableDeclarator' && declarator.init ? optionObjects(path, declarator.init, depth + 1) : [];
     }
     if (node.type === 'CallExpression' && /^(assign|extend|merge|defaults|defaultsDeep|assignIn)$/.test(calleeProperty(node.callee) ?? '')) {
@@ -731,7 +731,7 @@ export function createHotContextCollector(
     let object: t.Node | null | undefined = returned;
     if (returned.type === 'Identifier') {
       segment.returnedNames.push([returned.name, factory.node]);
-      const declarator = bindings.bindingOf(path, returned.name)?.frame.node;
+      const declarator = bindings.bindingOf(path, returned.name)?.declarator;
       object = declarator?.type === 'VariableDeclarator' ? declarator.init : null;
     }
     if (object?.type !== 'ObjectExpression') return;

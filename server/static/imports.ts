@@ -5,6 +5,7 @@ import type * as t from '@babel/types';
 import type { ImportBinding, ModuleMember, RuleContext } from '../../rules/api';
 import { propertyName } from './functionNames';
 import { stringValue } from './registrationShapes';
+import { PerStatement } from './statementRevisions';
 import { forEachChild } from './walk';
 
 export type ImportTable = ReadonlyMap<string, ImportBinding>;
@@ -251,11 +252,12 @@ interface SetterParameter {
  * be told from the statement alone: a required module, a parameter of the named function around
  * the assignment (resolved against the project's injections by addLazyRequires), or null for
  * anything else. Kept by statement node, as an editor's incremental parse keeps the nodes of
- * statements an edit did not touch (their positions move, not their contents): an edit then scans
- * only the statements it changed, not the whole file. The merge in addLazyRequires is order-free
+ * statements an edit did not touch (their positions move, not their contents), until an edit
+ * inside the statement revises it (statementRevisions.ts): an edit then scans only the statements
+ * it changed, not the whole file. The merge in addLazyRequires is order-free
  * (null absorbs, equal modules stay), so per-statement summaries give what one walk of the file gives.
  */
-const assignedValues = new WeakMap<t.Node, ReadonlyMap<string, readonly (string | SetterParameter | null)[]>>();
+const assignedValues = new PerStatement<ReadonlyMap<string, readonly (string | SetterParameter | null)[]>>();
 
 function assignmentsOf(statement: t.Statement): ReadonlyMap<string, readonly (string | SetterParameter | null)[]> {
   const kept = assignedValues.get(statement);

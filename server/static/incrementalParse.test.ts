@@ -8,6 +8,7 @@ import type * as t from '@babel/types';
 import { readFileSync } from 'node:fs';
 import { editCorpus, firstDifference, randomFrom, typedEdit } from '../../test/editSessions';
 import { analyzeSource } from './engine';
+import { revisionOf } from './statementRevisions';
 import { IncrementalParser } from './incrementalParse';
 import { StaticDocument } from './staticDocument';
 import { parseSlice, parseSource, type ParsedSource } from './parse';
@@ -176,12 +177,15 @@ describe('IncrementalParser', () => {
     for (const [why, changed] of edits) {
       const parser = new IncrementalParser();
       const before = [...(parser.parse('/virtual/keep.js', base).ast?.program.body ?? [])];
+      const revisions = before.map(revisionOf);
       const got = parser.parse('/virtual/keep.js', changed);
       assert.equal(parser.lastKind, 'incremental', why);
       const after = got.ast?.program.body ?? [];
       assert.equal(after.length, before.length, why);
-      // function b was edited: a new node; a (before it, re-parsed) and c (after it, re-parsed and moved) are the same objects.
-      assert.deepEqual(after.map((statement, i) => statement === before[i]), [true, false, true, true, true], why);
+      // Every statement keeps its node; function b, edited inside, is revised (statementRevisions.ts):
+      // what is kept for it is made again. a and c (around it) are neither remade nor revised.
+      assert.deepEqual(after.map((statement, i) => statement === before[i]), [true, true, true, true, true], why);
+      assert.deepEqual(after.map((statement, i) => revisionOf(statement) - revisions[i]), [0, 1, 0, 0, 0], why);
       assert.equal(firstDifference(comparable(parseSource('/virtual/keep.js', changed)), comparable(got)), null, why);
     }
   });

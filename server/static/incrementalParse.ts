@@ -23,6 +23,8 @@ import { parseWithoutBrokenLine, recoverStatements, type BlankedLine } from './r
 import { blocksAround, spliceRun } from './blockReparse';
 import { functionsAround, parseFunction, spliceFunction } from './nestedReparse';
 import { listNodes, shiftEnd, shiftNode, shiftSpan, type Shift } from './shiftNodes';
+import { revise } from './statementRevisions';
+import { lastEndingBy } from './statementsByOffset';
 
 // Read once: bundled CommonJS re-exports go through a getter on every access.
 const { getBindingIdentifiers, isDeclaration } = t;
@@ -45,6 +47,8 @@ interface StatementMemory {
   sliceInFunction: boolean;
   /** The last slice was a run of statements of a block inside a function (blockReparse.ts). */
   sliceInBlock: boolean;
+  /** The parts of a statement the last parse replaced inside it (their old nodes, detached): see IncrementalParser.lastReplaced. */
+  replaced: t.Node[];
 }
 
 /** The previous parse of a document: its tree (with holes over unparsable statements) and problems. */
@@ -72,7 +76,7 @@ export type ParseKind = 'full' | 'incremental' | 'partial' | 'unchanged';
 
 export class IncrementalParser {
   private previous: Previous | null = null;
-  private readonly memory: StatementMemory = { holes: new WeakSet(), blanked: new WeakMap(), nodesByStatement: new WeakMap(), namesByStatement: new WeakMap(), sliceLength: 0, sliceInFunction: false, sliceInBlock: false };
+  private readonly memory: StatementMemory = { holes: new WeakSet(), blanked: new WeakMap(), nodesByStatement: new WeakMap(), namesByStatement: new WeakMap(), sliceLength: 0, sliceInFunction: false, sliceInBlock: false, replaced: [] };
   /** How the last call parsed, for tests and measurements. */
   lastKind: ParseKind = 'full';
   /** Characters of the text the last call parsed (in slices, or whole), for tests and measurements. */
@@ -81,6 +85,12 @@ export class IncrementalParser {
   lastInFunction = false;
   /** The last call parsed only statements of a block inside a function around the edit (blockReparse.ts), for tests and measurements. */
   lastInBlock = false;
+  /**
+   * What the last call took out of a top-level statement it edited in place (statementRevisions.ts):
+   * the old nodes of the re-parsed run or function, with the text they had. The statement records
+   * read the names they held (a read the edit removed changes what other statements' records rest on).
+   */
+  lastReplaced: readonly t.Node[] = [];
 
   /**
    * Parses `text`, a new version of the document last parsed here. The AST returned before is
@@ -100,6 +110,7 @@ export class IncrementalParser {
       try {
         this.memory.sliceInFunction = false;
         this.memory.sliceInBlock = false;
+        this.memory.replaced = [];
         parsed = reparse(previous, text, null);
         if (parsed !== null) kind = this.hasHole(parsed) ? 'partial' : 'incremental';
         // The last hole of a recovered tree is gone: what the runs never saw of each other is seen now.
@@ -141,6 +152,7 @@ export class IncrementalParser {
     this.lastParsedLength = kind === 'incremental' ? this.memory.sliceLength : text.length;
     this.lastInFunction = (kind === 'incremental' || kind === 'partial') && this.memory.sliceInFunction;
     this.lastInBlock = this.lastInFunction && this.memory.sliceInBlock;
+    this.lastReplaced = this.lastInFunction && kind === 'incremental' ? this.memory.replaced : [];
     // Copies: the engine adds its own problems to the list it is given.
     this.previous = parsed.ast !== null
       ? { memory: this.memory, filePath, text, ast: parsed.ast, plugins: parsed.plugins, problems: [...parsed.problems], offsets: parsed.problemOffsets ?? parsed.problems.map(() => 0), recovered }
@@ -354,8 +366,9 @@ function reparse(previous: Previous, text: string, failed: ParsedSource | null, 
  * own: the statements of a block inside a function around it (blockReparse.ts), else the
  * innermost function nested in the statement (nestedReparse.ts); put in place, the nodes after
  * it moved. Null when neither can be done (the top-level statements around the edit are parsed
- * again then). The statement takes a new node (a shallow copy) so that what the engine keeps by
- * statement node is made again for it.
+ * again then). The statement keeps its node, marked revised (statementRevisions.ts), so that what
+ * the engine keeps by statement node is made again for it while other statements' records that
+ * hold its nodes stay right.
  */
 function reparseInStatement(previous: Previous, text: string, prefix: number, changedEnd: number, delta: number): ParsedSource | null {
   // TypeScript's syntax in a function (`this` parameters, overloads) is not judged by the wrappers.
@@ -371,11 +384,11 @@ function reparseInStatement(previous: Previous, text: string, prefix: number, ch
   if (previous.offsets.some((offset) => offset >= from && offset <= to)) return null;
   const edit = { oldText: previous.text, text, prefix, changedEnd, delta };
   for (const site of blocksAround(statement, prefix, changedEnd)) {
-    const clone = { ...statement };
-    const run = spliceRun(statement, clone, nodesBelow(memory, statement), site, edit, previous.plugins, sameDeclarations);
+    const run = spliceRun(statement, nodesBelow(memory, statement), site, edit, previous.plugins, sameDeclarations);
     if (run === null) continue;
     memory.sliceInBlock = true;
-    return replaceStatement(previous, index, clone, run.nodes, run.shift, run.from, run.to, run.comments, run.length);
+    memory.replaced = run.replaced;
+    return replaceStatement(previous, index, run.nodes, run.shift, run.from, run.to, run.comments, run.length);
   }
   for (const site of functionsAround(statement, prefix, changedEnd)) {
     const parsed = parseFunction(site, previous.text, text, delta, previous.plugins);
@@ -388,31 +401,29 @@ function reparseInStatement(previous: Previous, text: string, prefix: number, ch
     const shift: Shift = { delta, lines: newLoc.line - oldLoc.line, line: oldLoc.line, columns: newLoc.column - oldLoc.column };
     // Shared position objects are told apart by their index, which a same-length edit leaves as it was.
     if (delta === 0 && (shift.lines !== 0 || shift.columns !== 0)) return null;
-    const clone = { ...statement };
-    const nodes = spliceFunction(statement, clone, nodesBelow(memory, statement), site, parsed.node, shift);
+    const nodes = spliceFunction(statement, nodesBelow(memory, statement), site, parsed.node, shift);
     if (nodes === null) return null;
-    return replaceStatement(previous, index, clone, nodes, shift, old.start ?? 0, old.end ?? 0, parsed.comments, parsed.length);
+    memory.replaced = [old];
+    return replaceStatement(previous, index, nodes, shift, old.start ?? 0, old.end ?? 0, parsed.comments, parsed.length);
   }
   return null;
 }
 
 /**
- * The top-level statement at `index` becomes `clone` (whose part [from, to) of the old text was
- * parsed again, with `comments`), listed as `nodes`; what follows it moves by `shift`.
+ * The top-level statement at `index`, whose part [from, to) of the old text was parsed again (with
+ * `comments`) and put in place, is now listed as `nodes`; what follows it moves by `shift`.
  */
-function replaceStatement(previous: Previous, index: number, clone: t.Statement, nodes: t.Node[], shift: Shift, from: number, to: number, comments: t.Comment[], length: number): ParsedSource {
+function replaceStatement(previous: Previous, index: number, nodes: t.Node[], shift: Shift, from: number, to: number, comments: t.Comment[], length: number): ParsedSource {
   const memory = previous.memory;
   const file = previous.ast;
   const program = file.program;
   const statement = program.body[index];
-  const names = topLevelNamesOf(memory, statement);
   const fileComments = file.comments ?? [];
   const commentsFrom = firstStartingAt(fileComments, from);
   const commentsTo = firstStartingAt(fileComments, to);
-  memory.nodesByStatement.set(clone, nodes);
-  // A function's body declares nothing in the file's scope.
-  memory.namesByStatement.set(clone, names);
-  program.body[index] = clone;
+  // Its top-level names stay: a function's body declares nothing in the file's scope.
+  memory.nodesByStatement.set(statement, nodes);
+  revise(statement);
   if (shift.delta !== 0) shiftTail(memory, file, program, index + 1, commentsTo, shift);
   fileComments.splice(commentsFrom, commentsTo - commentsFrom, ...comments);
   file.comments = fileComments;
@@ -643,23 +654,6 @@ const MODULE_SYNTAX = /\b(?:import(?!\s*\()|export)\b/;
 function endsClosed(statement: t.Statement, text: string): boolean {
   if (statement.type === 'FunctionDeclaration' || statement.type === 'ClassDeclaration') return true;
   return text.charCodeAt((statement.end ?? 0) - 1) === 59; // ';'
-}
-
-/** Index of the last statement ending at or before `offset`; -1 when none does. */
-function lastEndingBy(body: readonly t.Statement[], offset: number): number {
-  let low = 0;
-  let high = body.length - 1;
-  let found = -1;
-  while (low <= high) {
-    const middle = (low + high) >> 1;
-    if ((body[middle].end ?? 0) <= offset) {
-      found = middle;
-      low = middle + 1;
-    } else {
-      high = middle - 1;
-    }
-  }
-  return found;
 }
 
 /** Index of the first comment starting at or after `offset` (comments are in source order). */

@@ -7,21 +7,15 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as t from '@babel/types';
-import { firstDifference, randomFrom } from '../../test/editSessions';
-import { analyzeSource, type AnalysisResult } from './engine';
+import { firstDifference } from '../../test/editSessions';
+import { nodesIn, runEditSession } from '../../test/editedDocuments';
 import { IncrementalParser } from './incrementalParse';
 import { functionsAround } from './nestedReparse';
 import { parseSource } from './parse';
-import { StaticDocument } from './staticDocument';
 import { forEachChild } from './walk';
 
 const inputs = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bench', 'inputs');
 const realModules = ['iobroker-js-controller-main.js', 'apostrophe-page-index.js'];
-
-function findingLines(result: AnalysisResult): string[] {
-  return result.findings.map((finding) =>
-    `${finding.range.loc.start.line}:${finding.range.loc.start.column} ${finding.ruleId} ${finding.severity} ${finding.message}\t${JSON.stringify(finding.fixes)} ${finding.enclosingFunction?.name ?? '-'}`);
-}
 
 type Body = t.BlockStatement & { depth: number };
 
@@ -35,16 +29,6 @@ function nestedBodies(ast: t.File): Body[] {
   };
   for (const statement of ast.program.body) visit(statement, /Function/.test(statement.type) ? 0 : 1);
   return bodies.filter((body) => body.body.length > 0);
-}
-
-function nodesIn(node: t.Node): t.Node[] {
-  const nodes: t.Node[] = [];
-  const visit = (current: t.Node): void => {
-    nodes.push(current);
-    forEachChild(current, visit);
-  };
-  visit(node);
-  return nodes;
 }
 
 const PASTED = `const redis = new Redis(); const at = Date.now();
@@ -91,25 +75,6 @@ function editInside(text: string, body: t.BlockStatement, kind: string, random: 
 
 const KINDS = ['Enter', 'delete a statement', 'type an identifier', 'type an argument', 'type in a string', 'type a comment', 'paste a handler', 'type a call not closed yet', 'close the body early'];
 
-/** Analyzes `text` as the next version of `document` and checks it against a whole parse and a fresh analysis. */
-function checkVersion(document: StaticDocument, filePath: string, text: string, where: string): { inFunction: boolean; parses: boolean } {
-  const got = analyzeSource({ filePath, text, document });
-  const inFunction = document.parser.lastInFunction;
-  const parsedLength = document.parser.lastParsedLength;
-  const fresh = parseSource(filePath, text);
-  const label = `${where} (${document.parser.lastKind}${inFunction ? ', in a function' : ''}, parsed ${parsedLength} chars)`;
-  if (fresh.ast === null) {
-    assert.ok(got.parseErrors.length > 0, label);
-    return { inFunction, parses: false };
-  }
-  const want = analyzeSource({ filePath, text });
-  assert.deepEqual(findingLines(got), findingLines(want), label);
-  assert.deepEqual(got.parseErrors, want.parseErrors, label);
-  const kept = document.parser.parse(filePath, text);
-  assert.equal(firstDifference({ ast: fresh.ast, problems: fresh.problems }, { ast: kept.ast, problems: kept.problems }), null, label);
-  return { inFunction, parses: true };
-}
-
 describe('nestedReparse: an edit inside a nested function re-parses that function only', () => {
   it('finds the functions whose body holds an edit strictly inside its braces, innermost first, not the statement itself', () => {
     const text = 'module.exports = function (app) {\n  const o = {\n    m() { a(); },\n    n: () => { b(); },\n  };\n  class C { k() { c(); } }\n};\n';
@@ -132,43 +97,17 @@ describe('nestedReparse: an edit inside a nested function re-parses that functio
   for (const [index, name] of realModules.entries()) {
     it(`${name}: every kind of edit inside nested functions gives a whole parse's tree and a fresh analysis' findings, parsing only the function`, function () {
       this.timeout(300_000);
-      const filePath = `/virtual/${name}`;
       const original = readFileSync(join(inputs, name), 'utf8');
-      const random = randomFrom(20261129 + index);
-      const document = new StaticDocument();
-      analyzeSource({ filePath, text: original, document });
-      let text = original;
-      let tree = parseSource(filePath, text).ast;
-      let inFunction = 0;
-      let small = 0;
-      let compared = 0;
-      let edits = 0;
-      for (let round = 0; round < 3; round++) {
-        for (const kind of KINDS) {
-          assert.ok(tree !== null);
-          const bodies = nestedBodies(tree);
-          const body = bodies[Math.floor(random() * bodies.length)];
-          const edited = editInside(text, body, kind, random);
-          if (edited === null) continue;
-          const where = `${name}, ${kind} at line ${body.loc?.start.line}`;
-          const { inFunction: nested, parses } = checkVersion(document, filePath, edited, where);
-          edits++;
-          if (parses) {
-            compared++;
-            if (nested) inFunction++;
-            if (nested && document.parser.lastParsedLength < original.length / 20) small++;
-            text = edited;
-            tree = parseSource(filePath, text).ast;
-          } else {
-            // Mended the way people do: undo, back to the last version that parsed.
-            checkVersion(document, filePath, text, `${where}, undone`);
-          }
-        }
-      }
-      assert.ok(compared >= edits * 0.6, `only ${compared} of ${edits} versions parsed`);
+      const versions = runEditSession({
+        name, text: original, seed: 20261129 + index, rounds: 3, kinds: KINDS, partsOf: nestedBodies, editInside,
+      });
+      const compared = versions.filter((version) => version.parses);
+      const inFunction = compared.filter((version) => version.inFunction);
+      const small = inFunction.filter((version) => version.parsedLength < original.length / 20).length;
+      assert.ok(compared.length >= versions.length * 0.6, `only ${compared.length} of ${versions.length} versions parsed`);
       // Edits that keep the text valid inside one function parse that function only, a small part of the file.
-      assert.ok(inFunction >= compared * 0.8, `only ${inFunction} of ${compared} edits re-parsed only their function`);
-      assert.ok(small >= inFunction * 0.8, `only ${small} of ${inFunction} function re-parses read under a twentieth of the file`);
+      assert.ok(inFunction.length >= compared.length * 0.8, `only ${inFunction.length} of ${compared.length} edits re-parsed only their function`);
+      assert.ok(small >= inFunction.length * 0.8, `only ${small} of ${inFunction.length} function re-parses read under a twentieth of the file`);
     });
   }
 

@@ -11,8 +11,8 @@
 // and the syntax whose meaning depends on what is around a function (`super` outside a method,
 // `arguments` in an arrow, which class fields forbid, HTML comments, module syntax) sends the edit
 // to the next function out, or to the top-level re-parse. The caller (incrementalParse.ts) moves
-// the rest of the file and gives the statement a new identity, so that what the engine keeps per
-// top-level statement (bindings, statement records) is made again for it.
+// the rest of the file and marks the statement revised (statementRevisions.ts), so that what the
+// engine keeps per top-level statement (bindings, statement records) is made again for it.
 import type * as t from '@babel/types';
 import type { ParserPlugin } from '@babel/parser';
 import { parseSlice } from './parse';
@@ -139,12 +139,11 @@ export function parseFunction(site: FunctionSite, oldText: string, text: string,
 }
 
 /**
- * Puts `fresh` in place of the function at `site` in `statement` (given as `clone`, a shallow copy
- * that takes its place) and moves the nodes after the old function by `shift`. `nodes` lists the
- * statement's nodes in the walk's order; returns the clone's list, or null (nothing changed) when
- * the function is not in it.
+ * Puts `fresh` in place of the function at `site` in `statement` and moves the nodes after the old
+ * function by `shift`. `nodes` lists the statement's nodes in the walk's order; returns its new
+ * list, or null (nothing changed) when the function is not in it.
  */
-export function spliceFunction(statement: t.Statement, clone: t.Statement, nodes: readonly t.Node[], site: FunctionSite, fresh: FunctionLike, shift: Shift): t.Node[] | null {
+export function spliceFunction(statement: t.Statement, nodes: readonly t.Node[], site: FunctionSite, fresh: FunctionLike, shift: Shift): t.Node[] | null {
   const old = site.node;
   const at = nodes.indexOf(old);
   if (at < 0 || nodes[0] !== statement) return null;
@@ -153,7 +152,7 @@ export function spliceFunction(statement: t.Statement, clone: t.Statement, nodes
   if (nodes[at + oldNodes.length - 1] !== oldNodes.at(-1)) return null;
   const freshNodes: t.Node[] = [];
   listNodes(fresh, freshNodes);
-  const listed = [clone, ...nodes.slice(1, at), ...freshNodes, ...nodes.slice(at + oldNodes.length)];
+  const listed = [...nodes.slice(0, at), ...freshNodes, ...nodes.slice(at + oldNodes.length)];
   const oldEnd = old.end ?? 0;
   if (shift.delta !== 0) {
     for (let i = 0; i < listed.length; i++) {
@@ -163,7 +162,7 @@ export function spliceFunction(statement: t.Statement, clone: t.Statement, nodes
       else if ((node.end ?? 0) >= oldEnd) shiftAround(node, oldEnd, shift);
     }
   }
-  const parent = (site.parent === statement ? clone : site.parent) as unknown as Record<string, unknown>;
+  const parent = site.parent as unknown as Record<string, unknown>;
   if (site.index === null) parent[site.key] = fresh;
   else (parent[site.key] as t.Node[])[site.index] = fresh;
   return listed;

@@ -9,20 +9,15 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as t from '@babel/types';
-import { firstDifference, randomFrom, typedEdit } from '../../test/editSessions';
-import { analyzeSource, type AnalysisResult } from './engine';
+import { randomFrom, typedEdit } from '../../test/editSessions';
+import { checkVersion, findingLines } from '../../test/editedDocuments';
+import { analyzeSource } from './engine';
 import { parseSource } from './parse';
 import { StaticDocument } from './staticDocument';
 import { forEachChild } from './walk';
 
 const inputs = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bench', 'inputs');
 const realModules = ['iobroker-js-controller-main.js', 'apostrophe-page-index.js'];
-
-/** Findings as one line each: line, rule, message, fixes (offsets included), function. */
-function findingLines(result: AnalysisResult): string[] {
-  return result.findings.map((finding) =>
-    `${finding.range.loc.start.line}:${finding.range.loc.start.column} ${finding.ruleId} ${finding.severity} ${finding.message}\t${JSON.stringify(finding.fixes)} ${finding.enclosingFunction?.name ?? '-'}`);
-}
 
 /** Code with the seeds' patterns (a clock read per request, a connection per request, execSync), so that edits move and make findings. */
 function pastedHandler(n: number): string {
@@ -65,21 +60,14 @@ describe('editing real modules (bench/inputs): incremental analysis equals a fre
       for (let step = 0; step < steps; step++) {
         // A broken version is put right the way people do (undo): back to the last version that parsed.
         text = tree === null ? original : nextEdit(text, tree, random, step);
-        const got = analyzeSource({ filePath, text, document });
-        if (document.parser.lastKind === 'incremental') incremental++;
-        if (document.records.lastReused > 0) reusedSome++;
-        const fresh = parseSource(filePath, text);
-        tree = fresh.ast;
         // A text that does not parse has nothing fresh to compare with (the editor keeps what parses around it).
-        if (fresh.ast === null) continue;
-        const want = analyzeSource({ filePath, text });
-        const where = `${name}, edit ${step + 1} (${document.parser.lastKind}, walked ${document.records.lastWalked}, reused ${document.records.lastReused})`;
-        assert.deepEqual(findingLines(got), findingLines(want), where);
-        assert.deepEqual(got.parseErrors, want.parseErrors, where);
-        const kept = document.parser.parse(filePath, text);
-        assert.equal(firstDifference({ ast: fresh.ast, problems: fresh.problems }, { ast: kept.ast, problems: kept.problems }), null, where);
+        const version = checkVersion(document, filePath, text, `${name}, edit ${step + 1}`);
+        if (version.kind === 'incremental') incremental++;
+        if (version.reused > 0) reusedSome++;
+        tree = parseSource(filePath, text).ast;
+        if (!version.parses) continue;
         compared++;
-        if (want.findings.length > 0) withFindings++;
+        if (version.findings > 0) withFindings++;
       }
       assert.ok(compared >= steps * 0.75, `only ${compared} of ${steps} versions compared`);
       assert.ok(withFindings >= compared / 2, `only ${withFindings} of ${compared} versions had findings: too few to prove they are kept right`);
@@ -113,19 +101,11 @@ describe('editing real modules (bench/inputs): incremental analysis equals a fre
       analyzeSource({ filePath, text: original, document });
       let versions = 0;
       const check = (text: string, where: string): void => {
-        const got = analyzeSource({ filePath, text, document });
-        const fresh = parseSource(filePath, text);
-        const label = `${name}, ${where} (${document.parser.lastKind}, walked ${document.records.lastWalked}, reused ${document.records.lastReused})`;
-        if (fresh.ast === null) {
-          // Typing a syntax error there: the other statements keep their findings, the error is reported.
-          assert.ok(got.parseErrors.length > 0, label);
-          return;
-        }
-        const want = analyzeSource({ filePath, text });
-        assert.deepEqual(findingLines(got), findingLines(want), label);
-        assert.deepEqual(got.parseErrors, want.parseErrors, label);
+        const version = checkVersion(document, filePath, text, `${name}, ${where}`);
+        // Typing a syntax error there: the other statements keep their findings, the error is reported.
+        if (!version.parses) return;
         // The others are reused but for those that read a name the edit touched.
-        assert.ok(document.records.lastReused >= (body.length - 1) * 0.9, `${label}: most other statements reused`);
+        assert.ok(version.reused >= (body.length - 1) * 0.9, `${version.label}: most other statements reused`);
         versions++;
       };
       for (const [i, block] of picked.entries()) {

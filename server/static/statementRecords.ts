@@ -3,10 +3,13 @@
 // statement (their `when`, `describe` and `messageIdOf` are asked again of each version's hot
 // context), the statement's segment of the hot context, and what those rest on outside the
 // statement. The incremental parser keeps an unchanged statement's nodes (moved, not remade), so
-// a record is found by its statement's node; it is reused while nothing it rests on changed:
+// a record is found by its statement's node (and its revision: an edit inside a long statement
+// changes it in place, statementRevisions.ts); it is reused while nothing it rests on changed:
 // - the names it looked up that left the statement (the file's bindings and globals): still the
-//   same declaration, as constant as before, and, where their reads were listed, not read by a
-//   changed statement (BindingRecorder);
+//   same declaration, as constant as before, where their reads were listed, not read by a changed
+//   statement, and where their declaration was read, not declared in a changed one; of a
+//   declaration read only for its shape (which function it declares, whether it is a declarator),
+//   that shape the same (BindingRecorder), so an edit inside a function leaves its callers' records;
 // - the other top-level statements a rule read directly (RuleContext.dependsOn) still in place;
 // - what the project told of the modules it asked about (another file saved or edited) the same;
 // - the file's imports, the rules, their levels and the project view, for all records at once.
@@ -15,6 +18,7 @@ import type * as t from '@babel/types';
 import type { Fix, ImportBinding, ModuleSummary, ProjectView, ReportDescriptor, RuleId, RuleModule } from '../../rules/api';
 import type { BindingRecord, BindingRecorder, BindingResolver } from './bindings';
 import type { HotSegment } from './hotContext';
+import { PerStatement } from './statementRevisions';
 import { forEachChild } from './walk';
 
 /** A report as the rule made it, with its fixes' offsets kept relative to the statements they edit. */
@@ -37,6 +41,14 @@ interface NameDependency {
   constant: boolean;
   /** Its reads were listed: a statement reading it that changed changes them. */
   references: boolean;
+  /** Its declaration was read (any part of it): an edit of the statement declaring it changes what was read. */
+  declaration: boolean;
+  /**
+   * Of its declaration, only its shape was read (BindingRecord.declaredFunction, .declarator): what
+   * each check asks of the binding of a later version. An edit inside the declaring function keeps
+   * its node (statementRevisions.ts), and what a caller recorded of it (a call's target) with it.
+   */
+  shape: Map<string, (now: BindingRecord) => boolean>;
 }
 
 export interface StatementRecord {
@@ -84,7 +96,8 @@ export function newHost(): AnalysisHost {
  * statement, records new ones with `recorderFor()` and `keep()`, and `commit()`s at the end.
  */
 export class StatementRecords {
-  private records = new WeakMap<t.Node, StatementRecord>();
+  /** By statement node, while the statement is not revised (an edit inside it, statementRevisions.ts). */
+  private records = new PerStatement<StatementRecord>();
   private settings: Settings | null = null;
   /** The statements of the last analyzed version, to tell which ones an edit replaced. */
   private previousBody: readonly t.Statement[] = [];
@@ -103,17 +116,20 @@ export class StatementRecords {
 
   /** Forget every record (settings, project or a failed analysis). */
   clear(): void {
-    this.records = new WeakMap();
+    this.records = new PerStatement();
     this.settings = null;
     this.previousBody = [];
   }
 
-  /** Starts an analysis of `program`; records made under other settings are dropped. */
-  start(program: t.Program, settings: Settings): void {
+  /**
+   * Starts an analysis of `program`; records made under other settings are dropped. `replaced`:
+   * the old parts of statements the parse edited in place (IncrementalParser.lastReplaced).
+   */
+  start(program: t.Program, settings: Settings, replaced: readonly t.Node[] = []): void {
     const known = this.settings;
     const same = known !== null && known.rules === settings.rules && known.levels === settings.levels
       && known.project === settings.project && known.imports === settings.imports && known.registeredFrom === settings.registeredFrom;
-    if (!same) this.records = new WeakMap();
+    if (!same) this.records = new PerStatement();
     this.settings = settings;
     this.body = new Set(program.body);
     this.reuse = same;
@@ -131,15 +147,18 @@ export class StatementRecords {
     }
     const removed = this.previousBody.filter((statement) => !this.body.has(statement));
     // Listing every name of a big changed statement costs as much as walking it again: done only
-    // when a record that listed a name's reads is asked about (most are not).
-    this.changed = [...added, ...removed];
+    // when a record that listed a name's reads is asked about (most are not). A statement edited
+    // in place holds only its new text: the names of what the edit took out come from the old parts.
+    this.changed = [...added, ...removed, ...replaced];
     this.added = added;
   }
 
   /**
    * Is this declaration in a statement this analysis walks anew? An edit inside a function re-parses
-   * only that function (nestedReparse.ts) and keeps the statement's other nodes, its declarations
-   * included: what a record found through the name (a function below it, a value) may be gone.
+   * only a part of it (blockReparse.ts, nestedReparse.ts) and keeps the statement's other nodes, its
+   * declarations included: what a record read of the declaration (a function below it, a value)
+   * may have changed. A record that read only which function the name declares is asked whether
+   * that is still the same node (an edit inside the function keeps it).
    */
   private declaredInAdded(identifier: t.Identifier): boolean {
     const start = identifier.start ?? -1;
@@ -173,7 +192,10 @@ export class StatementRecords {
     for (const [name, dependency] of record.names) {
       const now = bindings.programBindingOf(file, name);
       if ((now?.identifier ?? null) !== dependency.identifier) return null;
-      if (dependency.identifier !== null && this.declaredInAdded(dependency.identifier)) return null;
+      if (dependency.identifier !== null && this.declaredInAdded(dependency.identifier)) {
+        if (dependency.declaration) return null;
+        for (const stillSame of dependency.shape.values()) if (now === undefined || !stillSame(now)) return null;
+      }
       if (now !== undefined && now.constant !== dependency.constant) return null;
       if (dependency.references && this.isMentioned(name) !== false) return null;
     }
@@ -189,7 +211,7 @@ export class StatementRecords {
     const note = (name: string, binding: BindingRecord | undefined): NameDependency => {
       let dependency = record.names.get(name);
       if (dependency === undefined) {
-        dependency = { identifier: binding?.identifier ?? null, constant: binding?.constant ?? true, references: false };
+        dependency = { identifier: binding?.identifier ?? null, constant: binding?.constant ?? true, references: false, declaration: false, shape: new Map() };
         record.names.set(name, dependency);
       }
       return dependency;
@@ -198,6 +220,12 @@ export class StatementRecords {
       lookedUp: note,
       readReferences: (binding) => {
         note(binding.identifier.name, binding).references = true;
+      },
+      readDeclaration: (binding) => {
+        note(binding.identifier.name, binding).declaration = true;
+      },
+      readShape: (binding, what, stillSame) => {
+        note(binding.identifier.name, binding).shape.set(what, stillSame);
       },
     };
   }

@@ -16,6 +16,7 @@
 // of statements an edit did not touch, so an edit re-reads only the statements it changed.
 import type * as t from '@babel/types';
 import type { ExecutionKind, ImportBinding } from '../../../rules/api';
+import { PerStatement } from '../statementRevisions';
 import { forEachChild } from '../walk';
 import { isRelative, relativePathOf, requiredModule, unwrapCompiledCallee, type ImportTable } from '../imports';
 import { isFunctionNode, propertyName } from '../functionNames';
@@ -136,7 +137,7 @@ interface StatementFacts {
 }
 
 /** Per statement node; the import table is part of the key (a changed import re-reads every statement). */
-const memo = new WeakMap<t.Node, { importsKey: string; facts: StatementFacts }>();
+const memo = new PerStatement<{ importsKey: string; facts: StatementFacts }>();
 
 export function moduleFactsOf(program: t.Program, imports: ImportTable, importsKey: string): ModuleFacts {
   const exports = new Map<string, string | null>();

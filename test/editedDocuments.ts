@@ -1,0 +1,125 @@
+// An editor document edited version after version, each version checked against a whole parse and
+// a fresh analysis of its text: the harness of the tests of the engine's incremental paths
+// (nestedReparse.test.ts, blockReparse.test.ts, realModuleEdits.test.ts), so that a new path is
+// held to the same check as the others.
+import assert from 'node:assert/strict';
+import type * as t from '@babel/types';
+import { analyzeSource, type AnalysisResult } from '../server/static/engine';
+import { parseSource } from '../server/static/parse';
+import { StaticDocument } from '../server/static/staticDocument';
+import { forEachChild } from '../server/static/walk';
+import { firstDifference, randomFrom } from './editSessions';
+
+/** Findings as one line each: line, rule, message, fixes (offsets included), function. */
+export function findingLines(result: AnalysisResult): string[] {
+  return result.findings.map((finding) =>
+    `${finding.range.loc.start.line}:${finding.range.loc.start.column} ${finding.ruleId} ${finding.severity} ${finding.message}\t${JSON.stringify(finding.fixes)} ${finding.enclosingFunction?.name ?? '-'}`);
+}
+
+/** Every node of `node`'s subtree, in the walk's order. */
+export function nodesIn(node: t.Node): t.Node[] {
+  const nodes: t.Node[] = [];
+  const visit = (current: t.Node): void => {
+    nodes.push(current);
+    forEachChild(current, visit);
+  };
+  visit(node);
+  return nodes;
+}
+
+/** How the document's parser and records took one version. */
+export interface CheckedVersion {
+  /** A whole parse of the text succeeds (else only "an error is reported" was checked). */
+  parses: boolean;
+  kind: string;
+  inFunction: boolean;
+  inBlock: boolean;
+  parsedLength: number;
+  walked: number;
+  reused: number;
+  /** Findings of this version. */
+  findings: number;
+  label: string;
+}
+
+/**
+ * Analyzes `text` as the next version of `document`: its findings and parse errors must be a fresh
+ * analysis' and the tree the parser keeps a whole parse's; a text that does not parse must report an error.
+ */
+export function checkVersion(document: StaticDocument, filePath: string, text: string, where: string): CheckedVersion {
+  const got = analyzeSource({ filePath, text, document });
+  const { parser, records } = document;
+  const version = {
+    kind: parser.lastKind,
+    inFunction: parser.lastInFunction,
+    inBlock: parser.lastInBlock,
+    parsedLength: parser.lastParsedLength,
+    walked: records.lastWalked,
+    reused: records.lastReused,
+    findings: got.findings.length,
+  };
+  const label = `${where} (${version.kind}${version.inBlock ? ', in a block' : version.inFunction ? ', in a function' : ''}, parsed ${version.parsedLength} chars, walked ${version.walked}, reused ${version.reused})`;
+  const fresh = parseSource(filePath, text);
+  if (fresh.ast === null) {
+    assert.ok(got.parseErrors.length > 0, label);
+    return { ...version, parses: false, label };
+  }
+  const want = analyzeSource({ filePath, text });
+  assert.deepEqual(findingLines(got), findingLines(want), label);
+  assert.deepEqual(got.parseErrors, want.parseErrors, label);
+  const kept = parser.parse(filePath, text);
+  assert.equal(firstDifference({ ast: fresh.ast, problems: fresh.problems }, { ast: kept.ast, problems: kept.problems }), null, label);
+  return { ...version, parses: true, label };
+}
+
+/** A session of random edits of every kind, each in a part of the current tree (a function's body, a block). */
+export interface EditSession<Part extends t.Node> {
+  name: string;
+  text: string;
+  seed: number;
+  rounds: number;
+  kinds: readonly string[];
+  /** The parts of the tree an edit may go in. */
+  partsOf(ast: t.File): Part[];
+  /** One edit of `kind` in `part`; null when the part has no site for it. */
+  editInside(text: string, part: Part, kind: string, random: () => number): string | null;
+}
+
+/** One checked version of a session, with the kind of edit that made it. */
+export interface SessionVersion extends CheckedVersion {
+  editKind: string;
+}
+
+/**
+ * Opens `session.text` in a document and makes `rounds` passes over the kinds, each edit in a part
+ * picked at random and checked (checkVersion); a version that does not parse is undone, as people
+ * do, and the undo is checked too. Returns the edited versions (not the undos).
+ */
+export function runEditSession<Part extends t.Node>(session: EditSession<Part>): SessionVersion[] {
+  const filePath = `/virtual/${session.name}`;
+  const random = randomFrom(session.seed);
+  const document = new StaticDocument();
+  analyzeSource({ filePath, text: session.text, document });
+  let text = session.text;
+  let tree = parseSource(filePath, text).ast;
+  const versions: SessionVersion[] = [];
+  for (let round = 0; round < session.rounds; round++) {
+    for (const kind of session.kinds) {
+      assert.ok(tree !== null);
+      const parts = session.partsOf(tree);
+      const part = parts[Math.floor(random() * parts.length)];
+      const edited = session.editInside(text, part, kind, random);
+      if (edited === null) continue;
+      const where = `${session.name}, round ${round}, ${kind} in the ${part.type} at line ${part.loc?.start.line}`;
+      const version = checkVersion(document, filePath, edited, where);
+      versions.push({ ...version, editKind: kind });
+      if (version.parses) {
+        text = edited;
+        tree = parseSource(filePath, text).ast;
+      } else {
+        checkVersion(document, filePath, text, `${where}, undone`);
+      }
+    }
+  }
+  return versions;
+}
