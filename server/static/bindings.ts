@@ -7,8 +7,9 @@ import type { NodePath } from '@babel/traverse';
 import * as t from '@babel/types';
 import type { BindingKind, LocalBinding } from '../../rules/api';
 import { NodeStack, childFrame, pathOf, rootFrame, type Frame, type PathClock } from './lazyPaths';
+import { childKeysOf } from './childNodes';
 import { PerStatement } from './statementRevisions';
-import { forEachChild, forEachChildOnStack } from './walk';
+import { forEachChildOnStack } from './walk';
 
 // Read once: bundled CommonJS re-exports each of these through a getter on every `t.x` access,
 // which the walk below would pay per node.
@@ -451,10 +452,23 @@ function collect(file: FileScopes, scopes: NodeMap<ScopeInfo>, clock: BindingOwn
       if (node.type === 'FunctionExpression' && node.id) declare(scope, 'local', node.id, frame, scope);
     }
 
-    forEachChild(node, (child, key, listKey) => {
-      stack.set(depth + 1, child, key, listKey);
-      visitChild(depth + 1, scope, structural);
-    });
+    // forEachChild's loop, without a closure per node: every node of the file comes through here.
+    const keys = childKeysOf(node);
+    const record = node as unknown as Record<string, unknown>;
+    for (const key of keys ?? []) {
+      const value = record[key];
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) {
+          const child = value[i] as t.Node | null;
+          if (!child) continue;
+          stack.set(depth + 1, child, i, key);
+          visitChild(depth + 1, scope, structural);
+        }
+      } else if (value && typeof (value as t.Node).type === 'string') {
+        stack.set(depth + 1, value as t.Node, key, null);
+        visitChild(depth + 1, scope, structural);
+      }
+    }
 
     if (node.type === 'ExportNamedDeclaration' || node.type === 'ExportDefaultDeclaration') {
       // The collector counts `export` of a declaration as a reference to what it declares.

@@ -7,7 +7,7 @@
 // does not follow AST mutations: no rule mutates the tree.
 import type { NodePath, Visitor } from '@babel/traverse';
 import type * as t from '@babel/types';
-import { forEachChild } from './childNodes';
+import { childKeysOf, forEachChild } from './childNodes';
 import { NodeStack, pathOf, rootFrame, type PathClock } from './lazyPaths';
 
 export { forEachChild };
@@ -25,12 +25,27 @@ interface Phases {
  * binding resolver's search for frames share it.
  */
 export function forEachChildOnStack(stack: NodeStack, depth: number, enter: (depth: number) => void, done: () => boolean): void {
-  forEachChild(stack.node(depth), (child, key, listKey) => {
-    if (done()) return true;
-    stack.set(depth + 1, child, key, listKey);
-    enter(depth + 1);
-    return false;
-  });
+  // forEachChild's loop, without a closure per node: every node of every walk comes through here.
+  const node = stack.node(depth);
+  const keys = childKeysOf(node);
+  if (keys === undefined) return;
+  const record = node as unknown as Record<string, unknown>;
+  for (const key of keys) {
+    const value = record[key];
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
+        const child = value[i] as t.Node | null;
+        if (!child) continue;
+        if (done()) return;
+        stack.set(depth + 1, child, i, key);
+        enter(depth + 1);
+      }
+    } else if (value && typeof (value as t.Node).type === 'string') {
+      if (done()) return;
+      stack.set(depth + 1, value as t.Node, key, null);
+      enter(depth + 1);
+    }
+  }
 }
 
 /** Runs visitor functions in order; true once one of them skipped or stopped the path (Babel's _call). */

@@ -511,19 +511,21 @@ function globalFacts(node: t.AssignmentExpression, facts: StatementFacts): void 
  * the whole module keeps the injection out rather than guess the scope).
  */
 function declaredBy(node: t.Node, names: string[]): void {
-  const addPattern = (pattern: t.Node | null | undefined): void => {
-    if (!pattern) return;
-    if (pattern.type === 'Identifier') names.push(pattern.name);
-    else if (pattern.type === 'ObjectPattern') for (const p of pattern.properties) addPattern(p.type === 'RestElement' ? p.argument : p.value);
-    else if (pattern.type === 'ArrayPattern') for (const e of pattern.elements) addPattern(e);
-    else if (pattern.type === 'AssignmentPattern') addPattern(pattern.left);
-    else if (pattern.type === 'RestElement') addPattern(pattern.argument);
-  };
-  if (node.type === 'VariableDeclarator') addPattern(node.id);
+  if (node.type === 'VariableDeclarator') addPattern(node.id, names);
   else if ((node.type === 'FunctionDeclaration' || node.type === 'ClassDeclaration') && node.id) names.push(node.id.name);
   else if (node.type === 'ImportDeclaration') for (const spec of node.specifiers) names.push(spec.local.name);
-  else if (node.type === 'CatchClause') addPattern(node.param);
-  if (isFunctionNode(node)) for (const param of (node as t.Function).params) addPattern(param);
+  else if (node.type === 'CatchClause') addPattern(node.param, names);
+  if (isFunctionNode(node)) for (const param of (node as t.Function).params) addPattern(param, names);
+}
+
+/** The names a binding pattern declares. (Module level, not a closure per node: every node of every module comes through declaredBy.) */
+function addPattern(pattern: t.Node | null | undefined, names: string[]): void {
+  if (!pattern) return;
+  if (pattern.type === 'Identifier') names.push(pattern.name);
+  else if (pattern.type === 'ObjectPattern') for (const p of pattern.properties) addPattern(p.type === 'RestElement' ? p.argument : p.value, names);
+  else if (pattern.type === 'ArrayPattern') for (const e of pattern.elements) addPattern(e, names);
+  else if (pattern.type === 'AssignmentPattern') addPattern(pattern.left, names);
+  else if (pattern.type === 'RestElement') addPattern(pattern.argument, names);
 }
 
 /**

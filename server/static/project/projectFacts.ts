@@ -1,48 +1,102 @@
 // The project-wide queries over every module's facts (moduleFacts.ts): which exports of a module
-// other modules register as handlers, and which modules another one starts as a worker. Facts are
-// stored per file with their key; the derived answers are computed once per generation (any
-// module's facts changing starts a new one) and reused until then, as salsa-style derived queries.
+// other modules register as handlers, and which modules another one starts as a worker.
+// Incremental, as salsa-style derived queries: each module's contribution (moduleContribution.ts:
+// what its facts and calls say of the other modules) is derived once and kept with what it read
+// (other modules' facts, the project's classes and globals, where specifiers led); a module's facts
+// changing derives again only its own contribution and those that read it, and a module's answer
+// is the contributions naming it, joined in the order the modules were first noted. So analysing
+// a workspace file by file costs each module's contribution about once, not the whole project after
+// each file, and an edit in the editor re-derives what the edit touched.
 import type { ProjectRegistration } from '../../../rules/api';
 import { factsKey, type CallUse, type ModuleFacts } from './moduleFacts';
+import { contributionOf, type Contribution, type InjectedFile, type ProjectClass, type ProjectLookups } from './moduleContribution';
+
+export type { InjectedFile } from './moduleContribution';
 
 /** Resolves a relative specifier from a file to a project file (null for packages and missing files). */
 export type Resolver = (fromFile: string, specifier: string) => string | null;
 
-/** A module of the project handed to argument `index` of the export `setter` (ModuleInjection, resolved). */
-export interface InjectedFile {
-  setter: string;
-  index: number;
-  file: string;
+interface KnownModule {
+  key: string;
+  facts: ModuleFacts;
+  /** When it was first noted (since it was last forgotten): the order contributions are joined in. */
+  order: number;
+  /** Its classes and globals as strings: a change to them concerns every module that reads the project's classes or globals. */
+  classesKey: string;
+  globalsKey: string;
 }
 
+/** A module's contribution and everything its derivation read. */
 interface Derived {
-  registrations: Map<string, ProjectRegistration[]>;
-  workers: Set<string>;
-  injected: Map<string, InjectedFile[]>;
+  contribution: Contribution;
+  /** Modules whose facts it read (found or not). */
+  read: Set<string>;
+  /** Resolution keys (`from\0specifier`) it used. */
+  resolutions: Set<string>;
+  readClasses: boolean;
+  readGlobals: boolean;
 }
 
-/** `module.exports = api` of a module-level name: an export not listed on its own is a member of `api`. */
-function holderOf(exports: ReadonlyMap<string, string | null> | undefined, exported: string): string | null {
-  if (exports === undefined || exported === 'default' || exports.has(exported)) return null;
-  return exports.get('default') ?? null;
+/** A set in a map of sets, made on first use. */
+function addTo<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
+  let set = map.get(key);
+  if (set === undefined) map.set(key, (set = new Set()));
+  set.add(value);
 }
+
+function removeFrom<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
+  const set = map.get(key);
+  if (set === undefined) return;
+  set.delete(value);
+  if (set.size === 0) map.delete(key);
+}
+
+const NO_CALLS: readonly CallUse[] = [];
+const NO_FILES: ReadonlySet<string> = new Set();
 
 export class ProjectFacts {
-  private readonly modules = new Map<string, { key: string; facts: ModuleFacts }>();
+  private readonly modules = new Map<string, KnownModule>();
+  private nextOrder = 0;
   /** Per module, the other modules' exports its hot code calls (known once it was analyzed, not merely scanned). */
   private readonly calls = new Map<string, { key: string; calls: readonly CallUse[] }>();
-  private derived: Derived | null = null;
-  /** Where a specifier leads from a file: kept across generations (facts change far more often than files appear). */
+  /** Where a specifier leads from a file: kept until a file is forgotten (facts change far more often than files appear). */
   private readonly resolved = new Map<string, string | null>();
+  /** A file was forgotten (it may have appeared or gone away): every kept resolution is checked again before the next answer. */
+  private resolutionsStale = false;
+
+  private readonly derived = new Map<string, Derived>();
+  /** Modules whose contribution is to be derived again before the next answer. */
+  private readonly dirty = new Set<string>();
+  /** Reverse edges of what each derivation read: file -> modules that read its facts; resolution key -> modules that used it. */
+  private readonly readers = new Map<string, Set<string>>();
+  private readonly resolutionUsers = new Map<string, Set<string>>();
+  private readonly classReaders = new Set<string>();
+  private readonly globalReaders = new Set<string>();
+  /** Module -> the modules whose contribution names it. */
+  private readonly registrationSources = new Map<string, Set<string>>();
+  private readonly injectionSources = new Map<string, Set<string>>();
+  private readonly workerSources = new Map<string, Set<string>>();
+  /** The joined answers, per module, until a contribution naming it changes. */
+  private readonly registrationAnswers = new Map<string, readonly ProjectRegistration[]>();
+  private readonly injectionAnswers = new Map<string, readonly InjectedFile[]>();
+  /** Classes by their name in lower case, and globals by name; rebuilt when a module's classes or globals change. */
+  private classIndex: Map<string, ProjectClass[]> | null = null;
+  private globalIndex: Map<string, string | null> | null = null;
+  /** The files whose functions' results each field is set to; rebuilt with the globals (the same key). */
+  private fieldIndex: Map<string, Set<string>> | null = null;
 
   constructor(private readonly resolve: Resolver) {}
 
   /** Records a module's facts; true when they differ from what was known (other modules' answers may change). */
   note(filePath: string, facts: ModuleFacts): boolean {
     const key = factsKey(facts);
-    if (this.modules.get(filePath)?.key === key) return false;
-    this.modules.set(filePath, { key, facts });
-    this.derived = null;
+    const known = this.modules.get(filePath);
+    if (known?.key === key) return false;
+    const classesKey = JSON.stringify(facts.classes);
+    // Fields set to a module's function's result are read through a project-wide index as globals are.
+    const globalsKey = JSON.stringify([facts.globals, facts.fieldResults]);
+    this.modules.set(filePath, { key, facts, order: known?.order ?? this.nextOrder++, classesKey, globalsKey });
+    this.changed(filePath, (known?.classesKey ?? '[]') !== classesKey, (known?.globalsKey ?? '[]') !== globalsKey);
     return true;
   }
 
@@ -55,15 +109,20 @@ export class ProjectFacts {
     if ((this.calls.get(filePath)?.key ?? '[]') === key) return false;
     if (calls.length === 0) this.calls.delete(filePath);
     else this.calls.set(filePath, { key, calls });
-    this.derived = null;
+    // Only this module's own contribution reads its calls.
+    this.dirty.add(filePath);
     return true;
   }
 
   /** Forgets a module's facts, and where specifiers led (a file appeared or went away). */
   forget(filePath: string): void {
-    if (this.modules.delete(filePath)) this.derived = null;
-    if (this.calls.delete(filePath)) this.derived = null;
-    this.resolved.clear();
+    const known = this.modules.get(filePath);
+    if (known !== undefined) {
+      this.modules.delete(filePath);
+      this.changed(filePath, known.classesKey !== '[]', known.globalsKey !== '[]');
+    }
+    if (this.calls.delete(filePath)) this.dirty.add(filePath);
+    this.resolutionsStale = true;
   }
 
   /**
@@ -71,54 +130,175 @@ export class ProjectFacts {
    * per request, message or tick (with the local name each is bound to).
    */
   registrationsOf(filePath: string): readonly ProjectRegistration[] {
-    return this.answers().registrations.get(filePath) ?? [];
+    this.update();
+    let answer = this.registrationAnswers.get(filePath);
+    if (answer === undefined) {
+      answer = this.sourcesOf(this.registrationSources, filePath).flatMap((from) => this.derived.get(from)!.contribution.registrations.get(filePath)!);
+      this.registrationAnswers.set(filePath, answer);
+    }
+    return answer;
   }
 
   /** `filePath` is started as a child process or worker thread by a module of the project. */
   startedAsWorker(filePath: string): boolean {
-    return this.answers().workers.has(filePath);
+    this.update();
+    return this.workerSources.has(filePath);
   }
 
-  /** The modules other modules hand to exports of `filePath` (its setters' arguments). */
+  /** The modules other modules hand to exports of `filePath` (its setters' arguments), each once. */
   injectedInto(filePath: string): readonly InjectedFile[] {
-    return this.answers().injected.get(filePath) ?? [];
+    this.update();
+    let answer = this.injectionAnswers.get(filePath);
+    if (answer === undefined) {
+      const list: InjectedFile[] = [];
+      for (const from of this.sourcesOf(this.injectionSources, filePath)) {
+        for (const injection of this.derived.get(from)!.contribution.injected.get(filePath)!) {
+          if (!list.some((i) => i.setter === injection.setter && i.index === injection.index && i.file === injection.file)) list.push(injection);
+        }
+      }
+      answer = list;
+      this.injectionAnswers.set(filePath, answer);
+    }
+    return answer;
   }
 
-  private answers(): Derived {
-    if (this.derived !== null) return this.derived;
-    const registrations = new Map<string, ProjectRegistration[]>();
-    const workers = new Set<string>();
-    const injected = new Map<string, InjectedFile[]>();
-    const resolved = this.resolved;
-    const resolve = (from: string, specifier: string): string | null => {
-      const key = `${from}\0${specifier}`;
-      let target = resolved.get(key);
-      if (target === undefined) {
-        try {
-          target = this.resolve(from, specifier);
-        } catch {
-          target = null;
+  /** A module's facts changed (noted, changed or forgotten): what derives from them is derived again. */
+  private changed(filePath: string, classesChanged: boolean, globalsChanged: boolean): void {
+    this.dirty.add(filePath);
+    for (const reader of this.readers.get(filePath) ?? []) this.dirty.add(reader);
+    if (classesChanged) {
+      this.classIndex = null;
+      for (const reader of this.classReaders) this.dirty.add(reader);
+    }
+    if (globalsChanged) {
+      this.globalIndex = null;
+      this.fieldIndex = null;
+      for (const reader of this.globalReaders) this.dirty.add(reader);
+    }
+  }
+
+  /** The modules whose contribution names `filePath`, in the order they were first noted. */
+  private sourcesOf(sources: Map<string, Set<string>>, filePath: string): string[] {
+    const from = sources.get(filePath);
+    if (from === undefined) return [];
+    return [...from].sort((a, b) => this.modules.get(a)!.order - this.modules.get(b)!.order);
+  }
+
+  /** Brings every contribution up to date with the facts noted since the last answer. */
+  private update(): void {
+    if (this.resolutionsStale) {
+      this.resolutionsStale = false;
+      // The globals' modules are resolutions too.
+      this.globalIndex = null;
+      this.fieldIndex = null;
+      for (const reader of this.globalReaders) this.dirty.add(reader);
+      for (const [key, target] of this.resolved) {
+        const users = this.resolutionUsers.get(key);
+        if (users === undefined) {
+          this.resolved.delete(key);
+          continue;
         }
-        resolved.set(key, target);
+        const separator = key.indexOf('\0');
+        const now = this.resolveSafely(key.slice(0, separator), key.slice(separator + 1));
+        if (now === target) continue;
+        this.resolved.set(key, now);
+        for (const user of users) this.dirty.add(user);
       }
-      return target;
+    }
+    if (this.dirty.size === 0) return;
+    for (const from of this.dirty) this.derive(from);
+    this.dirty.clear();
+  }
+
+  private resolveCached(key: string, from: string, specifier: string): string | null {
+    let target = this.resolved.get(key);
+    if (target === undefined) {
+      target = this.resolveSafely(from, specifier);
+      this.resolved.set(key, target);
+    }
+    return target;
+  }
+
+  private resolveSafely(from: string, specifier: string): string | null {
+    try {
+      return this.resolve(from, specifier);
+    } catch {
+      return null;
+    }
+  }
+
+  /** Derives one module's contribution again (or drops it when the module is no longer known). */
+  private derive(from: string): void {
+    const old = this.derived.get(from);
+    if (old !== undefined) this.drop(from, old);
+    const known = this.modules.get(from);
+    if (known === undefined) return;
+    const read = new Set<string>();
+    const resolutions = new Set<string>();
+    let readClasses = false;
+    let readGlobals = false;
+    const lookups: ProjectLookups = {
+      factsOf: (file) => {
+        read.add(file);
+        return this.modules.get(file)?.facts;
+      },
+      resolve: (fromFile, specifier) => {
+        const key = `${fromFile}\0${specifier}`;
+        resolutions.add(key);
+        return this.resolveCached(key, fromFile, specifier);
+      },
+      classesNamed: (name) => {
+        readClasses = true;
+        return this.classes().get(name) ?? [];
+      },
+      globalModule: (name) => {
+        readGlobals = true;
+        return this.globals().get(name);
+      },
+      fieldResultFiles: (field) => {
+        readGlobals = true;
+        return this.fieldResultFiles().get(field) ?? NO_FILES;
+      },
     };
-    /**
-     * One registration of a file's export (or class method) per kind and registering module: the
-     * first one noted stays. An export and a class method of the same name are different targets.
-     */
-    const add = (file: string, registration: ProjectRegistration): void => {
-      let list = registrations.get(file);
-      if (list === undefined) registrations.set(file, (list = []));
-      const same = (r: ProjectRegistration): boolean => r.exported === registration.exported && r.kind === registration.kind
-        && r.registeredIn === registration.registeredIn && r.method?.className === registration.method?.className
-        && r.method?.name === registration.method?.name
-        && r.changesState === registration.changesState && r.occasional === registration.occasional
-        && r.fromServingModule === registration.fromServingModule;
-      if (!list.some(same)) list.push(registration);
-    };
-    // Classes by their name in lower case, for calls on injected dependencies.
-    const classes = new Map<string, { file: string; name: string; methods: readonly string[] }[]>();
+    const contribution = contributionOf(from, known.facts, this.calls.get(from)?.calls ?? NO_CALLS, lookups);
+    const derived: Derived = { contribution, read, resolutions, readClasses, readGlobals };
+    this.derived.set(from, derived);
+    for (const file of read) addTo(this.readers, file, from);
+    for (const key of resolutions) addTo(this.resolutionUsers, key, from);
+    if (readClasses) this.classReaders.add(from);
+    if (readGlobals) this.globalReaders.add(from);
+    for (const target of contribution.registrations.keys()) {
+      addTo(this.registrationSources, target, from);
+      this.registrationAnswers.delete(target);
+    }
+    for (const target of contribution.injected.keys()) {
+      addTo(this.injectionSources, target, from);
+      this.injectionAnswers.delete(target);
+    }
+    for (const target of contribution.workers) addTo(this.workerSources, target, from);
+  }
+
+  /** Takes a module's contribution, and the record of what it read, out of the project. */
+  private drop(from: string, { contribution, read, resolutions, readClasses, readGlobals }: Derived): void {
+    this.derived.delete(from);
+    for (const file of read) removeFrom(this.readers, file, from);
+    for (const key of resolutions) removeFrom(this.resolutionUsers, key, from);
+    if (readClasses) this.classReaders.delete(from);
+    if (readGlobals) this.globalReaders.delete(from);
+    for (const target of contribution.registrations.keys()) {
+      removeFrom(this.registrationSources, target, from);
+      this.registrationAnswers.delete(target);
+    }
+    for (const target of contribution.injected.keys()) {
+      removeFrom(this.injectionSources, target, from);
+      this.injectionAnswers.delete(target);
+    }
+    for (const target of contribution.workers) removeFrom(this.workerSources, target, from);
+  }
+
+  private classes(): Map<string, ProjectClass[]> {
+    if (this.classIndex !== null) return this.classIndex;
+    const classes = new Map<string, ProjectClass[]>();
     for (const [file, { facts }] of this.modules) {
       for (const [name, methods] of facts.classes) {
         const key = name.toLowerCase();
@@ -127,134 +307,37 @@ export class ProjectFacts {
         list.push({ file, name, methods });
       }
     }
-    // `this.userService.changePassword()`: the class the field is named after (UserService), when
-    // exactly one class of the project is named so and has the method. The field's name is the
-    // only evidence of what it holds, so two candidates (or none) resolve to nothing.
-    const methodCall = (from: string, use: CallUse): void => {
-      const candidates = (classes.get(use.receiver!.toLowerCase()) ?? []).filter((c) => c.methods.includes(use.exported));
-      if (candidates.length !== 1) return;
-      const { file, name } = candidates[0];
-      const registration: ProjectRegistration = {
-        exported: use.exported, local: null, kind: use.kind, intervalMs: use.intervalMs, registeredIn: from, highRate: use.highRate,
-        method: { className: name, name: use.exported },
-      };
-      if (use.changesState === true) registration.changesState = true;
-      if (use.occasional === true) registration.occasional = true;
-      if (use.fromServingModule === true) registration.fromServingModule = true;
-      add(file, registration);
-    };
-    // `const db = await getDb(); db.find()`: what a function of the target module returned; the one
-    // class declared there with that method (two candidates, or none, resolve to nothing).
-    const resultMethodCall = (from: string, target: string, use: CallUse): void => {
-      const method = use.resultMethod!;
-      const candidates = (this.modules.get(target)?.facts.classes ?? []).filter(([, methods]) => methods.includes(method));
-      if (candidates.length !== 1) return;
-      const registration: ProjectRegistration = {
-        exported: method, local: null, kind: use.kind, intervalMs: use.intervalMs, registeredIn: from, highRate: use.highRate,
-        method: { className: candidates[0][0], name: method },
-      };
-      if (use.changesState === true) registration.changesState = true;
-      if (use.occasional === true) registration.occasional = true;
-      if (use.fromServingModule === true) registration.fromServingModule = true;
-      add(target, registration);
-    };
-    // `global.Git = require('./lib/git')`: the module each global names, when the project sets it to one module only.
+    return (this.classIndex = classes);
+  }
+
+  // `global.Git = require('./lib/git')`: the module each global names, when the project sets it to one module only.
+  private globals(): Map<string, string | null> {
+    if (this.globalIndex !== null) return this.globalIndex;
     const globals = new Map<string, string | null>();
     for (const [from, { facts }] of this.modules) {
       for (const [name, specifier] of facts.globals) {
-        const file = resolve(from, specifier);
+        const file = this.resolveCached(`${from}\0${specifier}`, from, specifier);
         if (file === null) continue;
         const known = globals.get(name);
         globals.set(name, known === undefined || known === file ? file : null);
       }
     }
-    // `app.strategy = require('./tokens')(app)`: the files whose functions' results each field is set to.
-    const fieldFiles = new Map<string, Set<string>>();
+    return (this.globalIndex = globals);
+  }
+
+  // `app.strategy = require('./tokens')(app)`: the files whose functions' results each field is set to.
+  private fieldResultFiles(): Map<string, Set<string>> {
+    if (this.fieldIndex !== null) return this.fieldIndex;
+    const fields = new Map<string, Set<string>>();
     for (const [from, { facts }] of this.modules) {
       for (const [field, specifier] of facts.fieldResults) {
-        const file = resolve(from, specifier);
+        const file = this.resolveCached(`${from}\0${specifier}`, from, specifier);
         if (file === null) continue;
-        let files = fieldFiles.get(field);
-        if (files === undefined) fieldFiles.set(field, (files = new Set()));
+        let files = fields.get(field);
+        if (files === undefined) fields.set(field, (files = new Set()));
         files.add(file);
       }
     }
-    // `app.strategy.requestAccess()`: that member of what the function of each such file returned.
-    const fieldCall = (from: string, use: CallUse): void => {
-      for (const file of fieldFiles.get(use.field!) ?? []) {
-        if (file === from) continue;
-        const registration: ProjectRegistration = { exported: use.exported, local: null, kind: use.kind, intervalMs: use.intervalMs, registeredIn: from, highRate: use.highRate };
-        if (use.changesState === true) registration.changesState = true;
-        if (use.occasional === true) registration.occasional = true;
-        if (use.fromServingModule === true) registration.fromServingModule = true;
-        add(file, registration);
-      }
-    };
-    for (const [from, { facts }] of this.modules) {
-      for (const use of facts.handlerUses) {
-        let target = resolve(from, use.specifier);
-        let exported = use.exported;
-        // `controllers.auth.login`: the export `login` of the module that `controllers`' export `auth` is.
-        if (use.member !== undefined && target !== null) {
-          const module = this.modules.get(target)?.facts.moduleExports.find(([name]) => name === use.exported)?.[1];
-          target = module === undefined ? null : resolve(target, module);
-          exported = use.member;
-        }
-        if (target === null || target === from) continue;
-        const exports = this.modules.get(target)?.facts.exports;
-        const local = exports?.get(exported) ?? null;
-        const holder = holderOf(exports, exported);
-        const registration: ProjectRegistration = { exported, local, kind: use.kind, intervalMs: use.intervalMs, registeredIn: from };
-        if (holder !== null) registration.holder = holder;
-        if (use.changesState === true) registration.changesState = true;
-        if (use.occasional === true) registration.occasional = true;
-        add(target, registration);
-      }
-      for (const use of this.calls.get(from)?.calls ?? []) {
-        if (use.receiver !== undefined) {
-          methodCall(from, use);
-          continue;
-        }
-        if (use.field !== undefined) {
-          fieldCall(from, use);
-          continue;
-        }
-        const target = resolve(from, use.specifier);
-        if (target === null || target === from) continue;
-        if (use.resultMethod !== undefined) {
-          resultMethodCall(from, target, use);
-          continue;
-        }
-        const exports = this.modules.get(target)?.facts.exports;
-        const local = exports?.get(use.exported) ?? null;
-        const holder = holderOf(exports, use.exported);
-        const registration: ProjectRegistration = { exported: use.exported, local, kind: use.kind, intervalMs: use.intervalMs, registeredIn: from, highRate: use.highRate };
-        if (holder !== null && use.constructs !== true && use.instanceMethod === undefined) registration.holder = holder;
-        if (use.changesState === true) registration.changesState = true;
-        if (use.occasional === true) registration.occasional = true;
-        if (use.fromServingModule === true) registration.fromServingModule = true;
-        // `new mod.Service()`: the class the export is bound to runs its constructor (a class of the module, by its local name).
-        if (use.constructs === true) registration.method = { className: local ?? use.exported, name: 'constructor' };
-        // `s.run()` of `const s = new mod.Service()`: that method of the class.
-        if (use.instanceMethod !== undefined) registration.method = { className: local ?? use.exported, name: use.instanceMethod };
-        add(target, registration);
-      }
-      for (const injection of facts.injections) {
-        const target = resolve(from, injection.specifier);
-        const file = injection.global !== undefined ? (globals.get(injection.global) ?? null) : resolve(from, injection.module);
-        if (target === null || file === null || target === from || file === target) continue;
-        let list = injected.get(target);
-        if (list === undefined) injected.set(target, (list = []));
-        if (!list.some((i) => i.setter === injection.exported && i.index === injection.index && i.file === file)) {
-          list.push({ setter: injection.exported, index: injection.index, file });
-        }
-      }
-      for (const entry of facts.workerEntries) {
-        const target = resolve(from, entry);
-        if (target !== null && target !== from) workers.add(target);
-      }
-    }
-    this.derived = { registrations, workers, injected };
-    return this.derived;
+    return (this.fieldIndex = fields);
   }
 }
