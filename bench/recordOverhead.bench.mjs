@@ -26,7 +26,7 @@
 // HOTFRAME_BENCH_WINDOW (default 2000 requests).
 import { spawn, spawnSync } from 'node:child_process';
 import http from 'node:http';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -216,7 +216,7 @@ const flip = coin(0x5eed25);
 const withMonitor = [];
 const sameAsSame = [];
 const usPerRequest = [];
-let rates = [];
+const rates = [];
 try {
   for (let p = 0; p < PROCESSES; p++) {
     const service = await startService(`service-${p}`);
