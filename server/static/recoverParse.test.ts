@@ -2,6 +2,8 @@
 // statement that parses (issue 26: one unclosed call near the top dropped 243 of 244).
 import assert from 'node:assert/strict';
 import { analyzeSource } from './engine';
+import { parseSource } from './parse';
+import { parseWithoutBrokenLine } from './recoverParse';
 import { StaticDocument } from './staticDocument';
 
 const file = '/virtual/gateway.js';
@@ -93,5 +95,31 @@ ${Array.from({ length: 30 }, (_, i) => handler(i)).join('').replace(/^/gm, '  ')
     analyze(wrapped(brokenLine), document);
     const mended = wrapped('  foo();');
     assert.deepEqual(analyze(mended, document), analyze(mended));
+  });
+});
+
+describe('a line blanked to parse a broken statement', () => {
+  // A class holding the module, its methods under JSDoc comments, one signature broken. Blanking
+  // that line leaves its body in the class body; blanking the comment's closing line above it made
+  // the method part of the comment, up to the next comment's end, and the class "parsed".
+  const source = `class Facts {
+  /**
+   * Notes calls.
+   */
+  noteCalls(a b) {
+    return true;
+  }
+
+  /** Forgets. */
+  forget() {}
+}
+`;
+
+  it('is never the line that closes a comment: every comment of the tree is the text at its place', () => {
+    const { plugins } = parseSource('/virtual/facts.js', source);
+    const repaired = parseWithoutBrokenLine(source, { index: 0, line: 1, column: 0 }, source.indexOf('b)'), plugins);
+    for (const comment of repaired?.parsed.ast?.comments ?? []) {
+      assert.equal(source.slice(comment.start ?? 0, comment.end ?? 0), comment.type === 'CommentLine' ? `//${comment.value}` : `/*${comment.value}*/`);
+    }
   });
 });

@@ -11,6 +11,7 @@
 import type * as t from '@babel/types';
 import type { ParseProblem } from './engine';
 import type { ParserPlugin } from '@babel/parser';
+import { forEachChild } from './childNodes';
 import { parseSlice, type ParsedSource, type SliceStart } from './parse';
 
 const MAX_HOLES = 16;
@@ -100,6 +101,27 @@ export interface BlankedLine {
 }
 
 /**
+ * Whether the blanked line is outside every comment and template literal of the parse. Blanking the
+ * line that closes a comment (or holds a template's closing backtick) makes the code after it part
+ * of the comment (or the text), up to the next one's end, and then a broken line inside that code
+ * "parses": the tree says nothing true of the text (an edit-session test blanked a JSDoc's `*\/`
+ * and the method below it, broken line and all, became comment).
+ */
+function blankedAlone(ast: NonNullable<ParsedSource['ast']>, line: BlankedLine): boolean {
+  const over = (node: { start?: number | null; end?: number | null }): boolean => (node.start ?? 0) < line.end && (node.end ?? 0) > line.start;
+  if ((ast.comments ?? []).some(over)) return false;
+  // Only a node over the line can hold a template over it.
+  const stack: t.Node[] = [ast.program];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (!over(node)) continue;
+    if (node.type === 'TemplateLiteral' || node.type === 'StringLiteral' || node.type === 'JSXText') return false;
+    forEachChild(node, (child) => void stack.push(child));
+  }
+  return true;
+}
+
+/**
  * `slice` (placed at `start`) parsed with one line blanked: the first line, going back from the
  * error at `errorOffset` (in the slice), whose removal makes it parse with at least one statement;
  * null when none does. The statements around a broken line keep their findings instead of
@@ -115,6 +137,7 @@ export function parseWithoutBrokenLine(slice: string, start: SliceStart, errorOf
     const at = start.index + lineStart;
     const end = slice.indexOf('\n', lineStart);
     const line = { start: at, end: start.index + (end === -1 ? slice.length : end) };
+    if (!blankedAlone(parsed.ast, line)) continue;
     if (parsed.ast.program.body.some((statement) => (statement.start ?? 0) < at && at < (statement.end ?? 0))) return { parsed, line };
   }
   return null;
