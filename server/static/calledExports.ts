@@ -125,22 +125,31 @@ export function calledExports(
 }
 
 /**
+ * `<holder>.<field>.<method>()` (also `?.` and `(0, a.b.c)()`): the method's and the field's names
+ * and what holds the field; null for any other callee or a computed name. `injectedCall` and
+ * `fieldCall` read the same shape.
+ */
+function methodOfField(callee: t.Node): { method: string; field: string; holder: t.Node } | null {
+  const called = unwrapCompiledCallee(callee);
+  if (called.type !== 'MemberExpression' && called.type !== 'OptionalMemberExpression') return null;
+  const method = propertyName(called.property, called.computed);
+  const holder = called.object;
+  if (method === null || (holder.type !== 'MemberExpression' && holder.type !== 'OptionalMemberExpression')) return null;
+  const field = propertyName(holder.property, holder.computed);
+  return field === null ? null : { method, field, holder: holder.object };
+}
+
+/**
  * `this.<field>.<method>()`: a call on a dependency the instance holds, as services are handed to
  * controllers (constructor injection, `this.userService = userService`). Which class the field
  * holds is not known from this module; the project resolves it by the field's name (see
  * ProjectFacts). A leading underscore of the field is dropped (`this._userService`).
  */
 export function injectedCall(callee: t.Node): CalledExport | null {
-  const called = unwrapCompiledCallee(callee);
-  if (called.type !== 'MemberExpression' && called.type !== 'OptionalMemberExpression') return null;
-  const method = propertyName(called.property, called.computed);
-  const holder = called.object;
-  if (method === null || (holder.type !== 'MemberExpression' && holder.type !== 'OptionalMemberExpression')) return null;
-  if (holder.object.type !== 'ThisExpression') return null;
-  const field = propertyName(holder.property, holder.computed);
-  if (field === null) return null;
-  const receiver = field.replace(/^_+/, '');
-  return receiver === '' ? null : { source: '', exported: method, receiver };
+  const call = methodOfField(callee);
+  if (call === null || call.holder.type !== 'ThisExpression') return null;
+  const receiver = call.field.replace(/^_+/, '');
+  return receiver === '' ? null : { source: '', exported: call.method, receiver };
 }
 
 /**
@@ -169,13 +178,8 @@ function methodOfConstantLocal(
  * it by the modules whose function's result some module sets that field to (ModuleFacts.fieldResults).
  */
 export function fieldCall(callee: t.Node): CalledExport | null {
-  const called = unwrapCompiledCallee(callee);
-  if (called.type !== 'MemberExpression' && called.type !== 'OptionalMemberExpression') return null;
-  const method = propertyName(called.property, called.computed);
-  const holder = called.object;
-  if (method === null || (holder.type !== 'MemberExpression' && holder.type !== 'OptionalMemberExpression')) return null;
-  const field = propertyName(holder.property, holder.computed);
-  return field === null ? null : { source: '', exported: method, field };
+  const call = methodOfField(callee);
+  return call === null ? null : { source: '', exported: call.method, field: call.field };
 }
 
 /**
