@@ -209,7 +209,7 @@ export function overviewRow(node: OverviewNode, o: OverviewResult | null): Overv
       const shared = r.shared === true ? '\nOne handler serves these routes: their samples cannot be told apart.' : '';
       // A Hotframe recording counted its requests: "40 requests · 7.20 ms/request".
       const served = r.requests !== undefined ? formatPerRequest(r.ms, r.requests) : null;
-      const windowed = r.byRequestWindowsMs !== undefined ? `\n${formatMs(r.byRequestWindowsMs)} of it by its requests' windows: samples with no endpoint route on the stack (HTTP work, middleware, GC) while only this route's requests were open` : '';
+      const windowed = r.byRequestWindowsMs !== undefined ? `\n${formatMs(r.byRequestWindowsMs)} of it by its requests' windows: samples with no endpoint route on the stack (HTTP work, middleware, GC) while only this route's requests were open (with the thread's clock: in the loop's ticks around them)` : '';
       const unsampled = r.unsampledMs !== undefined ? `\n+ ${formatMs(r.unsampledMs)} of the main thread's CPU, by its own clock, that no sample shows (the kernel's side of the loop's polls and socket reads) while only this route's requests were open: not in the figure or its share` : '';
       return {
         label: r.route,

@@ -76,7 +76,7 @@ export function routesText(name: string, report: RouteReport, top: number, root:
   if (tally !== undefined) out.push(...requestNotes(tally));
   const windows = report.requestWindows;
   if (windows !== undefined) {
-    out.push(`Request windows: ${formatMs(windows.chargedMs)} of samples with no endpoint route's frame on the stack (Node's HTTP work, middleware, GC) were charged to the one route whose requests alone were open then; ` +
+    out.push(`Request windows: ${formatMs(windows.chargedMs)} of samples with no endpoint route's frame on the stack (Node's HTTP work, middleware, GC) were charged to the one route whose requests alone were open then (with the thread's clock, in the loop's ticks around them too); ` +
       `${formatMs(windows.overlappedMs)} fell while requests of several routes (or of a route not known) were open and stay where their stacks put them. ${windows.placed.toLocaleString('en-US')} of ${windows.requests.toLocaleString('en-US')} request(s) had a known route.`);
     if (windows.unsampled !== undefined) out.push(unsampledNote(windows.unsampled));
   }

@@ -512,7 +512,7 @@ export interface RouteCost {
   requests?: number;
   /** ms / requests, when requests > 0 (server/profile/routes/requestCounts.ts). */
   msPerRequest?: number;
-  /** The part of `ms` charged by the requests' windows, not by a frame of the route (server/profile/routes/requestWindows.ts). */
+  /** The part of `ms` charged by the requests' windows (and, with the thread's clock, the ticks around them), not by a frame of the route (requestWindows.ts, unsampledCpu.ts). */
   byRequestWindowsMs?: number;
   /**
    * From a Hotframe recording on Linux: the main thread's CPU time, by its own clock, that the

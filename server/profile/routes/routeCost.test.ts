@@ -140,4 +140,38 @@ describe('cost per route (pure)', () => {
     assert.equal(plain.noRoute.ms, 5);
     assert.equal(plain.requestWindows, undefined);
   });
+
+  it("with the thread's clock, charges a route the samples no endpoint frame claims around its windows, in the clock's spans where its requests alone were open", () => {
+    // The same samples as above, 1 ms each: express, middleware, A, express, express, B, express, GC.
+    // GET /a's request over [1, 4): the express sample at 0 ms (Node reading its headers) is before
+    // its start. The clock's spans [0, 4.5) and [4.5, 8), each all CPU, all of it sampled.
+    const tree = inputs([
+      [0, 1, 0],
+      [1, 2, 0],
+      [1, 3, 0],
+      [1, 6, 0],
+      [0, 7, 0],
+    ]).tree;
+    const order = [1, 2, 3, 1, 1, 4, 1, 5];
+    const selfMs = new Float64Array(tree.count);
+    order.forEach((n) => (selfMs[n] += 1));
+    const timeline = { node: Int32Array.from(order), atMs: Float64Array.from(order.map((_, i) => i)), endMs: order.length };
+    const base = inputs([]);
+    const routed: RouteInputs = { ...base, tree: { ...tree, selfMs }, timeline, cpuMs: 8, routes: base.routes.map((r) => (r.route.startsWith('USE') ? { ...r, match: { method: 'USE' } } : r)) };
+    const requests = [
+      { startMs: 1, endMs: 4, routes: ['GET /a'] },
+      { startMs: 5, endMs: 8, routes: ['GET /b'] },
+    ];
+    const row = (report: ReturnType<typeof routeReportOf>, route: string) => report.routes.find((r) => r.route === route)!;
+    const withoutClock = routeReportOf(routed, requests);
+    assert.equal(row(withoutClock, 'GET /a').ms, 3, 'its own, the middleware and express after it, in its window');
+    assert.equal(withoutClock.noRoute.ms, 2, 'the express samples at 0 and 4 ms, outside the windows');
+    const report = routeReportOf(routed, requests, { atMs: [0, 4.5, 8], cpuMs: [0, 4.5, 8] });
+    assert.equal(row(report, 'GET /a').ms, 4.5, 'and the express sample at 0 ms and the first half of the one at 4 ms, in its span');
+    assert.equal(row(report, 'GET /a').byRequestWindowsMs, 3.5);
+    assert.equal(row(report, 'GET /b | GET /c').ms, 3.5, 'and the second half of the sample at 4 ms, in its span');
+    assert.equal(report.noRoute.ms, 0);
+    assert.equal(report.requestWindows!.chargedMs, 6);
+    assert.deepEqual(report.requestWindows!.unsampled, { threadMs: 8, unsampledMs: 0, chargedMs: 0 });
+  });
 });

@@ -204,6 +204,15 @@ export function routeReportOf(inputs: RouteInputs, requests?: readonly RequestSp
     if (threadClock !== undefined) {
       const unsampled = chargeUnsampledCpu(threadClock, samples, spans, charge.owners);
       unsampledMs = unsampled.perRow;
+      // The samples around the windows in the clock's spans charged to a route, with no endpoint route's frame: its figure.
+      for (let i = 0; i < labels.length; i++) {
+        const around = unsampled.aroundPerRow[i];
+        const given = unsampled.aroundGiven[i];
+        ms[i] = Math.max(0, ms[i] + around - given);
+        windowMs[i] += around;
+        windows.chargedMs += around;
+      }
+      routedMs += unsampled.aroundPerRow.reduce((a, b) => a + b, 0) - unsampled.aroundGiven.reduce((a, b) => a + b, 0);
       windows.unsampled = { threadMs: unsampled.threadMs, unsampledMs: unsampled.unsampledMs, chargedMs: unsampled.perRow.reduce((a, b) => a + b, 0) };
     }
   }
