@@ -118,6 +118,24 @@ describe('IncrementalParser', () => {
     assert.ok(editsWhileBroken > 20, `only ${editsWhileBroken} broken versions compared`);
   });
 
+  it('keeps the problem of a hole after a statement whose function body an edit made longer', () => {
+    // The edit-session test met this in mongoose's pushNestedArrayPaths.js: `.b` typed after the
+    // last statement made a hole; text typed inside the function before it then dropped the hole's
+    // error (the statement's node, already moved to its new end, was taken for its old extent).
+    const clean = "'use strict';\nmodule.exports = function f(path) {\n  g(path + '.');\n};\n";
+    const broken = `${clean}.b`;
+    const edited = broken.replace("path + '.'", "path + 1 + '.'");
+    const parser = new IncrementalParser();
+    parser.parse('/virtual/hole.js', clean);
+    const first = parser.parse('/virtual/hole.js', broken);
+    assert.equal(parser.lastKind, 'partial');
+    assert.deepEqual(first.problems.map((p) => p.message), ['Unexpected token (5:0)']);
+    const got = parser.parse('/virtual/hole.js', edited);
+    assert.equal(parser.lastKind, 'partial');
+    assert.deepEqual(got.problems.map((p) => p.message), parseSource('/virtual/hole.js', edited).problems.map((p) => p.message));
+    assert.deepEqual(got.problems.map((p) => p.message), ['Unexpected token (5:0)']);
+  });
+
   it('moves a kept problem of the statement after an edit by that statement\'s start, not its end', () => {
     // The statement after the edit spans two lines; its error is on its first line, which the
     // comment typed before it pushes sideways (the edit-session test met this in mongoose's timers.js).

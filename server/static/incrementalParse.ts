@@ -388,7 +388,7 @@ function reparseInStatement(previous: Previous, text: string, prefix: number, ch
     if (run === null) continue;
     memory.sliceInBlock = true;
     memory.replaced = run.replaced;
-    return replaceStatement(previous, index, run.nodes, run.shift, run.from, run.to, run.comments, run.length);
+    return replaceStatement(previous, index, run.nodes, run.shift, run.from, run.to, run.comments, run.length, to);
   }
   for (const site of functionsAround(statement, prefix, changedEnd)) {
     const parsed = parseFunction(site, previous.text, text, delta, previous.plugins);
@@ -404,7 +404,7 @@ function reparseInStatement(previous: Previous, text: string, prefix: number, ch
     const nodes = spliceFunction(statement, nodesBelow(memory, statement), site, parsed.node, shift);
     if (nodes === null) return null;
     memory.replaced = [old];
-    return replaceStatement(previous, index, nodes, shift, old.start ?? 0, old.end ?? 0, parsed.comments, parsed.length);
+    return replaceStatement(previous, index, nodes, shift, old.start ?? 0, old.end ?? 0, parsed.comments, parsed.length, to);
   }
   return null;
 }
@@ -412,8 +412,9 @@ function reparseInStatement(previous: Previous, text: string, prefix: number, ch
 /**
  * The top-level statement at `index`, whose part [from, to) of the old text was parsed again (with
  * `comments`) and put in place, is now listed as `nodes`; what follows it moves by `shift`.
+ * `oldEnd`: where the statement ended in the old text (its node's end has moved with the edit).
  */
-function replaceStatement(previous: Previous, index: number, nodes: t.Node[], shift: Shift, from: number, to: number, comments: t.Comment[], length: number): ParsedSource {
+function replaceStatement(previous: Previous, index: number, nodes: t.Node[], shift: Shift, from: number, to: number, comments: t.Comment[], length: number, oldEnd: number): ParsedSource {
   const memory = previous.memory;
   const file = previous.ast;
   const program = file.program;
@@ -429,7 +430,9 @@ function replaceStatement(previous: Previous, index: number, nodes: t.Node[], sh
   file.comments = fileComments;
   memory.sliceLength = length;
   memory.sliceInFunction = true;
-  const problems = mergeProblems(previous, statement.start ?? 0, statement.end ?? 0, shift, { ast: null, problems: [], plugins: previous.plugins, problemOffsets: [] }, 0, 0);
+  // The kept problems are in old offsets: those after the statement's old end move by the edit (its
+  // node already ends at the new end, and a problem just after it, a hole's, is not its own).
+  const problems = mergeProblems(previous, statement.start ?? 0, oldEnd, shift, { ast: null, problems: [], plugins: previous.plugins, problemOffsets: [] }, 0, 0);
   return { ast: file, problems: problems.problems, plugins: previous.plugins, problemOffsets: problems.offsets };
 }
 
