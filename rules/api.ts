@@ -167,6 +167,12 @@ export interface HotContext {
    * and serves no requests itself: what blocks here blocks that worker, not the server's event loop.
    */
   readonly inWorker: boolean;
+  /**
+   * The module serves nothing itself, but a module of the project that serves loads it in its
+   * process (directly or through other modules): that module's path; else null. A periodic timer
+   * here ticks on the serving event loop.
+   */
+  readonly servingLoader: string | null;
 }
 
 /**
@@ -223,6 +229,8 @@ export interface ProjectView {
   registrationsOf?(filePath: string): readonly ProjectRegistration[];
   /** `filePath` is started by another module as a child process or worker thread (`fork`, `new Worker`, `cluster.setupPrimary`). */
   startedAsWorker?(filePath: string): boolean;
+  /** A module of the project that serves and loads `filePath` in its process (ProjectFacts.servingLoaderOf); null when none does. */
+  servingLoaderOf?(filePath: string): string | null;
 }
 
 /**

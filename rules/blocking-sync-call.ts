@@ -1,7 +1,8 @@
 // blocking-sync-call: synchronous child_process / fs / zlib / crypto calls while a server serves (seed 003).
 import type { NodePath } from '@babel/traverse';
 import type * as t from '@babel/types';
-import type { ExecutionContext, RuleModule } from './api';
+import type { ExecutionContext, HotContext, RuleModule } from './api';
+import { servingTimerText } from './detectors/servingTimer';
 import { isOnceGuarded } from './detectors/runsOnce';
 import { runsOftenByCode } from './detectors/runsOften';
 import { compiledCallee } from './detectors/compiledCallee';
@@ -34,14 +35,13 @@ const KEY_DERIVATION_CALLS = new Set(['pbkdf2Sync', 'scryptSync', 'generateKeyPa
 /** Password hashing libraries: each *Sync call runs the whole work factor on the event loop. */
 const PASSWORD_HASHERS = new Set(['bcrypt', 'bcryptjs']);
 
-function whereText(context: ExecutionContext, servesRequests: boolean, inWorker: boolean): string | null {
+function whereText(context: ExecutionContext, hot: HotContext, filePath: string): string | null {
   // A forked process or worker thread that serves nothing itself: blocking it stalls no one else's requests.
-  if (inWorker) return null;
+  if (hot.inWorker) return null;
   if (context.kind === 'request') return 'while handling a request';
   if (context.kind === 'message') return 'while handling a message';
-  // A periodic timer (setInterval, a setTimeout that reschedules itself) of a serving module: seed 003's stats timer.
-  if (context.kind === 'timer' && servesRequests && context.periodic) return 'in a timer of a module that serves requests';
-  return null;
+  // A periodic timer (setInterval, a setTimeout that reschedules itself) on the serving event loop: seed 003's stats timer.
+  return servingTimerText(context, hot, filePath);
 }
 
 /** `fs.existsSync(dir)` / `fs.mkdirSync(dir)` of `if (!fs.existsSync(dir)) fs.mkdirSync(dir)`: after the first run one stat. */
@@ -145,10 +145,10 @@ const rule: RuleModule = {
             node: path.node,
             messageId: alsoCertain ? 'blocks' : certain ? 'blocksExec' : 'blocksIo',
             data: { call: `${origin.source}.${origin.member}`, async: `${origin.source}.${asyncName}`, cost: costText(origin.source, origin.member) },
-            when: (hot) => whereText(hot.contextOf(path), hot.servesRequests, hot.inWorker) !== null,
+            when: (hot) => whereText(hot.contextOf(path), hot, context.filePath) !== null,
             describe: (hot) => {
               const where = hot.contextOf(path);
-              return { via: viaText(where), where: whereText(where, hot.servesRequests, hot.inWorker) ?? '' };
+              return { via: viaText(where), where: whereText(where, hot, context.filePath) ?? '' };
             },
             evidence: certain ? 'code' : 'frequency',
             // A write waits for the disk each time, but a small one (a settings file, a rename, an

@@ -6,6 +6,28 @@ const ENV = '{ PATH: process.env.PATH }';
 runRuleTests(rule, {
   valid: [
     {
+      name: 'issue 22: execa told extendEnv: false with a small env, and cross-spawn given a small env, copy only what they pass',
+      code: `const express = require('express');
+const execa = require('execa');
+const spawn = require('cross-spawn');
+const app = express();
+app.get('/status', async (req, res) => {
+  await execa('git', ['status'], { env: { PATH: process.env.PATH, HOME: '/srv' }, extendEnv: false });
+  spawn('df', ['-k'], { env: { PATH: process.env.PATH } });
+  res.end();
+});
+app.listen(3000);`,
+    },
+    {
+      name: 'a function of another package named like a wrapper (a local execa, a sync of something else) is not a spawn',
+      code: `const express = require('express');
+const fs = require('fs-extra');
+const app = express();
+function execa(cmd) { return cmd; }
+app.get('/x', (req, res) => { execa('git'); fs.copySync('a', 'b'); res.end(); });
+app.listen(3000);`,
+    },
+    {
       name: 'issue 22: a local options object given an env after it is declared, or merged into, is not guessed to lack one',
       code: `const http = require('http');
 const { fork } = require('child_process');
@@ -129,6 +151,56 @@ prompt.on('input', (line) => exec('ls ' + line, { timeout: 1000 }, () => {}));`,
     },
   ],
   invalid: [
+    {
+      name: "issue 22: child_process behind a wrapper library (execa, cross-spawn, child-process-promise) per request and in a serving module's timer",
+      code: `const express = require('express');
+const execa = require('execa');
+const { execaCommand } = require('execa');
+const spawn = require('cross-spawn');
+const cpp = require('child-process-promise');
+const app = express();
+app.get('/pull', async (req, res) => {
+  await execa('git', ['pull'], { cwd: '/srv/repo' });
+  await execa('git', ['log'], { env: { PATH: process.env.PATH } });
+  spawn.sync('convert', [req.query.file, 'out.png']);
+  await cpp.exec('uptime');
+  res.end();
+});
+setInterval(() => { execaCommand('ps aux'); }, 5000);
+app.listen(3000);`,
+      errors: [
+        { messageId: 'extendedEnv', line: 8, column: 9, severity: 'information', message: /^execa\(\) runs while handling a request without extendEnv: false: execa adds every variable of process\.env to the child's env, and each spawn copies them synchronously on the event loop, a cost that grows with the environment \(assumed large: .*\)\. Pass extendEnv: false and only what the child needs \(PATH, HOME, its own settings\), chosen for 'git'\.$/ },
+        { messageId: 'extendedEnv', line: 9, column: 9 },
+        { messageId: 'missingEnv', line: 10, column: 3, message: /^spawn\.sync\(\) runs while handling a request without an env option/ },
+        { messageId: 'missingEnv', line: 11, column: 9, message: /^cpp\.exec\(\) runs while handling a request without an env option.*'uptime' needs nothing but PATH/ },
+        { messageId: 'extendedEnv', line: 14, column: 21, message: /^execaCommand\(\) runs in a timer of a module that serves requests without extendEnv: false.*'ps' needs nothing but PATH: pass env: \{ PATH: process\.env\.PATH \} and extendEnv: false\.$/ },
+      ],
+      output: `const express = require('express');
+const execa = require('execa');
+const { execaCommand } = require('execa');
+const spawn = require('cross-spawn');
+const cpp = require('child-process-promise');
+const app = express();
+app.get('/pull', async (req, res) => {
+  await execa('git', ['pull'], { cwd: '/srv/repo' });
+  await execa('git', ['log'], { env: { PATH: process.env.PATH } });
+  spawn.sync('convert', [req.query.file, 'out.png']);
+  await cpp.exec('uptime', { env: ${ENV} });
+  res.end();
+});
+setInterval(() => { execaCommand('ps aux', { env: ${ENV}, extendEnv: false }); }, 5000);
+app.listen(3000);`,
+    },
+    {
+      name: "issue 22: a compiled TypeScript call of execa's default export ((0, execa_1.default)(...)) per request",
+      code: `const express_1 = require('express');
+const execa_1 = __importDefault(require('execa'));
+const app = (0, express_1.default)();
+app.get('/build', async (req, res) => { await (0, execa_1.default)('npm', ['run', 'build']); res.end(); });
+app.listen(3000);`,
+      errors: [{ messageId: 'extendedEnv', line: 4, column: 47, message: /^execa\(\) runs while handling a request/ }],
+      output: null,
+    },
     {
       name: 'issue 22: a local options object replaced by another literal in a branch (`opts = { execArgv }` when debugging): neither has env',
       code: `const http = require('http');

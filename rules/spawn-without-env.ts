@@ -4,6 +4,7 @@ import type * as t from '@babel/types';
 import type { ExecutionContext, Fix, HotContext, LocalBinding, ModuleMember, ReportDescriptor, RuleContext, RuleModule } from './api';
 import { compiledCallee } from './detectors/compiledCallee';
 import { runsOftenByCode } from './detectors/runsOften';
+import { servingTimerText } from './detectors/servingTimer';
 import { isToolingFile } from './detectors/toolingFiles';
 import { viaText } from './detectors/viaText';
 
@@ -17,6 +18,30 @@ const SPAWNERS = new Map<string, { takesArgs: boolean }>([
   ['spawnSync', { takesArgs: true }],
   ['fork', { takesArgs: true }],
 ]);
+
+/**
+ * Packages that spawn through child_process and hand the child the whole process.env unless told
+ * otherwise, by `module:member` as `qualifiedNameOf` names a callee ('execa:' is the module called
+ * itself). `extendsEnv`: execa merges process.env into the env it is given (`extendEnv` defaults
+ * to true), so only `extendEnv: false` keeps the copy small; the others pass `env` on as is.
+ */
+const WRAPPERS = new Map<string, { takesArgs: boolean; extendsEnv?: true }>([
+  ['cross-spawn:', { takesArgs: true }],
+  ['cross-spawn:spawn', { takesArgs: true }],
+  ['cross-spawn:sync', { takesArgs: true }],
+  ['child-process-promise:exec', { takesArgs: false }],
+  ['child-process-promise:execFile', { takesArgs: true }],
+  ['child-process-promise:spawn', { takesArgs: true }],
+  ['child-process-promise:fork', { takesArgs: true }],
+  ['@npmcli/promise-spawn:', { takesArgs: true }],
+  ...['', 'execa', 'sync', 'execaSync', 'node', 'execaNode'].map((member) => [`execa:${member}`, { takesArgs: true, extendsEnv: true }] as const),
+  ...['command', 'commandSync', 'execaCommand', 'execaCommandSync', 'shell', 'shellSync'].map((member) => [`execa:${member}`, { takesArgs: false, extendsEnv: true }] as const),
+]);
+
+/** The members of the wrappers, for the cheap pre-check of `x.member(...)` callees. */
+const WRAPPER_MEMBERS = new Set([...WRAPPERS.keys()].map((key) => key.slice(key.lastIndexOf(':') + 1)).filter((member) => member !== ''));
+// `(0, execa_1.default)(…)`: a compiled call of a module's default export.
+WRAPPER_MEMBERS.add('default');
 
 const MINIMAL_ENV = '{ PATH: process.env.PATH }';
 
@@ -43,17 +68,11 @@ function commandOf(call: t.CallExpression): string | null {
   return base === '' ? null : base;
 }
 
-/** The call runs while the process serves: per request or message, or in a timer of a serving module. */
-function isServingPath(context: ExecutionContext, hot: HotContext): boolean {
-  // A periodic timer (seed 003's stats timer), not a one-shot retry or a start-up delay.
-  return context.kind === 'request' || context.kind === 'message'
-    || (context.kind === 'timer' && hot.servesRequests && context.periodic);
-}
-
-function servingText(context: ExecutionContext): string {
+/** Where the call runs while the process serves: per request or message, or in a periodic timer on the serving event loop; null otherwise. */
+function servingText(context: ExecutionContext, hot: HotContext, filePath: string): string | null {
   if (context.kind === 'request') return 'while handling a request';
   if (context.kind === 'message') return 'while handling a message';
-  return 'in a timer of a module that serves requests';
+  return servingTimerText(context, hot, filePath);
 }
 
 function isProcessEnv(node: t.Node | null | undefined): boolean {
@@ -330,10 +349,18 @@ function addEnvFix(object: t.ObjectExpression): Fix | null {
   return { title: 'Pass a minimal env', edits: [{ start: last.end, end: last.end, text: `, env: ${MINIMAL_ENV}` }] };
 }
 
+/** Every object the options may be sets `extendEnv: false` (execa then passes `env` on as it is). */
+function setsExtendEnvFalse(objects: readonly t.ObjectExpression[]): boolean {
+  return objects.length > 0 && objects.every((object) => object.properties.some((p) =>
+    p.type === 'ObjectProperty' && keyIs(p, 'extendEnv') && p.value.type === 'BooleanLiteral' && !p.value.value));
+}
+
 const SIZE_ASSUMPTION = 'a cost that grows with the environment (assumed large: one spawn took 7.5 s with 16k variables).';
 
 const TOOL_ADVICE = '{{command}} needs nothing but PATH: pass env: { PATH: process.env.PATH }.';
 const CHOOSE_ADVICE = 'Pass only what the child needs (PATH, HOME, its own settings), chosen for {{command}}.';
+const TOOL_ADVICE_EXTENDED = '{{command}} needs nothing but PATH: pass env: { PATH: process.env.PATH } and extendEnv: false.';
+const CHOOSE_ADVICE_EXTENDED = 'Pass extendEnv: false and only what the child needs (PATH, HOME, its own settings), chosen for {{command}}.';
 
 const rule: RuleModule = {
   meta: {
@@ -348,6 +375,7 @@ const rule: RuleModule = {
     },
     messages: {
       missingEnv: '{{name}}() runs {{where}}{{via}} without an env option: each spawn copies every environment variable synchronously on the event loop, {{size}} {{advice}}',
+      extendedEnv: "{{name}}() runs {{where}}{{via}} without extendEnv: false: execa adds every variable of process.env to the child's env, and each spawn copies them synchronously on the event loop, {{size}} {{advice}}",
       wholeEnv: '{{name}}() runs {{where}}{{via}} with the whole process.env: each spawn copies it synchronously on the event loop, {{size}} {{advice}}',
     },
     fixable: true,
@@ -358,12 +386,14 @@ const rule: RuleModule = {
     const report = (path: NodePath, call: t.CallExpression, descriptor: ReportDescriptor): void => {
       const command = commandOf(call);
       const tool = command !== null && SYSTEM_TOOLS.has(command);
-      const advice = (tool ? TOOL_ADVICE : CHOOSE_ADVICE).replace('{{command}}', command !== null ? `'${command}'` : 'the command');
+      const extended = descriptor.messageId === 'extendedEnv';
+      const advice = (tool ? (extended ? TOOL_ADVICE_EXTENDED : TOOL_ADVICE) : extended ? CHOOSE_ADVICE_EXTENDED : CHOOSE_ADVICE)
+        .replace('{{command}}', command !== null ? `'${command}'` : 'the command');
       const shared = {
         ...descriptor,
         fixes: tool ? descriptor.fixes : [],
         data: { ...descriptor.data, advice, size: SIZE_ASSUMPTION },
-        describe: (hot: HotContext) => ({ where: servingText(hot.contextOf(path)), via: viaText(hot.contextOf(path)) }),
+        describe: (hot: HotContext) => ({ where: servingText(hot.contextOf(path), hot, context.filePath) ?? '', via: viaText(hot.contextOf(path)) }),
       };
       // The copy happens on every spawn and its size is what the message states as an assumption:
       // it costs the service only when the spawn runs often. Shown where the code shows the
@@ -372,26 +402,52 @@ const rule: RuleModule = {
       // `(req, res)` shape, routes that save, install or remove something, a child's IPC message.
       context.report({
         ...shared,
-        when: (hot) => isServingPath(hot.contextOf(path), hot),
+        when: (hot) => servingText(hot.contextOf(path), hot, context.filePath) !== null,
         evidenceOf: (hot) => (runsOftenByCode(hot.contextOf(path)) ? 'code' : 'frequency'),
       });
+    };
+    /** The child_process function or wrapper a callee calls, and the name the message gives it. */
+    const spawnerOf = (path: NodePath, callee: t.Node): { name: string; spawner: { takesArgs: boolean; extendsEnv?: true } } | null => {
+      const imported = context.moduleMemberOf(path, callee);
+      const origin = imported ?? promisifiedOrigin(path, callee, context);
+      if (origin !== null && origin.source === 'child_process') {
+        const spawner = SPAWNERS.get(origin.member);
+        // A promisified wrapper is named as the code calls it (`execAsync`), an import by its export.
+        return spawner === undefined ? null : { name: imported === null && callee.type === 'Identifier' ? callee.name : origin.member, spawner };
+      }
+      const qualified = context.qualifiedNameOf(path, callee);
+      const wrapper = qualified === null ? undefined : WRAPPERS.get(qualified);
+      if (wrapper === undefined) return null;
+      // As the code calls it (`execa`, `execa.sync`, `spawn` for cross-spawn's default export); a compiled `m_1.default`, by its module.
+      const member = callee.type === 'MemberExpression' && callee.property.type === 'Identifier' ? callee.property.name : null;
+      const name = callee.type === 'Identifier' ? callee.name
+        : member !== null && member !== 'default' && callee.type === 'MemberExpression' && callee.object.type === 'Identifier' ? `${callee.object.name}.${member}`
+          : qualified!.endsWith(':') ? qualified!.slice(0, -1) : qualified!.replace(':', '.');
+      return { name, spawner: wrapper };
     };
     return {
       visitor: {
         CallExpression(path) {
           const callee = compiledCallee(path.node.callee);
           // Cheap pre-check before the import lookup: `x.exec(...)` must at least be named like a spawner.
-          if (callee.type === 'MemberExpression' && !(callee.property.type === 'Identifier' && SPAWNERS.has(callee.property.name))) return;
+          if (callee.type === 'MemberExpression' && !(callee.property.type === 'Identifier' && (SPAWNERS.has(callee.property.name) || WRAPPER_MEMBERS.has(callee.property.name)))) return;
           if (callee.type !== 'MemberExpression' && callee.type !== 'Identifier') return;
-          const imported = context.moduleMemberOf(path, callee);
-          const origin = imported ?? promisifiedOrigin(path, callee, context);
-          if (!origin || origin.source !== 'child_process') return;
-          const spawner = SPAWNERS.get(origin.member);
-          if (!spawner) return;
-          // A promisified wrapper is named as the code calls it (`execAsync`), an import by its export.
-          const name = imported === null && callee.type === 'Identifier' ? callee.name : origin.member;
+          const found = spawnerOf(path, callee);
+          if (found === null) return;
+          const { name, spawner } = found;
           const options = optionsOf(path, spawner.takesArgs, context.bindingOf);
           if (options.kind === 'unknown') return;
+          if (spawner.extendsEnv === true) {
+            const objects = options.kind === 'absent' ? [] : options.kind === 'literal' ? [options.object] : options.objects;
+            if (!setsExtendEnvFalse(objects)) {
+              // Only a call without options gets a fix: where an object exists, what it already sets for env is the caller's.
+              const fixes: Fix[] = options.kind === 'absent'
+                ? [{ title: 'Pass a minimal env', edits: [{ start: options.insertAt, end: options.insertAt, text: options.text.replace(`env: ${MINIMAL_ENV}`, `env: ${MINIMAL_ENV}, extendEnv: false`) }] }]
+                : [];
+              report(path, path.node, { node: path.node, messageId: 'extendedEnv', data: { name }, fixes });
+              return;
+            }
+          }
           if (options.kind === 'resolved') {
             // Seen through a field or a conditional: report only when no object it may be sets env.
             const setsEnv = options.objects.some((object) => object.properties.some((p) =>

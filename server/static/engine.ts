@@ -78,6 +78,8 @@ export interface ProjectAnalysis extends ProjectView {
   noteModule?(filePath: string, facts: ModuleFacts): void;
   /** The other modules' exports this module's hot code calls, found by its analysis (they run in the caller's context). */
   noteCalls?(filePath: string, calls: readonly CallUse[]): void;
+  /** Whether this module's analysis found that it serves (a server, listen(), a route, a message handler): the serving process's modules derive from it. */
+  noteServes?(filePath: string, serves: boolean): void;
   /**
    * Project modules other modules hand to this module's exported setters (`models.use(require('./git'))`):
    * a module variable only such a setter assigns names that module. Part of the import table, so
@@ -392,6 +394,7 @@ function analyzeOnce(input: AnalyzeInput): AnalysisResult {
   const hot: HotContext = collector.finish(projectContext);
   try {
     project.noteCalls?.(filePath, collector.callsOut());
+    project.noteServes?.(filePath, collector.servesItself());
   } catch {
     // What the project learns from this module is a bonus: the module's own findings stand without it.
   }
@@ -459,9 +462,10 @@ function projectContextOf(project: ProjectAnalysis, filePath: string, program: t
     return {
       registrations: project.registrationsOf?.(filePath) ?? [],
       startedAsWorker: project.startedAsWorker?.(filePath) ?? false,
+      servingLoader: project.servingLoaderOf?.(filePath) ?? null,
     };
   } catch {
-    return { registrations: [], startedAsWorker: false };
+    return { registrations: [], startedAsWorker: false, servingLoader: null };
   }
 }
 

@@ -153,9 +153,11 @@ export interface ProjectContext {
   registrations: readonly ProjectRegistration[];
   /** Another module starts it as a child process or worker thread. */
   startedAsWorker: boolean;
+  /** A serving module of the project that loads it (ProjectFacts.servingLoaderOf), or null. */
+  servingLoader: string | null;
 }
 
-const NO_PROJECT_CONTEXT: ProjectContext = { registrations: [], startedAsWorker: false };
+const NO_PROJECT_CONTEXT: ProjectContext = { registrations: [], startedAsWorker: false, servingLoader: null };
 
 export interface HotContextCollector {
   visitor: Visitor;
@@ -172,6 +174,8 @@ export interface HotContextCollector {
    * of a periodic timer here, seen registered (not inferred from a handler's shape); valid after `finish()`.
    */
   callsOut(): CallUse[];
+  /** The module itself creates a server, calls listen(), or registers a route or a message handler (not one inferred from a `(req, res)` shape). */
+  servesItself(): boolean;
 }
 
 function newSegment(): HotSegment {
@@ -1138,6 +1142,7 @@ export function createHotContextCollector(
     return {
       servesRequests,
       inWorker,
+      servingLoader: inWorker || servesRequests ? null : project.servingLoader,
       contextOf(path: NodePath): ExecutionContext {
         let context = answered.get(path.node);
         if (context === undefined) {
@@ -1153,7 +1158,7 @@ export function createHotContextCollector(
     };
   }
 
-  return { visitor, startSegment, reuseSegment, finish, functions: () => infos, callsOut };
+  return { visitor, startSegment, reuseSegment, finish, functions: () => infos, callsOut, servesItself: () => segments.some((each) => each.servesRequests) };
 }
 
 /** The program around a path (its top-level statement's parent). */

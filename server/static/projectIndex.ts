@@ -128,6 +128,14 @@ export class ProjectIndex implements ProjectAnalysis {
     this.facts.noteCalls(path.resolve(filePath), calls);
   }
 
+  noteServes(filePath: string, serves: boolean): void {
+    this.facts.noteServes(path.resolve(filePath), serves);
+  }
+
+  servingLoaderOf(filePath: string): string | null {
+    return this.facts.servingLoaderOf(path.resolve(filePath));
+  }
+
   registrationsOf(filePath: string): readonly ProjectRegistration[] {
     return this.facts.registrationsOf(path.resolve(filePath));
   }

@@ -120,6 +120,12 @@ export interface ModuleFacts {
    * field's name, the module as written and the export called ('default' for the module itself).
    */
   readonly fieldResults: readonly [string, string, string][];
+  /**
+   * The project modules it loads, as written: `require('./x')` and `import('./x')` anywhere in it,
+   * `import … from './x'`, `export … from './x'`. They run in its process (the serving process's
+   * modules: ProjectFacts.servingLoaderOf).
+   */
+  readonly requires: readonly string[];
 }
 
 interface StatementFacts {
@@ -134,6 +140,7 @@ interface StatementFacts {
   /** Names this statement declares at module level (a global injection of such a name is a local one). */
   declared: string[];
   fieldResults: [string, string, string][];
+  requires: string[];
 }
 
 /** Per statement node; the import table is part of the key (a changed import re-reads every statement). */
@@ -149,6 +156,7 @@ export function moduleFactsOf(program: t.Program, imports: ImportTable, importsK
   const objectModules: [string, string, string][] = [];
   const declared = new Set<string>();
   const fieldResults: [string, string, string][] = [];
+  const requires = new Set<string>();
   for (const statement of program.body) {
     let kept = memo.get(statement);
     if (kept === undefined || kept.importsKey !== importsKey) {
@@ -164,24 +172,27 @@ export function moduleFactsOf(program: t.Program, imports: ImportTable, importsK
     objectModules.push(...kept.facts.objectModules);
     for (const name of kept.facts.declared) declared.add(name);
     fieldResults.push(...kept.facts.fieldResults);
+    for (const specifier of kept.facts.requires) requires.add(specifier);
   }
   // A name declared at module level is that module's own, not the global of the same name.
   const own = injections.filter((injection) => injection.global === undefined || !declared.has(injection.global));
   const holder = exports.get('default');
   const moduleExports = objectModules.filter(([object]) => object === 'module.exports' || object === 'exports' || object === holder)
     .map(([, key, module]): [string, string] => [key, module]);
-  return { exports, handlerUses, workerEntries, classes, injections: own, globals, moduleExports, fieldResults };
+  return { exports, handlerUses, workerEntries, classes, injections: own, globals, moduleExports, fieldResults, requires: [...requires] };
 }
 
 /** A module's facts as one string, to tell whether an edit changed what other modules derive from it. */
 export function factsKey(facts: ModuleFacts): string {
-  return JSON.stringify([[...facts.exports], facts.handlerUses, facts.workerEntries, facts.classes, facts.injections, facts.globals, facts.moduleExports, facts.fieldResults]);
+  return JSON.stringify([[...facts.exports], facts.handlerUses, facts.workerEntries, facts.classes, facts.injections, facts.globals, facts.moduleExports, facts.fieldResults, facts.requires]);
 }
 
 function statementFactsOf(statement: t.Statement, imports: ImportTable): StatementFacts {
   const facts: StatementFacts = {
-    exports: [], handlerUses: [], workerEntries: [], classes: [], injections: [], globals: [], objectModules: [], declared: [], fieldResults: [],
+    exports: [], handlerUses: [], workerEntries: [], classes: [], injections: [], globals: [], objectModules: [], declared: [], fieldResults: [], requires: [],
   };
+  if ((statement.type === 'ImportDeclaration' || statement.type === 'ExportNamedDeclaration' || statement.type === 'ExportAllDeclaration')
+    && statement.source && isRelative(statement.source.value)) facts.requires.push(statement.source.value);
   exportsOf(statement, facts.exports);
   objectModulesOf(statement, imports, facts.objectModules);
   classesOf(statement, facts.classes);
@@ -194,6 +205,8 @@ function statementFactsOf(statement: t.Statement, imports: ImportTable): Stateme
   };
   const visit = (node: t.Node): void => {
     if (node.type === 'CallExpression' || node.type === 'NewExpression') callFacts(node, imports, facts);
+    const loaded = loadedModule(node);
+    if (loaded !== null) facts.requires.push(loaded);
     else if (node.type === 'ObjectExpression') routeTableFacts(node, imports, facts);
     else if (node.type === 'AssignmentExpression') {
       globalFacts(node, facts);
@@ -210,6 +223,16 @@ function statementFactsOf(statement: t.Statement, imports: ImportTable): Stateme
     for (const [specifier, exported] of calledModules(callee, imports, paths)) facts.fieldResults.push([field, specifier, exported]);
   }
   return facts;
+}
+
+/** The project module a `require('./x')` or `import('./x')` loads, as written; null for anything else. */
+function loadedModule(node: t.Node): string | null {
+  const required = node.type === 'CallExpression' ? requiredModule(node) : null;
+  if (required !== null) return isRelative(required) ? required : null;
+  const dynamic = node.type === 'ImportExpression' ? node.source
+    : node.type === 'CallExpression' && node.callee.type === 'Import' ? node.arguments[0] : null;
+  const specifier = dynamic ? stringValue(dynamic) : null;
+  return specifier !== null && isRelative(specifier) ? specifier : null;
 }
 
 /** The relative module paths a value may be: `'./tokens'`, `c ? './a' : './b'`, `env.X || './a'` (other parts aside). */

@@ -24,6 +24,8 @@ interface KnownModule {
   /** Its classes and globals as strings: a change to them concerns every module that reads the project's classes or globals. */
   classesKey: string;
   globalsKey: string;
+  /** What it loads and starts as workers, as a string: a change rebuilds the serving process's modules. */
+  loadsKey: string;
 }
 
 /** A module's contribution and everything its derivation read. */
@@ -84,6 +86,10 @@ export class ProjectFacts {
   private globalIndex: Map<string, string | null> | null = null;
   /** The files whose functions' results each field is set to; rebuilt with the globals (the same key). */
   private fieldIndex: Map<string, Set<string>> | null = null;
+  /** Modules whose analysis found that they serve (create a server, call listen(), register a route or a message handler). */
+  private readonly servingModules = new Set<string>();
+  /** Module -> the serving module that loads it; rebuilt when what modules load, serve or start as workers changes. */
+  private servingIndex: Map<string, string> | null = null;
 
   constructor(private readonly resolve: Resolver) {}
 
@@ -95,7 +101,9 @@ export class ProjectFacts {
     const classesKey = JSON.stringify(facts.classes);
     // Fields set to a module's function's result are read through a project-wide index as globals are.
     const globalsKey = JSON.stringify([facts.globals, facts.fieldResults]);
-    this.modules.set(filePath, { key, facts, order: known?.order ?? this.nextOrder++, classesKey, globalsKey });
+    const loadsKey = JSON.stringify([facts.requires, facts.workerEntries]);
+    if (known?.loadsKey !== loadsKey) this.servingIndex = null;
+    this.modules.set(filePath, { key, facts, order: known?.order ?? this.nextOrder++, classesKey, globalsKey, loadsKey });
     this.changed(filePath, (known?.classesKey ?? '[]') !== classesKey, (known?.globalsKey ?? '[]') !== globalsKey);
     return true;
   }
@@ -114,11 +122,33 @@ export class ProjectFacts {
     return true;
   }
 
+  /** Records whether a module's analysis found that it serves; true when that differs from what was known. */
+  noteServes(filePath: string, serves: boolean): boolean {
+    if (this.servingModules.has(filePath) === serves) return false;
+    if (serves) this.servingModules.add(filePath);
+    else this.servingModules.delete(filePath);
+    this.servingIndex = null;
+    return true;
+  }
+
+  /**
+   * A module of the project that serves (a server, listen(), a route, a message handler) and loads `filePath` in its
+   * process, directly or through other modules (`require`, `import`); null when none does, or
+   * when `filePath` serves itself. Modules another one starts as a worker run in their own process:
+   * the search does not go through them.
+   */
+  servingLoaderOf(filePath: string): string | null {
+    this.update();
+    const loader = this.servingLoaders().get(filePath);
+    return loader === undefined || loader === filePath ? null : loader;
+  }
+
   /** Forgets a module's facts, and where specifiers led (a file appeared or went away). */
   forget(filePath: string): void {
     const known = this.modules.get(filePath);
     if (known !== undefined) {
       this.modules.delete(filePath);
+      this.servingIndex = null;
       this.changed(filePath, known.classesKey !== '[]', known.globalsKey !== '[]');
     }
     if (this.calls.delete(filePath)) this.dirty.add(filePath);
@@ -191,6 +221,7 @@ export class ProjectFacts {
       // The globals' modules are resolutions too.
       this.globalIndex = null;
       this.fieldIndex = null;
+      this.servingIndex = null;
       for (const reader of this.globalReaders) this.dirty.add(reader);
       for (const [key, target] of this.resolved) {
         const users = this.resolutionUsers.get(key);
@@ -276,6 +307,7 @@ export class ProjectFacts {
       this.injectionAnswers.delete(target);
     }
     for (const target of contribution.workers) addTo(this.workerSources, target, from);
+    if (contribution.workers.size > 0) this.servingIndex = null;
   }
 
   /** Takes a module's contribution, and the record of what it read, out of the project. */
@@ -294,6 +326,26 @@ export class ProjectFacts {
       this.injectionAnswers.delete(target);
     }
     for (const target of contribution.workers) removeFrom(this.workerSources, target, from);
+    if (contribution.workers.size > 0) this.servingIndex = null;
+  }
+
+  /** Every module a serving module loads, with the serving module (itself for a serving one), nearest first. */
+  private servingLoaders(): Map<string, string> {
+    if (this.servingIndex !== null) return this.servingIndex;
+    const loaders = new Map<string, string>();
+    const queue = [...this.servingModules].filter((file) => this.modules.has(file))
+      .sort((a, b) => this.modules.get(a)!.order - this.modules.get(b)!.order);
+    for (const file of queue) loaders.set(file, file);
+    for (let i = 0; i < queue.length; i++) {
+      const from = queue[i];
+      for (const specifier of this.modules.get(from)?.facts.requires ?? []) {
+        const target = this.resolveCached(`${from}\0${specifier}`, from, specifier);
+        if (target === null || loaders.has(target) || this.workerSources.has(target)) continue;
+        loaders.set(target, loaders.get(from)!);
+        queue.push(target);
+      }
+    }
+    return (this.servingIndex = loaders);
   }
 
   private classes(): Map<string, ProjectClass[]> {

@@ -1,0 +1,20 @@
+// A periodic timer that ticks on the serving event loop (seed 003's stats timer): its module serves
+// requests, or a serving module of the project loads it (a scheduler module the server requires
+// and starts: issue 22's `exec('ps …')` every few seconds from a scheduler tick). What such a tick
+// blocks, every request waits for. One-shot timers (a retry, a start-up delay) are not ticks.
+import { dirname, relative, sep } from 'node:path';
+import type { ExecutionContext, HotContext } from '../api';
+
+/** Where the timer runs, as a message says it; null when it is not a periodic tick of the serving process. */
+export function servingTimerText(context: ExecutionContext, hot: HotContext, filePath: string): string | null {
+  if (context.kind !== 'timer' || !context.periodic) return null;
+  if (hot.servesRequests) return 'in a timer of a module that serves requests';
+  if (hot.servingLoader !== null) return `in a timer of a module loaded by ${shownFrom(filePath, hot.servingLoader)}, which serves requests`;
+  return null;
+}
+
+/** `file` as seen from the folder of `from`: './server.js', '../app.js'. */
+function shownFrom(from: string, file: string): string {
+  const path = relative(dirname(from), file).split(sep).join('/');
+  return path.startsWith('../') ? path : `./${path}`;
+}

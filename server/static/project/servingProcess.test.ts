@@ -1,0 +1,115 @@
+// A periodic timer in a module the server loads ticks on the serving event loop (issue 22: `exec('ps
+// …')` without env every few seconds from a scheduler tick, in a module that serves nothing
+// itself). The project-wide analysis finds the modules a serving module loads, directly or through
+// others (ProjectFacts.servingLoaderOf). Each should-reach case has a must-not-reach twin: a module
+// no serving module loads, one started as a worker, a one-shot timer.
+import assert from 'node:assert/strict';
+import { shownIn, projectOf, removeProjects } from '../../../test/unit/projectOnDisk';
+
+after(removeProjects);
+
+const SCHEDULER = `const { exec, execSync } = require('child_process');
+const fs = require('fs');
+function checkProcesses() {
+  exec('ps aux', (err, out) => { if (!err) console.log(out.length); });
+  fs.writeFileSync('/tmp/last-check', String(Date.now()));
+}
+exports.startScheduler = function () {
+  setInterval(checkProcesses, 5000);
+};
+exports.warmUp = function () {
+  setTimeout(() => execSync('df -k'), 1000);
+};
+`;
+
+describe('timers of modules the serving process loads (project-wide)', () => {
+  it('a scheduler a server loads through another module, started at start-up: its periodic tick is shown, the one-shot timer is not', () => {
+    const dir = projectOf({
+      'src/server.js': `const express = require('express');
+const jobs = require('./jobs');
+const app = express();
+app.get('/', (req, res) => res.end('ok'));
+jobs.start();
+app.listen(3000);
+`,
+      'src/jobs/index.js': `const { startScheduler, warmUp } = require('./scheduler');
+exports.start = () => { startScheduler(); warmUp(); };
+`,
+      'src/jobs/scheduler.js': SCHEDULER,
+    });
+    const { shown, messages } = shownIn(dir, ['src/server.js', 'src/jobs/index.js', 'src/jobs/scheduler.js']);
+    assert.deepEqual(shown['src/jobs/scheduler.js'], ['spawn-without-env:4', 'blocking-sync-call:5']);
+    assert.match(messages.find((m) => m.startsWith('exec()'))!, /^exec\(\) runs in a timer of a module loaded by \.\.\/server\.js, which serves requests \(via checkProcesses\) without an env option/);
+  });
+
+  it('the same scheduler loaded only by a command-line script, or by a module the server starts as a worker, is not on the serving event loop', () => {
+    const dir = projectOf({
+      'src/cli.js': `require('./jobs/scheduler').startScheduler();
+`,
+      'src/server.js': `const http = require('http');
+const { fork } = require('child_process');
+fork(require.resolve('./worker'), [], { env: { PATH: process.env.PATH } });
+http.createServer((req, res) => res.end('ok')).listen(3000);
+`,
+      'src/worker.js': `require('./jobs/other').startScheduler();
+`,
+      'src/jobs/scheduler.js': SCHEDULER,
+      'src/jobs/other.js': SCHEDULER,
+    });
+    const { shown } = shownIn(dir, ['src/cli.js', 'src/server.js', 'src/worker.js', 'src/jobs/scheduler.js', 'src/jobs/other.js']);
+    assert.deepEqual(shown['src/jobs/scheduler.js'], []);
+    assert.deepEqual(shown['src/jobs/other.js'], []);
+  });
+
+  it('ESM imports and a dynamic import() load a module into the serving process too', () => {
+    const dir = projectOf({
+      'server.mjs': `import http from 'node:http';
+import './metrics.mjs';
+http.createServer((req, res) => res.end('ok')).listen(3000);
+if (process.env.JOBS) await import('./jobs.mjs');
+`,
+      'metrics.mjs': `import { execSync } from 'node:child_process';
+setInterval(() => { execSync('free -m'); }, 10000);
+`,
+      'jobs.mjs': `import { exec } from 'node:child_process';
+setInterval(() => exec('uptime'), 60000);
+`,
+    });
+    const { shown } = shownIn(dir, ['server.mjs', 'metrics.mjs', 'jobs.mjs']);
+    assert.deepEqual(shown['metrics.mjs'], ['blocking-sync-call:2', 'spawn-without-env:2']);
+    assert.deepEqual(shown['jobs.mjs'], ['spawn-without-env:2']);
+  });
+});
+
+describe('timers of modules a message-serving process loads (project-wide)', () => {
+  it("a gateway that handles a broker's messages loads a state module, which it only starts, whose class arms a periodic save: shown; the same module in a CLI: not", () => {
+    const files = {
+      'lib/gateway.js': `const mqtt = require('mqtt');
+const State = require('./state');
+const client = mqtt.connect('mqtt://localhost');
+const state = new State();
+client.on('message', (topic, payload) => console.log(topic, payload.length));
+state.start();
+`,
+      'lib/state.js': `const fs = require('fs');
+class State {
+  constructor() { this.values = {}; }
+  set(key, value) { this.values[key] = value; }
+  start() { this.timer = setInterval(() => this.save(), 300000); }
+  save() { fs.writeFileSync('/data/state.json', JSON.stringify(this.values)); }
+}
+module.exports = State;
+`,
+      'bin/dump.js': `const State = require('../lib/other-state');
+new State().start();
+`,
+      'lib/other-state.js': '',
+    };
+    files['lib/other-state.js'] = files['lib/state.js'];
+    const dir = projectOf(files);
+    const { shown, messages } = shownIn(dir, ['lib/gateway.js', 'lib/state.js', 'bin/dump.js', 'lib/other-state.js']);
+    assert.deepEqual(shown['lib/state.js'], ['blocking-sync-call:6']);
+    assert.match(messages.find((m) => m.startsWith('fs.writeFileSync'))!, /in a timer of a module loaded by \.\/gateway\.js, which serves requests/);
+    assert.deepEqual(shown['lib/other-state.js'], []);
+  });
+});
