@@ -21,6 +21,8 @@ export interface HotframeState {
   allocation: ProfileSummary | null;
   /** The last error message shown to the user, or null. */
   lastError: string | null;
+  /** The last warning message shown to the user (one a capture's missing parts gave), or null. */
+  lastWarning: string | null;
   /** The status bar entry's text and tooltip; null while hidden. */
   statusBar: string | null;
   statusBarTooltip: string | null;
@@ -63,7 +65,9 @@ export interface ApiParts {
 export function createApi(parts: ApiParts, activationMs: number, subscriptions: vscode.Disposable[]): HotframeApi {
   const { ctx, heat, tree, statusBar, flame, recorder, sandwich } = parts;
   let lastError: string | null = null;
+  let lastWarning: string | null = null;
   subscriptions.push(ctx.onDidShowError((message) => (lastError = message)));
+  subscriptions.push(ctx.onDidShowWarning((message) => (lastWarning = message)));
   return {
     activationMs,
     async state() {
@@ -73,6 +77,7 @@ export function createApi(parts: ApiParts, activationMs: number, subscriptions: 
         baseline: ctx.baseline,
         allocation: ctx.allocation,
         lastError,
+        lastWarning,
         statusBar: statusBar.text,
         statusBarTooltip: statusBar.tooltip,
         heat: Object.fromEntries(heat.applied),

@@ -108,7 +108,7 @@ export async function profileRunningProcess(ctx: HotframeContext, load: Load, ar
     );
     const folder = keepCapture(ctx, result.folder, picked.pid, startedAt);
     for (const line of captureLines({ ...result, folder }, formatMs)) ctx.output.appendLine(line);
-    if (result.problems.length > 0) void vscode.window.showWarningMessage(noLinks(`Hotframe: ${result.problems.length} part(s) of the capture gave no profile: ${result.problems[0]}`));
+    if (result.problems.length > 0) ctx.showWarning(`Hotframe: ${result.problems.length} part(s) of the capture gave no profile: ${result.problems[0]}`);
     return await load(folder);
   } catch (error) {
     ctx.showError(noLinks(`Hotframe: ${errorLine(error)}`));

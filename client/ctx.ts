@@ -20,6 +20,9 @@ export class HotframeContext implements vscode.Disposable {
   private readonly errors = new vscode.EventEmitter<string>();
   /** Fires with each error message shown to the user (the extension's API reports the last one). */
   readonly onDidShowError = this.errors.event;
+  private readonly warnings = new vscode.EventEmitter<string>();
+  /** Fires with each warning message shown to the user (the extension's API reports the last one). */
+  readonly onDidShowWarning = this.warnings.event;
   private started: Promise<void> | null = null;
   private progressTokens = 0;
 
@@ -88,8 +91,15 @@ export class HotframeContext implements vscode.Disposable {
     this.errors.fire(noLinks(message));
   }
 
+  showWarning(message: string): void {
+    this.output.appendLine(`[warning] ${message}`);
+    void vscode.window.showWarningMessage(noLinks(message));
+    this.warnings.fire(noLinks(message));
+  }
+
   dispose(): void {
     this.changed.dispose();
+    this.warnings.dispose();
     this.errors.dispose();
   }
 }

@@ -3,9 +3,9 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 
+import { freePort } from '../freePorts';
 import { REPO_ROOT } from './bundles';
 
 const SERVER = join(REPO_ROOT, 'test/fixtures/attach/clusterServer.cjs');
@@ -32,44 +32,7 @@ export interface ClusterService {
   stop(): Promise<void>;
 }
 
-/** Whether a loopback port can be listened on now. */
-async function isFree(port: number): Promise<boolean> {
-  const server = createServer();
-  const listening = await new Promise<boolean>((resolve) => {
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => resolve(true));
-  });
-  if (listening) await new Promise((resolve) => server.close(resolve));
-  return listening;
-}
-
-/** The first port of the kernel's ephemeral range (what outgoing connections' local ports are drawn from). */
-function ephemeralStart(): number {
-  try {
-    const first = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
-    if (Number.isInteger(first) && first > 2048) return first;
-  } catch {
-    // not Linux: the IANA range's start
-  }
-  return 49152;
-}
-
-/**
- * The first of `count` consecutive ports free now, for a service's inspector (other programs on a
- * shared machine may hold 9229). A cluster's or pm2's workers take the next ports (the primary's +
- * n), so the whole run must be free; it is drawn below the ephemeral range, where no outgoing
- * connection (the tests' own load on loopback included) takes one of them meanwhile.
- */
-export async function freePort(count = 1): Promise<number> {
-  const high = ephemeralStart() - count;
-  for (let attempt = 0; attempt < 200; attempt++) {
-    const first = 20_000 + Math.floor(Math.random() * (high - 20_000));
-    let free = true;
-    for (let port = first; free && port < first + count; port++) free = await isFree(port);
-    if (free) return first;
-  }
-  throw new Error(`no ${count} consecutive free ports found below ${high + count}`);
-}
+export { freePort } from '../freePorts';
 
 /**
  * The cluster service, without --inspect, run by `node` (another Node version in

@@ -9,22 +9,11 @@
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as http from 'node:http';
-import * as net from 'node:net';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import * as vscode from 'vscode';
+import { freePort } from '../../freePorts';
 import { browserAction, debugState, demoFile, demoRoot, EXTENSION_ID, openInEditor, screenshot, waitFor, type DebugState } from './workbench';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function get(port: number, route: string, agent: http.Agent): Promise<number> {
   return new Promise((resolve) => {
@@ -127,7 +116,8 @@ describe('profiling a running process', () => {
     const repository = vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath;
     const cluster = spawn(process.execPath, [path.join(repository, 'test/fixtures/attach/clusterServer.cjs')], {
       stdio: ['pipe', 'pipe', 'ignore'],
-      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', WORKERS: '2', NODE_OPTIONS: `--inspect-port=${await freePort()}` },
+      // Its workers' inspectors open on the primary's port + n: a run of free ports (test/freePorts.ts).
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', WORKERS: '2', NODE_OPTIONS: `--inspect-port=${await freePort(8)}` },
     });
     started.push(cluster);
     // Its first line, once every worker listens: {"port","primary","workers":[pids]}.
@@ -156,7 +146,10 @@ describe('profiling a running process', () => {
       const expected = [`${ready.primary}:0`, ...ready.workers.map((pid) => `${pid}:0`)];
       // A process missing says why, as the capture reported it (once in CI a worker process was missing).
       const missing = expected.filter((id) => !ids.includes(id));
-      if (missing.length > 0) assert.fail(`${missing.join(', ')} not in the capture (${ids.join(', ')}): ${(await debugState()).lastError ?? 'no error reported'}; ${JSON.stringify(summary).slice(0, 2000)}`);
+      if (missing.length > 0) {
+        const { lastError, lastWarning } = await debugState();
+        assert.fail(`${missing.join(', ')} not in the capture (${ids.join(', ')}): ${lastWarning ?? 'no warning'}; ${lastError ?? 'no error reported'}; ${JSON.stringify(summary).slice(0, 2000)}`);
+      }
       const thread = ids.find((id) => !id.endsWith(':0'));
       assert.ok(thread !== undefined && ready.workers.includes(Number(thread.split(':')[0])), `a worker's thread in the capture: ${ids.join(', ')}`);
       assert.equal(ids.length, 4, ids.join(', '));

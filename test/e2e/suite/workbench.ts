@@ -65,6 +65,7 @@ export interface DebugState {
   baseline: { name: string } | null;
   allocation: { name: string; unit: string } | null;
   lastError: string | null;
+  lastWarning: string | null;
   statusBar: string | null;
   statusBarTooltip: string | null;
   heat: Record<string, { lines: { line: number; bucket: number }[]; callLines?: { line: number; bucket: number }[]; notes: { line: number; text: string }[] }>;
