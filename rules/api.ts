@@ -153,6 +153,15 @@ export interface ExecutionContext {
   occasional: boolean;
 }
 
+/** What a module serves: requests (a server, listen(), a route) or only messages (a broker's, a socket's). */
+export type ServingKind = 'requests' | 'messages';
+
+/** A module of the project that serves, and what it serves. */
+export interface ServingLoader {
+  file: string;
+  serves: ServingKind;
+}
+
 /**
  * What the one traversal learned about where code runs. Only valid once traversal is complete,
  * which is why rules query it from inside `report({ when, describe, messageIdOf })`.
@@ -172,7 +181,7 @@ export interface HotContext {
    * process (directly or through other modules): that module's path; else null. A periodic timer
    * here ticks on the serving event loop.
    */
-  readonly servingLoader: string | null;
+  readonly servingLoader: ServingLoader | null;
 }
 
 /**
@@ -230,7 +239,7 @@ export interface ProjectView {
   /** `filePath` is started by another module as a child process or worker thread (`fork`, `new Worker`, `cluster.setupPrimary`). */
   startedAsWorker?(filePath: string): boolean;
   /** A module of the project that serves and loads `filePath` in its process (ProjectFacts.servingLoaderOf); null when none does. */
-  servingLoaderOf?(filePath: string): string | null;
+  servingLoaderOf?(filePath: string): ServingLoader | null;
 }
 
 /**

@@ -87,6 +87,22 @@ setTimeout(() => { fs.writeFileSync(pidFile, String(process.pid)); }, 100);
 app.listen(3000);`,
     },
     {
+      name: 'issue 22: a setTimeout in a guard that returns waits and tries again (labelled on pm2 God.stopProcessId): the work after it runs once',
+      code: `const fs = require('fs');
+const http = require('http');
+function stopWhenReady(proc) {
+  if (proc.state === 'none') return setTimeout(function () { stopWhenReady(proc); }, 250);
+  fs.unlinkSync(proc.pidPath);
+}
+function startWhenFree(proc) {
+  if (proc.busy) { setTimeout(() => startWhenFree(proc), 100); return; }
+  fs.writeFileSync(proc.pidPath, String(proc.pid));
+}
+stopWhenReady(current);
+startWhenFree(current);
+http.createServer((req, res) => res.end('ok')).listen(3000);`,
+    },
+    {
       name: 'a module-level name assigned a require and something else names no module',
       code: `var hasher;
 function pick(fast) { hasher = fast ? require('bcrypt') : makeHasher(); }
@@ -94,6 +110,20 @@ app.post('/login', (req, res) => res.json({ ok: hasher.compareSync(req.body.pass
     },
   ],
   invalid: [
+    {
+      name: 'issue 22: a setTimeout that reschedules the work itself is a tick, also after a guard that waits (its twin)',
+      code: `const fs = require('fs');
+const http = require('http');
+function flush() {
+  if (!ready) return setTimeout(flush, 250);
+  fs.writeFileSync('/data/state.json', JSON.stringify(state));
+  setTimeout(flush, 5000);
+}
+flush();
+http.createServer((req, res) => res.end('ok')).listen(3000);`,
+      errors: [{ messageId: 'blocks', line: 5, column: 3, message: /^fs\.writeFileSync\(\) blocks the event loop in a timer of a module that serves requests/ }],
+      output: null,
+    },
     {
       name: 'bcrypt compareSync in a sign-in handler (labelled on redis-commander lib/app.js)',
       code: `const bcrypt = require('bcryptjs');

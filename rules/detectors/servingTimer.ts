@@ -9,7 +9,8 @@ import type { ExecutionContext, HotContext } from '../api';
 export function servingTimerText(context: ExecutionContext, hot: HotContext, filePath: string): string | null {
   if (context.kind !== 'timer' || !context.periodic) return null;
   if (hot.servesRequests) return 'in a timer of a module that serves requests';
-  if (hot.servingLoader !== null) return `in a timer of a module loaded by ${shownFrom(filePath, hot.servingLoader)}, which serves requests`;
+  const loader = hot.servingLoader;
+  if (loader !== null) return `in a timer of a module loaded by ${shownFrom(filePath, loader.file)}, which ${loader.serves === 'requests' ? 'serves requests' : 'handles messages'}`;
   return null;
 }
 

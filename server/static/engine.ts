@@ -13,6 +13,7 @@ import type {
   RuleLevel,
   RuleModule,
   RuleVisitor,
+  ServingKind,
   Severity,
 } from '../../rules/api';
 import { allRules } from '../../rules/index';
@@ -79,7 +80,7 @@ export interface ProjectAnalysis extends ProjectView {
   /** The other modules' exports this module's hot code calls, found by its analysis (they run in the caller's context). */
   noteCalls?(filePath: string, calls: readonly CallUse[]): void;
   /** Whether this module's analysis found that it serves (a server, listen(), a route, a message handler): the serving process's modules derive from it. */
-  noteServes?(filePath: string, serves: boolean): void;
+  noteServes?(filePath: string, serves: ServingKind | null): void;
   /**
    * Project modules other modules hand to this module's exported setters (`models.use(require('./git'))`):
    * a module variable only such a setter assigns names that module. Part of the import table, so

@@ -22,6 +22,8 @@ import {
   type HotContext,
   type ImportBinding,
   type ProjectRegistration,
+  type ServingKind,
+  type ServingLoader,
   type SourcePosition,
 } from '../../rules/api';
 import { classNameOf, type CallUse } from './project/moduleFacts';
@@ -154,7 +156,7 @@ export interface ProjectContext {
   /** Another module starts it as a child process or worker thread. */
   startedAsWorker: boolean;
   /** A serving module of the project that loads it (ProjectFacts.servingLoaderOf), or null. */
-  servingLoader: string | null;
+  servingLoader: ServingLoader | null;
 }
 
 const NO_PROJECT_CONTEXT: ProjectContext = { registrations: [], startedAsWorker: false, servingLoader: null };
@@ -174,8 +176,12 @@ export interface HotContextCollector {
    * of a periodic timer here, seen registered (not inferred from a handler's shape); valid after `finish()`.
    */
   callsOut(): CallUse[];
-  /** The module itself creates a server, calls listen(), or registers a route or a message handler (not one inferred from a `(req, res)` shape). */
-  servesItself(): boolean;
+  /**
+   * What the module itself serves: 'requests' when it creates a server, calls listen() or registers
+   * a route; 'messages' when it only registers message handlers; null otherwise (a handler inferred
+   * from a `(req, res)` shape does not count). Valid after `finish()`.
+   */
+  servesItself(): ServingKind | null;
 }
 
 function newSegment(): HotSegment {
@@ -419,9 +425,11 @@ export function createHotContextCollector(
     if (callee.type === 'Identifier') {
       if (TIMER_FUNCTIONS.has(callee.name) && bindings.bindingOf(path, callee.name) === undefined) {
         const targets = handlerTargets(path, args.slice(0, 1), from);
-        // setInterval repeats whatever its interval (often read from configuration); setImmediate runs once.
+        // setInterval repeats whatever its interval (often read from configuration); setImmediate runs
+        // once, and so does a setTimeout that waits before the function's work in a guard that
+        // returns (`if (!ready) return setTimeout(() => stop(id), 250)`): the work after it runs once.
         register('timer', targets, node, callee.name === 'setImmediate' ? null : timerIntervalOf(path),
-          callee.name === 'setTimeout' ? from : null, false, callee.name !== 'setImmediate');
+          callee.name === 'setTimeout' ? from : null, false, callee.name === 'setInterval' || (callee.name === 'setTimeout' && !isWaitGuard(path)));
         return true;
       }
       // A SvelteKit remote function (`export const list = query(schema, async (args) => ...)`):
@@ -1109,6 +1117,9 @@ export function createHotContextCollector(
         const byKind = (RANK.get(a.registration.kind) ?? 99) - (RANK.get(b.registration.kind) ?? 99);
         if (byKind !== 0) return byKind;
         if (a.registration.inferred !== b.registration.inferred) return a.registration.inferred ? 1 : -1;
+        // A tick before a one-time timer of the same function (a wait in a guard, then a reschedule).
+        const ticks = (registration: Registration): boolean => registration.periodic && !oneShot.has(registration);
+        if (ticks(a.registration) !== ticks(b.registration)) return ticks(a.registration) ? -1 : 1;
         const ai = intervalMs(a.registration) ?? Number.MAX_SAFE_INTEGER;
         const bi = intervalMs(b.registration) ?? Number.MAX_SAFE_INTEGER;
         return ai !== bi ? ai - bi : a.index - b.index;
@@ -1158,7 +1169,31 @@ export function createHotContextCollector(
     };
   }
 
-  return { visitor, startSegment, reuseSegment, finish, functions: () => infos, callsOut, servesItself: () => segments.some((each) => each.servesRequests) };
+  return { visitor, startSegment, reuseSegment, finish, functions: () => infos, callsOut, servesItself: () => (segments.some((each) => each.serves) ? 'requests' : segments.some((each) => each.servesRequests) ? 'messages' : null) };
+}
+
+/**
+ * A timer set in a guard that returns at once: `if (c) return setTimeout(…)`, `if (c) { setTimeout(…);
+ * return; }`. The function waits for something and tries again; it is no tick of its own.
+ */
+function isWaitGuard(path: NodePath): boolean {
+  const statement = path.parentPath;
+  if (statement === null) return false;
+  // The `return` the timer is in or followed by, then what the `if` holds: it, or the block around it.
+  let inIf: NodePath | null = null;
+  if (statement.node.type === 'ReturnStatement') inIf = statement;
+  else if (statement.node.type === 'ExpressionStatement') {
+    const outer = statement.parentPath;
+    if (outer?.node.type !== 'BlockStatement') return false;
+    const body = outer.node.body;
+    const next = body[body.indexOf(statement.node as t.Statement) + 1];
+    if (next?.type !== 'ReturnStatement' || next.argument != null) return false;
+    inIf = outer;
+  }
+  if (inIf === null) return false;
+  if (inIf.node.type === 'ReturnStatement' && inIf.parentPath?.node.type === 'BlockStatement') inIf = inIf.parentPath;
+  const branch = inIf.parentPath;
+  return branch?.node.type === 'IfStatement' && (branch.node.consequent === inIf.node || branch.node.alternate === inIf.node);
 }
 
 /** The program around a path (its top-level statement's parent). */

@@ -7,7 +7,7 @@
 // modules, workers it starts), and the engine asks what the others say of the module it analyzes.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ModuleSummarizer, ModuleSummary, ProjectRegistration } from '../../rules/api';
+import type { ModuleSummarizer, ModuleSummary, ProjectRegistration, ServingKind, ServingLoader } from '../../rules/api';
 import type { ProjectAnalysis } from './engine';
 import { moduleFactsOf, type CallUse, type ModuleFacts } from './project/moduleFacts';
 import { ProjectFacts } from './project/projectFacts';
@@ -128,11 +128,11 @@ export class ProjectIndex implements ProjectAnalysis {
     this.facts.noteCalls(path.resolve(filePath), calls);
   }
 
-  noteServes(filePath: string, serves: boolean): void {
+  noteServes(filePath: string, serves: ServingKind | null): void {
     this.facts.noteServes(path.resolve(filePath), serves);
   }
 
-  servingLoaderOf(filePath: string): string | null {
+  servingLoaderOf(filePath: string): ServingLoader | null {
     return this.facts.servingLoaderOf(path.resolve(filePath));
   }
 

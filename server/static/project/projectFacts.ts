@@ -7,7 +7,7 @@
 // is the contributions naming it, joined in the order the modules were first noted. So analysing
 // a workspace file by file costs each module's contribution about once, not the whole project after
 // each file, and an edit in the editor re-derives what the edit touched.
-import type { ProjectRegistration } from '../../../rules/api';
+import type { ProjectRegistration, ServingKind, ServingLoader } from '../../../rules/api';
 import { factsKey, type CallUse, type ModuleFacts } from './moduleFacts';
 import { contributionOf, type Contribution, type InjectedFile, type ProjectClass, type ProjectLookups } from './moduleContribution';
 
@@ -87,9 +87,9 @@ export class ProjectFacts {
   /** The files whose functions' results each field is set to; rebuilt with the globals (the same key). */
   private fieldIndex: Map<string, Set<string>> | null = null;
   /** Modules whose analysis found that they serve (create a server, call listen(), register a route or a message handler). */
-  private readonly servingModules = new Set<string>();
+  private readonly servingModules = new Map<string, ServingKind>();
   /** Module -> the serving module that loads it; rebuilt when what modules load, serve or start as workers changes. */
-  private servingIndex: Map<string, string> | null = null;
+  private servingIndex: Map<string, ServingLoader> | null = null;
 
   constructor(private readonly resolve: Resolver) {}
 
@@ -123,9 +123,9 @@ export class ProjectFacts {
   }
 
   /** Records whether a module's analysis found that it serves; true when that differs from what was known. */
-  noteServes(filePath: string, serves: boolean): boolean {
-    if (this.servingModules.has(filePath) === serves) return false;
-    if (serves) this.servingModules.add(filePath);
+  noteServes(filePath: string, serves: ServingKind | null): boolean {
+    if ((this.servingModules.get(filePath) ?? null) === serves) return false;
+    if (serves !== null) this.servingModules.set(filePath, serves);
     else this.servingModules.delete(filePath);
     this.servingIndex = null;
     return true;
@@ -137,10 +137,10 @@ export class ProjectFacts {
    * when `filePath` serves itself. Modules another one starts as a worker run in their own process:
    * the search does not go through them.
    */
-  servingLoaderOf(filePath: string): string | null {
+  servingLoaderOf(filePath: string): ServingLoader | null {
     this.update();
     const loader = this.servingLoaders().get(filePath);
-    return loader === undefined || loader === filePath ? null : loader;
+    return loader === undefined || loader.file === filePath ? null : loader;
   }
 
   /** Forgets a module's facts, and where specifiers led (a file appeared or went away). */
@@ -329,13 +329,17 @@ export class ProjectFacts {
     if (contribution.workers.size > 0) this.servingIndex = null;
   }
 
-  /** Every module a serving module loads, with the serving module (itself for a serving one), nearest first. */
-  private servingLoaders(): Map<string, string> {
+  /**
+   * Every module a serving module loads, with the serving module (itself for a serving one): one
+   * that serves requests before one that only handles messages, then the nearest.
+   */
+  private servingLoaders(): Map<string, ServingLoader> {
     if (this.servingIndex !== null) return this.servingIndex;
-    const loaders = new Map<string, string>();
-    const queue = [...this.servingModules].filter((file) => this.modules.has(file))
-      .sort((a, b) => this.modules.get(a)!.order - this.modules.get(b)!.order);
-    for (const file of queue) loaders.set(file, file);
+    const loaders = new Map<string, ServingLoader>();
+    const rank = (file: string): number => (this.servingModules.get(file) === 'requests' ? 0 : 1);
+    const queue = [...this.servingModules.keys()].filter((file) => this.modules.has(file))
+      .sort((a, b) => rank(a) - rank(b) || this.modules.get(a)!.order - this.modules.get(b)!.order);
+    for (const file of queue) loaders.set(file, { file, serves: this.servingModules.get(file)! });
     for (let i = 0; i < queue.length; i++) {
       const from = queue[i];
       for (const specifier of this.modules.get(from)?.facts.requires ?? []) {

@@ -109,7 +109,7 @@ new State().start();
     const dir = projectOf(files);
     const { shown, messages } = shownIn(dir, ['lib/gateway.js', 'lib/state.js', 'bin/dump.js', 'lib/other-state.js']);
     assert.deepEqual(shown['lib/state.js'], ['blocking-sync-call:6']);
-    assert.match(messages.find((m) => m.startsWith('fs.writeFileSync'))!, /in a timer of a module loaded by \.\/gateway\.js, which serves requests/);
+    assert.match(messages.find((m) => m.startsWith('fs.writeFileSync'))!, /in a timer of a module loaded by \.\/gateway\.js, which handles messages \(via save\)/);
     assert.deepEqual(shown['lib/other-state.js'], []);
   });
 });
