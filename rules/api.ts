@@ -156,10 +156,11 @@ export interface ExecutionContext {
 /** What a module serves: requests (a server, listen(), a route) or only messages (a broker's, a socket's). */
 export type ServingKind = 'requests' | 'messages';
 
-/** A module of the project that serves, and what it serves. */
+/** A module of the project that serves, and what it serves; `via`: the module that loads both it and the module asking, when the serving module does not load that one itself. */
 export interface ServingLoader {
   file: string;
   serves: ServingKind;
+  via?: string;
 }
 
 /**

@@ -1,7 +1,9 @@
 // A periodic timer that ticks on the serving event loop (seed 003's stats timer): its module serves
-// requests, or a serving module of the project loads it (a scheduler module the server requires
-// and starts: issue 22's `exec('ps …')` every few seconds from a scheduler tick). What such a tick
-// blocks, every request waits for. One-shot timers (a retry, a start-up delay) are not ticks.
+// requests, or it runs in the process of a serving module of the project: that module loads it (a
+// scheduler module the server requires and starts: issue 22's `exec('ps …')` every few seconds
+// from a scheduler tick), or a module that loads the serving one loads it too (an entry that loads
+// a broker's client and a state module). What such a tick blocks, every request or message waits
+// for. One-shot timers (a retry, a start-up delay) are not ticks.
 import { dirname, relative, sep } from 'node:path';
 import type { ExecutionContext, HotContext } from '../api';
 
@@ -10,8 +12,11 @@ export function servingTimerText(context: ExecutionContext, hot: HotContext, fil
   if (context.kind !== 'timer' || !context.periodic) return null;
   if (hot.servesRequests) return 'in a timer of a module that serves requests';
   const loader = hot.servingLoader;
-  if (loader !== null) return `in a timer of a module loaded by ${shownFrom(filePath, loader.file)}, which ${loader.serves === 'requests' ? 'serves requests' : 'handles messages'}`;
-  return null;
+  if (loader === null) return null;
+  const what = loader.serves === 'requests' ? 'serves requests' : 'handles messages';
+  if (loader.via === undefined) return `in a timer of a module loaded by ${shownFrom(filePath, loader.file)}, which ${what}`;
+  if (loader.via === filePath) return `in a timer of a module that loads ${shownFrom(filePath, loader.file)}, which ${what}`;
+  return `in a timer of a module that ${shownFrom(filePath, loader.via)} loads along with ${shownFrom(filePath, loader.file)}, which ${what}`;
 }
 
 /** `file` as seen from the folder of `from`: './server.js', '../app.js'. */

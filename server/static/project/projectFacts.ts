@@ -330,23 +330,57 @@ export class ProjectFacts {
   }
 
   /**
-   * Every module a serving module loads, with the serving module (itself for a serving one): one
-   * that serves requests before one that only handles messages, then the nearest.
+   * Every module of a serving process, with the serving module and how it is reached: first what
+   * each serving module loads (one that serves requests before one that only handles messages,
+   * then the nearest); then what the modules that load a serving module load besides it (an entry
+   * that loads the broker's client and a state module: both run in its process), `via` naming that
+   * module. Edges into a module another one starts as a worker are not followed, either way.
    */
   private servingLoaders(): Map<string, ServingLoader> {
     if (this.servingIndex !== null) return this.servingIndex;
     const loaders = new Map<string, ServingLoader>();
-    const rank = (file: string): number => (this.servingModules.get(file) === 'requests' ? 0 : 1);
-    const queue = [...this.servingModules.keys()].filter((file) => this.modules.has(file))
-      .sort((a, b) => rank(a) - rank(b) || this.modules.get(a)!.order - this.modules.get(b)!.order);
-    for (const file of queue) loaders.set(file, { file, serves: this.servingModules.get(file)! });
-    for (let i = 0; i < queue.length; i++) {
-      const from = queue[i];
-      for (const specifier of this.modules.get(from)?.facts.requires ?? []) {
+    const loads = new Map<string, string[]>();
+    const loadedBy = new Map<string, string[]>();
+    for (const [from, { facts }] of this.modules) {
+      const targets: string[] = [];
+      for (const specifier of facts.requires) {
         const target = this.resolveCached(`${from}\0${specifier}`, from, specifier);
-        if (target === null || loaders.has(target) || this.workerSources.has(target)) continue;
-        loaders.set(target, loaders.get(from)!);
-        queue.push(target);
+        if (target === null || target === from || this.workerSources.has(target)) continue;
+        targets.push(target);
+        loadedBy.set(target, [...(loadedBy.get(target) ?? []), from]);
+      }
+      loads.set(from, targets);
+    }
+    const rank = (file: string): number => (this.servingModules.get(file) === 'requests' ? 0 : 1);
+    const serving = [...this.servingModules.keys()].filter((file) => this.modules.has(file))
+      .sort((a, b) => rank(a) - rank(b) || this.modules.get(a)!.order - this.modules.get(b)!.order);
+    /** Marks what `from` loads, directly or through others, with `loader` (breadth first, the first mark stays). */
+    const spread = (from: string, loader: ServingLoader): void => {
+      const queue = [from];
+      for (let i = 0; i < queue.length; i++) {
+        for (const target of loads.get(queue[i]) ?? []) {
+          if (loaders.has(target)) continue;
+          loaders.set(target, loader);
+          queue.push(target);
+        }
+      }
+    };
+    for (const file of serving) loaders.set(file, { file, serves: this.servingModules.get(file)! });
+    for (const file of serving) spread(file, loaders.get(file)!);
+    // The modules that load a serving module (its process's entry and the modules between).
+    for (const file of serving) {
+      const own = this.servingModules.get(file)!;
+      const queue = [file];
+      const seen = new Set(queue);
+      for (let i = 0; i < queue.length; i++) {
+        for (const parent of loadedBy.get(queue[i]) ?? []) {
+          if (seen.has(parent)) continue;
+          seen.add(parent);
+          queue.push(parent);
+          const loader: ServingLoader = { file, serves: own, via: parent };
+          if (!loaders.has(parent)) loaders.set(parent, loader);
+          spread(parent, loader);
+        }
       }
     }
     return (this.servingIndex = loaders);

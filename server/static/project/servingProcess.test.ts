@@ -113,3 +113,48 @@ new State().start();
     assert.deepEqual(shown['lib/other-state.js'], []);
   });
 });
+
+describe('timers of modules loaded beside a serving module (project-wide)', () => {
+  it("an entry that loads a broker's client and a state module: the state module's periodic save runs in the client's process; a module only a CLI loads does not", () => {
+    const dir = projectOf({
+      'dist/index.js': `const Controller = require('./controller');
+new Controller().start();
+`,
+      'dist/controller.js': `const Mqtt = require('./mqtt');
+const State = require('./state');
+class Controller {
+  start() { this.mqtt = new Mqtt(); this.state = new State(); this.state.start(); }
+}
+module.exports = Controller;
+`,
+      'dist/mqtt.js': `const mqtt = require('mqtt');
+class Mqtt {
+  constructor() { this.client = mqtt.connect('mqtt://localhost'); this.client.on('message', (topic, payload) => this.onMessage(topic, payload)); }
+  onMessage(topic, payload) { console.log(topic, payload.length); }
+}
+module.exports = Mqtt;
+`,
+      'dist/state.js': `const fs = require('fs');
+class State {
+  start() { this.timer = setInterval(() => this.save(), 300000); }
+  save() { fs.writeFileSync('/data/state.json', '{}'); }
+}
+module.exports = State;
+`,
+      'dist/cli/export.js': `const Backup = require('../backup');
+new Backup().start();
+`,
+      'dist/backup.js': `const fs = require('fs');
+class Backup {
+  start() { setInterval(() => fs.copyFileSync('/data/state.json', '/backup/state.json'), 60000); }
+}
+module.exports = Backup;
+`,
+    });
+    const files = ['dist/index.js', 'dist/controller.js', 'dist/mqtt.js', 'dist/state.js', 'dist/cli/export.js', 'dist/backup.js'];
+    const { shown, messages } = shownIn(dir, files);
+    assert.deepEqual(shown['dist/state.js'], ['blocking-sync-call:4']);
+    assert.match(messages.find((m) => m.startsWith('fs.writeFileSync'))!, /in a timer of a module that \.\/controller\.js loads along with \.\/mqtt\.js, which handles messages \(via save\)/);
+    assert.deepEqual(shown['dist/backup.js'], []);
+  });
+});
