@@ -151,6 +151,11 @@ export interface ExecutionContext {
    * with a parent or a child process.
    */
   occasional: boolean;
+  /**
+   * For kind 'request': the handler is a raw TCP or TLS server's connection handler
+   * (`net.createServer((socket) => …)`), run once per client connection, not per HTTP request.
+   */
+  perConnection: boolean;
 }
 
 /** What a module serves: requests (a server, listen(), a route) or only messages (a broker's, a socket's). */
@@ -220,6 +225,8 @@ export interface ProjectRegistration {
   changesState?: boolean;
   /** Reached only through administrative routes or a child's IPC (see ExecutionContext.occasional). */
   occasional?: boolean;
+  /** Reached from a raw TCP or TLS server's connection handler (see ExecutionContext.perConnection). */
+  perConnection?: boolean;
   /** For kind 'timer': the registering module serves requests (its timer ticks on the serving event loop). */
   fromServingModule?: boolean;
   /**

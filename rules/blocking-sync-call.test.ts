@@ -103,6 +103,14 @@ startWhenFree(current);
 http.createServer((req, res) => res.end('ok')).listen(3000);`,
     },
     {
+      name: "a createServer of another module's object, and a TCP client's socket, are no connection handlers",
+      code: `const fs = require('fs');
+const net = require('net');
+const mail = require('smtp-lib');
+mail.createServer((session) => { fs.readFileSync('/etc/motd'); });
+const client = net.connect(25, 'mx.example.org', () => { fs.readFileSync('/etc/hostname'); });`,
+    },
+    {
       name: 'a module-level name assigned a require and something else names no module',
       code: `var hasher;
 function pick(fast) { hasher = fast ? require('bcrypt') : makeHasher(); }
@@ -110,6 +118,27 @@ app.post('/login', (req, res) => res.json({ ok: hasher.compareSync(req.body.pass
     },
   ],
   invalid: [
+    {
+      name: "issue 22: a TCP or TLS server's connection handler runs per client connection (mail, IMAP, device gateways); its socket's data per message",
+      code: `const net = require('net');
+const tls = require('node:tls');
+const fs = require('fs');
+const { execSync } = require('child_process');
+net.createServer((socket) => {
+  const load = execSync('uptime').toString();
+  const banner = fs.readFileSync('/etc/motd', 'utf8');
+  socket.on('data', (chunk) => fs.appendFileSync('/var/log/session.log', chunk));
+  socket.end(load + banner);
+}).listen(2525);
+tls.createServer(options, (socket) => { socket.write(execSync('hostname')); }).listen(9993);`,
+      errors: [
+        { messageId: 'blocksExec', line: 6, column: 16, severity: 'warning', message: /^child_process\.execSync\(\) blocks the event loop while handling a connection/ },
+        { messageId: 'blocksIo', line: 7, column: 18, severity: 'hint', message: /^fs\.readFileSync\(\) blocks the event loop while handling a connection/ },
+        { messageId: 'blocks', line: 8, column: 32, message: /^fs\.appendFileSync\(\) blocks the event loop while handling a message/ },
+        { messageId: 'blocksExec', line: 11, column: 54, message: /^child_process\.execSync\(\) blocks the event loop while handling a connection/ },
+      ],
+      output: null,
+    },
     {
       name: 'issue 22: a setTimeout that reschedules the work itself is a tick, also after a guard that waits (its twin)',
       code: `const fs = require('fs');

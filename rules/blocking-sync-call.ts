@@ -38,7 +38,7 @@ const PASSWORD_HASHERS = new Set(['bcrypt', 'bcryptjs']);
 function whereText(context: ExecutionContext, hot: HotContext, filePath: string): string | null {
   // A forked process or worker thread that serves nothing itself: blocking it stalls no one else's requests.
   if (hot.inWorker) return null;
-  if (context.kind === 'request') return 'while handling a request';
+  if (context.kind === 'request') return context.perConnection ? 'while handling a connection' : 'while handling a request';
   if (context.kind === 'message') return 'while handling a message';
   // A periodic timer (setInterval, a setTimeout that reschedules itself) on the serving event loop: seed 003's stats timer.
   return servingTimerText(context, hot, filePath);

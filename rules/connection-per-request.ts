@@ -67,7 +67,7 @@ const rule: RuleModule = {
         when: (hot) => isHandlerContext(hot.contextOf(path)),
         describe: (hot) => {
           const where = hot.contextOf(path);
-          return { unit: where.kind === 'request' ? 'request' : 'message', via: viaText(where) };
+          return { unit: where.kind === 'request' ? (where.perConnection ? 'connection' : 'request') : 'message', via: viaText(where) };
         },
       });
     };

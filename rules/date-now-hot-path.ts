@@ -161,7 +161,7 @@ function messageIdOf(context: ExecutionContext, subtracted: boolean, throughHelp
 const MAX_MESSAGE_DEPTH = 3;
 
 function contextText(context: ExecutionContext): string {
-  return context.kind === 'request' ? 'request' : 'message';
+  return context.kind === 'request' ? (context.perConnection ? 'connection' : 'request') : 'message';
 }
 
 const rule: RuleModule = {

@@ -70,7 +70,7 @@ function commandOf(call: t.CallExpression): string | null {
 
 /** Where the call runs while the process serves: per request or message, or in a periodic timer on the serving event loop; null otherwise. */
 function servingText(context: ExecutionContext, hot: HotContext, filePath: string): string | null {
-  if (context.kind === 'request') return 'while handling a request';
+  if (context.kind === 'request') return context.perConnection ? 'while handling a connection' : 'while handling a request';
   if (context.kind === 'message') return 'while handling a message';
   return servingTimerText(context, hot, filePath);
 }

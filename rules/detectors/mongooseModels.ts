@@ -503,7 +503,7 @@ function callbackArgument(call: NodePath<t.CallExpression>): NodePath<t.ArrowFun
  */
 export function whereItRuns(context: ExecutionContext): string {
   switch (context.kind) {
-    case 'request': return ` while handling a request${viaText(context)}`;
+    case 'request': return ` while handling a ${context.perConnection ? 'connection' : 'request'}${viaText(context)}`;
     case 'message': return ` while handling a message${viaText(context)}`;
     case 'timer': return ` on a timer tick${viaText(context)}`;
     default: return '';

@@ -10,11 +10,14 @@ import type { ExecutionContext } from '../api';
  * than a child's IPC, or per tick of a periodic timer. False for a handler recognised only by its
  * shape (no registration seen), for code reached only through routes of methods that change state (a save, an upload, an install: one run per
  * action, whose rate the code does not show) or through administrative routes and a child's IPC
- * (ExecutionContext.occasional), and for code that is not on a serving path.
+ * (ExecutionContext.occasional), for a raw TCP or TLS server's connection handler (how often
+ * clients connect is not in the code), and for code that is not on a serving path.
  */
 export function runsOftenByCode(context: ExecutionContext): boolean {
   if (context.assumed || context.occasional) return false;
-  if (context.kind === 'request') return !context.changesState;
+  // A raw TCP server's connection handler runs once per client connection: a session or a device
+  // that stays connected for hours, or one per delivery; the code does not show which.
+  if (context.kind === 'request') return !context.changesState && !context.perConnection;
   if (context.kind === 'message') return true;
   return context.kind === 'timer' && context.periodic;
 }

@@ -32,7 +32,7 @@ import {
 } from './functionNames';
 import {
   FASTIFY_REQUEST_HOOKS, HTTP_CLIENT_NAME, HTTP_METHODS, KAFKA_HANDLERS, LISTEN_METHODS, MESSAGE_EVENTS, ROUTER_NAME,
-  HOOK_BY_NAME_METHODS, HOOK_EXPORT, SERVER_MODULES, SIGNAL_EVENTS, STATE_CHANGING_METHODS, SUBSCRIBE_METHODS, TIMER_FUNCTIONS,
+  CONNECTION_SERVER_MODULES, HOOK_BY_NAME_METHODS, HOOK_EXPORT, SERVER_MODULES, SIGNAL_EVENTS, STATE_CHANGING_METHODS, SUBSCRIBE_METHODS, TIMER_FUNCTIONS,
   calleeProperty, decoratorRegistration, firstParamName, isEventCallbackKey, isHandlerShaped, isPathLike, isPerEventHook,
   isRouteChain, isServerConstructorName, receiverName, strategyVerifyOf, stringValue,
 } from './registrationShapes';
@@ -107,6 +107,8 @@ interface Registration {
   changesState?: boolean;
   /** An administrative route, or a child's IPC (see ExecutionContext.occasional). */
   occasional?: boolean;
+  /** A raw TCP/TLS server's connection handler (see ExecutionContext.perConnection). */
+  perConnection?: boolean;
 }
 
 /**
@@ -195,6 +197,7 @@ const RANK = new Map<ExecutionKind, number>(HOTNESS_ORDER.map((kind, index) => [
 const UNKNOWN: ExecutionContext = {
   kind: 'unknown', via: [], registeredAt: null, timerIntervalMs: null, periodic: false, inLoop: false, perItem: false, highRate: false, assumed: false, changesState: false,
   occasional: false,
+  perConnection: false,
 };
 const STARTUP: ExecutionContext = { ...UNKNOWN, kind: 'startup' };
 
@@ -359,9 +362,9 @@ export function createHotContextCollector(
   }
 
   function register(kind: ExecutionKind, targets: Target[], call: t.Node, intervalMs: number | null = null,
-    oneShotFrom: FunctionInfo | null = null, highRate = false, periodic = kind === 'timer', changesState = false, occasional = false): void {
+    oneShotFrom: FunctionInfo | null = null, highRate = false, periodic = kind === 'timer', changesState = false, occasional = false, perConnection = false): void {
     if (kind === 'request') segment.serves = true;
-    if (targets.length > 0) segment.registrations.push({ kind, targets, node: call, intervalMs, periodic, oneShotFrom, inferred: false, highRate, changesState, occasional });
+    if (targets.length > 0) segment.registrations.push({ kind, targets, node: call, intervalMs, periodic, oneShotFrom, inferred: false, highRate, changesState, occasional, ...(perConnection ? { perConnection } : {}) });
   }
 
   function isServerModuleObject(node: t.Node, path?: NodePath): boolean {
@@ -390,6 +393,23 @@ export function createHotContextCollector(
       return source !== null && SERVER_MODULES.has(source.replace(/^node:/, ''));
     }
     return false;
+  }
+
+  /** `net` or `tls` as this module names it: imported whole, required inline, or its default export. */
+  function isConnectionServerModule(node: t.Node, path: NodePath): boolean {
+    const object = node.type === 'MemberExpression' && propertyName(node.property, node.computed) === 'default' ? node.object : node;
+    if (object.type === 'CallExpression') {
+      const source = requiredModule(object);
+      return source !== null && CONNECTION_SERVER_MODULES.has(source.replace(/^node:/, ''));
+    }
+    if (object.type !== 'Identifier') return false;
+    const origin = importOf(object.name);
+    if (origin !== null) return CONNECTION_SERVER_MODULES.has(origin.source) && (origin.namespace || origin.imported === 'default');
+    // TypeScript's CommonJS output: `const net_1 = __importDefault(require("net"))`.
+    const declarator = bindings.bindingOf(path, object.name)?.declarator;
+    const init = declarator?.type === 'VariableDeclarator' ? declarator.init : null;
+    const source = init?.type === 'CallExpression' && init.arguments[0] ? requiredModule(init.arguments[0]) : null;
+    return source !== null && CONNECTION_SERVER_MODULES.has(source);
   }
 
   /** `http.createServer`, `http_1.default.createServer`, `https.createServer.bind(this, options)`. */
@@ -535,6 +555,13 @@ export function createHotContextCollector(
     if (property === 'createServer' && isServerModuleObject(callee.object)) {
       segment.servesRequests = true;
       register('request', handlerTargets(path, args.filter(isFunctionLike), from), node);
+      return true;
+    }
+    // A TCP or TLS server (`net.createServer((socket) => …)`): its handler runs once per client
+    // connection (an SMTP or IMAP session, a device), what the socket's `data` brings per message.
+    if (property === 'createServer' && isConnectionServerModule(callee.object, path)) {
+      segment.servesRequests = true;
+      register('request', handlerTargets(path, args.filter(isFunctionLike), from), node, null, null, false, false, false, false, true);
       return true;
     }
     if (LISTEN_METHODS.has(property)) {
@@ -868,6 +895,7 @@ export function createHotContextCollector(
         };
         if (context.changesState) use.changesState = true;
         if (context.occasional) use.occasional = true;
+        if (context.perConnection) use.perConnection = true;
         if (receiver !== undefined) use.receiver = receiver;
         if (field !== undefined) use.field = field;
         if (constructs === true) use.constructs = true;
@@ -905,6 +933,7 @@ export function createHotContextCollector(
     // A registration seen beats a handler guessed from its shape, before the route's method counts.
     if (a.assumed !== b.assumed) return !a.assumed;
     if (a.occasional !== b.occasional) return !a.occasional;
+    if (a.perConnection !== b.perConnection) return !a.perConnection;
     if (a.changesState !== b.changesState) return !a.changesState;
     return a.perItem && !b.perItem;
   }
@@ -1069,6 +1098,7 @@ export function createHotContextCollector(
         periodic: registration.kind === 'timer', oneShotFrom: null, inferred: false, highRate: registration.highRate ?? registration.kind === 'message',
         changesState: registration.changesState === true,
         occasional: registration.occasional === true,
+        ...(registration.perConnection === true ? { perConnection: true } : {}),
       });
     }
     // A plugin's `exports.hook_<event>` functions: its host calls them by that name per connection
@@ -1144,6 +1174,7 @@ export function createHotContextCollector(
         assumed: registration.inferred,
         changesState: registration.kind === 'request' && registration.changesState === true,
         occasional: registration.occasional === true,
+        perConnection: registration.kind === 'request' && registration.perConnection === true,
       });
     }
     if (!startupDone) propagate([moduleInfo], STARTUP);

@@ -17,6 +17,8 @@ export const SIGNAL_EVENTS = new Set(['SIGTERM', 'SIGINT', 'SIGHUP', 'exit', 'be
 export const SUBSCRIBE_METHODS = new Set(['subscribe', 'pSubscribe', 'sSubscribe', 'SUBSCRIBE', 'PSUBSCRIBE']);
 export const TIMER_FUNCTIONS = new Set(['setInterval', 'setTimeout', 'setImmediate']);
 export const SERVER_MODULES = new Set(['http', 'https', 'http2']);
+/** Modules whose createServer takes a handler run per client connection (a socket), not per HTTP request. */
+export const CONNECTION_SERVER_MODULES = new Set(['net', 'tls']);
 export const KAFKA_HANDLERS = new Set(['eachMessage', 'eachBatch']);
 /** Fastify hooks that run per request (onReady/onClose run once). */
 export const FASTIFY_REQUEST_HOOKS = new Set([

@@ -52,6 +52,7 @@ function holderOf(exports: ReadonlyMap<string, string | null> | undefined, expor
 function withCallFlags(registration: ProjectRegistration, use: CallUse): ProjectRegistration {
   if (use.changesState === true) registration.changesState = true;
   if (use.occasional === true) registration.occasional = true;
+  if (use.perConnection === true) registration.perConnection = true;
   if (use.fromServingModule === true) registration.fromServingModule = true;
   return registration;
 }
@@ -70,7 +71,7 @@ export function contributionOf(from: string, facts: ModuleFacts, calls: readonly
     const same = (r: ProjectRegistration): boolean => r.exported === registration.exported && r.kind === registration.kind
       && r.registeredIn === registration.registeredIn && r.method?.className === registration.method?.className
       && r.method?.name === registration.method?.name
-      && r.changesState === registration.changesState && r.occasional === registration.occasional
+      && r.changesState === registration.changesState && r.occasional === registration.occasional && r.perConnection === registration.perConnection
       && r.fromServingModule === registration.fromServingModule;
     if (!list.some(same)) list.push(registration);
   };
@@ -121,6 +122,7 @@ export function contributionOf(from: string, facts: ModuleFacts, calls: readonly
     if (holder !== null) registration.holder = holder;
     if (use.changesState === true) registration.changesState = true;
     if (use.occasional === true) registration.occasional = true;
+    if (use.perConnection === true) registration.perConnection = true;
     add(target, registration);
   }
   for (const use of calls) {

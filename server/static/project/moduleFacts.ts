@@ -44,6 +44,8 @@ export interface HandlerUse {
   changesState?: boolean;
   /** An administrative route (ExecutionContext.occasional). */
   occasional?: boolean;
+  /** A raw TCP or TLS server's connection handler (ExecutionContext.perConnection). */
+  perConnection?: boolean;
 }
 
 /**
