@@ -180,8 +180,8 @@ export interface HotContextCollector {
   callsOut(): CallUse[];
   /**
    * What the module itself serves: 'requests' when it creates a server, calls listen() or registers
-   * a route; 'messages' when it only registers message handlers; null otherwise (a handler inferred
-   * from a `(req, res)` shape does not count). Valid after `finish()`.
+   * a route; 'messages' when it only registers message handlers (not IPC with a parent or child);
+   * null otherwise (a handler inferred from a `(req, res)` shape does not count). Valid after `finish()`.
    */
   servesItself(): ServingKind | null;
 }
@@ -578,9 +578,10 @@ export function createHotContextCollector(
       // A Node-RED node's `this.on('input', function (msg, send, done) {...})`: once per message of its flow.
       else if (event === 'input' && firstParamName(args[1]) === 'msg') kind = 'message';
       if (kind === null) return false;
-      if (kind !== 'signal') segment.servesRequests = true;
-      // `process.on('message')` / `child.on('message')` is IPC with a parent or a child: a handful of messages.
+      // `process.on('message')` / `child.on('message')` is IPC with a parent or a child: a handful of
+      // messages, and nobody's traffic (a module that only talks to its parent serves nothing).
       const ipc = onProcess || (receiver !== null && IPC_RECEIVER.test(receiver.split('.').pop() ?? ''));
+      if (kind !== 'signal' && !(kind === 'message' && ipc)) segment.servesRequests = true;
       // A flow's rate is whatever its source sends: not known to be high.
       // IPC runs when a process starts, stops or is told something by its parent: occasional.
       register(kind, handlerTargets(path, args.slice(1), from), node, null, null, kind === 'message' && !ipc && event !== 'input',
@@ -879,6 +880,12 @@ export function createHotContextCollector(
     },
   };
 
+  /** See HotContextCollector#servesItself. A child's or parent's IPC (`process.on('message')`) serves nobody's traffic. */
+  function servesItself(): ServingKind | null {
+    if (segments.some((each) => each.serves)) return 'requests';
+    return segments.some((each) => each.registrations.some((r) => r.kind === 'message' && r.occasional !== true)) ? 'messages' : null;
+  }
+
   /** See HotContextCollector#callsOut. */
   function callsOut(): CallUse[] {
     const out = new Map<string, CallUse>();
@@ -1092,7 +1099,8 @@ export function createHotContextCollector(
           ?? (registration.exported !== 'default' ? returnedMember(registration.exported) : null);
       if (info === null) continue;
       // A timer of a module that serves ticks on the serving event loop: so does what it calls here.
-      if (registration.kind !== 'timer' || registration.fromServingModule === true) servesRequests = true;
+      // So does a module whose exports a handler of another module calls, unless only through IPC.
+      if ((registration.kind !== 'timer' && !(registration.kind === 'message' && registration.occasional === true)) || registration.fromServingModule === true) servesRequests = true;
       registrations.push({
         kind: registration.kind, targets: [{ kind: 'node', node: info.node }], node: null, intervalMs: registration.intervalMs,
         periodic: registration.kind === 'timer', oneShotFrom: null, inferred: false, highRate: registration.highRate ?? registration.kind === 'message',
@@ -1200,7 +1208,7 @@ export function createHotContextCollector(
     };
   }
 
-  return { visitor, startSegment, reuseSegment, finish, functions: () => infos, callsOut, servesItself: () => (segments.some((each) => each.serves) ? 'requests' : segments.some((each) => each.servesRequests) ? 'messages' : null) };
+  return { visitor, startSegment, reuseSegment, finish, functions: () => infos, callsOut, servesItself };
 }
 
 /**

@@ -158,3 +158,26 @@ module.exports = Backup;
     assert.deepEqual(shown['dist/backup.js'], []);
   });
 });
+
+describe('a worker that only talks to its parent serves nobody (project-wide)', () => {
+  it("the modules a forked worker loads, whose only handler is its parent's IPC, are not on a serving event loop", () => {
+    const dir = projectOf({
+      'server.js': `const http = require('http');
+const { fork } = require('child_process');
+const child = fork(require.resolve('./worker'), [], { env: { PATH: process.env.PATH } });
+http.createServer((req, res) => { child.send(req.url); res.end('ok'); }).listen(3000);
+`,
+      'worker.js': `const cache = require('./cache');
+process.on('message', (url) => cache.note(url));
+cache.start();
+`,
+      'cache.js': `const fs = require('fs');
+const seen = [];
+exports.note = (url) => seen.push(url);
+exports.start = () => setInterval(() => fs.writeFileSync('/tmp/seen.json', JSON.stringify(seen)), 1000);
+`,
+    });
+    const { shown } = shownIn(dir, ['server.js', 'worker.js', 'cache.js']);
+    assert.deepEqual(shown['cache.js'], []);
+  });
+});
