@@ -102,7 +102,7 @@ export function analyzeFileList(paths: readonly string[], cwd: string, levels: R
 
 /** What the project-wide analysis says of a file, as one string. */
 function projectAnswerKey(project: ProjectIndex, path: string): string {
-  return JSON.stringify([project.registrationsOf(path), project.startedAsWorker(path), project.injectedInto(path), project.servingLoaderOf(path)]);
+  return JSON.stringify([project.registrationsOf(path), project.startedAsWorker(path), project.injectedInto(path), project.servingLoaderKey(path)]);
 }
 
 export function reportOf(outcomes: readonly FileOutcome[], costs: CostIndex | null): AnalyzeReport {

@@ -463,10 +463,17 @@ function projectContextOf(project: ProjectAnalysis, filePath: string, program: t
     return {
       registrations: project.registrationsOf?.(filePath) ?? [],
       startedAsWorker: project.startedAsWorker?.(filePath) ?? false,
-      servingLoader: project.servingLoaderOf?.(filePath) ?? null,
+      // Asked only when a rule asks about a periodic timer: the answer walks the project's modules.
+      servingLoader: () => {
+        try {
+          return project.servingLoaderOf?.(filePath) ?? null;
+        } catch {
+          return null;
+        }
+      },
     };
   } catch {
-    return { registrations: [], startedAsWorker: false, servingLoader: null };
+    return { registrations: [], startedAsWorker: false, servingLoader: () => null };
   }
 }
 

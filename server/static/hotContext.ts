@@ -157,11 +157,11 @@ export interface ProjectContext {
   registrations: readonly ProjectRegistration[];
   /** Another module starts it as a child process or worker thread. */
   startedAsWorker: boolean;
-  /** A serving module of the project that loads it (ProjectFacts.servingLoaderOf), or null. */
-  servingLoader: ServingLoader | null;
+  /** A serving module of the project that loads it (ProjectFacts.servingLoaderOf), or null; asked when needed. */
+  servingLoader: () => ServingLoader | null;
 }
 
-const NO_PROJECT_CONTEXT: ProjectContext = { registrations: [], startedAsWorker: false, servingLoader: null };
+const NO_PROJECT_CONTEXT: ProjectContext = { registrations: [], startedAsWorker: false, servingLoader: () => null };
 
 export interface HotContextCollector {
   visitor: Visitor;
@@ -1189,10 +1189,15 @@ export function createHotContextCollector(
 
     // A finding asks several times (when, describe, messageIdOf): each node's answer is kept.
     const answered = new Map<t.Node, ExecutionContext>();
+    let servingLoader: ServingLoader | null | undefined;
     return {
       servesRequests,
       inWorker,
-      servingLoader: inWorker || servesRequests ? null : project.servingLoader,
+      get servingLoader(): ServingLoader | null {
+        if (inWorker || servesRequests) return null;
+        if (servingLoader === undefined) servingLoader = project.servingLoader();
+        return servingLoader;
+      },
       contextOf(path: NodePath): ExecutionContext {
         let context = answered.get(path.node);
         if (context === undefined) {

@@ -76,6 +76,8 @@ export class ProjectIndex implements ProjectAnalysis {
   private readonly readFile: (filePath: string) => string | null;
   private readonly injectedReader: boolean;
   private readonly summarizeModule: ModuleSummarizer;
+  /** The files whose analysis asked which serving process they run in. */
+  private readonly servingAsked = new Set<string>();
 
   constructor(options: ProjectIndexOptions = {}) {
     this.summarizeModule = options.summarize ?? summarizeModule;
@@ -133,7 +135,18 @@ export class ProjectIndex implements ProjectAnalysis {
   }
 
   servingLoaderOf(filePath: string): ServingLoader | null {
-    return this.facts.servingLoaderOf(path.resolve(filePath));
+    const resolved = path.resolve(filePath);
+    this.servingAsked.add(resolved);
+    return this.facts.servingLoaderOf(resolved);
+  }
+
+  /**
+   * `servingLoaderOf(filePath)` as one string when an analysis of the file asked it (a rule asked
+   * about a periodic timer), else '': the command line's passes compare this.
+   */
+  servingLoaderKey(filePath: string): string {
+    const resolved = path.resolve(filePath);
+    return this.servingAsked.has(resolved) ? JSON.stringify(this.facts.servingLoaderOf(resolved)) : '';
   }
 
   registrationsOf(filePath: string): readonly ProjectRegistration[] {
