@@ -2,7 +2,7 @@
 import type { NodePath } from '@babel/traverse';
 import type * as t from '@babel/types';
 import type { ExecutionContext, HotContext, RuleModule } from './api';
-import { servingTimerText } from './detectors/servingTimer';
+import { inServingProcessByLoadsOnly, servingTimerText } from './detectors/servingTimer';
 import { isOnceGuarded } from './detectors/runsOnce';
 import { runsOftenByCode } from './detectors/runsOften';
 import { compiledCallee } from './detectors/compiledCallee';
@@ -150,12 +150,16 @@ const rule: RuleModule = {
               const where = hot.contextOf(path);
               return { via: viaText(where), where: whereText(where, hot, context.filePath) ?? '' };
             },
-            evidence: certain ? 'code' : 'frequency',
             // A write waits for the disk each time, but a small one (a settings file, a rename, an
             // unlink) matters only when it runs often: shown where the code shows the traffic's rate,
             // a hint on a route that saves or removes something or a handler guessed from its shape,
-            // until a profile measures it. A copy costs what it copies: shown.
-            ...(smallWrite ? { evidenceOf: (hot) => (runsOftenByCode(hot.contextOf(path)) ? 'code' : 'frequency') } : {}),
+            // until a profile measures it. A copy costs what it copies: shown. A timer on a serving
+            // event loop only by what modules load is an assumption: a hint.
+            evidenceOf: (hot) => {
+              if (inServingProcessByLoadsOnly(hot.contextOf(path), hot)) return 'frequency';
+              if (smallWrite) return runsOftenByCode(hot.contextOf(path)) ? 'code' : 'frequency';
+              return certain ? 'code' : 'frequency';
+            },
           });
         },
       },

@@ -4,7 +4,7 @@ import type * as t from '@babel/types';
 import type { ExecutionContext, Fix, HotContext, LocalBinding, ModuleMember, ReportDescriptor, RuleContext, RuleModule } from './api';
 import { compiledCallee } from './detectors/compiledCallee';
 import { runsOftenByCode } from './detectors/runsOften';
-import { servingTimerText } from './detectors/servingTimer';
+import { inServingProcessByLoadsOnly, servingTimerText } from './detectors/servingTimer';
 import { isToolingFile } from './detectors/toolingFiles';
 import { viaText } from './detectors/viaText';
 
@@ -403,7 +403,7 @@ const rule: RuleModule = {
       context.report({
         ...shared,
         when: (hot) => servingText(hot.contextOf(path), hot, context.filePath) !== null,
-        evidenceOf: (hot) => (runsOftenByCode(hot.contextOf(path)) ? 'code' : 'frequency'),
+        evidenceOf: (hot) => (runsOftenByCode(hot.contextOf(path)) && !inServingProcessByLoadsOnly(hot.contextOf(path), hot) ? 'code' : 'frequency'),
       });
     };
     /** The child_process function or wrapper a callee calls, and the name the message gives it. */

@@ -14,9 +14,20 @@ export function servingTimerText(context: ExecutionContext, hot: HotContext, fil
   const loader = hot.servingLoader;
   if (loader === null) return null;
   const what = loader.serves === 'requests' ? 'serves requests' : 'handles messages';
-  if (loader.via === undefined) return `in a timer of a module loaded by ${shownFrom(filePath, loader.file)}, which ${what}`;
-  if (loader.via === filePath) return `in a timer of a module that loads ${shownFrom(filePath, loader.file)}, which ${what}`;
-  return `in a timer of a module that ${shownFrom(filePath, loader.via)} loads along with ${shownFrom(filePath, loader.file)}, which ${what}`;
+  // That the timer is started in that process, and that the process serves then, is inferred from
+  // what modules load, not proven (a function that arms it may never be called there).
+  const assumed = ' (assumed: the timer is started in that process)';
+  if (loader.via === undefined) return `in a timer of a module loaded by ${shownFrom(filePath, loader.file)}, which ${what}${assumed}`;
+  if (loader.via === filePath) return `in a timer of a module that loads ${shownFrom(filePath, loader.file)}, which ${what}${assumed}`;
+  return `in a timer of a module that ${shownFrom(filePath, loader.via)} loads along with ${shownFrom(filePath, loader.file)}, which ${what}${assumed}`;
+}
+
+/**
+ * The timer is on a serving event loop only by what modules load (its own module serves nothing):
+ * an assumption, so what is found there is a hint until a profile measures it.
+ */
+export function inServingProcessByLoadsOnly(context: ExecutionContext, hot: HotContext): boolean {
+  return context.kind === 'timer' && context.periodic && !hot.servesRequests && !hot.inWorker && hot.servingLoader !== null;
 }
 
 /** `file` as seen from the folder of `from`: './server.js', '../app.js'. */

@@ -4,9 +4,27 @@
 // others (ProjectFacts.servingLoaderOf). Each should-reach case has a must-not-reach twin: a module
 // no serving module loads, one started as a worker, a one-shot timer.
 import assert from 'node:assert/strict';
-import { shownIn, projectOf, removeProjects } from '../../../test/unit/projectOnDisk';
+import * as path from 'node:path';
+import { analyzeFileList } from '../../cli/fileAnalysis';
+import { projectOf, removeProjects } from '../../../test/unit/projectOnDisk';
 
 after(removeProjects);
+
+/**
+ * Each file's blocking-sync-call and spawn-without-env findings as `rule:line:severity` (hints
+ * included: a timer on a serving event loop only by what modules load is one), and their messages.
+ */
+function timerFindings(dir: string, files: string[]): { found: Record<string, string[]>; messages: string[] } {
+  const outcomes = analyzeFileList(files.map((f) => path.join(dir, f)), dir, {});
+  const found: Record<string, string[]> = {};
+  const messages: string[] = [];
+  files.forEach((file, i) => {
+    const findings = outcomes[i].findings.map(({ finding }) => finding).filter((f) => f.ruleId === 'blocking-sync-call' || f.ruleId === 'spawn-without-env');
+    found[file] = findings.map((f) => `${f.ruleId}:${f.range.loc.start.line}:${f.severity}`);
+    messages.push(...findings.map((f) => f.message));
+  });
+  return { found, messages };
+}
 
 const SCHEDULER = `const { exec, execSync } = require('child_process');
 const fs = require('fs');
@@ -37,9 +55,10 @@ exports.start = () => { startScheduler(); warmUp(); };
 `,
       'src/jobs/scheduler.js': SCHEDULER,
     });
-    const { shown, messages } = shownIn(dir, ['src/server.js', 'src/jobs/index.js', 'src/jobs/scheduler.js']);
-    assert.deepEqual(shown['src/jobs/scheduler.js'], ['spawn-without-env:4', 'blocking-sync-call:5']);
-    assert.match(messages.find((m) => m.startsWith('exec()'))!, /^exec\(\) runs in a timer of a module loaded by \.\.\/server\.js, which serves requests \(via checkProcesses\) without an env option/);
+    const { found, messages } = timerFindings(dir, ['src/server.js', 'src/jobs/index.js', 'src/jobs/scheduler.js']);
+    // Hints: that the timer is armed in the server's process is inferred from what modules load.
+    assert.deepEqual(found['src/jobs/scheduler.js'], ['spawn-without-env:4:hint', 'blocking-sync-call:5:hint']);
+    assert.match(messages.find((m) => m.startsWith('exec()'))!, /^exec\(\) runs in a timer of a module loaded by \.\.\/server\.js, which serves requests \(assumed: the timer is started in that process\) \(via checkProcesses\) without an env option/);
   });
 
   it('the same scheduler loaded only by a command-line script, or by a module the server starts as a worker, is not on the serving event loop', () => {
@@ -56,9 +75,9 @@ http.createServer((req, res) => res.end('ok')).listen(3000);
       'src/jobs/scheduler.js': SCHEDULER,
       'src/jobs/other.js': SCHEDULER,
     });
-    const { shown } = shownIn(dir, ['src/cli.js', 'src/server.js', 'src/worker.js', 'src/jobs/scheduler.js', 'src/jobs/other.js']);
-    assert.deepEqual(shown['src/jobs/scheduler.js'], []);
-    assert.deepEqual(shown['src/jobs/other.js'], []);
+    const { found } = timerFindings(dir, ['src/cli.js', 'src/server.js', 'src/worker.js', 'src/jobs/scheduler.js', 'src/jobs/other.js']);
+    assert.deepEqual(found['src/jobs/scheduler.js'], []);
+    assert.deepEqual(found['src/jobs/other.js'], []);
   });
 
   it('ESM imports and a dynamic import() load a module into the serving process too', () => {
@@ -75,9 +94,9 @@ setInterval(() => { execSync('free -m'); }, 10000);
 setInterval(() => exec('uptime'), 60000);
 `,
     });
-    const { shown } = shownIn(dir, ['server.mjs', 'metrics.mjs', 'jobs.mjs']);
-    assert.deepEqual(shown['metrics.mjs'], ['blocking-sync-call:2', 'spawn-without-env:2']);
-    assert.deepEqual(shown['jobs.mjs'], ['spawn-without-env:2']);
+    const { found } = timerFindings(dir, ['server.mjs', 'metrics.mjs', 'jobs.mjs']);
+    assert.deepEqual(found['metrics.mjs'], ['blocking-sync-call:2:hint', 'spawn-without-env:2:hint']);
+    assert.deepEqual(found['jobs.mjs'], ['spawn-without-env:2:hint']);
   });
 });
 
@@ -107,10 +126,10 @@ new State().start();
     };
     files['lib/other-state.js'] = files['lib/state.js'];
     const dir = projectOf(files);
-    const { shown, messages } = shownIn(dir, ['lib/gateway.js', 'lib/state.js', 'bin/dump.js', 'lib/other-state.js']);
-    assert.deepEqual(shown['lib/state.js'], ['blocking-sync-call:6']);
-    assert.match(messages.find((m) => m.startsWith('fs.writeFileSync'))!, /in a timer of a module loaded by \.\/gateway\.js, which handles messages \(via save\)/);
-    assert.deepEqual(shown['lib/other-state.js'], []);
+    const { found, messages } = timerFindings(dir, ['lib/gateway.js', 'lib/state.js', 'bin/dump.js', 'lib/other-state.js']);
+    assert.deepEqual(found['lib/state.js'], ['blocking-sync-call:6:hint']);
+    assert.match(messages.find((m) => m.startsWith('fs.writeFileSync'))!, /in a timer of a module loaded by \.\/gateway\.js, which handles messages \(assumed: the timer is started in that process\) \(via save\)/);
+    assert.deepEqual(found['lib/other-state.js'], []);
   });
 });
 
@@ -152,10 +171,10 @@ module.exports = Backup;
 `,
     });
     const files = ['dist/index.js', 'dist/controller.js', 'dist/mqtt.js', 'dist/state.js', 'dist/cli/export.js', 'dist/backup.js'];
-    const { shown, messages } = shownIn(dir, files);
-    assert.deepEqual(shown['dist/state.js'], ['blocking-sync-call:4']);
-    assert.match(messages.find((m) => m.startsWith('fs.writeFileSync'))!, /in a timer of a module that \.\/controller\.js loads along with \.\/mqtt\.js, which handles messages \(via save\)/);
-    assert.deepEqual(shown['dist/backup.js'], []);
+    const { found, messages } = timerFindings(dir, files);
+    assert.deepEqual(found['dist/state.js'], ['blocking-sync-call:4:hint']);
+    assert.match(messages.find((m) => m.startsWith('fs.writeFileSync'))!, /in a timer of a module that \.\/controller\.js loads along with \.\/mqtt\.js, which handles messages \(assumed: the timer is started in that process\) \(via save\)/);
+    assert.deepEqual(found['dist/backup.js'], []);
   });
 });
 
@@ -177,7 +196,7 @@ exports.note = (url) => seen.push(url);
 exports.start = () => setInterval(() => fs.writeFileSync('/tmp/seen.json', JSON.stringify(seen)), 1000);
 `,
     });
-    const { shown } = shownIn(dir, ['server.js', 'worker.js', 'cache.js']);
-    assert.deepEqual(shown['cache.js'], []);
+    const { found } = timerFindings(dir, ['server.js', 'worker.js', 'cache.js']);
+    assert.deepEqual(found['cache.js'], []);
   });
 });
