@@ -45,6 +45,26 @@ function inputs(nodes: [number, number, number][]): RouteInputs {
   };
 }
 
+/**
+ * The request-window tests' profile: in order, 1 ms each, express (no route), middleware, A,
+ * express, express, B, express, GC; a route map where the middleware is USE.
+ */
+function windowedInputs(): RouteInputs {
+  const tree = inputs([
+    [0, 1, 0], // 1 express
+    [1, 2, 0], // 2 middleware
+    [1, 3, 0], // 3 handler A
+    [1, 6, 0], // 4 handler B | C
+    [0, 7, 0], // 5 the collector
+  ]).tree;
+  const order = [1, 2, 3, 1, 1, 4, 1, 5];
+  const selfMs = new Float64Array(tree.count);
+  order.forEach((n) => (selfMs[n] += 1));
+  const timeline = { node: Int32Array.from(order), atMs: Float64Array.from(order.map((_, i) => i)), endMs: order.length };
+  const base = inputs([]);
+  return { ...base, tree: { ...tree, selfMs }, timeline, cpuMs: 8, routes: base.routes.map((r) => (r.route.startsWith('USE') ? { ...r, match: { method: 'USE' } } : r)) };
+}
+
 describe('cost per route (pure)', () => {
   it('finds the innermost extent holding a function position (V8 columns are 1-based)', () => {
     const lookup = new HandlerLookup(HANDLERS);
@@ -108,20 +128,7 @@ describe('cost per route (pure)', () => {
   });
 
   it("with a recording's requests, charges samples no endpoint frame claims to the route whose requests alone were open, and says how much", () => {
-    // In order, 1 ms each: express (no route), middleware, A, express, express, B, express, GC; a route map where the middleware is USE.
-    const tree = inputs([
-      [0, 1, 0], // 1 express
-      [1, 2, 0], // 2 middleware
-      [1, 3, 0], // 3 handler A
-      [1, 6, 0], // 4 handler B | C
-      [0, 7, 0], // 5 the collector
-    ]).tree;
-    const order = [1, 2, 3, 1, 1, 4, 1, 5];
-    const selfMs = new Float64Array(tree.count);
-    order.forEach((n) => (selfMs[n] += 1));
-    const timeline = { node: Int32Array.from(order), atMs: Float64Array.from(order.map((_, i) => i)), endMs: order.length };
-    const base = inputs([]);
-    const routed: RouteInputs = { ...base, tree: { ...tree, selfMs }, timeline, cpuMs: 8, routes: base.routes.map((r) => (r.route.startsWith('USE') ? { ...r, match: { method: 'USE' } } : r)) };
+    const routed = windowedInputs();
     // A request for GET /a over [0, 4), one for GET /b over [5, 8).
     const report = routeReportOf(routed, [
       { startMs: 0, endMs: 4, routes: ['GET /a'] },
@@ -142,22 +149,10 @@ describe('cost per route (pure)', () => {
   });
 
   it("with the thread's clock, charges a route the samples no endpoint frame claims around its windows, in the clock's spans where its requests alone were open", () => {
-    // The same samples as above, 1 ms each: express, middleware, A, express, express, B, express, GC.
+    // windowedInputs' samples, 1 ms each: express, middleware, A, express, express, B, express, GC.
     // GET /a's request over [1, 4): the express sample at 0 ms (Node reading its headers) is before
     // its start. The clock's spans [0, 4.5) and [4.5, 8), each all CPU, all of it sampled.
-    const tree = inputs([
-      [0, 1, 0],
-      [1, 2, 0],
-      [1, 3, 0],
-      [1, 6, 0],
-      [0, 7, 0],
-    ]).tree;
-    const order = [1, 2, 3, 1, 1, 4, 1, 5];
-    const selfMs = new Float64Array(tree.count);
-    order.forEach((n) => (selfMs[n] += 1));
-    const timeline = { node: Int32Array.from(order), atMs: Float64Array.from(order.map((_, i) => i)), endMs: order.length };
-    const base = inputs([]);
-    const routed: RouteInputs = { ...base, tree: { ...tree, selfMs }, timeline, cpuMs: 8, routes: base.routes.map((r) => (r.route.startsWith('USE') ? { ...r, match: { method: 'USE' } } : r)) };
+    const routed = windowedInputs();
     const requests = [
       { startMs: 1, endMs: 4, routes: ['GET /a'] },
       { startMs: 5, endMs: 8, routes: ['GET /b'] },
