@@ -367,11 +367,12 @@ export function createHotContextCollector(
     if (targets.length > 0) segment.registrations.push({ kind, targets, node: call, intervalMs, periodic, oneShotFrom, inferred: false, highRate, changesState, occasional, ...(perConnection ? { perConnection } : {}) });
   }
 
-  function isServerModuleObject(node: t.Node, path?: NodePath): boolean {
+  /** `node` is one of `modules` (http's by default; `net` and `tls` for connection servers) as this module names it. */
+  function isServerModuleObject(node: t.Node, path?: NodePath, modules: ReadonlySet<string> = SERVER_MODULES): boolean {
     // `http_1.default`: the module seen through a compiler's interop helper.
     if (node.type === 'MemberExpression' && node.object.type === 'Identifier' && propertyName(node.property, node.computed) === 'default') {
       const origin = importOf(node.object.name);
-      if (origin !== null) return origin.namespace && SERVER_MODULES.has(origin.source);
+      if (origin !== null) return origin.namespace && modules.has(origin.source);
     }
     if (node.type === 'Identifier') {
       const origin = importOf(node.name);
@@ -383,33 +384,16 @@ export function createHotContextCollector(
         const helperName = helper?.type === 'Identifier' ? helper.name : helper ? calleeProperty(helper) : null;
         if (init?.type === 'CallExpression' && (helperName === '__importDefault' || helperName === '__importStar')) {
           const source = init.arguments[0] ? requiredModule(init.arguments[0]) : null;
-          if (source !== null) return SERVER_MODULES.has(source);
+          if (source !== null) return modules.has(source);
         }
       }
-      return origin !== null ? SERVER_MODULES.has(origin.source) && origin.imported === 'default' : SERVER_MODULES.has(node.name);
+      return origin !== null ? modules.has(origin.source) && origin.imported === 'default' : modules.has(node.name);
     }
     if (node.type === 'CallExpression' && node.callee.type === 'Identifier' && node.callee.name === 'require') {
       const source = stringValue(node.arguments[0]);
-      return source !== null && SERVER_MODULES.has(source.replace(/^node:/, ''));
+      return source !== null && modules.has(source.replace(/^node:/, ''));
     }
     return false;
-  }
-
-  /** `net` or `tls` as this module names it: imported whole, required inline, or its default export. */
-  function isConnectionServerModule(node: t.Node, path: NodePath): boolean {
-    const object = node.type === 'MemberExpression' && propertyName(node.property, node.computed) === 'default' ? node.object : node;
-    if (object.type === 'CallExpression') {
-      const source = requiredModule(object);
-      return source !== null && CONNECTION_SERVER_MODULES.has(source.replace(/^node:/, ''));
-    }
-    if (object.type !== 'Identifier') return false;
-    const origin = importOf(object.name);
-    if (origin !== null) return CONNECTION_SERVER_MODULES.has(origin.source) && (origin.namespace || origin.imported === 'default');
-    // TypeScript's CommonJS output: `const net_1 = __importDefault(require("net"))`.
-    const declarator = bindings.bindingOf(path, object.name)?.declarator;
-    const init = declarator?.type === 'VariableDeclarator' ? declarator.init : null;
-    const source = init?.type === 'CallExpression' && init.arguments[0] ? requiredModule(init.arguments[0]) : null;
-    return source !== null && CONNECTION_SERVER_MODULES.has(source);
   }
 
   /** `http.createServer`, `http_1.default.createServer`, `https.createServer.bind(this, options)`. */
@@ -559,7 +543,7 @@ export function createHotContextCollector(
     }
     // A TCP or TLS server (`net.createServer((socket) => …)`): its handler runs once per client
     // connection (an SMTP or IMAP session, a device), what the socket's `data` brings per message.
-    if (property === 'createServer' && isConnectionServerModule(callee.object, path)) {
+    if (property === 'createServer' && isServerModuleObject(callee.object, path, CONNECTION_SERVER_MODULES)) {
       segment.servesRequests = true;
       register('request', handlerTargets(path, args.filter(isFunctionLike), from), node, null, null, false, false, false, false, true);
       return true;

@@ -340,14 +340,14 @@ export class ProjectFacts {
     if (this.servingIndex !== null) return this.servingIndex;
     const loaders = new Map<string, ServingLoader>();
     const loads = new Map<string, string[]>();
-    const loadedBy = new Map<string, string[]>();
+    const loadedBy = new Map<string, Set<string>>();
     for (const [from, { facts }] of this.modules) {
       const targets: string[] = [];
       for (const specifier of facts.requires) {
         const target = this.resolveCached(`${from}\0${specifier}`, from, specifier);
         if (target === null || target === from || this.workerSources.has(target)) continue;
         targets.push(target);
-        loadedBy.set(target, [...(loadedBy.get(target) ?? []), from]);
+        addTo(loadedBy, target, from);
       }
       loads.set(from, targets);
     }
@@ -367,15 +367,16 @@ export class ProjectFacts {
     };
     for (const file of serving) loaders.set(file, { file, serves: this.servingModules.get(file)! });
     for (const file of serving) spread(file, loaders.get(file)!);
-    // The modules that load a serving module (its process's entry and the modules between).
+    // The modules that load a serving module (its process's entry and the modules between). One
+    // reached from an earlier serving module has spread its mark already: the first mark stays.
+    const climbed = new Set<string>();
     for (const file of serving) {
       const own = this.servingModules.get(file)!;
       const queue = [file];
-      const seen = new Set(queue);
       for (let i = 0; i < queue.length; i++) {
         for (const parent of loadedBy.get(queue[i]) ?? []) {
-          if (seen.has(parent)) continue;
-          seen.add(parent);
+          if (climbed.has(parent)) continue;
+          climbed.add(parent);
           queue.push(parent);
           const loader: ServingLoader = { file, serves: own, via: parent };
           if (!loaders.has(parent)) loaders.set(parent, loader);
