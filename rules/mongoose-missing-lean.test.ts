@@ -18,6 +18,40 @@ const project: ProjectView = {
 
 runRuleTests(rule, {
   valid: [
+    // Each document read only field by field (i42): what still needs a hydrated document stays quiet.
+    {
+      name: 'i42: each document handed whole to a function not read here (list.push(user)) is not read field by field',
+      code: `${USER}app.get('/users', async (req, res) => {
+  const users = await User.find({});
+  const kept = [];
+  users.forEach((user) => { kept.push(user); });
+  res.locals.users = kept;
+});`,
+    },
+    {
+      name: 'i42: a mongoose Map field read with get() needs the hydrated document (a lean Map field is a plain object)',
+      code: `${USER}app.get('/prefs', async (req, res) => {
+  const users = await User.find({});
+  const themes = [];
+  for (const user of users) themes.push(user.settings.get('theme'));
+  res.end(themes.join(','));
+});`,
+    },
+    {
+      name: 'i42: a document method called on each document in the loop',
+      code: `${USER}app.post('/touch', async (req, res) => {
+  const users = await User.find({});
+  for (const user of users) { user.seen = Date.now(); await user.save(); }
+  res.end();
+});`,
+    },
+    {
+      name: 'i42: only the length of the list is read (count-by-loading may apply; lean alone is not the fix)',
+      code: `${USER}app.get('/n', async (req, res) => {
+  const users = await User.find({});
+  res.end(String(users.length));
+});`,
+    },
     {
       name: 'a test of the project reads a list once, with data it wrote (tooling, rules/detectors/toolingFiles.ts)',
       filename: 'test/users.test.js',
@@ -321,6 +355,89 @@ export const all = async () => JSON.stringify(await models.find({}));`,
     },
   ],
   invalid: [
+    {
+      name: 'i42: a loader reads each role field by field into a cache, reached by no request (one pass: a hint)',
+      code: `${USER}function loadRoles(next) {
+  User.find({}, function (err, roles) {
+    roles.forEach(function (role) { cache[role.name] = { admin: role.isAdmin }; });
+    next();
+  });
+}
+exports.loadRoles = loadRoles;`,
+      errors: [{ messageId: 'missingLean', line: 4, column: 3, severity: 'hint', message: /only read field by field \(name, isAdmin\); add \.lean\(\)\. It matters when/ }],
+      output: `${USER}function loadRoles(next) {
+  User.find({}).lean().exec(function (err, roles) {
+    roles.forEach(function (role) { cache[role.name] = { admin: role.isAdmin }; });
+    next();
+  });
+}
+exports.loadRoles = loadRoles;`,
+    },
+    // Each document read only field by field (i42): the documents go nowhere, only their fields do.
+    {
+      name: 'i42: every user loaded in a callback, each only read for its email into a list (calipso mail form)',
+      code: `${USER}app.get('/mail/form', function (req, res, next) {
+  User.find(function (err, users) {
+    var emails = ['Everyone'];
+    users.forEach(function (user) {
+      emails.push(user.email);
+    });
+    renderForm(res, emails, next);
+  });
+});`,
+      errors: [{ messageId: 'missingLean', line: 4, column: 3, severity: 'warning', message: /^User\.find\(\) hydrates full mongoose documents that are only read field by field \(email\) while handling a request; add \.lean\(\)\.$/ }],
+      output: `${USER}app.get('/mail/form', function (req, res, next) {
+  User.find().lean().exec(function (err, users) {
+    var emails = ['Everyone'];
+    users.forEach(function (user) {
+      emails.push(user.email);
+    });
+    renderForm(res, emails, next);
+  });
+});`,
+    },
+    {
+      name: 'i42: a route that saves reloads every role field by field into a cache (how often someone saves is not in the code: a hint)',
+      code: `${USER}app.post('/admin/permissions', function (req, res, next) {
+  User.find({}, function (err, roles) {
+    roles.forEach(function (role) { cache[role.name] = role.isAdmin; });
+    res.redirect('/admin');
+  });
+});`,
+      errors: [{ messageId: 'missingLean', line: 4, column: 3, severity: 'hint', message: /only read field by field \(name, isAdmin\) while handling a request; add \.lean\(\)\. It matters when/ }],
+      output: `${USER}app.post('/admin/permissions', function (req, res, next) {
+  User.find({}).lean().exec(function (err, roles) {
+    roles.forEach(function (role) { cache[role.name] = role.isAdmin; });
+    res.redirect('/admin');
+  });
+});`,
+    },
+    {
+      name: 'i42: every role read in a for-of loop for its id and two flags (formio access map)',
+      code: `${USER}app.use(async (req, res, next) => {
+  const roles = await User.find({ deleted: null });
+  const access = { roles: [] };
+  for (const role of roles) {
+    access.roles.push(role._id.toString());
+    if (role.default) access.defaultRole = role._id.toString();
+    if (role.admin) access.adminRole = role._id.toString();
+  }
+  req.access = access;
+  next();
+});`,
+      errors: [{ messageId: 'missingLean', line: 4, column: 23, severity: 'warning', message: /only read field by field \(_id, default, admin\) while handling a request; add \.lean\(\)\.$/ }],
+      output: `${USER}app.use(async (req, res, next) => {
+  const roles = await User.find({ deleted: null }).lean();
+  const access = { roles: [] };
+  for (const role of roles) {
+    access.roles.push(role._id.toString());
+    if (role.default) access.defaultRole = role._id.toString();
+    if (role.admin) access.adminRole = role._id.toString();
+  }
+  req.access = access;
+  next();
+});`,
+    },
     // Issue 22 (n22b): a query built in steps and held in a variable, run once later.
     {
       name: 'issue 22 (q22m): a query variable put back by a helper of another module: shown, the assumption stated (short page: a hint)',
@@ -533,7 +650,7 @@ function renderTable(roles) {
   roles.forEach(function (role) { out += '<th>' + role.name + '</th>'; });
   return out;
 }`,
-      errors: [{ messageId: 'missingLean', line: 4, column: 3, severity: 'warning', message: /only read field by field in renderTable\(\); add \.lean\(\)\.$/ }],
+      errors: [{ messageId: 'missingLean', line: 4, column: 3, severity: 'warning', message: /only read field by field \(name\) in renderTable\(\); add \.lean\(\)\.$/ }],
       output: `${USER}function showPermissions(req, res, options, next) {
   User.find({}).lean().sort('name').find(function (err, roles) {
     var output = renderTable(roles);

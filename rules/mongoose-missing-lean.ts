@@ -21,6 +21,8 @@ interface Usage {
   plainCopy?: boolean;
   /** Functions of other modules the query went through (`qry = table.sortQuery(qry)`): assumed to only add query steps. */
   assumedSteps?: readonly string[];
+  /** The sink is only reads of these fields of each document (see readFieldByField). */
+  fields?: readonly string[];
 }
 
 /** 'query': an unexecuted query returned from a plain function (followed like its result in callers). */
@@ -34,6 +36,11 @@ const MAX_FLOW_DEPTH = 6;
 const SEND_METHODS = new Set(['json', 'send', 'jsonp']);
 /** Methods that mutate a mongoose array or subdocument held in a document property. */
 const MUTATING_PROPERTY_METHODS = new Set(['push', 'pull', 'addToSet', 'splice', 'unshift', 'shift', 'pop', 'set', 'remove', 'id', 'create', 'nonAtomicPush']);
+/**
+ * Methods of a document's field values that only a hydrated document has: a subdocument's
+ * `toObject()`/`ownerDocument()`, a mongoose Map's `get()` (a lean Map field is a plain object).
+ */
+const HYDRATED_FIELD_METHODS = new Set(['get', 'toObject', 'toJSON', 'ownerDocument', 'parent', 'populated', 'isModified']);
 /** Document properties a lean object does not have (`id` is mongoose's default virtual). */
 const DOCUMENT_ONLY_PROPERTIES = new Set(['id', 'isNew', 'errors', 'schema', 'collection', 'db', 'modelName', 'baseModelName']);
 /** Array methods whose callback receives each document as its first parameter. */
@@ -49,6 +56,7 @@ function merge(a: Usage, b: Usage): Usage {
     sink: a.sink ?? b.sink, documentUse: a.documentUse || b.documentUse,
     callersUnread: a.callersUnread === true || b.callersUnread === true, plainCopy: a.plainCopy === true || b.plainCopy === true,
     assumedSteps: [...(a.assumedSteps ?? []), ...(b.assumedSteps ?? [])],
+    fields: a.sink !== null ? a.fields : b.fields,
   };
 }
 
@@ -71,6 +79,49 @@ function usageOfBinding(id: NodePath, kind: ValueKind, depth: number, context: R
     if (usage.documentUse) return usage;
   }
   return usage;
+}
+
+/** At most this many field names are quoted in a message. */
+const QUOTED_FIELDS = 3;
+
+/**
+ * The fields read from each document of a list through `element` (a loop variable, an array
+ * callback's parameter) when every reference to it is a field read (`u.email`, `u._id.toString()`):
+ * the documents themselves go nowhere, only values of their fields do. Null when a reference uses
+ * the element whole (passed on, returned, stored) or reads a computed member.
+ */
+function fieldsOnlyRead(element: NodePath, context: RuleContext): string[] | null {
+  if (element.node.type !== 'Identifier') return null;
+  const binding = context.bindingOf(element, element.node.name);
+  if (!binding || binding.referencePaths.length === 0) return null;
+  const fields = new Set<string>();
+  for (const reference of binding.referencePaths) {
+    const parent = reference.parentPath;
+    if (!parent?.isMemberExpression() || parent.node.object !== reference.node || parent.node.computed) return null;
+    const name = memberName(parent.node);
+    if (name === null) return null;
+    fields.add(name);
+  }
+  return [...fields];
+}
+
+/**
+ * Each document of a list whose every use was followed and none needs a document, read only field
+ * by field (`for (const u of users) emails.push(u.email)`), and leaving by no sink of its own: a
+ * lean result serves the same reads. The fields are named so a reader can rule out a virtual.
+ */
+function readFieldByField(usage: Usage, element: NodePath, context: RuleContext): Usage {
+  if (usage.documentUse || usage.sink !== null) return usage;
+  const fields = fieldsOnlyRead(element, context);
+  return fields === null ? usage : fieldSink(usage, fields);
+}
+
+function fieldSink(usage: Usage, fields: readonly string[]): Usage {
+  return { ...usage, sink: `read field by field (${quotedFields(fields)})`, fields };
+}
+
+function quotedFields(names: readonly string[]): string {
+  return names.slice(0, QUOTED_FIELDS).join(', ') + (names.length > QUOTED_FIELDS ? ', …' : '');
 }
 
 /** The parameter (by index) of a callback argument, or null when the argument is not an inline function. */
@@ -178,7 +229,7 @@ function usageOfDocumentMember(member: NodePath): Usage {
     // doc.save(), doc.populate(), a virtual method: needs the hydrated document.
     if (depth === 1) return DOCUMENT_USE;
     const name = memberName(top.node);
-    return name !== null && MUTATING_PROPERTY_METHODS.has(name) ? DOCUMENT_USE : NONE;
+    return name !== null && (MUTATING_PROPERTY_METHODS.has(name) || HYDRATED_FIELD_METHODS.has(name)) ? DOCUMENT_USE : NONE;
   }
   return NONE;
 }
@@ -220,7 +271,7 @@ function usageOf(path: NodePath, kind: ValueKind, depth: number, context: RuleCo
     if (kind !== 'array') return NONE;
     const left = parent.get('left');
     const declared = left.isVariableDeclaration() ? left.get('declarations')[0]?.get('id') : null;
-    return declared ? usageOfBinding(declared, 'doc', depth, context) : DOCUMENT_USE;
+    return declared ? readFieldByField(usageOfBinding(declared, 'doc', depth, context), declared, context) : DOCUMENT_USE;
   }
   if (parent.isMemberExpression() && parent.node.object === node) return usageAsObject(value, parent, kind, depth, context);
   // Tests, comparisons, template literals, typeof: reading, not needing a document.
@@ -272,8 +323,9 @@ function usageInHelper(call: NodePath<t.CallExpression>, argument: t.Node, kind:
   const param = (fn as NodePath<t.Function>).get('params')[index];
   if (!param?.isIdentifier()) return null;
   const usage = usageOfBinding(param, kind, depth + 1, context);
-  if (usage.documentUse || usage.sink !== null) return usage;
-  return { sink: `read field by field in ${callee.name}()`, documentUse: false };
+  if (usage.documentUse || (usage.sink !== null && usage.fields === undefined)) return usage;
+  const fields = usage.fields === undefined ? '' : ` (${quotedFields(usage.fields)})`;
+  return { sink: `read field by field${fields} in ${callee.name}()`, documentUse: false };
 }
 
 function usageAsArgument(call: NodePath<t.CallExpression>, argument: t.Node, kind: ValueKind, depth: number, context: RuleContext): Usage {
@@ -320,7 +372,14 @@ function usageAsObject(value: NodePath, member: NodePath<t.MemberExpression>, ki
     const perElement = param === 'none' ? NONE : usageOfBinding(param, 'doc', depth, context);
     if (perElement.documentUse) return perElement;
     const resultKind = ARRAY_RESULT_KIND[call.name] ?? null;
-    return resultKind === null ? perElement : merge(perElement, usageOf(call.call, resultKind, depth + 1, context));
+    const usage = resultKind === null ? perElement : merge(perElement, usageOf(call.call, resultKind, depth + 1, context));
+    if (param === 'none') return usage;
+    // `roles.map((r) => r._id.toString())` stored in `req.roles`: what a map or forEach gives is no
+    // document when each element is only read field by field, wherever that result goes (unless it
+    // leaves by a sink of its own, `res.json(docs.map(...))`). A filter's or find's result is documents.
+    const fields = resultKind === 'plain' || resultKind === null ? fieldsOnlyRead(param, context) : null;
+    if (fields !== null && (usage.documentUse || usage.sink === null)) return fieldSink(perElement, fields);
+    return readFieldByField(usage, param, context);
   }
   const resultKind = ARRAY_RESULT_KIND[call.name];
   return resultKind ? usageOf(call.call, resultKind, depth + 1, context) : NONE;
@@ -369,13 +428,18 @@ function isShortList(query: ModelQuery): boolean {
 }
 
 /**
- * A list read (paged or not) whose documents the analysis followed to the end, outside start-up:
+ * A list read (paged or not) whose documents the analysis followed to the end, outside start-up
+ * (for documents only read field by field: where requests or messages reach it, not only a route that saves):
  * hydrating a list only to serialize it is waste the code alone proves (seed 004). A single
  * document, a short literal page, or a result handed to callers not read needs frequency.
  */
-function isCertainListRead(query: ModelQuery, hot: HotContext): boolean {
+function isCertainListRead(query: ModelQuery, usage: Usage, hot: HotContext): boolean {
   if (query.resultKind !== 'array' || isShortList(query)) return false;
   const kind = hot.contextOf(query.call).kind;
+  // Fields read one by one into the code's own structures (a cache, a menu) prove no response:
+  // only where the analysis knows traffic reaches it; a loader's one pass (`loadRoles()`) is not.
+  // A route that saves (POST, PUT, DELETE) runs when someone changes something: how often is not in the code.
+  if (usage.fields !== undefined) return (kind === 'request' || kind === 'message') && !hot.contextOf(query.call).changesState;
   return kind !== 'startup' && kind !== 'signal';
 }
 
@@ -439,13 +503,13 @@ export const mongooseMissingLean: RuleModule = {
           const certain = usage.callersUnread !== true;
           context.report({
             ...base,
-            when: (hot: HotContext) => certain && isCertainListRead(query, hot),
+            when: (hot: HotContext) => certain && isCertainListRead(query, usage, hot),
             describe: (hot: HotContext) => ({ where: whereItRuns(hot.contextOf(path)) }),
           });
           context.report({
             ...base,
             evidence: 'frequency',
-            when: (hot: HotContext) => !certain || !isCertainListRead(query, hot),
+            when: (hot: HotContext) => !certain || !isCertainListRead(query, usage, hot),
             describe: (hot: HotContext) => ({
               where: whereItRuns(hot.contextOf(path)),
               matters: ' It matters when the read returns many documents or runs often.',

@@ -40,7 +40,12 @@ function literalPaths(node: t.Node): string[] | null {
 /** Every path the route is registered for has a word that names administration. */
 export function isAdministrativePath(node: t.Node): boolean {
   const texts = literalPaths(node);
-  return texts !== null && texts.every((text) => pathWords(text).some((word) => ADMIN_PATH_WORDS.has(word)));
+  return texts !== null && texts.every(isAdministrativePathText);
+}
+
+/** A path given as text (`'GET /admin/users'` gives '/admin/users') that names administration. */
+export function isAdministrativePathText(text: string): boolean {
+  return pathWords(text).some((word) => ADMIN_PATH_WORDS.has(word));
 }
 
 /** A guard by its name or its argument: `requireAdmin`, `auth.admin`, `hasRole('admin')`. */

@@ -34,9 +34,9 @@ import {
   FASTIFY_REQUEST_HOOKS, HTTP_CLIENT_NAME, HTTP_METHODS, KAFKA_HANDLERS, LISTEN_METHODS, MESSAGE_EVENTS, ROUTER_NAME,
   CONNECTION_SERVER_MODULES, HOOK_BY_NAME_METHODS, HOOK_EXPORT, SERVER_MODULES, SIGNAL_EVENTS, STATE_CHANGING_METHODS, SUBSCRIBE_METHODS, TIMER_FUNCTIONS,
   calleeProperty, decoratorRegistration, firstParamName, isEventCallbackKey, isHandlerShaped, isPathLike, isPerEventHook,
-  isRouteChain, isServerConstructorName, receiverName, strategyVerifyOf, stringValue,
+  isRouteChain, isServerConstructorName, receiverName, routeSpecRegistration, routeTableEntry, strategyVerifyOf, stringValue,
 } from './registrationShapes';
-import { isAdministrativeDecorator, isAdministrativeRoute } from './administrativeRoutes';
+import { isAdministrativeDecorator, isAdministrativePathText, isAdministrativeRoute } from './administrativeRoutes';
 
 /** A function of the module as the engine reports it (enclosingFunction). */
 export interface FunctionSpan {
@@ -466,6 +466,15 @@ export function createHotContextCollector(
       segment.serves = true;
       return false;
     }
+    const spec = routeSpecRegistration(property, receiverName(callee), args);
+    if (spec !== null) {
+      const handlers = handlerTargets(path, [spec.handler], from);
+      if (handlers.length === 0) return false;
+      segment.servesRequests = true;
+      register('request', handlers, node, null, null, false, false, STATE_CHANGING_METHODS.has(spec.method.toLowerCase()),
+        spec.path !== null && isAdministrativePathText(spec.path));
+      return true;
+    }
     if (HTTP_METHODS.has(property)) {
       if (isRouteChain(callee.object)) {
         segment.servesRequests = true;
@@ -852,6 +861,17 @@ export function createHotContextCollector(
       if (local) from.calls.push(isInLoop(path, path.getFunctionParent()) ? { kind: 'node', node: local, perItem: true } : { kind: 'node', node: local });
       if (from === moduleInfo) return;
       for (const called of calledExports(path, path.node.callee, importOf, bindings)) from.importedCalls.push({ ...called, constructs: true });
+    },
+    ObjectExpression(path) {
+      // One entry of a route table (`{ path: 'GET /admin/mail', fn: show }`): its handler runs per
+      // request of that route, wherever the table is handed (a CMS's router reads it elsewhere).
+      const entry = routeTableEntry(path.node);
+      if (entry === null || isDevOnly(path, bindings, path.getFunctionParent() ?? programOf(path))) return;
+      const targets = handlerTargets(path, entry.handlers, current(path.node.start ?? 0));
+      if (targets.length === 0) return;
+      segment.servesRequests = true;
+      register('request', targets, path.node, null, null, false, false, STATE_CHANGING_METHODS.has(entry.method.toLowerCase()),
+        entry.path !== null && isAdministrativePathText(entry.path));
     },
     ObjectProperty(path) {
       const node = path.node;

@@ -60,6 +60,65 @@ export function isPathLike(node: t.Node | undefined): boolean {
   }
 }
 
+/** `'GET /user/:id'`: a route written as one string, method then path, as CMS routers and route tables spell it. */
+const ROUTE_SPEC = /^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|ALL)\s+(\/\S*)$/;
+/** Methods that add a route to a router of the app's own by its pattern (`router.addRoute(/.*\/, fn)`). */
+const ADD_ROUTE_METHODS = new Set(['addRoute']);
+/** Calls that send a request named the same way (`client.request('GET /repos')`): a client, not a route. */
+const REQUEST_SENDING_METHODS = new Set(['request', 'fetch', 'call', 'invoke', 'send']);
+
+/**
+ * A route added with its method and path in one string, or through an `addRoute` method with a
+ * path: `router.addRoute('POST /user/login', loginUser, options, next)`, `router.addRoute(/.*\/, menu)`.
+ * The handler is the argument right after the route (what follows are options and callbacks of the
+ * registration itself). Null when the call is not that shape.
+ */
+export function routeSpecRegistration(property: string, receiver: string | null, args: readonly t.Node[]): { method: string; path: string | null; handler: t.Node } | null {
+  if (args.length < 2 || REQUEST_SENDING_METHODS.has(property) || (receiver !== null && HTTP_CLIENT_NAME.test(receiver))) return null;
+  const handler = args[1];
+  if (!isFunctionNode(handler) && handler.type !== 'Identifier' && handler.type !== 'MemberExpression') return null;
+  const spec = ROUTE_SPEC.exec(stringValue(args[0]) ?? '');
+  if (spec !== null) return { method: spec[1], path: spec[2], handler };
+  if (!ADD_ROUTE_METHODS.has(property) || !isPathLike(args[0])) return null;
+  const path = args[0].type === 'RegExpLiteral' ? `/${args[0].pattern}/` : stringValue(args[0]);
+  return { method: 'ALL', path, handler };
+}
+
+/** Keys under which a route table entry holds its handler (`{ path: 'GET /x', fn: show }`, hapi's `handler`). */
+const ROUTE_HANDLER_KEYS = new Set(['handler', 'fn', 'action', 'controller', 'callback', 'handle', 'middleware']);
+/** Keys under which a route table entry holds its path, when the method is its own key. */
+const ROUTE_PATH_KEYS = new Set(['path', 'url', 'route', 'uri', 'pattern']);
+
+/**
+ * An object literal that is one entry of a route table: a route written as one string
+ * (`{ path: 'GET /admin/mail', fn: show }`), or an HTTP method and a path under their own keys
+ * (`{ method: 'POST', path: '/tasks', handler: create }`). A path alone is not enough: `{ path:
+ * '/tmp/x', callback: done }` is as likely a file. The handlers are the values under handler keys.
+ */
+export function routeTableEntry(node: t.ObjectExpression): { method: string; path: string | null; handlers: t.Node[] } | null {
+  let method: string | null = null;
+  let path: string | null = null;
+  let spec: RegExpExecArray | null = null;
+  const handlers: t.Node[] = [];
+  for (const prop of node.properties) {
+    if (prop.type === 'SpreadElement') continue;
+    const key = propertyName(prop.key, prop.computed);
+    if (key === null) continue;
+    if (prop.type === 'ObjectMethod') {
+      if (ROUTE_HANDLER_KEYS.has(key)) handlers.push(prop);
+      continue;
+    }
+    const text = stringValue(prop.value);
+    spec ??= text === null ? null : ROUTE_SPEC.exec(text);
+    if (key === 'method' && text !== null && (HTTP_METHODS.has(text.toLowerCase()) || text === '*')) method = text.toUpperCase();
+    else if (ROUTE_PATH_KEYS.has(key) && text !== null && isPathLike(prop.value)) path = text;
+    else if (ROUTE_HANDLER_KEYS.has(key)) handlers.push(prop.value);
+  }
+  if (handlers.length === 0) return null;
+  if (spec !== null) return { method: spec[1], path: spec[2], handlers };
+  return method !== null && path !== null ? { method, path, handlers } : null;
+}
+
 /** NestJS-style decorators that make a method a handler: `@Get()`, `@MessagePattern()`, `@Interval(500)`. */
 export const REQUEST_DECORATORS = new Set(['Get', 'Post', 'Put', 'Patch', 'Delete', 'All', 'Options', 'Head', 'Query', 'Mutation']);
 export const MESSAGE_DECORATORS = new Set(['MessagePattern', 'EventPattern', 'SubscribeMessage', 'Process', 'RabbitSubscribe']);

@@ -547,3 +547,68 @@ export const actions = {
     assert.deepEqual(found['src/routes/page.server.ts'], []);
   });
 });
+
+describe('a route added with its method and path in one string, or through addRoute (`router.addRoute(\'POST /login\', login)`, a CMS\'s own router)', () => {
+  const passwords = "const bcrypt = require('bcryptjs');\nexports.check = function (password, hash) {\n  return bcrypt.compareSync(password, hash);\n};\n";
+  const userModule = (registration: string): string => `const passwords = require('./passwords');
+function init(module, app, next) {
+  ${registration}
+}
+function login(req, res, template, block, next) {
+  res.end(String(passwords.check(req.body.password, req.user.hash)));
+}
+exports.init = init;
+`;
+
+  for (const registration of ["module.router.addRoute('POST /user/login', login, { template: 'login' }, next);", 'module.router.addRoute(/^\\/user/, login, {}, next);', "routes.add('POST /user/login', login);"]) {
+    it(`${registration.split('(')[0]}(…) registers its handler: a blocking call it reaches in another module runs per request`, () => {
+      const dir = projectOf({ 'passwords.js': passwords, 'user.js': userModule(registration) });
+      assert.deepEqual(findingsOf(dir, ['passwords.js', 'user.js'])['passwords.js'], ['blocking-sync-call:3:warning']);
+    });
+  }
+
+  it('a request sent by a client named the same way (`client.request(\'POST /user/login\', cb)`) registers nothing', () => {
+    const dir = projectOf({ 'passwords.js': passwords, 'user.js': userModule("client.request('POST /user/login', login);") });
+    assert.deepEqual(findingsOf(dir, ['passwords.js', 'user.js'])['passwords.js'], []);
+  });
+
+  it('a path alone (no method) to a method other than addRoute registers nothing', () => {
+    const dir = projectOf({ 'passwords.js': passwords, 'user.js': userModule("cache.add('/user/login', login);") });
+    assert.deepEqual(findingsOf(dir, ['passwords.js', 'user.js'])['passwords.js'], []);
+  });
+});
+
+describe('an entry of a route table whose handler is a function of the same module (`{ path: \'GET /admin/mail\', fn: show }`)', () => {
+  const table = (entry: string): string => `const { execSync } = require('child_process');
+var routes = [
+  ${entry},
+];
+exports.routes = routes;
+function show(req, res, options, next) {
+  render(function (text) { res.end(text); });
+}
+function render(done) {
+  done(execSync('uptime').toString());
+}
+`;
+
+  // A route of a method that changes state (POST) keeps what matters only when it runs often a hint.
+  const cases: [string, string][] = [
+    ["{ path: 'GET /mail/show', fn: show, permit: {} }", 'information'],
+    ["{ method: 'POST', path: '/mail', handler: show }", 'hint'],
+    ["{ method: 'GET', url: '/mail', handler(req, res) { show(req, res); } }", 'information'],
+  ];
+  for (const [entry, spawnLevel] of cases) {
+    it(`${entry} makes what its handler calls run per request`, () => {
+      const dir = projectOf({ 'mail.js': table(entry) });
+      assert.deepEqual(findingsOf(dir, ['mail.js'])['mail.js'], ['blocking-sync-call:10:warning', `spawn-without-env:10:${spawnLevel}`]);
+    });
+  }
+
+  for (const entry of ["{ path: '/tmp/mail', callback: show }", "{ path: '/mail', fn: show }", "{ name: 'GET /mail', title: 'a label' }"]) {
+    it(`${entry} is not a route (a path alone, or no handler)`, () => {
+      const dir = projectOf({ 'mail.js': table(entry) });
+      assert.deepEqual(findingsOf(dir, ['mail.js'])['mail.js'].filter((f) => !f.endsWith(':hint')), []);
+    });
+  }
+});

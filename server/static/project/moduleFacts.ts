@@ -20,10 +20,10 @@ import { PerStatement } from '../statementRevisions';
 import { forEachChild } from '../walk';
 import { isRelative, relativePathOf, requiredModule, unwrapCompiledCallee, type ImportTable } from '../imports';
 import { isFunctionNode, propertyName } from '../functionNames';
-import { isAdministrativePath, isAdministrativeRoute } from '../administrativeRoutes';
+import { isAdministrativePath, isAdministrativePathText, isAdministrativeRoute } from '../administrativeRoutes';
 import {
   HTTP_CLIENT_NAME, HTTP_METHODS, LISTEN_METHODS, MESSAGE_EVENTS, ROUTER_NAME, STATE_CHANGING_METHODS, SUBSCRIBE_METHODS, calleeProperty, isPathLike,
-  isRouteChain, receiverName, strategyVerifyOf, stringValue,
+  isRouteChain, receiverName, routeSpecRegistration, routeTableEntry, strategyVerifyOf, stringValue,
 } from '../registrationShapes';
 
 /** An export of another module named as a handler here. */
@@ -483,6 +483,12 @@ function callFacts(node: t.CallExpression | t.NewExpression, imports: ImportTabl
     useAll([verify], 'request', null, imports, facts);
     return;
   }
+  const spec = routeSpecRegistration(property, receiverName(callee), args);
+  if (spec !== null) {
+    useAll([spec.handler], 'request', null, imports, facts, STATE_CHANGING_METHODS.has(spec.method.toLowerCase()),
+      spec.path !== null && isAdministrativePathText(spec.path));
+    return;
+  }
   if (HTTP_METHODS.has(property) || property === 'use') {
     const receiver = receiverName(callee);
     if (receiver !== null && HTTP_CLIENT_NAME.test(receiver)) return;
@@ -573,6 +579,13 @@ function routeTableFacts(node: t.ObjectExpression, imports: ImportTable, facts: 
     }
     else if (value.type === 'Identifier' || value.type === 'MemberExpression') handlers.push(value);
     else if (value.type === 'ArrayExpression' || value.type === 'CallExpression') handlers.push(...handlerArgs([value]));
+  }
+  // `{ path: 'GET /admin/mail', fn: mail.show }`: the route written as one string.
+  const entry = routeTableEntry(node);
+  if (entry !== null && !routed) {
+    routed = true;
+    changesState = STATE_CHANGING_METHODS.has(entry.method.toLowerCase());
+    occasional = entry.path !== null && isAdministrativePathText(entry.path);
   }
   if (!routed) return;
   for (const handler of handlers) {

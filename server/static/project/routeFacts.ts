@@ -16,7 +16,7 @@ import { isFunctionNode, propertyName } from '../functionNames';
 import { exportTarget } from './moduleFacts';
 import {
   HTTP_CLIENT_NAME, HTTP_METHODS, LISTEN_METHODS, MESSAGE_EVENTS, ROUTER_NAME, SERVER_MODULES, SUBSCRIBE_METHODS, calleeProperty,
-  isPathLike, receiverName, stringValue,
+  isPathLike, receiverName, routeSpecRegistration, stringValue,
 } from '../registrationShapes';
 
 /** A function's extent in its file: lines 1-based, columns 0-based (Babel's). */
@@ -298,6 +298,12 @@ function registrationOf(node: t.CallExpression, imports: ImportTable, out: Modul
   if (property === 'createServer' && callee.object.type === 'Identifier' && SERVER_MODULES.has(normalizedSource(imports, callee.object.name) ?? '')) {
     const handlers = refsOf(args.filter((a) => a.type !== 'ObjectExpression'), imports, enclosing);
     if (handlers.length > 0) out.registrations.push({ kind: 'request', method: 'REQUEST', path: null, receiver: null, line, handlers });
+    return;
+  }
+  const spec = routeSpecRegistration(property, receiver, args);
+  if (spec !== null) {
+    const handlers = refsOf([spec.handler], imports, enclosing);
+    if (handlers.length > 0) out.registrations.push({ kind: 'request', method: spec.method, path: spec.path ?? '(dynamic)', receiver, line, handlers });
     return;
   }
   if (HTTP_METHODS.has(property)) {

@@ -111,6 +111,22 @@ other.on('request', function onRequest(req, res) {});
     }), ['GET /f1', 'GET /f3', 'GET /koa', 'POST /f2', 'PUT /f4', 'REQUEST (http server)', 'USE (every request)']);
   });
 
+  it('a route added as one string (method and path) or through addRoute, never a client call named the same way', () => {
+    assert.deepEqual(labels({
+      'cms.js': `function init(module, app, next) {
+  module.router.addRoute('GET /repo/:type', repoList, { template: 'list' }, this.parallel());
+  module.router.addRoute(/.*/, menu, {}, this.parallel());
+  routes.add('POST /user/login', login);
+  octokit.request('GET /repos/:owner', onRepo);
+  cache.add('/not/a/route', remember);
+}
+function repoList(req, res, template, block, next) {}
+function menu(req, res, template, block, next) {}
+function login(req, res) {}
+`,
+    }), ['ALL /.*/', 'GET /repo/:type', 'POST /user/login']);
+  });
+
   it("a path built from a template names each value a parameter, one segment, in the label and when requests are matched", () => {
     const map = mapOf({
       'app.js': `const app = require('express')();
