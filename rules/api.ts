@@ -248,6 +248,8 @@ export interface ProjectView {
   startedAsWorker?(filePath: string): boolean;
   /** A module of the project that serves and loads `filePath` in its process (ProjectFacts.servingLoaderOf); null when none does. */
   servingLoaderOf?(filePath: string): ServingLoader | null;
+  /** The runtime dependencies the nearest package.json above `filePath` declares (empty when none). */
+  dependenciesOf?(filePath: string): ReadonlySet<string>;
 }
 
 /**

@@ -137,9 +137,15 @@ export class ModelFinder {
     return this.context.project.moduleAt(this.context.filePath, source);
   }
 
-  /** Does the module import mongoose, or a data library whose `find` results are not mongoose documents? */
+  /**
+   * Does the module import mongoose, or a data library whose `find` results are not mongoose
+   * documents? A module that imports neither (a controller handed its models) takes its project's
+   * word: mongoose when the package.json declares it and no other data library but the MongoDB
+   * driver (which mongoose itself is built on, and apps list beside it for ObjectId).
+   */
   dataLibraryOf(path: NodePath): DataLibrary {
     this.library ??= dataLibraryOfProgram(path);
+    if (this.library === 'unknown') this.library = dataLibraryOfProject(this.context.project.dependenciesOf?.(this.context.filePath));
     return this.library;
   }
 }
@@ -283,13 +289,47 @@ function dataLibraryOfProgram(path: NodePath): DataLibrary {
   let mongoose = false;
   for (const statement of program?.isProgram() ? program.node.body : []) {
     const sources: (string | null)[] = [];
-    if (statement.type === 'ImportDeclaration') sources.push(statement.source.value);
-    if (statement.type === 'VariableDeclaration') for (const d of statement.declarations) sources.push(requireSource(d.init), d.init?.type === 'MemberExpression' ? requireSource(d.init.object) : null);
+    if (statement.type === 'ImportDeclaration' && !isBsonTypesImport(statement)) sources.push(statement.source.value);
+    if (statement.type === 'VariableDeclaration') {
+      for (const d of statement.declarations) {
+        if (isBsonTypesRequire(d)) continue;
+        sources.push(requireSource(d.init), d.init?.type === 'MemberExpression' ? requireSource(d.init.object) : null);
+      }
+    }
     if (sources.some((source) => source !== null && OTHER_DATA_LIBRARIES.test(source))) found = true;
     if (sources.includes('mongoose') || sources.includes('@nestjs/mongoose')) mongoose = true;
   }
   // A mongoose module that also imports the driver (for ObjectId, say) is still a mongoose module.
   return mongoose ? 'mongoose' : found ? 'other' : 'unknown';
+}
+
+/** The driver's BSON value types: a module that takes only these from `mongodb` makes ids, it runs no query through the driver. */
+const BSON_TYPES = new Set(['ObjectId', 'ObjectID', 'Binary', 'Decimal128', 'Long', 'Timestamp', 'Double', 'Int32', 'UUID', 'BSON']);
+
+/** `import { ObjectId } from 'mongodb'`. */
+function isBsonTypesImport(statement: t.ImportDeclaration): boolean {
+  return statement.source.value === 'mongodb' && statement.specifiers.length > 0 && statement.specifiers.every((specifier) =>
+    specifier.type === 'ImportSpecifier' && BSON_TYPES.has(specifier.imported.type === 'Identifier' ? specifier.imported.name : specifier.imported.value));
+}
+
+/** `const { ObjectId } = require('mongodb')`, `const ObjectId = require('mongodb').ObjectId`. */
+function isBsonTypesRequire(declarator: t.VariableDeclarator): boolean {
+  const init = declarator.init;
+  if (init?.type === 'MemberExpression') return requireSource(init.object) === 'mongodb' && BSON_TYPES.has(memberName(init) ?? '');
+  if (requireSource(init) !== 'mongodb' || declarator.id.type !== 'ObjectPattern' || declarator.id.properties.length === 0) return false;
+  return declarator.id.properties.every((property) => property.type === 'ObjectProperty' && BSON_TYPES.has(propertyKey(property) ?? ''));
+}
+
+function propertyKey(property: t.ObjectProperty): string | null {
+  if (property.computed) return null;
+  return property.key.type === 'Identifier' ? property.key.name : property.key.type === 'StringLiteral' ? property.key.value : null;
+}
+
+/** What a project's declared dependencies say of its data library (see ModelFinder#dataLibraryOf). */
+function dataLibraryOfProject(dependencies: ReadonlySet<string> | undefined): DataLibrary {
+  if (dependencies === undefined || !(dependencies.has('mongoose') || dependencies.has('@nestjs/mongoose'))) return 'unknown';
+  for (const name of dependencies) if (name !== 'mongodb' && OTHER_DATA_LIBRARIES.test(name)) return 'unknown';
+  return 'mongoose';
 }
 
 /** Names that say "a mongoose model" when the analysis cannot resolve the value: `list.model`, `submissionModel`, `db.models[name]`. */

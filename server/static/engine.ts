@@ -301,6 +301,8 @@ function analyzeOnce(input: AnalyzeInput): AnalysisResult {
     moduleAt: (fromFile, specifier) => (fromFile === filePath ? host.moduleAt(specifier) : host.project.moduleAt(fromFile, specifier)),
     // This module's registrations only: what the rules may ask of it is part of the records' key (registeredFrom).
     registrationsOf: (file) => (file === filePath ? projectContext.registrations : []),
+    // Not part of the records' key: a manifest's change reaches a file's findings when it is analyzed again.
+    dependenciesOf: (file) => host.project.dependenciesOf?.(file) ?? new Set<string>(),
   };
   const names: NameLookups = { importOf, bindingOf: (path, name) => bindings.bindingOf(path, name) };
   const collector = createHotContextCollector(importOf, bindings, svelteKitRouteFile(filePath));

@@ -16,6 +16,7 @@ import { collectImports, isLibAlias, requiredModule, type InjectedModule } from 
 import { parseSource } from './parse';
 import { tryReadGuardedText } from '../shared/guardedRead';
 import { SOURCE_EXTENSIONS } from '../shared/paths';
+import { dependenciesOfManifest } from './manifestDependencies';
 
 export interface ProjectIndexOptions {
   /**
@@ -76,6 +77,8 @@ export class ProjectIndex implements ProjectAnalysis {
   private readonly readFile: (filePath: string) => string | null;
   private readonly injectedReader: boolean;
   private readonly summarizeModule: ModuleSummarizer;
+  /** Per folder, the nearest package.json above it and what it declares (re-read when its mtime changes). */
+  private readonly manifests = new Map<string, { file: string | null; stamp: number | null; names: ReadonlySet<string> }>();
   /** The files whose analysis asked which serving process they run in. */
   private readonly servingAsked = new Set<string>();
 
@@ -194,6 +197,31 @@ export class ProjectIndex implements ProjectAnalysis {
     } catch {
       return null;
     }
+  }
+
+  /**
+   * The runtime dependencies the nearest package.json above `filePath` declares (empty when none is
+   * found or it is not a manifest). Read through the same reader as modules, so the language
+   * server's limits to what the user opened hold for it too.
+   */
+  dependenciesOf(filePath: string): ReadonlySet<string> {
+    const folder = path.dirname(path.resolve(filePath));
+    const known = this.manifests.get(folder);
+    if (known !== undefined && (known.file === null || mtimeOf(known.file) === known.stamp)) return known.names;
+    let file: string | null = null;
+    for (let at = folder, depth = 0; depth < 32; depth++) {
+      if (this.exists(path.join(at, 'package.json'))) {
+        file = path.join(at, 'package.json');
+        break;
+      }
+      const up = path.dirname(at);
+      if (up === at) break;
+      at = up;
+    }
+    const text = file === null ? null : this.readFile(file);
+    const entry = { file, stamp: file === null ? null : mtimeOf(file), names: text === null ? new Set<string>() : dependenciesOfManifest(text) };
+    this.manifests.set(folder, entry);
+    return entry.names;
   }
 
   /** The SvelteKit app a folder is in: the nearest folder above it with a `svelte.config.*` (null when none). */
