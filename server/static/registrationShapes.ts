@@ -84,8 +84,11 @@ export function routeSpecRegistration(property: string, receiver: string | null,
   return { method: 'ALL', path, handler };
 }
 
-/** Keys under which a route table entry holds its handler (`{ path: 'GET /x', fn: show }`, hapi's `handler`). */
-const ROUTE_HANDLER_KEYS = new Set(['handler', 'fn', 'action', 'controller', 'callback', 'handle', 'middleware']);
+/**
+ * Keys under which a route table entry holds its handler (`{ path: 'GET /x', fn: show }`, hapi's
+ * `handler`). Not `callback`: a client's request options carry one too (`{ method, url, callback }`).
+ */
+const ROUTE_HANDLER_KEYS = new Set(['handler', 'fn', 'action', 'controller', 'handle']);
 /** Keys under which a route table entry holds its path, when the method is its own key. */
 const ROUTE_PATH_KEYS = new Set(['path', 'url', 'route', 'uri', 'pattern']);
 

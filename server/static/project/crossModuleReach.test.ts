@@ -605,8 +605,8 @@ function render(done) {
     });
   }
 
-  for (const entry of ["{ path: '/tmp/mail', callback: show }", "{ path: '/mail', fn: show }", "{ name: 'GET /mail', title: 'a label' }"]) {
-    it(`${entry} is not a route (a path alone, or no handler)`, () => {
+  for (const entry of ["{ path: '/tmp/mail', handler: show }", "{ path: '/mail', fn: show }", "{ name: 'GET /mail', title: 'a label' }", "{ method: 'GET', url: '/mail', callback: show }"]) {
+    it(`${entry} is not a route (a path alone, no handler, or a client's request options)`, () => {
       const dir = projectOf({ 'mail.js': table(entry) });
       assert.deepEqual(findingsOf(dir, ['mail.js'])['mail.js'].filter((f) => !f.endsWith(':hint')), []);
     });
