@@ -38,6 +38,26 @@ runRuleTests(rule, {
 });`,
     },
     {
+      name: 'i42: a field returned as is by map (maybe a subdocument) and the result used further: not read field by field',
+      code: `${USER}app.get('/addresses', async (req, res) => {
+  const users = await User.find({});
+  const addresses = users.map((user) => user.address);
+  req.addresses = addresses;
+  res.end();
+});`,
+    },
+    {
+      name: 'i42: a field returned as is from a block callback, behind a condition, and the result used further',
+      code: `${USER}app.get('/addresses', async (req, res) => {
+  const users = await User.find({});
+  req.addresses = users.map(function (user) {
+    if (user.active) { return user.address; }
+    return null;
+  });
+  res.end();
+});`,
+    },
+    {
       name: 'i42: a document method called on each document in the loop',
       code: `${USER}app.post('/touch', async (req, res) => {
   const users = await User.find({});

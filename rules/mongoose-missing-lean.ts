@@ -106,6 +106,43 @@ function fieldsOnlyRead(element: NodePath, context: RuleContext): string[] | nul
 }
 
 /**
+ * Does the callback whose parameter is `element` return one of its fields as is (`(d) => d.address`)?
+ * A field may be a subdocument: what is done with the callback's result then decides.
+ */
+function returnsElementField(element: NodePath): boolean {
+  const fn = element.parentPath;
+  if (!fn?.isFunction() || element.node.type !== 'Identifier') return true;
+  const name = element.node.name;
+  const isElementField = (node: t.Node | null | undefined): boolean => {
+    const target = node ? unwrapExpression(node) : null;
+    return target?.type === 'MemberExpression' && unwrapExpression(target.object).type === 'Identifier' && (unwrapExpression(target.object) as t.Identifier).name === name;
+  };
+  if (fn.isArrowFunctionExpression() && fn.node.body.type !== 'BlockStatement') return isElementField(fn.node.body);
+  return someReturn(fn.node.body, (ret) => isElementField(ret.argument));
+}
+
+/** Keys of a node that hold no statements or expressions. */
+const NON_CHILD_KEYS = new Set(['type', 'loc', 'start', 'end', 'range', 'extra', 'leadingComments', 'trailingComments', 'innerComments']);
+
+/** Does any `return` of this function body (not of functions nested in it) satisfy `test`? */
+function someReturn(node: t.Node, test: (ret: t.ReturnStatement) => boolean): boolean {
+  if (node.type === 'ReturnStatement') return test(node);
+  for (const key of Object.keys(node)) {
+    if (NON_CHILD_KEYS.has(key)) continue;
+    const value: unknown = (node as unknown as Record<string, unknown>)[key];
+    for (const child of Array.isArray(value) ? value : [value]) {
+      if (typeof child !== 'object' || child === null || typeof (child as { type?: unknown }).type !== 'string') continue;
+      const childNode = child as t.Node;
+      // A nested function's returns are its own.
+      if (childNode.type === 'FunctionExpression' || childNode.type === 'ArrowFunctionExpression' || childNode.type === 'FunctionDeclaration' ||
+        childNode.type === 'ObjectMethod' || childNode.type === 'ClassMethod' || childNode.type === 'ClassPrivateMethod') continue;
+      if (someReturn(childNode, test)) return true;
+    }
+  }
+  return false;
+}
+
+/**
  * Each document of a list whose every use was followed and none needs a document, read only field
  * by field (`for (const u of users) emails.push(u.email)`), and leaving by no sink of its own: a
  * lean result serves the same reads. The fields are named so a reader can rule out a virtual.
@@ -378,7 +415,7 @@ function usageAsObject(value: NodePath, member: NodePath<t.MemberExpression>, ki
     // document when each element is only read field by field, wherever that result goes (unless it
     // leaves by a sink of its own, `res.json(docs.map(...))`). A filter's or find's result is documents.
     const fields = resultKind === 'plain' || resultKind === null ? fieldsOnlyRead(param, context) : null;
-    if (fields !== null && (usage.documentUse || usage.sink === null)) return fieldSink(perElement, fields);
+    if (fields !== null && (usage.documentUse ? !returnsElementField(param) : usage.sink === null)) return fieldSink(perElement, fields);
     return readFieldByField(usage, param, context);
   }
   const resultKind = ARRAY_RESULT_KIND[call.name];
