@@ -5,7 +5,9 @@
 import assert from 'node:assert/strict';
 import type * as t from '@babel/types';
 import { analyzeSource, type AnalysisResult } from '../server/static/engine';
+import { collectImports } from '../server/static/imports';
 import { parseSource } from '../server/static/parse';
+import { factsKey, moduleFactsOf } from '../server/static/project/moduleFacts';
 import { StaticDocument } from '../server/static/staticDocument';
 import { forEachChild } from '../server/static/walk';
 import { firstDifference, randomFrom } from './editSessions';
@@ -27,6 +29,16 @@ export function nodesIn(node: t.Node): t.Node[] {
   return nodes;
 }
 
+/**
+ * What the module tells the project (project/moduleFacts.ts), as one string: read from `program`,
+ * whose kept statements and functions bring what they told before (the language server reads it
+ * from the document's tree after every edit).
+ */
+export function moduleFactsText(program: t.Program): string {
+  const imports = collectImports(program);
+  return factsKey(moduleFactsOf(program, imports, JSON.stringify([...imports])));
+}
+
 /** How the document's parser and records took one version. */
 export interface CheckedVersion {
   /** A whole parse of the text succeeds (else only "an error is reported" was checked). */
@@ -44,7 +56,8 @@ export interface CheckedVersion {
 
 /**
  * Analyzes `text` as the next version of `document`: its findings and parse errors must be a fresh
- * analysis' and the tree the parser keeps a whole parse's; a text that does not parse must report an error.
+ * analysis' and the tree the parser keeps a whole parse's, and so must the module's facts read from
+ * it; a text that does not parse must report an error.
  */
 export function checkVersion(document: StaticDocument, filePath: string, text: string, where: string): CheckedVersion {
   const got = analyzeSource({ filePath, text, document });
@@ -69,6 +82,8 @@ export function checkVersion(document: StaticDocument, filePath: string, text: s
   assert.deepEqual(got.parseErrors, want.parseErrors, label);
   const kept = parser.parse(filePath, text);
   assert.equal(firstDifference({ ast: fresh.ast, problems: fresh.problems }, { ast: kept.ast, problems: kept.problems }), null, label);
+  assert.ok(kept.ast !== null, label);
+  assert.equal(moduleFactsText(kept.ast.program), moduleFactsText(fresh.ast.program), `${label}: module facts`);
   return { ...version, parses: true, label };
 }
 

@@ -24,6 +24,7 @@ import { blocksAround, spliceRun } from './blockReparse';
 import { functionsAround, parseFunction, spliceFunction } from './nestedReparse';
 import { listNodes, shiftEnd, shiftNode, shiftSpan, type Shift } from './shiftNodes';
 import { revise } from './statementRevisions';
+import { forEachChild } from './childNodes';
 import { lastEndingBy } from './statementsByOffset';
 
 // Read once: bundled CommonJS re-exports go through a getter on every access.
@@ -383,14 +384,19 @@ function reparseInStatement(previous: Previous, text: string, prefix: number, ch
   // A problem in the statement (a redeclaration, a strict-mode error) may depend on the edited text.
   if (previous.offsets.some((offset) => offset >= from && offset <= to)) return null;
   const edit = { oldText: previous.text, text, prefix, changedEnd, delta };
+  // Read before the splice moves them: the nodes below the statement that hold the edit.
+  const holders = holdersOf(statement, prefix, changedEnd);
   for (const site of blocksAround(statement, prefix, changedEnd)) {
+    if (!holders.includes(site.block)) continue;
     const run = spliceRun(statement, nodesBelow(memory, statement), site, edit, previous.plugins, sameDeclarations);
     if (run === null) continue;
     memory.sliceInBlock = true;
     memory.replaced = run.replaced;
+    reviseThrough(holders, site.block);
     return replaceStatement(previous, index, run.nodes, run.shift, run.from, run.to, run.comments, run.length, to);
   }
   for (const site of functionsAround(statement, prefix, changedEnd)) {
+    if (site.parent !== statement && !holders.includes(site.parent)) return null;
     const parsed = parseFunction(site, previous.text, text, delta, previous.plugins);
     if (parsed === 'outer') continue;
     if (parsed === null) return null;
@@ -404,9 +410,40 @@ function reparseInStatement(previous: Previous, text: string, prefix: number, ch
     const nodes = spliceFunction(statement, nodesBelow(memory, statement), site, parsed.node, shift);
     if (nodes === null) return null;
     memory.replaced = [old];
+    reviseThrough(holders, site.parent);
     return replaceStatement(previous, index, nodes, shift, old.start ?? 0, old.end ?? 0, parsed.comments, parsed.length, to);
   }
   return null;
+}
+
+/**
+ * The nodes below `statement` that hold old [from, to), outermost first: the way down blocksAround
+ * and functionsAround take (a child holding the range, its edges included).
+ */
+function holdersOf(statement: t.Statement, from: number, to: number): t.Node[] {
+  const holders: t.Node[] = [];
+  let node: t.Node | null = statement;
+  while (node !== null) {
+    let next: t.Node | null = null;
+    forEachChild(node, (child) => {
+      if ((child.start ?? 0) > from || (child.end ?? 0) < to) return false;
+      next = child;
+      return true;
+    });
+    if (next !== null) holders.push(next);
+    node = next;
+  }
+  return holders;
+}
+
+/**
+ * The part put in place hangs below `parent` (one of the holders, or the statement, which
+ * replaceStatement revises): it and the holders above it are revised (statementRevisions.ts),
+ * since their subtrees changed while their nodes stayed.
+ */
+function reviseThrough(holders: readonly t.Node[], parent: t.Node): void {
+  const through = holders.indexOf(parent);
+  for (let i = 0; i <= through; i++) revise(holders[i]);
 }
 
 /**
