@@ -25,7 +25,7 @@ import { functionsAround, parseFunction, spliceFunction } from './nestedReparse'
 import { listNodes, shiftEnd, shiftNode, shiftSpan, type Shift } from './shiftNodes';
 import { revise } from './statementRevisions';
 import { forEachChild } from './childNodes';
-import { lastEndingBy } from './statementsByOffset';
+import { endsInOpenLineComment, lastEndingBy } from './statementsByOffset';
 
 // Read once: bundled CommonJS re-exports go through a getter on every access.
 const { getBindingIdentifiers, isDeclaration } = t;
@@ -254,7 +254,8 @@ function reparse(previous: Previous, text: string, failed: ParsedSource | null, 
     const before = partProgram?.body.at(-1);
     const closed = partProgram !== undefined && attempt.part.problems.length === 0 && (before !== undefined
       ? endsClosed(before, text)
-      : partProgram.directives.length === 0 && !partProgram.interpreter && (lead === null || (!leadIsHole && endsClosed(lead, oldText))));
+      : partProgram.directives.length === 0 && !partProgram.interpreter && (lead === null || (!leadIsHole && endsClosed(lead, oldText))))
+      && !endsInOpenLineComment(attempt.part.ast?.comments, attempt.newSliceEnd, text);
     if (!closed) attempt = parseUpTo(false);
     if (attempt === null) return null;
   }
