@@ -46,6 +46,8 @@ export interface CheckedVersion {
   kind: string;
   inFunction: boolean;
   inBlock: boolean;
+  /** Nothing was parsed: the edit was inside a comment (commentEdit.ts). */
+  inComment: boolean;
   parsedLength: number;
   walked: number;
   reused: number;
@@ -66,12 +68,13 @@ export function checkVersion(document: StaticDocument, filePath: string, text: s
     kind: parser.lastKind,
     inFunction: parser.lastInFunction,
     inBlock: parser.lastInBlock,
+    inComment: parser.lastInComment,
     parsedLength: parser.lastParsedLength,
     walked: records.lastWalked,
     reused: records.lastReused,
     findings: got.findings.length,
   };
-  const label = `${where} (${version.kind}${version.inBlock ? ', in a block' : version.inFunction ? ', in a function' : ''}, parsed ${version.parsedLength} chars, walked ${version.walked}, reused ${version.reused})`;
+  const label = `${where} (${version.kind}${version.inComment ? ', in a comment' : version.inBlock ? ', in a block' : version.inFunction ? ', in a function' : ''}, parsed ${version.parsedLength} chars, walked ${version.walked}, reused ${version.reused})`;
   const fresh = parseSource(filePath, text);
   if (fresh.ast === null) {
     assert.ok(got.parseErrors.length > 0, label);
