@@ -5,7 +5,9 @@
 import assert from 'node:assert/strict';
 import type * as t from '@babel/types';
 import { analyzeSource, type AnalysisResult } from '../server/static/engine';
+import { collectImports } from '../server/static/imports';
 import { parseSource } from '../server/static/parse';
+import { factsKey, moduleFactsOf } from '../server/static/project/moduleFacts';
 import { StaticDocument } from '../server/static/staticDocument';
 import { forEachChild } from '../server/static/walk';
 import { firstDifference, randomFrom } from './editSessions';
@@ -27,6 +29,16 @@ export function nodesIn(node: t.Node): t.Node[] {
   return nodes;
 }
 
+/**
+ * What the module tells the project (project/moduleFacts.ts), as one string: read from `program`,
+ * whose kept statements and functions bring what they told before (the language server reads it
+ * from the document's tree after every edit).
+ */
+export function moduleFactsText(program: t.Program): string {
+  const imports = collectImports(program);
+  return factsKey(moduleFactsOf(program, imports, JSON.stringify([...imports])));
+}
+
 /** How the document's parser and records took one version. */
 export interface CheckedVersion {
   /** A whole parse of the text succeeds (else only "an error is reported" was checked). */
@@ -34,6 +46,8 @@ export interface CheckedVersion {
   kind: string;
   inFunction: boolean;
   inBlock: boolean;
+  /** Nothing was parsed: the edit was inside a comment (commentEdit.ts). */
+  inComment: boolean;
   parsedLength: number;
   walked: number;
   reused: number;
@@ -44,7 +58,8 @@ export interface CheckedVersion {
 
 /**
  * Analyzes `text` as the next version of `document`: its findings and parse errors must be a fresh
- * analysis' and the tree the parser keeps a whole parse's; a text that does not parse must report an error.
+ * analysis' and the tree the parser keeps a whole parse's, and so must the module's facts read from
+ * it; a text that does not parse must report an error.
  */
 export function checkVersion(document: StaticDocument, filePath: string, text: string, where: string): CheckedVersion {
   const got = analyzeSource({ filePath, text, document });
@@ -53,12 +68,13 @@ export function checkVersion(document: StaticDocument, filePath: string, text: s
     kind: parser.lastKind,
     inFunction: parser.lastInFunction,
     inBlock: parser.lastInBlock,
+    inComment: parser.lastInComment,
     parsedLength: parser.lastParsedLength,
     walked: records.lastWalked,
     reused: records.lastReused,
     findings: got.findings.length,
   };
-  const label = `${where} (${version.kind}${version.inBlock ? ', in a block' : version.inFunction ? ', in a function' : ''}, parsed ${version.parsedLength} chars, walked ${version.walked}, reused ${version.reused})`;
+  const label = `${where} (${version.kind}${version.inComment ? ', in a comment' : version.inBlock ? ', in a block' : version.inFunction ? ', in a function' : ''}, parsed ${version.parsedLength} chars, walked ${version.walked}, reused ${version.reused})`;
   const fresh = parseSource(filePath, text);
   if (fresh.ast === null) {
     assert.ok(got.parseErrors.length > 0, label);
@@ -69,6 +85,8 @@ export function checkVersion(document: StaticDocument, filePath: string, text: s
   assert.deepEqual(got.parseErrors, want.parseErrors, label);
   const kept = parser.parse(filePath, text);
   assert.equal(firstDifference({ ast: fresh.ast, problems: fresh.problems }, { ast: kept.ast, problems: kept.problems }), null, label);
+  assert.ok(kept.ast !== null, label);
+  assert.equal(moduleFactsText(kept.ast.program), moduleFactsText(fresh.ast.program), `${label}: module facts`);
   return { ...version, parses: true, label };
 }
 

@@ -17,7 +17,7 @@ import type { ParserPlugin } from '@babel/parser';
 import { isFunctionNode } from './functionNames';
 import { parseSlice } from './parse';
 import { listNodes, shiftAround, shiftNode, type Shift } from './shiftNodes';
-import { lastEndingBy } from './statementsByOffset';
+import { endsInOpenLineComment, lastEndingBy } from './statementsByOffset';
 import { forEachChild } from './walk';
 
 /** A block inside a function whose braces hold an edit, and the innermost function around it. */
@@ -177,6 +177,12 @@ export function spliceRun(
     const lastNew = statements.at(-1);
     // What the run now ends with could continue into the next statement: take that one in too.
     if (lastNew !== undefined && last < body.length && !closedStatement(lastNew, text)) {
+      last++;
+      continue;
+    }
+    // A line comment that the text continues past the run's end (onto the next statement, or the block's brace).
+    if (endsInOpenLineComment(parsed.ast.comments, newSliceEnd, text)) {
+      if (last >= body.length) return null;
       last++;
       continue;
     }

@@ -118,6 +118,25 @@ describe('IncrementalParser', () => {
     assert.ok(editsWhileBroken > 20, `only ${editsWhileBroken} broken versions compared`);
   });
 
+  // Found by the session above (mongoose's isExclusive.js): parsed apart, the slice's comment
+  // stopped at the slice's end, and the statement it swallows in the file was kept.
+  it('a line break deleted after a line comment: the comment swallows what follows it, as in a whole parse', () => {
+    const filePath = '/virtual/comment.js';
+    const cases: [string, string][] = [
+      ['between top-level statements', 'a();\n// note\nb();\nc();\n'],
+      ['between the statements of a function body', 'function f(keys) {\n  a();\n  // note\n  const key = keys[0];\n  return key;\n}\n'],
+    ];
+    for (const [where, before] of cases) {
+      const at = before.indexOf('note') + 4;
+      const text = before.slice(0, at) + before.slice(at + 1);
+      const parser = new IncrementalParser();
+      parser.parse(filePath, before);
+      const got = parser.parse(filePath, text);
+      const want = parseSource(filePath, text);
+      assert.equal(firstDifference(comparable(want), comparable(got)), null, where);
+    }
+  });
+
   it('keeps the problem of a hole after a statement whose function body an edit made longer', () => {
     // The edit-session test met this in mongoose's pushNestedArrayPaths.js: `.b` typed after the
     // last statement made a hole; text typed inside the function before it then dropped the hole's

@@ -21,10 +21,12 @@ import type { ParseProblem } from './engine';
 import { parseSlice, parseSource, type ParsedSource } from './parse';
 import { parseWithoutBrokenLine, recoverStatements, type BlankedLine } from './recoverParse';
 import { blocksAround, spliceRun } from './blockReparse';
+import { commentHolding, lineAt } from './commentEdit';
 import { functionsAround, parseFunction, spliceFunction } from './nestedReparse';
-import { listNodes, shiftEnd, shiftNode, shiftSpan, type Shift } from './shiftNodes';
+import { listNodes, shiftAround, shiftEnd, shiftNode, shiftSpan, type Shift } from './shiftNodes';
 import { revise } from './statementRevisions';
-import { lastEndingBy } from './statementsByOffset';
+import { forEachChild } from './childNodes';
+import { endsInOpenLineComment, lastEndingBy } from './statementsByOffset';
 
 // Read once: bundled CommonJS re-exports go through a getter on every access.
 const { getBindingIdentifiers, isDeclaration } = t;
@@ -47,6 +49,8 @@ interface StatementMemory {
   sliceInFunction: boolean;
   /** The last slice was a run of statements of a block inside a function (blockReparse.ts). */
   sliceInBlock: boolean;
+  /** The last edit was inside a comment and parsed nothing (commentEdit.ts). */
+  sliceInComment: boolean;
   /** The parts of a statement the last parse replaced inside it (their old nodes, detached): see IncrementalParser.lastReplaced. */
   replaced: t.Node[];
 }
@@ -76,7 +80,7 @@ export type ParseKind = 'full' | 'incremental' | 'partial' | 'unchanged';
 
 export class IncrementalParser {
   private previous: Previous | null = null;
-  private readonly memory: StatementMemory = { holes: new WeakSet(), blanked: new WeakMap(), nodesByStatement: new WeakMap(), namesByStatement: new WeakMap(), sliceLength: 0, sliceInFunction: false, sliceInBlock: false, replaced: [] };
+  private readonly memory: StatementMemory = { holes: new WeakSet(), blanked: new WeakMap(), nodesByStatement: new WeakMap(), namesByStatement: new WeakMap(), sliceLength: 0, sliceInFunction: false, sliceInBlock: false, sliceInComment: false, replaced: [] };
   /** How the last call parsed, for tests and measurements. */
   lastKind: ParseKind = 'full';
   /** Characters of the text the last call parsed (in slices, or whole), for tests and measurements. */
@@ -85,6 +89,8 @@ export class IncrementalParser {
   lastInFunction = false;
   /** The last call parsed only statements of a block inside a function around the edit (blockReparse.ts), for tests and measurements. */
   lastInBlock = false;
+  /** The last call parsed nothing: the edit was inside a comment (commentEdit.ts), for tests and measurements. */
+  lastInComment = false;
   /**
    * What the last call took out of a top-level statement it edited in place (statementRevisions.ts):
    * the old nodes of the re-parsed run or function, with the text they had. The statement records
@@ -105,11 +111,13 @@ export class IncrementalParser {
         this.lastKind = 'unchanged';
         this.lastParsedLength = 0;
         this.lastInFunction = false;
+        this.lastInComment = false;
         return { ast: previous.ast, problems: [...previous.problems], plugins: previous.plugins, problemOffsets: previous.offsets };
       }
       try {
         this.memory.sliceInFunction = false;
         this.memory.sliceInBlock = false;
+        this.memory.sliceInComment = false;
         this.memory.replaced = [];
         parsed = reparse(previous, text, null);
         if (parsed !== null) kind = this.hasHole(parsed) ? 'partial' : 'incremental';
@@ -152,6 +160,7 @@ export class IncrementalParser {
     this.lastParsedLength = kind === 'incremental' ? this.memory.sliceLength : text.length;
     this.lastInFunction = (kind === 'incremental' || kind === 'partial') && this.memory.sliceInFunction;
     this.lastInBlock = this.lastInFunction && this.memory.sliceInBlock;
+    this.lastInComment = (kind === 'incremental' || kind === 'partial') && this.memory.sliceInComment;
     this.lastReplaced = this.lastInFunction && kind === 'incremental' ? this.memory.replaced : [];
     // Copies: the engine adds its own problems to the list it is given.
     this.previous = parsed.ast !== null
@@ -202,6 +211,8 @@ function reparse(previous: Previous, text: string, failed: ParsedSource | null, 
   const delta = text.length - oldText.length;
   const changedEnd = oldText.length - suffix;
   if (failed === null && !widened) {
+    const typed = reparseInComment(previous, text, prefix, changedEnd, delta);
+    if (typed !== null) return typed;
     const nested = reparseInStatement(previous, text, prefix, changedEnd, delta);
     if (nested !== null) return nested;
   }
@@ -253,7 +264,8 @@ function reparse(previous: Previous, text: string, failed: ParsedSource | null, 
     const before = partProgram?.body.at(-1);
     const closed = partProgram !== undefined && attempt.part.problems.length === 0 && (before !== undefined
       ? endsClosed(before, text)
-      : partProgram.directives.length === 0 && !partProgram.interpreter && (lead === null || (!leadIsHole && endsClosed(lead, oldText))));
+      : partProgram.directives.length === 0 && !partProgram.interpreter && (lead === null || (!leadIsHole && endsClosed(lead, oldText))))
+      && !endsInOpenLineComment(attempt.part.ast?.comments, attempt.newSliceEnd, text);
     if (!closed) attempt = parseUpTo(false);
     if (attempt === null) return null;
   }
@@ -362,6 +374,70 @@ function reparse(previous: Previous, text: string, failed: ParsedSource | null, 
 }
 
 /**
+ * An edit inside one comment that leaves it one comment (commentEdit.ts): nothing is parsed; the
+ * comment takes its new text and what follows it moves. The top-level statement holding it, if any,
+ * is revised (statementRevisions.ts): a rule may have read text of a node around the comment
+ * (a callee written with a comment inside). Null when the edit is not such an edit, or is among
+ * the directives (which are parsed again with the file's start).
+ */
+function reparseInComment(previous: Previous, text: string, prefix: number, changedEnd: number, delta: number): ParsedSource | null {
+  const memory = previous.memory;
+  const file = previous.ast;
+  const program = file.program;
+  const body = program.body;
+  const comments = file.comments ?? [];
+  const index = commentHolding(comments, previous.text, text, prefix, changedEnd, delta);
+  if (index < 0) return null;
+  const comment = comments[index];
+  const start = comment.start ?? 0;
+  const end = comment.end ?? 0;
+  if (!comment.loc || program.directives.some((directive) => (directive.start ?? 0) >= end)) return null;
+  // The statement holding the comment (statements never end inside one), else the first after it.
+  let next = lastEndingBy(body, start) + 1;
+  const holder = next < body.length && (body[next].start ?? 0) < start ? body[next] : null;
+  // A hole's own text holds no comment unless it is statements parsed without their broken line
+  // (recoverParse.ts): typing in their comments leaves their tokens, that line and the error as they were.
+  if (holder !== null) next++;
+  const line = lineAt(previous.text, start, comment.loc.start.line, prefix);
+  const shift: Shift = { delta, lines: 0, line, columns: delta };
+  if (delta !== 0) {
+    if (holder !== null) {
+      for (const node of nodesBelow(memory, holder)) {
+        if ((node.start ?? 0) >= end) {
+          // `( /* note */ x)`: a parenthesis opened before the comment stays where it is.
+          const extra = node.extra as { parenStart?: number } | undefined;
+          const parenStart = extra?.parenStart;
+          shiftNode(node, shift);
+          if (extra !== undefined && typeof parenStart === 'number' && parenStart < end) extra.parenStart = parenStart;
+        } else if ((node.end ?? 0) >= end) {
+          shiftAround(node, end, shift);
+        }
+      }
+    }
+    shiftTail(memory, file, program, next, index + 1, shift);
+    // The broken lines left out of the holes after the comment move with them (statements of one hole share theirs).
+    const moved = new Set<BlankedLine>();
+    for (let i = holder !== null ? next - 1 : next; i < body.length; i++) {
+      const line = memory.blanked.get(body[i]);
+      if (line === undefined || moved.has(line) || line.start < end) continue;
+      moved.add(line);
+      line.start += delta;
+      line.end += delta;
+    }
+  }
+  const oldEnd = comment.loc.end;
+  comment.value = text.slice(start + 2, (comment.type === 'CommentBlock' ? end - 2 : end) + delta);
+  comment.end = end + delta;
+  // A position object of its own: another one may share the old.
+  comment.loc = { ...comment.loc, end: { line: oldEnd.line, column: oldEnd.line === line ? oldEnd.column + delta : oldEnd.column, index: end + delta } };
+  if (holder !== null) revise(holder);
+  memory.sliceLength = 0;
+  memory.sliceInComment = true;
+  const problems = mergeProblems(previous, prefix, prefix, shift, { ast: null, problems: [], plugins: previous.plugins, problemOffsets: [] }, 0, 0);
+  return { ast: file, problems: problems.problems, plugins: previous.plugins, problemOffsets: problems.offsets };
+}
+
+/**
  * An edit inside a top-level statement, re-parsed in the smallest part that can be judged on its
  * own: the statements of a block inside a function around it (blockReparse.ts), else the
  * innermost function nested in the statement (nestedReparse.ts); put in place, the nodes after
@@ -383,14 +459,19 @@ function reparseInStatement(previous: Previous, text: string, prefix: number, ch
   // A problem in the statement (a redeclaration, a strict-mode error) may depend on the edited text.
   if (previous.offsets.some((offset) => offset >= from && offset <= to)) return null;
   const edit = { oldText: previous.text, text, prefix, changedEnd, delta };
+  // Read before the splice moves them: the nodes below the statement that hold the edit.
+  const holders = holdersOf(statement, prefix, changedEnd);
   for (const site of blocksAround(statement, prefix, changedEnd)) {
+    if (!holders.includes(site.block)) continue;
     const run = spliceRun(statement, nodesBelow(memory, statement), site, edit, previous.plugins, sameDeclarations);
     if (run === null) continue;
     memory.sliceInBlock = true;
     memory.replaced = run.replaced;
+    reviseThrough(holders, site.block);
     return replaceStatement(previous, index, run.nodes, run.shift, run.from, run.to, run.comments, run.length, to);
   }
   for (const site of functionsAround(statement, prefix, changedEnd)) {
+    if (site.parent !== statement && !holders.includes(site.parent)) return null;
     const parsed = parseFunction(site, previous.text, text, delta, previous.plugins);
     if (parsed === 'outer') continue;
     if (parsed === null) return null;
@@ -404,9 +485,40 @@ function reparseInStatement(previous: Previous, text: string, prefix: number, ch
     const nodes = spliceFunction(statement, nodesBelow(memory, statement), site, parsed.node, shift);
     if (nodes === null) return null;
     memory.replaced = [old];
+    reviseThrough(holders, site.parent);
     return replaceStatement(previous, index, nodes, shift, old.start ?? 0, old.end ?? 0, parsed.comments, parsed.length, to);
   }
   return null;
+}
+
+/**
+ * The nodes below `statement` that hold old [from, to), outermost first: the way down blocksAround
+ * and functionsAround take (a child holding the range, its edges included).
+ */
+function holdersOf(statement: t.Statement, from: number, to: number): t.Node[] {
+  const holders: t.Node[] = [];
+  let node: t.Node | null = statement;
+  while (node !== null) {
+    let next: t.Node | null = null;
+    forEachChild(node, (child) => {
+      if ((child.start ?? 0) > from || (child.end ?? 0) < to) return false;
+      next = child;
+      return true;
+    });
+    if (next !== null) holders.push(next);
+    node = next;
+  }
+  return holders;
+}
+
+/**
+ * The part put in place hangs below `parent` (one of the holders, or the statement, which
+ * replaceStatement revises): it and the holders above it are revised (statementRevisions.ts),
+ * since their subtrees changed while their nodes stayed.
+ */
+function reviseThrough(holders: readonly t.Node[], parent: t.Node): void {
+  const through = holders.indexOf(parent);
+  for (let i = 0; i <= through; i++) revise(holders[i]);
 }
 
 /**

@@ -6,21 +6,25 @@
 // context), so a copy would make every caller's record stale (issue 26: in iobroker's main.js the
 // callers of an edited function were several times its size). The parser marks the statement
 // revised instead, and whatever was kept for an earlier revision is made again.
+// The nodes inside the statement that hold the part put in place (the block or object around it,
+// the functions around that) are revised too: their subtrees changed while their nodes stayed, so
+// what is kept per subtree of a long statement (the module facts of a function nested in it,
+// project/moduleFacts.ts) is made again for them only, and kept for every other subtree.
 import type * as t from '@babel/types';
 
 const revisions = new WeakMap<t.Node, number>();
 
-/** How many times the incremental parser edited this statement in place. */
+/** How many times the incremental parser edited this statement (or this node inside one) in place. */
 export function revisionOf(statement: t.Node): number {
   return revisions.get(statement) ?? 0;
 }
 
-/** The incremental parser edited `statement` in place: what was kept for it is stale. */
+/** The incremental parser edited `statement` (or a node's subtree inside one) in place: what was kept for it is stale. */
 export function revise(statement: t.Node): void {
   revisions.set(statement, revisionOf(statement) + 1);
 }
 
-/** A value kept per statement node, valid while the statement is not revised. Entries live as long as their nodes. */
+/** A value kept per statement node (or per node inside one), valid while it is not revised. Entries live as long as their nodes. */
 export class PerStatement<V> {
   private readonly entries = new WeakMap<t.Node, { revision: number; value: V }>();
 

@@ -13,7 +13,10 @@
 //   project modules handed to another module's exported setter (`models.use(require('./git'))`, or
 //   `models.use(Git)` by the global's name): the setter's module variable names that module.
 // Facts are kept per top-level statement node: an editor's incremental parse hands back the nodes
-// of statements an edit did not touch, so an edit re-reads only the statements it changed.
+// of statements an edit did not touch, so an edit re-reads only the statements it changed. Inside a
+// long statement (a `module.exports = { ... }` of every method, an app factory), what each long
+// function's subtree tells is kept per function node too: an edit inside one function revises the
+// nodes that hold it (statementRevisions.ts), and only those are read again (issue 26).
 import type * as t from '@babel/types';
 import type { ExecutionKind, ImportBinding } from '../../../rules/api';
 import { PerStatement } from '../statementRevisions';
@@ -148,6 +151,25 @@ interface StatementFacts {
 /** Per statement node; the import table is part of the key (a changed import re-reads every statement). */
 const memo = new PerStatement<{ importsKey: string; facts: StatementFacts }>();
 
+/**
+ * What the visit of one subtree found, in the visit's order: its facts, the fields it sets to a
+ * call's result, and the relative paths it sets names to (both read against the whole statement).
+ */
+interface SubtreeFacts {
+  facts: StatementFacts;
+  fieldCalls: [string, t.Node][];
+  paths: Map<string, string[]>;
+}
+
+/** Per function node inside a statement, kept while no edit revises it (the import table is part of the key). */
+const subtreeMemo = new PerStatement<{ importsKey: string; found: SubtreeFacts }>();
+
+/**
+ * A function inside a statement is kept on its own from this many characters: a smaller one is read
+ * again with what holds it (the cost of an entry would be most of a visit).
+ */
+const SUBTREE_MIN_LENGTH = 1000;
+
 export function moduleFactsOf(program: t.Program, imports: ImportTable, importsKey: string): ModuleFacts {
   const exports = new Map<string, string | null>();
   const handlerUses: HandlerUse[] = [];
@@ -162,7 +184,7 @@ export function moduleFactsOf(program: t.Program, imports: ImportTable, importsK
   for (const statement of program.body) {
     let kept = memo.get(statement);
     if (kept === undefined || kept.importsKey !== importsKey) {
-      kept = { importsKey, facts: statementFactsOf(statement, imports) };
+      kept = { importsKey, facts: statementFactsOf(statement, imports, importsKey) };
       memo.set(statement, kept);
     }
     for (const [name, local] of kept.facts.exports) if (!exports.has(name) || exports.get(name) === null) exports.set(name, local);
@@ -189,42 +211,75 @@ export function factsKey(facts: ModuleFacts): string {
   return JSON.stringify([[...facts.exports], facts.handlerUses, facts.workerEntries, facts.classes, facts.injections, facts.globals, facts.moduleExports, facts.fieldResults, facts.requires]);
 }
 
-function statementFactsOf(statement: t.Statement, imports: ImportTable): StatementFacts {
-  const facts: StatementFacts = {
+function emptyFacts(): StatementFacts {
+  return {
     exports: [], handlerUses: [], workerEntries: [], classes: [], injections: [], globals: [], objectModules: [], declared: [], fieldResults: [], requires: [],
   };
+}
+
+function statementFactsOf(statement: t.Statement, imports: ImportTable, importsKey: string): StatementFacts {
+  const facts = emptyFacts();
   if ((statement.type === 'ImportDeclaration' || statement.type === 'ExportNamedDeclaration' || statement.type === 'ExportAllDeclaration')
     && statement.source && isRelative(statement.source.value)) facts.requires.push(statement.source.value);
   exportsOf(statement, facts.exports);
   objectModulesOf(statement, imports, facts.objectModules);
   classesOf(statement, facts.classes);
   // Fields set to a call's result, and the relative paths each name is set to (for `require(name)`).
-  const fieldCalls: [string, t.Node][] = [];
-  const paths = new Map<string, string[]>();
-  const notePaths = (name: string, value: t.Node): void => {
-    const found = relativeLiterals(value, 0);
-    if (found.length > 0) paths.set(name, [...(paths.get(name) ?? []), ...found]);
-  };
-  const visit = (node: t.Node): void => {
-    if (node.type === 'CallExpression' || node.type === 'NewExpression') callFacts(node, imports, facts);
-    const loaded = loadedModule(node);
-    if (loaded !== null) facts.requires.push(loaded);
-    else if (node.type === 'ObjectExpression') routeTableFacts(node, imports, facts);
-    else if (node.type === 'AssignmentExpression') {
-      globalFacts(node, facts);
-      const field = node.operator === '=' && node.left.type === 'MemberExpression' ? propertyName(node.left.property, node.left.computed) : null;
-      const value = node.right.type === 'AwaitExpression' ? node.right.argument : node.right;
-      if (field !== null && value.type === 'CallExpression') fieldCalls.push([field, value.callee]);
-      if (node.left.type === 'Identifier') notePaths(node.left.name, node.right);
-    } else if (node.type === 'VariableDeclarator' && node.id.type === 'Identifier' && node.init) notePaths(node.id.name, node.init);
-    declaredBy(node, facts.declared);
-    forEachChild(node, visit);
-  };
-  visit(statement);
-  for (const [field, callee] of fieldCalls) {
-    for (const [specifier, exported] of calledModules(callee, imports, paths)) facts.fieldResults.push([field, specifier, exported]);
+  const found: SubtreeFacts = { facts, fieldCalls: [], paths: new Map() };
+  visitSubtree(statement, statement, imports, importsKey, found);
+  for (const [field, callee] of found.fieldCalls) {
+    for (const [specifier, exported] of calledModules(callee, imports, found.paths)) facts.fieldResults.push([field, specifier, exported]);
   }
   return facts;
+}
+
+/** Reads `node`'s subtree into `into`; a long function below `statement` from its kept reading when no edit revised it. */
+function visitSubtree(node: t.Node, statement: t.Statement, imports: ImportTable, importsKey: string, into: SubtreeFacts): void {
+  if (node !== statement && (node.end ?? 0) - (node.start ?? 0) >= SUBTREE_MIN_LENGTH && isFunctionNode(node)) {
+    let kept = subtreeMemo.get(node);
+    if (kept === undefined || kept.importsKey !== importsKey) {
+      const own: SubtreeFacts = { facts: emptyFacts(), fieldCalls: [], paths: new Map() };
+      visitNode(node, statement, imports, importsKey, own);
+      kept = { importsKey, found: own };
+      subtreeMemo.set(node, kept);
+    }
+    appendFound(into, kept.found);
+    return;
+  }
+  visitNode(node, statement, imports, importsKey, into);
+}
+
+function visitNode(node: t.Node, statement: t.Statement, imports: ImportTable, importsKey: string, into: SubtreeFacts): void {
+  const facts = into.facts;
+  if (node.type === 'CallExpression' || node.type === 'NewExpression') callFacts(node, imports, facts);
+  const loaded = loadedModule(node);
+  if (loaded !== null) facts.requires.push(loaded);
+  else if (node.type === 'ObjectExpression') routeTableFacts(node, imports, facts);
+  else if (node.type === 'AssignmentExpression') {
+    globalFacts(node, facts);
+    const field = node.operator === '=' && node.left.type === 'MemberExpression' ? propertyName(node.left.property, node.left.computed) : null;
+    const value = node.right.type === 'AwaitExpression' ? node.right.argument : node.right;
+    if (field !== null && value.type === 'CallExpression') into.fieldCalls.push([field, value.callee]);
+    if (node.left.type === 'Identifier') notePaths(into.paths, node.left.name, node.right);
+  } else if (node.type === 'VariableDeclarator' && node.id.type === 'Identifier' && node.init) notePaths(into.paths, node.id.name, node.init);
+  declaredBy(node, facts.declared);
+  forEachChild(node, (child) => visitSubtree(child, statement, imports, importsKey, into));
+}
+
+function notePaths(paths: Map<string, string[]>, name: string, value: t.Node): void {
+  const found = relativeLiterals(value, 0);
+  if (found.length > 0) paths.set(name, [...(paths.get(name) ?? []), ...found]);
+}
+
+/** `found` read after what `into` holds, as one visit of both would have: every list in order, each name's paths after its earlier ones. */
+function appendFound(into: SubtreeFacts, found: SubtreeFacts): void {
+  const facts = into.facts as unknown as Record<string, unknown[]>;
+  for (const [key, list] of Object.entries(found.facts as unknown as Record<string, unknown[]>)) {
+    const target = facts[key];
+    for (const item of list) target.push(item);
+  }
+  for (const call of found.fieldCalls) into.fieldCalls.push(call);
+  for (const [name, paths] of found.paths) into.paths.set(name, [...(into.paths.get(name) ?? []), ...paths]);
 }
 
 /** The project module a `require('./x')` or `import('./x')` loads, as written; null for anything else. */
