@@ -132,6 +132,10 @@ function guardVisitor(run: RuleRun, visitor: Visitor, onError: (run: RuleRun, er
     }
     guarded[key] = wrapped;
   }
+  // Exploded already (real node types, arrays of functions): told so, as traverse.visitors.merge
+  // marks what it returns, so that the merge does not explode and verify it a second time.
+  Object.defineProperty(guarded, '_exploded', { value: true });
+  Object.defineProperty(guarded, '_verified', { value: true });
   return guarded as Visitor;
 }
 

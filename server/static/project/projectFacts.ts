@@ -2,8 +2,9 @@
 // other modules register as handlers, and which modules another one starts as a worker.
 // Incremental, as salsa-style derived queries: each module's contribution (moduleContribution.ts:
 // what its facts and calls say of the other modules) is derived once and kept with what it read
-// (other modules' facts, the project's classes and globals, where specifiers led); a module's facts
-// changing derives again only its own contribution and those that read it, and a module's answer
+// (other modules' facts, the classes, globals and fields it looked up by name, where specifiers
+// led); a module's facts changing derives again only its own contribution and those that read
+// it (a class, global or field: those that looked that name up), and a module's answer
 // is the contributions naming it, joined in the order the modules were first noted. So analysing
 // a workspace file by file costs each module's contribution about once, not the whole project after
 // each file, and an edit in the editor re-derives what the edit touched.
@@ -35,8 +36,10 @@ interface Derived {
   read: Set<string>;
   /** Resolution keys (`from\0specifier`) it used. */
   resolutions: Set<string>;
-  readClasses: boolean;
-  readGlobals: boolean;
+  /** The class names (lower case), globals and fields it looked up: a change to one of them concerns only the modules that read it. */
+  classNames: Set<string>;
+  globalNames: Set<string>;
+  fields: Set<string>;
 }
 
 /** A set in a map of sets, made on first use. */
@@ -72,8 +75,10 @@ export class ProjectFacts {
   /** Reverse edges of what each derivation read: file -> modules that read its facts; resolution key -> modules that used it. */
   private readonly readers = new Map<string, Set<string>>();
   private readonly resolutionUsers = new Map<string, Set<string>>();
-  private readonly classReaders = new Set<string>();
-  private readonly globalReaders = new Set<string>();
+  /** Per class name (lower case), global, or field: the modules whose derivation looked it up. */
+  private readonly classReaders = new Map<string, Set<string>>();
+  private readonly globalReaders = new Map<string, Set<string>>();
+  private readonly fieldReaders = new Map<string, Set<string>>();
   /** Module -> the modules whose contribution names it. */
   private readonly registrationSources = new Map<string, Set<string>>();
   private readonly injectionSources = new Map<string, Set<string>>();
@@ -81,11 +86,19 @@ export class ProjectFacts {
   /** The joined answers, per module, until a contribution naming it changes. */
   private readonly registrationAnswers = new Map<string, readonly ProjectRegistration[]>();
   private readonly injectionAnswers = new Map<string, readonly InjectedFile[]>();
-  /** Classes by their name in lower case, and globals by name; rebuilt when a module's classes or globals change. */
-  private classIndex: Map<string, ProjectClass[]> | null = null;
-  private globalIndex: Map<string, string | null> | null = null;
-  /** The files whose functions' results each field is set to; rebuilt with the globals (the same key). */
-  private fieldIndex: Map<string, Set<string>> | null = null;
+  /**
+   * Per class name (lower case), global, or field: the modules that declare it (a class of that
+   * name, `global.<name> = require(...)`, `<x>.<field> = require(...)(...)`). Each lookup reads
+   * only these modules, so a module noted costs the lookups of its own names, not a rebuild of an
+   * index over the whole project per module (quadratic in the modules of a workspace).
+   */
+  private readonly classDeclarers = new Map<string, Set<string>>();
+  private readonly globalDeclarers = new Map<string, Set<string>>();
+  private readonly fieldDeclarers = new Map<string, Set<string>>();
+  /** The lookups' answers, dropped per name when a module declaring it changes (all of them when a file comes or goes: resolutions). */
+  private readonly classAnswers = new Map<string, ProjectClass[]>();
+  private readonly globalAnswers = new Map<string, string | null | undefined>();
+  private readonly fieldAnswers = new Map<string, ReadonlySet<string>>();
   /** Modules whose analysis found that they serve (create a server, call listen(), register a route or a message handler). */
   private readonly servingModules = new Map<string, ServingKind>();
   /** Module -> the serving module that loads it; rebuilt when what modules load, serve or start as workers changes. */
@@ -104,7 +117,7 @@ export class ProjectFacts {
     const loadsKey = JSON.stringify([facts.requires, facts.workerEntries]);
     if (known?.loadsKey !== loadsKey) this.servingIndex = null;
     this.modules.set(filePath, { key, facts, order: known?.order ?? this.nextOrder++, classesKey, globalsKey, loadsKey });
-    this.changed(filePath, (known?.classesKey ?? '[]') !== classesKey, (known?.globalsKey ?? '[]') !== globalsKey);
+    this.changed(filePath, known?.facts, (known?.classesKey ?? '[]') !== classesKey ? facts : undefined, (known?.globalsKey ?? '[]') !== globalsKey ? facts : undefined);
     return true;
   }
 
@@ -149,7 +162,7 @@ export class ProjectFacts {
     if (known !== undefined) {
       this.modules.delete(filePath);
       this.servingIndex = null;
-      this.changed(filePath, known.classesKey !== '[]', known.globalsKey !== '[]');
+      this.changed(filePath, known.facts, undefined, undefined);
     }
     if (this.calls.delete(filePath)) this.dirty.add(filePath);
     this.resolutionsStale = true;
@@ -192,19 +205,49 @@ export class ProjectFacts {
     return answer;
   }
 
-  /** A module's facts changed (noted, changed or forgotten): what derives from them is derived again. */
-  private changed(filePath: string, classesChanged: boolean, globalsChanged: boolean): void {
+  /**
+   * A module's facts changed (noted, changed or forgotten): what derives from them is derived
+   * again. `old` is what was known of it (undefined: nothing); `classes` and `globals` are its new
+   * facts when its classes, or its globals and fields, changed (or it is new), else undefined; when
+   * it is forgotten both are undefined and everything it declared is withdrawn.
+   */
+  private changed(filePath: string, old: ModuleFacts | undefined, classes: ModuleFacts | undefined, globals: ModuleFacts | undefined): void {
+    const forgotten = !this.modules.has(filePath);
     this.dirty.add(filePath);
     for (const reader of this.readers.get(filePath) ?? []) this.dirty.add(reader);
-    if (classesChanged) {
-      this.classIndex = null;
-      for (const reader of this.classReaders) this.dirty.add(reader);
+    if (classes !== undefined || (forgotten && old !== undefined)) {
+      const before = (old?.classes ?? []).map(([name]) => name.toLowerCase());
+      const after = (classes?.classes ?? []).map(([name]) => name.toLowerCase());
+      this.redeclare(filePath, before, after, this.classDeclarers, this.classAnswers, this.classReaders);
     }
-    if (globalsChanged) {
-      this.globalIndex = null;
-      this.fieldIndex = null;
-      for (const reader of this.globalReaders) this.dirty.add(reader);
+    if (globals !== undefined || (forgotten && old !== undefined)) {
+      this.redeclare(filePath, (old?.globals ?? []).map(([name]) => name), (globals?.globals ?? []).map(([name]) => name),
+        this.globalDeclarers, this.globalAnswers, this.globalReaders);
+      this.redeclare(filePath, (old?.fieldResults ?? []).map(([field]) => field), (globals?.fieldResults ?? []).map(([field]) => field),
+        this.fieldDeclarers, this.fieldAnswers, this.fieldReaders);
     }
+  }
+
+  /**
+   * `filePath` declared the names `before` and now `after` (of one kind: class names, globals or
+   * fields): its entries among the declarers are replaced, and every name either list holds is
+   * looked up again, by the modules that read it, before the next answer.
+   */
+  private redeclare(filePath: string, before: readonly string[], after: readonly string[], declarers: Map<string, Set<string>>,
+    answers: Map<string, unknown>, readers: Map<string, Set<string>>): void {
+    for (const name of before) removeFrom(declarers, name, filePath);
+    for (const name of after) addTo(declarers, name, filePath);
+    for (const name of new Set([...before, ...after])) {
+      answers.delete(name);
+      for (const reader of readers.get(name) ?? []) this.dirty.add(reader);
+    }
+  }
+
+  /** The modules that declare `name` (see classDeclarers), in the order they were first noted, as the modules are kept. */
+  private declarersOf(declarers: Map<string, Set<string>>, name: string): string[] {
+    const files = declarers.get(name);
+    if (files === undefined) return [];
+    return [...files].sort((a, b) => this.modules.get(a)!.order - this.modules.get(b)!.order);
   }
 
   /** The modules whose contribution names `filePath`, in the order they were first noted. */
@@ -219,10 +262,12 @@ export class ProjectFacts {
     if (this.resolutionsStale) {
       this.resolutionsStale = false;
       // The globals' modules are resolutions too.
-      this.globalIndex = null;
-      this.fieldIndex = null;
+      this.globalAnswers.clear();
+      this.fieldAnswers.clear();
       this.servingIndex = null;
-      for (const reader of this.globalReaders) this.dirty.add(reader);
+      for (const readers of [this.globalReaders, this.fieldReaders]) {
+        for (const users of readers.values()) for (const reader of users) this.dirty.add(reader);
+      }
       for (const [key, target] of this.resolved) {
         const users = this.resolutionUsers.get(key);
         if (users === undefined) {
@@ -266,8 +311,9 @@ export class ProjectFacts {
     if (known === undefined) return;
     const read = new Set<string>();
     const resolutions = new Set<string>();
-    let readClasses = false;
-    let readGlobals = false;
+    const classNames = new Set<string>();
+    const globalNames = new Set<string>();
+    const fields = new Set<string>();
     const lookups: ProjectLookups = {
       factsOf: (file) => {
         read.add(file);
@@ -279,25 +325,26 @@ export class ProjectFacts {
         return this.resolveCached(key, fromFile, specifier);
       },
       classesNamed: (name) => {
-        readClasses = true;
-        return this.classes().get(name) ?? [];
+        classNames.add(name);
+        return this.classesNamed(name);
       },
       globalModule: (name) => {
-        readGlobals = true;
-        return this.globals().get(name);
+        globalNames.add(name);
+        return this.globalModule(name);
       },
       fieldResultFiles: (field) => {
-        readGlobals = true;
-        return this.fieldResultFiles().get(field) ?? NO_FILES;
+        fields.add(field);
+        return this.fieldResultFiles(field);
       },
     };
     const contribution = contributionOf(from, known.facts, this.calls.get(from)?.calls ?? NO_CALLS, lookups);
-    const derived: Derived = { contribution, read, resolutions, readClasses, readGlobals };
+    const derived: Derived = { contribution, read, resolutions, classNames, globalNames, fields };
     this.derived.set(from, derived);
     for (const file of read) addTo(this.readers, file, from);
     for (const key of resolutions) addTo(this.resolutionUsers, key, from);
-    if (readClasses) this.classReaders.add(from);
-    if (readGlobals) this.globalReaders.add(from);
+    for (const name of classNames) addTo(this.classReaders, name, from);
+    for (const name of globalNames) addTo(this.globalReaders, name, from);
+    for (const field of fields) addTo(this.fieldReaders, field, from);
     for (const target of contribution.registrations.keys()) {
       addTo(this.registrationSources, target, from);
       this.registrationAnswers.delete(target);
@@ -311,12 +358,13 @@ export class ProjectFacts {
   }
 
   /** Takes a module's contribution, and the record of what it read, out of the project. */
-  private drop(from: string, { contribution, read, resolutions, readClasses, readGlobals }: Derived): void {
+  private drop(from: string, { contribution, read, resolutions, classNames, globalNames, fields }: Derived): void {
     this.derived.delete(from);
     for (const file of read) removeFrom(this.readers, file, from);
     for (const key of resolutions) removeFrom(this.resolutionUsers, key, from);
-    if (readClasses) this.classReaders.delete(from);
-    if (readGlobals) this.globalReaders.delete(from);
+    for (const name of classNames) removeFrom(this.classReaders, name, from);
+    for (const name of globalNames) removeFrom(this.globalReaders, name, from);
+    for (const field of fields) removeFrom(this.fieldReaders, field, from);
     for (const target of contribution.registrations.keys()) {
       removeFrom(this.registrationSources, target, from);
       this.registrationAnswers.delete(target);
@@ -387,48 +435,51 @@ export class ProjectFacts {
     return (this.servingIndex = loaders);
   }
 
-  private classes(): Map<string, ProjectClass[]> {
-    if (this.classIndex !== null) return this.classIndex;
-    const classes = new Map<string, ProjectClass[]>();
-    for (const [file, { facts }] of this.modules) {
-      for (const [name, methods] of facts.classes) {
-        const key = name.toLowerCase();
-        let list = classes.get(key);
-        if (list === undefined) classes.set(key, (list = []));
-        list.push({ file, name, methods });
+  /** The classes of the project named `lowerCaseName` (in lower case), in the order their modules were first noted. */
+  private classesNamed(lowerCaseName: string): ProjectClass[] {
+    let classes = this.classAnswers.get(lowerCaseName);
+    if (classes !== undefined) return classes;
+    classes = [];
+    for (const file of this.declarersOf(this.classDeclarers, lowerCaseName)) {
+      for (const [name, methods] of this.modules.get(file)!.facts.classes) {
+        if (name.toLowerCase() === lowerCaseName) classes.push({ file, name, methods });
       }
     }
-    return (this.classIndex = classes);
+    this.classAnswers.set(lowerCaseName, classes);
+    return classes;
   }
 
-  // `global.Git = require('./lib/git')`: the module each global names, when the project sets it to one module only.
-  private globals(): Map<string, string | null> {
-    if (this.globalIndex !== null) return this.globalIndex;
-    const globals = new Map<string, string | null>();
-    for (const [from, { facts }] of this.modules) {
-      for (const [name, specifier] of facts.globals) {
+  // `global.Git = require('./lib/git')`: the module a global names, when the project sets it to one
+  // module only (null: to several; undefined: to none).
+  private globalModule(name: string): string | null | undefined {
+    if (this.globalAnswers.has(name)) return this.globalAnswers.get(name);
+    let module: string | null | undefined;
+    for (const from of this.declarersOf(this.globalDeclarers, name)) {
+      for (const [global, specifier] of this.modules.get(from)!.facts.globals) {
+        if (global !== name) continue;
         const file = this.resolveCached(`${from}\0${specifier}`, from, specifier);
         if (file === null) continue;
-        const known = globals.get(name);
-        globals.set(name, known === undefined || known === file ? file : null);
+        module = module === undefined || module === file ? file : null;
       }
     }
-    return (this.globalIndex = globals);
+    this.globalAnswers.set(name, module);
+    return module;
   }
 
-  // `app.strategy = require('./tokens')(app)`: the files whose functions' results each field is set to.
-  private fieldResultFiles(): Map<string, Set<string>> {
-    if (this.fieldIndex !== null) return this.fieldIndex;
-    const fields = new Map<string, Set<string>>();
-    for (const [from, { facts }] of this.modules) {
-      for (const [field, specifier] of facts.fieldResults) {
+  // `app.strategy = require('./tokens')(app)`: the files whose functions' results the field is set to.
+  private fieldResultFiles(field: string): ReadonlySet<string> {
+    let files = this.fieldAnswers.get(field);
+    if (files !== undefined) return files;
+    const found = new Set<string>();
+    for (const from of this.declarersOf(this.fieldDeclarers, field)) {
+      for (const [name, specifier] of this.modules.get(from)!.facts.fieldResults) {
+        if (name !== field) continue;
         const file = this.resolveCached(`${from}\0${specifier}`, from, specifier);
-        if (file === null) continue;
-        let files = fields.get(field);
-        if (files === undefined) fields.set(field, (files = new Set()));
-        files.add(file);
+        if (file !== null) found.add(file);
       }
     }
-    return (this.fieldIndex = fields);
+    files = found.size === 0 ? NO_FILES : found;
+    this.fieldAnswers.set(field, files);
+    return files;
   }
 }
