@@ -2,6 +2,7 @@
 // mongoose's hydration into full documents (completeMany, 2+ s in seed 004) is pure overhead.
 import type { NodePath } from '@babel/traverse';
 import type * as t from '@babel/types';
+import { VISITOR_KEYS, isFunction } from '@babel/types';
 import type { HotContext, RuleContext, RuleModule } from './api';
 import {
   ModelFinder, memberName, methodCallOn, modelLabel, modelQueryAt, unwrapExpression, valueRoot, whereItRuns, type ModelQuery,
@@ -121,22 +122,15 @@ function returnsElementField(element: NodePath): boolean {
   return someReturn(fn.node.body, (ret) => isElementField(ret.argument));
 }
 
-/** Keys of a node that hold no statements or expressions. */
-const NON_CHILD_KEYS = new Set(['type', 'loc', 'start', 'end', 'range', 'extra', 'leadingComments', 'trailingComments', 'innerComments']);
-
 /** Does any `return` of this function body (not of functions nested in it) satisfy `test`? */
 function someReturn(node: t.Node, test: (ret: t.ReturnStatement) => boolean): boolean {
   if (node.type === 'ReturnStatement') return test(node);
-  for (const key of Object.keys(node)) {
-    if (NON_CHILD_KEYS.has(key)) continue;
+  // A nested function's returns are its own.
+  if (isFunction(node)) return false;
+  for (const key of VISITOR_KEYS[node.type] ?? []) {
     const value: unknown = (node as unknown as Record<string, unknown>)[key];
     for (const child of Array.isArray(value) ? value : [value]) {
-      if (typeof child !== 'object' || child === null || typeof (child as { type?: unknown }).type !== 'string') continue;
-      const childNode = child as t.Node;
-      // A nested function's returns are its own.
-      if (childNode.type === 'FunctionExpression' || childNode.type === 'ArrowFunctionExpression' || childNode.type === 'FunctionDeclaration' ||
-        childNode.type === 'ObjectMethod' || childNode.type === 'ClassMethod' || childNode.type === 'ClassPrivateMethod') continue;
-      if (someReturn(childNode, test)) return true;
+      if (typeof child === 'object' && child !== null && someReturn(child as t.Node, test)) return true;
     }
   }
   return false;
@@ -411,12 +405,14 @@ function usageAsObject(value: NodePath, member: NodePath<t.MemberExpression>, ki
     const resultKind = ARRAY_RESULT_KIND[call.name] ?? null;
     const usage = resultKind === null ? perElement : merge(perElement, usageOf(call.call, resultKind, depth + 1, context));
     if (param === 'none') return usage;
+    const fields = fieldsOnlyRead(param, context);
+    if (fields === null) return usage;
     // `roles.map((r) => r._id.toString())` stored in `req.roles`: what a map or forEach gives is no
     // document when each element is only read field by field, wherever that result goes (unless it
     // leaves by a sink of its own, `res.json(docs.map(...))`). A filter's or find's result is documents.
-    const fields = resultKind === 'plain' || resultKind === null ? fieldsOnlyRead(param, context) : null;
-    if (fields !== null && (usage.documentUse ? !returnsElementField(param) : usage.sink === null)) return fieldSink(perElement, fields);
-    return readFieldByField(usage, param, context);
+    const plainResult = resultKind === 'plain' || resultKind === null;
+    if (usage.documentUse) return plainResult && !returnsElementField(param) ? fieldSink(perElement, fields) : usage;
+    return usage.sink === null ? fieldSink(plainResult ? perElement : usage, fields) : usage;
   }
   const resultKind = ARRAY_RESULT_KIND[call.name];
   return resultKind ? usageOf(call.call, resultKind, depth + 1, context) : NONE;

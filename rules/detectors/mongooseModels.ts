@@ -144,8 +144,10 @@ export class ModelFinder {
    * driver (which mongoose itself is built on, and apps list beside it for ObjectId).
    */
   dataLibraryOf(path: NodePath): DataLibrary {
-    this.library ??= dataLibraryOfProgram(path);
-    if (this.library === 'unknown') this.library = dataLibraryOfProject(this.context.project.dependenciesOf?.(this.context.filePath));
+    if (this.library === null) {
+      const own = dataLibraryOfProgram(path);
+      this.library = own === 'unknown' ? dataLibraryOfProject(this.context.project.dependenciesOf?.(this.context.filePath)) : own;
+    }
     return this.library;
   }
 }

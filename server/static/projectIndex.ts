@@ -208,16 +208,8 @@ export class ProjectIndex implements ProjectAnalysis {
     const folder = path.dirname(path.resolve(filePath));
     const known = this.manifests.get(folder);
     if (known !== undefined && (known.file === null || mtimeOf(known.file) === known.stamp)) return known.names;
-    let file: string | null = null;
-    for (let at = folder, depth = 0; depth < 32; depth++) {
-      if (this.exists(path.join(at, 'package.json'))) {
-        file = path.join(at, 'package.json');
-        break;
-      }
-      const up = path.dirname(at);
-      if (up === at) break;
-      at = up;
-    }
+    const root = this.nearestFolderWith(folder, ['package.json']);
+    const file = root === null ? null : path.join(root, 'package.json');
     const text = file === null ? null : this.readFile(file);
     const entry = { file, stamp: file === null ? null : mtimeOf(file), names: text === null ? new Set<string>() : dependenciesOfManifest(text) };
     this.manifests.set(folder, entry);
@@ -228,18 +220,20 @@ export class ProjectIndex implements ProjectAnalysis {
   private svelteKitRoot(folder: string): string | null {
     const known = this.svelteRoots.get(folder);
     if (known !== undefined) return known;
-    let root: string | null = null;
-    for (let at = folder, depth = 0; depth < 32; depth++) {
-      if (SVELTE_CONFIGS.some((name) => this.exists(path.join(at, name)))) {
-        root = at;
-        break;
-      }
-      const up = path.dirname(at);
-      if (up === at) break;
-      at = up;
-    }
+    const root = this.nearestFolderWith(folder, SVELTE_CONFIGS);
     this.svelteRoots.set(folder, root);
     return root;
+  }
+
+  /** `folder` or the nearest folder above it (at most 32 up) holding a file of one of `names`; null when none does. */
+  private nearestFolderWith(folder: string, names: readonly string[]): string | null {
+    for (let at = folder, depth = 0; depth < 32; depth++) {
+      if (names.some((name) => this.exists(path.join(at, name)))) return at;
+      const up = path.dirname(at);
+      if (up === at) return null;
+      at = up;
+    }
+    return null;
   }
 
   private exists(candidate: string): boolean {
