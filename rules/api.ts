@@ -234,6 +234,8 @@ export interface ProjectRegistration {
    * whole (`var api = { show: function () {} }; module.exports = api`): that object's local name.
    */
   holder?: string;
+  /** The export was called where it is registered (`app.get('/x', makeHandler(options))`): what it returns is the handler. */
+  returned?: true;
 }
 
 /**

@@ -51,7 +51,9 @@ export interface FunctionSpan {
 type Target =
   | { kind: 'node'; node: t.Node; perItem?: boolean }
   | { kind: 'member'; key: string; perItem?: boolean }
-  | { kind: 'method'; owner: t.Node; name: string; perItem?: boolean };
+  | { kind: 'method'; owner: t.Node; name: string; perItem?: boolean }
+  /** What a call of the local function `node` returns when that is a function (`makeHandler(options)`). */
+  | { kind: 'returned'; node: t.Node; perItem?: boolean };
 
 /** Names cheap enough to look up as a possible alias of a server module's createServer (see isServerFactoryAlias). */
 const CREATE_SERVER_ALIAS = /server/i;
@@ -79,6 +81,8 @@ interface FunctionInfo extends FunctionSpan {
   /** Handed to `x.on/once/addListener(event, fn)`: runs when the event fires, not when its parent runs. */
   listenerCallback: boolean;
   calls: Target[];
+  /** The functions it returns (`(dir) => (req, res) => …`, `return function handler() {…}`): a factory's product. */
+  returns: t.Node[];
   /**
    * Calls of another module's export made here (`helpers.tidy(file)`, an imported `tidy(file)`),
    * by the local name called and the member taken: resolved to a module after the walk.
@@ -258,6 +262,7 @@ export function createHotContextCollector(
     iterationCallback: false,
     listenerCallback: false,
     calls: [],
+    returns: [],
     importedCalls: [],
     thisOwner: null,
     context: STARTUP,
@@ -312,7 +317,7 @@ export function createHotContextCollector(
     if (isFunctionNode(node)) return { kind: 'node', node };
     if (node.type === 'Identifier') {
       const fn = functionOfBinding(bindings, path, node.name);
-      return fn ? { kind: 'node', node: fn } : null;
+      return fn ? { kind: 'node', node: fn } : madeByFactory(path, node.name);
     }
     if (node.type === 'MemberExpression' || node.type === 'OptionalMemberExpression') {
       const property = propertyName(node.property, node.computed);
@@ -335,7 +340,32 @@ export function createHotContextCollector(
     return null;
   }
 
-  /** Handler targets among arguments, looking into arrays and wrapper calls (`asyncHandler(fn)`). */
+  /**
+   * `const handler = makeHandler(options)`: the function the local factory returns, which is what
+   * runs when `handler` is called or registered (resolved once every function is walked). The
+   * factory's own body ran once, where it was called: it is not a target.
+   */
+  function madeByFactory(path: NodePath, name: string): Target | null {
+    const binding = bindings.bindingOf(path, name);
+    const declarator = binding?.declarator;
+    if (binding === undefined || declarator == null || declarator.id.type !== 'Identifier' || declarator.init?.type !== 'CallExpression') return null;
+    return factoryCallTarget(binding.path, declarator.init);
+  }
+
+  /** `makeHandler(options)` of a function declared here: what it returns, as a Target. */
+  function factoryCallTarget(path: NodePath, call: t.CallExpression): Target | null {
+    if (call.callee.type !== 'Identifier') return null;
+    const factory = functionOfBinding(bindings, path, call.callee.name);
+    return factory ? { kind: 'returned', node: factory } : null;
+  }
+
+  /** A function `from` returns (`return function handler() {…}`, `return handler`, an arrow's function body): see FunctionInfo.returns. */
+  function noteReturnedFunction(path: NodePath, returned: t.Node, from: FunctionInfo): void {
+    const fn = isFunctionNode(returned) ? returned : returned.type === 'Identifier' ? functionOfBinding(bindings, path, returned.name) : null;
+    if (fn !== null) from.returns.push(fn);
+  }
+
+  /** Handler targets among arguments, looking into arrays and wrapper calls (`asyncHandler(fn)`) and what a local factory returns (`makeHandler(options)`). */
   function handlerTargets(path: NodePath, args: readonly t.Node[], from: FunctionInfo, out: Target[] = [], depth = 0): Target[] {
     for (const arg of args) {
       if (arg.type === 'ArrayExpression') {
@@ -343,6 +373,8 @@ export function createHotContextCollector(
         continue;
       }
       if (arg.type === 'CallExpression' && depth < 2 && calleeProperty(arg.callee) !== 'bind') {
+        const made = factoryCallTarget(path, arg);
+        if (made !== null) out.push(made);
         handlerTargets(path, arg.arguments, from, out, depth + 1);
         continue;
       }
@@ -684,6 +716,7 @@ export function createHotContextCollector(
       iterationCallback: path.listKey === 'arguments' && isIterationCall(path.parent),
       listenerCallback: path.listKey === 'arguments' && isListenerCall(path.parent),
       calls: [],
+      returns: [],
       importedCalls: [],
       thisOwner,
       context: null,
@@ -747,7 +780,10 @@ export function createHotContextCollector(
     }
     stack.push(info);
     // `module.exports = (app) => ({ list() {...} })`: an arrow's body is what it returns.
-    if (node.type === 'ArrowFunctionExpression' && node.body.type !== 'BlockStatement' && isModuleLevel(info)) noteReturned(path, node.body, info);
+    if (node.type === 'ArrowFunctionExpression' && node.body.type !== 'BlockStatement') {
+      if (isModuleLevel(info)) noteReturned(path, node.body, info);
+      noteReturnedFunction(path, node.body, info);
+    }
   }
 
   function exitFunction(path: NodePath<t.Function>): void {
@@ -811,6 +847,7 @@ export function createHotContextCollector(
       if (!argument) return;
       const from = current(path.node.start ?? 0);
       if (isModuleLevel(from)) noteReturned(path, argument, from);
+      if (from !== moduleInfo) noteReturnedFunction(path, argument, from);
     },
     CallExpression(path) {
       const node = path.node;
@@ -924,15 +961,22 @@ export function createHotContextCollector(
     return [...out.values()];
   }
 
-  function resolve(target: Target): FunctionInfo | null {
+  function resolve(target: Target): FunctionInfo[] {
+    let info: FunctionInfo | null | undefined;
     switch (target.kind) {
       case 'node':
-        return byNode.get(target.node) ?? null;
+        info = byNode.get(target.node);
+        break;
       case 'member':
-        return byMemberKey.get(target.key) ?? null;
+        info = byMemberKey.get(target.key);
+        break;
       case 'method':
-        return methodsByOwner.get(target.owner)?.get(target.name) ?? null;
+        info = methodsByOwner.get(target.owner)?.get(target.name);
+        break;
+      case 'returned':
+        return (byNode.get(target.node)?.returns ?? []).map((fn) => byNode.get(fn)).filter((each): each is FunctionInfo => each !== undefined);
     }
+    return info == null ? [] : [info];
   }
 
   /** Hotter kind first; within a kind, a high-rate source, then per-item execution. */
@@ -961,11 +1005,10 @@ export function createHotContextCollector(
         info.context = context;
       }
       for (const call of info.calls) {
-        const callee = resolve(call);
         // Per item only one call deep: a helper called in a loop runs per item, but what the helper
         // calls (once per its own run) is not "per item" of every loop above it.
-        if (callee && callee !== moduleInfo) {
-          queue.push({ info: callee, via: callee.name !== null ? [...via, callee.name] : via, perItem: call.perItem === true });
+        for (const callee of resolve(call)) {
+          if (callee !== moduleInfo) queue.push({ info: callee, via: callee.name !== null ? [...via, callee.name] : via, perItem: call.perItem === true });
         }
       }
       for (const child of info.nested) {
@@ -987,9 +1030,9 @@ export function createHotContextCollector(
       const info = queue[i];
       if (info === goal) return true;
       // Nor is a listener of any emitter (`child.on('close', respawn)`): a respawn after a crash is no poll loop.
-      const next = [...info.calls.map(resolve), ...info.nested.filter((child) => !registeredNodes.has(child.node) && !child.listenerCallback)];
+      const next = [...info.calls.flatMap(resolve), ...info.nested.filter((child) => !registeredNodes.has(child.node) && !child.listenerCallback)];
       for (const callee of next) {
-        if (callee && !seen.has(callee)) {
+        if (!seen.has(callee)) {
           seen.add(callee);
           queue.push(callee);
         }
@@ -1106,7 +1149,7 @@ export function createHotContextCollector(
       // So does a module whose exports a handler of another module calls, unless only through IPC.
       if ((registration.kind !== 'timer' && !(registration.kind === 'message' && registration.occasional === true)) || registration.fromServingModule === true) servesRequests = true;
       registrations.push({
-        kind: registration.kind, targets: [{ kind: 'node', node: info.node }], node: null, intervalMs: registration.intervalMs,
+        kind: registration.kind, targets: [{ kind: registration.returned === true ? 'returned' : 'node', node: info.node }], node: null, intervalMs: registration.intervalMs,
         periodic: registration.kind === 'timer', oneShotFrom: null, inferred: false, highRate: registration.highRate ?? registration.kind === 'message',
         changesState: registration.changesState === true,
         occasional: registration.occasional === true,
@@ -1149,7 +1192,7 @@ export function createHotContextCollector(
     const oneShot = new Set<Registration>();
     for (const registration of registrations) {
       if (registration.oneShotFrom === null) continue;
-      const seeds = registration.targets.map(resolve).filter((info): info is FunctionInfo => info !== null);
+      const seeds = registration.targets.flatMap(resolve);
       if (registration.intervalMs === null || !reaches(seeds, registration.oneShotFrom)) oneShot.add(registration);
     }
     const intervalMs = (registration: Registration): number | null => (oneShot.has(registration) ? null : registration.intervalMs);
@@ -1173,7 +1216,7 @@ export function createHotContextCollector(
         propagate([moduleInfo], STARTUP);
         startupDone = true;
       }
-      const seeds = registration.targets.map(resolve).filter((info): info is FunctionInfo => info !== null && info !== moduleInfo);
+      const seeds = registration.targets.flatMap(resolve).filter((info) => info !== moduleInfo);
       propagate(seeds, {
         kind: registration.kind,
         via: [],

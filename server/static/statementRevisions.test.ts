@@ -75,4 +75,30 @@ app.get('/:op', (req, res) => {
     assert.ok(findings.some((line) => line.includes('connection-per-request')), findings.join('\n'));
     assert.equal(walked, 2, 'the table and the route that reads it');
   });
+
+  it('a handler a factory returns, edited in place: found per request through the registration of the call and of a local bound to it', () => {
+    const before = `${header}function makeStatus(name) {
+  const label = name.toUpperCase();
+  return function status(req, res) {
+    res.json({ label, at: Date.now() });
+  };
+}
+const status = makeStatus('api');
+app.get('/status', status);
+app.get('/other', makeStatus('other'));
+`;
+    const added = before.replace('    res.json({ label, at: Date.now() });\n', '    new Redis().get(label);\n    res.json({ label, at: Date.now() });\n');
+    const shown = (text: string): string[] => findingLines(analyzeSource({ filePath, text }))
+      .filter((line) => line.includes('connection-per-request') && !line.includes('hint') && !line.includes('no registration was found'));
+    const document = new StaticDocument();
+    analyzeSource({ filePath, text: before, document });
+    const inPlace = checkVersion(document, filePath, added, 'a connection added to the returned handler');
+    assert.ok(inPlace.inBlock || inPlace.inFunction, `${inPlace.label}: re-parsed inside the statement`);
+    assert.equal(shown(added).length, 1, 'the connection in the returned handler');
+    // The factory no longer returns a function: no registration runs the connection (its parameters may still be guessed from).
+    const unreturned = added.replace('  return function status(req, res) {', '  const unused = function status(req, res) {')
+      .replace('  };\n}\nconst status', '  };\n  return unused && null;\n}\nconst status');
+    checkVersion(document, filePath, unreturned, 'the factory returns no function');
+    assert.deepEqual(shown(unreturned), []);
+  });
 });

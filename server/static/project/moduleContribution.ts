@@ -72,7 +72,7 @@ export function contributionOf(from: string, facts: ModuleFacts, calls: readonly
       && r.registeredIn === registration.registeredIn && r.method?.className === registration.method?.className
       && r.method?.name === registration.method?.name
       && r.changesState === registration.changesState && r.occasional === registration.occasional && r.perConnection === registration.perConnection
-      && r.fromServingModule === registration.fromServingModule;
+      && r.fromServingModule === registration.fromServingModule && r.returned === registration.returned;
     if (!list.some(same)) list.push(registration);
   };
   // `this.userService.changePassword()`: the class the field is named after (UserService), when
@@ -123,6 +123,7 @@ export function contributionOf(from: string, facts: ModuleFacts, calls: readonly
     if (use.changesState === true) registration.changesState = true;
     if (use.occasional === true) registration.occasional = true;
     if (use.perConnection === true) registration.perConnection = true;
+    if (use.returned === true) registration.returned = true;
     add(target, registration);
   }
   for (const use of calls) {

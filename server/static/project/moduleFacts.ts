@@ -49,6 +49,8 @@ export interface HandlerUse {
   occasional?: boolean;
   /** A raw TCP or TLS server's connection handler (ExecutionContext.perConnection). */
   perConnection?: boolean;
+  /** What the export returns is registered, not the export: it was called where it is registered (`makeHandler(options)`). */
+  returned?: true;
 }
 
 /**
@@ -497,16 +499,35 @@ function isProjectSpecifier(origin: ImportBinding): boolean {
 function handlerArgs(args: readonly t.Node[], out: t.Node[] = [], depth = 0): t.Node[] {
   for (const arg of args) {
     if (arg.type === 'ArrayExpression') handlerArgs(arg.elements.filter((e): e is t.Expression => e !== null), out, depth);
-    else if (arg.type === 'CallExpression' && depth < 2 && calleeProperty(arg.callee) !== 'bind' && requiredModule(arg) === null) handlerArgs(arg.arguments, out, depth + 1);
+    else if (isFactoryCall(arg) && depth < 2) {
+      // `asyncHandler(ctrl.list)`, `makeHandler(options)`: what is passed may be the handler, and so may what the call returns.
+      out.push(arg);
+      handlerArgs(arg.arguments, out, depth + 1);
+    }
     else out.push(arg);
   }
   return out;
 }
 
+/** A call whose result may be a handler: not a `require()`, not `fn.bind(x)` (which is `fn` itself). */
+function isFactoryCall(node: t.Node): node is t.CallExpression {
+  return node.type === 'CallExpression' && calleeProperty(node.callee) !== 'bind' && requiredModule(node) === null;
+}
+
+/**
+ * The export of another module a handler argument registers: the export itself, or, for a call of
+ * one (`ctrl.list(service)`, `makeHandler(options)`), the function the export returns.
+ */
+function handlerOrigin(arg: t.Node, imports: ImportTable): (ReturnType<typeof importedExport> & { returned?: true }) | null {
+  if (!isFactoryCall(arg)) return importedExport(arg, imports);
+  const origin = importedExport(arg.callee, imports);
+  return origin === null ? null : { ...origin, returned: true };
+}
+
 function useAll(args: readonly t.Node[], kind: HandlerUse['kind'], intervalMs: number | null, imports: ImportTable, facts: StatementFacts,
   changesState = false, occasional = false): void {
   for (const arg of handlerArgs(args)) {
-    const origin = importedExport(arg, imports);
+    const origin = handlerOrigin(arg, imports);
     if (origin === null) continue;
     const use: HandlerUse = { ...origin, kind, intervalMs };
     if (changesState) use.changesState = true;
@@ -645,7 +666,7 @@ function routeTableFacts(node: t.ObjectExpression, imports: ImportTable, facts: 
   if (!routed) return;
   for (const handler of handlers) {
     if (isFunctionNode(handler)) continue;
-    const origin = importedExport(handler, imports);
+    const origin = handlerOrigin(handler, imports);
     if (origin === null) continue;
     const use: HandlerUse = { ...origin, kind: 'request', intervalMs: null };
     if (changesState) use.changesState = true;

@@ -186,4 +186,65 @@ app.listen(3000);
     });
     assert.match(messages[0], /while handling a request \(via collect -> fsUsage\)/);
   });
+
+  it('a handler a factory returns runs per request or tick where the call is registered; the factory itself runs once', () => {
+    const dir = projectOf({
+      'lib/handlers.js': `const { execSync } = require('child_process');
+exports.listing = (dir) => (req, res) => {
+  res.send(execSync('ls ' + dir, { env: {} }));
+};
+exports.banner = function () {
+  const host = execSync('hostname', { env: {} }).toString();
+  return { host };
+};
+`,
+      'server.js': `const express = require('express');
+const { execSync } = require('child_process');
+const handlers = require('./lib/handlers');
+const app = express();
+function makeStatus(name) {
+  const version = execSync('git describe', { env: {} }).toString();
+  return function status(req, res) {
+    res.json({ name, version, load: execSync('uptime', { env: {} }).toString() });
+  };
+}
+const tick = (label) => () => { execSync('sync', { env: {} }); };
+const flush = tick('flush');
+const status = makeStatus('api');
+app.get('/status', status);
+app.get('/other', makeStatus('other'));
+app.get('/files', handlers.listing('/srv'));
+app.get('/banner', (req, res) => res.json(handlers.banner()));
+setInterval(() => flush(), 5000);
+app.listen(3000);
+`,
+    });
+    const { shown, messages } = shownIn(dir, ['lib/handlers.js', 'server.js']);
+    // What a factory runs before returning (git describe) runs once per registration, not per request.
+    assert.deepEqual(shown, {
+      'lib/handlers.js': ['blocking-sync-call:3', 'blocking-sync-call:6'],
+      'server.js': ['blocking-sync-call:8', 'blocking-sync-call:11'],
+    });
+    // Seen registered, not guessed from its (req, res) parameters.
+    assert.match(messages[0], /while handling a request: /);
+    assert.match(messages[3], /in a timer/);
+  });
+
+  it('a factory that returns no function registers nothing (its call is only an argument)', () => {
+    const dir = projectOf({
+      'server.js': `const express = require('express');
+const { execSync } = require('child_process');
+const app = express();
+function options(name) {
+  return { name, stamp: execSync('date', { env: {} }).toString() };
+}
+function limiter(opts) {
+  return function limit(req, res, next) { next(); };
+}
+app.get('/x', limiter(options('x')), (req, res) => res.send('ok'));
+app.listen(3000);
+`,
+    });
+    assert.deepEqual(shownIn(dir, ['server.js']).shown, { 'server.js': [] });
+  });
 });
