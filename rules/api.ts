@@ -125,9 +125,10 @@ export interface ExecutionContext {
    */
   perItem: boolean;
   /**
-   * For kind 'message': the source delivers at a high rate (a pub/sub `message`, a socket or
-   * stream `data`, a queue consumer, Kafka's eachMessage), not an in-process event bus, a child's
-   * IPC message or an interactive terminal.
+   * For kind 'message': the source is the service's traffic (a pub/sub `message`, a socket or
+   * stream `data`, a queue consumer, Kafka's eachMessage, a server's per-connection callbacks, a
+   * Node-RED node's input), not an in-process event bus, a subscription whose source the code does
+   * not show (`bus.onMessage(fn)`), a child's IPC message or an interactive terminal.
    */
   highRate: boolean;
   /**

@@ -289,6 +289,31 @@ app.listen(3000);`,
       output: null,
     },
     {
+      name: 'issue 22: on a subscription whose source the code does not show (bus.onMessage), a copy and a small write are hints and an exec is shown; on a broker channel the copy is shown',
+      code: `const fs = require('fs');
+const { execSync } = require('child_process');
+const Redis = require('ioredis');
+function onSave(message) {
+  fs.copyFileSync(message.path, '/data/' + message.name);
+  fs.writeFileSync('/data/last', message.name);
+  execSync('sync', { env: {} });
+}
+function start(bus) {
+  bus.onMessage(onSave);
+}
+const sub = new Redis();
+sub.subscribe('files', (err) => {});
+sub.on('message', (channel, text) => fs.copyFileSync(text, '/data/copy'));
+module.exports = { start };`,
+      errors: [
+        { messageId: 'blocks', line: 5, column: 3, severity: 'hint', message: /^fs\.copyFileSync\(\) blocks the event loop while handling a message \(via onSave\)/ },
+        { messageId: 'blocks', line: 6, column: 3, severity: 'hint' },
+        { messageId: 'blocksExec', line: 7, column: 3, severity: 'warning' },
+        { messageId: 'blocks', line: 14, column: 38, severity: 'warning' },
+      ],
+      output: null,
+    },
+    {
       name: 'issue 22: a small write reached only from routes that save or remove something is a hint (their rate is not in the code); an exec there stays shown',
       code: `const fs = require('fs');
 const { execSync } = require('child_process');

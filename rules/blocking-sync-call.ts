@@ -138,7 +138,8 @@ const rule: RuleModule = {
           // A write waits for the disk, a key derivation runs its whole work factor, each time: certain
           // too, once they run while serving.
           const writes = origin.source !== 'crypto' && origin.source !== 'zlib' && WRITING_FS_CALLS.has(origin.member);
-          const smallWrite = writes && !COPYING_FS_CALLS.has(origin.member);
+          const copies = writes && COPYING_FS_CALLS.has(origin.member);
+          const smallWrite = writes && !copies;
           const alsoCertain = writes || (origin.source === 'crypto' && KEY_DERIVATION_CALLS.has(origin.member));
           const certain = origin.source === 'child_process' || (PASSWORD_HASHERS.has(origin.source) && PASSWORD_HASH_CALLS.has(origin.member)) || alsoCertain;
           context.report({
@@ -153,11 +154,15 @@ const rule: RuleModule = {
             // A write waits for the disk each time, but a small one (a settings file, a rename, an
             // unlink) matters only when it runs often: shown where the code shows the traffic's rate,
             // a hint on a route that saves or removes something or a handler guessed from its shape,
-            // until a profile measures it. A copy costs what it copies: shown. A timer on a serving
-            // event loop only by what modules load is an assumption: a hint.
+            // until a profile measures it. A copy costs what it copies: shown where a request waits
+            // for it (an upload) or the traffic's rate runs it, a hint on a message of a source whose
+            // rate the code does not show. A timer on a serving event loop only by what modules load
+            // is an assumption: a hint.
             evidenceOf: (hot) => {
-              if (inServingProcessByLoadsOnly(hot.contextOf(path), hot)) return 'frequency';
-              if (smallWrite) return runsOftenByCode(hot.contextOf(path)) ? 'code' : 'frequency';
+              const where = hot.contextOf(path);
+              if (inServingProcessByLoadsOnly(where, hot)) return 'frequency';
+              if (smallWrite) return runsOftenByCode(where) ? 'code' : 'frequency';
+              if (copies) return where.kind === 'request' || runsOftenByCode(where) ? 'code' : 'frequency';
               return certain ? 'code' : 'frequency';
             },
           });

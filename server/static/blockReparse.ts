@@ -17,7 +17,7 @@ import type { ParserPlugin } from '@babel/parser';
 import { isFunctionNode } from './functionNames';
 import { parseSlice } from './parse';
 import { listNodes, shiftAround, shiftNode, type Shift } from './shiftNodes';
-import { endsInOpenLineComment, lastEndingBy } from './statementsByOffset';
+import { endsInOpenLineComment, isDirectiveShaped, lastEndingBy } from './statementsByOffset';
 import { forEachChild } from './walk';
 
 /** A block inside a function whose braces hold an edit, and the innermost function around it. */
@@ -189,6 +189,8 @@ export function spliceRun(
     // At the start of a body, a string statement is a directive.
     const firstNew = statements[0];
     if (first < 0 && firstNew?.type === 'ExpressionStatement' && firstNew.expression.type === 'StringLiteral') return null;
+    // ...and so is a kept one the edit leaves first (the statements before it deleted).
+    if (first < 0 && statements.length === 0 && isDirectiveShaped(body[last])) return null;
     const oldRun = body.slice(first + 1, last);
     if (!sameDeclarations(oldRun, statements)) return null;
     const freshNodes: t.Node[] = [];

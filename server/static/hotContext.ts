@@ -33,7 +33,7 @@ import {
 import {
   FASTIFY_REQUEST_HOOKS, HTTP_CLIENT_NAME, HTTP_METHODS, KAFKA_HANDLERS, LISTEN_METHODS, MESSAGE_EVENTS, ROUTER_NAME,
   CONNECTION_SERVER_MODULES, HOOK_BY_NAME_METHODS, HOOK_EXPORT, SERVER_MODULES, SIGNAL_EVENTS, STATE_CHANGING_METHODS, SUBSCRIBE_METHODS, TIMER_FUNCTIONS,
-  calleeProperty, decoratorRegistration, firstParamName, isEventCallbackKey, isHandlerShaped, isPathLike, isPerEventHook,
+  calleeProperty, decoratorRegistration, firstParamName, isEventCallbackKey, isHandlerShaped, isMessageSubscriptionMethod, isPathLike, isPerEventHook,
   isRouteChain, isServerConstructorName, receiverName, routeSpecRegistration, routeTableEntry, strategyVerifyOf, stringValue,
 } from './registrationShapes';
 import { isAdministrativeDecorator, isAdministrativePathText, isAdministrativeRoute } from './administrativeRoutes';
@@ -567,7 +567,8 @@ export function createHotContextCollector(
       const name = stringValue(args[1]);
       if (event === null || name === null || !isPerEventHook(event)) return false;
       segment.servesRequests = true;
-      register('message', [{ kind: 'member', key: `exports.${name}` }, { kind: 'member', key: `module.exports.${name}` }], node);
+      // Per connection or message of the host's server: its traffic.
+      register('message', [{ kind: 'member', key: `exports.${name}` }, { kind: 'member', key: `module.exports.${name}` }], node, null, null, true);
       return true;
     }
     if (property === 'addHook') {
@@ -607,9 +608,9 @@ export function createHotContextCollector(
       // messages, and nobody's traffic (a module that only talks to its parent serves nothing).
       const ipc = onProcess || (receiver !== null && IPC_RECEIVER.test(receiver.split('.').pop() ?? ''));
       if (kind !== 'signal' && !(kind === 'message' && ipc)) segment.servesRequests = true;
-      // A flow's rate is whatever its source sends: not known to be high.
+      // A flow's messages are its node's traffic, as a socket's data is.
       // IPC runs when a process starts, stops or is told something by its parent: occasional.
-      register(kind, handlerTargets(path, args.slice(1), from), node, null, null, kind === 'message' && !ipc && event !== 'input',
+      register(kind, handlerTargets(path, args.slice(1), from), node, null, null, kind === 'message' && !ipc,
         false, false, kind === 'message' && ipc);
       return true;
     }
@@ -626,6 +627,15 @@ export function createHotContextCollector(
       // `DomainEvents.subscribe(SomeEvent, fn)` is an in-process event bus firing on rare events.
       const channel = args[0] !== undefined && (stringValue(args[0]) !== null || args[0].type === 'TemplateLiteral');
       register('message', targets, node, null, null, property === 'consume' || channel);
+      return true;
+    }
+    if (isMessageSubscriptionMethod(property)) {
+      // Only functions of this module: `this.onMessage(payload.msg)` hands a message, not a handler.
+      const targets = handlerTargets(path, args, from).filter((target) => target.kind !== 'member');
+      if (targets.length === 0) return false;
+      segment.servesRequests = true;
+      // Its source's rate is not known: it may wrap a busy broker or a handful of control messages.
+      register('message', targets, node);
       return true;
     }
     return false;
@@ -651,7 +661,8 @@ export function createHotContextCollector(
     if (targets.length === 0) return false;
     segment.servesRequests = true;
     segment.serves = true;
-    register('message', targets, path.node);
+    // Per connection or message of the server: its traffic.
+    register('message', targets, path.node, null, null, true);
     return true;
   }
 
@@ -1165,7 +1176,7 @@ export function createHotContextCollector(
       servesRequests = true;
       registrations.push({
         kind: 'message', targets: [{ kind: 'node', node: info.node }], node: null, intervalMs: null, periodic: false, oneShotFrom: null,
-        inferred: false, highRate: false,
+        inferred: false, highRate: true,
       });
     }
     // Inferred after the real ones: they yield to them (see the ordering in finish). A router's

@@ -137,6 +137,27 @@ describe('IncrementalParser', () => {
     }
   });
 
+  it('the statements before a string statement deleted: it is a directive now, as in a whole parse', () => {
+    const filePath = '/virtual/directive.js';
+    const cases: [string, string][] = [
+      ['first in the file', "note;\n'use strict';\nrun();\n"],
+      ['first in the file, behind a comment that a line separator ends', "//\u2028 note\n'use strict';;\n"],
+      ['joining the file\'s prologue', "'use strict';\nnote;\n'use asm';\nrun();\n"],
+      ['first in a function body', "function f(keys) {\n  note;\n  'use strict';\n  return keys[0];\n}\n"],
+      // A method of a long statement: only a run of its body's statements is parsed again (blockReparse.ts).
+      ['first in a method of a long object', `module.exports = {\n${Array.from({ length: 30 }, (_, i) => `  m${i}(keys) {\n    return keys[${i}];\n  },\n`).join('')}`
+        + `  go(keys) {\n    note;\n    'use strict';\n${Array.from({ length: 40 }, (_, i) => `    const v${i} = keys[${i}] * 2;\n`).join('')}    return keys[0];\n  },\n};\n`],
+    ];
+    for (const [where, before] of cases) {
+      const text = before.replace('note;', '').replace('note', '');
+      const parser = new IncrementalParser();
+      parser.parse(filePath, before);
+      const got = parser.parse(filePath, text);
+      const want = parseSource(filePath, text);
+      assert.equal(firstDifference(comparable(want), comparable(got)), null, where);
+    }
+  });
+
   it('keeps the problem of a hole after a statement whose function body an edit made longer', () => {
     // The edit-session test met this in mongoose's pushNestedArrayPaths.js: `.b` typed after the
     // last statement made a hole; text typed inside the function before it then dropped the hole's

@@ -26,7 +26,7 @@ import { functionsAround, parseFunction, spliceFunction } from './nestedReparse'
 import { listNodes, shiftAround, shiftEnd, shiftNode, shiftSpan, type Shift } from './shiftNodes';
 import { revise } from './statementRevisions';
 import { forEachChild } from './childNodes';
-import { endsInOpenLineComment, lastEndingBy } from './statementsByOffset';
+import { endsInOpenLineComment, isDirectiveShaped, lastEndingBy } from './statementsByOffset';
 
 // Read once: bundled CommonJS re-exports go through a getter on every access.
 const { getBindingIdentifiers, isDeclaration } = t;
@@ -290,6 +290,9 @@ function reparse(previous: Previous, text: string, failed: ParsedSource | null, 
   // The statements between the unchanged edges, before and after the edit.
   const replacedFrom = leadOutside ? first + 1 : Math.max(first, 0);
   const replacedEnd = trailing === null ? body.length : trailingOutside ? last : last + 1;
+  // A string statement the edit leaves first in the file (`note; 'use strict';` with `note` deleted)
+  // is a directive now, as a whole parse makes it.
+  if (replacedFrom === 0 && isDirectiveShaped(statements[0] ?? body[replacedEnd])) return null;
   const oldMiddleFrom = lead === null || leadOutside ? replacedFrom : replacedFrom + 1;
   const oldMiddleEnd = trailing === null || trailingOutside ? replacedEnd : replacedEnd - 1;
   const newMiddle = statements.slice(lead === null || leadOutside ? 0 : 1, trailing === null || trailingOutside ? statements.length : statements.length - 1);

@@ -20,6 +20,15 @@ export const SERVER_MODULES = new Set(['http', 'https', 'http2']);
 /** Modules whose createServer takes a handler run per client connection (a socket), not per HTTP request. */
 export const CONNECTION_SERVER_MODULES = new Set(['net', 'tls']);
 export const KAFKA_HANDLERS = new Set(['eachMessage', 'eachBatch']);
+/**
+ * `client.onMessage(fn)`, `eventBus.onMQTTMessage(owner, fn)`: a subscription named for the messages
+ * it delivers (a wrapper of a broker's or a socket's `message` event), not an event of its own.
+ */
+const MESSAGE_SUBSCRIPTION = /^on(?:[A-Z][A-Za-z0-9]*)?Message$/;
+
+export function isMessageSubscriptionMethod(property: string): boolean {
+  return MESSAGE_SUBSCRIPTION.test(property);
+}
 /** Fastify hooks that run per request (onReady/onClose run once). */
 export const FASTIFY_REQUEST_HOOKS = new Set([
   'onRequest', 'preParsing', 'preValidation', 'preHandler', 'preSerialization', 'onSend', 'onResponse', 'onError',

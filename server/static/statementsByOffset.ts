@@ -31,3 +31,12 @@ export function lastEndingBy(body: readonly t.Statement[], offset: number): numb
   }
   return found;
 }
+
+/**
+ * A statement a whole parse takes into the directive prologue when it comes first in a file or a
+ * function body (`'use strict';`, not `('x');` nor `'a' + b;`).
+ */
+export function isDirectiveShaped(statement: t.Statement | undefined): boolean {
+  return statement?.type === 'ExpressionStatement' && statement.expression.type === 'StringLiteral'
+    && (statement.expression.extra as { parenthesized?: boolean } | undefined)?.parenthesized !== true;
+}

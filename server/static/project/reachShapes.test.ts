@@ -247,4 +247,44 @@ app.listen(3000);
     });
     assert.deepEqual(shownIn(dir, ['server.js']).shown, { 'server.js': [] });
   });
+
+  it("a subscription named for its messages (bus.onMQTTMessage(this, this.handle)) runs its handler per message; a source of unknown rate keeps small writes hints", () => {
+    const dir = projectOf({
+      'lib/bridge.js': `const fs = require('fs');
+const { execSync } = require('child_process');
+class Bridge {
+  constructor(eventBus) {
+    this.eventBus = eventBus;
+  }
+  start() {
+    this.eventBus.onMQTTMessage(this, this.onMQTTMessage);
+  }
+  onMQTTMessage(data) {
+    if (data.topic === 'bridge/request/backup') this.backup(data);
+  }
+  backup(data) {
+    const archive = execSync('tar -czf - /data', { env: {} });
+    fs.writeFileSync('/data/last-backup', String(Date.now()));
+    return archive;
+  }
+}
+module.exports = Bridge;
+`,
+      'lib/relay.js': `const { execSync } = require('child_process');
+class Relay {
+  forward(payload) {
+    this.onMessage(payload.msg);
+  }
+  onMessage(msg) {
+    return execSync('logger ' + msg, { env: {} });
+  }
+}
+module.exports = Relay;
+`,
+    });
+    const { shown, messages } = shownIn(dir, ['lib/bridge.js', 'lib/relay.js']);
+    // The exec blocks however rarely it runs; the small write matters only at a rate the code does not show.
+    assert.deepEqual(shown, { 'lib/bridge.js': ['blocking-sync-call:14'], 'lib/relay.js': [] });
+    assert.match(messages[0], /while handling a message \(via onMQTTMessage -> backup\)/);
+  });
 });

@@ -15,7 +15,7 @@ import { isRelative, requiredModule, type ImportTable } from '../imports';
 import { isFunctionNode, propertyName } from '../functionNames';
 import { exportTarget } from './moduleFacts';
 import {
-  HTTP_CLIENT_NAME, HTTP_METHODS, LISTEN_METHODS, MESSAGE_EVENTS, ROUTER_NAME, SERVER_MODULES, SUBSCRIBE_METHODS, calleeProperty,
+  HTTP_CLIENT_NAME, HTTP_METHODS, LISTEN_METHODS, MESSAGE_EVENTS, ROUTER_NAME, SERVER_MODULES, SUBSCRIBE_METHODS, calleeProperty, isMessageSubscriptionMethod,
   isPathLike, receiverName, routeSpecRegistration, stringValue,
 } from '../registrationShapes';
 
@@ -361,6 +361,10 @@ function registrationOf(node: t.CallExpression, imports: ImportTable, out: Modul
     const handlers = refsOf(args.slice(1).filter((a) => isFunctionNode(a) || a.type === 'Identifier' || a.type === 'MemberExpression'), imports, enclosing);
     const channel = stringValue(args[0]);
     if (handlers.length > 0) out.registrations.push({ kind: 'message', method: 'MESSAGE', path: channel ?? '(dynamic)', receiver, line, handlers });
+  } else if (isMessageSubscriptionMethod(property)) {
+    // `bus.onMQTTMessage(this, handler)`: named for its messages (see registrationShapes.ts).
+    const handlers = refsOf(args.filter((a) => isFunctionNode(a) || a.type === 'Identifier'), imports, enclosing).filter((r) => r.kind !== 'local');
+    if (handlers.length > 0) out.registrations.push({ kind: 'message', method: 'MESSAGE', path: `${property}${receiver !== null ? ` on ${receiver}` : ''}`, receiver, line, handlers });
   }
 }
 
