@@ -51,3 +51,55 @@ export function tableEntriesCalled(path: NodePath, callee: t.Node, bindings: Bin
   }
   return found;
 }
+
+/**
+ * The methods a call through an instance's table may run (`this.requestLookup[key](message)`,
+ * `this.handlers[type].call(this, msg)`), where the table is a field of the class the calling
+ * method belongs to (`owner`, its class body), set to an object or array literal in the class
+ * body (`requestLookup = { backup: this.backup }`) or in its constructor (`this.handlers = {…}`):
+ * the entries that are functions, or methods of the class (`this.backup`, `this.backup.bind(this)`).
+ */
+export function instanceTableEntriesCalled(callee: t.Node, owner: t.Node | string | null): t.Node[] {
+  let entry = callee;
+  if (entry.type === 'MemberExpression' && !entry.computed && ['call', 'apply'].includes(propertyName(entry.property, false) ?? '')) entry = entry.object;
+  if (entry.type !== 'MemberExpression' || !entry.computed || entry.property.type === 'StringLiteral') return [];
+  const table = entry.object;
+  if (table.type !== 'MemberExpression' || table.object.type !== 'ThisExpression' || typeof owner !== 'object' || owner?.type !== 'ClassBody') return [];
+  const name = propertyName(table.property, table.computed);
+  if (name === null) return [];
+  const classBody = owner;
+  const methodNamed = (method: string): t.Node | null => {
+    for (const member of classBody.body) {
+      if (member.type === 'ClassMethod' && member.kind === 'method' && !member.static && propertyName(member.key, member.computed) === method) return member;
+      if (member.type === 'ClassProperty' && !member.static && member.value && isFunctionNode(member.value) && propertyName(member.key, member.computed) === method) return member.value;
+    }
+    return null;
+  };
+  const found: t.Node[] = [];
+  const add = (value: t.Node | null | undefined): void => {
+    if (!value || found.length >= MAX_ENTRIES) return;
+    let fn: t.Node = value;
+    // `this.backup.bind(this)`
+    if (fn.type === 'CallExpression' && fn.callee.type === 'MemberExpression' && propertyName(fn.callee.property, fn.callee.computed) === 'bind') fn = fn.callee.object;
+    if (isFunctionNode(fn)) found.push(fn);
+    else if (fn.type === 'MemberExpression' && fn.object.type === 'ThisExpression') {
+      const key = propertyName(fn.property, fn.computed);
+      const method = key === null ? null : methodNamed(key);
+      if (method !== null) found.push(method);
+    }
+  };
+  const addAll = (init: t.Node): void => {
+    if (init.type === 'ArrayExpression') for (const element of init.elements) add(element);
+    else if (init.type === 'ObjectExpression') for (const property of init.properties) add(property.type === 'ObjectProperty' ? property.value : property.type === 'ObjectMethod' ? property : null);
+  };
+  for (const member of classBody.body) {
+    if (member.type === 'ClassProperty' && !member.static && member.value && propertyName(member.key, member.computed) === name) addAll(member.value);
+    if (member.type !== 'ClassMethod' || member.kind !== 'constructor') continue;
+    for (const statement of member.body.body) {
+      if (statement.type !== 'ExpressionStatement' || statement.expression.type !== 'AssignmentExpression' || statement.expression.operator !== '=') continue;
+      const left = statement.expression.left;
+      if (left.type === 'MemberExpression' && left.object.type === 'ThisExpression' && propertyName(left.property, left.computed) === name) addAll(statement.expression.right);
+    }
+  }
+  return found;
+}

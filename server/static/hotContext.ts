@@ -9,7 +9,7 @@ import type { NodePath, Visitor } from '@babel/traverse';
 import type * as t from '@babel/types';
 import type { BindingResolver } from './bindings';
 import { calledExports, fieldCall, injectedCall, instanceCall, resultCall, type CalledExport } from './calledExports';
-import { tableEntriesCalled } from './dispatchTables';
+import { instanceTableEntriesCalled, tableEntriesCalled } from './dispatchTables';
 import { isDevOnly } from './devBranches';
 import { evaluate } from './evaluate';
 import { isMemoizedCall } from './memoizedCalls';
@@ -875,7 +875,7 @@ export function createHotContextCollector(
         if (target) from.calls.push(isInLoop(path, path.getFunctionParent()) ? { ...target, perItem: true } : target);
         // `handlers[i].call(this, req, res)`: each function the table holds may run here.
         else if (from !== moduleInfo) {
-          const entries = tableEntriesCalled(path, callee, bindings);
+          const entries = [...tableEntriesCalled(path, callee, bindings), ...instanceTableEntriesCalled(callee, from.thisOwner)];
           for (const fn of entries) from.calls.push({ kind: 'node', node: fn });
           const router = entries.some((fn) => isFunctionNode(fn) && isHandlerShaped(fn)) ? routerOf(path, from) : null;
           if (router !== null) segment.routers.push(router);

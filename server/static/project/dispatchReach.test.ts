@@ -134,3 +134,42 @@ http.createServer((req, res) => res.end('ok')).listen(8000);
     assert.deepEqual(findingsOf(dir, ['server.js'])['server.js'], []);
   });
 });
+
+describe('a table of methods kept on the instance, called by the message\'s name (this.handlers[type](msg))', () => {
+  const bridge = (table: string, call: string): string => `const { execSync } = require('child_process');
+const Redis = require('ioredis');
+class Bridge {
+  ${table}
+  start() {
+    const sub = new Redis();
+    sub.subscribe('bridge/request');
+    sub.on('message', (channel, text) => this.onMessage(JSON.parse(text)));
+  }
+  onMessage(message) {
+    ${call}
+  }
+  backup(message) {
+    return execSync('tar -czf - /data', { env: {} });
+  }
+  restart(message) {
+    return execSync('systemctl restart app', { env: {} });
+  }
+  helper() {
+    return execSync('hostname', { env: {} });
+  }
+}
+module.exports = Bridge;
+`;
+
+  it('every entry of a class field or a table set in the constructor runs per message (shown); a method no table holds does not', () => {
+    const asField = projectOf({ 'bridge.js': bridge('requestLookup = { backup: this.backup, restart: this.restart.bind(this) };', 'return this.requestLookup[message.type](message);') });
+    assert.deepEqual(findingsOf(asField, ['bridge.js'])['bridge.js'], ['blocking-sync-call:14:warning', 'blocking-sync-call:17:warning']);
+    const inConstructor = projectOf({ 'bridge.js': bridge('constructor() {\n    this.handlers = { backup: this.backup, restart: this.restart };\n  }', 'return this.handlers[message.type].call(this, message);') });
+    assert.deepEqual(findingsOf(inConstructor, ['bridge.js'])['bridge.js'], ['blocking-sync-call:16:warning', 'blocking-sync-call:19:warning']);
+  });
+
+  it('a table of another instance registers nothing of this class\'s methods', () => {
+    const other = projectOf({ 'bridge.js': bridge('requestLookup = { backup: this.backup, restart: this.restart };', 'return this.peer.requestLookup[message.type](message);') });
+    assert.deepEqual(findingsOf(other, ['bridge.js'])['bridge.js'], []);
+  });
+});
