@@ -619,7 +619,8 @@ function collect(file: FileScopes, scopes: NodeMap<ScopeInfo>, clock: BindingOwn
     for (let i = 0; i < each.outerReadNodes.length; i++) {
       const node = each.outerReadNodes[i];
       const scope = each.outerReadScopes[i];
-      lookup(scope, node.name)?.reference(node, scope);
+      const binding = each.outerReadsDirect[i] ? bindingIn(program, node.name) : lookup(scope, node.name);
+      binding?.reference(node, scope);
     }
   }
   return reused;
@@ -649,6 +650,7 @@ function settle(unit: StatementUnit, program: ScopeInfo, keep: boolean, function
     if (keep && (binding === undefined || binding.scope === program)) {
       unit.outerReadNodes.push(node);
       unit.outerReadScopes.push(scope);
+      unit.outerReadsDirect.push(reachesFileScope(scope, node.name));
     }
     binding?.reference(node, scope);
     if (resolved !== null) resolved.push(binding);
@@ -671,6 +673,25 @@ function settle(unit: StatementUnit, program: ScopeInfo, keep: boolean, function
   unit.violations = [];
   unit.replayedWrites = [];
   unit.functions = [];
+}
+
+/**
+ * Whether Babel's getBinding of `name` from `scope` (lookup) goes straight to the file's scope: no
+ * scope between holds the name (a class's own scope holds its name), none stops `arguments`, and
+ * the one below the file's is not a pattern. The scopes of a kept statement stay as they are, so
+ * this holds for every later version: its read is then resolved in the file's scope alone.
+ */
+function reachesFileScope(scope: ScopeInfo, name: string): boolean {
+  for (let s: ScopeInfo = scope; s.parent !== null; s = s.parent) {
+    if (s.bindings?.has(name) === true || (name === 'arguments' && isNonArrowFunction(s.node))) return false;
+    if (s.parent.parent === null && (flagsOf(s.node.type) & PATTERN) !== 0) return false;
+  }
+  return true;
+}
+
+/** The binding `scope` itself holds for `name` (its `bindings` are filled as a collection goes). */
+function bindingIn(scope: ScopeInfo, name: string): BindingRecord | undefined {
+  return scope.bindings?.get(name);
 }
 
 /** Whether `scope` is `outer` or lies inside it. */
@@ -773,6 +794,8 @@ interface StatementUnit {
   /** Reads and writes of names the statement does not declare itself, in source order. */
   outerReadNodes: t.Identifier[];
   outerReadScopes: ScopeInfo[];
+  /** Per outer read: resolved in the file's scope alone (reachesFileScope), else by a lookup from its scope. */
+  outerReadsDirect: boolean[];
   outerWrites: { scope: ScopeInfo; name: string }[];
   /** Collected but not yet resolved (emptied once they are). References in parallel arrays: the most numerous record. */
   readNodes: t.Identifier[];
@@ -787,7 +810,7 @@ interface StatementUnit {
 
 function newUnit(): StatementUnit {
   return {
-    frame: null, declarations: [], exports: [], classAliases: [], outerReadNodes: [], outerReadScopes: [], outerWrites: [],
+    frame: null, declarations: [], exports: [], classAliases: [], outerReadNodes: [], outerReadScopes: [], outerReadsDirect: [], outerWrites: [],
     readNodes: [], readScopes: [], assignments: [], violations: [], replayedWrites: [], functions: [],
   };
 }

@@ -87,3 +87,25 @@ describe('binding resolver: the scopes of a long function inside a statement, ke
     }
   });
 });
+
+describe('binding resolver: the reads of a statement no edit touched, resolved again in the file\'s scope', () => {
+  it('`arguments` in a function, a class\'s name in its body and names of the file: what a fresh resolver tells after an edit elsewhere', () => {
+    const original = `var arguments = [];
+var total = 0;
+function count() {
+  total = arguments.length;
+  return arguments[0] + total;
+}
+class Store {
+  copy() { return new Store(total); }
+}
+const arrow = () => arguments.length + total;
+`;
+    const file = '/virtual/sloppy.js';
+    const document = new StaticDocument();
+    analyzeSource({ filePath: file, text: original, document });
+    const once = edited(original, 'var total = 0;', 'var total = 1;');
+    checkVersion(document, file, once, 'a value changed in another statement');
+    checkVersion(document, file, edited(once, 'var arguments = [];\n', ''), 'the file\'s `arguments` removed');
+  });
+});
