@@ -4,6 +4,7 @@
 // held to the same check as the others.
 import assert from 'node:assert/strict';
 import type * as t from '@babel/types';
+import { BindingResolver } from '../server/static/bindings';
 import { analyzeSource, type AnalysisResult } from '../server/static/engine';
 import { collectImports } from '../server/static/imports';
 import { parseSource } from '../server/static/parse';
@@ -11,6 +12,7 @@ import { factsKey, moduleFactsOf } from '../server/static/project/moduleFacts';
 import { StaticDocument } from '../server/static/staticDocument';
 import { forEachChild } from '../server/static/walk';
 import { firstDifference, randomFrom } from './editSessions';
+import { scopeView } from './scopeView';
 
 /** Findings as one line each: line, rule, message, fixes (offsets included), function. */
 export function findingLines(result: AnalysisResult): string[] {
@@ -59,7 +61,8 @@ export interface CheckedVersion {
 /**
  * Analyzes `text` as the next version of `document`: its findings and parse errors must be a fresh
  * analysis' and the tree the parser keeps a whole parse's, and so must the module's facts read from
- * it; a text that does not parse must report an error.
+ * it and what the document's binding resolver tells of every name; a text that does not parse must
+ * report an error.
  */
 export function checkVersion(document: StaticDocument, filePath: string, text: string, where: string): CheckedVersion {
   const got = analyzeSource({ filePath, text, document });
@@ -87,7 +90,20 @@ export function checkVersion(document: StaticDocument, filePath: string, text: s
   assert.equal(firstDifference({ ast: fresh.ast, problems: fresh.problems }, { ast: kept.ast, problems: kept.problems }), null, label);
   assert.ok(kept.ast !== null, label);
   assert.equal(moduleFactsText(kept.ast.program), moduleFactsText(fresh.ast.program), `${label}: module facts`);
+  // The document's resolver keeps the scopes of what an edit left (statements, long functions in them).
+  const scopes = scopeView(document.bindings, kept.ast);
+  const freshScopes = scopeView(new BindingResolver(), fresh.ast);
+  if (scopes !== freshScopes) assert.fail(`${label}: scopes differ from a fresh resolver's at\n${firstLineDifference(scopes, freshScopes)}`);
   return { ...version, parses: true, label };
+}
+
+/** The first line where two texts differ, both versions. */
+function firstLineDifference(got: string, want: string): string {
+  const a = got.split('\n');
+  const b = want.split('\n');
+  const i = a.findIndex((line, index) => line !== b[index]);
+  const at = i < 0 ? a.length : i;
+  return `kept:  ${a[at] ?? '(none)'}\nfresh: ${b[at] ?? '(none)'}`;
 }
 
 /** A session of random edits of every kind, each in a part of the current tree (a function's body, a block). */

@@ -24,7 +24,8 @@ export interface ScopeInfo {
   readonly node: t.Node;
   /** The parent of `node` (Babel's `scope.path.parentPath.node`). */
   readonly parentNode: t.Node | null;
-  readonly parent: ScopeInfo | null;
+  /** Set again when a kept function's scopes are hung from the scopes of a new version (FunctionUnit). */
+  parent: ScopeInfo | null;
   bindings: Map<string, BindingRecord> | null;
   /** Where the scope's node sits, to find the paths of its bindings' reads. */
   readonly frame: Frame;
@@ -356,7 +357,7 @@ function isReferencedIdentifier(node: t.Node, parent: t.Node, grandparent: t.Nod
  * reads and writes resolved to them; only what it declares in the file's scope is declared again,
  * and its reads and writes of names it does not declare itself are resolved again.
  */
-function collect(file: FileScopes, scopes: NodeMap<ScopeInfo>, clock: BindingOwner): void {
+function collect(file: FileScopes, scopes: NodeMap<ScopeInfo>, clock: BindingOwner): number {
   const program = file.scope;
   program.bindings = null;
   const stack = new NodeStack(file.fileFrame);
@@ -364,7 +365,9 @@ function collect(file: FileScopes, scopes: NodeMap<ScopeInfo>, clock: BindingOwn
   // A tree analyzed once (the command line) is collected in one piece, without the per-statement
   // records that only a next version of it would use.
   const kept = file.units;
+  const functions = file.functions;
   let unit: StatementUnit = newUnit();
+  let reused = 0;
   const declare: Declare = (scope, kind, idsOf, bindingFrame, pathScope) => {
     if (kept !== null && scope === program) unit.declarations.push({ kind, idsOf, bindingFrame, pathScope });
     registerBinding(clock, scope, kind, idsOf, bindingFrame, pathScope);
@@ -425,22 +428,7 @@ function collect(file: FileScopes, scopes: NodeMap<ScopeInfo>, clock: BindingOwn
         break;
     }
     const flags = flagsOf(node.type);
-    if ((flags & DECLARATION) !== 0) {
-      const blockScoped = isBlockScoped(node);
-      if (!blockScoped && node.type !== 'ImportDeclaration' && !isExportDeclaration(node)) {
-        registerDeclaration(declare, functionParentOf(scope), node, stack.frameAt(depth), scope);
-      }
-      if (blockScoped) {
-        const outer = scope.node === node ? (scope.parent as ScopeInfo) : scope;
-        registerDeclaration(declare, blockParentOf(outer), node, stack.frameAt(depth), scope);
-        if (node.type === 'ClassDeclaration' && node.id) {
-          const found = lookup(outer, node.id.name);
-          if (found) (scope.bindings ??= new Map()).set(node.id.name, found);
-          // A top-level class's own scope holds the file's binding, which is made anew per version.
-          if (kept !== null && found?.scope === program) unit.classAliases.push({ scope, name: node.id.name });
-        }
-      }
-    }
+    if ((flags & DECLARATION) !== 0) declareOwn(depth, node, scope);
     if (node.type === 'ImportDeclaration' || node.type === 'TSImportEqualsDeclaration') {
       registerDeclaration(declare, blockParentOf(scope), node, stack.frameAt(depth), scope);
     }
@@ -487,6 +475,49 @@ function collect(file: FileScopes, scopes: NodeMap<ScopeInfo>, clock: BindingOwn
     }
   }
 
+  /** What a declaration declares where it sits (`scope`: its path's scope; a function's or class's own). */
+  function declareOwn(depth: number, node: t.Node, scope: ScopeInfo): void {
+    const blockScoped = isBlockScoped(node);
+    if (!blockScoped && node.type !== 'ImportDeclaration' && !isExportDeclaration(node)) {
+      registerDeclaration(declare, functionParentOf(scope), node, stack.frameAt(depth), scope);
+    }
+    if (blockScoped) {
+      const outer = scope.node === node ? (scope.parent as ScopeInfo) : scope;
+      registerDeclaration(declare, blockParentOf(outer), node, stack.frameAt(depth), scope);
+      if (node.type === 'ClassDeclaration' && node.id) {
+        const found = lookup(outer, node.id.name);
+        if (found) (scope.bindings ??= new Map()).set(node.id.name, found);
+        // A top-level class's own scope holds the file's binding, which is made anew per version.
+        if (kept !== null && found?.scope === program) unit.classAliases.push({ scope, name: node.id.name });
+      }
+    }
+  }
+
+  /**
+   * A long function below a top-level statement that no edit revised since its scopes were built:
+   * its scopes, their bindings and the reads resolved to them stay; its own scope is hung from the
+   * scopes of this version, its frame from this version's frames (a block re-parsed around it may
+   * have renumbered it), what its node declares outside it is declared again, and its reads and
+   * writes of names declared outside it are resolved again with the statement's, in source order.
+   */
+  function reuseFunction(depth: number, kept: FunctionUnit, scopeParent: ScopeInfo): void {
+    const frame = kept.scope.frame;
+    frame.parent = stack.frameAt(depth - 1);
+    frame.key = stack.key(depth);
+    frame.listKey = stack.listKey(depth);
+    stack.setFrame(depth, frame);
+    kept.scope.parent = scopeParent;
+    const node = kept.scope.node;
+    scopes.set(node, kept.scope);
+    if ((flagsOf(node.type) & DECLARATION) !== 0) declareOwn(depth, node, kept.scope);
+    for (let i = 0; i < kept.outerReadNodes.length; i++) {
+      unit.readNodes.push(kept.outerReadNodes[i]);
+      unit.readScopes.push(kept.outerReadScopes[i]);
+    }
+    for (const write of kept.outerWrites) unit.replayedWrites.push(write);
+    reused++;
+  }
+
   function visitChild(depth: number, parentScope: ScopeInfo, parentStructural: ScopeInfo): void {
     const node = stack.node(depth);
     const parent = stack.node(depth - 1);
@@ -499,13 +530,40 @@ function collect(file: FileScopes, scopes: NodeMap<ScopeInfo>, clock: BindingOwn
     }
     if (isScopeNode(node, parent)) {
       const scopeParent = methodKey ? structuralAbove(parent, parentStructural) : parentStructural;
+      const tracked = functions !== null && depth > 2 && isKeptFunction(node);
+      const known = tracked ? functions.get(node) : undefined;
+      if (known !== undefined) {
+        reuseFunction(depth, known, scopeParent);
+        return;
+      }
       const scope: ScopeInfo = { node, parentNode: parent, parent: scopeParent, bindings: null, frame: stack.frameAt(depth) };
       scopes.set(node, scope);
       if (isPattern(node)) {
         // A destructured parameter is a scope of its own in Babel, and the path of its bindings.
         for (const binding of scopeParent.bindings?.values() ?? []) if (binding.declarationFrame.node === node) binding.declarationScope = scope;
       }
+      if (!tracked) {
+        visit(depth, scope, scope);
+        return;
+      }
+      // Where its reads and writes start and end in the statement's lists: they are resolved with the statement's.
+      const draft: FunctionDraft = {
+        unit: { scope, outerReadNodes: [], outerReadScopes: [], outerWrites: [] },
+        reads: unit.readNodes.length,
+        readsEnd: 0,
+        assignments: unit.assignments.length,
+        assignmentsEnd: 0,
+        violations: unit.violations.length,
+        violationsEnd: 0,
+        replayed: unit.replayedWrites.length,
+        replayedEnd: 0,
+      };
       visit(depth, scope, scope);
+      draft.readsEnd = unit.readNodes.length;
+      draft.assignmentsEnd = unit.assignments.length;
+      draft.violationsEnd = unit.violations.length;
+      draft.replayedEnd = unit.replayedWrites.length;
+      unit.functions.push(draft);
     } else {
       visit(depth, inherited, parentStructural);
     }
@@ -554,16 +612,18 @@ function collect(file: FileScopes, scopes: NodeMap<ScopeInfo>, clock: BindingOwn
   // not declare itself are also kept); a kept statement's kept ones are resolved again.
   for (const each of units) {
     if (fresh.has(each)) {
-      settle(each, program, kept !== null);
+      settle(each, program, kept !== null, functions);
       continue;
     }
     for (const write of each.outerWrites) markName(write.scope, write.name);
     for (let i = 0; i < each.outerReadNodes.length; i++) {
       const node = each.outerReadNodes[i];
       const scope = each.outerReadScopes[i];
-      lookup(scope, node.name)?.reference(node, scope);
+      const binding = each.outerReadsDirect[i] ? bindingIn(program, node.name) : lookup(scope, node.name);
+      binding?.reference(node, scope);
     }
   }
+  return reused;
 }
 
 function markName(scope: ScopeInfo, name: string): void {
@@ -580,8 +640,9 @@ function exportReference(exported: ExportedName): void {
  * references, then other writes), keeping those that resolve outside the statement (the file's
  * bindings and globals) to be resolved again for every later version.
  */
-function settle(unit: StatementUnit, program: ScopeInfo, keep: boolean): void {
+function settle(unit: StatementUnit, program: ScopeInfo, keep: boolean, functions: PerStatement<FunctionUnit> | null): void {
   for (const write of unit.assignments) settleWrite(unit, write, program, keep);
+  const resolved: (BindingRecord | undefined)[] | null = unit.functions.length > 0 ? [] : null;
   for (let i = 0; i < unit.readNodes.length; i++) {
     const node = unit.readNodes[i];
     const scope = unit.readScopes[i];
@@ -589,14 +650,77 @@ function settle(unit: StatementUnit, program: ScopeInfo, keep: boolean): void {
     if (keep && (binding === undefined || binding.scope === program)) {
       unit.outerReadNodes.push(node);
       unit.outerReadScopes.push(scope);
+      unit.outerReadsDirect.push(reachesFileScope(scope, node.name));
     }
     binding?.reference(node, scope);
+    if (resolved !== null) resolved.push(binding);
   }
   for (const write of unit.violations) settleWrite(unit, write, program, keep);
+  for (const write of unit.replayedWrites) {
+    const binding = lookup(write.scope, write.name);
+    if (keep && (binding === undefined || binding.scope === program)) unit.outerWrites.push(write);
+    if (binding) binding.constant = false;
+  }
+  if (resolved !== null && functions !== null) {
+    for (const draft of unit.functions) {
+      keepFunction(unit, draft, resolved);
+      functions.set(draft.unit.scope.node, draft.unit);
+    }
+  }
   unit.readNodes = [];
   unit.readScopes = [];
   unit.assignments = [];
   unit.violations = [];
+  unit.replayedWrites = [];
+  unit.functions = [];
+}
+
+/**
+ * Whether Babel's getBinding of `name` from `scope` (lookup) goes straight to the file's scope: no
+ * scope between holds the name (a class's own scope holds its name), none stops `arguments`, and
+ * the one below the file's is not a pattern. The scopes of a kept statement stay as they are, so
+ * this holds for every later version: its read is then resolved in the file's scope alone.
+ */
+function reachesFileScope(scope: ScopeInfo, name: string): boolean {
+  for (let s: ScopeInfo = scope; s.parent !== null; s = s.parent) {
+    if (s.bindings?.has(name) === true || (name === 'arguments' && isNonArrowFunction(s.node))) return false;
+    if (s.parent.parent === null && (flagsOf(s.node.type) & PATTERN) !== 0) return false;
+  }
+  return true;
+}
+
+/** The binding `scope` itself holds for `name` (its `bindings` are filled as a collection goes). */
+function bindingIn(scope: ScopeInfo, name: string): BindingRecord | undefined {
+  return scope.bindings?.get(name);
+}
+
+/** Whether `scope` is `outer` or lies inside it. */
+function isWithin(scope: ScopeInfo, outer: ScopeInfo): boolean {
+  for (let s: ScopeInfo | null = scope; s !== null; s = s.parent) if (s === outer) return true;
+  return false;
+}
+
+/** Keeps, of a long function's reads and writes (resolved with its statement's), those of names declared outside it. */
+function keepFunction(unit: StatementUnit, draft: FunctionDraft, resolved: readonly (BindingRecord | undefined)[]): void {
+  const kept = draft.unit;
+  const outside = (binding: BindingRecord | undefined): boolean => binding === undefined || !isWithin(binding.scope, kept.scope);
+  for (let i = draft.reads; i < draft.readsEnd; i++) {
+    if (!outside(resolved[i])) continue;
+    kept.outerReadNodes.push(unit.readNodes[i]);
+    kept.outerReadScopes.push(unit.readScopes[i]);
+  }
+  const keepWrite = (scope: ScopeInfo, name: string): void => {
+    if (outside(lookup(scope, name))) kept.outerWrites.push({ scope, name });
+  };
+  for (let i = draft.assignments; i < draft.assignmentsEnd; i++) {
+    const write = unit.assignments[i];
+    for (const name of Object.keys(getAssignmentIdentifiers(write.node))) keepWrite(write.scope, name);
+  }
+  for (let i = draft.violations; i < draft.violationsEnd; i++) {
+    const write = unit.violations[i];
+    for (const name of Object.keys(getAssignmentIdentifiers(write.node))) keepWrite(write.scope, name);
+  }
+  for (let i = draft.replayed; i < draft.replayedEnd; i++) keepWrite(unit.replayedWrites[i].scope, unit.replayedWrites[i].name);
 }
 
 function settleWrite(unit: StatementUnit, write: Pending, program: ScopeInfo, keep: boolean): void {
@@ -621,6 +745,49 @@ interface ExportedName {
   frame: Frame;
 }
 
+/**
+ * A long function below a top-level statement: its scopes (its own, which holds the others) and
+ * its reads and writes of names declared outside it, in source order. Kept while no edit revises
+ * its node (statementRevisions.ts): an edit elsewhere in the statement, which is collected again,
+ * leaves it. Functions shorter than this are cheaper to collect again than to keep.
+ */
+interface FunctionUnit {
+  readonly scope: ScopeInfo;
+  readonly outerReadNodes: t.Identifier[];
+  readonly outerReadScopes: ScopeInfo[];
+  readonly outerWrites: { scope: ScopeInfo; name: string }[];
+}
+
+/** A long function being collected: where its reads and writes lie in its statement's lists. */
+interface FunctionDraft {
+  unit: FunctionUnit;
+  reads: number;
+  readsEnd: number;
+  assignments: number;
+  assignmentsEnd: number;
+  violations: number;
+  violationsEnd: number;
+  replayed: number;
+  replayedEnd: number;
+}
+
+/**
+ * Shorter than project/moduleFacts.ts's 1,000: a function's reads cost as much to collect as to
+ * replay, and the methods of real handler objects are often a few hundred characters (on
+ * apostrophe's page module, 1,000 left twice the nodes to collect again per edit that 300 does).
+ */
+const KEPT_FUNCTION_MIN_LENGTH = 300;
+
+/**
+ * A function whose scopes are kept on their own: long enough, and with nothing of it in the scope
+ * around it (a method's computed key and decorators are resolved there: Babel's setScope).
+ */
+function isKeptFunction(node: t.Node): boolean {
+  if ((flagsOf(node.type) & FUNCTION) === 0 || (node.end ?? 0) - (node.start ?? 0) < KEPT_FUNCTION_MIN_LENGTH) return false;
+  const member = node as { computed?: boolean; decorators?: unknown[] | null };
+  return member.computed !== true && (member.decorators ?? []).length === 0;
+}
+
 /** One top-level statement's part of the file's scopes, kept while the statement's node lives. */
 interface StatementUnit {
   /** The statement's frame, if one was made (its key is the statement's index, renumbered per version). */
@@ -631,18 +798,24 @@ interface StatementUnit {
   /** Reads and writes of names the statement does not declare itself, in source order. */
   outerReadNodes: t.Identifier[];
   outerReadScopes: ScopeInfo[];
+  /** Per outer read: resolved in the file's scope alone (reachesFileScope), else by a lookup from its scope. */
+  outerReadsDirect: boolean[];
   outerWrites: { scope: ScopeInfo; name: string }[];
   /** Collected but not yet resolved (emptied once they are). References in parallel arrays: the most numerous record. */
   readNodes: t.Identifier[];
   readScopes: ScopeInfo[];
   assignments: Pending[];
   violations: Pending[];
+  /** The writes of names declared outside them that kept functions brought. */
+  replayedWrites: { scope: ScopeInfo; name: string }[];
+  /** The long functions collected anew, kept once resolved. */
+  functions: FunctionDraft[];
 }
 
 function newUnit(): StatementUnit {
   return {
-    frame: null, declarations: [], exports: [], classAliases: [], outerReadNodes: [], outerReadScopes: [], outerWrites: [],
-    readNodes: [], readScopes: [], assignments: [], violations: [],
+    frame: null, declarations: [], exports: [], classAliases: [], outerReadNodes: [], outerReadScopes: [], outerReadsDirect: [], outerWrites: [],
+    readNodes: [], readScopes: [], assignments: [], violations: [], replayedWrites: [], functions: [],
   };
 }
 
@@ -658,6 +831,8 @@ interface FileScopes {
   scope: ScopeInfo;
   fileFrame: Frame;
   units: PerStatement<StatementUnit> | null;
+  /** The long functions below its statements (FunctionUnit); null with `units`. */
+  functions: PerStatement<FunctionUnit> | null;
 }
 
 /**
@@ -680,6 +855,8 @@ export class BindingResolver implements BindingOwner {
   /** A file whose statements may have changed since its scopes were built: brought up to date on first use. */
   private changedFile: t.File | null = null;
   private analyses = 0;
+  /** How many long functions the last collection of a changed statement kept (FunctionUnit), for tests and measurements. */
+  lastKeptFunctions = 0;
 
   /**
    * `kept`: the trees analyzed here come back, edited, for another analysis (the language
@@ -751,7 +928,7 @@ export class BindingResolver implements BindingOwner {
     if (this.changedFile === null) return;
     const file = this.changedFile;
     this.changedFile = null;
-    collect(this.scopesOfFile(file, this.kept), this.scopesByNode, this);
+    this.lastKeptFunctions = collect(this.scopesOfFile(file, this.kept), this.scopesByNode, this);
   }
 
   private scopesOfFile(file: t.File, kept: boolean): FileScopes {
@@ -760,7 +937,7 @@ export class BindingResolver implements BindingOwner {
       const fileFrame = rootFrame(file);
       const programFrame = childFrame(fileFrame, file.program, 'program', null);
       const scope: ScopeInfo = { node: file.program, parentNode: file, parent: null, bindings: null, frame: programFrame };
-      known = { program: file.program, scope, fileFrame, units: kept ? new PerStatement() : null };
+      known = { program: file.program, scope, fileFrame, units: kept ? new PerStatement() : null, functions: kept ? new PerStatement() : null };
       this.filesByProgram.set(file.program, known);
       this.scopesByNode.set(file.program, scope);
     }

@@ -11,13 +11,15 @@ const traverse: TraverseFn = (traverseModule as unknown as { default?: TraverseF
 /** A node's place in the tree. `parent` is null for the File node, which never gets a path. */
 export interface Frame {
   readonly node: t.Node;
-  readonly parent: Frame | null;
   /**
-   * Key in the parent (or index in the list `listKey`). The binding resolver keeps frames across
-   * edits of a document and renumbers a top-level statement when statements above it change.
+   * The parent's frame, key in the parent (or index in the list `listKey`). The binding resolver
+   * keeps frames across edits of a document: it renumbers a top-level statement when statements
+   * above it change, and hangs a kept function's frame from the frames of the version at hand
+   * (the nodes around it stay, their frames are made again).
    */
+  parent: Frame | null;
   key: string | number;
-  readonly listKey: string | null;
+  listKey: string | null;
   /** The path made for this frame, valid during the analysis (path epoch) it was made in. */
   path: NodePath | null;
   pathEpoch: number;
