@@ -262,11 +262,9 @@ function reparse(previous: Previous, text: string, failed: ParsedSource | null, 
     // Up to the trailing statement only when what comes before it now ends closed, with nothing to mend.
     const partProgram = attempt.part.ast?.program;
     const before = partProgram?.body.at(-1);
-    // Nothing left before a string statement at the file's start: it may now be a directive.
     const closed = partProgram !== undefined && attempt.part.problems.length === 0 && (before !== undefined
       ? endsClosed(before, text)
-      : partProgram.directives.length === 0 && !partProgram.interpreter
-        && (lead === null ? !isStringStatement(trailing) : !leadIsHole && endsClosed(lead, oldText)))
+      : partProgram.directives.length === 0 && !partProgram.interpreter && (lead === null || (!leadIsHole && endsClosed(lead, oldText))))
       && !endsInOpenLineComment(attempt.part.ast?.comments, attempt.newSliceEnd, text);
     if (!closed) attempt = parseUpTo(false);
     if (attempt === null) return null;
@@ -814,11 +812,6 @@ function nodesBelow(memory: StatementMemory, statement: t.Statement): t.Node[] {
     memory.nodesByStatement.set(statement, nodes);
   }
   return nodes;
-}
-
-/** `'text';`: a directive when nothing but directives comes before it in the file (or a function body). */
-function isStringStatement(statement: t.Statement): boolean {
-  return statement.type === 'ExpressionStatement' && statement.expression.type === 'StringLiteral';
 }
 
 /** Copies where `from` ends (a File or Program parsed from the tail of the text) onto `to`. */
