@@ -139,13 +139,14 @@ export class V8LogReader {
    * Reused per tick, grown with the deepest stack: the addresses (from index 2: 0 and 1 are for
    * the pc and a frameless caller), their frame keys and the memo slot of each key (from index 1:
    * 0 is for the VM state's own leaf, slot -1). Typed arrays: no length resets, no unshift, no boxing.
+   * Empty, then grown in the constructor: stored twice before use (see CallTreeBuilder's constructor).
    */
-  private addresses = new Float64Array(256);
-  private keys = new Float64Array(256);
-  private slots = new Int32Array(256);
+  private addresses = new Float64Array(0);
+  private keys = new Float64Array(0);
+  private slots = new Int32Array(0);
   /** The frames and call tree nodes of the previous tick, outermost first: a stack shares its outer frames with the one before. */
-  private pathFrames = new Int32Array(256);
-  private pathNodes = new Int32Array(256);
+  private pathFrames = new Int32Array(0);
+  private pathNodes = new Int32Array(0);
   private pathDepth = 0;
 
   private ticks = 0;
@@ -162,7 +163,9 @@ export class V8LogReader {
   constructor(
     private readonly label: string,
     private readonly options: V8LogOptions = {},
-  ) {}
+  ) {
+    this.growTickBuffers(256);
+  }
 
   line(text: string): void {
     const comma = text.indexOf(',');
@@ -510,8 +513,7 @@ export class V8LogReader {
   }
 
   /** Doubles every per-tick buffer (a stack deeper than any before); returns the new `addresses`. */
-  private growTickBuffers(): Float64Array<ArrayBuffer> {
-    const n = this.addresses.length * 2;
+  private growTickBuffers(n = this.addresses.length * 2): Float64Array<ArrayBuffer> {
     const doubles = (from: Float64Array): Float64Array<ArrayBuffer> => {
       const to = new Float64Array(n);
       to.set(from);
