@@ -172,7 +172,9 @@ export class V8LogReader {
     const type = comma === -1 ? text : text.slice(0, comma);
     switch (type) {
       case 'tick':
-        return this.tickAt(text, 0, text.length);
+        // Read from its bytes, as the loader gives ticks. A file's text is latin1, a character each
+        // byte; a wider one (a caller's own string) becomes 0xff, which no field reads as a digit either.
+        return this.tickAt(Buffer.from(text.replace(/[\u0100-\uffff]/g, '\xff'), 'latin1'), 0, text.length);
       case 'code-creation':
         return this.codeCreation(text.split(','), text);
       case 'code-move':
@@ -387,11 +389,11 @@ export class V8LogReader {
   }
 
   /**
-   * A tick line, read in place between `start` and `end` (no split, no substrings: ticks are
-   * most of a log and garbage is what makes a reader's memory grow).
+   * A tick line, read in place from the log's bytes between `start` and `end` (no decoding, no
+   * split, no substrings: ticks are most of a log, and garbage is what makes a reader's memory grow).
    * tick,pc,timestamp,is_external_callback,tos_or_external_callback,vm_state,stack...
    */
-  tickAt(text: string, start: number, end: number): void {
+  tickAt(bytes: Buffer, start: number, end: number): void {
     let addresses = this.addresses;
     let count = 2;
     let pc = NaN;
@@ -402,29 +404,29 @@ export class V8LogReader {
     let field = 0;
     let previous = 0;
     for (let i = start; i <= end; field++) {
-      let j = text.indexOf(',', i);
-      if (j === -1 || j > end) j = end;
-      if (field === 1) pc = this.hexAt(text, i, j);
-      else if (field === 2) time = parseDecimalAt(text, i, j);
-      else if (field === 3) external = j === i + 1 && text.charCodeAt(i) === 49; /* '1' */
-      else if (field === 4) tos = this.hexAt(text, i, j);
+      let j = i;
+      while (j < end && bytes[j] !== 44 /* , */) j++;
+      if (field === 1) pc = this.hexAt(bytes, i, j);
+      else if (field === 2) time = parseDecimalAt(bytes, i, j);
+      else if (field === 3) external = j === i + 1 && bytes[i] === 49; /* '1' */
+      else if (field === 4) tos = this.hexAt(bytes, i, j);
       else if (field === 5) {
-        vmState = parseDecimalAt(text, i, j);
+        vmState = parseDecimalAt(bytes, i, j);
         previous = pc;
       } else if (field > 5 && j > i) {
         // Frames: absolute addresses, or +/- offsets from the previous relative frame (logreader.mjs).
-        const c = text.charCodeAt(i);
+        const c = bytes[i];
         let addr = NaN;
         if (c === 43 /* + */ || c === 45 /* - */) {
-          const offset = parseHexAt(text, i + 1, j);
+          const offset = parseHexAt(bytes, i + 1, j);
           if (!Number.isNaN(offset) && previous >= 0) {
             previous += c === 43 ? offset : -offset;
             addr = previous;
           }
         } else if (c !== 111 /* o(verflow) */) {
           // Parsed here (inlined: a number returned from a call is boxed); wider ones by hexAt.
-          addr = parseHexAt(text, i, j);
-          if (Number.isNaN(addr) && j - i > 13) addr = this.hexAt(text, i, j);
+          addr = parseHexAt(bytes, i, j);
+          if (Number.isNaN(addr) && j - i > 13) addr = this.hexAt(bytes, i, j);
         }
         if (!Number.isNaN(addr)) {
           // One more for the VM state's leaf among the keys.
@@ -434,7 +436,7 @@ export class V8LogReader {
       }
       i = j + 1;
     }
-    if (field < 6 || Number.isNaN(pc) || Number.isNaN(time) || Number.isNaN(tos) || Number.isNaN(vmState)) return this.bad(text.slice(start, end));
+    if (field < 6 || Number.isNaN(pc) || Number.isNaN(time) || Number.isNaN(tos) || Number.isNaN(vmState)) return this.bad(bytes.toString('latin1', start, end));
     if (external) {
       // In an external callback the pc may point inside the callback: use the callback itself.
       pc = tos;
@@ -533,10 +535,10 @@ export class V8LogReader {
   }
 
   /** An address between i and j: a number below 2^53, else -(1 + its index in `wide`); NaN when not hex. */
-  private hexAt(text: string, i: number, j: number): number {
-    const value = parseHexAt(text, i, j);
+  private hexAt(bytes: Buffer, i: number, j: number): number {
+    const value = parseHexAt(bytes, i, j);
     if (!Number.isNaN(value) || j - i <= 13) return value;
-    let digits = text.slice(i, j);
+    let digits = bytes.toString('latin1', i, j);
     if (/^0[xX]/.test(digits)) digits = digits.slice(2);
     if (!/^[0-9a-fA-F]{1,32}$/.test(digits)) return NaN;
     const exact = BigInt(`0x${digits}`);
@@ -759,12 +761,12 @@ export class V8LogReader {
 }
 
 /** Hex digits (an optional 0x prefix) between i and j, or NaN. */
-function parseHexAt(text: string, i: number, j: number): number {
-  if (j - i > 2 && text.charCodeAt(i) === 48 && (text.charCodeAt(i + 1) | 0x20) === 120) i += 2;
+function parseHexAt(bytes: Uint8Array, i: number, j: number): number {
+  if (j - i > 2 && bytes[i] === 48 && (bytes[i + 1] | 0x20) === 120) i += 2;
   if (i >= j || j - i > 13) return NaN;
   let value = 0;
   for (; i < j; i++) {
-    const c = text.charCodeAt(i);
+    const c = bytes[i];
     let d: number;
     if (c >= 48 && c <= 57) d = c - 48;
     else if ((c | 0x20) >= 97 && (c | 0x20) <= 102) d = (c | 0x20) - 87;
@@ -775,11 +777,11 @@ function parseHexAt(text: string, i: number, j: number): number {
 }
 
 /** Decimal digits between i and j, or NaN. */
-function parseDecimalAt(text: string, i: number, j: number): number {
+function parseDecimalAt(bytes: Uint8Array, i: number, j: number): number {
   if (i >= j || j - i > 15) return NaN;
   let value = 0;
   for (; i < j; i++) {
-    const c = text.charCodeAt(i);
+    const c = bytes[i];
     if (c < 48 || c > 57) return NaN;
     value = value * 10 + (c - 48);
   }
