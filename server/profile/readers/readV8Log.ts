@@ -974,10 +974,10 @@ export function escapedLineStarts(escaped: string): Int32Array {
         ch = 10;
         i += 1;
       } else if (e === 120 /* x */) {
-        ch = parseInt(escaped.slice(i + 2, i + 4), 16);
+        ch = escapedUnit(escaped, i + 2, 2);
         i += 3;
       } else if (e === 117 /* u */) {
-        ch = parseInt(escaped.slice(i + 2, i + 6), 16);
+        ch = escapedUnit(escaped, i + 2, 4);
         i += 5;
       } else i += 1;
     }
@@ -996,6 +996,21 @@ export function escapedLineStarts(escaped: string): Int32Array {
     if (nextCr !== -1 && nextCr < i) nextCr = escaped.indexOf('\r', i);
   }
   return Int32Array.from(starts);
+}
+
+/**
+ * The code unit of a \x or \u escape's `count` hex digits at `at`: read in place (a script's
+ * every comma is \x2C: no substring and parseInt each); anything but hex digits as parseInt reads it.
+ */
+function escapedUnit(escaped: string, at: number, count: number): number {
+  let value = 0;
+  for (let k = at; k < at + count; k++) {
+    const c = escaped.charCodeAt(k);
+    const d = c >= 48 && c <= 57 ? c - 48 : (c | 0x20) >= 97 && (c | 0x20) <= 102 ? (c | 0x20) - 87 : -1;
+    if (d === -1) return parseInt(escaped.slice(at, at + count), 16);
+    value = value * 16 + d;
+  }
+  return value;
 }
 
 export function textLineStarts(text: string): Int32Array {
