@@ -5,6 +5,7 @@ import { build } from 'esbuild';
 import { existsSync, mkdirSync, copyFileSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CLI_PARTS, cliPartEntry, cliPartsPlugin } from './cliParts.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
@@ -23,7 +24,9 @@ const node = {
 const entries = [
   { ...node, entryPoints: ['client/extension.ts'], outfile: 'dist/extension.js' },
   { ...node, entryPoints: ['server/lsp/main.ts'], outfile: 'dist/server.js' },
-  { ...node, entryPoints: ['server/cli/main.ts'], outfile: 'dist/cli.js' },
+  // `hotframe profile` and `diff`; what needs Babel is in bundles beside it, loaded by what uses it (scripts/cliParts.mjs).
+  { ...node, entryPoints: ['server/cli/main.ts'], outfile: 'dist/cli.js', plugins: [cliPartsPlugin(root)] },
+  ...CLI_PARTS.map((part) => ({ ...node, stdin: cliPartEntry(root, part), outfile: `dist/${part.file}` })),
   // `hotframe mcp`, loaded by dist/cli.js for that command only: the MCP SDK stays out of the others' start-up.
   { ...node, entryPoints: ['server/cli/mcp/mcpCommand.ts'], outfile: 'dist/mcp.js' },
   { ...node, entryPoints: ['server/lsp/profileWorker.ts'], outfile: 'dist/profileWorker.js' },
@@ -47,7 +50,7 @@ const entries = [
 ];
 
 mkdirSync(join(root, 'dist'), { recursive: true });
-const present = entries.filter((e) => existsSync(join(root, e.entryPoints[0])));
+const present = entries.filter((e) => e.stdin !== undefined || existsSync(join(root, e.entryPoints[0])));
 await Promise.all(present.map((options) => build({ ...options, absWorkingDir: root })));
 for (const css of ['webview/flame.css', 'node_modules/d3-flame-graph/dist/d3-flamegraph.css']) {
   if (existsSync(join(root, css))) copyFileSync(join(root, css), join(root, 'dist', css.split('/').pop()));

@@ -65,7 +65,7 @@ main(process.argv.slice(2)).then(
     // Input and usage problems are the user's to fix: one line, no stack. Anything else is our
     // bug, still one line, with a hint where to report it.
     const message = error instanceof Error ? error.message : String(error);
-    // dist/mcp.js is a bundle of its own, with its own copy of the class: its input errors are known by name.
+    // dist/mcp.js and the CLI's other bundles (scripts/cliParts.mjs) have their own copy of the class: their input errors are known by name.
     const isInput = error instanceof InputError || (error instanceof Error && error.name === 'InputError');
     const prefix = isInput ? 'hotframe' : 'hotframe: internal error';
     process.stderr.write(`${prefix}: ${printable(message.split('\n')[0])}\n`);

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { CLI_PARTS, cliPartEntry, cliPartsPlugin } from '../../scripts/cliParts.mjs';
 
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -34,7 +35,8 @@ export function bundles(): Promise<Bundles> {
     const result = { server: join(out, 'server.js'), cli: join(out, 'cli.js') };
     await Promise.all([
       build({ ...common, entryPoints: ['server/lsp/main.ts'], outfile: result.server }),
-      build({ ...common, entryPoints: ['server/cli/main.ts'], outfile: result.cli }),
+      build({ ...common, entryPoints: ['server/cli/main.ts'], outfile: result.cli, plugins: [cliPartsPlugin(REPO_ROOT)] }),
+      ...CLI_PARTS.map((part) => build({ ...common, stdin: cliPartEntry(REPO_ROOT, part), outfile: join(out, part.file) })),
       build({ ...common, entryPoints: ['server/lsp/profileWorker.ts'], outfile: join(out, 'profileWorker.js') }),
       build({ ...common, entryPoints: ['server/cli/mcp/mcpCommand.ts'], outfile: join(out, 'mcp.js') }),
     ]);

@@ -2,8 +2,8 @@
 // profiles recorded here (GC pressure with a tiny vs a large semi-space).
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 
 import { printable, profileText } from '../../server/cli/profileText';
 import type { ProfileDiff } from '../../server/profile/analysis/diff';
@@ -79,6 +79,26 @@ describe('hotframe profile', () => {
     // Recursion: fib's total never exceeds the profile.
     const fib = report.functions.find((f) => f.name === 'fib');
     assert.ok(fib !== undefined && fib.totalSamples < report.samples && fib.totalSamples >= fib.selfSamples);
+  });
+
+  it('reads a V8 log whose scripts are outside --root from dist/cli.js alone, which holds no Babel; with them inside, its function spans from cli-spans.js, not the whole engine', async () => {
+    const { cli } = await bundles();
+    // Which of our bundles the run loaded: the ones in the CLI's folder that require.cache holds at exit.
+    const dir = temp.make('hotframe-cli-loads-');
+    const preload = join(dir, 'loads.cjs');
+    const listed = join(dir, 'loaded.json');
+    writeFileSync(preload, `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(listed)}, JSON.stringify(Object.keys(require.cache))));`);
+    const loaded = (root: string): string[] => {
+      const run = spawnSync(process.execPath, ['--require', preload, cli, 'profile', join(PROFILES, 'service.v8.log'), '--root', root, '--format', 'json'], { cwd: REPO_ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+      assert.equal(run.status, 0, run.stderr);
+      const files = JSON.parse(readFileSync(listed, 'utf8')) as string[];
+      return files.filter((f) => dirname(f) === dirname(cli)).map((f) => basename(f)).sort();
+    };
+    // The scripts are not under the root: no source is read, no parser is needed.
+    assert.deepEqual(loaded(dir), ['cli.js']);
+    assert.doesNotMatch(readFileSync(cli, 'utf8'), /node_modules\/@babel\//);
+    // Under the root, the report reads their functions' spans: Babel's parser, apart from the static engine.
+    assert.deepEqual(loaded(WORKLOADS), ['cli-spans.js', 'cli.js']);
   });
 
   it('charges the clock read to the call site in onMessages at its call line (raw V8 log)', async () => {

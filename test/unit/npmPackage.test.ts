@@ -56,7 +56,7 @@ describe('the npm package (npm pack, installed into a project)', function () {
     assert.equal(packed.name, 'hotframe');
     assert.match(packed.filename, /^hotframe-\d+\.\d+\.\d+\.tgz$/);
     const files = packed.files.map((f) => f.path).sort();
-    assert.ok(files.includes('dist/cli.js') && files.includes('dist/mcp.js') && files.includes('dist/eslint-plugin.js'), files.join(', '));
+    for (const bundle of ['dist/cli.js', 'dist/cli-engine.js', 'dist/cli-spans.js', 'dist/mcp.js', 'dist/eslint-plugin.js']) assert.ok(files.includes(bundle), `${bundle} not in ${files.join(', ')}`);
     assert.ok(!files.some((f) => f === 'dist/extension.js' || f === 'dist/server.js' || f.startsWith('server/') || f.endsWith('.map')), files.join(', '));
     const installed = JSON.parse(readFileSync(join(app, 'node_modules', 'hotframe', 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
     assert.deepEqual(installed.dependencies ?? {}, {});

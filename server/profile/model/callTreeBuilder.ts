@@ -8,22 +8,29 @@ import type { CallTree, LineTicks, NormalizedProfile, ProfileFormat, ProfileFunc
 /** Grows the sample timeline of a reader that sees samples in recording order. */
 export class TimelineBuilder {
   private size = 0;
-  private node = new Int32Array(1024);
-  private atMs = new Float64Array(1024);
+  // Stored twice before the first sample (empty, then grown: see CallTreeBuilder's constructor).
+  private node = new Int32Array(0);
+  private atMs = new Float64Array(0);
+
+  constructor() {
+    this.grow(1024);
+  }
 
   /** A sample stamped earlier than the previous one is placed at the previous one's time (it lasts 0 ms, as the readers count it). */
   push(node: number, atMs: number): void {
     if (this.size > 0 && !(atMs >= this.atMs[this.size - 1])) atMs = this.atMs[this.size - 1];
-    if (this.size === this.node.length) {
-      const node = new Int32Array(this.size * 2);
-      node.set(this.node);
-      this.node = node;
-      const at = new Float64Array(this.size * 2);
-      at.set(this.atMs);
-      this.atMs = at;
-    }
+    if (this.size === this.node.length) this.grow(this.size * 2);
     this.node[this.size] = node;
     this.atMs[this.size++] = atMs;
+  }
+
+  private grow(capacity: number): void {
+    const node = new Int32Array(capacity);
+    node.set(this.node);
+    this.node = node;
+    const at = new Float64Array(capacity);
+    at.set(this.atMs);
+    this.atMs = at;
   }
 
   get count(): number {
@@ -58,24 +65,30 @@ export class CallTreeBuilder {
   readonly functions: ProfileFunction[] = [];
   private readonly functionIndex = new Map<string, number>();
 
-  private capacity = 1024;
+  // The arrays start empty and are grown in the constructor: each field is stored twice before
+  // the first node, so V8 knows from the start that they change. Stored once, they count as
+  // constants, and TurboFan code of a reader's hot loop built on that is thrown away when they
+  // first grow ("dependency change"), while the loop runs unoptimized: a V8 log's ticks ran
+  // 2-3 aborted compiles long (the same for TimelineBuilder, codeMap.ts and addressMemo.ts).
+  private capacity = 0;
   private size = 1;
-  private parent = new Int32Array(this.capacity);
-  private func = new Int32Array(this.capacity);
-  private callLine = new Int32Array(this.capacity);
-  private selfSamples = new Float64Array(this.capacity);
-  private selfMs = new Float64Array(this.capacity);
-  private firstChild = new Int32Array(this.capacity).fill(-1);
-  private nextSibling = new Int32Array(this.capacity).fill(-1);
-  private childCount = new Int32Array(this.capacity);
+  private parent = new Int32Array(0);
+  private func = new Int32Array(0);
+  private callLine = new Int32Array(0);
+  private selfSamples = new Float64Array(0);
+  private selfMs = new Float64Array(0);
+  private firstChild = new Int32Array(0);
+  private nextSibling = new Int32Array(0);
+  private childCount = new Int32Array(0);
   /** Per node: 1 once it has more than WIDE_NODE children, which are then found through `wideChildren`. */
-  private wide = new Uint8Array(this.capacity);
+  private wide = new Uint8Array(0);
   private readonly wideChildren = new ChildIndex();
 
   private readonly lineIndex = new Map<number, number>();
   private readonly lineTicks: LineTicks[] = [];
 
   constructor() {
+    this.grow(1024);
     this.parent[0] = -1;
     this.func[0] = -1;
   }
@@ -156,8 +169,7 @@ export class CallTreeBuilder {
     return { format, samples, durationMs, functions: this.functions, tree, lineTicks: this.lineTicks, warnings };
   }
 
-  private grow(): void {
-    const capacity = this.capacity * 2;
+  private grow(capacity = this.capacity * 2): void {
     const growInt = (a: Int32Array, fill = 0): Int32Array<ArrayBuffer> => {
       const b = new Int32Array(capacity);
       if (fill !== 0) b.fill(fill, a.length);

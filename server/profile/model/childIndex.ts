@@ -4,12 +4,16 @@
 // reader looks a child up for every frame of every sample.
 
 export class ChildIndex {
-  /** -1: an empty place. */
-  private parents = new Int32Array(1024).fill(-1);
-  private funcs = new Int32Array(1024);
-  private lines = new Int32Array(1024);
-  private nodes = new Int32Array(1024);
+  /** -1: an empty place. Empty, then grown: stored twice before use (see CallTreeBuilder's constructor). */
+  private parents = new Int32Array(0);
+  private funcs = new Int32Array(0);
+  private lines = new Int32Array(0);
+  private nodes = new Int32Array(0);
   private count = 0;
+
+  constructor() {
+    this.grow(1024);
+  }
 
   /** The node stored for the triple, or -1. */
   get(parent: number, func: number, line: number): number {
@@ -40,9 +44,8 @@ export class ChildIndex {
     this.nodes[i] = node;
   }
 
-  private grow(): void {
+  private grow(capacity = this.parents.length * 2): void {
     const { parents, funcs, lines, nodes } = this;
-    const capacity = parents.length * 2;
     this.parents = new Int32Array(capacity).fill(-1);
     this.funcs = new Int32Array(capacity);
     this.lines = new Int32Array(capacity);

@@ -16,14 +16,19 @@ const EMPTY = -1;
 const REMOVED = -2;
 
 export class AddressMemo {
-  private keys = new Float64Array(1024);
+  // Empty, then allocated in the constructor: stored twice before use (see CallTreeBuilder's constructor).
+  private keys = new Float64Array(0);
   /** The slot stored for the key, EMPTY, or REMOVED (a tombstone: lookups probe past it). */
-  private values = new Int32Array(1024).fill(EMPTY);
-  private shift = 32 - 10;
+  private values = new Int32Array(0);
+  private shift = 0;
   private live = 0;
   private used = 0;
   /** Page number -> addresses stored in it (some may have been forgotten since). */
   private readonly pages = new Map<number, number[]>();
+
+  constructor() {
+    this.allocate(1024);
+  }
 
   get size(): number {
     return this.live;
@@ -111,12 +116,16 @@ export class AddressMemo {
   /** Rebuilt without tombstones, twice as large when more than a quarter is live. */
   private rehash(): void {
     const { keys, values } = this;
-    const capacity = (this.live + 1) * 4 > values.length ? values.length * 2 : values.length;
+    this.allocate((this.live + 1) * 4 > values.length ? values.length * 2 : values.length);
+    for (let i = 0; i < values.length; i++) if (values[i] >= 0) this.insert(keys[i], values[i]);
+    this.used = this.live;
+  }
+
+  /** An empty table of `capacity` places (a power of 2). */
+  private allocate(capacity: number): void {
     this.keys = new Float64Array(capacity);
     this.values = new Int32Array(capacity).fill(EMPTY);
     this.shift = 32 - Math.log2(capacity);
-    for (let i = 0; i < values.length; i++) if (values[i] >= 0) this.insert(keys[i], values[i]);
-    this.used = this.live;
   }
 
   /** Into a table without tombstones (a rehash). */

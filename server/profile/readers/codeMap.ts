@@ -9,15 +9,20 @@
 
 /** Disjoint intervals [key, key + length) in a treap; nodes are ids chosen by the caller. */
 class IntervalTreap {
-  key = new Float64Array(1024);
-  end = new Float64Array(1024);
-  private left = new Int32Array(1024).fill(-1);
-  private right = new Int32Array(1024).fill(-1);
-  private priority = new Float64Array(1024);
+  // Empty, then grown: stored twice before use (see CallTreeBuilder's constructor).
+  key = new Float64Array(0);
+  end = new Float64Array(0);
+  private left = new Int32Array(0);
+  private right = new Int32Array(0);
+  private priority = new Float64Array(0);
   private root = -1;
   /** What `split` returns (no pair allocated per level). */
   private splitLow = -1;
   private splitHigh = -1;
+
+  constructor() {
+    this.grow(1024);
+  }
 
   /** Inserts node `id` as [start, end); the caller has removed whatever it overlaps. */
   insert(id: number, start: number, end: number): void {
@@ -130,8 +135,11 @@ export class CodeMap {
    * The addresses whose entry the last add, move or delete may have changed: the code placed or
    * removed, and whatever it evicted (an evicted entry can reach past the new one).
    */
-  changedFrom = 0;
-  changedTo = 0;
+  // Empty until the first event. Addresses are mostly past 2^31, not small integers: starting as
+  // such, these fields are not changed from one representation to another at the first event
+  // (which makes V8 discard optimized code of the log reader that reads them).
+  changedFrom = 2 ** 32;
+  changedTo = 2 ** 32;
 
   /** Adds code at [start, start+size) and returns its id; whatever it overlaps is removed. */
   add(start: number, size: number): number {

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync, readFileSync, mkdirSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { loadProfile } from './load';
+import { CHUNK_BYTES, loadProfile } from './load';
 import { ProfileInputError } from './profileInputError';
 
 const FIXTURES = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'profiles');
@@ -144,6 +144,16 @@ describe('loadProfile', () => {
     assert.deepEqual(crlf.warnings, plain.warnings);
     assert.deepEqual(crlf.tree.selfSamples, plain.tree.selfSamples);
     assert.deepEqual(crlf.lineTicks, plain.lineTicks);
+    // Lines are read in chunks: a \r at the end of one and its \n at the start of the next, and
+    // lines across every boundary after it, read the same (an event type of no meaning first, sized for it).
+    const lines = log.split('\n');
+    const head = `${lines[0]}\r\n`;
+    const filler = `padding,${'x'.repeat(CHUNK_BYTES - head.length - 'padding,'.length - 1)}\r\n`;
+    const split = await loadProfile(file('split.v8.log', head + filler + lines.slice(1).join('\r\n')));
+    assert.equal(Buffer.byteLength(head + filler) - 1, CHUNK_BYTES);
+    assert.deepEqual(split.warnings, plain.warnings);
+    assert.deepEqual(split.tree.selfSamples, plain.tree.selfSamples);
+    assert.deepEqual(split.lineTicks, plain.lineTicks);
   });
 
   it('rejects a text file that only looks like a log at first sight', async () => {

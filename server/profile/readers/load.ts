@@ -138,7 +138,7 @@ async function loadOpenProfile(file: OpenProfile, options: LoadOptions): Promise
     if (perf !== null) {
       const reader = new PerfStackReader(path, perf);
       // perf writes symbols and paths in UTF-8: each line is decoded whole (a chunk may cut a character).
-      await eachLine(path, start, chunks, perf === 'folded' ? 'folded stacks' : 'perf script output', (text, from, end) => reader.line(Buffer.from(text.slice(from, end), 'latin1').toString('utf8')));
+      await eachLine(path, start, chunks, perf === 'folded' ? 'folded stacks' : 'perf script output', (bytes, from, end) => reader.line(bytes.toString('utf8', from, end)));
       signal?.throwIfAborted();
       const profile = reader.finish();
       options.onProgress?.(1);
@@ -157,10 +157,10 @@ async function loadOpenProfile(file: OpenProfile, options: LoadOptions): Promise
   }
   const reader = new V8LogReader(path, { nativeSymbols: options.nativeSymbols, inlinedFrames: options.inlinedFrames, mayReadScript: options.mayReadScript });
   // V8 escapes everything outside printable ASCII in its log, so latin1 decodes it exactly.
-  await eachLine(path, start, chunks, 'a V8 log', (text, from, end) => {
-    // Ticks are read in place; other lines are few.
-    if (text.startsWith('tick,', from)) reader.tickAt(text, from, end);
-    else reader.line(text.slice(from, end));
+  await eachLine(path, start, chunks, 'a V8 log', (bytes, from, end) => {
+    // Ticks are read in place, from their bytes; other lines are few.
+    if (end - from >= 5 && bytes[from] === 0x74 && bytes[from + 1] === 0x69 && bytes[from + 2] === 0x63 && bytes[from + 3] === 0x6b && bytes[from + 4] === 0x2c /* tick, */) reader.tickAt(bytes, from, end);
+    else reader.line(bytes.toString('latin1', from, end));
   });
   signal?.throwIfAborted();
   const profile = await reader.finish();
@@ -169,39 +169,44 @@ async function loadOpenProfile(file: OpenProfile, options: LoadOptions): Promise
 }
 
 /**
- * Calls `onLine` with each line of the (gunzipped) text, decoded as latin1 (byte for byte), its
- * end before any \r; a line longer than MAX_LOG_LINE_CHARS is refused as not being `what`.
+ * Calls `onLine` with each line of the (gunzipped) bytes, its end before any \r, in place in the
+ * chunk that holds it (undecoded: the caller decodes what it needs); a line longer than
+ * MAX_LOG_LINE_CHARS bytes is refused as not being `what`.
  */
-async function eachLine(path: string, start: Buffer, chunks: AsyncGenerator<Buffer>, what: string, onLine: (text: string, from: number, end: number) => void): Promise<void> {
-  // A line not yet ended, in pieces: one long line is joined once, not re-copied per chunk.
-  const partial: string[] = [];
+async function eachLine(path: string, start: Buffer, chunks: AsyncGenerator<Buffer>, what: string, onLine: (bytes: Buffer, from: number, end: number) => void): Promise<void> {
+  // A line not yet ended, in pieces (each chunk is a buffer of its own: never reused), joined
+  // once its end arrives, not re-copied per chunk.
+  const partial: Buffer[] = [];
   let partialLength = 0;
-  const keep = (piece: string): void => {
+  const keep = (piece: Buffer): void => {
     partial.push(piece);
     partialLength += piece.length;
     if (partialLength > MAX_LOG_LINE_CHARS) throw new ProfileInputError(`${path}: a line longer than ${formatCap(MAX_LOG_LINE_CHARS)}; not ${what}`);
   };
+  const line = (bytes: Buffer, from: number, nl: number): void => onLine(bytes, from, nl > from && bytes[nl - 1] === 13 /* \r */ ? nl - 1 : nl);
   const feed = (chunk: Buffer): void => {
-    let text = chunk.toString('latin1');
+    let from = 0;
     if (partial.length > 0) {
-      if (text.indexOf('\n') === -1) return keep(text);
-      partial.push(text);
-      text = partial.join('');
+      const nl = chunk.indexOf(10 /* \n */);
+      if (nl === -1) return keep(chunk);
+      partial.push(chunk.subarray(0, nl));
+      partialLength += nl;
+      const joined = Buffer.concat(partial, partialLength);
       partial.length = 0;
       partialLength = 0;
-    }
-    let from = 0;
-    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', from)) {
-      const end = nl > from && text.charCodeAt(nl - 1) === 13 /* \r */ ? nl - 1 : nl;
-      onLine(text, from, end);
+      line(joined, 0, joined.length);
       from = nl + 1;
     }
-    if (from < text.length) keep(text.slice(from));
+    for (let nl = chunk.indexOf(10, from); nl !== -1; nl = chunk.indexOf(10, from)) {
+      line(chunk, from, nl);
+      from = nl + 1;
+    }
+    if (from < chunk.length) keep(chunk.subarray(from));
   };
   feed(start);
   for (let next = await chunks.next(); !next.done; next = await chunks.next()) feed(next.value);
   if (partial.length > 0) {
-    const last = partial.join('');
+    const last = Buffer.concat(partial, partialLength);
     onLine(last, 0, last.length);
   }
 }
@@ -242,13 +247,19 @@ async function* byteChunks(file: RegularFile, gzipped: boolean, options: LoadOpt
 const readAt = promisify(read);
 
 /**
- * The plain bytes of the open file in 64 KB chunks (small chunks keep each decoded string out of
- * V8's large-object space: memory of the log reader), by positional reads from the descriptor
+ * Bytes per read. Lines are read from the bytes (no chunk is decoded whole), so a chunk can be
+ * large: each read is a round trip to libuv's pool, and a busy machine makes the thread that
+ * reads wait for a core (64 KB chunks left a V8 log's reader idle for 90 ms of a run at load 5).
+ */
+export const CHUNK_BYTES = 1024 * 1024;
+
+/**
+ * The plain bytes of the open file in CHUNK_BYTES chunks, by positional reads from the descriptor
  * already checked; loadProfile closes it. The next chunk is read (in libuv's pool) while the
  * caller reads this one; no read is left under way once the chunks end or the caller stops.
  */
 async function* fileChunks(file: RegularFile, options: LoadOptions): AsyncGenerator<Buffer> {
-  const readChunk = (position: number): Promise<{ bytesRead: number; buffer: Buffer }> => readAt(file.fd, Buffer.allocUnsafe(64 * 1024), 0, 64 * 1024, position);
+  const readChunk = (position: number): Promise<{ bytesRead: number; buffer: Buffer }> => readAt(file.fd, Buffer.allocUnsafe(CHUNK_BYTES), 0, CHUNK_BYTES, position);
   let next: Promise<{ bytesRead: number; buffer: Buffer }> | null = readChunk(0);
   try {
     for (let position = 0; ; ) {

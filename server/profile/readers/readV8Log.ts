@@ -139,13 +139,14 @@ export class V8LogReader {
    * Reused per tick, grown with the deepest stack: the addresses (from index 2: 0 and 1 are for
    * the pc and a frameless caller), their frame keys and the memo slot of each key (from index 1:
    * 0 is for the VM state's own leaf, slot -1). Typed arrays: no length resets, no unshift, no boxing.
+   * Empty, then grown in the constructor: stored twice before use (see CallTreeBuilder's constructor).
    */
-  private addresses = new Float64Array(256);
-  private keys = new Float64Array(256);
-  private slots = new Int32Array(256);
+  private addresses = new Float64Array(0);
+  private keys = new Float64Array(0);
+  private slots = new Int32Array(0);
   /** The frames and call tree nodes of the previous tick, outermost first: a stack shares its outer frames with the one before. */
-  private pathFrames = new Int32Array(256);
-  private pathNodes = new Int32Array(256);
+  private pathFrames = new Int32Array(0);
+  private pathNodes = new Int32Array(0);
   private pathDepth = 0;
 
   private ticks = 0;
@@ -162,14 +163,18 @@ export class V8LogReader {
   constructor(
     private readonly label: string,
     private readonly options: V8LogOptions = {},
-  ) {}
+  ) {
+    this.growTickBuffers(256);
+  }
 
   line(text: string): void {
     const comma = text.indexOf(',');
     const type = comma === -1 ? text : text.slice(0, comma);
     switch (type) {
       case 'tick':
-        return this.tickAt(text, 0, text.length);
+        // Read from its bytes, as the loader gives ticks. A file's text is latin1, a character each
+        // byte; a wider one (a caller's own string) becomes 0xff, which no field reads as a digit either.
+        return this.tickAt(Buffer.from(text.replace(/[\u0100-\uffff]/g, '\xff'), 'latin1'), 0, text.length);
       case 'code-creation':
         return this.codeCreation(text.split(','), text);
       case 'code-move':
@@ -384,11 +389,11 @@ export class V8LogReader {
   }
 
   /**
-   * A tick line, read in place between `start` and `end` (no split, no substrings: ticks are
-   * most of a log and garbage is what makes a reader's memory grow).
+   * A tick line, read in place from the log's bytes between `start` and `end` (no decoding, no
+   * split, no substrings: ticks are most of a log, and garbage is what makes a reader's memory grow).
    * tick,pc,timestamp,is_external_callback,tos_or_external_callback,vm_state,stack...
    */
-  tickAt(text: string, start: number, end: number): void {
+  tickAt(bytes: Buffer, start: number, end: number): void {
     let addresses = this.addresses;
     let count = 2;
     let pc = NaN;
@@ -399,29 +404,29 @@ export class V8LogReader {
     let field = 0;
     let previous = 0;
     for (let i = start; i <= end; field++) {
-      let j = text.indexOf(',', i);
-      if (j === -1 || j > end) j = end;
-      if (field === 1) pc = this.hexAt(text, i, j);
-      else if (field === 2) time = parseDecimalAt(text, i, j);
-      else if (field === 3) external = j === i + 1 && text.charCodeAt(i) === 49; /* '1' */
-      else if (field === 4) tos = this.hexAt(text, i, j);
+      let j = i;
+      while (j < end && bytes[j] !== 44 /* , */) j++;
+      if (field === 1) pc = this.hexAt(bytes, i, j);
+      else if (field === 2) time = parseDecimalAt(bytes, i, j);
+      else if (field === 3) external = j === i + 1 && bytes[i] === 49; /* '1' */
+      else if (field === 4) tos = this.hexAt(bytes, i, j);
       else if (field === 5) {
-        vmState = parseDecimalAt(text, i, j);
+        vmState = parseDecimalAt(bytes, i, j);
         previous = pc;
       } else if (field > 5 && j > i) {
         // Frames: absolute addresses, or +/- offsets from the previous relative frame (logreader.mjs).
-        const c = text.charCodeAt(i);
+        const c = bytes[i];
         let addr = NaN;
         if (c === 43 /* + */ || c === 45 /* - */) {
-          const offset = parseHexAt(text, i + 1, j);
+          const offset = parseHexAt(bytes, i + 1, j);
           if (!Number.isNaN(offset) && previous >= 0) {
             previous += c === 43 ? offset : -offset;
             addr = previous;
           }
         } else if (c !== 111 /* o(verflow) */) {
           // Parsed here (inlined: a number returned from a call is boxed); wider ones by hexAt.
-          addr = parseHexAt(text, i, j);
-          if (Number.isNaN(addr) && j - i > 13) addr = this.hexAt(text, i, j);
+          addr = parseHexAt(bytes, i, j);
+          if (Number.isNaN(addr) && j - i > 13) addr = this.hexAt(bytes, i, j);
         }
         if (!Number.isNaN(addr)) {
           // One more for the VM state's leaf among the keys.
@@ -431,7 +436,7 @@ export class V8LogReader {
       }
       i = j + 1;
     }
-    if (field < 6 || Number.isNaN(pc) || Number.isNaN(time) || Number.isNaN(tos) || Number.isNaN(vmState)) return this.bad(text.slice(start, end));
+    if (field < 6 || Number.isNaN(pc) || Number.isNaN(time) || Number.isNaN(tos) || Number.isNaN(vmState)) return this.bad(bytes.toString('latin1', start, end));
     if (external) {
       // In an external callback the pc may point inside the callback: use the callback itself.
       pc = tos;
@@ -510,8 +515,7 @@ export class V8LogReader {
   }
 
   /** Doubles every per-tick buffer (a stack deeper than any before); returns the new `addresses`. */
-  private growTickBuffers(): Float64Array<ArrayBuffer> {
-    const n = this.addresses.length * 2;
+  private growTickBuffers(n = this.addresses.length * 2): Float64Array<ArrayBuffer> {
     const doubles = (from: Float64Array): Float64Array<ArrayBuffer> => {
       const to = new Float64Array(n);
       to.set(from);
@@ -531,10 +535,10 @@ export class V8LogReader {
   }
 
   /** An address between i and j: a number below 2^53, else -(1 + its index in `wide`); NaN when not hex. */
-  private hexAt(text: string, i: number, j: number): number {
-    const value = parseHexAt(text, i, j);
+  private hexAt(bytes: Buffer, i: number, j: number): number {
+    const value = parseHexAt(bytes, i, j);
     if (!Number.isNaN(value) || j - i <= 13) return value;
-    let digits = text.slice(i, j);
+    let digits = bytes.toString('latin1', i, j);
     if (/^0[xX]/.test(digits)) digits = digits.slice(2);
     if (!/^[0-9a-fA-F]{1,32}$/.test(digits)) return NaN;
     const exact = BigInt(`0x${digits}`);
@@ -757,12 +761,12 @@ export class V8LogReader {
 }
 
 /** Hex digits (an optional 0x prefix) between i and j, or NaN. */
-function parseHexAt(text: string, i: number, j: number): number {
-  if (j - i > 2 && text.charCodeAt(i) === 48 && (text.charCodeAt(i + 1) | 0x20) === 120) i += 2;
+function parseHexAt(bytes: Uint8Array, i: number, j: number): number {
+  if (j - i > 2 && bytes[i] === 48 && (bytes[i + 1] | 0x20) === 120) i += 2;
   if (i >= j || j - i > 13) return NaN;
   let value = 0;
   for (; i < j; i++) {
-    const c = text.charCodeAt(i);
+    const c = bytes[i];
     let d: number;
     if (c >= 48 && c <= 57) d = c - 48;
     else if ((c | 0x20) >= 97 && (c | 0x20) <= 102) d = (c | 0x20) - 87;
@@ -773,11 +777,11 @@ function parseHexAt(text: string, i: number, j: number): number {
 }
 
 /** Decimal digits between i and j, or NaN. */
-function parseDecimalAt(text: string, i: number, j: number): number {
+function parseDecimalAt(bytes: Uint8Array, i: number, j: number): number {
   if (i >= j || j - i > 15) return NaN;
   let value = 0;
   for (; i < j; i++) {
-    const c = text.charCodeAt(i);
+    const c = bytes[i];
     if (c < 48 || c > 57) return NaN;
     value = value * 10 + (c - 48);
   }
@@ -970,10 +974,10 @@ export function escapedLineStarts(escaped: string): Int32Array {
         ch = 10;
         i += 1;
       } else if (e === 120 /* x */) {
-        ch = parseInt(escaped.slice(i + 2, i + 4), 16);
+        ch = escapedUnit(escaped, i + 2, 2);
         i += 3;
       } else if (e === 117 /* u */) {
-        ch = parseInt(escaped.slice(i + 2, i + 6), 16);
+        ch = escapedUnit(escaped, i + 2, 4);
         i += 5;
       } else i += 1;
     }
@@ -992,6 +996,21 @@ export function escapedLineStarts(escaped: string): Int32Array {
     if (nextCr !== -1 && nextCr < i) nextCr = escaped.indexOf('\r', i);
   }
   return Int32Array.from(starts);
+}
+
+/**
+ * The code unit of a \x or \u escape's `count` hex digits at `at`: read in place (a script's
+ * every comma is \x2C: no substring and parseInt each); anything but hex digits as parseInt reads it.
+ */
+function escapedUnit(escaped: string, at: number, count: number): number {
+  let value = 0;
+  for (let k = at; k < at + count; k++) {
+    const c = escaped.charCodeAt(k);
+    const d = c >= 48 && c <= 57 ? c - 48 : (c | 0x20) >= 97 && (c | 0x20) <= 102 ? (c | 0x20) - 87 : -1;
+    if (d === -1) return parseInt(escaped.slice(at, at + count), 16);
+    value = value * 16 + d;
+  }
+  return value;
 }
 
 export function textLineStarts(text: string): Int32Array {
