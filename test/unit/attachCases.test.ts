@@ -6,10 +6,11 @@ import { strict as assert } from 'node:assert';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, copyFileSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 import { listeningSocketsOf } from '../../server/attach/procfs';
 import { freePort, functionNames, runCli } from './attachService';
+import { CLI_PARTS } from '../../scripts/cliParts.mjs';
 import { bundles } from './bundles';
 import { tempFolders } from './tempFolders';
 
@@ -84,7 +85,9 @@ describe('hotframe attach: targets and one-line answers', function () {
       // As root: the CLI runs as nobody against this root-owned Node process.
       const dir = temp.make('hotframe-attach-nobody-');
       chmodSync(dir, 0o755);
+      // The CLI and the bundles it loads beside it (scripts/cliParts.mjs).
       copyFileSync(cli, join(dir, 'cli.js'));
+      for (const part of CLI_PARTS) copyFileSync(join(dirname(cli), part.file), join(dir, part.file));
       run = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
         const child = spawn(process.execPath, [join(dir, 'cli.js'), 'attach', String(target.child.pid), '--duration', '1'], { cwd: dir, uid: 65534, gid: 65534 });
         let stderr = '';

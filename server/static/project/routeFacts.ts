@@ -31,7 +31,9 @@ export interface SourceRange {
 export type HandlerRef =
   | { kind: 'inline'; range: SourceRange }
   | { kind: 'local'; name: string }
-  | { kind: 'imported'; specifier: string; exported: string };
+  | { kind: 'imported'; specifier: string; exported: string }
+  /** What a call of a local function or an export returns (`app.get('/x', makeHandler(options))`). */
+  | { kind: 'made'; by: Extract<HandlerRef, { kind: 'local' | 'imported' }> };
 
 export interface RouteRegistration {
   kind: 'request' | 'message';
@@ -70,6 +72,10 @@ export interface ModuleRoutes {
   functionReturns: Map<string, string>;
   /** The same for functions written in an export: export name -> returned name. */
   exportedReturns: Map<string, string>;
+  /** The functions a top-level function returns (`(dir) => (req, res) => …`): local name -> their extents. */
+  functionProducts: Map<string, SourceRange[]>;
+  /** The same for functions written in an export: export name -> their extents. */
+  exportedProducts: Map<string, SourceRange[]>;
 }
 
 /** Path-less registrations per module are bounded like everything read from a tree. */
@@ -82,7 +88,10 @@ export function rangeOf(node: t.Node): SourceRange | null {
 }
 
 export function moduleRoutesOf(program: t.Program, imports: ImportTable): ModuleRoutes {
-  const out: ModuleRoutes = { registrations: [], uses: [], functions: new Map(), exportedFunctions: new Map(), functionReturns: new Map(), exportedReturns: new Map() };
+  const out: ModuleRoutes = {
+    registrations: [], uses: [], functions: new Map(), exportedFunctions: new Map(), functionReturns: new Map(), exportedReturns: new Map(),
+    functionProducts: new Map(), exportedProducts: new Map(),
+  };
   for (const statement of program.body) namedFunctions(statement, out);
   /** The functions around the node being visited, innermost last. */
   const enclosing: t.Function[] = [];
@@ -131,12 +140,37 @@ export function returnedName(fn: t.Function): string | null {
   return found;
 }
 
+/**
+ * The functions a function returns: an arrow's function body, or `return function …` / `return
+ * (req, res) => …` / `return handler` (a function declared in its body) in its own body.
+ */
+function returnedFunctions(fn: t.Function): SourceRange[] {
+  if (isFunctionNode(fn.body)) return [rangeOf(fn.body)].filter((r): r is SourceRange => r !== null);
+  if (fn.body.type !== 'BlockStatement') return [];
+  const found: SourceRange[] = [];
+  const visit = (node: t.Node): void => {
+    if (isFunctionNode(node) || found.length >= MAX_PRODUCTS) return;
+    if (node.type === 'ReturnStatement' && node.argument) {
+      const range = isFunctionNode(node.argument) ? rangeOf(node.argument)
+        : node.argument.type === 'Identifier' ? enclosingDeclaration(node.argument.name, [fn]) : null;
+      if (range !== null) found.push(range);
+    } else forEachChild(node, visit);
+  };
+  for (const statement of fn.body.body) visit(statement);
+  return found;
+}
+
+/** Functions a factory returns, at most (one per branch is the usual shape). */
+const MAX_PRODUCTS = 8;
+
 function namedFunctions(statement: t.Statement, out: ModuleRoutes): void {
   const declaration = statement.type === 'ExportNamedDeclaration' || statement.type === 'ExportDefaultDeclaration' ? statement.declaration : statement;
   if (!declaration) return;
   const returns = (fn: t.Function, into: Map<string, string>, key: string): void => {
     const name = returnedName(fn);
     if (name !== null) into.set(key, name);
+    const products = returnedFunctions(fn);
+    if (products.length > 0) (into === out.functionReturns ? out.functionProducts : out.exportedProducts).set(key, products);
   };
   if (declaration.type === 'FunctionDeclaration' && declaration.id) {
     const range = rangeOf(declaration);
@@ -187,6 +221,10 @@ function namedFunctions(statement: t.Statement, out: ModuleRoutes): void {
  * registration (as good as inline: its extent is known), a local name, or another module's export.
  */
 function refOf(node: t.Node, imports: ImportTable, enclosing: readonly t.Function[]): HandlerRef | null {
+  if (node.type === 'CallExpression') {
+    const by = refOf(node.callee, imports, enclosing);
+    return by !== null && (by.kind === 'local' || by.kind === 'imported') ? { kind: 'made', by } : null;
+  }
   if (isFunctionNode(node)) {
     const range = rangeOf(node);
     return range === null ? null : { kind: 'inline', range };
@@ -218,7 +256,11 @@ function handlerNodes(args: readonly t.Node[], out: t.Node[] = [], depth = 0): t
     if (arg.type === 'ArrayExpression') handlerNodes(arg.elements.filter((e): e is t.Expression => e !== null), out, depth);
     else if (arg.type === 'CallExpression' && requiredModule(arg) === null && depth < 2) {
       if (calleeProperty(arg.callee) === 'bind' && arg.callee.type === 'MemberExpression') out.push(arg.callee.object);
-      else handlerNodes(arg.arguments, out, depth + 1);
+      else {
+        // `asyncHandler(fn)`, `makeHandler(options)`: what is passed may be the handler, and so may what the call returns.
+        out.push(arg);
+        handlerNodes(arg.arguments, out, depth + 1);
+      }
     } else if (arg.type === 'ObjectExpression') {
       // fastify's `app.get('/x', { handler })` and its options object.
       for (const prop of arg.properties) {
@@ -327,15 +369,16 @@ function registrationOf(node: t.CallExpression, imports: ImportTable, out: Modul
     for (const arg of prefixed ? args.slice(1) : args) {
       const made = arg.type === 'CallExpression' && requiredModule(arg) === null ? refOf(arg.callee, imports, []) : null;
       const refs = refsOf([arg], imports, enclosing);
-      if (made !== null && made.kind !== 'inline') {
+      if (made !== null && (made.kind === 'local' || made.kind === 'imported')) {
         // `use('/x', make(db))`: make may return a router (routeMap.ts decides, seeing make's module).
-        const wrapped = refs.filter((r): r is Extract<HandlerRef, { kind: 'local' | 'imported' }> => r.kind !== 'inline');
+        const wrapped = refs.filter((r): r is Extract<HandlerRef, { kind: 'local' | 'imported' }> => r.kind === 'local' || r.kind === 'imported');
         direct.push(...refs.filter((r) => r.kind === 'inline'));
         out.uses.push({ receiver, prefix, line, target: made, called: { wrapped } });
         continue;
       }
       for (const ref of refs) {
-        if (ref.kind === 'inline') direct.push(ref);
+        // What a call made inside a package's wrapper (`use(compose(makeAuth(db)))`) is middleware as is.
+        if (ref.kind === 'inline' || ref.kind === 'made') direct.push(ref);
         else out.uses.push({ receiver, prefix, line, target: ref });
       }
     }
@@ -362,8 +405,10 @@ function registrationOf(node: t.CallExpression, imports: ImportTable, out: Modul
     const channel = stringValue(args[0]);
     if (handlers.length > 0) out.registrations.push({ kind: 'message', method: 'MESSAGE', path: channel ?? '(dynamic)', receiver, line, handlers });
   } else if (isMessageSubscriptionMethod(property)) {
-    // `bus.onMQTTMessage(this, handler)`: named for its messages (see registrationShapes.ts).
-    const handlers = refsOf(args.filter((a) => isFunctionNode(a) || a.type === 'Identifier'), imports, enclosing).filter((r) => r.kind !== 'local');
+    // `bus.onMQTTMessage(this, handler)`: named for its messages (see registrationShapes.ts). A name
+    // is a handler only when it names a function (`this.onMessage(msg)` hands a message along).
+    const handlers = refsOf(args.filter((a) => isFunctionNode(a) || a.type === 'Identifier'), imports, enclosing)
+      .filter((r) => r.kind !== 'local' || out.functions.has(r.name));
     if (handlers.length > 0) out.registrations.push({ kind: 'message', method: 'MESSAGE', path: `${property}${receiver !== null ? ` on ${receiver}` : ''}`, receiver, line, handlers });
   }
 }

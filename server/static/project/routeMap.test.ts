@@ -209,12 +209,56 @@ module.exports = build;
     assert.deepEqual(at('GET /api/:key/:id'), ['plural.js:5']);
     // The innermost declaration wins over a top-level function of the same name.
     assert.deepEqual(at('GET /api/profile'), ['singular.js:5']);
-    // A call that returns no router wraps middleware: its arguments are the candidates.
-    assert.deepEqual(at('USE /api'), ['router.js:14']);
+    // A call that returns no router wraps middleware: what it returns and its arguments are the candidates.
+    assert.deepEqual(at('USE /api'), ['asyncHandler.js:1', 'router.js:14']);
     assert.equal(map.unresolvedHandlers, 0);
   });
 
   it('a file that does not parse, or cannot be read, adds nothing', () => {
     assert.deepEqual(labels({ 'bad.js': 'app.get("/x", (req, res) => {' }), []);
+  });
+  it('a handler a factory returns is where its route is (a local factory, an imported one, middleware a local factory makes); the factory itself is not', () => {
+    const map = mapOf({
+      'app.js': `const express = require('express');
+const handlers = require('./handlers');
+const app = express();
+function makeStatus(name) {
+  const started = Date.now();
+  return function status(req, res) {
+    res.json({ name, started });
+  };
+}
+const audit = (log) => (req, res, next) => { log.push(req.url); next(); };
+app.use(audit([]));
+app.get('/status', makeStatus('api'));
+app.get('/files', handlers.listing('/srv'));
+`,
+      'handlers.js': `exports.listing = (dir) => async (req, res) => {
+  res.json(await list(dir));
+};
+`,
+    });
+    assert.deepEqual(map.routes.map((r) => r.route).sort(), ['GET /files', 'GET /status', 'USE (every request)']);
+    const where = (route: string): string[] => map.handlers.filter((h) => h.route === route).map((h) => `${path.basename(h.file)}:${h.range.startLine}:${h.range.startColumn}`);
+    assert.deepEqual(where('GET /status'), ['app.js:6:9']);
+    assert.deepEqual(where('GET /files'), ['handlers.js:1:27']);
+    assert.deepEqual(where('USE (every request)'), ['app.js:10:23']);
+    assert.equal(map.unresolvedHandlers, 0);
+  });
+  it('a method named for its messages registers a message handler; handing a message to such a method does not', () => {
+    const map = mapOf({
+      'bridge.js': `function onDeviceMessage(data) {
+  return data.payload;
+}
+function start(bus, relay, msg) {
+  bus.onMQTTMessage(onDeviceMessage);
+  relay.onMessage(msg);
+}
+module.exports = start;
+`,
+    });
+    assert.deepEqual(map.routes.map((r) => r.route), ['MESSAGE onMQTTMessage on bus']);
+    assert.deepEqual(map.handlers.map((h) => h.range.startLine), [1]);
+    assert.equal(map.unresolvedHandlers, 0);
   });
 });

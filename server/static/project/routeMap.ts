@@ -102,7 +102,7 @@ export function routeMapOf(modules: ReadonlyMap<string, Module>, resolve: Resolv
   };
   // Mount edges: child router (file, receiver) <- parent (file, receiver) under a prefix.
   const parents = new Map<string, { file: string; receiver: string | null; prefix: string }[]>();
-  const middleware: { file: string; line: number; prefix: string; receiver: string | null; ref: Extract<HandlerRef, { kind: 'local' | 'imported' }> }[] = [];
+  const middleware: { file: string; line: number; prefix: string; receiver: string | null; ref: Exclude<HandlerRef, { kind: 'inline' }> }[] = [];
   /** The name the called function returns, when it is a router of its file (`return router;`). */
   const routerReturned = (target: { file: string; local: string | null; exported: string | null }): string | null => {
     const facts = modules.get(target.file)?.routes;
@@ -124,7 +124,11 @@ export function routeMapOf(modules: ReadonlyMap<string, Module>, resolve: Resolv
       if (use.called !== undefined) {
         const returned = target === null ? null : routerReturned(target);
         if (target !== null && returned !== null) mount({ file: target.file, receiver: returned }, parent);
-        else for (const ref of use.called.wrapped) middleware.push({ file, line: use.line, prefix: use.prefix, receiver: use.receiver, ref });
+        else {
+          // Not a router: what it returns is middleware (`use(session(options))`), and so may be what it wraps.
+          middleware.push({ file, line: use.line, prefix: use.prefix, receiver: use.receiver, ref: { kind: 'made', by: use.target } });
+          for (const ref of use.called.wrapped) middleware.push({ file, line: use.line, prefix: use.prefix, receiver: use.receiver, ref });
+        }
       } else if (target !== null && target.local !== null && receivers.get(target.file)?.has(target.local) === true) {
         mount({ file: target.file, receiver: target.local }, parent);
       } else middleware.push({ file, line: use.line, prefix: use.prefix, receiver: use.receiver, ref: use.target });
@@ -162,15 +166,19 @@ export function routeMapOf(modules: ReadonlyMap<string, Module>, resolve: Resolv
   const handlers: RouteHandlerSpan[] = [];
   const routes = new Map<string, RouteMap['routes'][number]>();
   let unresolvedHandlers = 0;
-  const place = (file: string, ref: HandlerRef): { file: string; range: SourceRange } | null => {
-    if (ref.kind === 'inline') return { file, range: ref.range };
-    const target = targetOf(file, ref);
+  /** Where a handler is: its extent, or for what a call made, the extents of what the called function returns. */
+  const place = (file: string, ref: HandlerRef): { file: string; ranges: SourceRange[] } | null => {
+    if (ref.kind === 'inline') return { file, ranges: [ref.range] };
+    const target = targetOf(file, ref.kind === 'made' ? ref.by : ref);
     if (target === null) return null;
     const module = modules.get(target.file);
     if (module === undefined) return null;
-    const range = (target.exported !== null ? module.routes.exportedFunctions.get(target.exported) : undefined)
-      ?? (target.local !== null ? module.routes.functions.get(target.local) : undefined);
-    return range === undefined ? null : { file: target.file, range };
+    const { routes: facts } = module;
+    const ranges = ref.kind === 'made'
+      ? (target.exported !== null ? facts.exportedProducts.get(target.exported) : undefined) ?? (target.local !== null ? facts.functionProducts.get(target.local) : undefined)
+      : [(target.exported !== null ? facts.exportedFunctions.get(target.exported) : undefined) ?? (target.local !== null ? facts.functions.get(target.local) : undefined)]
+        .filter((range): range is SourceRange => range !== undefined);
+    return ranges === undefined || ranges.length === 0 ? null : { file: target.file, ranges };
   };
   const add = (route: string, kind: 'request' | 'message', match: RouteMatch | null, file: string, line: number, refs: readonly HandlerRef[]): void => {
     const entry = routes.get(route) ?? { route, kind, registeredAt: [], ...(match !== null ? { match } : {}) };
@@ -179,7 +187,7 @@ export function routeMapOf(modules: ReadonlyMap<string, Module>, resolve: Resolv
     for (const ref of refs) {
       const at = place(file, ref);
       if (at === null) unresolvedHandlers++;
-      else handlers.push({ route, kind, registeredAt: { file, line }, ...at });
+      else for (const range of at.ranges) handlers.push({ route, kind, registeredAt: { file, line }, file: at.file, range });
     }
   };
   for (const [file, { routes: facts }] of modules) {
