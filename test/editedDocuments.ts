@@ -14,6 +14,13 @@ import { forEachChild } from '../server/static/walk';
 import { firstDifference, randomFrom } from './editSessions';
 import { scopeView } from './scopeView';
 
+/** `text` with `find` (which occurs once) replaced by `replace`: one edit of a test's session. */
+export function edited(text: string, find: string, replace: string): string {
+  const at = text.indexOf(find);
+  assert.ok(at >= 0 && text.indexOf(find, at + 1) < 0, `'${find}' occurs once`);
+  return text.slice(0, at) + replace + text.slice(at + find.length);
+}
+
 /** Findings as one line each: line, rule, message, fixes (offsets included), function. */
 export function findingLines(result: AnalysisResult): string[] {
   return result.findings.map((finding) =>

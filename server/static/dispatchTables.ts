@@ -18,11 +18,9 @@ const MAX_ENTRIES = 64;
  * `table.k = fn`). Empty when the callee is not such an entry.
  */
 export function tableEntriesCalled(path: NodePath, callee: t.Node, bindings: BindingResolver): t.Node[] {
-  let entry = callee;
-  if (entry.type === 'MemberExpression' && !entry.computed && ['call', 'apply'].includes(propertyName(entry.property, false) ?? '')) entry = entry.object;
-  // A literal key (`table['get']`) names one entry, which the member chain already resolves.
-  if (entry.type !== 'MemberExpression' || !entry.computed || entry.property.type === 'StringLiteral' || entry.object.type !== 'Identifier') return [];
-  const binding = bindings.bindingOf(path, entry.object.name);
+  const table = tableCalledThrough(callee);
+  if (table?.type !== 'Identifier') return [];
+  const binding = bindings.bindingOf(path, table.name);
   const declarator = binding?.declarator;
   if (!binding || declarator?.type !== 'VariableDeclarator' || !declarator.init) return [];
   const init = declarator.init;
@@ -36,8 +34,7 @@ export function tableEntriesCalled(path: NodePath, callee: t.Node, bindings: Bin
       if (fn) found.push(fn);
     }
   };
-  if (init.type === 'ArrayExpression') for (const element of init.elements) add(element, binding.path);
-  else for (const property of init.properties) add(property.type === 'ObjectProperty' ? property.value : property.type === 'ObjectMethod' ? property : null, binding.path);
+  for (const value of literalEntries(init)) add(value, binding.path);
   for (const reference of binding.referencePaths) {
     const member = reference.parentPath;
     if (!member?.isMemberExpression() || member.node.object !== reference.node) continue;
@@ -60,11 +57,8 @@ export function tableEntriesCalled(path: NodePath, callee: t.Node, bindings: Bin
  * the entries that are functions, or methods of the class (`this.backup`, `this.backup.bind(this)`).
  */
 export function instanceTableEntriesCalled(callee: t.Node, owner: t.Node | string | null): t.Node[] {
-  let entry = callee;
-  if (entry.type === 'MemberExpression' && !entry.computed && ['call', 'apply'].includes(propertyName(entry.property, false) ?? '')) entry = entry.object;
-  if (entry.type !== 'MemberExpression' || !entry.computed || entry.property.type === 'StringLiteral') return [];
-  const table = entry.object;
-  if (table.type !== 'MemberExpression' || table.object.type !== 'ThisExpression' || typeof owner !== 'object' || owner?.type !== 'ClassBody') return [];
+  const table = tableCalledThrough(callee);
+  if (table?.type !== 'MemberExpression' || table.object.type !== 'ThisExpression' || typeof owner !== 'object' || owner?.type !== 'ClassBody') return [];
   const name = propertyName(table.property, table.computed);
   if (name === null) return [];
   const classBody = owner;
@@ -89,8 +83,7 @@ export function instanceTableEntriesCalled(callee: t.Node, owner: t.Node | strin
     }
   };
   const addAll = (init: t.Node): void => {
-    if (init.type === 'ArrayExpression') for (const element of init.elements) add(element);
-    else if (init.type === 'ObjectExpression') for (const property of init.properties) add(property.type === 'ObjectProperty' ? property.value : property.type === 'ObjectMethod' ? property : null);
+    for (const value of literalEntries(init)) add(value);
   };
   for (const member of classBody.body) {
     if (member.type === 'ClassProperty' && !member.static && member.value && propertyName(member.key, member.computed) === name) addAll(member.value);
@@ -102,4 +95,23 @@ export function instanceTableEntriesCalled(callee: t.Node, owner: t.Node | strin
     }
   }
   return found;
+}
+
+/**
+ * The table an entry is called through (`table[key](…)`, `table[i].call(…)`, `.apply`): what the
+ * computed member is taken of, else null. A literal key (`table['get']`) names one entry, which
+ * the member chain already resolves.
+ */
+function tableCalledThrough(callee: t.Node): t.Node | null {
+  let entry = callee;
+  if (entry.type === 'MemberExpression' && !entry.computed && ['call', 'apply'].includes(propertyName(entry.property, false) ?? '')) entry = entry.object;
+  if (entry.type !== 'MemberExpression' || !entry.computed || entry.property.type === 'StringLiteral') return null;
+  return entry.object;
+}
+
+/** The values an array or object literal holds (an object's methods as themselves); nothing for anything else. */
+function literalEntries(init: t.Node): (t.Node | null)[] {
+  if (init.type === 'ArrayExpression') return init.elements;
+  if (init.type !== 'ObjectExpression') return [];
+  return init.properties.map((property) => (property.type === 'ObjectProperty' ? property.value : property.type === 'ObjectMethod' ? property : null));
 }

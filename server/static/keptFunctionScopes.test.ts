@@ -5,7 +5,7 @@
 // function hung from the old scopes, its reads of outer names not resolved again, its writes of
 // them forgotten or its frames left at their old keys would show here.
 import assert from 'node:assert/strict';
-import { checkVersion } from '../../test/editedDocuments';
+import { checkVersion, edited } from '../../test/editedDocuments';
 import { analyzeSource } from './engine';
 import { StaticDocument } from './staticDocument';
 
@@ -51,13 +51,6 @@ ${filler('d', '    ')}    return arg + first + x + spacer + pad1 + pad2;
 `;
 
 const FILE = '/virtual/kept-scopes.js';
-
-/** `text` with `find` (which occurs once) replaced by `replace`. */
-function edited(text: string, find: string, replace: string): string {
-  const at = text.indexOf(find);
-  assert.ok(at >= 0 && text.indexOf(find, at + 1) < 0, `'${find}' occurs once`);
-  return text.slice(0, at) + replace + text.slice(at + find.length);
-}
 
 describe('binding resolver: the scopes of a long function inside a statement, kept across edits elsewhere in it', () => {
   it('what every name resolves to after each edit is a fresh resolver\'s, and the functions the edit left were kept', () => {

@@ -5,7 +5,7 @@
 // parse: a stale reading of the function around the edited method, or of a method the edit changed,
 // would show here.
 import assert from 'node:assert/strict';
-import { checkVersion, moduleFactsText } from '../../../test/editedDocuments';
+import { checkVersion, edited, moduleFactsText } from '../../../test/editedDocuments';
 import { analyzeSource } from '../engine';
 import { parseSource } from '../parse';
 import { StaticDocument } from '../staticDocument';
@@ -46,13 +46,6 @@ ${filler('store')}        global.Store = require('./store');
 `;
 
 const FILE = '/virtual/page-module.js';
-
-/** `text` with `find` (which occurs once) replaced by `replace`. */
-function edited(text: string, find: string, replace: string): string {
-  const at = text.indexOf(find);
-  assert.ok(at >= 0 && text.indexOf(find, at + 1) < 0, `'${find}' occurs once`);
-  return text.slice(0, at) + replace + text.slice(at + find.length);
-}
 
 describe('module facts of a long statement, kept per function (moduleFacts.ts)', () => {
   it('edits inside one method of a module.exports object: the facts of the editor\'s tree are a fresh parse\'s, re-parsed in the method', () => {

@@ -166,19 +166,20 @@ const MAX_PRODUCTS = 8;
 function namedFunctions(statement: t.Statement, out: ModuleRoutes): void {
   const declaration = statement.type === 'ExportNamedDeclaration' || statement.type === 'ExportDefaultDeclaration' ? statement.declaration : statement;
   if (!declaration) return;
-  const returns = (fn: t.Function, into: Map<string, string>, key: string): void => {
+  /** What `fn` returns, under `key`: the name (a router), and the functions (a factory's products). */
+  const returns = (fn: t.Function, exported: boolean, key: string): void => {
     const name = returnedName(fn);
-    if (name !== null) into.set(key, name);
+    if (name !== null) (exported ? out.exportedReturns : out.functionReturns).set(key, name);
     const products = returnedFunctions(fn);
-    if (products.length > 0) (into === out.functionReturns ? out.functionProducts : out.exportedProducts).set(key, products);
+    if (products.length > 0) (exported ? out.exportedProducts : out.functionProducts).set(key, products);
   };
   if (declaration.type === 'FunctionDeclaration' && declaration.id) {
     const range = rangeOf(declaration);
     if (range) out.functions.set(declaration.id.name, range);
-    returns(declaration, out.functionReturns, declaration.id.name);
+    returns(declaration, false, declaration.id.name);
     if (statement.type === 'ExportDefaultDeclaration' && range) {
       out.exportedFunctions.set('default', range);
-      returns(declaration, out.exportedReturns, 'default');
+      returns(declaration, true, 'default');
     }
     return;
   }
@@ -187,14 +188,14 @@ function namedFunctions(statement: t.Statement, out: ModuleRoutes): void {
       if (d.id.type !== 'Identifier' || !isFunctionNode(d.init)) continue;
       const range = rangeOf(d.init);
       if (range) out.functions.set(d.id.name, range);
-      returns(d.init, out.functionReturns, d.id.name);
+      returns(d.init, false, d.id.name);
     }
     return;
   }
   if (statement.type === 'ExportDefaultDeclaration' && isFunctionNode(declaration)) {
     const range = rangeOf(declaration);
     if (range) out.exportedFunctions.set('default', range);
-    returns(declaration, out.exportedReturns, 'default');
+    returns(declaration, true, 'default');
     return;
   }
   if (declaration.type !== 'ExpressionStatement' || declaration.expression.type !== 'AssignmentExpression') return;
@@ -204,7 +205,7 @@ function namedFunctions(statement: t.Statement, out: ModuleRoutes): void {
   if (isFunctionNode(right)) {
     const range = rangeOf(right);
     if (range) out.exportedFunctions.set(target, range);
-    returns(right, out.exportedReturns, target);
+    returns(right, true, target);
   } else if (target === 'default' && right.type === 'ObjectExpression') {
     for (const prop of right.properties) {
       if (prop.type === 'SpreadElement') continue;
