@@ -14,6 +14,7 @@ import { isDevOnly } from './devBranches';
 import { evaluate } from './evaluate';
 import { isMemoizedCall } from './memoizedCalls';
 import { queueWorkerOf } from './workQueues';
+import { jobProcessor, scheduledFunction } from './scheduledWork';
 import { requiredModule } from './imports';
 import {
   HOTNESS_ORDER,
@@ -34,7 +35,7 @@ import {
   FASTIFY_REQUEST_HOOKS, HTTP_CLIENT_NAME, HTTP_METHODS, KAFKA_HANDLERS, LISTEN_METHODS, MESSAGE_EVENTS, ROUTER_NAME,
   CONNECTION_SERVER_MODULES, HOOK_BY_NAME_METHODS, HOOK_EXPORT, SERVER_MODULES, SIGNAL_EVENTS, STATE_CHANGING_METHODS, SUBSCRIBE_METHODS, TIMER_FUNCTIONS,
   calleeProperty, decoratorRegistration, firstParamName, isEventCallbackKey, isHandlerShaped, isMessageSubscriptionMethod, isPathLike, isPerEventHook,
-  isRouteChain, isServerConstructorName, receiverName, routeSpecRegistration, routeTableEntry, strategyVerifyOf, stringValue,
+  isClientEvent, isRouteChain, isServerConstructorName, isSocketParameterName, POOL_RECEIVER, receiverName, routeSpecRegistration, routeTableEntry, strategyVerifyOf, stringValue,
 } from './registrationShapes';
 import { isAdministrativeDecorator, isAdministrativePathText, isAdministrativeRoute } from './administrativeRoutes';
 
@@ -603,6 +604,21 @@ export function createHotContextCollector(
       else if (MESSAGE_EVENTS.has(event)) kind = 'message';
       // A Node-RED node's `this.on('input', function (msg, send, done) {...})`: once per message of its flow.
       else if (event === 'input' && firstParamName(args[1]) === 'msg') kind = 'message';
+      // A client connecting to a server (`io.on('connection', (socket) => …)`, a WebSocket or TCP
+      // server's `connection`): its handler runs once per client connection, not per message.
+      if (kind === null && event === 'connection' && isClientConnectionSource(callee.object, path)) {
+        segment.servesRequests = true;
+        register('request', handlerTargets(path, args.slice(1), from), node, null, null, false, false, false, false, true);
+        return true;
+      }
+      // An event a client sends over its socket (socket.io's `socket.on('chat message', fn)`): it
+      // runs per message of that client. How often clients send it is not in the code (a chat's
+      // messages, or an admin panel's `install`): a rate not known.
+      if (kind === null && isClientEvent(event) && isClientSocket(path, callee.object, from)) {
+        segment.servesRequests = true;
+        register('message', handlerTargets(path, args.slice(1), from), node);
+        return true;
+      }
       if (kind === null) return false;
       // `process.on('message')` / `child.on('message')` is IPC with a parent or a child: a handful of
       // messages, and nobody's traffic (a module that only talks to its parent serves nothing).
@@ -641,6 +657,35 @@ export function createHotContextCollector(
     return false;
   }
 
+  /** What `.on('connection', fn)` is called on accepts clients: not the process, not a database pool (its pooled connections). */
+  function isClientConnectionSource(object: t.Node, path: NodePath): boolean {
+    const onProcess = object.type === 'Identifier' && object.name === 'process' && bindings.bindingOf(path, 'process') === undefined;
+    return !onProcess && !POOL_RECEIVER.test(memberChain(object) ?? '');
+  }
+
+  /**
+   * The receiver of `socket.on(event, fn)` is a client's socket: a parameter named for one, or the
+   * parameter of a function handed to `.on('connection', …)` right there (socket.io's
+   * `io.on('connection', (client) => { client.on('event', fn) })`).
+   */
+  function isClientSocket(path: NodePath, object: t.Node, from: FunctionInfo): boolean {
+    if (object.type !== 'Identifier') return false;
+    const binding = bindings.bindingOf(path, object.name);
+    if (binding === undefined || binding.kind !== 'param') return false;
+    if (isSocketParameterName(object.name)) return true;
+    for (let info: FunctionInfo | null = from; info !== null && info.node.type !== 'Noop'; info = info.parent) {
+      const fn = info.node as t.Function;
+      if (!fn.params.includes(binding.identifier)) continue;
+      const owner = path.findParent((each) => each.node === fn);
+      const call = owner?.parentPath;
+      if (owner?.listKey !== 'arguments' || call?.isCallExpression() !== true) return false;
+      const callee = call.node.callee;
+      return LISTEN_METHODS.has(calleeProperty(callee) ?? '') && stringValue(call.node.arguments[0]) === 'connection'
+        && isClientConnectionSource(callee.type === 'MemberExpression' ? callee.object : callee, call);
+    }
+    return false;
+  }
+
   /**
    * `new SMTPServer({ onData, onAuth })`, `createFtpServer(options)` with the options built in this
    * function (`const options = Object.assign({}, defaults, { onData })`): each `on<Event>` callback
@@ -663,6 +708,28 @@ export function createHotContextCollector(
     segment.serves = true;
     // Per connection or message of the server: its traffic.
     register('message', targets, path.node, null, null, true);
+    return true;
+  }
+
+  /**
+   * A schedule's function, a periodic timer (`cron.schedule('*\/5 * * * *', fn)`), or a job queue's
+   * processor, run per job at a rate the code does not show (`queue.process((job) => …)`): see
+   * scheduledWork.ts.
+   */
+  function recordScheduledWork(path: NodePath<t.CallExpression | t.NewExpression>, from: FunctionInfo): boolean {
+    const scheduled = scheduledFunction(path.node);
+    if (scheduled !== null) {
+      const targets = handlerTargets(path, [scheduled], from);
+      if (targets.length === 0) return false;
+      register('timer', targets, path.node);
+      return true;
+    }
+    const processor = jobProcessor(path.node, (name) => functionOfBinding(bindings, path, name));
+    if (processor === null) return false;
+    const targets = handlerTargets(path, [processor], from);
+    if (targets.length === 0) return false;
+    segment.servesRequests = true;
+    register('message', targets, path.node);
     return true;
   }
 
@@ -868,7 +935,7 @@ export function createHotContextCollector(
       // editor, so it may rest only on the statement itself (a guard above is read by contextOf).
       if (isDevOnly(path, bindings, path.getFunctionParent() ?? programOf(path))) return;
       if (from === moduleInfo) noteExportAliases(path);
-      if (recordRegistration(path, from) || recordServerCallbacks(path, from)) return;
+      if (recordRegistration(path, from) || recordServerCallbacks(path, from) || recordScheduledWork(path, from)) return;
       const callee = node.callee;
       if (callee.type !== 'Super' && callee.type !== 'V8IntrinsicIdentifier') {
         const target = targetOf(path, callee, from);
@@ -902,7 +969,7 @@ export function createHotContextCollector(
       // `new mod.Service(req)` in a handler: the other module's constructor runs in this context.
       const from = current(path.node.start ?? 0);
       if (isDevOnly(path, bindings, path.getFunctionParent() ?? programOf(path))) return;
-      recordServerCallbacks(path, from);
+      if (!recordServerCallbacks(path, from)) recordScheduledWork(path, from);
       // `new Service(opts, req, res)` of a constructor function of this module: its body runs here.
       const callee = path.node.callee;
       const local = callee.type === 'Identifier' ? functionOfBinding(bindings, path, callee.name) : null;

@@ -29,6 +29,37 @@ const MESSAGE_SUBSCRIPTION = /^on(?:[A-Z][A-Za-z0-9]*)?Message$/;
 export function isMessageSubscriptionMethod(property: string): boolean {
   return MESSAGE_SUBSCRIPTION.test(property);
 }
+/**
+ * Events of a connection's or a socket's own life, and those Node's streams and emitters fire of
+ * themselves: `disconnect`, `close`, `error`, `ping`. Any other event a client's socket is listened
+ * for is one the client sends (see isClientEvent).
+ */
+const SOCKET_LIFECYCLE_EVENT = /^(?:connect(?:ed|ion|_error|_timeout)?|disconnect(?:ed|ing)?|reconnect(?:ed|ing|_attempt|_error|_failed)?|closed?|end|error|timeout|drain|finish|ready|open|lookup|secureConnect|session|keylog|pipe|unpipe|readable|upgrade|headers|response|unexpected-response|ping|pong|newListener|removeListener|online|offline|warning|exit|spawn|listening)$/;
+
+/**
+ * `socket.on('chat message', fn)`, `socket.on('order:create', fn)`: an event a client sends over
+ * its socket (socket.io's events are named by the application), not the socket's own life and not
+ * a stream's `data` or a `message` (MESSAGE_EVENTS, registered as such already).
+ */
+export function isClientEvent(event: string): boolean {
+  return event.length > 0 && !SOCKET_LIFECYCLE_EVENT.test(event) && !MESSAGE_EVENTS.has(event) && event !== 'request' && event !== 'input';
+}
+
+/**
+ * A parameter named for a client's socket (`socket`, `clientSocket`): socket.io's convention for
+ * what its `connection` event hands over, and what a module of handlers takes
+ * (`module.exports = (io, socket) => { socket.on('order:create', create) }`).
+ */
+export function isSocketParameterName(name: string): boolean {
+  return /socket$/i.test(name);
+}
+
+/**
+ * Receivers whose `connection` event is a database pool's (a pooled connection opened, a few per
+ * process), not a client connecting to a server.
+ */
+export const POOL_RECEIVER = /pool|knex|sequelize|mysql|pg$|db$|database/i;
+
 /** Fastify hooks that run per request (onReady/onClose run once). */
 export const FASTIFY_REQUEST_HOOKS = new Set([
   'onRequest', 'preParsing', 'preValidation', 'preHandler', 'preSerialization', 'onSend', 'onResponse', 'onError',

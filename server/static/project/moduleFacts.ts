@@ -22,10 +22,10 @@ import type { ExecutionKind, ImportBinding } from '../../../rules/api';
 import { PerStatement } from '../statementRevisions';
 import { forEachChild } from '../walk';
 import { isRelative, relativePathOf, requiredModule, unwrapCompiledCallee, type ImportTable } from '../imports';
-import { isFunctionNode, propertyName } from '../functionNames';
+import { isFunctionNode, memberChain, propertyName } from '../functionNames';
 import { isAdministrativePath, isAdministrativePathText, isAdministrativeRoute } from '../administrativeRoutes';
 import {
-  HTTP_CLIENT_NAME, HTTP_METHODS, LISTEN_METHODS, MESSAGE_EVENTS, ROUTER_NAME, STATE_CHANGING_METHODS, SUBSCRIBE_METHODS, calleeProperty, isPathLike,
+  HTTP_CLIENT_NAME, HTTP_METHODS, LISTEN_METHODS, MESSAGE_EVENTS, POOL_RECEIVER, ROUTER_NAME, STATE_CHANGING_METHODS, SUBSCRIBE_METHODS, calleeProperty, isPathLike,
   isRouteChain, receiverName, routeSpecRegistration, routeTableEntry, strategyVerifyOf, stringValue,
 } from '../registrationShapes';
 
@@ -525,13 +525,14 @@ function handlerOrigin(arg: t.Node, imports: ImportTable): (ReturnType<typeof im
 }
 
 function useAll(args: readonly t.Node[], kind: HandlerUse['kind'], intervalMs: number | null, imports: ImportTable, facts: StatementFacts,
-  changesState = false, occasional = false): void {
+  changesState = false, occasional = false, perConnection = false): void {
   for (const arg of handlerArgs(args)) {
     const origin = handlerOrigin(arg, imports);
     if (origin === null) continue;
     const use: HandlerUse = { ...origin, kind, intervalMs };
     if (changesState) use.changesState = true;
     if (occasional) use.occasional = true;
+    if (perConnection) use.perConnection = true;
     facts.handlerUses.push(use);
   }
 }
@@ -578,6 +579,10 @@ function callFacts(node: t.CallExpression | t.NewExpression, imports: ImportTabl
     const event = stringValue(args[0]);
     if (event === 'request') useAll(args.slice(1), 'request', null, imports, facts);
     else if (event !== null && MESSAGE_EVENTS.has(event)) useAll(args.slice(1), 'message', null, imports, facts);
+    // `io.on('connection', onConnection)`: once per client connection (hotContext.ts reads the same).
+    else if (event === 'connection' && receiverName(callee) !== 'process' && !POOL_RECEIVER.test(memberChain(callee.object) ?? '')) {
+      useAll(args.slice(1), 'request', null, imports, facts, false, false, true);
+    }
     return;
   }
   if (SUBSCRIBE_METHODS.has(property) || property === 'consume') useAll(args.slice(1), 'message', null, imports, facts);

@@ -287,4 +287,107 @@ module.exports = Relay;
     assert.deepEqual(shown, { 'lib/bridge.js': ['blocking-sync-call:14'], 'lib/relay.js': [] });
     assert.match(messages[0], /while handling a message \(via onMQTTMessage -> backup\)/);
   });
+
+  it("a client's socket events (socket.io's socket.on('chat message', fn)) run per message; a connection handler per connection; lifecycle events and pools do not", () => {
+    const dir = projectOf({
+      'lib/server.js': `const http = require('http');
+const { execSync } = require('child_process');
+const { Server } = require('socket.io');
+const registerOrders = require('./orders');
+const audit = require('./audit');
+const server = http.createServer();
+const io = new Server(server);
+io.on('connection', (client) => {
+  client.on('chat message', (msg) => {
+    io.emit('chat message', execSync('whoami', { env: {} }) + msg);
+  });
+  client.on('disconnect', () => {
+    execSync('logger gone', { env: {} });
+  });
+  registerOrders(io, client);
+});
+io.of('/admin').on('connection', onAdmin);
+function onAdmin(admin) {
+  admin.on('install', (name) => execSync('npm install ' + name, { env: {} }));
+}
+const pool = require('mysql').createPool({});
+pool.on('connection', (connection) => {
+  connection.on('query', () => execSync('logger query', { env: {} }));
+});
+io.of('/audit').on('connection', audit);
+server.listen(3000);
+`,
+      'lib/audit.js': `const { execSync } = require('child_process');
+module.exports = function (peer) {
+  execSync('logger audit ' + peer.id, { env: {} });
+};
+`,
+      'lib/orders.js': `const { execSync } = require('child_process');
+module.exports = (io, socket) => {
+  const create = (order) => execSync('lpr ' + order.id, { env: {} });
+  socket.on('order:create', create);
+  socket.on('error', () => execSync('logger socket error', { env: {} }));
+};
+`,
+    });
+    const { shown, messages } = shownIn(dir, ['lib/server.js', 'lib/orders.js', 'lib/audit.js']);
+    const where = [...shown['lib/server.js'], ...shown['lib/orders.js'], ...shown['lib/audit.js']].map((at, i) => `${at} ${/while handling an? (\w+)/.exec(messages[i])?.[1]}`);
+    // The chat message's exec and the order's run per message a client sends. The disconnect and
+    // the socket's error are no messages: they run once per connection, as the handler of a named
+    // connection function does (its parameter is not named for a socket: its events are not read
+    // as messages), and as a connection handler another module registers does. A database pool's
+    // pooled connections are no clients: nothing there serves.
+    assert.deepEqual(where, [
+      'blocking-sync-call:10 message', 'blocking-sync-call:13 connection', 'blocking-sync-call:19 connection',
+      'blocking-sync-call:3 message', 'blocking-sync-call:5 connection', 'blocking-sync-call:3 connection',
+    ]);
+  });
+
+  it("a cron schedule's function runs as a periodic timer and a job queue's processor per job; other calls that take a function do not", () => {
+    const dir = projectOf({
+      'app.js': `const express = require('express');
+const { exec, execSync } = require('child_process');
+const cron = require('node-cron');
+const schedule = require('node-schedule');
+const { CronJob } = require('cron');
+const Queue = require('bull');
+const { Worker } = require('bullmq');
+const config = require('./config');
+const app = express();
+app.get('/health', (req, res) => res.send('ok'));
+cron.schedule('*/5 * * * * *', () => {
+  exec('ps -eo pid,rss', (err, out) => app.set('ps', out));
+});
+schedule.scheduleJob(config.nightly, sweep);
+function sweep() {
+  execSync('find /tmp -mtime +1 -delete', { env: {} });
+}
+CronJob.from({ cronTime: '0 * * * *', onTick: () => execSync('logrotate /etc/lr.conf', { env: {} }) });
+const mail = new Queue('mail');
+mail.process('welcome', 5, async (job) => {
+  execSync('sendmail ' + job.data.to, { env: {} });
+});
+new Worker('thumbs', makeThumb, { connection: config.redis });
+function makeThumb(job) {
+  return execSync('convert ' + job.data.file + ' -resize 64x64 thumb.png', { env: {} });
+}
+define('legacy', ['dep'], function (dep) {
+  return execSync('git describe', { env: {} });
+});
+const scheduler = { schedule(fn) { fn(); } };
+scheduler.schedule(() => execSync('uname -a', { env: {} }));
+app.get('/when', (req, res) => res.send(new Date('2024-01-01 10:00:00').toISOString()));
+app.listen(3000);
+`,
+      'config.js': `module.exports = { nightly: '0 2 * * *', redis: {} };
+`,
+    });
+    const { shown } = shownIn(dir, ['app.js']);
+    // The schedules' work (a cron literal, a spec read from configuration, an object's onTick) and
+    // the two processors. An AMD define and a scheduler handed only a function
+    // run once, at start-up.
+    assert.deepEqual(shown, {
+      'app.js': ['spawn-without-env:12', 'blocking-sync-call:16', 'blocking-sync-call:18', 'blocking-sync-call:21', 'blocking-sync-call:25'],
+    });
+  });
 });

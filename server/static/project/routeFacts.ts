@@ -15,8 +15,8 @@ import { isRelative, requiredModule, type ImportTable } from '../imports';
 import { isFunctionNode, propertyName } from '../functionNames';
 import { exportTarget } from './moduleFacts';
 import {
-  HTTP_CLIENT_NAME, HTTP_METHODS, LISTEN_METHODS, MESSAGE_EVENTS, ROUTER_NAME, SERVER_MODULES, SUBSCRIBE_METHODS, calleeProperty, isMessageSubscriptionMethod,
-  isPathLike, receiverName, routeSpecRegistration, stringValue,
+  HTTP_CLIENT_NAME, HTTP_METHODS, LISTEN_METHODS, MESSAGE_EVENTS, POOL_RECEIVER, ROUTER_NAME, SERVER_MODULES, SUBSCRIBE_METHODS, calleeProperty, isClientEvent,
+  isMessageSubscriptionMethod, isPathLike, isSocketParameterName, receiverName, routeSpecRegistration, stringValue,
 } from '../registrationShapes';
 
 /** A function's extent in its file: lines 1-based, columns 0-based (Babel's). */
@@ -95,9 +95,11 @@ export function moduleRoutesOf(program: t.Program, imports: ImportTable): Module
   for (const statement of program.body) namedFunctions(statement, out);
   /** The functions around the node being visited, innermost last. */
   const enclosing: t.Function[] = [];
+  /** Functions handed to `.on('connection', …)` where they are written: their parameter is a client's socket. */
+  const connections = new Set<t.Node>();
   const visit = (node: t.Node): void => {
     if (out.registrations.length >= MAX_REGISTRATIONS) return;
-    if (node.type === 'CallExpression') registrationOf(node, imports, out, enclosing);
+    if (node.type === 'CallExpression') registrationOf(node, imports, out, enclosing, connections);
     const isFunction = isFunctionNode(node);
     if (isFunction) enclosing.push(node);
     forEachChild(node, visit);
@@ -332,7 +334,22 @@ function chainReceiver(node: t.Node): string | null {
   return null;
 }
 
-function registrationOf(node: t.CallExpression, imports: ImportTable, out: ModuleRoutes, enclosing: readonly t.Function[]): void {
+/**
+ * `socket` in `socket.on(event, fn)` is a client's socket: a parameter of an enclosing function
+ * named for one, or the parameter of a function handed to `.on('connection', …)` where it is
+ * written (hotContext.ts reads the same shapes through its scopes).
+ */
+function isClientSocket(object: t.Node, enclosing: readonly t.Function[], connections: ReadonlySet<t.Node>): boolean {
+  if (object.type !== 'Identifier') return false;
+  for (let i = enclosing.length - 1; i >= 0; i--) {
+    const fn = enclosing[i]!;
+    if (!fn.params.some((param) => param.type === 'Identifier' && param.name === object.name)) continue;
+    return isSocketParameterName(object.name) || connections.has(fn);
+  }
+  return false;
+}
+
+function registrationOf(node: t.CallExpression, imports: ImportTable, out: ModuleRoutes, enclosing: readonly t.Function[], connections: Set<t.Node>): void {
   const { callee, arguments: args } = node;
   const line = node.loc?.start.line ?? 0;
   const property = calleeProperty(callee);
@@ -396,6 +413,13 @@ function registrationOf(node: t.CallExpression, imports: ImportTable, out: Modul
       const handlers = refsOf(args.slice(1), imports, enclosing);
       if (handlers.length > 0) out.registrations.push({ kind: 'request', method: 'REQUEST', path: null, receiver, line, handlers });
     } else if (event !== null && MESSAGE_EVENTS.has(event)) {
+      const handlers = refsOf(args.slice(1), imports, enclosing);
+      if (handlers.length > 0) out.registrations.push({ kind: 'message', method: 'MESSAGE', path: `'${event}'${receiver !== null ? ` on ${receiver}` : ''}`, receiver, line, handlers });
+    } else if (event === 'connection' && receiver !== 'process' && !POOL_RECEIVER.test(receiver ?? '')) {
+      // Per client connection, not a route: what its socket's events run is (below).
+      for (const arg of args.slice(1)) if (isFunctionNode(arg)) connections.add(arg);
+    } else if (event !== null && isClientEvent(event) && isClientSocket(callee.object, enclosing, connections)) {
+      // socket.io's `socket.on('chat message', fn)`: a message its client sends.
       const handlers = refsOf(args.slice(1), imports, enclosing);
       if (handlers.length > 0) out.registrations.push({ kind: 'message', method: 'MESSAGE', path: `'${event}'${receiver !== null ? ` on ${receiver}` : ''}`, receiver, line, handlers });
     }

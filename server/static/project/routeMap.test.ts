@@ -261,4 +261,22 @@ module.exports = start;
     assert.deepEqual(map.handlers.map((h) => h.range.startLine), [1]);
     assert.equal(map.unresolvedHandlers, 0);
   });
+  it("a client's socket events are message routes (socket.io); the connection, its lifecycle and a pool's connections are not", () => {
+    const map = mapOf({
+      'chat.js': `const io = require('socket.io')(3000);
+io.on('connection', (client) => {
+  client.on('chat message', (msg) => io.emit('chat message', msg));
+  client.on('disconnect', () => {});
+});
+module.exports = (io, socket) => {
+  socket.on('order:create', (order) => order.id);
+};
+pool.on('connection', (connection) => {
+  connection.on('query', (sql) => sql);
+});
+`,
+    });
+    assert.deepEqual(map.routes.map((r) => r.route), ["MESSAGE 'chat message' on client", "MESSAGE 'order:create' on socket"]);
+    assert.deepEqual(map.handlers.map((h) => h.range.startLine), [3, 7]);
+  });
 });
