@@ -151,6 +151,12 @@ export interface HotSegment {
    * (`(function (module) { module.hash = ... }(exports))`): inside it, `<name>.x` is `exports.x`.
    */
   readonly exportAliases: string[];
+  /**
+   * Exports of other modules handed to a repeating timer or a schedule (`setInterval(stats.collect,
+   * 5000)`, `cron.schedule(spec, tasks.cleanup)`), with the interval: called per tick from this
+   * module, as a call from a timer's callback is (see callsOut).
+   */
+  readonly timerExports: [CalledExport, number | null][];
   servesRequests: boolean;
   /** It creates a server, calls listen() or registers a route: the module serves requests itself. */
   serves: boolean;
@@ -193,7 +199,7 @@ export interface HotContextCollector {
 
 function newSegment(): HotSegment {
   return {
-    infos: [], moduleCalls: [], callbacks: new Set(), registrations: [], registered: [], inferred: [], routers: [], memberKeys: [], methods: [], classMethods: [], returnedMembers: [], returnedNames: [], exportAliases: [],
+    infos: [], moduleCalls: [], callbacks: new Set(), registrations: [], registered: [], inferred: [], routers: [], memberKeys: [], methods: [], classMethods: [], returnedMembers: [], returnedNames: [], exportAliases: [], timerExports: [],
     servesRequests: false, serves: false,
   };
 }
@@ -467,6 +473,7 @@ export function createHotContextCollector(
         // returns (`if (!ready) return setTimeout(() => stop(id), 250)`): the work after it runs once.
         register('timer', targets, node, callee.name === 'setImmediate' ? null : timerIntervalOf(path),
           callee.name === 'setTimeout' ? from : null, false, callee.name === 'setInterval' || (callee.name === 'setTimeout' && !isWaitGuard(path)));
+        if (callee.name === 'setInterval' && args.length > 0) noteTimerExports(path, args[0], timerIntervalOf(path));
         return true;
       }
       // A SvelteKit remote function (`export const list = query(schema, async (args) => ...)`):
@@ -720,7 +727,9 @@ export function createHotContextCollector(
     const scheduled = scheduledFunction(path.node);
     if (scheduled !== null) {
       const targets = handlerTargets(path, [scheduled], from);
-      if (targets.length === 0) return false;
+      const noted = segment.timerExports.length;
+      noteTimerExports(path, scheduled, null);
+      if (targets.length === 0) return segment.timerExports.length > noted;
       register('timer', targets, path.node);
       return true;
     }
@@ -731,6 +740,12 @@ export function createHotContextCollector(
     segment.servesRequests = true;
     register('message', targets, path.node);
     return true;
+  }
+
+  /** `setInterval(stats.collect, 5000)`: the other module's export runs per tick, called from here. */
+  function noteTimerExports(path: NodePath, handler: t.Node, intervalMs: number | null): void {
+    if (handler.type !== 'Identifier' && handler.type !== 'MemberExpression') return;
+    for (const called of calledExports(path, handler, importOf, bindings)) segment.timerExports.push([called, intervalMs]);
   }
 
   /** The object literals an options argument is built from: itself, a local bound to one, `Object.assign` / `_.extend` of them. */
@@ -1008,6 +1023,23 @@ export function createHotContextCollector(
   /** See HotContextCollector#callsOut. */
   function callsOut(): CallUse[] {
     const out = new Map<string, CallUse>();
+    const note = (use: CallUse): void => {
+      const { receiver, constructs, instanceMethod, resultMethod, field } = use;
+      const key = `${use.specifier}\0${use.exported}\0${receiver ?? ''}\0${constructs === true ? 'new' : ''}\0${instanceMethod ?? ''}\0${resultMethod ?? ''}\0${field ?? ''}`;
+      const known = out.get(key);
+      // The hottest caller decides (request before message before timer; a high-rate source first).
+      // ...and a route every request runs before one only saves, uploads or removes run, or an administrator runs.
+      const rank = (u: CallUse): number => (RANK.get(u.kind) ?? 99) * 8 + (u.highRate ? 0 : 4) + (u.occasional === true ? 2 : 0) + (u.changesState === true ? 1 : 0);
+      if (known === undefined || rank(use) < rank(known)) out.set(key, use);
+    };
+    // Exports handed to a repeating timer or a schedule run per tick of this module's timer.
+    for (const each of segments) {
+      for (const [{ source, exported }, intervalMs] of each.timerExports) {
+        const use: CallUse = { specifier: source, exported, kind: 'timer', intervalMs, highRate: false };
+        if (servesRequests) use.fromServingModule = true;
+        note(use);
+      }
+    }
     for (const info of infos) {
       const context = info.context;
       if (info.importedCalls.length === 0 || context === null || context.assumed) continue;
@@ -1028,12 +1060,7 @@ export function createHotContextCollector(
         if (instanceMethod !== undefined) use.instanceMethod = instanceMethod;
         if (resultMethod !== undefined) use.resultMethod = resultMethod;
         if (context.kind === 'timer' && servesRequests) use.fromServingModule = true;
-        const key = `${use.specifier}\0${use.exported}\0${receiver ?? ''}\0${constructs === true ? 'new' : ''}\0${instanceMethod ?? ''}\0${resultMethod ?? ''}\0${field ?? ''}`;
-        const known = out.get(key);
-        // The hottest caller decides (request before message before timer; a high-rate source first).
-        // ...and a route every request runs before one only saves, uploads or removes run, or an administrator runs.
-        const rank = (u: CallUse): number => (RANK.get(u.kind) ?? 99) * 8 + (u.highRate ? 0 : 4) + (u.occasional === true ? 2 : 0) + (u.changesState === true ? 1 : 0);
-        if (known === undefined || rank(use) < rank(known)) out.set(key, use);
+        note(use);
       }
     }
     return [...out.values()];

@@ -37,6 +37,8 @@ describe('scheduledWork: cron schedules and job processors', () => {
     assert.equal(processor("new Worker('thumbs', makeThumb, { connection })"), true);
     assert.equal(processor("agenda.define('report', { priority: 'high' }, async (reportJob) => {})"), true);
     assert.equal(processor("boss.work('resize', async (jobs) => {})"), true);
+    assert.equal(processor('owl.createWorker(async (job, ack, span) => {})'), true);
+    assert.equal(processor('pool.createWorker((options) => {})'), false);
     assert.equal(processor("new Worker('thumbs', load)"), false);
     assert.equal(processor("define('legacy', ['dep'], function (dep) {})"), false);
     assert.equal(processor('process.process((job) => {})'), false);

@@ -4,9 +4,9 @@
 //   `new CronJob('0 * * * *', fn)`, `schedule.scheduleJob(rule, fn)`, `{ cronTime, onTick }`): a
 //   periodic timer, whatever library reads the expression;
 // - a job queue's processor: a function whose first parameter is the job, handed to a queue's
-//   `process`, `work` or `define`, or to a `Worker` (`queue.process((job) => …)`, `new
-//   Worker('thumbs', async (job) => …)`, `agenda.define('report', (job) => …)`): it runs once per
-//   job, at a rate the code does not show.
+//   `process`, `work` or `define`, or to what makes a worker (`queue.process((job) => …)`, `new
+//   Worker('thumbs', async (job) => …)`, `owl.createWorker(async (job, ack) => …)`,
+//   `agenda.define('report', (job) => …)`): it runs once per job, at a rate the code does not show.
 import type * as t from '@babel/types';
 import { isFunctionNode, propertyName } from './functionNames';
 
@@ -102,7 +102,8 @@ export function jobProcessor(node: t.CallExpression | t.NewExpression, resolve: 
   if (name === null) return null;
   const isJobMethod = node.type === 'CallExpression' && node.callee.type === 'MemberExpression' && JOB_METHODS.has(name)
     && !(node.callee.object.type === 'Identifier' && node.callee.object.name === 'process');
-  const isWorker = node.type === 'NewExpression' && /Worker$/.test(name);
+  // `new Worker(name, fn)`, `owl.createWorker(fn)`: what makes a queue's worker.
+  const isWorker = /Worker$/.test(name);
   if (!isJobMethod && !isWorker) return null;
   // Options may follow it (`new Worker('thumbs', processThumb, { connection })`).
   for (let i = node.arguments.length - 1; i >= 0; i--) {

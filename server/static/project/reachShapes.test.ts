@@ -352,6 +352,7 @@ const schedule = require('node-schedule');
 const { CronJob } = require('cron');
 const Queue = require('bull');
 const { Worker } = require('bullmq');
+const tasks = require('./tasks');
 const config = require('./config');
 const app = express();
 app.get('/health', (req, res) => res.send('ok'));
@@ -376,18 +377,33 @@ define('legacy', ['dep'], function (dep) {
 });
 const scheduler = { schedule(fn) { fn(); } };
 scheduler.schedule(() => execSync('uname -a', { env: {} }));
+cron.schedule('0 3 * * *', tasks.vacuum);
+setInterval(tasks.sample, 5000);
 app.get('/when', (req, res) => res.send(new Date('2024-01-01 10:00:00').toISOString()));
 app.listen(3000);
+`,
+      'tasks.js': `const { execSync } = require('child_process');
+exports.vacuum = function () {
+  execSync('vacuumdb --all', { env: {} });
+};
+exports.sample = function () {
+  return execSync('ps -eo rss', { env: {} });
+};
+exports.report = function () {
+  return execSync('df -k', { env: {} });
+};
 `,
       'config.js': `module.exports = { nightly: '0 2 * * *', redis: {} };
 `,
     });
-    const { shown } = shownIn(dir, ['app.js']);
-    // The schedules' work (a cron literal, a spec read from configuration, an object's onTick) and
-    // the two processors. An AMD define and a scheduler handed only a function
+    const { shown } = shownIn(dir, ['app.js', 'tasks.js']);
+    // The schedules' work (a cron literal, a spec read from configuration, an object's onTick, another
+    // module's exports handed to a schedule or an interval of this serving module) and the two
+    // processors; not the export nothing schedules. An AMD define and a scheduler handed only a function
     // run once, at start-up.
     assert.deepEqual(shown, {
-      'app.js': ['spawn-without-env:12', 'blocking-sync-call:16', 'blocking-sync-call:18', 'blocking-sync-call:21', 'blocking-sync-call:25'],
+      'app.js': ['spawn-without-env:13', 'blocking-sync-call:17', 'blocking-sync-call:19', 'blocking-sync-call:22', 'blocking-sync-call:26'],
+      'tasks.js': ['blocking-sync-call:3', 'blocking-sync-call:6'],
     });
   });
 });
