@@ -71,15 +71,15 @@ export function serveProfileSession(port: MessagePort): MessageConnection {
         signalOf(token),
         progressOf(connection, params),
         { sampleType: params.sampleType, thread: params.thread },
+        // The primary's routes go with its cost table: the editor notes registration lines and findings' hovers.
+        // With routes, the stalls on a line name the routes they served, as `profile --stalls` does.
+        (analyzed) => {
+          const routes = routesOfWorkspace(analyzed, roots, primaryPath, primaryThread);
+          if (routes === null) return null;
+          const routeOf = nodeRoutesOfWorkspace(analyzed, roots);
+          return routeOf === undefined ? { routes } : { routeOf, routes };
+        },
       );
-      // The primary's routes go with its cost table: the editor notes registration lines and findings' hovers.
-      // With routes, the stalls on a line name the routes they served, as `profile --stalls` does.
-      if (params.role === 'primary' && loaded.costTable !== null) {
-        const analyzed = session.primaryAnalysis();
-        const routes = routesOfWorkspace(analyzed, roots, primaryPath, primaryThread);
-        const routeOf = nodeRoutesOfWorkspace(analyzed, roots);
-        if (routes !== null && analyzed !== null) return { ...loaded, costTable: { ...analyzed.costTable(stallMs, routeOf), routes } };
-      }
       return loaded;
     }),
   );

@@ -4,7 +4,7 @@
 // (server/lsp/profileWorker.ts) serves it over the worker's message port.
 import { basename } from 'node:path';
 
-import type { FlameGraphParams, FlameGraphResult, LineDetail, LoadedProfile, OverviewResult, ProfileRole, ProfileSummary } from '../../protocol/wire';
+import type { CostTable, FlameGraphParams, FlameGraphResult, LineDetail, LoadedProfile, OverviewResult, ProfileRole, ProfileSummary, RouteNotes } from '../../protocol/wire';
 import type { SandwichParams, SandwichResult } from '../../protocol/wire';
 import type { Insight } from '../model/types';
 import { withAllocationSites } from './allocationJoin';
@@ -30,14 +30,31 @@ export function oneLine(error: unknown): string {
   return text.split(/\r?\n/)[0].trim() || 'unknown error';
 }
 
+/** The routes of a primary profile: the route each node served (its stalls name them) and the notes the editor shows. */
+export interface PrimaryRoutes {
+  routeOf?: (node: number) => string | null;
+  routes: RouteNotes;
+}
+
+/** The primary's cost table, with its routes when they are known. */
+function primaryTable(analyzed: AnalyzedProfile, stallThresholdMs: number | undefined, routes: PrimaryRoutes | null): CostTable {
+  if (routes === null) return analyzed.costTable(stallThresholdMs);
+  return { ...analyzed.costTable(stallThresholdMs, routes.routeOf), routes: routes.routes };
+}
+
 export class ProfileSession {
   private primary: { path: string; analyzed: AnalyzedProfile } | null = null;
   private baseline: { path: string; analyzed: AnalyzedProfile } | null = null;
   /** An allocation profile of the same service next to a CPU primary: who makes the garbage. */
   private allocation: { path: string; analyzed: AnalyzedProfile } | null = null;
 
-  /** Loads a profile; on any failure (or abort) the previous state is kept. */
-  async load(path: string, role: ProfileRole, options: AnalysisOptions, signal?: AbortSignal, onProgress?: (fraction: number) => void, pick: { sampleType?: string; thread?: string } = {}): Promise<LoadedProfile> {
+  /**
+   * Loads a profile; on any failure (or abort) the previous state is kept. `routesOf` gives what
+   * the caller knows of the primary's routes (the editor's workspace registrations): its cost
+   * table is then computed once, with them (its stalls walk every sample: twice was a tenth of a
+   * big profile's load).
+   */
+  async load(path: string, role: ProfileRole, options: AnalysisOptions, signal?: AbortSignal, onProgress?: (fraction: number) => void, pick: { sampleType?: string; thread?: string } = {}, routesOf?: (analyzed: AnalyzedProfile) => PrimaryRoutes | null): Promise<LoadedProfile> {
     // Checked before the read: the join needs a CPU profile to join to.
     if (role === 'allocation') requireCpuPrimary(this.primary);
     let analyzed: AnalyzedProfile;
@@ -63,6 +80,8 @@ export class ProfileSession {
       this.allocation = entry;
       return { summary: summaryOf(path, analyzed), costTable: analyzed.costTable(), insights: this.insights() ?? [] };
     }
+    const routes = role === 'primary' ? (routesOf?.(analyzed) ?? null) : null;
+    const costTable = role === 'primary' ? primaryTable(analyzed, options.stallThresholdMs, routes) : null;
     onProgress?.(1);
     if (role === 'baseline') this.baseline = entry;
     else {
@@ -74,7 +93,7 @@ export class ProfileSession {
     }
     return {
       summary: summaryOf(path, analyzed),
-      costTable: role === 'primary' ? analyzed.costTable(options.stallThresholdMs) : null,
+      costTable,
       insights: role === 'primary' ? analyzed.report.insights : [],
     };
   }

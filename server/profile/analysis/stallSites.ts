@@ -36,7 +36,35 @@ export interface StallSources {
 export function stallsOf(sources: StallSources, thresholdMs: number, routeOf?: (node: number) => string | null): StallReport | null {
   const { profile } = sources;
   if (profile.timeline === undefined || (profile.unit !== undefined && profile.unit !== 'ms')) return null;
-  const { tree } = profile;
+  const facts = nodeFactsOf(sources);
+  return analyzeStalls({
+    timeline: profile.timeline,
+    stateOf: (n) => facts.state[n] as LoopState,
+    siteOf: facts.siteOf,
+    startupOf: (n) => facts.loader[n] === 1,
+    ...(routeOf !== undefined ? { routeOf } : {}),
+    thresholdMs,
+  });
+}
+
+/** What stalls need of each node, whatever the threshold and the routes. */
+interface NodeFacts {
+  state: Uint8Array;
+  loader: Uint8Array;
+  siteOf: (node: number) => SampleSite | null;
+}
+
+/**
+ * Kept per analyzed profile: the editor asks for its stalls with the load (with routes) and again
+ * for the flame graph's strip and the CLI for another threshold; the nodes' states, lines and
+ * sites stay the same.
+ */
+const nodeFacts = new WeakMap<StallSources, NodeFacts>();
+
+function nodeFactsOf(sources: StallSources): NodeFacts {
+  const known = nodeFacts.get(sources);
+  if (known !== undefined) return known;
+  const { tree } = sources.profile;
   const { index } = sources;
   const categoryOf = (n: number): Category => (tree.func[n] < 0 ? 'program' : index.functions[index.canonicalOf[tree.func[n]]].category);
   const javascript = new Uint8Array(tree.count);
@@ -50,42 +78,49 @@ export function stallsOf(sources: StallSources, thresholdMs: number, routeOf?: (
     loader[n] = loader[p] === 1 || (f >= 0 && STARTUP.test(index.functions[index.canonicalOf[f]].file)) ? 1 : 0;
     state[n] = category === 'idle' ? LoopState.Loop : javascript[n] === 1 ? LoopState.Busy : category === 'gc' ? LoopState.Neutral : LoopState.Loop;
   }
-  const selfLine = heaviestLines(sources);
+  let selfLine: Int32Array | null = null;
   const sites = new Map<number, SampleSite | null>();
   const siteOf = (n: number): SampleSite | null => {
     let site = sites.get(n);
     if (site === undefined) {
+      selfLine ??= heaviestLines(sources);
       site = sampleSite(sources, n, selfLine);
       sites.set(n, site);
     }
     return site;
   };
-  return analyzeStalls({
-    timeline: profile.timeline,
-    stateOf: (n) => state[n] as LoopState,
-    siteOf,
-    startupOf: (n) => loader[n] === 1,
-    ...(routeOf !== undefined ? { routeOf } : {}),
-    thresholdMs,
-  });
+  const facts = { state, loader, siteOf };
+  nodeFacts.set(sources, facts);
+  return facts;
 }
 
-/** Per node, its line with the most self time (as shown: source maps and inlined placement applied). */
-function heaviestLines(sources: StallSources): Map<number, { file: string; line: number; ms: number }> {
-  const best = new Map<number, { file: string; line: number; ms: number }>();
+/**
+ * Per node, the index in `lineTicks` of its line with the most self time (the first of equals), or
+ * -1; located (source maps, inlined placement) only for the nodes a stall asks about.
+ */
+function heaviestLines(sources: StallSources): Int32Array {
   const { tree } = sources.profile;
-  for (const tick of sources.lineTicks) {
-    const current = best.get(tick.node);
-    if (current !== undefined && current.ms >= tick.ms) continue;
-    const func = tree.func[tick.node];
-    if (func < 0) continue;
-    const at = tick.inlinedFrom !== undefined ? { file: tick.inlinedFrom.file, line: tick.line } : sources.locateLine(func, tick.line);
-    best.set(tick.node, { ...at, ms: tick.ms });
+  const { lineTicks } = sources;
+  const best = new Int32Array(tree.count).fill(-1);
+  for (let t = 0; t < lineTicks.length; t++) {
+    const tick = lineTicks[t];
+    const current = best[tick.node];
+    if (current !== -1 && lineTicks[current].ms >= tick.ms) continue;
+    if (tree.func[tick.node] < 0) continue;
+    best[tick.node] = t;
   }
   return best;
 }
 
-function sampleSite(sources: StallSources, n: number, selfLine: Map<number, { file: string; line: number }>): SampleSite | null {
+/** Where a node's heaviest line is shown, or undefined when it has none. */
+function selfLineOf(sources: StallSources, selfLine: Int32Array, n: number): { file: string; line: number } | undefined {
+  const t = selfLine[n];
+  if (t === -1) return undefined;
+  const tick = sources.lineTicks[t];
+  return tick.inlinedFrom !== undefined ? { file: tick.inlinedFrom.file, line: tick.line } : sources.locateLine(sources.profile.tree.func[n], tick.line);
+}
+
+function sampleSite(sources: StallSources, n: number, selfLine: Int32Array): SampleSite | null {
   const { profile, index, frames } = sources;
   const { tree } = profile;
   const u = frames.userAncestor[n];
@@ -102,7 +137,7 @@ function sampleSite(sources: StallSources, n: number, selfLine: Map<number, { fi
     found,
   });
   if (u === n) {
-    const at = selfLine.get(n);
+    const at = selfLineOf(sources, selfLine, n);
     return at !== undefined ? site(at.file, at.line, '', 'selfLine') : site(user.file, user.line, '', 'functionLine');
   }
   // The frame the user function called on the way to this sample.

@@ -86,38 +86,145 @@ function sampleMs(timeline: SampleTimeline, i: number): number {
   return (i + 1 < timeline.atMs.length ? timeline.atMs[i + 1] : timeline.endMs) - timeline.atMs[i];
 }
 
-/** The most frequent value by weight, or null. */
-function heaviest<T>(weights: Map<string, { value: T; ms: number }>): { value: T; ms: number } | null {
+/** The most frequent value by weight (the first of equals), or null. */
+function heaviest<T>(weights: readonly { value: T; ms: number }[]): { value: T; ms: number } | null {
   let best: { value: T; ms: number } | null = null;
-  for (const entry of weights.values()) if (best === null || entry.ms > best.ms) best = entry;
+  for (const entry of weights) if (best === null || entry.ms > best.ms) best = entry;
   return best;
+}
+
+/**
+ * A span's time by site and by route, in the order they first ran in it. A big profile's stalls
+ * cover millions of samples: each sample adds to an array slot (the site and route of its node
+ * looked up once per node, a site keyed by its line), the same sums in the same order as a map by
+ * key per sample, at a fraction of the cost.
+ */
+class SpanSums {
+  /** Per node: its site's number (-1: none), -2 until looked up; the same for its route; whether it runs start-up code (once its site is looked up). */
+  private readonly siteOfNode: Int32Array;
+  private readonly routeOfNode: Int32Array;
+  private readonly startupOfNode: Uint8Array;
+  private readonly siteIds = new Map<string, number>();
+  private readonly routeIds = new Map<string, number>();
+  private readonly routeNames: string[] = [];
+  /** Per site and route number: the span it was last summed in (from 1), and its sum there. */
+  private siteSpan = new Int32Array(64);
+  private siteMs = new Float64Array(64);
+  private siteFirst: SampleSite[] = [];
+  private routeSpan = new Int32Array(64);
+  private routeMs = new Float64Array(64);
+  private span = 0;
+
+  constructor(
+    spans: readonly StallSpan[],
+    private readonly timeline: SampleTimeline,
+  ) {
+    let nodes = 0;
+    const { node } = timeline;
+    for (const { first, end } of spans) {
+      for (let i = first; i < end; i++) if (node[i] >= nodes) nodes = node[i] + 1;
+    }
+    this.siteOfNode = new Int32Array(nodes).fill(-2);
+    this.routeOfNode = new Int32Array(nodes).fill(-2);
+    this.startupOfNode = new Uint8Array(nodes);
+  }
+
+  of(span: StallSpan, inputs: StallInputs): { sites: { value: SampleSite; ms: number }[]; routes: { value: string; ms: number }[]; startup: boolean } {
+    const { timeline } = this;
+    const { node } = timeline;
+    const { siteOfNode, routeOfNode, startupOfNode } = this;
+    const mark = ++this.span;
+    const sites: number[] = [];
+    const routes: number[] = [];
+    const routeOf = inputs.routeOf;
+    let startup = false;
+    for (let i = span.first; i < span.end; i++) {
+      const n = node[i];
+      const ms = sampleMs(timeline, i);
+      let site = siteOfNode[n];
+      if (site === -2) {
+        site = siteOfNode[n] = this.siteNumber(inputs.siteOf(n));
+        startupOfNode[n] = inputs.startupOf(n) ? 1 : 0;
+      }
+      if (startupOfNode[n] === 1) startup = true;
+      if (site >= 0) {
+        if (this.siteSpan[site] !== mark) {
+          this.siteSpan[site] = mark;
+          this.siteMs[site] = 0;
+          // The span names a line by its first node's site (its function and call), as before.
+          this.siteFirst[site] = inputs.siteOf(n) as SampleSite;
+          sites.push(site);
+        }
+        this.siteMs[site] += ms;
+      }
+      if (routeOf === undefined) continue;
+      let route = routeOfNode[n];
+      if (route === -2) route = routeOfNode[n] = this.routeNumber(routeOf(n));
+      if (route >= 0) {
+        if (this.routeSpan[route] !== mark) {
+          this.routeSpan[route] = mark;
+          this.routeMs[route] = 0;
+          routes.push(route);
+        }
+        this.routeMs[route] += ms;
+      }
+    }
+    return {
+      sites: sites.map((site) => ({ value: this.siteFirst[site], ms: this.siteMs[site] })),
+      routes: routes.map((route) => ({ value: this.routeNames[route], ms: this.routeMs[route] })),
+      startup,
+    };
+  }
+
+  private siteNumber(site: SampleSite | null): number {
+    if (site === null) return -1;
+    let id = this.siteIds.get(site.key);
+    if (id === undefined) {
+      id = this.siteIds.size;
+      this.siteIds.set(site.key, id);
+      if (id === this.siteSpan.length) {
+        this.siteSpan = grownInt(this.siteSpan);
+        this.siteMs = grownFloat(this.siteMs);
+      }
+    }
+    return id;
+  }
+
+  private routeNumber(route: string | null): number {
+    if (route === null) return -1;
+    let id = this.routeIds.get(route);
+    if (id === undefined) {
+      id = this.routeNames.length;
+      this.routeIds.set(route, id);
+      this.routeNames.push(route);
+      if (id === this.routeSpan.length) {
+        this.routeSpan = grownInt(this.routeSpan);
+        this.routeMs = grownFloat(this.routeMs);
+      }
+    }
+    return id;
+  }
+}
+
+function grownInt(values: Int32Array): Int32Array<ArrayBuffer> {
+  const grown = new Int32Array(values.length * 2);
+  grown.set(values);
+  return grown;
+}
+
+function grownFloat(values: Float64Array): Float64Array<ArrayBuffer> {
+  const grown = new Float64Array(values.length * 2);
+  grown.set(values);
+  return grown;
 }
 
 /** Stalls, each named by the user line holding most of its time, and the lines summed. */
 export function analyzeStalls(inputs: StallInputs): StallReport {
   const { timeline, thresholdMs } = inputs;
   const spans = findStallSpans(timeline, inputs.stateOf, thresholdMs);
+  const sums = new SpanSums(spans, timeline);
   const stalls: Stall[] = spans.map((span) => {
-    const sites = new Map<string, { value: SampleSite; ms: number }>();
-    const routes = new Map<string, { value: string; ms: number }>();
-    let startup = false;
-    for (let i = span.first; i < span.end; i++) {
-      const n = timeline.node[i];
-      const ms = sampleMs(timeline, i);
-      if (inputs.startupOf(n)) startup = true;
-      const site = inputs.siteOf(n);
-      if (site !== null) {
-        const entry = sites.get(site.key) ?? { value: site, ms: 0 };
-        entry.ms += ms;
-        sites.set(site.key, entry);
-      }
-      const route = inputs.routeOf?.(n) ?? null;
-      if (route !== null) {
-        const entry = routes.get(route) ?? { value: route, ms: 0 };
-        entry.ms += ms;
-        routes.set(route, entry);
-      }
-    }
+    const { sites, routes, startup } = sums.of(span, inputs);
     const top = heaviest(sites);
     const named = top !== null && top.ms >= NAMED_SHARE * span.durationMs;
     const { key: _key, ...site } = top?.value ?? { key: '' };

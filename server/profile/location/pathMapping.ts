@@ -99,6 +99,11 @@ export class PathResolver {
     for (let start = 0; start < segments.length; start++) {
       const suffix = segments.slice(start).join('/');
       for (const root of this.roots) {
+        // A suffix in a folder the root does not hold names no file: not joined and probed
+        // (a profile recorded elsewhere tries several suffixes for each of thousands of files).
+        // Only a folder inside the scope is looked at ('..' leads out: isFile refuses it below).
+        const top = start < segments.length - 1 ? join(root, segments[start]) : null;
+        if (top !== null && this.scope.contains(top) && !this.mayHoldFiles(top)) continue;
         const candidate = join(root, suffix);
         if (this.isFile(candidate)) return { file: candidate, resolved: true };
       }
