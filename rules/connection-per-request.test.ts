@@ -136,6 +136,33 @@ app.post('/setup', async (req, res) => { await mongoose.connect(req.body.uri); r
   ],
   invalid: [
     {
+      name: "a client's socket.io event and an administrative route: hints (their rate is not the traffic's); a request's connection stays shown",
+      code: `const express = require('express');
+const mysql = require('mysql2');
+const app = express();
+const io = require('socket.io')(app.listen(3000));
+io.on('connection', (socket) => {
+  socket.on('check database', (options) => {
+    const conn = mysql.createConnection(options);
+    conn.ping(() => conn.end());
+  });
+});
+app.post('/admin/settings/database', (req, res) => {
+  const conn = mysql.createConnection(req.body);
+  conn.ping(() => { conn.end(); res.end(); });
+});
+app.get('/status', (req, res) => {
+  const conn = mysql.createConnection({});
+  conn.ping(() => { conn.end(); res.end(); });
+});`,
+      errors: [
+        { messageId: 'connectionPerRequest', line: 7, column: 18, severity: 'hint', message: /here while handling a message/ },
+        { messageId: 'connectionPerRequest', line: 12, column: 16, severity: 'hint', message: /here while handling a request/ },
+        { messageId: 'connectionPerRequest', line: 16, column: 16, severity: 'warning', message: /here while handling a request/ },
+      ],
+      output: null,
+    },
+    {
       name: 'seed 002 shape: a new Redis connection per request (express)',
       code: `const express = require('express');
 const Redis = require('ioredis');

@@ -65,6 +65,15 @@ const rule: RuleModule = {
         messageId,
         data,
         when: (hot) => isHandlerContext(hot.contextOf(path)),
+        // A connection per request fills TIME_WAIT at the traffic's rate (seed 002). Where the code
+        // shows it runs only when someone administers the service or on a child's IPC, or on
+        // messages of a source whose rate it does not show (a client's socket.io event, a
+        // subscription named for its messages), it matters only if that turns out to be often: a
+        // hint until a profile measures it.
+        evidenceOf: (hot) => {
+          const where = hot.contextOf(path);
+          return where.occasional || (where.kind === 'message' && !where.highRate) ? 'frequency' : 'code';
+        },
         describe: (hot) => {
           const where = hot.contextOf(path);
           return { unit: where.kind === 'request' ? (where.perConnection ? 'connection' : 'request') : 'message', via: viaText(where) };
