@@ -14,6 +14,7 @@ import { forEachChild } from '../walk';
 import { isRelative, requiredModule, type ImportTable } from '../imports';
 import { isFunctionNode, propertyName } from '../functionNames';
 import { exportTarget } from './moduleFacts';
+import { jobProcessor } from '../scheduledWork';
 import {
   HTTP_CLIENT_NAME, HTTP_METHODS, LISTEN_METHODS, MESSAGE_EVENTS, POOL_RECEIVER, ROUTER_NAME, SERVER_MODULES, SUBSCRIBE_METHODS, calleeProperty, isClientEvent,
   isMessageSubscriptionMethod, isPathLike, isSocketParameterName, receiverName, routeSpecRegistration, stringValue,
@@ -97,8 +98,10 @@ export function moduleRoutesOf(program: t.Program, imports: ImportTable): Module
   const enclosing: t.Function[] = [];
   /** Functions handed to `.on('connection', …)` where they are written: their parameter is a client's socket. */
   const connections = new Set<t.Node>();
+  const topLevel = topLevelFunctions(program);
   const visit = (node: t.Node): void => {
     if (out.registrations.length >= MAX_REGISTRATIONS) return;
+    if (node.type === 'CallExpression' || node.type === 'NewExpression') jobOf(node, imports, out, enclosing, topLevel);
     if (node.type === 'CallExpression') registrationOf(node, imports, out, enclosing, connections);
     const isFunction = isFunctionNode(node);
     if (isFunction) enclosing.push(node);
@@ -107,6 +110,32 @@ export function moduleRoutesOf(program: t.Program, imports: ImportTable): Module
   };
   visit(program);
   return out;
+}
+
+/** The module's top-level functions by name (`function f`, `const f = () => {}`), as nodes. */
+function topLevelFunctions(program: t.Program): Map<string, t.Node> {
+  const out = new Map<string, t.Node>();
+  for (const statement of program.body) {
+    if (statement.type === 'FunctionDeclaration' && statement.id) out.set(statement.id.name, statement);
+    if (statement.type !== 'VariableDeclaration') continue;
+    for (const d of statement.declarations) if (d.id.type === 'Identifier' && isFunctionNode(d.init)) out.set(d.id.name, d.init);
+  }
+  return out;
+}
+
+/**
+ * A job queue's processor (scheduledWork.ts, as the hot context reads it): `MESSAGE job 'welcome'
+ * on mail` for `mail.process('welcome', (job) => …)`, `MESSAGE job 'thumbs' on Worker`.
+ */
+function jobOf(node: t.CallExpression | t.NewExpression, imports: ImportTable, out: ModuleRoutes, enclosing: readonly t.Function[], topLevel: ReadonlyMap<string, t.Node>): void {
+  const processor = jobProcessor(node, (name) => topLevel.get(name) ?? null);
+  if (processor === null) return;
+  const handlers = refsOf([processor], imports, enclosing);
+  if (handlers.length === 0) return;
+  const receiver = node.callee.type === 'Identifier' ? node.callee.name : receiverName(node.callee) ?? calleeProperty(node.callee);
+  const name = stringValue(node.arguments[0]);
+  const path = `job${name !== null ? ` '${name}'` : ''}${receiver !== null ? ` on ${receiver}` : ''}`;
+  out.registrations.push({ kind: 'message', method: 'MESSAGE', path, receiver, line: node.loc?.start.line ?? 0, handlers });
 }
 
 /** Enclosing functions searched for a handler's declaration, innermost first, at most. */

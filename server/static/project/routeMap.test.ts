@@ -279,4 +279,18 @@ pool.on('connection', (connection) => {
     assert.deepEqual(map.routes.map((r) => r.route), ["MESSAGE 'chat message' on client", "MESSAGE 'order:create' on socket"]);
     assert.deepEqual(map.handlers.map((h) => h.range.startLine), [3, 7]);
   });
+  it("a job queue's processor is a message route, named by its job and queue; a function that takes no job is not", () => {
+    const map = mapOf({
+      'jobs.js': `const mail = new Queue('mail');
+mail.process('welcome', 5, async (job) => job.data.to);
+new Worker('thumbs', makeThumb, { connection });
+function makeThumb(job) {
+  return job.data.file;
+}
+loader.process((file) => file.name);
+`,
+    });
+    assert.deepEqual(map.routes.map((r) => r.route).sort(), ["MESSAGE job 'thumbs' on Worker", "MESSAGE job 'welcome' on mail"]);
+    assert.deepEqual(map.handlers.map((h) => h.range.startLine).sort(), [2, 4]);
+  });
 });
