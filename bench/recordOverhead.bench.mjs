@@ -11,6 +11,17 @@
 // `hotframe attach` run (server/shared/servingRecorder.ts), whose stop removes every trace of it.
 // A stopped monitor's notes stay referenced, as a recording keeps them until it exits.
 //
+// Starting or stopping the monitor is not free of its own: subscribing to Node's HTTP channels
+// (and unsubscribing) changes the channel objects' prototype, which throws away the optimised code
+// of the functions that publish on them (`parserOnIncoming`, `resOnFinish` of node:_http_server;
+// seen with --trace-deopt), and V8 took about 2,250 requests of this service to optimise them
+// again. A recording subscribes once, before its first request, and never pays that; `hotframe
+// attach` pays it once when it starts and once when it stops. So after each start or stop the bench
+// sends SETTLE requests at the same rate, not measured, before the window: the windows compare
+// what a recording pays while it runs. (Without the settling, as until 2026-11-29, a window with the
+// monitor was mostly one in which `parserOnIncoming` ran unoptimised; the figure moved by less
+// than its noise: README.)
+//
 // The load is fixed: requests at a steady rate (half of what the process served flat out in its
 // warm-up, so it is about half busy and its loop also sleeps, when the monitor's 5 ms timer costs
 // most), over keep-alive loopback connections. Each window is WINDOW requests; the process measures
@@ -23,10 +34,12 @@
 // interquartile range and the mean with its standard error.
 //
 // HOTFRAME_BENCH_PROCESSES (default 3), HOTFRAME_BENCH_PAIRS (default 20 of each kind per process),
-// HOTFRAME_BENCH_WINDOW (default 2000 requests).
+// HOTFRAME_BENCH_WINDOW (default 2000 requests), HOTFRAME_BENCH_SETTLE (default 3000 requests after
+// each start or stop, 0 for none), HOTFRAME_BENCH_MONITOR (a file holding another `servingMonitor`
+// source to measure, e.g. a variant being tried; by default this checkout's).
 import { spawn, spawnSync } from 'node:child_process';
 import http from 'node:http';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,13 +48,16 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const PROCESSES = Number(process.env.HOTFRAME_BENCH_PROCESSES || 3);
 const PAIRS = Number(process.env.HOTFRAME_BENCH_PAIRS || 20);
 const WINDOW = Number(process.env.HOTFRAME_BENCH_WINDOW || 2000);
+const SETTLE = Number(process.env.HOTFRAME_BENCH_SETTLE ?? 3000);
 const WARM_UP = 3 * WINDOW; // requests each process serves flat out before the first measured window
 const result = (row) => console.log(JSON.stringify({ bench: 'recordOverhead', ...row }));
 const progress = (text) => console.log(`recordOverhead: ${text}`);
 const dir = mkdtempSync(join(tmpdir(), 'hotframe-bench-record-'));
 
 // The monitor's source, from the module the recorder is built from (the bench runs in a checkout).
-const source = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', "const m = await import('./server/shared/servingRecorder.ts'); process.stdout.write(m.SERVING_MONITOR ?? m.default.SERVING_MONITOR)"], { cwd: root, encoding: 'utf8' });
+const source = process.env.HOTFRAME_BENCH_MONITOR
+  ? { status: 0, stdout: readFileSync(process.env.HOTFRAME_BENCH_MONITOR, 'utf8'), stderr: '' }
+  : spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', "const m = await import('./server/shared/servingRecorder.ts'); process.stdout.write(m.SERVING_MONITOR ?? m.default.SERVING_MONITOR)"], { cwd: root, encoding: 'utf8' });
 if (source.status !== 0 || !source.stdout.startsWith('function servingMonitor()')) throw new Error(`could not read SERVING_MONITOR: ${source.stderr.slice(0, 500)}`);
 writeFileSync(join(dir, 'monitor.js'), `${source.stdout}\nmodule.exports = servingMonitor;\n`);
 
@@ -65,17 +81,20 @@ router.get('/tasks/:id', (req, res) => {
   res.json(Array.from({ length: 50 }, (_, i) => ({ id: i, of: req.params.id })));
 });
 app.use('/v1', router);
+// Each answers whether it started or stopped the monitor ('changed') or found it so already ('same').
 app.get('/control/monitor-on', (req, res) => {
-  if (monitor === null) monitor = servingMonitor();
-  res.send('on');
+  const changed = monitor === null;
+  if (changed) monitor = servingMonitor();
+  res.send(changed ? 'changed' : 'same');
 });
 app.get('/control/monitor-off', (req, res) => {
-  if (monitor !== null) {
+  const changed = monitor !== null;
+  if (changed) {
     monitor.stop();
     stopped.push(monitor);
     monitor = null;
   }
-  res.send('off');
+  res.send(changed ? 'changed' : 'same');
 });
 app.get('/control/window-start', (req, res) => {
   windowStart = mainThreadNs();
@@ -193,9 +212,10 @@ function startService(name) {
   });
 }
 
-/** One window of the paced load with the monitor on or off; its main-thread CPU in µs. */
+/** One window of the paced load with the monitor on or off (settled first when that started or stopped it); its main-thread CPU in µs. */
 async function window(port, rate, monitorOn) {
-  await get(port, monitorOn ? '/control/monitor-on' : '/control/monitor-off');
+  const changed = (await get(port, monitorOn ? '/control/monitor-on' : '/control/monitor-off')) === 'changed';
+  if (changed && SETTLE > 0) await paced(port, SETTLE, rate);
   await get(port, '/control/window-start');
   await paced(port, WINDOW, rate);
   return Number(await get(port, '/control/window-end'));
@@ -253,7 +273,7 @@ try {
 }
 const median = quantile(withMonitor, 0.5);
 result({
-  metric: `record: main-thread CPU added by the request counter, event-loop monitor and thread-clock readings (Express under record at a fixed rate, half busy; monitor on and off in one process, ${PROCESSES} processes × ${PAIRS} pairs of ${WINDOW}-request windows, median)`,
+  metric: `record: main-thread CPU added by the request counter, event-loop monitor and thread-clock readings (Express under record at a fixed rate, half busy; monitor on and off in one process, ${PROCESSES} processes × ${PAIRS} pairs of ${WINDOW}-request windows, ${SETTLE} requests settled after each start or stop, median)`,
   value: Math.round(1000 * median) / 10,
   unit: '%',
   spread: `interquartile ${pct(quantile(withMonitor, 0.25))} to ${pct(quantile(withMonitor, 0.75))}, ${meanAndError(withMonitor)}`,
