@@ -35,7 +35,7 @@ import {
   FASTIFY_REQUEST_HOOKS, HTTP_CLIENT_NAME, HTTP_METHODS, KAFKA_HANDLERS, LISTEN_METHODS, MESSAGE_EVENTS, ROUTER_NAME,
   CONNECTION_SERVER_MODULES, HOOK_BY_NAME_METHODS, HOOK_EXPORT, SERVER_MODULES, SIGNAL_EVENTS, STATE_CHANGING_METHODS, SUBSCRIBE_METHODS, TIMER_FUNCTIONS,
   calleeProperty, decoratorRegistration, firstParamName, isEventCallbackKey, isHandlerShaped, isMessageSubscriptionMethod, isPathLike, isPerEventHook,
-  isClientEvent, isRouteChain, isServerConstructorName, isSocketParameterName, POOL_RECEIVER, receiverName, routeSpecRegistration, routeTableEntry, strategyVerifyOf, stringValue,
+  isClientEvent, isRouteChain, isServerConstructorName, isSocketParameterName, acceptsClients, receiverName, routeSpecRegistration, routeTableEntry, strategyVerifyOf, stringValue,
 } from './registrationShapes';
 import { isAdministrativeDecorator, isAdministrativePathText, isAdministrativeRoute } from './administrativeRoutes';
 
@@ -471,9 +471,10 @@ export function createHotContextCollector(
         // setInterval repeats whatever its interval (often read from configuration); setImmediate runs
         // once, and so does a setTimeout that waits before the function's work in a guard that
         // returns (`if (!ready) return setTimeout(() => stop(id), 250)`): the work after it runs once.
-        register('timer', targets, node, callee.name === 'setImmediate' ? null : timerIntervalOf(path),
+        const intervalMs = callee.name === 'setImmediate' ? null : timerIntervalOf(path);
+        register('timer', targets, node, intervalMs,
           callee.name === 'setTimeout' ? from : null, false, callee.name === 'setInterval' || (callee.name === 'setTimeout' && !isWaitGuard(path)));
-        if (callee.name === 'setInterval' && args.length > 0) noteTimerExports(path, args[0], timerIntervalOf(path));
+        if (callee.name === 'setInterval' && args.length > 0) noteTimerExports(path, args[0], intervalMs);
         return true;
       }
       // A SvelteKit remote function (`export const list = query(schema, async (args) => ...)`):
@@ -664,10 +665,10 @@ export function createHotContextCollector(
     return false;
   }
 
-  /** What `.on('connection', fn)` is called on accepts clients: not the process, not a database pool (its pooled connections). */
+  /** What `.on('connection', fn)` is called on accepts clients (acceptsClients; a local named `process` is not the process). */
   function isClientConnectionSource(object: t.Node, path: NodePath): boolean {
-    const onProcess = object.type === 'Identifier' && object.name === 'process' && bindings.bindingOf(path, 'process') === undefined;
-    return !onProcess && !POOL_RECEIVER.test(memberChain(object) ?? '');
+    const chain = memberChain(object);
+    return acceptsClients(chain) || (chain === 'process' && bindings.bindingOf(path, 'process') !== undefined);
   }
 
   /**

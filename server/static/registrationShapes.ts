@@ -58,7 +58,15 @@ export function isSocketParameterName(name: string): boolean {
  * Receivers whose `connection` event is a database pool's (a pooled connection opened, a few per
  * process), not a client connecting to a server.
  */
-export const POOL_RECEIVER = /pool|knex|sequelize|mysql|pg$|db$|database/i;
+const POOL_RECEIVER = /pool|knex|sequelize|mysql|pg$|db$|database/i;
+
+/**
+ * `<receiver>.on('connection', fn)` is a client connecting to a server (`io`, `wss`, a TCP server):
+ * not `process`, not a database pool. `receiver` is the member chain it is called on (`this.pool`).
+ */
+export function acceptsClients(receiver: string | null): boolean {
+  return receiver !== 'process' && !POOL_RECEIVER.test(receiver ?? '');
+}
 
 /** Fastify hooks that run per request (onReady/onClose run once). */
 export const FASTIFY_REQUEST_HOOKS = new Set([

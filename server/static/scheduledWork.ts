@@ -9,6 +9,7 @@
 //   `agenda.define('report', (job) => …)`): it runs once per job, at a rate the code does not show.
 import type * as t from '@babel/types';
 import { isFunctionNode, propertyName } from './functionNames';
+import { calleeProperty, stringValue } from './registrationShapes';
 
 /** One field of a cron expression: digits, `*`, ranges, steps, lists, names (`MON-FRI`, `JAN`), `?`, `L`, `W`, `#`. */
 const CRON_FIELD = /^(?:\*|\?|[0-9A-Za-z]+(?:-[0-9A-Za-z]+)?)(?:\/\d+)?(?:,(?:\*|[0-9A-Za-z]+(?:-[0-9A-Za-z]+)?)(?:\/\d+)?)*[LW#\d]*$/;
@@ -35,17 +36,8 @@ const JOB_METHODS = new Set(['process', 'work', 'define']);
 const CRON_OBJECT_SPEC = 'cronTime';
 const CRON_OBJECT_TICK = 'onTick';
 
-function literalText(node: t.Node | undefined): string | null {
-  if (!node) return null;
-  if (node.type === 'StringLiteral') return node.value;
-  if (node.type === 'TemplateLiteral' && node.expressions.length === 0) return node.quasis[0].value.cooked ?? null;
-  return null;
-}
-
 function calleeName(callee: t.Node): string | null {
-  if (callee.type === 'Identifier') return callee.name;
-  if (callee.type === 'MemberExpression' || callee.type === 'OptionalMemberExpression') return propertyName(callee.property, callee.computed);
-  return null;
+  return callee.type === 'Identifier' ? callee.name : calleeProperty(callee);
 }
 
 /** What can name a function to run: a function written there, or a name or member that may hold one. */
@@ -67,12 +59,12 @@ export function scheduledFunction(node: t.CallExpression | t.NewExpression): t.N
     if (arg.type === 'ObjectExpression' && i === 0) {
       const spec = objectValue(arg, CRON_OBJECT_SPEC);
       const tick = objectValue(arg, CRON_OBJECT_TICK);
-      if (spec !== null && isCronExpression(literalText(spec) ?? '') && tick !== null && mayBeFunction(tick)) return tick;
+      if (spec !== null && isCronExpression(stringValue(spec) ?? '') && tick !== null && mayBeFunction(tick)) return tick;
       continue;
     }
     const next = args[i + 1];
     if (next === undefined || !mayBeFunction(next) || isFunctionNode(arg)) continue;
-    if (isCronExpression(literalText(arg) ?? '')) return next;
+    if (isCronExpression(stringValue(arg) ?? '')) return next;
     if (name !== null && SCHEDULE_METHODS.has(name) && i === args.length - 2 && arg.type !== 'StringLiteral') return next;
   }
   return null;

@@ -25,7 +25,7 @@ import { isRelative, relativePathOf, requiredModule, unwrapCompiledCallee, type 
 import { isFunctionNode, memberChain, propertyName } from '../functionNames';
 import { isAdministrativePath, isAdministrativePathText, isAdministrativeRoute } from '../administrativeRoutes';
 import {
-  HTTP_CLIENT_NAME, HTTP_METHODS, LISTEN_METHODS, MESSAGE_EVENTS, POOL_RECEIVER, ROUTER_NAME, STATE_CHANGING_METHODS, SUBSCRIBE_METHODS, calleeProperty, isPathLike,
+  HTTP_CLIENT_NAME, HTTP_METHODS, LISTEN_METHODS, MESSAGE_EVENTS, ROUTER_NAME, STATE_CHANGING_METHODS, SUBSCRIBE_METHODS, acceptsClients, calleeProperty, isPathLike,
   isRouteChain, receiverName, routeSpecRegistration, routeTableEntry, strategyVerifyOf, stringValue,
 } from '../registrationShapes';
 
@@ -580,7 +580,7 @@ function callFacts(node: t.CallExpression | t.NewExpression, imports: ImportTabl
     if (event === 'request') useAll(args.slice(1), 'request', null, imports, facts);
     else if (event !== null && MESSAGE_EVENTS.has(event)) useAll(args.slice(1), 'message', null, imports, facts);
     // `io.on('connection', onConnection)`: once per client connection (hotContext.ts reads the same).
-    else if (event === 'connection' && receiverName(callee) !== 'process' && !POOL_RECEIVER.test(memberChain(callee.object) ?? '')) {
+    else if (event === 'connection' && acceptsClients(memberChain(callee.object))) {
       useAll(args.slice(1), 'request', null, imports, facts, false, false, true);
     }
     return;

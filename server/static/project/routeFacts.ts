@@ -12,11 +12,11 @@
 import type * as t from '@babel/types';
 import { forEachChild } from '../walk';
 import { isRelative, requiredModule, type ImportTable } from '../imports';
-import { isFunctionNode, propertyName } from '../functionNames';
+import { isFunctionNode, memberChain, propertyName } from '../functionNames';
 import { exportTarget } from './moduleFacts';
 import { jobProcessor } from '../scheduledWork';
 import {
-  HTTP_CLIENT_NAME, HTTP_METHODS, LISTEN_METHODS, MESSAGE_EVENTS, POOL_RECEIVER, ROUTER_NAME, SERVER_MODULES, SUBSCRIBE_METHODS, calleeProperty, isClientEvent,
+  HTTP_CLIENT_NAME, HTTP_METHODS, LISTEN_METHODS, MESSAGE_EVENTS, ROUTER_NAME, SERVER_MODULES, SUBSCRIBE_METHODS, acceptsClients, calleeProperty, isClientEvent,
   isMessageSubscriptionMethod, isPathLike, isSocketParameterName, receiverName, routeSpecRegistration, stringValue,
 } from '../registrationShapes';
 
@@ -441,14 +441,11 @@ function registrationOf(node: t.CallExpression, imports: ImportTable, out: Modul
     if (event === 'request') {
       const handlers = refsOf(args.slice(1), imports, enclosing);
       if (handlers.length > 0) out.registrations.push({ kind: 'request', method: 'REQUEST', path: null, receiver, line, handlers });
-    } else if (event !== null && MESSAGE_EVENTS.has(event)) {
-      const handlers = refsOf(args.slice(1), imports, enclosing);
-      if (handlers.length > 0) out.registrations.push({ kind: 'message', method: 'MESSAGE', path: `'${event}'${receiver !== null ? ` on ${receiver}` : ''}`, receiver, line, handlers });
-    } else if (event === 'connection' && receiver !== 'process' && !POOL_RECEIVER.test(receiver ?? '')) {
+    } else if (event === 'connection' && acceptsClients(memberChain(callee.object))) {
       // Per client connection, not a route: what its socket's events run is (below).
       for (const arg of args.slice(1)) if (isFunctionNode(arg)) connections.add(arg);
-    } else if (event !== null && isClientEvent(event) && isClientSocket(callee.object, enclosing, connections)) {
-      // socket.io's `socket.on('chat message', fn)`: a message its client sends.
+    } else if (event !== null && (MESSAGE_EVENTS.has(event) || (isClientEvent(event) && isClientSocket(callee.object, enclosing, connections)))) {
+      // A message or a stream's data, or socket.io's `socket.on('chat message', fn)`: a message its client sends.
       const handlers = refsOf(args.slice(1), imports, enclosing);
       if (handlers.length > 0) out.registrations.push({ kind: 'message', method: 'MESSAGE', path: `'${event}'${receiver !== null ? ` on ${receiver}` : ''}`, receiver, line, handlers });
     }
