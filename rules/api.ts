@@ -157,6 +157,11 @@ export interface ExecutionContext {
    * (`net.createServer((socket) => …)`), run once per client connection, not per HTTP request.
    */
   perConnection: boolean;
+  /**
+   * For kind 'message': the source is a child process's output (its stdout or stderr), whose
+   * lines a branch may test for a banner (see server/static/textMatchBranches.ts).
+   */
+  childOutput?: boolean;
 }
 
 /** What a module serves: requests (a server, listen(), a route) or only messages (a broker's, a socket's). */

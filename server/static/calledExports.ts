@@ -37,6 +37,17 @@ export interface CalledExport {
    * the project resolves it to the one class of the export's module that has the method.
    */
   resultMethod?: string;
+  /**
+   * `Notification.send()` of a class imported by name (`const { Notification } = require('./n')`):
+   * that static method of the export.
+   */
+  staticMethod?: string;
+  /**
+   * `this.providerList[type].send()`: a method of an entry of a table of instances, chosen by key
+   * at run time; the project resolves it to that method of each class whose instances some module
+   * stores in a table of this name (ModuleFacts.tableInstances).
+   */
+  table?: string;
 }
 
 /** Conditional alternatives followed at most (a bound on the work per call). */
@@ -208,4 +219,56 @@ export function resultCall(
   return calledExports(local.declaredAt(), init.callee, importOf, bindings)
     .filter((c) => c.receiver === undefined)
     .map((c) => ({ source: c.source, exported: c.exported, resultMethod: local.method }));
+}
+
+/**
+ * `Notification.send()` of a class imported by name (`const { Notification } = require('./n')`,
+ * `import { Notification } from './n'`): the static method `send` of that export. Null for any
+ * other call (a whole module's member is calledExports').
+ */
+export function staticCall(callee: t.Node, importOf: (local: string) => ImportBinding | null): CalledExport | null {
+  const called = unwrapCompiledCallee(callee);
+  if ((called.type !== 'MemberExpression' && called.type !== 'OptionalMemberExpression') || called.object.type !== 'Identifier') return null;
+  const method = propertyName(called.property, called.computed);
+  const origin = importOf(called.object.name);
+  if (method === null || origin === null || origin.namespace || origin.imported === 'default' || !isRelative(origin.source)) return null;
+  return { source: origin.source, exported: origin.imported, staticMethod: method };
+}
+
+/** Methods that call the entry itself (a table of functions: dispatchTables.ts), not a method of it. */
+const FUNCTION_METHODS = new Set(['call', 'apply', 'bind']);
+
+/**
+ * The table a computed member reads an entry of, by name: `this.providerList[type]` and
+ * `Registry.monitorTypeList[type]` are `providerList` and `monitorTypeList`, `providers[type]` is
+ * `providers`. Null for a literal key (one known entry) or another shape.
+ */
+export function tableNameOf(node: t.Node): string | null {
+  if ((node.type !== 'MemberExpression' && node.type !== 'OptionalMemberExpression') || !node.computed) return null;
+  const key = node.property;
+  if (key.type === 'StringLiteral' || key.type === 'NumericLiteral' || key.type === 'TemplateLiteral') return null;
+  const table = node.object;
+  if (table.type === 'Identifier') return table.name;
+  if (table.type === 'MemberExpression' || table.type === 'OptionalMemberExpression') return propertyName(table.property, table.computed);
+  return null;
+}
+
+/**
+ * `this.providerList[type].send(msg)`, or `monitorType.check()` of `const monitorType =
+ * Registry.monitorTypeList[this.type]`: the method `send` of whatever instance the table holds under
+ * that key (a registry of plugins, providers or monitor types). Null for any other call.
+ */
+export function tableCall(path: NodePath, callee: t.Node, bindings: BindingResolver): CalledExport | null {
+  const called = unwrapCompiledCallee(callee);
+  if (called.type !== 'MemberExpression' && called.type !== 'OptionalMemberExpression') return null;
+  const method = propertyName(called.property, called.computed);
+  if (method === null || FUNCTION_METHODS.has(method)) return null;
+  let entry: t.Node = called.object;
+  if (entry.type === 'Identifier') {
+    const local = methodOfConstantLocal(path, callee, bindings);
+    if (local === null) return null;
+    entry = local.init.type === 'AwaitExpression' ? local.init.argument : local.init;
+  }
+  const table = tableNameOf(entry);
+  return table === null ? null : { source: '', exported: method, table };
 }

@@ -8,8 +8,9 @@
 import type { NodePath, Visitor } from '@babel/traverse';
 import type * as t from '@babel/types';
 import type { BindingResolver } from './bindings';
-import { calledExports, fieldCall, injectedCall, instanceCall, resultCall, type CalledExport } from './calledExports';
+import { calledExports, fieldCall, injectedCall, instanceCall, resultCall, staticCall, tableCall, type CalledExport } from './calledExports';
 import { instanceTableEntriesCalled, tableEntriesCalled } from './dispatchTables';
+import { isUnderTextMatch } from './textMatchBranches';
 import { isDevOnly } from './devBranches';
 import { evaluate } from './evaluate';
 import { isMemoizedCall } from './memoizedCalls';
@@ -49,12 +50,21 @@ export interface FunctionSpan {
 }
 
 /** How a call or a registration names its target, resolved once every function is known. */
-type Target =
-  | { kind: 'node'; node: t.Node; perItem?: boolean }
-  | { kind: 'member'; key: string; perItem?: boolean }
-  | { kind: 'method'; owner: t.Node; name: string; perItem?: boolean }
+type Target = (
+  | { kind: 'node'; node: t.Node }
+  | { kind: 'member'; key: string }
+  | { kind: 'method'; owner: t.Node; name: string }
   /** What a call of the local function `node` returns when that is a function (`makeHandler(options)`). */
-  | { kind: 'returned'; node: t.Node; perItem?: boolean };
+  | { kind: 'returned'; node: t.Node }
+) & {
+  /** Made in a loop: the callee runs per item. */
+  perItem?: boolean;
+  /** Made in a branch taken when a text holds given words (textMatchBranches.ts): with a child's output, occasional. */
+  onMatch?: boolean;
+};
+
+/** A receiver that is a child's output stream (`child.stdout`, `this.proc.stderr`). */
+const CHILD_OUTPUT = /(?:^|\.)(?:stdout|stderr)$/;
 
 /** Names cheap enough to look up as a possible alias of a server module's createServer (see isServerFactoryAlias). */
 const CREATE_SERVER_ALIAS = /server/i;
@@ -114,6 +124,8 @@ interface Registration {
   occasional?: boolean;
   /** A raw TCP/TLS server's connection handler (see ExecutionContext.perConnection). */
   perConnection?: boolean;
+  /** A child process's stdout or stderr (see ExecutionContext.childOutput). */
+  childOutput?: boolean;
 }
 
 /**
@@ -401,9 +413,15 @@ export function createHotContextCollector(
   }
 
   function register(kind: ExecutionKind, targets: Target[], call: t.Node, intervalMs: number | null = null,
-    oneShotFrom: FunctionInfo | null = null, highRate = false, periodic = kind === 'timer', changesState = false, occasional = false, perConnection = false): void {
+    oneShotFrom: FunctionInfo | null = null, highRate = false, periodic = kind === 'timer', changesState = false, occasional = false, perConnection = false,
+    childOutput = false): void {
     if (kind === 'request') segment.serves = true;
-    if (targets.length > 0) segment.registrations.push({ kind, targets, node: call, intervalMs, periodic, oneShotFrom, inferred: false, highRate, changesState, occasional, ...(perConnection ? { perConnection } : {}) });
+    if (targets.length > 0) {
+      segment.registrations.push({
+        kind, targets, node: call, intervalMs, periodic, oneShotFrom, inferred: false, highRate, changesState, occasional,
+        ...(perConnection ? { perConnection } : {}), ...(childOutput ? { childOutput } : {}),
+      });
+    }
   }
 
   /** `node` is one of `modules` (http's by default; `net` and `tls` for connection servers) as this module names it. */
@@ -634,8 +652,10 @@ export function createHotContextCollector(
       if (kind !== 'signal' && !(kind === 'message' && ipc)) segment.servesRequests = true;
       // A flow's messages are its node's traffic, as a socket's data is.
       // IPC runs when a process starts, stops or is told something by its parent: occasional.
+      // A child's stdout or stderr (`this.childProcess.stdout.on('data', handler)`): its banner lines are tested for.
+      const childOutput = kind === 'message' && receiver !== null && CHILD_OUTPUT.test(receiver) && !receiver.startsWith('process.');
       register(kind, handlerTargets(path, args.slice(1), from), node, null, null, kind === 'message' && !ipc,
-        false, false, kind === 'message' && ipc);
+        false, false, kind === 'message' && ipc, false, childOutput);
       return true;
     }
     if (SUBSCRIBE_METHODS.has(property) || property === 'consume') {
@@ -826,6 +846,8 @@ export function createHotContextCollector(
       const classPath = owner?.type === 'ClassBody' ? (node.type === 'ClassMethod' || node.type === 'ClassPrivateMethod' ? path.parentPath?.parentPath : path.parentPath?.parentPath?.parentPath) : null;
       const className = classPath && (classPath.node.type === 'ClassDeclaration' || classPath.node.type === 'ClassExpression') ? classNameOf(classPath.node, classPath.parent) : null;
       if (className !== null && !(node.type === 'ClassMethod' && (node.static || node.kind !== 'method'))) segment.classMethods.push([className, name, info]);
+      // A static method, for `Notification.send()` from another module ('static send': a method name has no space).
+      if (className !== null && node.type === 'ClassMethod' && node.static && node.kind === 'method') segment.classMethods.push([className, `static ${name}`, info]);
       // The constructor, for `new mod.Service()` from another module (a method cannot be named so).
       if (className !== null && node.type === 'ClassMethod' && node.kind === 'constructor') segment.classMethods.push([className, 'constructor', info]);
     }
@@ -955,7 +977,12 @@ export function createHotContextCollector(
       const callee = node.callee;
       if (callee.type !== 'Super' && callee.type !== 'V8IntrinsicIdentifier') {
         const target = targetOf(path, callee, from);
-        if (target) from.calls.push(isInLoop(path, path.getFunctionParent()) ? { ...target, perItem: true } : target);
+        if (target) {
+          const fnPath = path.getFunctionParent();
+          const perItem = isInLoop(path, fnPath);
+          const onMatch = from !== moduleInfo && isUnderTextMatch(path, fnPath);
+          from.calls.push(perItem || onMatch ? { ...target, ...(perItem ? { perItem } : {}), ...(onMatch ? { onMatch } : {}) } : target);
+        }
         // `handlers[i].call(this, req, res)`: each function the table holds may run here.
         else if (from !== moduleInfo) {
           const entries = [...tableEntriesCalled(path, callee, bindings), ...instanceTableEntriesCalled(callee, from.thisOwner)];
@@ -971,6 +998,10 @@ export function createHotContextCollector(
           if (injected !== null) from.importedCalls.push(injected);
           const held = fieldCall(callee);
           if (held !== null) from.importedCalls.push(held);
+          const ofClass = staticCall(callee, importOf);
+          if (ofClass !== null) from.importedCalls.push(ofClass);
+          const ofTable = tableCall(path, callee, bindings);
+          if (ofTable !== null) from.importedCalls.push(ofTable);
         }
       }
       // A local function passed along (`items.map(format)`) is called by the receiver, per item for iterations.
@@ -1025,8 +1056,8 @@ export function createHotContextCollector(
   function callsOut(): CallUse[] {
     const out = new Map<string, CallUse>();
     const note = (use: CallUse): void => {
-      const { receiver, constructs, instanceMethod, resultMethod, field } = use;
-      const key = `${use.specifier}\0${use.exported}\0${receiver ?? ''}\0${constructs === true ? 'new' : ''}\0${instanceMethod ?? ''}\0${resultMethod ?? ''}\0${field ?? ''}`;
+      const { receiver, constructs, instanceMethod, resultMethod, field, staticMethod, table } = use;
+      const key = `${use.specifier}\0${use.exported}\0${receiver ?? ''}\0${constructs === true ? 'new' : ''}\0${instanceMethod ?? ''}\0${resultMethod ?? ''}\0${field ?? ''}\0${staticMethod ?? ''}\0${table ?? ''}`;
       const known = out.get(key);
       // The hottest caller decides (request before message before timer; a high-rate source first).
       // ...and a route every request runs before one only saves, uploads or removes run, or an administrator runs.
@@ -1047,7 +1078,7 @@ export function createHotContextCollector(
       if (context.kind !== 'request' && context.kind !== 'message' && context.kind !== 'timer') continue;
       // A timer counts when it repeats (a one-shot timeout is not per tick of anything).
       if (context.kind === 'timer' && !context.periodic) continue;
-      for (const { source, exported, receiver, constructs, instanceMethod, resultMethod, field } of info.importedCalls) {
+      for (const { source, exported, receiver, constructs, instanceMethod, resultMethod, field, staticMethod, table } of info.importedCalls) {
         const use: CallUse = {
           specifier: source, exported, kind: context.kind,
           intervalMs: context.kind === 'timer' ? context.timerIntervalMs : null, highRate: context.highRate,
@@ -1060,6 +1091,8 @@ export function createHotContextCollector(
         if (constructs === true) use.constructs = true;
         if (instanceMethod !== undefined) use.instanceMethod = instanceMethod;
         if (resultMethod !== undefined) use.resultMethod = resultMethod;
+        if (staticMethod !== undefined) use.staticMethod = staticMethod;
+        if (table !== undefined) use.table = table;
         if (context.kind === 'timer' && servesRequests) use.fromServingModule = true;
         note(use);
       }
@@ -1101,11 +1134,12 @@ export function createHotContextCollector(
 
   /** Breadth-first from the seed, so `via` is the shortest path; a function keeps its hottest context. */
   function propagate(seeds: FunctionInfo[], base: ExecutionContext): void {
-    const queue: { info: FunctionInfo; via: string[]; perItem: boolean }[] = [];
-    for (const seed of seeds) queue.push({ info: seed, via: seed.name !== null && seed !== moduleInfo ? [seed.name] : [], perItem: false });
+    // `occasional`: reached through a call in a branch a child's banner line takes (base.childOutput).
+    const queue: { info: FunctionInfo; via: string[]; perItem: boolean; occasional: boolean }[] = [];
+    for (const seed of seeds) queue.push({ info: seed, via: seed.name !== null && seed !== moduleInfo ? [seed.name] : [], perItem: false, occasional: false });
     for (let i = 0; i < queue.length; i++) {
-      const { info, via, perItem } = queue[i];
-      const context: ExecutionContext = { ...base, via, perItem };
+      const { info, via, perItem, occasional } = queue[i];
+      const context: ExecutionContext = occasional ? { ...base, via, perItem, occasional } : { ...base, via, perItem };
       if (info !== moduleInfo) {
         if (!hotter(context, info.context)) continue;
         info.context = context;
@@ -1114,12 +1148,17 @@ export function createHotContextCollector(
         // Per item only one call deep: a helper called in a loop runs per item, but what the helper
         // calls (once per its own run) is not "per item" of every loop above it.
         for (const callee of resolve(call)) {
-          if (callee !== moduleInfo) queue.push({ info: callee, via: callee.name !== null ? [...via, callee.name] : via, perItem: call.perItem === true });
+          if (callee !== moduleInfo) {
+            queue.push({
+              info: callee, via: callee.name !== null ? [...via, callee.name] : via, perItem: call.perItem === true,
+              occasional: occasional || (call.onMatch === true && base.childOutput === true),
+            });
+          }
         }
       }
       for (const child of info.nested) {
         if (registeredNodes.has(child.node)) continue;
-        queue.push({ info: child, via: child.name !== null ? [...via, child.name] : via, perItem: perItem || child.iterationCallback });
+        queue.push({ info: child, via: child.name !== null ? [...via, child.name] : via, perItem: perItem || child.iterationCallback, occasional });
       }
     }
   }
@@ -1245,6 +1284,8 @@ export function createHotContextCollector(
         : (registration.local !== null ? topLevel.get(registration.local) : undefined)
           ?? byMemberKey.get(slot) ?? byMemberKey.get(`module.${slot}`)
           ?? (registration.holder !== undefined ? byMemberKey.get(`${registration.holder}.${registration.exported}`) : undefined)
+          // `Notification.send()` of `const Notification = require('./n')`: a static method of the class the module exports.
+          ?? (registration.holder !== undefined ? classMethods.get(`${registration.holder}\0static ${registration.exported}`) : undefined)
           // `module.hash = ...` inside `(function (module) {...}(exports))`.
           ?? (registration.exported !== 'default' ? aliasedExport(registration.exported) : undefined)
           // Not an export of its own: a method of the object a factory of the module returns
@@ -1336,6 +1377,7 @@ export function createHotContextCollector(
         changesState: registration.kind === 'request' && registration.changesState === true,
         occasional: registration.occasional === true,
         perConnection: registration.kind === 'request' && registration.perConnection === true,
+        ...(registration.childOutput === true ? { childOutput: true } : {}),
       });
     }
     if (!startupDone) propagate([moduleInfo], STARTUP);
@@ -1359,6 +1401,8 @@ export function createHotContextCollector(
           const base = isDevOnly(path, bindings, null) ? UNKNOWN
             : fnPath ? (byNode.get(fnPath.node)?.context ?? UNKNOWN) : STARTUP;
           context = isInLoop(path, fnPath) ? { ...base, inLoop: true } : base;
+          // In a branch of a child's output handler taken when a line holds given words (its banner): occasional.
+          if (context.childOutput === true && !context.occasional && isUnderTextMatch(path, fnPath)) context = { ...context, occasional: true };
           answered.set(path.node, context);
         }
         return context;

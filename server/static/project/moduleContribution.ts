@@ -33,6 +33,8 @@ export interface ProjectLookups {
   globalModule(name: string): string | null | undefined;
   /** The modules whose function's result some module sets this field to (ModuleFacts.fieldResults). */
   fieldResultFiles(field: string): ReadonlySet<string>;
+  /** The classes whose instances some module keeps in a table of this name (ModuleFacts.tableInstances), as `file\0export`. */
+  tableClasses(table: string): ReadonlySet<string>;
 }
 
 /** One module's contribution, by the module it speaks of. Each list is in the order it was found. */
@@ -94,6 +96,21 @@ export function contributionOf(from: string, facts: ModuleFacts, calls: readonly
       add(file, withCallFlags({ exported: use.exported, local: null, kind: use.kind, intervalMs: use.intervalMs, registeredIn: from, highRate: use.highRate }, use));
     }
   };
+  // `this.providerList[type].send()`: `send` of each class whose instances the project keeps in a
+  // table of that name and that declares it (a class without it, or one inheriting it, is left out).
+  const tableCall = (use: CallUse): void => {
+    for (const entry of project.tableClasses(use.table!)) {
+      const [file, exported] = entry.split('\0');
+      if (file === from) continue;
+      const facts = project.factsOf(file);
+      const className = facts?.exports.get(exported) ?? exported;
+      if (!facts?.classes.some(([name, methods]) => name === className && methods.includes(use.exported))) continue;
+      add(file, withCallFlags({
+        exported: use.exported, local: null, kind: use.kind, intervalMs: use.intervalMs, registeredIn: from, highRate: use.highRate,
+        method: { className, name: use.exported },
+      }, use));
+    }
+  };
   // `const db = await getDb(); db.find()`: what a function of the target module returned; the one
   // class declared there with that method (two candidates, or none, resolve to nothing).
   const resultMethodCall = (target: string, use: CallUse): void => {
@@ -135,6 +152,10 @@ export function contributionOf(from: string, facts: ModuleFacts, calls: readonly
       fieldCall(use);
       continue;
     }
+    if (use.table !== undefined) {
+      tableCall(use);
+      continue;
+    }
     const target = project.resolve(from, use.specifier);
     if (target === null || target === from) continue;
     if (use.resultMethod !== undefined) {
@@ -151,6 +172,8 @@ export function contributionOf(from: string, facts: ModuleFacts, calls: readonly
     if (use.constructs === true) registration.method = { className: local ?? use.exported, name: 'constructor' };
     // `s.run()` of `const s = new mod.Service()`: that method of the class.
     if (use.instanceMethod !== undefined) registration.method = { className: local ?? use.exported, name: use.instanceMethod };
+    // `Notification.send()` of a class imported by name: its static method (HotContext keys it 'static send').
+    if (use.staticMethod !== undefined) registration.method = { className: local ?? use.exported, name: `static ${use.staticMethod}` };
     add(target, registration);
   }
   for (const injection of facts.injections) {

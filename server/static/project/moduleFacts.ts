@@ -77,6 +77,14 @@ export interface CallUse extends HandlerUse {
   instanceMethod?: string;
   /** `db.find()` of `const db = await mod.getDb()`: this method of the one class of the export's module that has it. */
   resultMethod?: string;
+  /** `Notification.send()` of a class imported by name: this static method of the export. */
+  staticMethod?: string;
+  /**
+   * `this.providerList[type].send()`: a method of an entry of a table of this name; `specifier` is
+   * then '' and `exported` the method, run on each class whose instances the project stores in such
+   * a table (ModuleFacts.tableInstances).
+   */
+  table?: string;
   /**
    * For kind 'timer': the caller's module serves requests, so its timer ticks on the serving
    * event loop and so does the export it calls (issue 22: a scheduler's tick in one module
@@ -128,6 +136,13 @@ export interface ModuleFacts {
    */
   readonly fieldResults: readonly [string, string, string][];
   /**
+   * Instances of a project class kept in a table by key (a registry of providers or plugins:
+   * `static monitorTypeList = { http: new HttpType() }`, `this.providerList[item.name] = item` for
+   * each `item` of `[new Apprise(), new Slack()]`): the table's name, the class's module as written
+   * and its export. Another module's `this.providerList[type].send()` runs `send` of each such class.
+   */
+  readonly tableInstances: readonly [string, string, string][];
+  /**
    * The project modules it loads, as written: `require('./x')` and `import('./x')` anywhere in it,
    * `import … from './x'`, `export … from './x'`. They run in its process (the serving process's
    * modules: ProjectFacts.servingLoaderOf).
@@ -147,6 +162,7 @@ interface StatementFacts {
   /** Names this statement declares at module level (a global injection of such a name is a local one). */
   declared: string[];
   fieldResults: [string, string, string][];
+  tableInstances: [string, string, string][];
   requires: string[];
 }
 
@@ -161,6 +177,12 @@ interface SubtreeFacts {
   facts: StatementFacts;
   fieldCalls: [string, t.Node][];
   paths: Map<string, string[]>;
+  /** Locals set to an array or object of project classes' instances: their classes (module, export). */
+  instanceLists: Map<string, [string, string][]>;
+  /** Loop variables over a local (`for (const item of list)`, `list.forEach((item) => …)`): the local. */
+  loopItems: Map<string, string>;
+  /** A table's entry set to a local (`this.providerList[item.name] = item`): the table and the local. */
+  tableItems: [string, string][];
 }
 
 /** Per function node inside a statement, kept while no edit revises it (the import table is part of the key). */
@@ -182,6 +204,7 @@ export function moduleFactsOf(program: t.Program, imports: ImportTable, importsK
   const objectModules: [string, string, string][] = [];
   const declared = new Set<string>();
   const fieldResults: [string, string, string][] = [];
+  const tableInstances: [string, string, string][] = [];
   const requires = new Set<string>();
   for (const statement of program.body) {
     let kept = memo.get(statement);
@@ -198,6 +221,7 @@ export function moduleFactsOf(program: t.Program, imports: ImportTable, importsK
     objectModules.push(...kept.facts.objectModules);
     for (const name of kept.facts.declared) declared.add(name);
     fieldResults.push(...kept.facts.fieldResults);
+    tableInstances.push(...kept.facts.tableInstances);
     for (const specifier of kept.facts.requires) requires.add(specifier);
   }
   // A name declared at module level is that module's own, not the global of the same name.
@@ -205,17 +229,17 @@ export function moduleFactsOf(program: t.Program, imports: ImportTable, importsK
   const holder = exports.get('default');
   const moduleExports = objectModules.filter(([object]) => object === 'module.exports' || object === 'exports' || object === holder)
     .map(([, key, module]): [string, string] => [key, module]);
-  return { exports, handlerUses, workerEntries, classes, injections: own, globals, moduleExports, fieldResults, requires: [...requires] };
+  return { exports, handlerUses, workerEntries, classes, injections: own, globals, moduleExports, fieldResults, tableInstances, requires: [...requires] };
 }
 
 /** A module's facts as one string, to tell whether an edit changed what other modules derive from it. */
 export function factsKey(facts: ModuleFacts): string {
-  return JSON.stringify([[...facts.exports], facts.handlerUses, facts.workerEntries, facts.classes, facts.injections, facts.globals, facts.moduleExports, facts.fieldResults, facts.requires]);
+  return JSON.stringify([[...facts.exports], facts.handlerUses, facts.workerEntries, facts.classes, facts.injections, facts.globals, facts.moduleExports, facts.fieldResults, facts.tableInstances, facts.requires]);
 }
 
 function emptyFacts(): StatementFacts {
   return {
-    exports: [], handlerUses: [], workerEntries: [], classes: [], injections: [], globals: [], objectModules: [], declared: [], fieldResults: [], requires: [],
+    exports: [], handlerUses: [], workerEntries: [], classes: [], injections: [], globals: [], objectModules: [], declared: [], fieldResults: [], tableInstances: [], requires: [],
   };
 }
 
@@ -227,10 +251,15 @@ function statementFactsOf(statement: t.Statement, imports: ImportTable, importsK
   objectModulesOf(statement, imports, facts.objectModules);
   classesOf(statement, facts.classes);
   // Fields set to a call's result, and the relative paths each name is set to (for `require(name)`).
-  const found: SubtreeFacts = { facts, fieldCalls: [], paths: new Map() };
+  const found = emptyFound(facts);
   visitSubtree(statement, statement, imports, importsKey, found);
   for (const [field, callee] of found.fieldCalls) {
     for (const [specifier, exported] of calledModules(callee, imports, found.paths)) facts.fieldResults.push([field, specifier, exported]);
+  }
+  // `for (const item of list) this.providerList[item.name] = item`: the classes of `list`'s instances.
+  for (const [table, local] of found.tableItems) {
+    const list = found.loopItems.get(local);
+    for (const [specifier, exported] of (list === undefined ? undefined : found.instanceLists.get(list)) ?? []) facts.tableInstances.push([table, specifier, exported]);
   }
   return facts;
 }
@@ -240,7 +269,7 @@ function visitSubtree(node: t.Node, statement: t.Statement, imports: ImportTable
   if (node !== statement && (node.end ?? 0) - (node.start ?? 0) >= SUBTREE_MIN_LENGTH && isFunctionNode(node)) {
     let kept = subtreeMemo.get(node);
     if (kept === undefined || kept.importsKey !== importsKey) {
-      const own: SubtreeFacts = { facts: emptyFacts(), fieldCalls: [], paths: new Map() };
+      const own = emptyFound(emptyFacts());
       visitNode(node, statement, imports, importsKey, own);
       kept = { importsKey, found: own };
       subtreeMemo.set(node, kept);
@@ -251,8 +280,13 @@ function visitSubtree(node: t.Node, statement: t.Statement, imports: ImportTable
   visitNode(node, statement, imports, importsKey, into);
 }
 
+function emptyFound(facts: StatementFacts): SubtreeFacts {
+  return { facts, fieldCalls: [], paths: new Map(), instanceLists: new Map(), loopItems: new Map(), tableItems: [] };
+}
+
 function visitNode(node: t.Node, statement: t.Statement, imports: ImportTable, importsKey: string, into: SubtreeFacts): void {
   const facts = into.facts;
+  tableFacts(node, imports, into);
   if (node.type === 'CallExpression' || node.type === 'NewExpression') callFacts(node, imports, facts);
   const loaded = loadedModule(node);
   if (loaded !== null) facts.requires.push(loaded);
@@ -281,7 +315,101 @@ function appendFound(into: SubtreeFacts, found: SubtreeFacts): void {
     for (const item of list) target.push(item);
   }
   for (const call of found.fieldCalls) into.fieldCalls.push(call);
+  for (const [name, classes] of found.instanceLists) into.instanceLists.set(name, [...(into.instanceLists.get(name) ?? []), ...classes]);
+  for (const [item, list] of found.loopItems) into.loopItems.set(item, list);
+  for (const entry of found.tableItems) into.tableItems.push(entry);
   for (const [name, paths] of found.paths) into.paths.set(name, [...(into.paths.get(name) ?? []), ...paths]);
+}
+
+/** Entries of an object or array literal looked at, at most (a bound on the work per literal). */
+const MAX_TABLE_ENTRIES = 256;
+
+/** `new Apprise()`, `new types.Http(options)` of a project module's class: its module as written and its export. */
+function instanceClass(node: t.Node, imports: ImportTable): [string, string] | null {
+  if (node.type !== 'NewExpression') return null;
+  const named = importedExport(node.callee, imports);
+  return named === null || named.member !== undefined ? null : [named.specifier, named.exported];
+}
+
+/** The classes of the instances an object's values or an array's elements are (`{ http: new HttpType() }`, `[new A(), new B()]`); empty for any other value. */
+function instancesIn(node: t.Node, imports: ImportTable): [string, string][] {
+  if (node.type !== 'ArrayExpression' && node.type !== 'ObjectExpression') return NO_INSTANCES;
+  let found: [string, string][] = NO_INSTANCES;
+  const entries = node.type === 'ArrayExpression' ? node.elements : node.properties;
+  for (let i = 0; i < entries.length && i < MAX_TABLE_ENTRIES; i++) {
+    const entry = entries[i];
+    const value = entry?.type === 'ObjectProperty' ? entry.value : entry;
+    if (value?.type !== 'NewExpression') continue;
+    const instance = instanceClass(value, imports);
+    if (instance === null) continue;
+    if (found === NO_INSTANCES) found = [];
+    found.push(instance);
+  }
+  return found;
+}
+
+const NO_INSTANCES: [string, string][] = [];
+
+/** The name a table is known by: `providers`, `this.providerList`, `Registry.monitorTypeList`. */
+function tableNamed(node: t.Node): string | null {
+  if (node.type === 'Identifier') return node.name;
+  if (node.type === 'MemberExpression') return propertyName(node.property, node.computed);
+  return null;
+}
+
+/**
+ * Tables of project classes' instances (ModuleFacts.tableInstances), and what the statement's end
+ * resolves: locals set to instances, loops over them, a table's entry set to a loop's item.
+ */
+function tableFacts(node: t.Node, imports: ImportTable, into: SubtreeFacts): void {
+  switch (node.type) {
+    case 'AssignmentExpression': {
+      if (node.operator !== '=') return;
+      const left = node.left;
+      if (left.type === 'MemberExpression' && left.computed) {
+        // `Registry.monitorTypeList['tailscale'] = new TailType()`, `this.providerList[item.name] = item`.
+        const name = tableNamed(left.object);
+        if (name === null) return;
+        const instance = instanceClass(node.right, imports);
+        if (instance !== null) into.facts.tableInstances.push([name, ...instance]);
+        else if (node.right.type === 'Identifier') into.tableItems.push([name, node.right.name]);
+      } else noteTable(into, tableNamed(left), instancesIn(node.right, imports));
+      return;
+    }
+    case 'VariableDeclarator': {
+      if (node.id.type !== 'Identifier' || !node.init) return;
+      const classes = instancesIn(node.init, imports);
+      noteTable(into, node.id.name, classes);
+      if (classes.length > 0) into.instanceLists.set(node.id.name, classes);
+      return;
+    }
+    case 'ClassProperty':
+    case 'ObjectProperty':
+      // `static monitorTypeList = { http: new HttpType() }`, `{ providers: [new A()] }`.
+      if (node.value) noteTable(into, propertyName(node.key, node.computed), instancesIn(node.value, imports));
+      return;
+    case 'ForOfStatement': {
+      if (node.right.type !== 'Identifier') return;
+      const item = node.left.type === 'VariableDeclaration' ? node.left.declarations[0]?.id : node.left;
+      if (item?.type === 'Identifier') into.loopItems.set(item.name, node.right.name);
+      return;
+    }
+    case 'CallExpression': {
+      // `list.forEach((item) => …)`.
+      const callee = node.callee;
+      if (callee.type !== 'MemberExpression' || callee.object.type !== 'Identifier' || propertyName(callee.property, callee.computed) !== 'forEach') return;
+      const fn = node.arguments[0];
+      const item = fn !== undefined && isFunctionNode(fn) ? (fn as t.Function).params[0] : undefined;
+      if (item?.type === 'Identifier') into.loopItems.set(item.name, callee.object.name);
+      return;
+    }
+    default:
+  }
+}
+
+/** A table named `name` set to instances of these classes. */
+function noteTable(into: SubtreeFacts, name: string | null, classes: readonly [string, string][]): void {
+  if (name !== null) for (const [specifier, exported] of classes) into.facts.tableInstances.push([name, specifier, exported]);
 }
 
 /** The project module a `require('./x')` or `import('./x')` loads, as written; null for anything else. */

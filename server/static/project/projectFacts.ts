@@ -113,7 +113,7 @@ export class ProjectFacts {
     if (known?.key === key) return false;
     const classesKey = JSON.stringify(facts.classes);
     // Fields set to a module's function's result are read through a project-wide index as globals are.
-    const globalsKey = JSON.stringify([facts.globals, facts.fieldResults]);
+    const globalsKey = JSON.stringify([facts.globals, facts.fieldResults, facts.tableInstances]);
     const loadsKey = JSON.stringify([facts.requires, facts.workerEntries]);
     if (known?.loadsKey !== loadsKey) this.servingIndex = null;
     this.modules.set(filePath, { key, facts, order: known?.order ?? this.nextOrder++, classesKey, globalsKey, loadsKey });
@@ -223,8 +223,11 @@ export class ProjectFacts {
     if (globals !== undefined || (forgotten && old !== undefined)) {
       this.redeclare(filePath, (old?.globals ?? []).map(([name]) => name), (globals?.globals ?? []).map(([name]) => name),
         this.globalDeclarers, this.globalAnswers, this.globalReaders);
-      this.redeclare(filePath, (old?.fieldResults ?? []).map(([field]) => field), (globals?.fieldResults ?? []).map(([field]) => field),
-        this.fieldDeclarers, this.fieldAnswers, this.fieldReaders);
+      // A table's name is kept among the fields' as tableKey(name) (no field's name starts with \0).
+      const fieldsOf = (facts: ModuleFacts | undefined): string[] => [
+        ...(facts?.fieldResults ?? []).map(([field]) => field), ...(facts?.tableInstances ?? []).map(([table]) => tableKey(table)),
+      ];
+      this.redeclare(filePath, fieldsOf(old), fieldsOf(globals), this.fieldDeclarers, this.fieldAnswers, this.fieldReaders);
     }
   }
 
@@ -335,6 +338,10 @@ export class ProjectFacts {
       fieldResultFiles: (field) => {
         fields.add(field);
         return this.fieldResultFiles(field);
+      },
+      tableClasses: (table) => {
+        fields.add(tableKey(table));
+        return this.tableClasses(table);
       },
     };
     const contribution = contributionOf(from, known.facts, this.calls.get(from)?.calls ?? NO_CALLS, lookups);
@@ -482,4 +489,27 @@ export class ProjectFacts {
     this.fieldAnswers.set(field, files);
     return files;
   }
+
+  // `this.providerList[item.name] = item` of `[new Apprise()]`: each class some module keeps instances of in the table, as `file\0export`.
+  private tableClasses(table: string): ReadonlySet<string> {
+    const key = tableKey(table);
+    let classes = this.fieldAnswers.get(key);
+    if (classes !== undefined) return classes;
+    const found = new Set<string>();
+    for (const from of this.declarersOf(this.fieldDeclarers, key)) {
+      for (const [name, specifier, exported] of this.modules.get(from)!.facts.tableInstances) {
+        if (name !== table) continue;
+        const file = this.resolveCached(`${from}\0${specifier}`, from, specifier);
+        if (file !== null) found.add(`${file}\0${exported}`);
+      }
+    }
+    classes = found.size === 0 ? NO_FILES : found;
+    this.fieldAnswers.set(key, classes);
+    return classes;
+  }
+}
+
+/** The key a table of instances is kept by among the fields (fieldDeclarers, fieldAnswers, fieldReaders). */
+function tableKey(table: string): string {
+  return `\0table ${table}`;
 }

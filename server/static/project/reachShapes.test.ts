@@ -406,4 +406,169 @@ exports.report = function () {
       'tasks.js': ['blocking-sync-call:3', 'blocking-sync-call:6'],
     });
   });
+
+  it("a method called on an entry of a table of instances runs each class's method of that name; a static method of an imported class runs too", () => {
+    const dir = projectOf({
+      'server.js': `const express = require('express');
+const { Registry } = require('./registry');
+const { Notification } = require('./notification');
+const Monitor = require('./monitor');
+const app = express();
+app.post('/api/push/:token', async (req, res) => {
+  await Monitor.sendNotification(req.params.token, req.body.msg);
+  res.end();
+});
+app.get('/api/check/:type', async (req, res) => {
+  const monitorType = Registry.monitorTypeList[req.params.type];
+  res.json({ up: await monitorType.check(req.query) });
+});
+app.listen(3000, () => {
+  Notification.init();
+  Registry.init();
+});
+`,
+      'registry.js': `const { PingType } = require('./types/ping');
+const { TailType } = require('./types/tail');
+class Registry {
+  static monitorTypeList = {
+    ping: new PingType(),
+  };
+  static init() {
+    Registry.monitorTypeList['tailscale'] = new TailType();
+  }
+}
+module.exports = { Registry };
+`,
+      'monitor.js': `const { Notification } = require('./notification');
+class Monitor {
+  static async sendNotification(token, message) {
+    await Notification.send('shell', token + ': ' + message);
+  }
+}
+module.exports = Monitor;
+`,
+      'notification.js': `const Shell = require('./providers/shell');
+const Webhook = require('./providers/webhook');
+class Notification {
+  static init() {
+    this.providerList = {};
+    const list = [new Shell(), new Webhook()];
+    for (const item of list) {
+      this.providerList[item.name] = item;
+    }
+  }
+  static async send(type, message) {
+    return this.providerList[type].send(message);
+  }
+}
+module.exports = { Notification };
+`,
+      'providers/shell.js': `const childProcess = require('child_process');
+class Shell {
+  name = 'shell';
+  async send(message) {
+    return childProcess.spawnSync('notify', ['--text', message], { env: {} });
+  }
+  describe() {
+    return childProcess.execSync('notify --version', { env: {} });
+  }
+}
+module.exports = Shell;
+`,
+      'providers/webhook.js': `class Webhook {
+  name = 'webhook';
+  async send(message) {
+    return fetch('http://hooks.local/', { method: 'POST', body: message });
+  }
+}
+module.exports = Webhook;
+`,
+      'types/ping.js': `class PingType {
+  async check(query) {
+    return true;
+  }
+}
+module.exports = { PingType };
+`,
+      'types/tail.js': `const { exec } = require('child_process');
+class TailType {
+  async check(query) {
+    return new Promise((resolve) => exec('tailscale ping ' + query.host, (err) => resolve(!err)));
+  }
+  install() {
+    exec('apt-get install tailscale');
+  }
+}
+module.exports = { TailType };
+`,
+      'exporters.js': `const { TailType } = require('./types/tail');
+const exporters = { tail: new TailType() };
+module.exports = function exportAll(kind) {
+  return exporters[kind].install();
+};
+`,
+    });
+    const files = ['server.js', 'registry.js', 'monitor.js', 'notification.js', 'providers/shell.js', 'providers/webhook.js', 'types/ping.js', 'types/tail.js', 'exporters.js'];
+    const { shown, messages } = shownIn(dir, files);
+    // The push route sends through the static methods (of a class a module exports, and of one imported
+    // by name) and the provider table; the check route checks through the type table (a static field
+    // filled in two places). Not Shell.describe nor TailType.install: no table call on a serving path
+    // names them (exporters' table is called only by an export nobody calls).
+    assert.deepEqual(Object.fromEntries(Object.entries(shown).filter(([, list]) => list.length > 0)), {
+      'providers/shell.js': ['blocking-sync-call:5'],
+      'types/tail.js': ['spawn-without-env:4'],
+    });
+    assert.match(messages.join('\n'), /while handling a request \(via send\)/);
+    assert.match(messages.join('\n'), /while handling a request \(via check\)/);
+  });
+
+  it("a branch a child's output takes when a line holds given words (its banner) is occasional; the child's other lines and a socket's data stay traffic", () => {
+    const dir = projectOf({
+      'db.js': `const childProcess = require('child_process');
+const fs = require('fs');
+const net = require('net');
+const mysql = require('mysql2');
+const express = require('express');
+class EmbeddedDb {
+  start() {
+    this.child = childProcess.spawn('mariadbd', ['--socket=/run/db.sock'], { env: { PATH: process.env.PATH } });
+    const handler = (data) => {
+      fs.appendFileSync('/var/log/db.log', data);
+      if (data.toString('utf-8').includes('ready for connections')) {
+        this.initDbAfterStarted();
+      }
+      if (data.toString().includes('\\n')) this.rotate();
+    };
+    this.child.stdout.on('data', handler);
+    this.child.stderr.on('data', handler);
+  }
+  initDbAfterStarted() {
+    const connection = mysql.createConnection({ socketPath: '/run/db.sock' });
+    connection.query('CREATE DATABASE IF NOT EXISTS app');
+  }
+  rotate() {
+    const connection = mysql.createConnection({ socketPath: '/run/db.sock' });
+    connection.query('FLUSH LOGS');
+  }
+}
+const server = net.createServer((socket) => {
+  socket.on('data', (data) => {
+    if (data.toString().startsWith('STATUS')) {
+      const connection = mysql.createConnection({ socketPath: '/run/db.sock' });
+      connection.query('SHOW STATUS', (err, rows) => socket.end(JSON.stringify(rows)));
+    }
+  });
+});
+server.listen(7000);
+const app = express();
+app.listen(3000, () => new EmbeddedDb().start());
+module.exports = { EmbeddedDb };
+`,
+    });
+    const { shown } = shownIn(dir, ['db.js']);
+    // Shown: the log write per line of the child's output, the connection per chunk holding a newline
+    // (a delimiter, not a banner), and the socket's STATUS command (a client's traffic). Not the
+    // connection made once the child prints that it is ready.
+    assert.deepEqual(shown, { 'db.js': ['blocking-sync-call:10', 'connection-per-request:24', 'connection-per-request:31'] });
+  });
 });
