@@ -2,7 +2,7 @@
 // in the order the files were listed.
 import { relative, sep } from 'node:path';
 
-import type { Finding, ProjectRegistration, ProjectView, RuleId, RuleLevel } from '../../rules/api';
+import type { Finding, ProjectView, RuleId, RuleLevel } from '../../rules/api';
 import { DEFAULT_HOT_THRESHOLD_PERCENT, severityWithCost, type CostIndex } from '../join/costIndex';
 import { analyzeSource } from '../static/engine';
 import { forgetCachedPaths } from '../static/lazyPaths';
@@ -82,14 +82,14 @@ export function analyzeFileList(paths: readonly string[], cwd: string, levels: R
   const seen: string[] = [];
   const outcomes = paths.map((path) => {
     const outcome = analyzeFile(path, cwd, levels, project);
-    seen.push(projectAnswerKey(project, path));
+    seen.push(project.answerKey(path));
     return outcome;
   });
   for (let pass = 1; pass < MAX_PROJECT_PASSES; pass++) {
     let changed = false;
     for (let i = 0; i < paths.length; i++) {
       if (!outcomes[i].analyzed) continue;
-      const answer = projectAnswerKey(project, paths[i]);
+      const answer = project.answerKey(paths[i]);
       if (answer === seen[i]) continue;
       seen[i] = answer;
       outcomes[i] = analyzeFile(paths[i], cwd, levels, project);
@@ -98,24 +98,6 @@ export function analyzeFileList(paths: readonly string[], cwd: string, levels: R
     if (!changed) break;
   }
   return outcomes;
-}
-
-/**
- * Each registrations list as text, by the list: the project keeps a file's list (never changed in
- * place) until a contribution naming the file changes, so the passes compare most lists without
- * writing them out again (on a service of a few thousand modules that was 3% of analyze's time).
- */
-const registrationsText = new WeakMap<readonly ProjectRegistration[], string>();
-
-/** What the project-wide analysis says of a file, as one string. */
-function projectAnswerKey(project: ProjectIndex, path: string): string {
-  const registrations = project.registrationsOf(path);
-  let text = registrationsText.get(registrations);
-  if (text === undefined) {
-    text = JSON.stringify(registrations);
-    registrationsText.set(registrations, text);
-  }
-  return `${text}\n${JSON.stringify([project.startedAsWorker(path), project.injectedInto(path), project.servingLoaderKey(path)])}`;
 }
 
 export function reportOf(outcomes: readonly FileOutcome[], costs: CostIndex | null): AnalyzeReport {

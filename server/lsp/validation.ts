@@ -1,5 +1,7 @@
 // Diagnostics for open documents: analyzed on open and on every change, published for the
-// version that was analyzed. A change that is already received but not yet applied supersedes
+// version that was analyzed. An analysis that changes what the project says of another open
+// document (an edit removes the route that registered its handler) analyzes that one again too,
+// as the command line's passes do, up to MAX_PROJECT_DEPTH documents deep. A change that is already received but not yet applied supersedes
 // the pending validation (no stale publish, no timers). A rule error, a parse failure or an
 // unanalyzable file is logged with one line and never takes the server down.
 import type { Connection, Diagnostic, TextDocuments } from 'vscode-languageserver';
@@ -30,7 +32,15 @@ export interface ValidatedDocument {
 /** The project's cross-module facts, kept fresh as files change. */
 export interface LiveProject extends ProjectView {
   invalidate(filePath: string): void;
+  /** What the project says of a file, as one string (server/static/projectAnswers.ts). */
+  answerKey(filePath: string): string;
 }
+
+/**
+ * How many times one edit's effect on other documents is followed (A's edit changes B's answer,
+ * whose analysis changes C's): as many passes as the command line makes (fileAnalysis.ts).
+ */
+const MAX_PROJECT_DEPTH = 3;
 
 export interface ValidatorDeps {
   connection: Connection;
@@ -54,7 +64,10 @@ function errorText(error: unknown): string {
 }
 
 export class Validator {
-  private readonly pending = new Set<string>();
+  /** Documents to analyze, each with how many analyses of others led to it (0: its own change). */
+  private readonly pending = new Map<string, number>();
+  /** Per analyzed document: what the project said of it when it was analyzed. */
+  private readonly answers = new Map<string, string>();
   private scheduled = false;
   private readonly results = new Map<string, ValidatedDocument>();
   /** Per open document: its last AST and scopes, so that an edit re-parses and re-resolves only the statements it touched. */
@@ -65,8 +78,8 @@ export class Validator {
   constructor(private readonly deps: ValidatorDeps) {}
 
   /** Validate `uri` once the messages already received have been applied. */
-  request(uri: string): void {
-    this.pending.add(uri);
+  request(uri: string, depth = 0): void {
+    this.pending.set(uri, Math.min(depth, this.pending.get(uri) ?? depth));
     if (this.scheduled) return;
     this.scheduled = true;
     setImmediate(() => this.flush());
@@ -90,6 +103,7 @@ export class Validator {
   /** The document was closed: forget it and clear its diagnostics. */
   forget(uri: string): void {
     this.pending.delete(uri);
+    this.answers.delete(uri);
     this.results.delete(uri);
     this.parsers.delete(uri);
     this.logged.delete(uri);
@@ -105,12 +119,16 @@ export class Validator {
   /** Validates one pending document per macrotask, so requests and newer changes get in between. */
   private flush(): void {
     this.scheduled = false;
-    const [uri] = this.pending;
-    if (uri === undefined) return;
+    const [next] = this.pending;
+    if (next === undefined) return;
+    const [uri, depth] = next;
     this.pending.delete(uri);
     const document = this.deps.documents.get(uri);
     // A superseded version is dropped: its own didChange requests validation once it is applied.
-    if (document !== undefined && !this.deps.newerVersionQueued(uri, document.version) && isAnalyzable(document)) this.validate(document);
+    if (document !== undefined && !this.deps.newerVersionQueued(uri, document.version) && isAnalyzable(document)) {
+      this.validate(document);
+      if (depth < MAX_PROJECT_DEPTH) this.requestChangedAnswers(uri, depth + 1);
+    }
     if (this.pending.size > 0 && !this.scheduled) {
       this.scheduled = true;
       setImmediate(() => this.flush());
@@ -147,9 +165,19 @@ export class Validator {
     } else {
       this.logged.delete(uri);
     }
+    this.answers.set(uri, this.deps.project.answerKey(filePath));
     const diagnostics = this.diagnosticsFor(filePath, analysis.findings, analysis.parseErrors, snapshot);
     this.results.set(uri, { uri, version, filePath, snapshot, findings: analysis.findings, parseErrors: analysis.parseErrors, diagnostics });
     this.publish(uri, version, diagnostics);
+  }
+
+  /** Requests the other analyzed documents whose project answer is no longer the one they were analyzed with. */
+  private requestChangedAnswers(analyzed: string, depth: number): void {
+    for (const [uri, answer] of this.answers) {
+      if (uri === analyzed || this.pending.has(uri)) continue;
+      const result = this.results.get(uri);
+      if (result !== undefined && this.deps.project.answerKey(result.filePath) !== answer) this.request(uri, depth);
+    }
   }
 
   private parserFor(uri: string): StaticDocument {

@@ -17,6 +17,7 @@ import { parseSource } from './parse';
 import { tryReadGuardedText } from '../shared/guardedRead';
 import { SOURCE_EXTENSIONS } from '../shared/paths';
 import { dependenciesOfManifest } from './manifestDependencies';
+import { projectAnswerKey } from './projectAnswers';
 
 export interface ProjectIndexOptions {
   /**
@@ -154,6 +155,11 @@ export class ProjectIndex implements ProjectAnalysis {
 
   registrationsOf(filePath: string): readonly ProjectRegistration[] {
     return this.facts.registrationsOf(path.resolve(filePath));
+  }
+
+  /** What the project says of the file, as one string (projectAnswers.ts): a file whose answer changed is analyzed again. */
+  answerKey(filePath: string): string {
+    return projectAnswerKey(this, filePath);
   }
 
   startedAsWorker(filePath: string): boolean {

@@ -395,6 +395,27 @@ ${Array.from({ length: 8 }, (_, i) => block(i)).join('')}`;
     assert.deepEqual(await client.diagnosticsFor(routes, 3), [], 'the closed document is forgotten (and not on disk)');
   });
 
+  it('analyzes another open document again when an edit changes what the project says of it, without a save', async () => {
+    const routes = 'file:///virtual/project/app/routes.js';
+    const controller = 'file:///virtual/project/app/controller.js';
+    const routesText = "const express = require('express');\nconst ctrl = require('./controller');\nconst app = express();\napp.get('/disk', ctrl.disk);\napp.listen(3000);\n";
+    const controllerText = "const { execSync } = require('child_process');\nexports.disk = (req, res) => {\n  res.send(execSync('df -k', { env: {} }));\n};\n";
+    await open(client, routes, routesText, 1);
+    await client.diagnosticsFor(routes, 1);
+    await open(client, controller, controllerText, 1);
+    assert.deepEqual((await client.diagnosticsFor(controller, 1)).map((d) => [d.code, d.range.start.line]), [['blocking-sync-call', 2]], 'the route registers disk');
+    // The route is removed in the editor (not saved): the handler is no longer seen registered, only
+    // guessed from its (req, res) shape, and the message says so.
+    const guessed = waitForPublish(client, controller, (d) => /no registration was found/.test(d[0]?.message ?? ''), (p) => p.version === 1);
+    await change(client, routes, 2, routesText.replace("app.get('/disk', ctrl.disk);\n", ''));
+    assert.equal((await guessed).length, 1);
+    // And back.
+    const registered = waitForPublish(client, controller, (d) => d.length === 1 && !/no registration was found/.test(d[0].message), (p) => p.version === 1);
+    await change(client, routes, 3, routesText);
+    assert.match((await registered)[0].message, /while handling a request \(via exports\.disk\): nothing else runs/);
+    for (const uri of [routes, controller]) await client.connection.sendNotification('textDocument/didClose', { textDocument: { uri } });
+  });
+
   it('leaves documents that are not JavaScript or TypeScript alone', async () => {
     await client.connection.sendNotification('textDocument/didOpen', {
       textDocument: { uri: 'file:///virtual/project/package.json', languageId: 'json', version: 1, text: '{"name": "x"}' },
