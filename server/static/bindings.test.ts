@@ -110,4 +110,34 @@ describe('binding resolver (engine)', () => {
     }
     assert.ok(compared > 100, `only ${compared} incremental versions compared`);
   });
+
+  it('searches up a path once for several names asked where it stands, and again in a new analysis', () => {
+    const ast = parseSource('/virtual/asked.js', 'const a = 1;\nfunction f(b) { const c = b; return g(a, b, c); }\n').ast;
+    assert.ok(ast);
+    const calls: NodePath[] = [];
+    const identifiers: NodePath[] = [];
+    traverse(ast, {
+      CallExpression(path) {
+        calls.push(path);
+      },
+      Identifier(path) {
+        identifiers.push(path);
+      },
+    });
+    const resolver = new BindingResolver(true);
+    resolver.startAnalysis(ast);
+    const [call] = calls;
+    const before = resolver.scopeSearches;
+    assert.equal(resolver.bindingOf(call, 'a')?.kind, 'const');
+    assert.equal(resolver.bindingOf(call, 'b')?.kind, 'param');
+    assert.equal(resolver.bindingOf(call, 'c')?.kind, 'const');
+    assert.equal(resolver.bindingOf(call, 'g'), undefined);
+    assert.equal(resolver.scopeSearches - before, 1, 'one search for four names asked at one call');
+    // Another path is searched for; so is the first one again once the analysis is a new one.
+    resolver.bindingOf(identifiers[0], 'a');
+    assert.equal(resolver.scopeSearches - before, 2);
+    resolver.startAnalysis(ast);
+    assert.equal(resolver.bindingOf(call, 'c')?.kind, 'const');
+    assert.equal(resolver.scopeSearches - before, 3);
+  });
 });

@@ -12,6 +12,7 @@ import { revisionOf } from './statementRevisions';
 import { IncrementalParser } from './incrementalParse';
 import { StaticDocument } from './staticDocument';
 import { parseSlice, parseSource, type ParsedSource } from './parse';
+import { forEachChild } from './walk';
 
 const comparable = (parsed: ParsedSource) => ({ ast: parsed.ast, problems: parsed.problems });
 /** Which top-level statements are holes: the parser that made the tree knows (a whole parse makes none). */
@@ -202,6 +203,27 @@ describe('IncrementalParser', () => {
     const last = got.ast?.program.body.at(-1);
     const start = last?.loc?.start;
     assert.deepEqual([start?.line, start?.column, start?.index], [5001, 0, text.lastIndexOf('app.get')]);
+  });
+
+  it('lists every statement\'s nodes when it parses a whole file, so that the first edit, moving all after it, lists none', () => {
+    let text = serviceWithBlocks(40);
+    const parser = new IncrementalParser();
+    const opened = parser.parse('/virtual/listed.js', text);
+    assert.equal(parser.lastKind, 'full');
+    let nodes = 0;
+    const count = (node: t.Node): void => {
+      nodes++;
+      forEachChild(node, count);
+    };
+    for (const statement of opened.ast?.program.body ?? []) count(statement);
+    assert.equal(parser.lastListedNodes, nodes);
+    // A line break inside the first handler moves every statement after it.
+    const at = text.indexOf("const items = await Item.find({ group: 0 })");
+    text = `${text.slice(0, at)}\n${text.slice(at)}`;
+    const got = parser.parse('/virtual/listed.js', text);
+    assert.equal(parser.lastKind, 'incremental');
+    assert.equal(parser.lastListedNodes, 0);
+    assert.equal(firstDifference(comparable(parseSource('/virtual/listed.js', text)), comparable(got)), null);
   });
 
   it('parses only the statements around a change next to a dynamic import() or import.meta-free code (a call, not module syntax)', () => {

@@ -64,51 +64,119 @@ export interface StatementHooks {
   exit(statement: t.Statement): void;
 }
 
+/** What the walk does at a node of one type: its visitor functions and where its children are. */
+interface TypeSteps {
+  enter: VisitFn[] | undefined;
+  exit: VisitFn[] | undefined;
+  keys: readonly string[] | undefined;
+}
+
+/**
+ * A node with no child node (an identifier, a literal, `this`): most of a tree's nodes. The walk
+ * visits one only when a visitor function wants its type, so the nodes no visitor asks about
+ * cost one look at their child properties, not a place on the stack and a call.
+ */
+function isLeaf(node: t.Node, keys: readonly string[] | undefined): boolean {
+  if (keys === undefined) return true;
+  const record = node as unknown as Record<string, unknown>;
+  for (let k = 0; k < keys.length; k++) {
+    const value = record[keys[k]];
+    if (value === null || value === undefined) continue;
+    if (Array.isArray(value)) {
+      if (value.length > 0) return false;
+    } else if (typeof (value as t.Node).type === 'string') {
+      return false;
+    }
+  }
+  return true;
+}
+
 /**
  * Walks `file` with `visitor`, the result of `traverse.visitors.merge` (exploded, arrays of
- * functions); the paths handed out belong to the analysis `clock` is at.
+ * functions); the paths handed out belong to the analysis `clock` is at. Returns how many nodes
+ * it went to: a node no visitor function asks about and with no child (most identifiers and
+ * literals) is passed over.
  */
-export function walkFile(file: t.File, visitor: Visitor, clock: PathClock, hooks?: StatementHooks): void {
+export function walkFile(file: t.File, visitor: Visitor, clock: PathClock, hooks?: StatementHooks): number {
   const table = visitor as unknown as Record<string, Phases | VisitFn[] | undefined>;
   const allEnter = table.enter as VisitFn[] | undefined;
   const allExit = table.exit as VisitFn[] | undefined;
   const stack = new NodeStack(rootFrame(file));
   let stopped = false;
-  const isStopped = (): boolean => stopped;
+  // Every node of the walk looks its type up here once, for its visitor functions and its children.
+  const steps = new Map<string, TypeSteps>();
+  const stepsOf = (type: string): TypeSteps => {
+    let known = steps.get(type);
+    if (known === undefined) {
+      const phases = table[type] as Phases | undefined;
+      const node = { type } as t.Node;
+      known = { enter: phases?.enter, exit: phases?.exit, keys: childKeysOf(node) };
+      steps.set(type, known);
+    }
+    return known;
+  };
+  const visitsEveryNode = allEnter !== undefined || allExit !== undefined;
+  /** Nodes the walk went to (put on the stack), for tests and measurements. */
+  let visited = 0;
 
-  function visit(depth: number): void {
-    const node = stack.node(depth);
-    const phases = table[node.type] as Phases | undefined;
-    if (allEnter || phases?.enter) {
+  /** Visits the children of the node at `depth`, the top-level statements through `hooks`. */
+  function visitChildren(depth: number, keys: readonly string[] | undefined): void {
+    if (keys === undefined) return;
+    const record = stack.node(depth) as unknown as Record<string, unknown>;
+    const statements = depth === 1 && hooks !== undefined;
+    for (let k = 0; k < keys.length; k++) {
+      const key = keys[k];
+      const value = record[key];
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) {
+          const child = value[i] as t.Node | null;
+          if (!child) continue;
+          if (stopped) return;
+          const childSteps = stepsOf(child.type);
+          // Every top-level statement goes through the hooks, a leaf too (it has a record).
+          if (statements && key === 'body') {
+            stack.set(depth + 1, child, i, key);
+            if (!hooks.enter(child as t.Statement)) continue;
+            visit(depth + 1, childSteps);
+            hooks.exit(child as t.Statement);
+            continue;
+          }
+          if (!visitsEveryNode && childSteps.enter === undefined && childSteps.exit === undefined && isLeaf(child, childSteps.keys)) continue;
+          stack.set(depth + 1, child, i, key);
+          visit(depth + 1, childSteps);
+        }
+      } else if (value && typeof (value as t.Node).type === 'string') {
+        if (stopped) return;
+        const child = value as t.Node;
+        const childSteps = stepsOf(child.type);
+        if (!visitsEveryNode && childSteps.enter === undefined && childSteps.exit === undefined && isLeaf(child, childSteps.keys)) continue;
+        stack.set(depth + 1, child, key, null);
+        visit(depth + 1, childSteps);
+      }
+    }
+  }
+
+  function visit(depth: number, own: TypeSteps): void {
+    visited++;
+    if (allEnter || own.enter) {
       const path = pathOf(stack.frameAt(depth), clock);
       // A path reused from an earlier (sub-)traversal starts clean, as Babel's pushContext makes it.
       path.shouldSkip = false;
       path.shouldStop = false;
-      if (callAll(allEnter, path) || callAll(phases?.enter, path)) {
+      if (callAll(allEnter, path) || callAll(own.enter, path)) {
         if (path.shouldStop) stopped = true;
         return;
       }
     }
-    if (depth === 1 && hooks !== undefined) {
-      forEachChildOnStack(stack, depth, (child) => {
-        const statement = stack.node(child);
-        if (stack.listKey(child) !== 'body') {
-          visit(child);
-        } else if (hooks.enter(statement as t.Statement)) {
-          visit(child);
-          hooks.exit(statement as t.Statement);
-        }
-      }, isStopped);
-    } else {
-      forEachChildOnStack(stack, depth, visit, isStopped);
-    }
-    if (allExit || phases?.exit) {
+    visitChildren(depth, own.keys);
+    if (allExit || own.exit) {
       // Children overwrote the stack below this depth, not this node's own frame.
       const path = pathOf(stack.frameAt(depth), clock);
-      if (!callAll(allExit, path)) callAll(phases?.exit, path);
+      if (!callAll(allExit, path)) callAll(own.exit, path);
     }
   }
 
   stack.set(1, file.program, 'program', null);
-  visit(1);
+  visit(1, stepsOf(file.program.type));
+  return visited;
 }
