@@ -22,6 +22,11 @@
 // many. What the keeper hides is what any subscriber costs a request's publishing (an object of
 // four members and a call: well under 0.1 µs of a request's few hundred).
 //
+// Before each window the service runs a full garbage collection (not measured), so that an old-
+// space collection does not fall in one window of a four and not in the others: what the monitor
+// adds to the young collections (its records promoted) is in the windows; what its kept records
+// add to marking the old space is not (marking tens of thousands of small arrays: well under 1 ms a collection, and the old space is collected far less often than the young).
+//
 // Windows come in fours, A B B A or B A A B by a seeded coin (a linear drift of the machine falls
 // on both arms alike), A the monitor and B none; per four, the main-thread CPU of the A windows over
 // that of the B windows, less one. Between them, fours in which A is none as well: the method's own
@@ -29,15 +34,21 @@
 // kernel time, in ns): the monitor's work is all on that thread, while the profiler's sampling
 // thread and V8's GC helpers, whose time grows with the machine's contention, are left out (their
 // share is also printed: the whole process's user+system time). This VM has no hardware counters
-// (`perf stat -e instructions`: not supported), so instructions cannot be counted; what can be
-// counted is how often the main thread went to sleep (its voluntary context switches): each is a
-// wake of the loop, the cost a timer adds to an idle loop, printed per second as a check that is
-// not noisy.
+// (`perf stat -e instructions`: not supported), so instructions cannot be counted. (How often the
+// main thread slept was tried as a count of the timer's wakes: it is confounded, a busier thread
+// finds more requests waiting and sleeps less often, and it fell with every monitor.) Beside the
+// median of the fours, each arm's windows are also compared by their lower quartile of CPU: the
+// machine's contention only adds to a window's CPU, so the least contended windows of each arm,
+// drawn from the same stretch of time, are the steadier figure when the load is high.
 //
 // With HOTFRAME_BENCH_BASE (another checkout, e.g. a worktree of main; or a file holding a
 // `servingMonitor` source) its monitor is measured too, in the same processes, its fours
 // interleaved with this checkout's: old and new in one run. HOTFRAME_BENCH_ALSO=name=file,...
 // adds more monitors the same way (variants, to see which part of a monitor costs).
+//
+// After the loaded fours, each process also serves nothing for a while: fours of IDLE_MS windows with
+// no requests, the monitor on and off the same way, give what its timer alone costs a second when
+// every tick wakes a sleeping loop (HOTFRAME_BENCH_IDLE_FOURS, default 3 a process; 0 for none).
 //
 // HOTFRAME_BENCH_PROCESSES (default 2), HOTFRAME_BENCH_FOURS (default 15 of each kind per process),
 // HOTFRAME_BENCH_WINDOW (default 600 requests), HOTFRAME_BENCH_SETTLE (default 200 requests after
@@ -56,6 +67,8 @@ const PROCESSES = Number(process.env.HOTFRAME_BENCH_PROCESSES || 2);
 const FOURS = Number(process.env.HOTFRAME_BENCH_FOURS || 15);
 const WINDOW = Number(process.env.HOTFRAME_BENCH_WINDOW || 600);
 const SETTLE = Number(process.env.HOTFRAME_BENCH_SETTLE ?? 200);
+const IDLE_FOURS = Number(process.env.HOTFRAME_BENCH_IDLE_FOURS ?? 3);
+const IDLE_MS = 2000;
 const WARM_UP = 6000; // requests each process serves flat out before the first measured window
 const result = (row) => console.log(JSON.stringify({ bench: 'recordOverhead', ...row }));
 const progress = (text) => console.log(`recordOverhead: ${text}`);
@@ -89,7 +102,6 @@ const keeper = () => {};
 channels.subscribe('http.server.request.start', keeper);
 channels.subscribe('http.server.response.finish', keeper);
 const mainThreadNs = () => Number(fs.readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]);
-const mainThreadSleeps = () => Number(/voluntary_ctxt_switches:\\s*(\\d+)/.exec(fs.readFileSync('/proc/thread-self/status', 'utf8'))[1]);
 const processUs = () => {
   const u = process.cpuUsage();
   return u.user + u.system;
@@ -124,11 +136,16 @@ app.get('/control/monitor/:name', (req, res) => {
 app.get('/control/window-start', (req, res) => {
   // A full collection first, so that none falls in one window and not the next (see the header).
   global.gc();
-  start = { threadNs: mainThreadNs(), sleeps: mainThreadSleeps(), processUs: processUs(), at: process.hrtime.bigint() };
+  start = { threadNs: mainThreadNs(), processUs: processUs(), at: process.hrtime.bigint() };
   res.send('started');
 });
 app.get('/control/window-end', (req, res) => {
-  res.json({ threadUs: (mainThreadNs() - start.threadNs) / 1000, sleeps: mainThreadSleeps() - start.sleeps, processUs: processUs() - start.processUs, seconds: Number(process.hrtime.bigint() - start.at) / 1e9 });
+  res.json({ threadUs: (mainThreadNs() - start.threadNs) / 1000, processUs: processUs() - start.processUs, seconds: Number(process.hrtime.bigint() - start.at) / 1e9 });
+});
+// An idle window: no requests for \`ms\`; the main thread's CPU over it, in µs.
+app.get('/control/idle-window/:ms', (req, res) => {
+  const before = mainThreadNs();
+  setTimeout(() => res.send(String((mainThreadNs() - before) / 1000)), Number(req.params.ms));
 });
 app.get('/control/exit', (req, res) => {
   res.send('bye');
@@ -264,9 +281,10 @@ const summary = (xs) => {
 const flip = coin(0x5eed25);
 
 // Per kind of four (a monitor's name, or 'none' for the off-against-off fours): the main thread's
-// CPU added, the whole process's CPU added, and the main thread's sleeps a second with and without.
+// CPU added per four, the whole process's CPU added per four, and each arm's windows' main-thread CPU.
 const kinds = [...Object.keys(monitors), 'none'];
-const added = Object.fromEntries(kinds.map((k) => [k, { thread: [], process: [], sleepsOn: [], sleepsOff: [] }]));
+const added = Object.fromEntries(kinds.map((k) => [k, { thread: [], process: [], onWindows: [], offWindows: [] }]));
+const idle = Object.fromEntries(kinds.map((k) => [k, []]));
 const usPerRequest = [];
 const rates = [];
 const loads = [loadavg()[0]];
@@ -289,11 +307,25 @@ try {
           const [on, off] = order[0] === a ? [[windows[0], windows[3]], [windows[1], windows[2]]] : [[windows[1], windows[2]], [windows[0], windows[3]]];
           added[kind].thread.push(sum(on, 'threadUs') / sum(off, 'threadUs') - 1);
           added[kind].process.push(sum(on, 'processUs') / sum(off, 'processUs') - 1);
-          added[kind].sleepsOn.push(sum(on, 'sleeps') / sum(on, 'seconds'));
-          added[kind].sleepsOff.push(sum(off, 'sleeps') / sum(off, 'seconds'));
+          added[kind].onWindows.push(...on.map((w) => w.threadUs));
+          added[kind].offWindows.push(...off.map((w) => w.threadUs));
           usPerRequest.push(sum(off, 'threadUs') / (2 * WINDOW));
         }
         loads.push(loadavg()[0]);
+      }
+      // Idle: no requests, so the monitor's cost is its timer alone, every tick a wake.
+      for (let i = 0; i < IDLE_FOURS; i++) {
+        for (const kind of kinds) {
+          const a = kind === 'none' ? 'off' : kind;
+          const order = flip() ? [a, 'off', 'off', a] : ['off', a, a, 'off'];
+          const cpu = [];
+          for (const name of order) {
+            await get(service.port, `/control/monitor/${name}`);
+            cpu.push(Number(await get(service.port, `/control/idle-window/${IDLE_MS}`)));
+          }
+          const [on, off] = order[0] === a ? [cpu[0] + cpu[3], cpu[1] + cpu[2]] : [cpu[1] + cpu[2], cpu[0] + cpu[3]];
+          idle[kind].push((on - off) / 2 / (IDLE_MS / 1000));
+        }
       }
       progress(`process ${p + 1}: ${rate} requests/s; ${kinds.map((k) => `${k} ${pct(quantile(added[k].thread.slice(-FOURS), 0.5))}`).join(', ')} (median main-thread CPU added)`);
     } catch (error) {
@@ -305,18 +337,18 @@ try {
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
-const sleeps = (k) => `${Math.round(quantile(added[k].sleepsOn, 0.5))} a second with, ${Math.round(quantile(added[k].sleepsOff, 0.5))} without`;
+const summary2 = (k) => `${summary(added[k].thread)}; lower quartiles of the windows ${pct(quantile(added[k].onWindows, 0.25) / quantile(added[k].offWindows, 0.25) - 1)}`;
 const median = quantile(added.new.thread, 0.5);
 result({
   metric: `record: main-thread CPU added by the request counter, event-loop monitor and thread-clock readings (Express under record at a fixed rate, half busy; monitor on and off in one process, ${PROCESSES} processes × ${FOURS} fours of ${WINDOW}-request windows, A B B A, median)`,
   value: Math.round(1000 * median) / 10,
   unit: '%',
-  spread: summary(added.new.thread),
-  ...(monitors.old ? { base: `the base's monitor, in the same processes: ${summary(added.old.thread)}; main-thread sleeps ${sleeps('old')}` } : {}),
-  ...Object.fromEntries(Object.keys(monitors).filter((k) => k !== 'new' && k !== 'old').map((k) => [k, `${summary(added[k].thread)}; main-thread sleeps ${sleeps(k)}`])),
-  sameAsSame: `off against off, the same way: ${summary(added.none.thread)}`,
+  spread: summary2('new'),
+  ...(monitors.old ? { base: `the base's monitor, in the same processes: ${summary2('old')}` } : {}),
+  ...Object.fromEntries(Object.keys(monitors).filter((k) => k !== 'new' && k !== 'old').map((k) => [k, summary2(k)])),
+  sameAsSame: `off against off, the same way: ${summary2('none')}`,
   processCpu: `whole process (all threads): ${summary(added.new.process)}; off against off ${summary(added.none.process)}`,
-  mainThreadSleeps: `${sleeps('new')}; off against off ${sleeps('none')}`,
+  ...(IDLE_FOURS > 0 ? { idleTimer: `main-thread CPU a second added while no requests come (the timer alone, every tick a wake; ${IDLE_FOURS} fours of ${IDLE_MS / 1000} s windows a process, median): ${kinds.map((k) => `${k} ${Math.round(quantile(idle[k], 0.5))} µs/s`).join(', ')}` } : {}),
   requestsPerSecond: rates.join(', '),
   usPerRequestWithout: Math.round(10 * quantile(usPerRequest, 0.5)) / 10,
   limit: '<= 3',
