@@ -19,10 +19,12 @@
 // (`performance.eventLoopUtilization()`, libuv's time in epoll_wait) — at least how late the tick
 // ran, at most the whole gap. So a hold is placed to within the work the loop did between the tick
 // before and the hold's start, not within a tick: the tick can be long. What a tick costs is
-// mostly the wake of a sleeping loop (on a 2-core VM 50-60 µs of the thread's CPU for an empty
-// callback: bench/recordOverhead.bench.mjs); a 10 ms tick wakes it half as often as the 5 ms one
-// of sidecar version 1, whose holds were the pair of tick times. Node's monitorEventLoopDelay
-// measures the delay but keeps a histogram without times; stalls need to be placed in time.
+// mostly the wake of a sleeping loop (on a 2-core VM 50-100 µs of the thread's CPU, by the
+// machine's load, against well under 1 µs a request: bench/recordOverhead.bench.mjs); a 10 ms
+// tick wakes it half as often as the 5 ms one of sidecar version 1, whose holds were the pair of
+// tick times (each wake after a longer sleep costs a little more: idle, a quarter was saved).
+// Node's monitorEventLoopDelay measures the delay but keeps a histogram without times; stalls
+// need to be placed in time.
 //
 // Each tick also reads the main thread's own CPU clock (Linux: the first field of
 // /proc/thread-self/schedstat, ns on a CPU), about 4 µs a read. A CPU profile does not show all
