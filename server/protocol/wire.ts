@@ -413,12 +413,12 @@ export interface Stall {
   loop?: LoopGapSeen;
 }
 
-/** A span the loop was held, seen by the recording's event-loop timer running late: none of the loop's timers ran in it. */
+/** Two ticks of the recording's event-loop timer further apart than usual: nothing ran on the loop between. */
 export interface LoopGapSeen {
-  /** When the hold began (by the loop's idle clock) and the late tick that ended it (ms since the profile's start). */
+  /** The last tick before and the first after (ms since the profile's start). */
   fromMs: number;
   toMs: number;
-  /** How long the loop was held: toMs - fromMs. */
+  /** How late the timer ran: toMs - fromMs - its period (what an event-loop delay monitor reports). */
   delayMs: number;
 }
 
