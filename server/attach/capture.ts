@@ -14,7 +14,7 @@ import { readGuardedText } from '../shared/guardedRead';
 import { printable } from '../shared/printable';
 import { makeTemporaryFolder, removeTemporaryFolder } from '../shared/temporaryFolders';
 import { closeExpression, startExpression, stopExpression, type CaptureKind, type StartAnswer, type StopAnswer } from './agent';
-import { InspectorSession, targetUrl } from './inspectorClient';
+import { InspectorSession, targetUrl, targetUrlOfStarting } from './inspectorClient';
 import { checkAttachable, commandText, expectedInspectorPort, looksLikeNode, openInspector, waitClosed, type OpenedInspector } from './openInspector';
 import { childrenByParent, executableOf, listeningSocketsOf, readStatus, uidOf } from './procfs';
 import { withObserverStarted, withObserverStopped, withServingNotes, type RawServingNotes } from './servingObserver';
@@ -121,7 +121,7 @@ async function withInspector<T>(target: Target, before: PortsBefore, use: (sessi
     url = await resolveUrl(target.url);
   } else {
     opened = await openInspector(target.pid, OPEN_TIMEOUT_MS, before.get(target.pid) ?? new Set());
-    url = await targetUrl(opened.host, opened.port, CALL_TIMEOUT_MS);
+    url = opened.openedByUs ? await targetUrlOfStarting(opened.host, opened.port, CALL_TIMEOUT_MS, OPEN_TIMEOUT_MS) : await targetUrl(opened.host, opened.port, CALL_TIMEOUT_MS);
   }
   const session = await InspectorSession.connect(url, CALL_TIMEOUT_MS);
   let result: T;

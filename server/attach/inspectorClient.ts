@@ -9,9 +9,13 @@ const MAX_MESSAGE_BYTES = 512 * 1024 * 1024;
 const MAX_LIST_BYTES = 1024 * 1024;
 
 export class InspectorError extends Error {
-  constructor(message: string) {
+  /** The socket's error code when the connection itself failed (ECONNRESET, ECONNREFUSED...). */
+  readonly code: string | undefined;
+
+  constructor(message: string, code?: string) {
     super(message);
     this.name = 'InspectorError';
+    this.code = code;
   }
 }
 
@@ -53,8 +57,33 @@ export function targetUrl(host: string, port: number, timeoutMs: number): Promis
       });
     });
     request.on('timeout', () => request.destroy(new InspectorError(`${hostPort(host, port)}: the inspector did not answer within ${timeoutMs} ms`)));
-    request.on('error', (error) => reject(error instanceof InspectorError ? error : new InspectorError(`${hostPort(host, port)}: ${(error as NodeJS.ErrnoException).code ?? error.message}`)));
+    request.on('error', (error) => {
+      const code = (error as NodeJS.ErrnoException).code;
+      reject(error instanceof InspectorError ? error : new InspectorError(`${hostPort(host, port)}: ${code ?? error.message}`, code));
+    });
   });
+}
+
+/** Socket errors of an inspector whose server is still starting: its first connections are refused or reset. */
+const STARTING_CODES = new Set(['ECONNRESET', 'ECONNREFUSED']);
+
+/**
+ * targetUrl of an inspector SIGUSR1 has just opened: its port is listening before its server
+ * answers, and under load the first requests were reset (a CI run: ECONNRESET on the first
+ * /json/list). Such a refusal or reset is asked again every 50 ms for up to `settleMs`; any
+ * other answer, or the last refusal, is final.
+ */
+export async function targetUrlOfStarting(host: string, port: number, timeoutMs: number, settleMs: number): Promise<string> {
+  const deadline = Date.now() + settleMs;
+  for (;;) {
+    try {
+      return await targetUrl(host, port, timeoutMs);
+    } catch (error) {
+      const starting = error instanceof InspectorError && error.code !== undefined && STARTING_CODES.has(error.code);
+      if (!starting || Date.now() >= deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
 }
 
 interface Pending {
