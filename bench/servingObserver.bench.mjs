@@ -8,7 +8,7 @@
 //   the monitor the cost is nil. The bench publishes both messages for fresh request objects, as
 //   the server does, with the monitor running and without, alternating rounds; the metric is the
 //   difference in ns per request (median of the rounds, with the spread).
-// - Per second: the 5 ms loop timer's CPU, process.cpuUsage over an idle second with and without.
+// - Per second: the loop timer's CPU (its wakes), process.cpuUsage over an idle second with and without.
 // The machine this runs on may be shared: the spread says how far one round is from another.
 //
 // HOTFRAME_BENCH_ROUNDS (default 7), HOTFRAME_BENCH_REQUESTS (default 100000: the kept count).

@@ -12,14 +12,14 @@ const FINISH = 'http.server.response.finish';
 /** Notes as the monitor writes them: requests [method, path, startUs, endUs], gaps [fromUs, toUs]. */
 const notes = (requests: unknown[], requestsSeen: number, gaps: unknown[] = [], gapsSeen = gaps.length) => ({
   format: 'hotframe-serving',
-  version: 1,
+  version: 2,
   clock: 'hrtime-us',
   profileStartUs: null,
   endUs: 10_000,
   observer: 'diagnostics_channel',
   requests,
   requestsSeen,
-  loop: { tickMs: 5, minGapMs: 15, gaps, gapsSeen },
+  loop: { tickMs: 10, minGapMs: 20, gaps, gapsSeen },
 });
 
 describe('attach: the request observer', () => {

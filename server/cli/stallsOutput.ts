@@ -66,7 +66,7 @@ export function stallsText(name: string, report: StallReport | null, top: number
     const longest = [...report.stalls].sort((a, b) => b.durationMs - a.durationMs).slice(0, top).sort((a, b) => a.startMs - b.startMs);
     out.push('', `Stalls in time order${longest.length < report.stalls.length ? ` (the ${count(longest.length)} longest)` : ''}:`);
     const monitor = report.monitor;
-    // With the recording's event-loop monitor: how late its timer ran over each stall.
+    // With the recording's event-loop monitor: how long it saw the loop held over each stall.
     out.push(`  ${pad('at', 9)} ${pad('lasted', 9)}${monitor !== undefined ? ` ${pad('monitor', 9)}` : ''}  line`);
     for (const stall of longest) {
       const mostly = stall.mostly === undefined ? '' : `; most: ${where(stall.mostly, root)} (${called(stall.mostly)}) ${formatMs(stall.mostly.ms)}`;
@@ -82,7 +82,7 @@ export function stallsText(name: string, report: StallReport | null, top: number
 /** What the event-loop monitor confirmed, and what it saw alone. */
 function monitorNotes(report: StallReport, top: number): string[] {
   const monitor = report.monitor!;
-  const out = ['', `Event-loop monitor (a ${formatMs(monitor.tickMs)} timer of the recording; "monitor" = how late it ran over the stall): ${count(monitor.confirmed)} stall(s) confirmed, ${count(monitor.unconfirmed)} not seen by it.`];
+  const out = ['', `Event-loop monitor (a ${formatMs(monitor.tickMs)} timer of the recording; "monitor" = how long it saw the loop held over the stall): ${count(monitor.confirmed)} stall(s) confirmed, ${count(monitor.unconfirmed)} not seen by it.`];
   if (monitor.monitorOnly.length > 0) {
     out.push(`${count(monitor.monitorOnly.length)} delay(s) over ${formatMs(report.thresholdMs)} with no JavaScript on the sampled stacks (GC, native work, the process not scheduled): no line can be named.`);
     const longest = [...monitor.monitorOnly].sort((a, b) => b.delayMs - a.delayMs).slice(0, top).sort((a, b) => a.fromMs - b.fromMs);

@@ -413,12 +413,12 @@ export interface Stall {
   loop?: LoopGapSeen;
 }
 
-/** Two ticks of the recording's event-loop timer further apart than usual: nothing ran on the loop between. */
+/** A span the loop was held, seen by the recording's event-loop timer running late: none of the loop's timers ran in it. */
 export interface LoopGapSeen {
-  /** The last tick before and the first after (ms since the profile's start). */
+  /** When the hold began (by the loop's idle clock) and the late tick that ended it (ms since the profile's start). */
   fromMs: number;
   toMs: number;
-  /** How late the timer ran: toMs - fromMs - its period (what an event-loop delay monitor reports). */
+  /** How long the loop was held: toMs - fromMs. */
   delayMs: number;
 }
 

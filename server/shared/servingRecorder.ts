@@ -13,9 +13,18 @@
 // may hold tokens, nor headers), bounded in count and length.
 //
 // The event loop is watched by a timer that ticks every LOOP_TICK_MS (unref'd: it never keeps a
-// process alive): when two ticks are further apart than the tick plus LOOP_GAP_MS, nothing ran
-// between them for that long, and the pair of times is kept. Node's monitorEventLoopDelay measures
-// the same delay but keeps a histogram without times; stalls need to be placed in time.
+// process alive): when two ticks are further apart than the tick plus LOOP_GAP_MS, the loop ran
+// none of its timers for that long, and the span it was held is kept: it ends at the late tick and
+// lasted the part of the gap the loop spent outside its poll, by the loop's own idle clock
+// (`performance.eventLoopUtilization()`, libuv's time in epoll_wait) — at least how late the tick
+// ran, at most the whole gap. So a hold is placed to within the work the loop did between the tick
+// before and the hold's start, not within a tick: the tick can be long. What a tick costs is
+// mostly the wake of a sleeping loop (on a 2-core VM 50-100 µs of the thread's CPU, by the
+// machine's load, against well under 1 µs a request: bench/recordOverhead.bench.mjs); a 10 ms
+// tick wakes it half as often as the 5 ms one of sidecar version 1, whose holds were the pair of
+// tick times (each wake after a longer sleep costs a little more: idle, a quarter was saved).
+// Node's monitorEventLoopDelay measures the delay but keeps a histogram without times; stalls
+// need to be placed in time.
 //
 // Each tick also reads the main thread's own CPU clock (Linux: the first field of
 // /proc/thread-self/schedstat, ns on a CPU), 1.5 µs a read warm, 15 µs right after the loop slept.
@@ -36,12 +45,14 @@ export const SERVING_FORMAT = 'hotframe-serving';
 export const MAX_REQUESTS = 100_000;
 /** Characters of a path kept (a longer one is cut and marked by `…`). */
 export const MAX_PATH_CHARS = 512;
+/** The sidecar's version: 2 since holds are kept as spans of the loop held (1: the pair of tick times). */
+export const SERVING_VERSION = 2;
 /** The event-loop timer's period, and the extra gap between two ticks that is kept. */
-export const LOOP_TICK_MS = 5;
+export const LOOP_TICK_MS = 10;
 export const LOOP_GAP_MS = 10;
 /** Gaps kept one by one; past this only `gapsSeen` grows. */
 export const MAX_GAPS = 20_000;
-/** Readings of the main thread's CPU clock kept (one a tick: 10 minutes); past this only `readingsSeen` grows. */
+/** Readings of the main thread's CPU clock kept (one a tick: 20 minutes); past this only `readingsSeen` grows. */
 export const MAX_CPU_READINGS = 120_000;
 
 /**
@@ -136,15 +147,22 @@ export const SERVING_MONITOR = `function servingMonitor() {
       if (Number.isFinite(ns)) readings.push([at, Math.round(ns / 1000)]);
     } catch {}
   };
+  // ms the loop has waited in its poll since it started (0 before it starts, as in a preload).
+  const idleMs = typeof performance.eventLoopUtilization === 'function' ? () => performance.eventLoopUtilization().idle : () => 0;
   let lastTick = nowUs();
+  let lastIdle = idleMs();
   readClock(lastTick);
   const timer = setInterval(() => {
     const now = nowUs();
-    if (now - lastTick >= ${(LOOP_TICK_MS + LOOP_GAP_MS) * 1000}) {
+    const idle = idleMs();
+    const gap = now - lastTick;
+    if (gap >= ${(LOOP_TICK_MS + LOOP_GAP_MS) * 1000}) {
       gapsSeen++;
-      if (gaps.length < ${MAX_GAPS}) gaps.push([lastTick, now]);
+      const held = Math.min(gap, Math.max(gap - ${LOOP_TICK_MS * 1000}, gap - (idle - lastIdle) * 1000));
+      if (gaps.length < ${MAX_GAPS}) gaps.push([Math.round(now - held), now]);
     }
     lastTick = now;
+    lastIdle = idle;
     readClock(now);
   }, ${LOOP_TICK_MS});
   timer.unref();
@@ -165,7 +183,7 @@ export const SERVING_MONITOR = `function servingMonitor() {
     },
     notes: (profileStartUs) => ({
       format: ${JSON.stringify(SERVING_FORMAT)},
-      version: 1,
+      version: ${SERVING_VERSION},
       clock: 'hrtime-us',
       profileStartUs,
       endUs: nowUs(),

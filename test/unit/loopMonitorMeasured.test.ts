@@ -123,9 +123,9 @@ describe('event-loop monitor of a Hotframe recording, joined with the stalls fro
   it('shows the monitor in the CLI text and JSON', () => {
     const text = stallsText('p.cpuprofile', report, 20, dir);
     assert.match(text, /^ +at +lasted +monitor  line$/m);
-    assert.match(text, /^Event-loop monitor \(a 5\.00 ms timer of the recording; "monitor" = how late it ran over the stall\): \d+ stall\(s\) confirmed, \d+ not seen by it\.$/m);
+    assert.match(text, /^Event-loop monitor \(a 10\.0 ms timer of the recording; "monitor" = how long it saw the loop held over the stall\): \d+ stall\(s\) confirmed, \d+ not seen by it\.$/m);
     const json = stallsJson(report) as { monitor: { tickMs: number }; stalls: { loop?: { delayMs: number } }[] };
-    assert.equal(json.monitor.tickMs, 5);
+    assert.equal(json.monitor.tickMs, 10);
     assert.ok(json.stalls.some((s) => s.loop !== undefined));
   });
 });

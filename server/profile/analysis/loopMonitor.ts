@@ -1,9 +1,10 @@
 // The stalls from samples (stalls.ts) joined with what a Hotframe recording's event-loop monitor
-// saw (server/shared/servingRecorder.ts: a timer ticking every few ms, and the gaps between its
-// ticks). Two measures of one thing: a stall of the samples is a span with JavaScript on every
-// stack and no return to the loop; a gap is a span in which the loop ran none of its timers. A
-// stall and a gap that overlap are one stall: the stall keeps its line and duration from the
-// samples, and carries the gap (its delay: how late the timer ran) as the monitor's confirmation.
+// saw (server/shared/servingRecorder.ts: a timer ticking every few ms; when a tick runs late, the
+// span the loop was held before it). Two measures of one thing: a stall of the samples is a span
+// with JavaScript on every stack and no return to the loop; a gap is a span in which the loop ran
+// none of its timers. A stall and a gap that overlap are one stall: the stall keeps its line and
+// duration from the samples, and carries the gap (its delay: how long the loop was held) as the
+// monitor's confirmation.
 // A gap over the threshold that no stall overlaps held the loop without JavaScript on the sampled
 // stacks (a long GC, native work outside JavaScript, the process not scheduled, the profiler
 // itself): it is listed apart, with no line, since the samples cannot name one. Pure.
@@ -25,7 +26,7 @@ const overlaps = (stall: Stall, gap: { fromMs: number; toMs: number }): boolean 
 /** The report with each stall's gap, and the monitor's summary. */
 export function withLoopMonitor(report: StallReport, loop: LoopNotes): StallReport {
   const gaps: LoopGapSeen[] = [...loop.gaps]
-    .map((g) => ({ fromMs: g.fromMs, toMs: g.toMs, delayMs: Math.max(0, g.toMs - g.fromMs - loop.tickMs) }))
+    .map((g) => ({ fromMs: g.fromMs, toMs: g.toMs, delayMs: Math.max(0, g.toMs - g.fromMs) }))
     .sort((a, b) => a.fromMs - b.fromMs);
   const joined = new Set<LoopGapSeen>();
   // Both lists in time order: a stall looks only at the gaps that start before it ends.

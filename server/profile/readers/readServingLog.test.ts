@@ -12,12 +12,19 @@ describe('readServingLog', () => {
   const temp = tempFolders();
   after(() => temp.removeAll());
 
-  it('places requests and loop gaps in ms since the profile start', () => {
+  it('places requests and loop holds in ms since the profile start (a version 1 gap held from when its tick was due)', () => {
     const log = parseServingLog(JSON.stringify({ ...head, observer: 'diagnostics_channel', requests: [['get', '/a', 1_002_000, 1_004_500], ['POST', '/b', 1_010_000, null]], requestsSeen: 5, loop: { tickMs: 5, minGapMs: 15, gaps: [[1_100_000, 1_400_000]], gapsSeen: 1 } }));
     assert.ok(!('error' in log));
     assert.deepEqual(log.requests, [{ method: 'GET', path: '/a', startMs: 2, endMs: 4.5 }, { method: 'POST', path: '/b', startMs: 10, endMs: null }]);
     assert.equal(log.requestsSeen, 5);
-    assert.deepEqual(log.loop, { tickMs: 5, minGapMs: 15, gaps: [{ fromMs: 100, toMs: 400 }], gapsSeen: 1 });
+    assert.deepEqual(log.loop, { tickMs: 5, minGapMs: 15, gaps: [{ fromMs: 105, toMs: 400 }], gapsSeen: 1 });
+  });
+
+  it('takes a version 2 hold as it is written: the span the loop was held', () => {
+    const log = parseServingLog(JSON.stringify({ ...head, version: 2, observer: 'diagnostics_channel', requests: [], requestsSeen: 0, loop: { tickMs: 10, minGapMs: 20, gaps: [[1_100_000, 1_400_000], [1_500_000, 1_502_000]], gapsSeen: 2 } }));
+    assert.ok(!('error' in log));
+    assert.deepEqual(log.loop, { tickMs: 10, minGapMs: 20, gaps: [{ fromMs: 100, toMs: 400 }, { fromMs: 500, toMs: 502 }], gapsSeen: 2 });
+    assert.deepEqual(parseServingLog(JSON.stringify({ ...head, version: 3 })), { error: 'not a hotframe-serving file of version 1 or 2' });
   });
 
   it('skips malformed records, bounds what the file becomes, and refuses what is not its format', () => {
@@ -31,7 +38,7 @@ describe('readServingLog', () => {
     assert.equal(log.loop.gaps.length, 1);
     const many = parseServingLog(JSON.stringify({ ...head, requests: Array.from({ length: MAX_REQUESTS + 10 }, () => ['GET', '/', 1, null]) }));
     assert.ok(!('error' in many) && many.requests.length === MAX_REQUESTS);
-    assert.deepEqual(parseServingLog('{"format":"other"}'), { error: 'not a hotframe-serving file of version 1' });
+    assert.deepEqual(parseServingLog('{"format":"other"}'), { error: 'not a hotframe-serving file of version 1 or 2' });
     assert.deepEqual(parseServingLog('nope'), { error: 'not JSON' });
     assert.deepEqual(parseServingLog(JSON.stringify({ ...head, profileStartUs: 'x' })), { error: 'no profileStartUs' });
   });

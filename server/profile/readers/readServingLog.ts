@@ -1,11 +1,11 @@
 // Reads the notes a Hotframe recording keeps beside a CPU profile (`<profile>.serving.json`,
 // written by the preload of server/shared/servingRecorder.ts): the requests the process's HTTP
-// servers received and the gaps between the ticks of its event-loop timer. The file comes from
+// servers received and the spans its event loop was held (late ticks of its timer). The file comes from
 // anywhere: it is read only when it is a regular file of bounded size, every record is checked
 // (a record that is not what the writer writes is skipped and counted), and what it becomes is
 // bounded (the writer's own limits). Times become ms since the profile's start, the axis of
 // `SampleTimeline.atMs`.
-import { SERVING_FORMAT, SERVING_SUFFIX, MAX_CPU_READINGS, MAX_GAPS, MAX_PATH_CHARS, MAX_REQUESTS } from '../../shared/servingRecorder';
+import { SERVING_FORMAT, SERVING_SUFFIX, SERVING_VERSION, MAX_CPU_READINGS, MAX_GAPS, MAX_PATH_CHARS, MAX_REQUESTS } from '../../shared/servingRecorder';
 import { basename } from 'node:path';
 
 import { readGuardedText } from '../../shared/guardedRead';
@@ -22,7 +22,11 @@ export interface ServedRequest {
 }
 
 export interface LoopGap {
-  /** The last tick before the gap and the first after it: nothing ran on the loop's timers between (ms since the profile's start). */
+  /**
+   * A span the loop was held, ran none of its timers (ms since the profile's start): it ends at the
+   * late tick. Version 2 writes the span itself (from the loop's idle clock); a version 1 file
+   * wrote the tick before and the late one, read as held from when that tick was due.
+   */
   fromMs: number;
   toMs: number;
 }
@@ -60,7 +64,7 @@ export function parseServingLog(text: string): ServingLog | { error: string } {
   } catch {
     return { error: 'not JSON' };
   }
-  if (!isRecord(data) || data.format !== SERVING_FORMAT || data.version !== 1 || data.clock !== 'hrtime-us') return { error: `not a ${SERVING_FORMAT} file of version 1` };
+  if (!isRecord(data) || data.format !== SERVING_FORMAT || (data.version !== 1 && data.version !== SERVING_VERSION) || data.clock !== 'hrtime-us') return { error: `not a ${SERVING_FORMAT} file of version 1 or ${SERVING_VERSION}` };
   const startUs = finite(data.profileStartUs);
   if (startUs === null) return { error: 'no profileStartUs' };
   const ms = (us: unknown): number | null => {
@@ -79,6 +83,9 @@ export function parseServingLog(text: string): ServingLog | { error: string } {
     requests.push({ method: record[0].slice(0, 16).toUpperCase(), path: record[1].slice(0, MAX_PATH_CHARS), startMs, endMs: endMs !== null && endMs >= startMs ? endMs : null });
   }
   const loop = isRecord(data.loop) ? data.loop : {};
+  const tickMs = finite(loop.tickMs) ?? 0;
+  // Version 1's gap began at the tick before: the loop was held from when the next one was due.
+  const dueAfter = data.version === 1 ? Math.max(0, tickMs) : 0;
   const gaps: LoopGap[] = [];
   for (const gap of Array.isArray(loop.gaps) ? loop.gaps.slice(0, MAX_GAPS) : []) {
     const fromMs = Array.isArray(gap) ? ms(gap[0]) : null;
@@ -87,7 +94,7 @@ export function parseServingLog(text: string): ServingLog | { error: string } {
       skipped++;
       continue;
     }
-    gaps.push({ fromMs, toMs });
+    gaps.push({ fromMs: Math.min(fromMs + dueAfter, toMs), toMs });
   }
   const count = (value: unknown, atLeast: number): number => {
     const n = finite(value);
@@ -111,7 +118,7 @@ export function parseServingLog(text: string): ServingLog | { error: string } {
     requests,
     requestsSeen: count(data.requestsSeen, requests.length),
     skipped,
-    loop: { tickMs: finite(loop.tickMs) ?? 0, minGapMs: finite(loop.minGapMs) ?? 0, gaps, gapsSeen: count(loop.gapsSeen, gaps.length) },
+    loop: { tickMs, minGapMs: finite(loop.minGapMs) ?? 0, gaps, gapsSeen: count(loop.gapsSeen, gaps.length) },
     ...(threadCpu.atMs.length >= 2 ? { threadCpu } : {}),
   };
 }
