@@ -26,11 +26,15 @@
 // Node's monitorEventLoopDelay measures the delay but keeps a histogram without times; stalls
 // need to be placed in time.
 //
-// Each tick also reads the main thread's own CPU clock (Linux: the first field of
-// /proc/thread-self/schedstat, ns on a CPU), 1.5 µs a read warm, 15 µs right after the loop slept.
-// A CPU profile does not show all of that time: the kernel's side of the loop's socket reads and
-// polls is sampled as idle. Set beside the samples, the readings tell how much of the thread's CPU
-// in each tick the samples missed (server/profile/routes/unsampledCpu.ts). Elsewhere there is no such file, and no readings.
+// Every CPU_READING_TICKS-th tick also reads the main thread's own CPU clock (Linux: the first
+// field of /proc/thread-self/schedstat, ns on a CPU). A CPU profile does not show all of that
+// time: the kernel's side of the loop's socket reads and polls is sampled as idle. Set beside the
+// samples, the readings tell how much of the thread's CPU in each span between two readings the
+// samples missed (server/profile/routes/unsampledCpu.ts). Elsewhere there is no such file, and no
+// readings. A read costs 3 µs warm but 40-95 µs on a tick that woke the loop (the kernel's path
+// is cold then; a 2-core VM, a loaded service, bench/recordOverhead.bench.mjs): read every tick it
+// was half of what the monitor cost idle (14 ms of CPU a second against 6 without), so the spans
+// are 50 ms, not a tick.
 //
 // Times are microseconds of process.hrtime, the clock V8 stamps a .cpuprofile's samples with, and
 // the profile's own startTime is written with them, so the reader places both on one axis.
@@ -52,7 +56,9 @@ export const LOOP_TICK_MS = 10;
 export const LOOP_GAP_MS = 10;
 /** Gaps kept one by one; past this only `gapsSeen` grows. */
 export const MAX_GAPS = 20_000;
-/** Readings of the main thread's CPU clock kept (one a tick: 20 minutes); past this only `readingsSeen` grows. */
+/** Ticks between two readings of the main thread's CPU clock (50 ms). */
+export const CPU_READING_TICKS = 5;
+/** Readings of the main thread's CPU clock kept (one in 50 ms: 100 minutes); past this only `readingsSeen` grows. */
 export const MAX_CPU_READINGS = 120_000;
 
 /**
@@ -68,9 +74,22 @@ export const SERVING_MONITOR = `function servingMonitor() {
   const { performance } = require('node:perf_hooks');
   const originUs = Number(process.hrtime.bigint() / 1000n) - performance.now() * 1000;
   const nowUs = () => Math.round(originUs + performance.now() * 1000);
-  const requests = [];
+  // A request is kept as its method and path (strings the server made, or cut from its URL) and
+  // two times in typed arrays, not as an object of its own: a recording keeps up to
+  // ${MAX_REQUESTS} of them alive, and every old-space collection marks all that is kept. An array
+  // and two heap numbers a request made the notes cost a loaded service several % of its CPU (the
+  // same fours with only a count: none: bench/recordOverhead.bench.mjs, 2026-11-30).
+  const methods = [];
+  const paths = [];
+  let startsUs = new Float64Array(1024);
+  let endsUs = new Float64Array(1024); // 0 while the request is open
   let requestsSeen = 0;
   const open = new WeakMap();
+  const grown = (times) => {
+    const larger = new Float64Array(Math.min(2 * times.length, ${MAX_REQUESTS}));
+    larger.set(times);
+    return larger;
+  };
   const pathOf = (url) => {
     const text = typeof url === 'string' ? url : '';
     const query = text.indexOf('?');
@@ -81,15 +100,21 @@ export const SERVING_MONITOR = `function servingMonitor() {
   };
   const started = (request) => {
     requestsSeen++;
-    if (requests.length >= ${MAX_REQUESTS}) return;
-    const record = [String(request.method).slice(0, 16), pathOf(request.url), nowUs(), null];
-    requests.push(record);
-    open.set(request, record);
+    const k = paths.length;
+    if (k >= ${MAX_REQUESTS}) return;
+    if (k === startsUs.length) {
+      startsUs = grown(startsUs);
+      endsUs = grown(endsUs);
+    }
+    methods.push(String(request.method).slice(0, 16));
+    paths.push(pathOf(request.url));
+    startsUs[k] = nowUs();
+    open.set(request, k);
   };
   const finished = (request) => {
-    const record = open.get(request);
-    if (record === undefined) return;
-    record[3] = nowUs();
+    const k = open.get(request);
+    if (k === undefined) return;
+    endsUs[k] = nowUs();
     open.delete(request); // only requests still open stay in the map
   };
   let observer = 'diagnostics_channel';
@@ -151,6 +176,7 @@ export const SERVING_MONITOR = `function servingMonitor() {
   const idleMs = typeof performance.eventLoopUtilization === 'function' ? () => performance.eventLoopUtilization().idle : () => 0;
   let lastTick = nowUs();
   let lastIdle = idleMs();
+  let ticksToReading = ${CPU_READING_TICKS};
   readClock(lastTick);
   const timer = setInterval(() => {
     const now = nowUs();
@@ -163,7 +189,10 @@ export const SERVING_MONITOR = `function servingMonitor() {
     }
     lastTick = now;
     lastIdle = idle;
-    readClock(now);
+    if (--ticksToReading === 0) {
+      ticksToReading = ${CPU_READING_TICKS};
+      readClock(now);
+    }
   }, ${LOOP_TICK_MS});
   timer.unref();
   let stopped = false;
@@ -188,7 +217,7 @@ export const SERVING_MONITOR = `function servingMonitor() {
       profileStartUs,
       endUs: nowUs(),
       observer,
-      requests,
+      requests: paths.map((path, k) => [methods[k], path, startsUs[k], endsUs[k] === 0 ? null : endsUs[k]]),
       requestsSeen,
       loop: { tickMs: ${LOOP_TICK_MS}, minGapMs: ${LOOP_TICK_MS + LOOP_GAP_MS}, gaps, gapsSeen },
       ...(readings.length > 0 ? { threadCpu: { unit: 'us', readings, readingsSeen } } : {}),

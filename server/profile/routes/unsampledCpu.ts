@@ -2,9 +2,9 @@
 // requests' windows (issue 25). V8 samples the thread as idle while it is inside the event loop's
 // poll, and the kernel's side of that poll and of the socket reads it makes is CPU the thread
 // spends for the requests: a light route (a few ms a request) lost 8-22% of its CPU that way. A
-// Hotframe recording reads the thread's own CPU clock every loop tick (server/shared/
-// servingRecorder.ts), so for each tick's span the thread's CPU is known, and so is what the
-// non-idle samples in that span account for; the difference is the span's unsampled CPU.
+// Hotframe recording reads the thread's own CPU clock every few loop ticks (50 ms: server/shared/
+// servingRecorder.ts), so for each span between two readings the thread's CPU is known, and so is
+// what the non-idle samples in that span account for; the difference is the span's unsampled CPU.
 //
 // The differences are summed with their signs and only a route's sum is held at zero or above: a
 // span's samples are whole sampling intervals (about 1 ms) cut at its ends, so one span's samples
