@@ -11,7 +11,7 @@ import type { NodePath } from '@babel/traverse';
 import type * as t from '@babel/types';
 import type { ImportBinding } from '../../rules/api';
 import type { BindingResolver } from './bindings';
-import { propertyName } from './functionNames';
+import { propertyName, tableName } from './functionNames';
 import { isRelative, requiredModule, unwrapCompiledCallee } from './imports';
 
 export interface CalledExport {
@@ -247,10 +247,7 @@ export function tableNameOf(node: t.Node): string | null {
   if ((node.type !== 'MemberExpression' && node.type !== 'OptionalMemberExpression') || !node.computed) return null;
   const key = node.property;
   if (key.type === 'StringLiteral' || key.type === 'NumericLiteral' || key.type === 'TemplateLiteral') return null;
-  const table = node.object;
-  if (table.type === 'Identifier') return table.name;
-  if (table.type === 'MemberExpression' || table.type === 'OptionalMemberExpression') return propertyName(table.property, table.computed);
-  return null;
+  return tableName(node.object);
 }
 
 /**

@@ -26,6 +26,16 @@ export function propertyName(node: t.Node, computed: boolean): string | null {
   return null;
 }
 
+/**
+ * The name a table of entries is known by, the same wherever it is filled or read: `providerList`
+ * for `this.providerList` or `Registry.providerList`, `list` for a variable `list`; null otherwise.
+ */
+export function tableName(table: t.Node): string | null {
+  if (table.type === 'Identifier') return table.name;
+  if (table.type === 'MemberExpression' || table.type === 'OptionalMemberExpression') return propertyName(table.property, table.computed);
+  return null;
+}
+
 /** `a.b.c`, `this.x`, `Foo.prototype.y` as text; null for anything computed or called. */
 export function memberChain(node: t.Node, depth = 0): string | null {
   if (depth > 6) return null;

@@ -22,7 +22,7 @@ import type { ExecutionKind, ImportBinding } from '../../../rules/api';
 import { PerStatement } from '../statementRevisions';
 import { forEachChild } from '../walk';
 import { isRelative, relativePathOf, requiredModule, unwrapCompiledCallee, type ImportTable } from '../imports';
-import { isFunctionNode, memberChain, propertyName } from '../functionNames';
+import { isFunctionNode, memberChain, propertyName, tableName } from '../functionNames';
 import { isAdministrativePath, isAdministrativePathText, isAdministrativeRoute } from '../administrativeRoutes';
 import {
   HTTP_CLIENT_NAME, HTTP_METHODS, LISTEN_METHODS, MESSAGE_EVENTS, ROUTER_NAME, STATE_CHANGING_METHODS, SUBSCRIBE_METHODS, acceptsClients, calleeProperty, isPathLike,
@@ -350,13 +350,6 @@ function instancesIn(node: t.Node, imports: ImportTable): [string, string][] {
 
 const NO_INSTANCES: [string, string][] = [];
 
-/** The name a table is known by: `providers`, `this.providerList`, `Registry.monitorTypeList`. */
-function tableNamed(node: t.Node): string | null {
-  if (node.type === 'Identifier') return node.name;
-  if (node.type === 'MemberExpression') return propertyName(node.property, node.computed);
-  return null;
-}
-
 /**
  * Tables of project classes' instances (ModuleFacts.tableInstances), and what the statement's end
  * resolves: locals set to instances, loops over them, a table's entry set to a loop's item.
@@ -368,12 +361,12 @@ function tableFacts(node: t.Node, imports: ImportTable, into: SubtreeFacts): voi
       const left = node.left;
       if (left.type === 'MemberExpression' && left.computed) {
         // `Registry.monitorTypeList['tailscale'] = new TailType()`, `this.providerList[item.name] = item`.
-        const name = tableNamed(left.object);
+        const name = tableName(left.object);
         if (name === null) return;
         const instance = instanceClass(node.right, imports);
         if (instance !== null) into.facts.tableInstances.push([name, ...instance]);
         else if (node.right.type === 'Identifier') into.tableItems.push([name, node.right.name]);
-      } else noteTable(into, tableNamed(left), instancesIn(node.right, imports));
+      } else noteTable(into, tableName(left), instancesIn(node.right, imports));
       return;
     }
     case 'VariableDeclarator': {
