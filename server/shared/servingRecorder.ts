@@ -76,9 +76,9 @@ export const SERVING_MONITOR = `function servingMonitor() {
   const nowUs = () => Math.round(originUs + performance.now() * 1000);
   // A request is kept as its method and path (strings the server made, or cut from its URL) and
   // two times in typed arrays, not as an object of its own: a recording keeps up to
-  // ${MAX_REQUESTS} of them alive, and every old-space collection marks all that is kept. An array
-  // and two heap numbers a request made the notes cost a loaded service several % of its CPU (the
-  // same fours with only a count: none: bench/recordOverhead.bench.mjs, 2026-11-30).
+  // ${MAX_REQUESTS} of them alive, and every old-space collection marks all that is kept. Kept as an
+  // array and two heap numbers a request, they cost a loaded service several % of its CPU, while a
+  // monitor that only counted requests read as none (bench/recordOverhead.bench.mjs, 2026-11-30).
   const methods = [];
   const paths = [];
   let startsUs = new Float64Array(1024);

@@ -51,10 +51,12 @@ function sortedHashShares(reports: readonly ProfileReport[]): number[] {
   }).sort((a, b) => a - b);
 }
 
-/** The pool's spread of those shares, said with every figure. */
-function hashShares(reports: readonly ProfileReport[]): string {
-  const sorted = sortedHashShares(reports);
-  return `${sorted[0].toFixed(3)}-${sorted[sorted.length - 1].toFixed(3)} (median ${sorted[Math.floor(sorted.length / 2)].toFixed(3)})`;
+/** The middle of sorted shares. */
+const medianOf = (sorted: readonly number[]): number => sorted[Math.floor(sorted.length / 2)];
+
+/** The pool's spread of its sorted shares, said with every figure. */
+function sharesText(sorted: readonly number[]): string {
+  return `${sorted[0].toFixed(3)}-${sorted[sorted.length - 1].toFixed(3)} (median ${medianOf(sorted).toFixed(3)})`;
 }
 
 /**
@@ -153,18 +155,18 @@ describe('the gate on real recordings: same-code trials and a seeded 20% slowdow
     }
     const rates = `same code failed ${sameFailed} of ${TRIALS} trials (on ${[...new Set(falseAlarms)].join(', ') || 'nothing'}); the slowdown was caught on hashBatch's function and line in ${caught} of ${SLOW_TRIALS}, with code elsewhere named too in ${alsoElsewhere} (${elsewhere.slice(0, 5).join(', ') || 'none'})`;
     console.log(`      ${rates}`);
-    const pools = `hashBatch's samples over the rest of its run: same code ${hashShares(same)}, slower ${hashShares(slow)}`;
+    const shares = sortedHashShares(same);
+    const slower = sortedHashShares(slow);
+    const pools = `hashBatch's samples over the rest of its run: same code ${sharesText(shares)}, slower ${sharesText(slower)}`;
     console.log(`      ${pools}`);
     assert.ok(sameFailed <= TRIALS * 0.01, `${rates}; ${pools}`);
     assert.ok(alsoElsewhere <= SLOW_TRIALS * 0.1, `${rates}; ${pools}`);
-    const shares = sortedHashShares(same);
-    const spread = (shares[shares.length - 1] - shares[0]) / shares[Math.floor(shares.length / 2)];
+    const spread = (shares[shares.length - 1] - shares[0]) / medianOf(shares);
     if (spread > MAX_SAME_SPREAD && caught < SLOW_TRIALS * 0.95) {
       console.log(`      the same-code recordings spread over ${(100 * spread).toFixed(0)}% of their median (over ${100 * MAX_SAME_SPREAD}%): the slowdown's detection (${caught} of ${SLOW_TRIALS}) is not asserted on this pool`);
       this.skip();
     }
-    const slower = sortedHashShares(slow);
-    const recorded = slower[Math.floor(slower.length / 2)] / shares[Math.floor(shares.length / 2)] - 1;
+    const recorded = medianOf(slower) / medianOf(shares) - 1;
     if (recorded < SEEDED_SLOWDOWN && caught < SLOW_TRIALS * 0.95) {
       console.log(`      the slower recordings read ${(100 * recorded).toFixed(0)}% over the same code's (median to median), under the seeded ${100 * SEEDED_SLOWDOWN}%: the slowdown's detection (${caught} of ${SLOW_TRIALS}) is not asserted on this pool`);
       this.skip();
